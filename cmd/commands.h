@@ -1,0 +1,12 @@
+/* The entry points of fuel's subcommands and what the dispatcher tells them. */
+#ifndef FUEL_COMMANDS_H
+#define FUEL_COMMANDS_H
+
+/* Each takes argv with argv[0] = "fuel-NAME" and returns the process exit code. */
+int cmd_convert(int argc, char **argv);
+
+/* The command line exactly as the user typed it (argv of main), for provenance. */
+extern int typed_argc;
+extern char **typed_argv;
+
+#endif

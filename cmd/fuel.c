@@ -1,0 +1,152 @@
+/* The fuel dispatcher: `fuel CMD ARGS` and `fuel-CMD ARGS` run the same entry of one table. */
+#include "../common/versions.h"
+#include "commands.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    {"convert", cmd_convert, "convert downloaded raw files into an H5PYDataset HDF5 file"},
+};
+enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
+
+int typed_argc;
+char **typed_argv;
+
+static void print_usage(FILE *stream)
+{
+    fprintf(stream, "usage: fuel [--version] [-h] COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t index = 0; index < COMMAND_COUNT; index++)
+        fprintf(stream, "  %-10s %s\n", commands[index].name, commands[index].summary);
+    fprintf(stream, "\n'fuel help COMMAND' or 'fuel COMMAND -h' shows a command's options.\n"
+                    "Any executable fuel-NAME on PATH runs as 'fuel NAME'.\n");
+}
+
+static int print_version(void)
+{
+    struct library_version versions[LIBRARY_VERSION_COUNT];
+    library_versions(versions);
+    printf("fuel %s\n", FUEL_VERSION);
+    for (size_t index = 0; index < LIBRARY_VERSION_COUNT; index++)
+        printf("%s %s\n", versions[index].name, versions[index].version);
+    return 0;
+}
+
+static const struct command *command_find(const char *name)
+{
+    for (size_t index = 0; index < COMMAND_COUNT; index++)
+        if (strcmp(commands[index].name, name) == 0)
+            return &commands[index];
+    return NULL;
+}
+
+static size_t edit_distance(const char *left, const char *right)
+{
+    size_t right_length = strlen(right), row[64];
+    if (right_length >= 64)
+        return 64;
+    for (size_t column = 0; column <= right_length; column++)
+        row[column] = column;
+    for (size_t line = 1; left[line - 1] != '\0'; line++) {
+        size_t diagonal = row[0];
+        row[0] = line;
+        for (size_t column = 1; column <= right_length; column++) {
+            size_t above = row[column];
+            size_t substitution = diagonal + (left[line - 1] != right[column - 1]);
+            size_t best = above + 1 < row[column - 1] + 1 ? above + 1 : row[column - 1] + 1;
+            row[column] = substitution < best ? substitution : best;
+            diagonal = above;
+        }
+    }
+    return row[right_length];
+}
+
+static int unknown_command(const char *name)
+{
+    fprintf(stderr, "fuel: '%s' is not a fuel command; see 'fuel -h'", name);
+    const char *separator = ". The most similar: ";
+    for (size_t index = 0; index < COMMAND_COUNT; index++) {
+        const char *candidate = commands[index].name;
+        if (edit_distance(name, candidate) <= 2 || strncmp(name, candidate, strlen(name)) == 0) {
+            fprintf(stderr, "%s%s", separator, candidate);
+            separator = ", ";
+        }
+    }
+    fputc('\n', stderr);
+    return 2;
+}
+
+/* git's external commands: an executable fuel-NAME on PATH. */
+static int run_external(const char *name, int argc, char **argv)
+{
+    char program[256];
+    if (snprintf(program, sizeof program, "fuel-%s", name) >= (int)sizeof program)
+        return unknown_command(name);
+    char **arguments = calloc((size_t)argc + 1, sizeof *arguments);
+    if (arguments == NULL)
+        return 1;
+    arguments[0] = program;
+    for (int index = 1; index < argc; index++)
+        arguments[index] = argv[index];
+    execvp(program, arguments);
+    int failure = errno;
+    free(arguments);
+    if (failure == ENOENT)
+        return unknown_command(name);
+    fprintf(stderr, "fuel: cannot run: %s: %s\n", program, strerror(failure));
+    return 1;
+}
+
+static int run_command(const char *name, int argc, char **argv)
+{
+    const struct command *command = command_find(name);
+    if (command == NULL)
+        return run_external(name, argc, argv);
+    char program[64];
+    snprintf(program, sizeof program, "fuel-%s", command->name);
+    argv[0] = program;
+    return command->run(argc, argv);
+}
+
+static int run_help(int argc, char **argv)
+{
+    if (argc < 3) {
+        print_usage(stdout);
+        return 0;
+    }
+    char *help_argv[] = {argv[2], "-h", NULL};
+    return run_command(argv[2], 2, help_argv);
+}
+
+int main(int argc, char **argv)
+{
+    typed_argc = argc;
+    typed_argv = argv;
+    char *invoked = basename(argv[0]);
+    if (strncmp(invoked, "fuel-", 5) == 0)
+        return run_command(invoked + 5, argc, argv);
+    if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+        print_usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "--version") == 0)
+        return print_version();
+    if (strcmp(argv[1], "help") == 0)
+        return run_help(argc, argv);
+    if (argv[1][0] == '-') {
+        fprintf(stderr, "fuel: unknown option: %s\n", argv[1]);
+        print_usage(stderr);
+        return 2;
+    }
+    return run_command(argv[1], argc - 1, argv + 1);
+}

@@ -1,0 +1,31 @@
+/* Fuel's configuration: YAML ~/.fuelrc (or $FUEL_CONFIG) overridden by FUEL_* variables. */
+#ifndef FUEL_CONFIG_H
+#define FUEL_CONFIG_H
+
+#include <stddef.h>
+
+struct string_list {
+    char **items;
+    size_t count;
+};
+
+struct fuel_config {
+    char *file;                          /* the file read, NULL when there was none */
+    struct string_list data_path;        /* data_path / FUEL_DATA_PATH (':'-separated) */
+    char *local_data_path;               /* local_data_path / FUEL_LOCAL_DATA_PATH */
+    struct string_list extra_downloaders; /* extra_downloaders / FUEL_EXTRA_DOWNLOADERS (spaces) */
+    struct string_list extra_converters;  /* extra_converters / FUEL_EXTRA_CONVERTERS (spaces) */
+    char *mirror;                        /* mirror / FUEL_MIRROR: replaces each URL up to the name */
+    struct string_list mirrors;          /* mirrors: URL prefixes tried before the built-in URLs */
+};
+
+/* Loads the config file (a missing file is no error) and applies the environment. A malformed
+   file: EXIT_USAGE with "malformed config: FILE:LINE: why". */
+int config_load(struct fuel_config *config);
+void config_free(struct fuel_config *config);
+
+/* Writes into PATH the first DIRECTORY/NAME of the data path that exists. EXIT_MISSING_INPUT,
+   naming the directories searched, when none does. */
+int data_path_find(const struct fuel_config *config, const char *name, char *path, size_t size);
+
+#endif

@@ -1,0 +1,39 @@
+/* Keeps the last error message and exit code so the command layer can print one line. */
+#include "error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static char last_message[2048];
+static int last_code;
+
+int error_set(int code, const char *format, ...)
+{
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(last_message, sizeof last_message, format, arguments);
+    va_end(arguments);
+    last_code = code;
+    return code;
+}
+
+const char *error_message(void)
+{
+    return last_message;
+}
+
+int error_code(void)
+{
+    return last_code;
+}
+
+void error_clear(void)
+{
+    last_message[0] = '\0';
+    last_code = EXIT_OK;
+}
+
+void error_print(const char *program)
+{
+    fprintf(stderr, "%s: %s\n", program, last_message[0] ? last_message : "failed");
+}

@@ -1,0 +1,75 @@
+/* Writes one HDF5 file laid out as Fuel's H5PYDataset interface 0.3 (see DESIGN.md). */
+#ifndef FUEL_H5PY_WRITER_H
+#define FUEL_H5PY_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define H5PY_MAX_RANK 8
+
+enum element_type {
+    ELEMENT_UINT8,
+    ELEMENT_UINT16,
+    ELEMENT_INT64,
+    ELEMENT_FLOAT32,
+    ELEMENT_FLOAT64,
+    ELEMENT_BOOL, /* stored as h5py stores numpy bool: enum over int8, FALSE=0, TRUE=1 */
+};
+
+/* Size in bytes of one element of TYPE in memory (ELEMENT_BOOL is one byte, 0 or 1). */
+size_t element_size(enum element_type type);
+
+struct h5py_source {
+    const char *name;
+    enum element_type type;
+    /* Fixed-shape sources: the dataset's dimensions, the example axis first; shape[0] counts the
+       examples of all splits. Variable-length sources: rank is 1 and shape[0] the example count. */
+    int rank;
+    uint64_t shape[H5PY_MAX_RANK];
+    const char *axis_labels[H5PY_MAX_RANK]; /* one per dimension, "batch" first */
+    /* Variable-length sources: each example is a flattened array of example_rank dimensions,
+       named by shape_labels; written as NAME_shapes and NAME_vlen_axis_labels scales. */
+    bool variable_length;
+    int example_rank;
+    const char *shape_labels[H5PY_MAX_RANK];
+};
+
+struct h5py_attributes {
+    const char *command;         /* fuel_convert_command */
+    const char *version;         /* fuel_convert_version */
+    const char *provenance_json; /* fuel_provenance; NULL leaves it out */
+};
+
+struct h5py_writer;
+
+/* Creates PATH, truncating it, with object time tracking off (byte-identical reruns). */
+int h5py_writer_create(struct h5py_writer **writer, const char *path);
+
+/* Declares a source and creates its contiguous, uncompressed dataset; *index names it below. */
+int h5py_writer_add_source(struct h5py_writer *writer, const struct h5py_source *source, int *index);
+
+/* Writes COUNT examples from FIRST of a fixed-shape source; DATA holds COUNT whole examples,
+   row-major, in the source's element type. */
+int h5py_writer_write(struct h5py_writer *writer, int source, uint64_t first, uint64_t count,
+                      const void *data);
+
+/* Writes example INDEX of a variable-length source: product(SHAPE) elements of DATA, and SHAPE
+   (example_rank values) into the shapes scale. */
+int h5py_writer_write_variable(struct h5py_writer *writer, int source, uint64_t index,
+                               const void *data, const uint16_t *shape);
+
+/* Declares that examples [START, STOP) of SOURCE (NULL: every source declared so far) belong to
+   SPLIT. Split rows are written in the order splits were first declared, sources sorted by name;
+   (split, source) pairs never declared are written unavailable with start = stop = 0. */
+int h5py_writer_add_split(struct h5py_writer *writer, const char *split, const char *source,
+                          uint64_t start, uint64_t stop);
+
+/* Writes the split attribute and the root attributes, then closes the file. The writer is freed
+   whatever the result. */
+int h5py_writer_finish(struct h5py_writer *writer, const struct h5py_attributes *attributes);
+
+/* Closes and frees after a failure; the caller removes the file. */
+void h5py_writer_discard(struct h5py_writer *writer);
+
+#endif

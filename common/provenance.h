@@ -1,0 +1,22 @@
+/* The fuel_provenance JSON: tool, argv, inputs with size and sha256, library versions, created. */
+#ifndef FUEL_PROVENANCE_H
+#define FUEL_PROVENANCE_H
+
+#include <stddef.h>
+
+struct provenance;
+
+/* Starts hashing the input files (in a background thread, so conversion runs meanwhile). */
+int provenance_begin(struct provenance **provenance, int argc, char **argv,
+                     const char *const *input_paths, size_t input_count);
+
+/* Waits for the hashes and returns the JSON text (caller frees); NULL with error_set on failure. */
+char *provenance_finish(struct provenance *provenance);
+
+/* Frees without waiting for a result (after a failure). */
+void provenance_discard(struct provenance *provenance);
+
+/* "created" value: SOURCE_DATE_EPOCH when set, else now; UTC ISO 8601 "YYYY-MM-DDTHH:MM:SSZ". */
+void provenance_created(char *buffer, size_t size);
+
+#endif

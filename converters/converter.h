@@ -1,0 +1,48 @@
+/* What a dataset converter declares: options, inputs, output name, and the conversion loop. */
+#ifndef FUEL_CONVERTER_H
+#define FUEL_CONVERTER_H
+
+#include "../common/h5py_writer.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CONVERTER_MAX_OPTIONS 4
+#define CONVERTER_MAX_INPUTS 16
+
+struct converter_option {
+    const char *name;            /* "--dtype", or a positional argument's name, "which_format" */
+    bool positional;
+    const char *const *choices;  /* NULL-terminated list of accepted values */
+    const char *default_value;   /* NULL: must be given */
+    const char *help;
+};
+
+struct converter_arguments {
+    const char *input_directory;
+    const char *values[CONVERTER_MAX_OPTIONS]; /* one per option, in declaration order */
+};
+
+struct converter_inputs {
+    const char *names[CONVERTER_MAX_INPUTS]; /* relative to the input directory */
+    size_t count;
+};
+
+struct converter {
+    const char *name;
+    const char *summary;
+    const struct converter_option *options;
+    size_t option_count;
+    /* The files the conversion reads, so the command can report missing ones and hash them. */
+    void (*inputs)(const struct converter_arguments *arguments, struct converter_inputs *inputs);
+    /* The default output file name, e.g. "mnist.hdf5" or "mnist_float32.hdf5". */
+    void (*output_name)(const struct converter_arguments *arguments, char *name, size_t size);
+    /* Reads the inputs and fills WRITER (sources, rows, splits); an exit code, error_set on failure. */
+    int (*convert)(const struct converter_arguments *arguments, struct h5py_writer *writer);
+};
+
+/* The built-in converters, NULL-terminated, and a lookup by name (NULL when unknown). */
+extern const struct converter *const converters[];
+const struct converter *converter_find(const char *name);
+
+#endif

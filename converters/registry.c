@@ -1,0 +1,19 @@
+/* The list of built-in converters. */
+#include "converter.h"
+
+#include <string.h>
+
+extern const struct converter mnist_converter;
+
+const struct converter *const converters[] = {
+    &mnist_converter,
+    NULL,
+};
+
+const struct converter *converter_find(const char *name)
+{
+    for (size_t index = 0; converters[index] != NULL; index++)
+        if (strcmp(converters[index]->name, name) == 0)
+            return converters[index];
+    return NULL;
+}
