@@ -11,8 +11,7 @@
 #define CONVERTER_MAX_INPUTS 16
 
 struct converter_option {
-    const char *name;            /* "--dtype", or a positional argument's name, "which_format" */
-    bool positional;
+    const char *name;            /* "--dtype" */
     const char *const *choices;  /* NULL-terminated list of accepted values */
     const char *default_value;   /* NULL: must be given */
     const char *help;
@@ -30,6 +29,9 @@ struct converter_inputs {
 
 struct converter {
     const char *name;
+    /* Datasets with several formats (svhn 1, svhn 2) register one converter per format under the
+       same name; the first positional argument picks the one whose variant it equals. */
+    const char *variant;
     const char *summary;
     const struct converter_option *options;
     size_t option_count;

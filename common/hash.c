@@ -1,0 +1,103 @@
+/* Streams bytes through OpenSSL EVP digests and renders them as lowercase hex. */
+#include "hash.h"
+
+#include "error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct hash {
+    EVP_MD_CTX *context;
+};
+
+int hash_begin(struct hash **hash, enum hash_algorithm algorithm)
+{
+    *hash = malloc(sizeof **hash);
+    if (*hash == NULL)
+        return error_set(EXIT_OTHER, "cannot hash: out of memory");
+    (*hash)->context = EVP_MD_CTX_new();
+    const EVP_MD *digest = algorithm == HASH_MD5 ? EVP_md5() : EVP_sha256();
+    if ((*hash)->context == NULL || EVP_DigestInit_ex((*hash)->context, digest, NULL) != 1) {
+        hash_discard(*hash);
+        *hash = NULL;
+        return error_set(EXIT_OTHER, "cannot hash: OpenSSL digest unavailable");
+    }
+    return EXIT_OK;
+}
+
+void hash_update(struct hash *hash, const void *data, size_t size)
+{
+    EVP_DigestUpdate(hash->context, data, size);
+}
+
+void hash_finish(struct hash *hash, char hex[HASH_HEX_SIZE])
+{
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    EVP_DigestFinal_ex(hash->context, digest, &length);
+    for (unsigned int index = 0; index < length && 2 * index + 2 < HASH_HEX_SIZE; index++)
+        snprintf(hex + 2 * index, 3, "%02x", digest[index]);
+    hash_discard(hash);
+}
+
+void hash_discard(struct hash *hash)
+{
+    if (hash == NULL)
+        return;
+    EVP_MD_CTX_free(hash->context);
+    free(hash);
+}
+
+static int hash_descriptor(int descriptor, const char *path, struct hash *hash, uint64_t *size)
+{
+    enum { BLOCK = 1 << 20 };
+    unsigned char *buffer = malloc(BLOCK);
+    if (buffer == NULL)
+        return error_set(EXIT_OTHER, "cannot hash: %s: out of memory", path);
+    *size = 0;
+    ssize_t count;
+    while ((count = read(descriptor, buffer, BLOCK)) != 0) {
+        if (count < 0 && errno == EINTR)
+            continue;
+        if (count < 0) {
+            free(buffer);
+            return error_set(EXIT_OTHER, "cannot read: %s: %s", path, strerror(errno));
+        }
+        hash_update(hash, buffer, (size_t)count);
+        *size += (uint64_t)count;
+    }
+    free(buffer);
+    return EXIT_OK;
+}
+
+int hash_file(const char *path, enum hash_algorithm algorithm, char hex[HASH_HEX_SIZE],
+              uint64_t *size)
+{
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0)
+        return error_set(EXIT_MISSING_INPUT, "cannot open: %s: %s", path, strerror(errno));
+    struct hash *hash;
+    int result = hash_begin(&hash, algorithm);
+    if (result == EXIT_OK)
+        result = hash_descriptor(descriptor, path, hash, size);
+    if (result == EXIT_OK)
+        hash_finish(hash, hex);
+    else
+        hash_discard(hash);
+    close(descriptor);
+    return result;
+}
+
+int hash_algorithm_for_length(size_t length)
+{
+    if (length == 32)
+        return HASH_MD5;
+    if (length == 64)
+        return HASH_SHA256;
+    return -1;
+}

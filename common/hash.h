@@ -1,0 +1,29 @@
+/* MD5 and SHA-256 digests through OpenSSL's EVP interface, streamed or of a whole file. */
+#ifndef FUEL_HASH_H
+#define FUEL_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum hash_algorithm { HASH_MD5, HASH_SHA256 };
+
+/* Room for the longest digest in hex, with its terminating NUL. */
+#define HASH_HEX_SIZE 65
+
+struct hash;
+
+int hash_begin(struct hash **hash, enum hash_algorithm algorithm);
+void hash_update(struct hash *hash, const void *data, size_t size);
+/* Writes the lowercase hex digest into HEX and frees the hash. */
+void hash_finish(struct hash *hash, char hex[HASH_HEX_SIZE]);
+void hash_discard(struct hash *hash);
+
+/* Digest and size of the file at PATH. EXIT_MISSING_INPUT when it cannot be opened, EXIT_OTHER
+   on a read error. */
+int hash_file(const char *path, enum hash_algorithm algorithm, char hex[HASH_HEX_SIZE],
+              uint64_t *size);
+
+/* The algorithm whose hex digest has LENGTH characters (32: md5, 64: sha256); -1 otherwise. */
+int hash_algorithm_for_length(size_t length);
+
+#endif
