@@ -535,6 +535,195 @@ static void test_blocks(void **state)
     H5Fclose(file);
 }
 
+/* Copies one of the files Python Fuel wrote (fixtures/expected) through the writer: every source
+   with its labels, values and scales, and every available split row. */
+struct copy_context {
+    struct h5py_writer *writer;
+    hid_t file;
+};
+
+static enum element_type element_of(hid_t type)
+{
+    if (H5Tget_class(type) == H5T_ENUM)
+        return ELEMENT_BOOL;
+    const struct {
+        hid_t stored;
+        enum element_type element;
+    } known[] = {{H5T_STD_U8LE, ELEMENT_UINT8},     {H5T_STD_U16LE, ELEMENT_UINT16},
+                 {H5T_STD_I64LE, ELEMENT_INT64},    {H5T_IEEE_F32LE, ELEMENT_FLOAT32},
+                 {H5T_IEEE_F64LE, ELEMENT_FLOAT64}};
+    for (size_t index = 0; index < sizeof known / sizeof *known; index++)
+        if (H5Tequal(type, known[index].stored) > 0)
+            return known[index].element;
+    fail_msg("unexpected element type in a reference file");
+    return ELEMENT_UINT8;
+}
+
+static void read_shape_labels(hid_t file, const char *name, struct h5py_source *source,
+                              char labels[][64])
+{
+    char scale_name[256];
+    snprintf(scale_name, sizeof scale_name, "%s_vlen_axis_labels", name);
+    hid_t dataset = H5Dopen2(file, scale_name, H5P_DEFAULT);
+    assert_true(dataset >= 0);
+    hid_t memory = H5Tcopy(H5T_C_S1);
+    H5Tset_size(memory, 64);
+    assert_true(H5Dread(dataset, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, labels) >= 0);
+    for (int axis = 0; axis < source->example_rank; axis++)
+        source->shape_labels[axis] = labels[axis];
+    H5Tclose(memory);
+    H5Dclose(dataset);
+}
+
+static void copy_variable(struct copy_context *context, hid_t dataset, const char *name, int index,
+                          uint64_t count, int example_rank)
+{
+    char shapes_name[256];
+    snprintf(shapes_name, sizeof shapes_name, "%s_shapes", name);
+    hid_t shapes_dataset = H5Dopen2(context->file, shapes_name, H5P_DEFAULT);
+    uint16_t *shapes = malloc(count * (size_t)example_rank * sizeof *shapes);
+    assert_true(H5Dread(shapes_dataset, H5T_NATIVE_UINT16, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                        shapes) >= 0);
+    hid_t stored = H5Dget_type(dataset);
+    hid_t memory = H5Tget_native_type(stored, H5T_DIR_ASCEND);
+    hvl_t *rows = malloc(count * sizeof *rows);
+    assert_true(H5Dread(dataset, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) >= 0);
+    for (uint64_t example = 0; example < count; example++)
+        assert_int_equal(h5py_writer_write_variable(context->writer, index, example,
+                                                    rows[example].p,
+                                                    shapes + example * (size_t)example_rank),
+                         EXIT_OK);
+    hid_t space = H5Dget_space(dataset);
+    H5Dvlen_reclaim(memory, space, H5P_DEFAULT, rows);
+    H5Sclose(space);
+    free(rows);
+    free(shapes);
+    H5Tclose(memory);
+    H5Tclose(stored);
+    H5Dclose(shapes_dataset);
+}
+
+static void copy_fixed(hid_t dataset, struct h5py_writer *writer, int index,
+                       const struct h5py_source *source)
+{
+    size_t bytes = element_size(source->type);
+    for (int axis = 0; axis < source->rank; axis++)
+        bytes *= source->shape[axis];
+    void *values = malloc(bytes + 1);
+    hid_t stored = H5Dget_type(dataset);
+    hid_t memory = H5Tget_native_type(stored, H5T_DIR_ASCEND);
+    assert_true(H5Dread(dataset, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) >= 0);
+    assert_int_equal(h5py_writer_write(writer, index, 0, source->shape[0], values), EXIT_OK);
+    H5Tclose(memory);
+    H5Tclose(stored);
+    free(values);
+}
+
+static herr_t copy_source(hid_t group, const char *name, const H5L_info_t *info, void *data)
+{
+    (void)info;
+    struct copy_context *context = data;
+    hid_t dataset = H5Dopen2(group, name, H5P_DEFAULT);
+    assert_true(dataset >= 0);
+    if (H5DSis_scale(dataset) > 0) {
+        H5Dclose(dataset);
+        return 0;
+    }
+    struct h5py_source source = {.name = name};
+    hid_t stored = H5Dget_type(dataset);
+    source.variable_length = H5Tget_class(stored) == H5T_VLEN;
+    hid_t element = source.variable_length ? H5Tget_super(stored) : H5Tcopy(stored);
+    source.type = element_of(element);
+    hid_t space = H5Dget_space(dataset);
+    hsize_t dimensions[H5PY_MAX_RANK];
+    source.rank = H5Sget_simple_extent_dims(space, dimensions, NULL);
+    char axis_labels[H5PY_MAX_RANK][64], shape_labels[H5PY_MAX_RANK][64];
+    for (int axis = 0; axis < source.rank; axis++) {
+        source.shape[axis] = dimensions[axis];
+        assert_true(H5DSget_label(dataset, (unsigned)axis, axis_labels[axis], 64) >= 0);
+        source.axis_labels[axis] = axis_labels[axis];
+    }
+    if (source.variable_length) {
+        char shapes_name[256];
+        snprintf(shapes_name, sizeof shapes_name, "%s_shapes", name);
+        hid_t shapes = H5Dopen2(context->file, shapes_name, H5P_DEFAULT);
+        hid_t shapes_space = H5Dget_space(shapes);
+        hsize_t shapes_dimensions[2];
+        H5Sget_simple_extent_dims(shapes_space, shapes_dimensions, NULL);
+        source.example_rank = (int)shapes_dimensions[1];
+        H5Sclose(shapes_space);
+        H5Dclose(shapes);
+        read_shape_labels(context->file, name, &source, shape_labels);
+    }
+    int index;
+    assert_int_equal(h5py_writer_add_source(context->writer, &source, &index), EXIT_OK);
+    if (source.variable_length)
+        copy_variable(context, dataset, name, index, source.shape[0], source.example_rank);
+    else
+        copy_fixed(dataset, context->writer, index, &source);
+    H5Sclose(space);
+    H5Tclose(element);
+    H5Tclose(stored);
+    H5Dclose(dataset);
+    return 0;
+}
+
+static void copy_splits(struct copy_context *context)
+{
+    struct split_row rows[64];
+    hid_t attribute = H5Aopen(context->file, "split", H5P_DEFAULT);
+    hid_t space = H5Aget_space(attribute);
+    hsize_t count = 0;
+    H5Sget_simple_extent_dims(space, &count, NULL);
+    assert_true(count <= 64);
+    hid_t type = split_memory_type();
+    assert_true(H5Aread(attribute, type, rows) >= 0);
+    for (hsize_t row = 0; row < count; row++)
+        if (rows[row].available)
+            assert_int_equal(h5py_writer_add_split(context->writer, rows[row].split,
+                                                   rows[row].source, (uint64_t)rows[row].start,
+                                                   (uint64_t)rows[row].stop),
+                             EXIT_OK);
+    H5Tclose(type);
+    H5Sclose(space);
+    H5Aclose(attribute);
+}
+
+static void copy_reference(const char *expected, const char *actual)
+{
+    struct copy_context context;
+    context.file = H5Fopen(expected, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (context.file < 0)
+        fail_msg("cannot open the reference file %s", expected);
+    assert_int_equal(h5py_writer_create(&context.writer, actual), EXIT_OK);
+    assert_true(H5Literate(context.file, H5_INDEX_NAME, H5_ITER_INC, NULL, copy_source,
+                           &context) >= 0);
+    copy_splits(&context);
+    H5Fclose(context.file);
+    assert_int_equal(h5py_writer_finish(context.writer, &attributes), EXIT_OK);
+}
+
+/* Every file Python Fuel wrote, rewritten through the writer, is the same as H5PYDataset sees it. */
+static void test_matches_fuel_references(void **state)
+{
+    (void)state;
+    const char *fixtures = getenv("FUEL_FIXTURES") != NULL ? getenv("FUEL_FIXTURES")
+                                                            : "../shared/fixtures";
+    const char *names[] = {"mnist.hdf5",   "mnist_float32.hdf5",  "binarized_mnist.hdf5",
+                           "iris.hdf5",    "cifar10.hdf5",        "cifar100.hdf5",
+                           "svhn_format_2.hdf5", "svhn_format_1.hdf5"};
+    for (size_t index = 0; index < sizeof names / sizeof *names; index++) {
+        char expected[512], actual[512], command[1200];
+        snprintf(expected, sizeof expected, "%s/expected/%s", fixtures, names[index]);
+        path_in_directory(actual, sizeof actual, names[index]);
+        copy_reference(expected, actual);
+        snprintf(command, sizeof command,
+                 "/usr/bin/python3 tests/helpers/compare_hdf5.py %s %s", actual, expected);
+        if (system(command) != 0)
+            fail_msg("%s differs from Fuel's %s", actual, expected);
+    }
+}
+
 static void assert_same_bytes(const char *first_path, const char *second_path)
 {
     FILE *first = fopen(first_path, "rb");
@@ -700,6 +889,7 @@ int main(void)
         cmocka_unit_test(test_variable_length_values),
         cmocka_unit_test(test_variable_length_scales),
         cmocka_unit_test(test_blocks),
+        cmocka_unit_test(test_matches_fuel_references),
         cmocka_unit_test(test_byte_identical_rewrite),
         cmocka_unit_test(test_invalid_calls),
         cmocka_unit_test(test_invalid_variable_calls),
