@@ -82,7 +82,7 @@ static struct {
 
 static herr_t keep_reason(unsigned number, const H5E_error2_t *entry, void *data)
 {
-    bool *first_seen = data;
+    (void)data;
     if (entry->desc == NULL || failure_reason.from_system)
         return 0;
     const char *marker = "error message = '";
@@ -93,18 +93,16 @@ static herr_t keep_reason(unsigned number, const H5E_error2_t *entry, void *data
         int length = end != NULL ? (int)(end - quoted) : (int)strlen(quoted);
         snprintf(failure_reason.text, sizeof failure_reason.text, "%.*s", length, quoted);
         failure_reason.from_system = true;
-    } else if (number == 0 || !*first_seen) {
+    } else if (number == 0) {
         snprintf(failure_reason.text, sizeof failure_reason.text, "%s", entry->desc);
     }
-    *first_seen = true;
     return 0;
 }
 
 static herr_t capture_failure(hid_t stack, void *data)
 {
     (void)data;
-    bool first_seen = false;
-    H5Ewalk2(stack, H5E_WALK_UPWARD, keep_reason, &first_seen);
+    H5Ewalk2(stack, H5E_WALK_UPWARD, keep_reason, NULL);
     return 0;
 }
 
@@ -834,6 +832,9 @@ static int close_writer(struct h5py_writer *writer)
 
 int h5py_writer_finish(struct h5py_writer *writer, const struct h5py_attributes *attributes)
 {
+    static const struct h5py_attributes none = {NULL, NULL, NULL};
+    if (attributes == NULL)
+        attributes = &none;
     int result = EXIT_OK;
     for (size_t index = 0; index < writer->source_count && result == EXIT_OK; index++)
         result = flush_block(writer, &writer->sources[index]);

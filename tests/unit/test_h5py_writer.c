@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static char directory[] = "/tmp/fuel-writer-XXXXXX";
@@ -97,6 +99,12 @@ static void test_fixed_sources(void **state)
     hid_t properties = H5Dget_create_plist(features);
     assert_int_equal(H5Pget_layout(properties), H5D_CONTIGUOUS);
     assert_int_equal(H5Pget_nfilters(properties), 0);
+    H5D_fill_time_t fill_time;
+    assert_true(H5Pget_fill_time(properties, &fill_time) >= 0);
+    assert_int_equal(fill_time, H5D_FILL_TIME_NEVER);
+    H5D_alloc_time_t alloc_time;
+    assert_true(H5Pget_alloc_time(properties, &alloc_time) >= 0);
+    assert_int_equal(alloc_time, H5D_ALLOC_TIME_LATE);
     uint8_t pixels[30];
     assert_true(H5Dread(features, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, pixels) >= 0);
     for (int index = 0; index < 30; index++)
@@ -862,6 +870,49 @@ static void test_disk_full(void **state)
         fail_msg("message \"%s\" does not name ENOSPC", error_message());
 }
 
+/* A file-size limit makes writes fail midway (EFBIG), in buffered blocks and at finish alike. */
+static int write_past_size_limit(const char *path, uint64_t rows_per_call)
+{
+    struct h5py_writer *writer;
+    int result = h5py_writer_create(&writer, path);
+    assert_int_equal(result, EXIT_OK);
+    struct h5py_source rows = {.name = "rows", .type = ELEMENT_UINT8, .rank = 2,
+                               .shape = {4096, 4096}, .axis_labels = {"batch", "x"}};
+    int index;
+    assert_int_equal(h5py_writer_add_source(writer, &rows, &index), EXIT_OK);
+    static uint8_t block[1024 * 4096];
+    for (uint64_t first = 0; result == EXIT_OK && first < 4096; first += rows_per_call)
+        result = h5py_writer_write(writer, index, first, rows_per_call, block);
+    if (result == EXIT_OK)
+        return h5py_writer_finish(writer, &attributes);
+    h5py_writer_discard(writer);
+    return result;
+}
+
+static void test_write_failure_midway(void **state)
+{
+    (void)state;
+    struct rlimit previous, limited;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &previous), 0);
+    limited = previous;
+    limited.rlim_cur = 3 << 20;
+    void (*previous_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &limited), 0);
+    char path[256];
+    path_in_directory(path, sizeof path, "limited.hdf5");
+    int small_rows = write_past_size_limit(path, 1);
+    char small_message[2048];
+    snprintf(small_message, sizeof small_message, "%s", error_message());
+    int large_rows = write_past_size_limit(path, 1024);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &previous), 0);
+    signal(SIGXFSZ, previous_handler);
+    char expected[512];
+    snprintf(expected, sizeof expected, "cannot write: %s: File too large", path);
+    assert_int_equal(small_rows, EXIT_WRITE);
+    assert_string_equal(small_message, expected);
+    expect_error(large_rows, EXIT_WRITE, expected);
+}
+
 /* h5py reads a writer-made file as H5PYDataset expects (types, split fields, labels, scales). */
 static void test_h5py_reads_it(void **state)
 {
@@ -895,6 +946,7 @@ int main(void)
         cmocka_unit_test(test_invalid_variable_calls),
         cmocka_unit_test(test_create_in_missing_directory),
         cmocka_unit_test(test_disk_full),
+        cmocka_unit_test(test_write_failure_midway),
         cmocka_unit_test(test_h5py_reads_it),
     };
     return cmocka_run_group_tests(tests, make_directory, remove_directory);
