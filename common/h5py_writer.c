@@ -72,11 +72,12 @@ size_t element_size(enum element_type type)
     return 0;
 }
 
-/* The reason of the latest HDF5 failure, captured by the automatic error handler as the failing
-   call returns (any later API call clears HDF5's error stack). A system error's strerror, once
-   captured, is kept over later failures until it is reported. */
+/* The reason of the first HDF5 failure since the writer's current call began, captured by the
+   automatic error handler as the failing call returns (any later API call clears HDF5's error
+   stack, and cleanup calls may fail too). A system error's strerror replaces anything else. */
 static struct {
     char text[512];
+    bool captured;
     bool from_system;
 } failure_reason;
 
@@ -93,9 +94,10 @@ static herr_t keep_reason(unsigned number, const H5E_error2_t *entry, void *data
         int length = end != NULL ? (int)(end - quoted) : (int)strlen(quoted);
         snprintf(failure_reason.text, sizeof failure_reason.text, "%.*s", length, quoted);
         failure_reason.from_system = true;
-    } else if (number == 0) {
+    } else if (number == 0 && !failure_reason.captured) {
         snprintf(failure_reason.text, sizeof failure_reason.text, "%s", entry->desc);
     }
+    failure_reason.captured = true;
     return 0;
 }
 
@@ -109,6 +111,7 @@ static herr_t capture_failure(hid_t stack, void *data)
 static void forget_failure(void)
 {
     snprintf(failure_reason.text, sizeof failure_reason.text, "HDF5 error");
+    failure_reason.captured = false;
     failure_reason.from_system = false;
 }
 
@@ -315,7 +318,8 @@ static int create_shapes(hid_t file, struct writer_source *source)
 
 static int validate_source(const struct h5py_writer *writer, const struct h5py_source *source)
 {
-    if (source->name == NULL || source->name[0] == '\0' || strlen(source->name) > 900)
+    if (source->name == NULL || source->name[0] == '\0' || strchr(source->name, '/') != NULL ||
+        strcmp(source->name, ".") == 0 || strlen(source->name) > 900)
         return error_set(EXIT_OTHER, "cannot write: %s: invalid source name", writer->path);
     for (size_t index = 0; index < writer->source_count; index++)
         if (strcmp(writer->sources[index].name, source->name) == 0)
@@ -336,15 +340,16 @@ static int validate_source(const struct h5py_writer *writer, const struct h5py_s
     return EXIT_OK;
 }
 
-static size_t fixed_row_bytes(const struct h5py_source *source)
+/* Bytes of one example of a fixed-shape source; false when that overflows. */
+static bool fixed_row_bytes(const struct h5py_source *source, size_t *bytes)
 {
-    size_t bytes = element_size(source->type);
+    *bytes = element_size(source->type);
     for (int axis = 1; axis < source->rank; axis++) {
-        if (source->shape[axis] != 0 && bytes > SIZE_MAX / source->shape[axis])
-            return 0;
-        bytes *= source->shape[axis];
+        if (source->shape[axis] != 0 && *bytes > SIZE_MAX / source->shape[axis])
+            return false;
+        *bytes *= source->shape[axis];
     }
-    return bytes;
+    return true;
 }
 
 static int create_source_datasets(struct h5py_writer *writer, struct writer_source *source,
@@ -353,7 +358,8 @@ static int create_source_datasets(struct h5py_writer *writer, struct writer_sour
     hid_t file_type = source_hdf5_type(source, false);
     source->memory_type = source_hdf5_type(source, true);
     if (file_type < 0 || source->memory_type < 0) {
-        H5Tclose(file_type);
+        if (file_type >= 0)
+            H5Tclose(file_type);
         return write_failure(writer->path, "cannot make a datatype");
     }
     source->dataset = create_dataset(writer->file, source->name, file_type, source->rank,
@@ -371,18 +377,14 @@ static int create_source_datasets(struct h5py_writer *writer, struct writer_sour
 int h5py_writer_add_source(struct h5py_writer *writer, const struct h5py_source *declared,
                            int *index)
 {
+    forget_failure();
     int result = validate_source(writer, declared);
     if (result != EXIT_OK)
         return result;
-    size_t row_bytes = declared->variable_length ? 0 : fixed_row_bytes(declared);
-    if (!declared->variable_length && row_bytes == 0 && element_size(declared->type) != 0) {
-        bool empty = false;
-        for (int axis = 1; axis < declared->rank; axis++)
-            empty = empty || declared->shape[axis] == 0;
-        if (!empty)
-            return error_set(EXIT_OTHER, "cannot write: %s: %s: shape too large", writer->path,
-                             declared->name);
-    }
+    size_t row_bytes = 0;
+    if (!declared->variable_length && !fixed_row_bytes(declared, &row_bytes))
+        return error_set(EXIT_OTHER, "cannot write: %s: %s: shape too large", writer->path,
+                         declared->name);
     struct writer_source *grown =
         realloc(writer->sources, (writer->source_count + 1) * sizeof *writer->sources);
     if (grown == NULL)
@@ -511,6 +513,7 @@ static int reserve(struct pending_block *block, size_t bytes)
 int h5py_writer_write(struct h5py_writer *writer, int index, uint64_t first, uint64_t count,
                       const void *data)
 {
+    forget_failure();
     struct writer_source *source = NULL;
     int result = find_source(writer, index, &source);
     if (result != EXIT_OK)
@@ -563,6 +566,7 @@ static int reserve_examples(struct writer_source *source)
 int h5py_writer_write_variable(struct h5py_writer *writer, int index, uint64_t example,
                                const void *data, const uint16_t *shape)
 {
+    forget_failure();
     struct writer_source *source = NULL;
     int result = find_source(writer, index, &source);
     if (result != EXIT_OK)
@@ -832,6 +836,7 @@ static int close_writer(struct h5py_writer *writer)
 
 int h5py_writer_finish(struct h5py_writer *writer, const struct h5py_attributes *attributes)
 {
+    forget_failure();
     static const struct h5py_attributes none = {NULL, NULL, NULL};
     if (attributes == NULL)
         attributes = &none;

@@ -787,6 +787,12 @@ static void test_invalid_calls(void **state)
     struct h5py_source deep = {.name = "deep", .type = ELEMENT_UINT8, .rank = H5PY_MAX_RANK + 1};
     int index;
     expect_error(h5py_writer_add_source(writer, &deep, &index), EXIT_OTHER, "rank 9");
+    struct h5py_source huge = {.name = "huge", .type = ELEMENT_FLOAT64, .rank = 3,
+                               .shape = {1, UINT64_C(1) << 40, UINT64_C(1) << 40}};
+    expect_error(h5py_writer_add_source(writer, &huge, &index), EXIT_OTHER, "huge: shape too large");
+    struct h5py_source nested = {.name = "group/features", .type = ELEMENT_UINT8, .rank = 1,
+                                 .shape = {1}};
+    expect_error(h5py_writer_add_source(writer, &nested, &index), EXIT_OTHER, "invalid source name");
     struct h5py_source fixed = {.name = "fixed", .type = ELEMENT_UINT8, .rank = 2,
                                 .shape = {4, 3}, .axis_labels = {"batch", "x"}};
     assert_int_equal(h5py_writer_add_source(writer, &fixed, &index), EXIT_OK);
@@ -831,6 +837,12 @@ static void test_invalid_variable_calls(void **state)
     uint16_t shape[1] = {1};
     expect_error(h5py_writer_write_variable(writer, index, 2, data, shape), EXIT_OTHER,
                  "example 2 outside 0..2");
+    /* HDF5 itself refuses: good_shapes is taken by the scale of good. */
+    struct h5py_source clash = {.name = "good_shapes", .type = ELEMENT_UINT8, .rank = 1,
+                                .shape = {2}};
+    char expected[512];
+    snprintf(expected, sizeof expected, "cannot write: %s: good_shapes: name already exists", path);
+    expect_error(h5py_writer_add_source(writer, &clash, &index), EXIT_WRITE, expected);
     expect_error(h5py_writer_write(writer, index, 0, 1, data), EXIT_OTHER, "is variable-length");
     h5py_writer_discard(writer);
 }
