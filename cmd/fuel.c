@@ -130,8 +130,13 @@ static int run_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* Commands see argv[0] rewritten to "fuel-NAME"; provenance keeps what was typed. */
+    char **typed = calloc((size_t)argc + 1, sizeof *typed);
+    if (typed == NULL)
+        return 1;
+    memcpy(typed, argv, (size_t)argc * sizeof *typed);
     typed_argc = argc;
-    typed_argv = argv;
+    typed_argv = typed;
     char *invoked = basename(argv[0]);
     if (strncmp(invoked, "fuel-", 5) == 0)
         return run_command(invoked + 5, argc, argv);
