@@ -397,6 +397,17 @@ static const struct config_key *key_find(const yaml_event_t *event)
     return NULL;
 }
 
+/* The first bytes of an unknown key, printable, to quote in a one-line message. */
+static void key_quote(const yaml_event_t *event, char *quoted, size_t size)
+{
+    size_t length = event->data.scalar.length < size - 1 ? event->data.scalar.length : size - 1;
+    for (size_t index = 0; index < length; index++) {
+        unsigned char byte = event->data.scalar.value[index];
+        quoted[index] = isprint(byte) ? (char)byte : '?';
+    }
+    quoted[length] = '\0';
+}
+
 /* One key of the top-level mapping: EVENT is what stands in key position. */
 static int mapping_entry(struct config_reader *reader, const yaml_event_t *event,
                          struct fuel_config *config)
@@ -404,9 +415,12 @@ static int mapping_entry(struct config_reader *reader, const yaml_event_t *event
     if (event->type != YAML_SCALAR_EVENT)
         return malformed(reader, event_line(event), "expected a key, found %s", event_kind(event));
     const struct config_key *key = key_find(event);
-    if (key == NULL)
-        return malformed(reader, event_line(event), "unknown key '%.64s' (known keys: %s)",
-                         (const char *)event->data.scalar.value, KNOWN_KEYS);
+    if (key == NULL) {
+        char quoted[65];
+        key_quote(event, quoted, sizeof quoted);
+        return malformed(reader, event_line(event), "unknown key '%s' (known keys: %s)", quoted,
+                         KNOWN_KEYS);
+    }
     return key_value(reader, key, config);
 }
 

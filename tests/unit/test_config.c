@@ -377,6 +377,9 @@ static void test_unknown_key_is_an_error(void **state)
     assert_malformed(fixture, "data_path: /a\n\ndata_paths: /b\n", 3,
                      "unknown key 'data_paths' (known keys: data_path, local_data_path, "
                      "extra_downloaders, extra_converters, mirror, mirrors, default_seed, floatX)");
+    assert_malformed(fixture, "\"a\\nb\\tc\": 1\n", 1,
+                     "unknown key 'a?b?c' (known keys: data_path, local_data_path, "
+                     "extra_downloaders, extra_converters, mirror, mirrors, default_seed, floatX)");
 }
 
 static void test_hostile_files_are_bounded(void **state)
