@@ -14,7 +14,7 @@ HDF5_LIBDIR := $(shell pkg-config --variable=libdir hdf5)
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP
 CPPFLAGS += -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS)
-LDLIBS += $(PKG_LIBS) -L$(HDF5_LIBDIR) -lhdf5_hl -lpthread -lm
+LDLIBS += $(PKG_LIBS) $(if $(HDF5_LIBDIR),-L$(HDF5_LIBDIR)) -lhdf5_hl -lpthread -lm
 
 COMMANDS = download convert info
 LIBRARY_SOURCES = $(wildcard common/*.c converters/*.c downloaders/*.c)
