@@ -690,8 +690,10 @@ static int file_read(struct reading *reading)
     file->handle = H5Fopen(file->path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (file->handle < 0) {
         char reason[256];
-        return error_set(EXIT_CORRUPT_INPUT, "not an HDF5 file: %s: %s", file->path,
-                         hdf5_reason(reason));
+        hdf5_reason(reason);
+        return error_set(EXIT_CORRUPT_INPUT, "%s: %s: %s",
+                         strstr(reason, "signature") != NULL ? "not an HDF5 file" : "damaged HDF5 file",
+                         file->path, reason);
     }
     int result = split_attribute_read(reading);
     if (result == 0)
