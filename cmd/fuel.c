@@ -18,6 +18,7 @@ struct command {
 
 static const struct command commands[] = {
     {"convert", cmd_convert, "convert downloaded raw files into an H5PYDataset HDF5 file"},
+    {"info", cmd_info, "show what an H5PYDataset file holds: splits, sources, provenance"},
 };
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
 
