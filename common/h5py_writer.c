@@ -145,6 +145,23 @@ static hid_t track_times_off(hid_t class)
     return properties;
 }
 
+/* Object times off for the root group, every object closed with the file, locking ignored where
+   the filesystem has none (some NFS mounts) rather than failing. */
+static hid_t create_file(const char *path)
+{
+    hid_t creation = track_times_off(H5P_FILE_CREATE);
+    hid_t access = H5Pcreate(H5P_FILE_ACCESS);
+    hid_t file = -1;
+    if (creation >= 0 && access >= 0 && H5Pset_fclose_degree(access, H5F_CLOSE_STRONG) >= 0 &&
+        H5Pset_file_locking(access, true, true) >= 0)
+        file = H5Fcreate(path, H5F_ACC_TRUNC, creation, access);
+    if (creation >= 0)
+        H5Pclose(creation);
+    if (access >= 0)
+        H5Pclose(access);
+    return file;
+}
+
 int h5py_writer_create(struct h5py_writer **writer, const char *path)
 {
     /* After a failed close (disk full) HDF5 cannot release the file and, at exit, would loop
@@ -156,21 +173,10 @@ int h5py_writer_create(struct h5py_writer **writer, const char *path)
     if (*writer == NULL)
         return error_set(EXIT_OTHER, "cannot write: %s: out of memory", path);
     (*writer)->path = duplicate(path);
-    if ((*writer)->path == NULL) {
-        free(*writer);
-        *writer = NULL;
-        return EXIT_OTHER;
-    }
-    hid_t creation = track_times_off(H5P_FILE_CREATE);
-    hid_t access = H5Pcreate(H5P_FILE_ACCESS);
-    if (creation >= 0 && access >= 0 && H5Pset_fclose_degree(access, H5F_CLOSE_STRONG) >= 0)
-        (*writer)->file = H5Fcreate(path, H5F_ACC_TRUNC, creation, access);
-    else
-        (*writer)->file = -1;
-    H5Pclose(creation);
-    H5Pclose(access);
+    (*writer)->file = (*writer)->path != NULL ? create_file(path) : -1;
     if ((*writer)->file < 0) {
-        int result = write_failure(path, "cannot create the file");
+        int result = (*writer)->path != NULL ? write_failure(path, "cannot create the file")
+                                             : EXIT_OTHER;
         free((*writer)->path);
         free(*writer);
         *writer = NULL;
@@ -731,36 +737,55 @@ static void fill_split_rows(const struct h5py_writer *writer, unsigned char *row
     }
 }
 
+/* The sources ordered by name, and the length of the longest name (at least 1). */
+static const struct writer_source **sources_by_name(const struct h5py_writer *writer,
+                                                     size_t *longest_name)
+{
+    const struct writer_source **sorted = malloc((writer->source_count + 1) * sizeof *sorted);
+    *longest_name = 1;
+    for (size_t index = 0; sorted != NULL && index < writer->source_count; index++) {
+        sorted[index] = &writer->sources[index];
+        if (strlen(sorted[index]->name) > *longest_name)
+            *longest_name = strlen(sorted[index]->name);
+    }
+    if (sorted != NULL)
+        qsort(sorted, writer->source_count, sizeof *sorted, compare_source_names);
+    return sorted;
+}
+
+static int write_attribute_rows(struct h5py_writer *writer, const char *name, hid_t file_type,
+                                hid_t memory_type, hsize_t row_count, const void *rows)
+{
+    hid_t space = H5Screate_simple(1, &row_count, NULL);
+    hid_t attribute = space >= 0 ? H5Acreate2(writer->file, name, file_type, space, H5P_DEFAULT,
+                                              H5P_DEFAULT)
+                                 : -1;
+    int result = EXIT_OK;
+    if (attribute < 0 || H5Awrite(attribute, memory_type, rows) < 0)
+        result = write_failure(writer->path, name);
+    if (attribute >= 0)
+        H5Aclose(attribute);
+    if (space >= 0)
+        H5Sclose(space);
+    return result;
+}
+
 static int write_split_attribute(struct h5py_writer *writer)
 {
     size_t split_width = longest((const char *const *)writer->split_names, writer->split_count);
-    size_t source_width = 1;
-    const struct writer_source **sorted = malloc((writer->source_count + 1) * sizeof *sorted);
-    if (sorted == NULL)
-        return error_set(EXIT_OTHER, "cannot write: %s: out of memory", writer->path);
-    for (size_t index = 0; index < writer->source_count; index++) {
-        sorted[index] = &writer->sources[index];
-        if (strlen(sorted[index]->name) > source_width)
-            source_width = strlen(sorted[index]->name);
-    }
-    qsort(sorted, writer->source_count, sizeof *sorted, compare_source_names);
+    size_t source_width;
+    const struct writer_source **sorted = sources_by_name(writer, &source_width);
     hid_t memory_type = split_type(split_width, source_width, H5T_NATIVE_INT64, H5T_NATIVE_SCHAR);
     hid_t file_type = split_type(split_width, source_width, H5T_STD_I64LE, H5T_STD_I8LE);
     size_t row_size = H5Tget_size(memory_type);
     hsize_t row_count = writer->split_count * writer->source_count;
     unsigned char *rows = calloc(row_count + 1, row_size);
-    int result = EXIT_OK;
-    if (rows == NULL) {
+    int result;
+    if (sorted == NULL || rows == NULL) {
         result = error_set(EXIT_OTHER, "cannot write: %s: out of memory", writer->path);
     } else {
         fill_split_rows(writer, rows, row_size, split_width, source_width, sorted);
-        hid_t space = H5Screate_simple(1, &row_count, NULL);
-        hid_t attribute = H5Acreate2(writer->file, "split", file_type, space, H5P_DEFAULT,
-                                     H5P_DEFAULT);
-        if (attribute < 0 || H5Awrite(attribute, memory_type, rows) < 0)
-            result = write_failure(writer->path, "split attribute");
-        H5Aclose(attribute);
-        H5Sclose(space);
+        result = write_attribute_rows(writer, "split", file_type, memory_type, row_count, rows);
     }
     free(rows);
     free(sorted);
