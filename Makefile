@@ -12,7 +12,8 @@ PKG_LIBS := $(shell pkg-config --libs $(LIBRARIES))
 
 
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP
+CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP $(SANITIZE)
+LDFLAGS += $(SANITIZE)
 CPPFLAGS += -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lhdf5_hl -lpthread -lm
 
@@ -25,7 +26,7 @@ COMMAND_OBJECTS = $(COMMAND_SOURCES:%.c=$(BUILD)/%.o)
 UNIT_BINARIES = $(UNIT_SOURCES:tests/unit/%.c=$(BUILD)/tests/%)
 MAN_PAGES = $(wildcard man/*.1 man/*.5)
 
-.PHONY: all check unit bench install uninstall clean setup
+.PHONY: all check check-sanitize unit bench install uninstall clean setup
 
 all: $(BUILD)/fuel $(COMMANDS:%=$(BUILD)/fuel-%)
 
@@ -52,6 +53,16 @@ unit: $(UNIT_BINARIES)
 check: all unit
 	BUILD=$(abspath $(BUILD)) bash tests/run
 
+# The whole suite again, built with AddressSanitizer + UndefinedBehaviorSanitizer in its own build
+# directory; any report (leaks included) makes the program fail, so the test that ran it fails.
+SANITIZE_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SANITIZE_BUILD = build-sanitize
+check-sanitize:
+	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:halt_on_error=1:abort_on_error=0:exitcode=99:detect_stack_use_after_return=1:check_initialization_order=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=99 \
+	LSAN_OPTIONS=suppressions=$(abspath tests/sanitize/lsan.supp):print_suppressions=0 \
+	CFLAGS="-O1 -g" $(MAKE) BUILD=$(SANITIZE_BUILD) SANITIZE="$(SANITIZE_FLAGS)" check
+
 bench: all
 	@status=0; for script in bench/*.sh; do [ "$$script" = bench/common.sh ] || \
 		BUILD=$(abspath $(BUILD)) bash $$script || status=1; done; exit $$status
@@ -72,6 +83,6 @@ uninstall:
 	rm -f $(addprefix $(MANDIR)/man5/,$(notdir $(filter %.5,$(MAN_PAGES))))
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
