@@ -102,7 +102,7 @@ int class_rows_next(struct class_row_reader *reader, double *values, const char 
                                         : EXIT_OK;
         reader->line++;
         if ((size_t)length != strlen(reader->text))
-            return malformed(reader, "NUL byte in", "");
+            return malformed(reader, "NUL byte in the line:", reader->text);
         char *text = trim(reader->text);
         if (text[0] == '\0')
             continue;
