@@ -41,6 +41,16 @@ void *pickle_allocate(struct pickle_parser *parser, size_t size);
 /* Whether VALUE is a text or byte string equal to TEXT. */
 bool pickle_string_equals(const struct pickle_value *value, const char *text);
 
+/* Protocol 0 text (pickle_text.c). A decimal integer: NULL, or why it is refused. */
+const char *pickle_text_decimal(const unsigned char *text, size_t length, int64_t *value);
+
+/* Unescapes the quoted Python 2 repr LINE in place into its first *WRITTEN bytes. */
+bool pickle_text_unquote(unsigned char *line, size_t length, size_t *written);
+
+/* Decodes raw-unicode-escape LINE into OUT (room for 2 * LENGTH bytes) as UTF-8. */
+bool pickle_text_unescape_unicode(const unsigned char *line, size_t length, unsigned char *out,
+                                  size_t *written);
+
 /* The allowed callables: numpy's ndarray reconstruction and dtype, and _codecs.encode. */
 int pickle_find_global(struct pickle_parser *parser, const char *module, size_t module_length,
                        const char *name, size_t name_length, struct pickle_value *global);
