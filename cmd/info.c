@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char usage[] =
     "usage: fuel-info [-h] [--json] FILE|NAME\n"
@@ -485,13 +487,43 @@ static int output_flush(void)
     return 0;
 }
 
-static int info_run(const char *name, bool as_json)
+/* HDF5 1.10 reads some damaged metadata (global heap objects, dimension lists) out of bounds.
+   A fault while reading is reported as a damaged file, one line and exit 4, not a crash. */
+static char fault_message[PATH_MAX + 128];
+static size_t fault_message_length;
+
+static void fault_report(int signal_number)
+{
+    (void)signal_number;
+    if (write(STDERR_FILENO, fault_message, fault_message_length) < 0)
+        _exit(EXIT_CORRUPT_INPUT);
+    _exit(EXIT_CORRUPT_INPUT);
+}
+
+static void fault_handlers_set(const char *program, const char *path, bool installed)
+{
+    static const int signals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
+    struct sigaction action = {.sa_handler = installed ? fault_report : SIG_DFL};
+    int length = snprintf(fault_message, sizeof fault_message,
+                          "%s: damaged HDF5 file: %s: the HDF5 library failed reading it\n",
+                          program, path);
+    fault_message_length = length > 0 && (size_t)length < sizeof fault_message
+                               ? (size_t)length
+                               : strlen(fault_message);
+    for (size_t index = 0; index < sizeof signals / sizeof signals[0]; index++)
+        sigaction(signals[index], &action, NULL);
+}
+
+static int info_run(const char *program, const char *name, bool as_json)
 {
     char path[PATH_MAX];
     struct h5py_file *file = NULL;
     int result = input_resolve(name, path, sizeof path);
-    if (result == 0)
+    if (result == 0) {
+        fault_handlers_set(program, path, true);
         result = h5py_reader_open(&file, path);
+        fault_handlers_set(program, path, false);
+    }
     if (result != 0)
         return result;
     char *copy = strdup(path);
@@ -527,7 +559,7 @@ int cmd_info(int argc, char **argv)
     if (argc - optind > 1)
         return usage_error(argv[0], "one FILE or NAME expected, got also: ", argv[optind + 1]);
     error_clear();
-    int result = info_run(argv[optind], as_json);
+    int result = info_run(argv[0], argv[optind], as_json);
     if (result != 0)
         error_print(argv[0]);
     return result;
