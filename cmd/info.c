@@ -49,6 +49,7 @@ static int unknown_option(const char *program, const char *argument)
 
 /* A table printed with columns as wide as their widest cell; numeric columns right-aligned. */
 struct table {
+    int indent;
     size_t columns;
     size_t rows;
     char **cells;
@@ -100,7 +101,7 @@ static void table_print(const struct table *table)
         size_t shown = table->columns;
         while (shown > 1 && cells[shown - 1][0] == '\0')
             shown--;
-        fputs("   ", stdout);
+        printf("%*s", table->indent - 1, "");
         for (size_t column = 0; column < shown; column++) {
             if (table->right_aligned[column])
                 printf(" %*s", (int)widths[column], cells[column]);
@@ -151,7 +152,7 @@ static char *row_layout_text(const struct h5py_split_row *row)
 static int splits_print(const struct h5py_file *file)
 {
     static const bool right[] = {false, false, true, true, true, false, false, false};
-    struct table table = {.columns = 8, .right_aligned = right};
+    struct table table = {.indent = 4, .columns = 8, .right_aligned = right};
     char *header[] = {strdup("split"), strdup("source"), strdup("start"), strdup("stop"),
                       strdup("count"), strdup("available"), strdup("comment"), strdup("indices")};
     int result = table_add(&table, header);
@@ -239,7 +240,7 @@ static int source_cells(const struct h5py_source *source, char **cells)
 static int sources_print(const struct h5py_file *file)
 {
     static const bool right[] = {false, false, false, false, false};
-    struct table table = {.columns = 5, .right_aligned = right};
+    struct table table = {.indent = 4, .columns = 5, .right_aligned = right};
     char *header[] = {strdup("source"), strdup("dtype"), strdup("shape"), strdup("axis labels"),
                       strdup("")};
     int result = table_add(&table, header);
@@ -279,76 +280,115 @@ static void attributes_print(const struct h5py_file *file)
 }
 
 /* A JSON scalar as text: strings bare, everything else as JSON writes it. */
-static void scalar_print(json_t *value)
+static char *scalar_text(json_t *value)
 {
-    if (json_is_string(value)) {
-        fputs(json_string_value(value), stdout);
-        return;
-    }
-    char *text = json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);
-    fputs(text != NULL ? text : "?", stdout);
-    free(text);
+    if (json_is_string(value))
+        return strdup(json_string_value(value));
+    return json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);
 }
 
-/* One line for an object inside a list, e.g. an input: "NAME  size 9912422  sha256 ...". */
-static void object_line_print(json_t *object)
+/* Objects of FIELDS scalars each, e.g. the inputs: the first value bare, then "key value"
+   pairs, aligned in columns. */
+static int object_list_print(json_t *list, size_t fields)
 {
+    bool right[16] = {false};
+    struct table table = {.indent = 8, .columns = fields * 2 - 1, .right_aligned = right};
+    size_t index;
+    json_t *item;
+    int result = 0;
+    json_array_foreach(list, index, item) {
+        char *cells[16];
+        const char *key;
+        json_t *value;
+        size_t column = 0;
+        json_object_foreach(item, key, value) {
+            if (column > 0)
+                cells[column++] = strdup(key);
+            right[column] = json_is_integer(value);
+            cells[column++] = scalar_text(value);
+        }
+        if ((result = table_add(&table, cells)) != 0)
+            break;
+    }
+    if (result == 0)
+        table_print(&table);
+    table_free(&table);
+    return result;
+}
+
+static bool uniform_objects(json_t *list, size_t *fields)
+{
+    size_t index;
+    json_t *item;
+    *fields = json_object_size(json_array_get(list, 0));
+    json_array_foreach(list, index, item) {
+        const char *key;
+        json_t *value;
+        if (!json_is_object(item) || json_object_size(item) != *fields)
+            return false;
+        json_object_foreach(item, key, value)
+            if (json_is_object(value) || json_is_array(value))
+                return false;
+    }
+    return *fields > 0 && *fields <= 8;
+}
+
+static int object_print(json_t *object)
+{
+    static const bool right[] = {false, false};
+    struct table table = {.indent = 8, .columns = 2, .right_aligned = right};
     const char *key;
     json_t *value;
-    bool first = true;
-    printf("        ");
+    int result = 0;
     json_object_foreach(object, key, value) {
-        if (!first)
-            printf("  %s ", key);
-        scalar_print(value);
-        first = false;
+        char *cells[] = {strdup(key), scalar_text(value)};
+        if ((result = table_add(&table, cells)) != 0)
+            break;
     }
-    putchar('\n');
+    if (result == 0)
+        table_print(&table);
+    table_free(&table);
+    return result;
 }
 
-static void provenance_entry_print(const char *key, json_t *value)
+/* One provenance entry: a scalar or a list of scalars on its line, an object or a list of
+   objects as an indented table below it. */
+static int provenance_entry_print(const char *key, json_t *value)
 {
+    size_t fields;
     printf("    %s:", key);
     if (json_is_object(value)) {
-        const char *name;
-        json_t *item;
         putchar('\n');
-        json_object_foreach(value, name, item) {
-            printf("        %s ", name);
-            scalar_print(item);
-            putchar('\n');
-        }
-        return;
+        return object_print(value);
     }
-    if (json_is_array(value)) {
-        size_t index;
-        json_t *item;
-        bool objects = json_array_size(value) > 0 && json_is_object(json_array_get(value, 0));
-        json_array_foreach(value, index, item) {
-            if (objects && json_is_object(item)) {
-                if (index == 0)
-                    putchar('\n');
-                object_line_print(item);
-            } else {
-                putchar(' ');
-                scalar_print(item);
-            }
-        }
-        if (!objects)
-            putchar('\n');
-        return;
+    if (json_is_array(value) && json_array_size(value) > 0 && uniform_objects(value, &fields)) {
+        putchar('\n');
+        return object_list_print(value, fields);
     }
-    putchar(' ');
-    scalar_print(value);
+    size_t index;
+    json_t *item;
+    if (!json_is_array(value)) {
+        char *text = scalar_text(value);
+        printf(" %s\n", text != NULL ? text : "?");
+        free(text);
+        return 0;
+    }
+    json_array_foreach(value, index, item) {
+        char *text = scalar_text(item);
+        printf(" %s", text != NULL ? text : "?");
+        free(text);
+    }
     putchar('\n');
+    return 0;
 }
 
-static void provenance_print(const struct h5py_file *file)
+static int provenance_print(const struct h5py_file *file)
 {
     const char *text = h5py_file_attribute(file, "fuel_provenance");
     if (text == NULL)
-        return;
+        return 0;
     json_t *provenance = json_loads(text, 0, NULL);
+    int result = 0;
     printf("\nProvenance\n\n");
     if (!json_is_object(provenance)) {
         printf("    (not a JSON object) %s\n", text);
@@ -356,9 +396,11 @@ static void provenance_print(const struct h5py_file *file)
         const char *key;
         json_t *value;
         json_object_foreach(provenance, key, value)
-            provenance_entry_print(key, value);
+            if (result == 0)
+                result = provenance_entry_print(key, value);
     }
     json_decref(provenance);
+    return result;
 }
 
 static int text_print(const struct h5py_file *file, const char *name)
@@ -369,7 +411,7 @@ static int text_print(const struct h5py_file *file, const char *name)
         result = sources_print(file);
     if (result == 0) {
         attributes_print(file);
-        provenance_print(file);
+        result = provenance_print(file);
     }
     return result;
 }
