@@ -1,4 +1,4 @@
-/* fuel-info: what an H5PYDataset file holds (Fuel's metadata block, splits, sources, provenance). */
+/* fuel-info: what an H5PYDataset file holds: Fuel's metadata block, splits, sources, provenance. */
 #include "../common/config.h"
 #include "../common/error.h"
 #include "../common/h5py_reader.h"
@@ -137,7 +137,8 @@ static void fuel_block_print(const struct h5py_file *file, const char *name)
         putchar('=');
     printf("\n\n    The command used to generate this file is\n\n        %s\n\n",
            attribute_or_not_available(file, "fuel_convert_command"));
-    printf("    Relevant versions are\n\n        H5PYDataset     %s\n        fuel.converters %s\n\n",
+    printf("    Relevant versions are\n\n        H5PYDataset     %s\n"
+           "        fuel.converters %s\n\n",
            attribute_or_not_available(file, "h5py_interface_version"),
            attribute_or_not_available(file, "fuel_convert_version"));
 }
@@ -423,6 +424,11 @@ static json_t *optional_string(const char *text)
     return text != NULL ? json_string(text) : json_null();
 }
 
+static json_t *attribute_json(const struct h5py_file *file, const char *name)
+{
+    return optional_string(h5py_file_attribute(file, name));
+}
+
 static json_t *string_array(char *const *items, size_t count)
 {
     json_t *array = json_array();
@@ -484,9 +490,9 @@ static json_t *document_json(const struct h5py_file *file, const char *name)
                             json_string(file->attributes[index].value));
     return json_pack(
         "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "file", file->path, "name", name,
-        "h5py_interface_version", optional_string(h5py_file_attribute(file, "h5py_interface_version")),
-        "fuel_convert_version", optional_string(h5py_file_attribute(file, "fuel_convert_version")),
-        "fuel_convert_command", optional_string(h5py_file_attribute(file, "fuel_convert_command")),
+        "h5py_interface_version", attribute_json(file, "h5py_interface_version"),
+        "fuel_convert_version", attribute_json(file, "fuel_convert_version"),
+        "fuel_convert_command", attribute_json(file, "fuel_convert_command"),
         "splits", string_array(file->splits, file->split_count), "split_rows", rows, "sources",
         sources, "attributes", attributes, "provenance", provenance_json(file));
 }

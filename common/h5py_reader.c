@@ -1,4 +1,4 @@
-/* Reads an HDF5 file as Fuel's H5PYDataset sees it, whichever program wrote it (fuel, Fuel, h5py). */
+/* Reads an HDF5 file as Fuel's H5PYDataset sees it, whichever program wrote it (fuel, h5py). */
 #include "h5py_reader.h"
 
 #include "error.h"
@@ -764,10 +764,9 @@ static int file_read(struct reading *reading)
     file->handle = H5Fopen(file->path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (file->handle < 0) {
         char reason[256];
-        hdf5_reason(reason);
+        bool signature = strstr(hdf5_reason(reason), "signature") != NULL;
         return error_set(EXIT_CORRUPT_INPUT, "%s: %s: %s",
-                         strstr(reason, "signature") != NULL ? "not an HDF5 file" : "damaged HDF5 file",
-                         file->path, reason);
+                         signature ? "not an HDF5 file" : "damaged HDF5 file", file->path, reason);
     }
     int result = split_attribute_read(reading);
     if (result == 0)

@@ -464,7 +464,8 @@ static void make_split_file(hid_t type, int rank, hsize_t count)
     temporary_path("malformed.hdf5");
     hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     hsize_t dimensions[2] = {2, count};
-    hid_t space = rank == 1 ? H5Screate_simple(1, &count, NULL) : H5Screate_simple(2, dimensions, NULL);
+    hid_t space = rank == 1 ? H5Screate_simple(1, &count, NULL)
+                            : H5Screate_simple(2, dimensions, NULL);
     hid_t attribute = H5Acreate2(file, "split", type, space, H5P_DEFAULT, H5P_DEFAULT);
     size_t size = H5Tget_size(type) * (size_t)count * 2;
     void *zeros = calloc(1, size + 1);
