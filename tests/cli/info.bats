@@ -364,3 +364,40 @@ assert d["provenance"]["created"] == "2023-11-14T22:13:20Z", d["provenance"]
 assert sys.argv[1] in json.dumps(d["provenance"]), d["provenance"]
 ' "$sha"
 }
+
+@test "a damaged file that makes HDF5 itself fault: exit 4, one line, no crash" {
+    # One byte of mnist.hdf5's global heap changed: HDF5 1.10 reads out of bounds on it.
+    cp "$EXPECTED/mnist.hdf5" "$BATS_TEST_TMPDIR/heap.hdf5"
+    chmod u+w "$BATS_TEST_TMPDIR/heap.hdf5"
+    printf '\x4c' | dd of="$BATS_TEST_TMPDIR/heap.hdf5" bs=1 seek=1038 conv=notrunc 2>/dev/null
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/heap.hdf5"
+    [ "$status" -eq 4 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-info: damaged HDF5 file: $BATS_TEST_TMPDIR/heap.hdf5: the HDF5 library failed reading it" ]
+}
+
+@test "a source the split array names but the file lacks is shown as missing" {
+    $PYTHON - "$BATS_TEST_TMPDIR/ghost.hdf5" <<'PY'
+import sys, h5py, numpy
+f = h5py.File(sys.argv[1], "w")
+f["features"] = numpy.zeros((4, 2), dtype="int16")
+rows = numpy.array([(b"all", b"features", 0, 4, h5py.Reference(), True, b"."),
+                    (b"all", b"ghost", 0, 4, h5py.Reference(), True, b".")],
+                   dtype=[("split", "S3"), ("source", "S8"), ("start", "i8"), ("stop", "i8"),
+                          ("indices", h5py.special_dtype(ref=h5py.Reference)),
+                          ("available", bool), ("comment", "S1")])
+f.attrs["split"] = rows
+PY
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/ghost.hdf5"
+    [ "$status" -eq 0 ]
+    sources=$(printf '%s\n' "$output" | sed -n '/^Sources/,$p' | tr -s ' ')
+    grep -qx ' features int16 (4, 2) -, -' <<<"$sources"
+    grep -qx ' ghost - - - missing: no such dataset in the file' <<<"$sources"
+    run fuel-info --json "$BATS_TEST_TMPDIR/ghost.hdf5"
+    printf '%s\n' "$output" | $PYTHON -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["sources"][1] == {"name": "ghost", "present": False}, d["sources"]
+assert d["sources"][0]["axis_labels"] == ["", ""], d["sources"]
+'
+}
