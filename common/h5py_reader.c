@@ -758,13 +758,27 @@ static int file_check(const char *path, uint64_t *size)
     return 0;
 }
 
+/* Locking is ignored where the filesystem has none (some NFS mounts) rather than failing.
+   REASON gets HDF5's why on failure, taken before closing the list clears the error stack. */
+static hid_t file_open(const char *path, char reason[256])
+{
+    hid_t access = H5Pcreate(H5P_FILE_ACCESS), file = -1;
+    if (access >= 0 && H5Pset_file_locking(access, true, true) >= 0)
+        file = H5Fopen(path, H5F_ACC_RDONLY, access);
+    if (file < 0)
+        hdf5_reason(reason);
+    if (access >= 0)
+        H5Pclose(access);
+    return file;
+}
+
 static int file_read(struct reading *reading)
 {
     struct h5py_file *file = reading->file;
-    file->handle = H5Fopen(file->path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    char reason[256];
+    file->handle = file_open(file->path, reason);
     if (file->handle < 0) {
-        char reason[256];
-        bool signature = strstr(hdf5_reason(reason), "signature") != NULL;
+        bool signature = strstr(reason, "signature") != NULL;
         return error_set(EXIT_CORRUPT_INPUT, "%s: %s: %s",
                          signature ? "not an HDF5 file" : "damaged HDF5 file", file->path, reason);
     }
