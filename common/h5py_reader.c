@@ -56,6 +56,49 @@ static hid_t variable_string_type(void)
     return type;
 }
 
+static int unreadable_attribute(const struct reading *reading, const char *name)
+{
+    return error_set(EXIT_CORRUPT_INPUT, "unreadable attribute: %s: %s", reading->file->path,
+                     name);
+}
+
+static int variable_string_attribute_read(struct reading *reading, hid_t attribute, hid_t space,
+                                          const char *name, char **value)
+{
+    hid_t memory = variable_string_type();
+    char *text = NULL;
+    int result = memory < 0 ? out_of_memory() : 0;
+    if (result == 0 && H5Aread(attribute, memory, &text) < 0)
+        result = unreadable_attribute(reading, name);
+    if (result == 0 && (*value = string_from_variable(text)) == NULL)
+        result = out_of_memory();
+    if (text != NULL)
+        H5Dvlen_reclaim(memory, space, H5P_DEFAULT, &text);
+    if (memory >= 0)
+        H5Tclose(memory);
+    return result;
+}
+
+static int fixed_string_attribute_read(struct reading *reading, hid_t attribute, hid_t type,
+                                       const char *name, char **value)
+{
+    size_t size = H5Tget_size(type);
+    if (size > reading->file_size)
+        return error_set(EXIT_CORRUPT_INPUT, "attribute %s declares %zu bytes: %s: the file "
+                         "holds %llu", name, size, reading->file->path,
+                         (unsigned long long)reading->file_size);
+    char *bytes = calloc(1, size + 1);
+    int result = 0;
+    if (bytes == NULL)
+        result = out_of_memory();
+    else if (H5Aread(attribute, type, bytes) < 0)
+        result = unreadable_attribute(reading, name);
+    else if ((*value = string_from_fixed(bytes, size)) == NULL)
+        result = out_of_memory();
+    free(bytes);
+    return result;
+}
+
 /* Reads a scalar or one-element string attribute; 1 when it holds no string (left out). */
 static int string_attribute_read(struct reading *reading, hid_t attribute, const char *name,
                                  char **value)
@@ -63,38 +106,11 @@ static int string_attribute_read(struct reading *reading, hid_t attribute, const
     hid_t type = H5Aget_type(attribute), space = H5Aget_space(attribute);
     int result = 1;
     if (type < 0 || space < 0)
-        result = error_set(EXIT_CORRUPT_INPUT, "unreadable attribute: %s: %s",
-                           reading->file->path, name);
-    else if (H5Tget_class(type) == H5T_STRING && H5Sget_simple_extent_npoints(space) == 1) {
-        size_t size = H5Tget_size(type);
-        if (H5Tis_variable_str(type) > 0) {
-            hid_t memory = variable_string_type();
-            char *text = NULL;
-            result = H5Aread(attribute, memory, &text) < 0
-                         ? error_set(EXIT_CORRUPT_INPUT, "unreadable attribute: %s: %s",
-                                     reading->file->path, name)
-                         : 0;
-            if (result == 0 && (*value = string_from_variable(text)) == NULL)
-                result = out_of_memory();
-            if (text != NULL)
-                H5Dvlen_reclaim(memory, space, H5P_DEFAULT, &text);
-            H5Tclose(memory);
-        } else if (size > reading->file_size) {
-            result = error_set(EXIT_CORRUPT_INPUT, "attribute %s declares %zu bytes: %s: "
-                               "the file holds %llu", name, size, reading->file->path,
-                               (unsigned long long)reading->file_size);
-        } else {
-            char *bytes = calloc(1, size + 1);
-            if (bytes == NULL)
-                result = out_of_memory();
-            else if (H5Aread(attribute, type, bytes) < 0)
-                result = error_set(EXIT_CORRUPT_INPUT, "unreadable attribute: %s: %s",
-                                   reading->file->path, name);
-            else
-                result = (*value = string_from_fixed(bytes, size)) == NULL ? out_of_memory() : 0;
-            free(bytes);
-        }
-    }
+        result = unreadable_attribute(reading, name);
+    else if (H5Tget_class(type) == H5T_STRING && H5Sget_simple_extent_npoints(space) == 1)
+        result = H5Tis_variable_str(type) > 0
+                     ? variable_string_attribute_read(reading, attribute, space, name, value)
+                     : fixed_string_attribute_read(reading, attribute, type, name, value);
     if (type >= 0)
         H5Tclose(type);
     if (space >= 0)
@@ -112,7 +128,7 @@ static herr_t root_attribute_visit(hid_t location, const char *name, const H5A_i
         return 0;
     hid_t attribute = H5Aopen(location, name, H5P_DEFAULT);
     if (attribute < 0)
-        return error_set(EXIT_CORRUPT_INPUT, "unreadable attribute: %s: %s", file->path, name), -1;
+        return unreadable_attribute(reading, name), -1;
     char *value = NULL;
     int result = string_attribute_read(reading, attribute, name, &value);
     H5Aclose(attribute);
