@@ -9,7 +9,7 @@ BUILD ?= build
 LIBRARIES = hdf5 libcurl zlib libarchive jansson yaml-0.1 libcrypto libpng
 PKG_CFLAGS := $(shell pkg-config --cflags $(LIBRARIES))
 PKG_LIBS := $(shell pkg-config --libs $(LIBRARIES))
-HDF5_LIBDIR := $(shell pkg-config --variable=libdir hdf5)
+HDF5_LIBDIR := $(patsubst -L%,%,$(shell pkg-config --libs-only-L hdf5))
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP
