@@ -241,6 +241,7 @@ static void reference_to_a_dataset_where_a_struct_belongs_is_refused(void **stat
     struct matlab73_numbers numbers = {0};
     assert_int_equal(matlab73_vector_numbers(names, 0, "label", &numbers), EXIT_CORRUPT_INPUT);
     assert_non_null(strstr(error_message(), "reference to something other than a struct"));
+    matlab73_numbers_free(&numbers);
     matlab73_vector_close(names);
     matlab73_close(file);
     free(image.bytes);
@@ -258,6 +259,7 @@ static void missing_field_is_refused(void **state)
                                          "digitStruct/bbox(1).colour: no such field");
     assert_int_equal(matlab73_vector_numbers(bbox, 2, "label", &numbers), EXIT_CORRUPT_INPUT);
     assert_non_null(strstr(error_message(), "digitStruct/bbox(3).label: no such element"));
+    matlab73_numbers_free(&numbers);
     matlab73_vector_close(bbox);
     matlab73_close(file);
     free(image.bytes);
@@ -302,6 +304,7 @@ static void cell_of_non_scalars_is_refused(void **state)
     struct matlab73_numbers numbers = {0};
     assert_int_equal(matlab73_vector_numbers(bbox, 0, "label", &numbers), EXIT_CORRUPT_INPUT);
     assert_non_null(strstr(error_message(), "cell element is not a single number"));
+    matlab73_numbers_free(&numbers);
     matlab73_vector_close(bbox);
     matlab73_close(opened);
     free(image.bytes);
