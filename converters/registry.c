@@ -5,10 +5,12 @@
 
 extern const struct converter mnist_converter;
 extern const struct converter fashion_mnist_converter;
+extern const struct converter svhn_format_1_converter;
 
 const struct converter *const converters[] = {
     &mnist_converter,
     &fashion_mnist_converter,
+    &svhn_format_1_converter,
     NULL,
 };
 
