@@ -25,7 +25,7 @@
 enum { SPLIT_COUNT = 3, FIELD_COUNT = 5, LABEL_FIELD = 0 };
 
 /* digitStruct.mat is held whole in memory for libhdf5; PNG members likewise, one at a time. */
-#define MAXIMUM_DIGIT_STRUCT_BYTES (1024u * 1024u * 1024u)
+#define MAXIMUM_DIGIT_STRUCT_BYTES (2048u * 1024u * 1024u)
 #define MAXIMUM_IMAGE_BYTES (64u * 1024u * 1024u)
 
 _Static_assert(PNG_RGB_MAX_SIDE <= UINT16_MAX, "image sides are stored in uint16 shapes");
