@@ -445,8 +445,7 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
 const struct converter svhn_format_1_converter = {
     .name = "svhn",
     .variant = "1",
-    .summary = "SVHN format 1: house-number PNGs with digit boxes (3 tar.gz) into "
-               "svhn_format_1.hdf5",
+    .summary = "SVHN format 1: house-number PNGs and digit boxes into svhn_format_1.hdf5",
     .inputs = list_inputs,
     .output_name = name_output,
     .convert = convert,
