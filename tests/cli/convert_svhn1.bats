@@ -275,3 +275,13 @@ PY
     cmp "$OUT/svhn_format_1.hdf5" "$BATS_TEST_TMPDIR/before.hdf5"
     [ "$(ls -A "$OUT")" = "svhn_format_1.hdf5" ]
 }
+
+@test "the same archives and command give a byte-identical file" {
+    export SOURCE_DATE_EPOCH=0
+    run fuel-convert svhn 1 -d "$RAW" -o "$OUT"
+    [ "$status" -eq 0 ]
+    mv "$OUT/svhn_format_1.hdf5" "$BATS_TEST_TMPDIR/first.hdf5"
+    run fuel-convert svhn 1 -d "$RAW" -o "$OUT"
+    [ "$status" -eq 0 ]
+    cmp "$OUT/svhn_format_1.hdf5" "$BATS_TEST_TMPDIR/first.hdf5"
+}
