@@ -123,7 +123,7 @@ static int store_value(double value, int field, uint16_t *stored, const char *wh
                          where, field_names[field], value);
     uint16_t integer = value > 0 ? (uint16_t)value : 0;
     if (field == LABEL_FIELD && integer > 10)
-        return error_set(EXIT_CORRUPT_INPUT, "bad bounding box: %s.label: %u is not a digit (1-10)",
+        return error_set(EXIT_CORRUPT_INPUT, "bad bounding box: %s.label: %u is above 10",
                          where, integer);
     *stored = field == LABEL_FIELD && integer == 10 ? 0 : integer;
     return EXIT_OK;

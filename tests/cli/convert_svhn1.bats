@@ -240,6 +240,40 @@ PY
     nothing_written
 }
 
+# edit_digit_struct SPLIT PYTHON: runs PYTHON on `mat`, the split's digitStruct.mat opened with
+# h5py for writing, and puts the result back in $WORK/SPLIT.tar.gz.
+edit_digit_struct() {
+    extract "$1" "$1/digitStruct.mat" "$BATS_TEST_TMPDIR/digitStruct.mat"
+    $PYTHON -c "import sys, h5py, numpy
+with h5py.File(sys.argv[1], 'r+') as mat:
+    $2" "$BATS_TEST_TMPDIR/digitStruct.mat"
+    remake "$1" replace="$1/digitStruct.mat:$BATS_TEST_TMPDIR/digitStruct.mat"
+}
+
+@test "a label above 10 is refused, naming the member and the struct element" {
+    edit_digit_struct test "mat['#refs#/b1/label'][0, 0] = 11"
+    convert
+    [ "$status" -eq 4 ]
+    [ "$output" = "fuel-convert: bad bounding box: $WORK/test.tar.gz: test/digitStruct.mat: digitStruct/bbox(2).label: 11 is above 10" ]
+    nothing_written
+}
+
+@test "fields with different numbers of boxes are refused" {
+    edit_digit_struct test "del mat['#refs#/b1/top']; mat['#refs#/b1'].create_dataset('top', data=numpy.ones((2, 1)))"
+    convert
+    [ "$status" -eq 4 ]
+    [ "$output" = "fuel-convert: bad bounding box: $WORK/test.tar.gz: test/digitStruct.mat: digitStruct/bbox(2): 1 labels but 2 top values" ]
+    nothing_written
+}
+
+@test "a digitStruct name that is not the row's image is refused" {
+    edit_digit_struct extra "mat['#refs#/n2'][0, 0] = ord('9')"
+    convert
+    [ "$status" -eq 4 ]
+    [ "$output" = "fuel-convert: bad image name: $WORK/extra.tar.gz: extra/digitStruct.mat: digitStruct/name(3): \"9.png\", expected \"3.png\"" ]
+    nothing_written
+}
+
 @test "a digitStruct.mat that is not MATLAB 7.3 is refused" {
     printf 'MATLAB 5.0 MAT-file, not HDF5' > "$BATS_TEST_TMPDIR/digitStruct.mat"
     remake extra replace=extra/digitStruct.mat:"$BATS_TEST_TMPDIR/digitStruct.mat"
