@@ -9,6 +9,7 @@ extern const struct converter cifar10_converter;
 extern const struct converter cifar100_converter;
 extern const struct converter binarized_mnist_converter;
 extern const struct converter iris_converter;
+extern const struct converter svhn_format_1_converter;
 
 const struct converter *const converters[] = {
     &mnist_converter,
@@ -17,6 +18,7 @@ const struct converter *const converters[] = {
     &cifar100_converter,
     &binarized_mnist_converter,
     &iris_converter,
+    &svhn_format_1_converter,
     NULL,
 };
 
