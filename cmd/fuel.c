@@ -16,6 +16,7 @@ struct command {
 };
 
 static const struct command commands[] = {
+    {"download", cmd_download, "download a dataset's raw files, verified and resumable"},
     {"convert", cmd_convert, "convert downloaded raw files into an H5PYDataset HDF5 file"},
 };
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
