@@ -4,9 +4,11 @@
 #include <string.h>
 
 extern const struct converter mnist_converter;
+extern const struct converter fashion_mnist_converter;
 
 const struct converter *const converters[] = {
     &mnist_converter,
+    &fashion_mnist_converter,
     NULL,
 };
 
