@@ -227,6 +227,10 @@ static void file_finish(struct run *run, struct file_state *file, CURLcode resul
                         monotonic_seconds() - file->started);
         return;
     }
+    if (transfer->failure == TRANSFER_FAILURE_STALL) {
+        snprintf(why, sizeof why, "no data for %g s", run->options->timeout);
+        return file_attempt_failed(run, file, true, why);
+    }
     if (!answered)
         snprintf(why, sizeof why, "HTTP %ld", status);
     else

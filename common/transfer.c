@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +122,32 @@ static int transfer_open_body(struct transfer *transfer)
     return transfer_hash_prefix(transfer, keep);
 }
 
+static double monotonic_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+/* Abandons a transfer through which no byte came for the timeout. libcurl's low-speed limit
+   averages over several seconds, so a burst followed by a stall would go unnoticed for longer. */
+static int transfer_watch(void *user, curl_off_t download_total, curl_off_t received,
+                          curl_off_t upload_total, curl_off_t sent)
+{
+    (void)download_total, (void)upload_total, (void)sent;
+    struct transfer *transfer = user;
+    double now = monotonic_seconds();
+    if (received != transfer->last_received) {
+        transfer->last_received = received;
+        transfer->last_activity = now;
+        return 0;
+    }
+    if (now - transfer->last_activity <= transfer->settings.timeout)
+        return 0;
+    transfer_fail(transfer, TRANSFER_FAILURE_STALL, 0);
+    return 1;
+}
+
 static size_t transfer_body(char *data, size_t size, size_t count, void *user)
 {
     struct transfer *transfer = user;
@@ -181,7 +206,6 @@ static void transfer_plan_resume(struct transfer *transfer, const char *url)
 static void transfer_set_options(struct transfer *transfer, const char *url, void *private)
 {
     CURL *easy = transfer->easy;
-    long stall = (long)ceil(transfer->settings.timeout);
     curl_easy_setopt(easy, CURLOPT_URL, url);
     curl_easy_setopt(easy, CURLOPT_PRIVATE, private);
     curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, transfer->curl_error);
@@ -192,8 +216,9 @@ static void transfer_set_options(struct transfer *transfer, const char *url, voi
     curl_easy_setopt(easy, CURLOPT_MAXREDIRS, (long)REDIRECT_LIMIT);
     curl_easy_setopt(easy, CURLOPT_USERAGENT, "fuel/" FUEL_VERSION);
     curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, (long)(transfer->settings.timeout * 1000));
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, stall > 0 ? stall : 1L);
+    curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, transfer_watch);
+    curl_easy_setopt(easy, CURLOPT_XFERINFODATA, transfer);
     curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, (long)RECEIVE_BUFFER);
     curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, transfer_header);
     curl_easy_setopt(easy, CURLOPT_HEADERDATA, transfer);
@@ -211,6 +236,7 @@ int transfer_begin(struct transfer *transfer, CURL *easy, const char *url, const
     transfer->descriptor = -1;
     transfer->range_start = UINT64_MAX;
     transfer->retry_after = -1;
+    transfer->last_activity = monotonic_seconds();
     transfer_set_options(transfer, url, private);
     transfer_plan_resume(transfer, url);
     return EXIT_OK;

@@ -16,6 +16,7 @@ enum transfer_failure {
     TRANSFER_FAILURE_RANGE,     /* a 206 answer did not start where the .part ends */
     TRANSFER_FAILURE_TOO_LARGE, /* more bytes than the expected size */
     TRANSFER_FAILURE_WRITE,     /* the .part file could not be written */
+    TRANSFER_FAILURE_STALL,     /* no byte arrived for the timeout */
 };
 
 struct transfer_settings {
@@ -40,6 +41,8 @@ struct transfer {
     char etag[PART_VALIDATOR_SIZE];
     char last_modified[PART_VALIDATOR_SIZE];
     double retry_after;        /* seconds asked by Retry-After; -1 when absent */
+    double last_activity;      /* monotonic time of the start or of the last byte received */
+    curl_off_t last_received;
     enum transfer_failure failure;
     int write_error;           /* errno of TRANSFER_FAILURE_WRITE */
     char curl_error[CURL_ERROR_SIZE];
