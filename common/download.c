@@ -192,6 +192,24 @@ static void file_failed_for_good(struct run *run, struct file_state *file, int c
     run_fail(run, code);
 }
 
+/* The transfer was cut when it passed the expected size: the size announced, when there was one. */
+static void report_too_large(const struct file_state *file, long status)
+{
+    curl_off_t length = -1;
+    curl_easy_getinfo(file->transfer.easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
+    unsigned long long expected = file->item->size;
+    if (length < 0) {
+        error_set(EXIT_CHECKSUM, "size mismatch: %s: expected %llu bytes, got more",
+                  file->item->name, expected);
+        return;
+    }
+    unsigned long long actual = (unsigned long long)length;
+    if (status == 206)
+        actual += file->transfer.offset;
+    error_set(EXIT_CHECKSUM, "size mismatch: %s: expected %llu bytes, got %llu",
+              file->item->name, expected, actual);
+}
+
 static void file_finish(struct run *run, struct file_state *file, CURLcode result)
 {
     struct transfer *transfer = &file->transfer;
@@ -206,8 +224,7 @@ static void file_finish(struct run *run, struct file_state *file, CURLcode resul
     }
     if (transfer->failure == TRANSFER_FAILURE_TOO_LARGE) {
         unlink(file->part_path);
-        error_set(EXIT_CHECKSUM, "size mismatch: %s: expected %llu bytes, got more",
-                  file->item->name, (unsigned long long)file->item->size);
+        report_too_large(file, status);
         return file_failed_for_good(run, file, EXIT_CHECKSUM);
     }
     if (transfer->failure == TRANSFER_FAILURE_RANGE || status == 416) {
