@@ -345,7 +345,8 @@ static void run_update_progress(struct run *run)
 {
     for (size_t index = 0; index < run->count; index++)
         if (run->files[index].phase == FILE_ACTIVE)
-            progress_update(run->progress, index, run->files[index].transfer.written);
+            progress_update(run->progress, index, run->files[index].transfer.written,
+                            run->files[index].transfer.announced);
     progress_refresh(run->progress);
 }
 

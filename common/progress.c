@@ -112,9 +112,11 @@ void progress_start(struct progress *progress, size_t slot, const char *name, ui
     entry->active = true;
 }
 
-void progress_update(struct progress *progress, size_t slot, uint64_t done)
+void progress_update(struct progress *progress, size_t slot, uint64_t done, uint64_t total)
 {
     progress->slots[slot].done = done;
+    if (total > 0)
+        progress->slots[slot].total = total;
 }
 
 void progress_stop(struct progress *progress, size_t slot)

@@ -17,7 +17,8 @@ struct progress *progress_begin(enum progress_mode mode, FILE *stream, size_t sl
 /* File SLOT becomes active: NAME, TOTAL bytes expected (0 unknown), DONE already on disk. */
 void progress_start(struct progress *progress, size_t slot, const char *name, uint64_t total,
                     uint64_t done);
-void progress_update(struct progress *progress, size_t slot, uint64_t done);
+/* DONE bytes of file SLOT are on disk; TOTAL, when not 0, is the size learnt meanwhile. */
+void progress_update(struct progress *progress, size_t slot, uint64_t done, uint64_t total);
 
 /* File SLOT is complete: in lines mode prints "NAME: SIZE in SECONDS (SPEED)". */
 void progress_finish(struct progress *progress, size_t slot, uint64_t size, double seconds);

@@ -119,6 +119,7 @@ static int transfer_open_body(struct transfer *transfer)
         return transfer_fail(transfer, TRANSFER_FAILURE_WRITE, ENOMEM);
     transfer->body_started = true;
     transfer->written = keep;
+    transfer->kept = keep;
     return transfer_hash_prefix(transfer, keep);
 }
 
@@ -134,9 +135,11 @@ static double monotonic_seconds(void)
 static int transfer_watch(void *user, curl_off_t download_total, curl_off_t received,
                           curl_off_t upload_total, curl_off_t sent)
 {
-    (void)download_total, (void)upload_total, (void)sent;
+    (void)upload_total, (void)sent;
     struct transfer *transfer = user;
     double now = monotonic_seconds();
+    if (transfer->body_started && download_total > 0)
+        transfer->announced = transfer->kept + (uint64_t)download_total;
     if (received != transfer->last_received) {
         transfer->last_received = received;
         transfer->last_activity = now;

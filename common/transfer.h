@@ -34,6 +34,8 @@ struct transfer {
     int descriptor;
     uint64_t offset;           /* bytes of the .part asked to be kept (Range start) */
     uint64_t written;          /* bytes in the .part now */
+    uint64_t kept;             /* bytes of the .part kept when the answer's body began */
+    uint64_t announced;        /* the whole file's size as the answer announced it; 0 unknown */
     struct hash *hash;         /* digest of the .part's bytes so far */
     bool body_started;
     long status;               /* status of the last response whose headers arrived */

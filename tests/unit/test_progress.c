@@ -44,7 +44,7 @@ static void test_lines_mode_prints_finished_files_and_notes(void **state)
     FILE *stream = tmpfile();
     struct progress *progress = progress_begin(PROGRESS_LINES, stream, 2);
     progress_start(progress, 1, "b.gz", 2048, 0);
-    progress_update(progress, 1, 1024);
+    progress_update(progress, 1, 1024, 0);
     progress_refresh(progress);
     progress_note(progress, "a.gz: %s", "already present and verified");
     progress_finish(progress, 1, 2048, 2.0);
@@ -72,14 +72,15 @@ static void test_live_mode_redraws_in_place(void **state)
     struct progress *progress = progress_begin(PROGRESS_LIVE, stream, 2);
     progress_start(progress, 0, "a.gz", 1000, 0);
     progress_start(progress, 1, "b.gz", 0, 0);
-    progress_update(progress, 0, 500);
+    progress_update(progress, 0, 500, 0);
+    progress_update(progress, 1, 0, 4096);
     progress_note(progress, "note");
     progress_finish(progress, 0, 1000, 1.0);
     progress_end(progress);
     char *text = capture(stream);
     /* the note is drawn, then both live lines; the finished line replaces them (cursor up 2) */
     assert_non_null(strstr(text, "note\na.gz  500 B of 1000 B  50%"));
-    assert_non_null(strstr(text, "b.gz  0 B of ?"));
+    assert_non_null(strstr(text, "b.gz  0 B of 4.0 KiB   0%"));
     assert_non_null(strstr(text, "\033[2A\r\033[Ja.gz: 1000 B in 1.0 s"));
     /* the end clears the one line left (b.gz) */
     size_t length = strlen(text);
