@@ -126,8 +126,10 @@ static int file_publish(struct run *run, struct file_state *file)
     const struct download_item *item = file->item;
     struct transfer *transfer = &file->transfer;
     char hex[HASH_HEX_SIZE];
-    hash_finish(transfer->hash, hex);
-    transfer->hash = NULL;
+    int result = file_digest_finish(transfer->digest, hex);
+    transfer->digest = NULL;
+    if (result != EXIT_OK)
+        return result;
     if (fsync(transfer->descriptor) != 0)
         return error_set(EXIT_WRITE, "cannot write: %s: %s", file->part_path, strerror(errno));
     if (item->size > 0 && transfer->written != item->size) {

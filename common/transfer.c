@@ -17,7 +17,7 @@
 
 #include "retry.h"
 
-enum { RECEIVE_BUFFER = 256 * 1024, REDIRECT_LIMIT = 10 };
+enum { RECEIVE_BUFFER = 256 * 1024, REDIRECT_LIMIT = 10, WRITEBACK_STRETCH = 16 << 20 };
 
 /* Copies a header's value, without surrounding blanks, when LINE is "NAME: value". */
 static bool header_value(const char *line, size_t length, const char *name, char *value,
@@ -78,24 +78,6 @@ static int transfer_fail(struct transfer *transfer, enum transfer_failure failur
     return -1;
 }
 
-/* Feeds the first KEEP bytes of the .part to the digest (a resumed transfer). */
-static int transfer_hash_prefix(struct transfer *transfer, uint64_t keep)
-{
-    unsigned char buffer[1 << 16];
-    uint64_t position = 0;
-    while (position < keep) {
-        size_t want = keep - position < sizeof buffer ? (size_t)(keep - position) : sizeof buffer;
-        ssize_t count = pread(transfer->descriptor, buffer, want, (off_t)position);
-        if (count < 0 && errno == EINTR)
-            continue;
-        if (count <= 0)
-            return transfer_fail(transfer, TRANSFER_FAILURE_WRITE, count < 0 ? errno : EIO);
-        hash_update(transfer->hash, buffer, (size_t)count);
-        position += (uint64_t)count;
-    }
-    return 0;
-}
-
 /* Called when the first bytes of the answer arrive: keeps the .part prefix on a 206 answer
    starting at its end, starts over on a 200, refuses anything else. */
 static int transfer_open_body(struct transfer *transfer)
@@ -115,12 +97,15 @@ static int transfer_open_body(struct transfer *transfer)
         return transfer_fail(transfer, TRANSFER_FAILURE_WRITE, errno);
     part_validator_write(transfer->descriptor,
                          transfer->etag[0] != '\0' ? transfer->etag : transfer->last_modified);
-    if (hash_begin(&transfer->hash, transfer->settings.algorithm) != EXIT_OK)
-        return transfer_fail(transfer, TRANSFER_FAILURE_WRITE, ENOMEM);
+    if (file_digest_start(&transfer->digest, transfer->part_path, transfer->settings.algorithm) !=
+        EXIT_OK)
+        return transfer_fail(transfer, TRANSFER_FAILURE_WRITE, errno != 0 ? errno : ENOMEM);
     transfer->body_started = true;
     transfer->written = keep;
     transfer->kept = keep;
-    return transfer_hash_prefix(transfer, keep);
+    transfer->flushed = keep;
+    file_digest_advance(transfer->digest, keep);
+    return 0;
 }
 
 static double monotonic_seconds(void)
@@ -151,6 +136,17 @@ static int transfer_watch(void *user, curl_off_t download_total, curl_off_t rece
     return 1;
 }
 
+/* Starts writing completed stretches to disk while the transfer goes on, so the fsync before
+   the rename does not wait for the whole file. */
+static void transfer_start_writeback(struct transfer *transfer)
+{
+    if (transfer->written - transfer->flushed < WRITEBACK_STRETCH)
+        return;
+    sync_file_range(transfer->descriptor, (off_t)transfer->flushed,
+                    (off_t)(transfer->written - transfer->flushed), SYNC_FILE_RANGE_WRITE);
+    transfer->flushed = transfer->written;
+}
+
 static size_t transfer_body(char *data, size_t size, size_t count, void *user)
 {
     struct transfer *transfer = user;
@@ -172,8 +168,9 @@ static size_t transfer_body(char *data, size_t size, size_t count, void *user)
         }
         done += (size_t)wrote;
     }
-    hash_update(transfer->hash, data, length);
     transfer->written += length;
+    file_digest_advance(transfer->digest, transfer->written);
+    transfer_start_writeback(transfer);
     return length;
 }
 
@@ -252,6 +249,6 @@ void transfer_end(struct transfer *transfer)
     transfer->descriptor = -1;
     curl_slist_free_all(transfer->headers);
     transfer->headers = NULL;
-    hash_discard(transfer->hash);
-    transfer->hash = NULL;
+    file_digest_cancel(transfer->digest);
+    transfer->digest = NULL;
 }
