@@ -190,3 +190,28 @@ teardown() {
     [ "$status" -eq 0 ]
     [ -z "$output" ]
 }
+
+@test "a redirect to a file:// URL is refused" {
+    start_server "{\"/t10k-labels-idx1-ubyte.gz\": [{\"redirect\": \"file://$SERVED/t10k-labels-idx1-ubyte.gz\"}]}"
+    run fetch
+    [ "$status" -eq 5 ]
+    [[ "$output" == *"cannot download: t10k-labels-idx1-ubyte.gz: $URL/t10k-labels-idx1-ubyte.gz: "* ]]
+    [ ! -e "$TARGET/t10k-labels-idx1-ubyte.gz" ]
+    [ ! -e "$TARGET/t10k-labels-idx1-ubyte.gz.part" ]
+}
+
+@test "a refused connection is retried, then reported with exit 5" {
+    port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    run fuel-download iris -d "$TARGET" --url-prefix "http://127.0.0.1:$port" --retries 2 --retry-delay 0.01
+    [ "$status" -eq 5 ]
+    [ "$(grep -c 'iris.data: http://127.0.0.1:'"$port"'/iris.data: .*; retrying in' <<< "$output")" -eq 2 ]
+    [[ "$output" == *"fuel-download: cannot download: iris.data: http://127.0.0.1:$port/iris.data: "* ]]
+    [ ! -e "$TARGET/iris.data.part" ]
+}
+
+@test "the config's mirror key replaces the built-in URLs" {
+    printf 'mirror: file://%s\n' "$SERVED" > "$FUEL_CONFIG"
+    run fuel-download mnist -d "$TARGET" --checksums "$SUMS" -q
+    [ "$status" -eq 0 ]
+    assert_all_downloaded
+}
