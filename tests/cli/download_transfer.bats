@@ -215,3 +215,14 @@ teardown() {
     [ "$status" -eq 0 ]
     assert_all_downloaded
 }
+
+@test "the http_proxy variable is honoured" {
+    mkdir "$SERVED/uci"
+    printf '5.1,3.5,1.4,0.2,Iris-setosa\n' > "$SERVED/uci/iris.data"
+    start_server
+    run env http_proxy="$URL" no_proxy= NO_PROXY= \
+        fuel-download iris -d "$TARGET" --url-prefix http://datasets.invalid/uci -q
+    [ "$status" -eq 0 ]
+    cmp "$SERVED/uci/iris.data" "$TARGET/iris.data"
+    grep -q '"path": "http://datasets.invalid/uci/iris.data"' "$SERVER_LOG"
+}

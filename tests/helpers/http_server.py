@@ -21,6 +21,7 @@ import re
 import sys
 import threading
 import time
+import urllib.parse
 
 ROOT, PORT_FILE, LOG_FILE = sys.argv[1:4]
 FAULTS = json.load(open(sys.argv[4])) if len(sys.argv) > 4 else {}
@@ -61,7 +62,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.record(status, 0)
 
     def do_GET(self):
-        fault = next_fault(self.path)
+        # a proxy request names the whole URL; the file is its path
+        self.file_path = urllib.parse.urlsplit(self.path).path
+        fault = next_fault(self.file_path)
         if "status" in fault:
             return self.answer_status(fault["status"], fault)
         if "redirect" in fault:
@@ -70,7 +73,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return self.record(302, 0)
-        path = os.path.join(ROOT, self.path.lstrip("/"))
+        path = os.path.join(ROOT, self.file_path.lstrip("/"))
         if not os.path.isfile(path):
             return self.answer_status(404, {})
         data = fault["body"].encode() if "body" in fault else open(path, "rb").read()
