@@ -226,3 +226,16 @@ teardown() {
     cmp "$SERVED/uci/iris.data" "$TARGET/iris.data"
     grep -q '"path": "http://datasets.invalid/uci/iris.data"' "$SERVER_LOG"
 }
+
+@test "a transfer cut on one mirror resumes from the next one serving the same bytes" {
+    mkdir "$SERVED/a" "$SERVED/b"
+    cp -p "$SERVED"/*.gz "$SERVED/a/"
+    cp -p "$SERVED"/*.gz "$SERVED/b/"
+    start_server '{"/a/train-images-idx3-ubyte.gz": [{"drop_after": 120000}]}'
+    printf 'mirrors:\n  - %s/a/\n' "$URL" > "$FUEL_CONFIG"
+    run fuel-download mnist -d "$TARGET" --url-prefix "$URL/b" --checksums "$SUMS" --retries 0
+    [ "$status" -eq 0 ]
+    assert_all_downloaded
+    read -r status start sent range _ <<< "$(requests /b/train-images-idx3-ubyte.gz)"
+    [ "$status" = 206 ] && [ "$start" = 120000 ] && [ "$sent" = 180000 ]
+}
