@@ -184,3 +184,13 @@ teardown() {
     [ "$status" -eq 6 ]
     [[ "$output" == *"size mismatch: train-images-idx3-ubyte.gz: expected 26421880 bytes, got 26421856"* ]]
 }
+
+@test "on a terminal, live lines are redrawn in place" {
+    start_server '{"/train-images-idx3-ubyte.gz": [{"stall_after": 100000, "seconds": 0.5}]}'
+    run script -qec "fuel-download mnist -d '$TARGET' --url-prefix '$URL' --checksums '$SUMS'" /dev/null
+    [ "$status" -eq 0 ]
+    assert_all_downloaded
+    [[ "$output" == *"train-images-idx3-ubyte.gz  97.7 KiB of 293.0 KiB  33%"* ]]
+    [[ "$output" == *$'\033[K'* ]]
+    [[ "$output" == *$'\033[1A\r\033[Jtrain-images-idx3-ubyte.gz: 293.0 KiB in '* ]]
+}
