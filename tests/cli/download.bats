@@ -142,8 +142,9 @@ teardown() {
     wait "$first"
     wait "$second"
     assert_all_downloaded
-    grep -q "waiting for another fuel-download in $TARGET" "$BATS_TEST_TMPDIR/second.out"
-    grep -q "already present and verified" "$BATS_TEST_TMPDIR/second.out"
+    waited=$(grep -l "waiting for another fuel-download in $TARGET" "$BATS_TEST_TMPDIR"/*.out)
+    [ "$(wc -l <<< "$waited")" -eq 1 ]
+    [ "$(grep -c "already present and verified" "$waited")" -eq 4 ]
     for index in 0 1 2 3; do
         [ "$(bytes_sent "/${MNIST_FILES[$index]}")" -eq "${MNIST_SIZES[$index]}" ]
     done
