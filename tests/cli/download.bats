@@ -181,6 +181,9 @@ teardown() {
     run fuel-download fashion_mnist -d "$TARGET" --url-prefix "$URL/" --checksums "$SUMS"
     [ "$status" -eq 0 ]
     assert_all_downloaded
+    run fuel-convert fashion_mnist -d "$TARGET" -o "$BATS_TEST_TMPDIR"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$BATS_TEST_TMPDIR/fashion_mnist.hdf5" ]
     run fuel-download fashion_mnist -d "$BATS_TEST_TMPDIR/official" --url-prefix "$URL/" -j 1
     [ "$status" -eq 6 ]
     [[ "$output" == *"size mismatch: train-images-idx3-ubyte.gz: expected 26421880 bytes, got 26421856"* ]]
