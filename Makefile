@@ -55,11 +55,12 @@ check: all unit
 	BUILD=$(abspath $(BUILD)) bash tests/run
 
 # The whole suite again, built with AddressSanitizer + UndefinedBehaviorSanitizer in its own build
-# directory; any report (leaks included) makes the program fail, so the test that ran it fails.
+# directory; any report (leaks included, or one allocation over 1 GiB) makes the program fail, so
+# the test that ran it fails.
 SANITIZE_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SANITIZE_BUILD = build-sanitize
 check-sanitize:
-	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:halt_on_error=1:abort_on_error=0:exitcode=99:detect_stack_use_after_return=1:check_initialization_order=1 \
+	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:max_allocation_size_mb=1024:allocator_may_return_null=0:halt_on_error=1:abort_on_error=0:exitcode=99:detect_stack_use_after_return=1:check_initialization_order=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=99 \
 	LSAN_OPTIONS=suppressions=$(abspath tests/sanitize/lsan.supp):print_suppressions=0 \
 	CFLAGS="-O1 -g" $(MAKE) BUILD=$(SANITIZE_BUILD) SANITIZE="$(SANITIZE_FLAGS)" check
