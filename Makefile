@@ -18,7 +18,7 @@ LDFLAGS += $(SANITIZE)
 CPPFLAGS += -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lhdf5_hl -lpthread -lm
 
-COMMANDS = download convert info
+COMMANDS = download convert info clean
 LIBRARY_SOURCES = $(wildcard common/*.c converters/*.c downloaders/*.c)
 COMMAND_SOURCES = $(wildcard cmd/*.c)
 UNIT_SOURCES = $(wildcard tests/unit/test_*.c)

@@ -3,6 +3,7 @@
 #define FUEL_COMMANDS_H
 
 /* Each takes argv with argv[0] = "fuel-NAME" and returns the process exit code. */
+int cmd_clean(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_download(int argc, char **argv);
 int cmd_info(int argc, char **argv);

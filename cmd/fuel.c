@@ -20,6 +20,7 @@ static const struct command commands[] = {
     {"download", cmd_download, "download a dataset's raw files, verified and resumable"},
     {"convert", cmd_convert, "convert downloaded raw files into an H5PYDataset HDF5 file"},
     {"info", cmd_info, "show what an H5PYDataset file holds: splits, sources, provenance"},
+    {"clean", cmd_clean, "remove temporary files that killed conversions left behind"},
 };
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
 
