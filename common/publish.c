@@ -112,6 +112,8 @@ static int create_locked(char *path, size_t size)
         if (lock_whole_file(descriptor) == 0 ? names_open_file(path, descriptor)
                                              : errno != EAGAIN && errno != EACCES)
             return descriptor;
+        if (names_open_file(path, descriptor))
+            unlink(path);
         close(descriptor);
     }
     errno = EAGAIN;
@@ -268,7 +270,7 @@ int publish_remove_leftover(const char *path, bool dry_run, bool *removed)
         /* Unlinked while the lock is held, so no writer can be starting on it meanwhile. */
         if (dry_run || unlink(path) == 0)
             *removed = true;
-        else
+        else if (errno != ENOENT) /* a writer that lost the race removes its own attempt */
             result = error_set(EXIT_WRITE, "cannot clean: %s: %s", path, strerror(errno));
     }
     close(descriptor);
