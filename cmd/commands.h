@@ -3,9 +3,13 @@
 #define FUEL_COMMANDS_H
 
 /* Each takes argv with argv[0] = "fuel-NAME" and returns the process exit code. */
+int cmd_cache(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_download(int argc, char **argv);
+int cmd_fetch(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_path(int argc, char **argv);
 
 /* The command line exactly as the user typed it (argv of main), for provenance. */
 extern int typed_argc;
