@@ -1,4 +1,5 @@
 /* fuel-list: every dataset, the state of its raw files and where its converted file is found. */
+#include "../common/checksum_list.h"
 #include "../common/config.h"
 #include "../common/error.h"
 #include "../common/h5py_file_facts.h"
@@ -20,7 +21,7 @@
 static const char program[] = "fuel-list";
 
 static const char usage[] =
-    "usage: fuel-list [-h] [--json] [--verify] [-d DIR]\n"
+    "usage: fuel-list [-h] [--json] [--verify] [--checksums FILE] [-d DIR]\n"
     "\n"
     "Lists every dataset: its raw files and their state (missing, partial, present, wrong size,\n"
     "or with --verify verified or corrupt), and its converted file as found in the data path\n"
@@ -30,13 +31,15 @@ static const char usage[] =
     "  -h, --help  show this help and exit\n"
     "  --json      print a JSON array, one object per dataset\n"
     "  --verify    hash the raw files present and compare them with the published checksums\n"
+    "  --checksums FILE  md5sum/sha256sum lines replacing the published checksums (and sizes)\n"
     "  -d DIR      look for the raw files in DIR (default: the first data path directory\n"
     "              holding each file)\n";
 
 struct list_request {
-    const char *directory;
+    const char *directory, *checksums_path;
     bool as_json, verify;
     struct fuel_config config;
+    struct checksum_list checksums;
 };
 
 /* The directory of the data path holding NAME or NAME.part, "" when none does. */
@@ -64,15 +67,18 @@ static json_t *raw_file_json(const struct list_request *request, const struct da
 {
     char directory[PATH_MAX], path[PATH_MAX * 2];
     struct raw_file file = {.state = RAW_MISSING};
+    const char *replacement = checksum_list_find(&request->checksums, entry->name);
+    uint64_t size = replacement != NULL ? 0 : entry->size;
     raw_directory(request, entry->name, directory, sizeof directory);
-    if (directory[0] && raw_file_inspect(directory, entry->name, entry->size, entry->checksum,
+    if (directory[0] && raw_file_inspect(directory, entry->name, size,
+                                         replacement != NULL ? replacement : entry->checksum,
                                          request->verify, &file) != EXIT_OK)
         return NULL;
     snprintf(path, sizeof path, "%s/%s%s", directory, entry->name,
              file.state == RAW_PARTIAL ? ".part" : "");
     json_t *object = json_pack("{s:s, s:s, s:I}", "name", entry->name, "state",
                                raw_file_state_name(file.state), "expected_size",
-                               (json_int_t)entry->size);
+                               (json_int_t)size);
     json_object_set_new(object, "path", file.state == RAW_MISSING ? json_null() : json_string(path));
     json_object_set_new(object, "size", file.state == RAW_MISSING
                                             ? json_null()
@@ -178,10 +184,13 @@ static void file_line_print(json_t *file)
     json_t *path = json_object_get(file, "path");
     if (json_is_string(path))
         printf("%*s  %s", 10 - (int)strlen(state), "", json_string_value(path));
-    if (strcmp(state, "partial") == 0 || strcmp(state, "wrong size") == 0)
-        printf("  %" JSON_INTEGER_FORMAT " of %" JSON_INTEGER_FORMAT " bytes",
-               json_integer_value(json_object_get(file, "size")),
-               json_integer_value(json_object_get(file, "expected_size")));
+    json_int_t size = json_integer_value(json_object_get(file, "size"));
+    json_int_t expected = json_integer_value(json_object_get(file, "expected_size"));
+    bool partial = strcmp(state, "partial") == 0;
+    if ((partial || strcmp(state, "wrong size") == 0) && expected > 0)
+        printf("  %" JSON_INTEGER_FORMAT " of %" JSON_INTEGER_FORMAT " bytes", size, expected);
+    else if (partial)
+        printf("  %" JSON_INTEGER_FORMAT " bytes so far", size);
     putchar('\n');
 }
 
@@ -223,6 +232,8 @@ static int list_run(struct list_request *request)
 {
     json_t *datasets = json_array();
     int result = config_load(&request->config);
+    if (result == EXIT_OK && request->checksums_path != NULL)
+        result = checksum_list_load(&request->checksums, request->checksums_path);
     if (result == EXIT_OK)
         result = datasets_json(request, datasets);
     if (result == EXIT_OK && request->as_json) {
@@ -234,16 +245,18 @@ static int list_run(struct list_request *request)
     if (result == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout)))
         result = error_set(EXIT_WRITE, "cannot write: standard output");
     json_decref(datasets);
+    checksum_list_free(&request->checksums);
     config_free(&request->config);
     return result;
 }
 
 int cmd_list(int argc, char **argv)
 {
-    enum { OPTION_JSON = 256, OPTION_VERIFY };
+    enum { OPTION_JSON = 256, OPTION_VERIFY, OPTION_CHECKSUMS };
     static const struct option options[] = {
         {"help", no_argument, NULL, 'h'}, {"json", no_argument, NULL, OPTION_JSON},
         {"verify", no_argument, NULL, OPTION_VERIFY},
+        {"checksums", required_argument, NULL, OPTION_CHECKSUMS},
         {"directory", required_argument, NULL, 'd'}, {NULL, 0, NULL, 0}};
     struct list_request request = {0};
     int option;
@@ -260,6 +273,8 @@ int cmd_list(int argc, char **argv)
             request.verify = true;
         else if (option == 'd')
             request.directory = optarg;
+        else if (option == OPTION_CHECKSUMS)
+            request.checksums_path = optarg;
         else {
             fprintf(stderr, "%s: unknown option or missing value: %s; see '%s -h'\n", program,
                     argv[optind - 1], program);
