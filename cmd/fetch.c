@@ -340,12 +340,15 @@ static int fetch_run(struct fetch_request *request, const struct fuel_config *co
     request->arguments.input_directory = directory;
     request->converter->output_name(&request->arguments, name, sizeof name);
     snprintf(path, sizeof path, "%s/%s", directory, name);
-    if (h5py_file_passes_check(path)) {
+    bool present = access(path, F_OK) == 0;
+    if (present && h5py_file_passes_check(path)) {
         if (!request->quiet)
             fprintf(stderr, "%s: nothing to do: %s is there and passes fuel-info --check\n",
                     program, path);
         return result_print(request, path, false);
     }
+    if (present && !request->quiet)
+        fprintf(stderr, "%s: %s fails fuel-info --check: making it again\n", program, path);
     result = raw_download(request, config, directory);
     if (result == EXIT_OK)
         result = raw_convert(request, directory, name, path, sizeof path);

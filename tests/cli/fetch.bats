@@ -77,8 +77,9 @@ rows = f.attrs["split"]
 rows[0]["stop"] = 99
 f.attrs["split"] = rows
 ' "$DATA/mnist.hdf5"
-    run --separate-stderr fuel fetch mnist --url-prefix "file://$RAW" --checksums "$RAW_SUMS" -q
+    run --separate-stderr fuel fetch mnist --url-prefix "file://$RAW" --checksums "$RAW_SUMS"
     [ "$status" -eq 0 ]
+    [ "${stderr%%$'\n'*}" = "fuel-fetch: $DATA/mnist.hdf5 fails fuel-info --check: making it again" ]
     run fuel-info --check "$DATA/mnist.hdf5"
     [ "$status" -eq 0 ]
 }
