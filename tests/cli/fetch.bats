@@ -159,3 +159,18 @@ f.attrs["split"] = rows
     [ "$status" -eq 0 ]
     [[ "$output" == "usage: fuel-fetch [-h] NAME [FORMAT]"* ]]
 }
+
+@test "raw files that do not convert: exit 4, raw files kept for a later run, no HDF5 file" {
+    mkdir "$BATS_TEST_TMPDIR/served"
+    printf 'not,an,iris,row\n' > "$BATS_TEST_TMPDIR/served/iris.data"
+    (cd "$BATS_TEST_TMPDIR/served" && md5sum iris.data) > "$BATS_TEST_TMPDIR/iris-sums"
+    run --separate-stderr fuel fetch iris --url-prefix "file://$BATS_TEST_TMPDIR/served" \
+        --checksums "$BATS_TEST_TMPDIR/iris-sums" -q
+    [ "$status" -eq 4 ]
+    [ -z "$output" ]
+    [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+    [[ "$stderr" == "fuel-fetch: "*"iris.data"* ]]
+    cmp "$BATS_TEST_TMPDIR/served/iris.data" "$DATA/iris.data"
+    [ ! -e "$DATA/iris.hdf5" ]
+    [ -z "$(find "$DATA" -name '.iris.hdf5.*')" ]
+}
