@@ -10,7 +10,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
