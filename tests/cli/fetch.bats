@@ -174,3 +174,20 @@ f.attrs["split"] = rows
     [ ! -e "$DATA/iris.hdf5" ]
     [ -z "$(find "$DATA" -name '.iris.hdf5.*')" ]
 }
+
+@test "concurrent fetches: one makes the file, the other waits and finds it there" {
+    for index in 1 2 3; do
+        fuel fetch mnist --url-prefix "file://$RAW" --checksums "$RAW_SUMS" \
+            > "$BATS_TEST_TMPDIR/out.$index" 2> "$BATS_TEST_TMPDIR/err.$index" &
+        pids[$index]=$!
+    done
+    for index in 1 2 3; do
+        wait "${pids[$index]}"
+        [ "$(cat "$BATS_TEST_TMPDIR/out.$index")" = "$DATA/mnist.hdf5" ]
+    done
+    [ "$(cat "$BATS_TEST_TMPDIR"/err.* | grep -c '^fuel-fetch: nothing to do: ')" -eq 2 ]
+    [ "$(cat "$BATS_TEST_TMPDIR"/err.* | grep -c '^train-images-idx3-ubyte.gz: ')" -eq 1 ]
+    assert_no_raw_files "$DATA"
+    run fuel-info --check "$DATA/mnist.hdf5"
+    [ "$status" -eq 0 ]
+}
