@@ -265,3 +265,20 @@ assert d[0]["created"] == "2023-11-14T22:13:20Z" and d[1]["created"] is None, d
     [ "$status" -eq 3 ]
     [[ "$stderr" == "fuel-info: "*"$BATS_TEST_TMPDIR/none.hdf5"* ]]
 }
+
+@test "--check --json on several files: an array, one object per file, exit 4 for the broken one" {
+    broken_copy iris.hdf5 <<'PY'
+rows = f.attrs["split"]
+rows[0]["stop"] = 151
+f.attrs["split"] = rows
+PY
+    run --separate-stderr fuel-info --check --json "$EXPECTED/mnist.hdf5" "$FILE"
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-info: check failed: $FILE: 2 violations" ]
+    printf '%s\n' "$output" | $PYTHON -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [(e["file"], e["ok"], len(e["violations"])) for e in d] == [
+    (sys.argv[1], True, 0), (sys.argv[2], False, 2)], d
+' "$EXPECTED/mnist.hdf5" "$FILE"
+}
