@@ -349,8 +349,8 @@ static int element_sizes_check(const struct h5py_file *file, const struct h5py_s
     scan.scale = H5Dopen2(file->handle, source->shapes_name, H5P_DEFAULT);
     hid_t file_type = scan.dataset < 0 ? -1 : H5Dget_type(scan.dataset);
     scan.memory_type = file_type < 0 ? -1 : H5Tget_native_type(file_type, H5T_DIR_DEFAULT);
-    int result = scan.dataset < 0 || scan.scale < 0 || scan.memory_type < 0 ||
-                 H5Tget_class(file_type) != H5T_VLEN
+    bool variable = file_type >= 0 && H5Tget_class(file_type) == H5T_VLEN;
+    int result = scan.dataset < 0 || scan.scale < 0 || scan.memory_type < 0 || !variable
                      ? UNREADABLE
                      : shapes_scan_run(&scan);
     hid_t handles[] = {scan.memory_type, file_type};
@@ -361,6 +361,9 @@ static int element_sizes_check(const struct h5py_file *file, const struct h5py_s
         H5Dclose(scan.scale);
     if (scan.dataset >= 0)
         H5Dclose(scan.dataset);
+    if (result == UNREADABLE && !variable && file_type >= 0)
+        return violation_add(violations, "shapes of %s: a shapes scale on a dataset that is not "
+                             "variable-length", source->name);
     if (result == UNREADABLE)
         return violation_add(violations, "variable-length data unreadable: %s", source->name);
     if (result != 0 || scan.bad == scan.length)
@@ -380,7 +383,10 @@ static int variable_length_check(const struct h5py_file *file, const struct h5py
         return violation_add(violations,
                              "shapes scale missing: %s: a variable-length source needs one",
                              source->name);
-    if (source->rank != 1 || source->shapes_rows != source->shape[0])
+    if (source->rank != 1)
+        return violation_add(violations, "variable-length source %s: %d dimensions, not 1",
+                             source->name, source->rank);
+    if (source->shapes_rows != source->shape[0])
         return violation_add(violations,
                              "shapes of %s: %" PRIu64 " rows for %" PRIu64 " examples",
                              source->name, source->shapes_rows, source_length(source));

@@ -205,6 +205,22 @@ static void variable_length_shape_rows_and_labels(void **state)
         "shape labels of features: 2 labels for 3 shape columns");
 }
 
+/* A `shapes` scale on fixed-type datasets: one of two dimensions, one of one. */
+static void shapes_scale_on_fixed_datasets(void **state)
+{
+    (void)state;
+    struct h5py_violations violations = violations_of(
+        "iris.hdf5", "f['s'] = numpy.ones((150, 1), dtype='uint16')\nf['s'].make_scale('shapes')\n"
+                     "f['features'].dims[0].attach_scale(f['s'])\ndel f['targets']\n"
+                     "f['targets'] = numpy.zeros(150, dtype='uint8')\n"
+                     "f['targets'].dims[0].attach_scale(f['s'])");
+    assert_int_equal(violations.count, 2);
+    assert_string_equal(violations.lines[0], "variable-length source features: 2 dimensions, not 1");
+    assert_string_equal(violations.lines[1], "shapes of targets: a shapes scale on a dataset that "
+                                             "is not variable-length");
+    h5py_violations_free(&violations);
+}
+
 static int make_directory(void **state)
 {
     (void)state;
@@ -234,6 +250,7 @@ int main(void)
         cmocka_unit_test(missing_source),
         cmocka_unit_test(variable_length_element_count),
         cmocka_unit_test(variable_length_shape_rows_and_labels),
+        cmocka_unit_test(shapes_scale_on_fixed_datasets),
     };
     return cmocka_run_group_tests(tests, make_directory, remove_directory);
 }
