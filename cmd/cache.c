@@ -72,6 +72,21 @@ static int cache_run(const char *name, bool as_json, bool quiet)
     return result;
 }
 
+/* A NAME that would put the copy outside the local data path: absolute, or with a ".." part. */
+static bool name_escapes(const char *name)
+{
+    if (name[0] == '/')
+        return true;
+    const char *part = name;
+    while (part != NULL) {
+        if (strncmp(part, "..", 2) == 0 && (part[2] == '/' || part[2] == '\0'))
+            return true;
+        const char *slash = strchr(part, '/');
+        part = slash != NULL ? slash + 1 : NULL;
+    }
+    return false;
+}
+
 int cmd_cache(int argc, char **argv)
 {
     enum { OPTION_JSON = 256 };
@@ -99,6 +114,9 @@ int cmd_cache(int argc, char **argv)
         return usage_error("missing NAME", "");
     if (argc - optind > 1)
         return usage_error("one NAME expected, got also: ", argv[optind + 1]);
+    if (name_escapes(argv[optind]))
+        return usage_error("NAME must stay inside the data path, no '/' first nor '..': ",
+                           argv[optind]);
     error_clear();
     int result = cache_run(argv[optind], as_json, quiet);
     if (result != EXIT_OK)

@@ -102,3 +102,19 @@ assert d["original"] == sys.argv[2] + "/mnist.hdf5", d
     [ "$stderr" = "fuel-cache: cannot cache: $DATA/folder: not a regular file" ]
     [ ! -e "$LOCAL/folder" ]
 }
+
+@test "a NAME in a subdirectory is copied there; one leaving the local data path is refused" {
+    mkdir "$DATA/sub"
+    cp "$FUEL_FIXTURES/expected/iris.hdf5" "$DATA/sub/"
+    run --separate-stderr fuel cache -q sub/iris.hdf5
+    [ "$status" -eq 0 ]
+    [ "$output" = "$LOCAL/sub/iris.hdf5" ]
+    cmp "$DATA/sub/iris.hdf5" "$LOCAL/sub/iris.hdf5"
+    for name in ../iris.hdf5 sub/../../x /etc/passwd ..; do
+        run --separate-stderr fuel cache "$name"
+        [ "$status" -eq 2 ]
+        [ "$stderr" = "fuel-cache: NAME must stay inside the data path, no '/' first nor '..': $name; see 'fuel-cache -h'" ]
+    done
+    run fuel cache -q ..iris.hdf5
+    [ "$status" -eq 3 ]
+}
