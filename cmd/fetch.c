@@ -371,6 +371,23 @@ static int fetch_run(struct fetch_request *request, const struct fuel_config *co
     return result;
 }
 
+/* The usage, then the datasets that have both a downloader and a converter. */
+static int help_print(void)
+{
+    fputs(usage, stdout);
+    printf("\ndatasets:\n");
+    for (size_t index = 0; downloaders[index] != NULL; index++) {
+        const struct downloader *downloader = downloaders[index];
+        char label[64];
+        if (converter_find_variant(downloader->name, downloader->variant) == NULL)
+            continue;
+        snprintf(label, sizeof label, "%s%s%s", downloader->name, downloader->variant ? " " : "",
+                 downloader->variant ? downloader->variant : "");
+        printf("  %-16s %s\n", label, downloader->summary);
+    }
+    return EXIT_OK;
+}
+
 int cmd_fetch(int argc, char **argv)
 {
     struct fetch_request request = {
@@ -379,10 +396,8 @@ int cmd_fetch(int argc, char **argv)
     int result = arguments_parse(&request, argc, argv);
     if (result != EXIT_OK)
         return result;
-    if (request.help) {
-        fputs(usage, stdout);
-        return EXIT_OK;
-    }
+    if (request.help)
+        return help_print();
     if ((result = dataset_resolve(&request)) != EXIT_OK)
         return result;
     request.options.progress = request.quiet              ? PROGRESS_QUIET

@@ -158,6 +158,10 @@ f.attrs["split"] = rows
     run fuel fetch -h
     [ "$status" -eq 0 ]
     [[ "$output" == "usage: fuel-fetch [-h] NAME [FORMAT]"* ]]
+    [[ "$output" == *"
+datasets:
+"*"
+  mnist            handwritten digits"* ]]
 }
 
 @test "raw files that do not convert: exit 4, raw files kept for a later run, no HDF5 file" {
