@@ -128,8 +128,9 @@ static int directory_add(const char *directory)
         return error_set(EXIT_USAGE, "cannot read manifests: %s: %s", directory, strerror(errno));
     for (int index = 0; index < count; index++) {
         char path[4096];
+        const char *separator = directory[strlen(directory) - 1] == '/' ? "" : "/";
         if (result == EXIT_OK &&
-            snprintf(path, sizeof path, "%s/%s", directory, entries[index]->d_name) >=
+            snprintf(path, sizeof path, "%s%s%s", directory, separator, entries[index]->d_name) >=
                 (int)sizeof path)
             result = error_set(EXIT_USAGE, "cannot read manifest: %s/%s: name too long",
                                directory, entries[index]->d_name);
