@@ -191,7 +191,7 @@ static int tag_file(const char *path, char *output)
     const char **inputs = calloc(INPUT_MAX_COUNT, sizeof *inputs);
     if (inputs == NULL)
         return error_set(EXIT_OTHER, "cannot tag %s: out of memory", path);
-    size_t count;
+    size_t count = 0;
     struct provenance *provenance = NULL;
     char *json = NULL, *command = typed_command();
     int result = command != NULL ? input_list(output, inputs, &count)
@@ -203,7 +203,7 @@ static int tag_file(const char *path, char *output)
         result = json != NULL ? EXIT_OK : error_code();
     }
     if (result == EXIT_OK)
-        result = h5py_tag(path, &(struct h5py_attributes){command, FUEL_VERSION, json});
+        result = h5py_tag(path, command, FUEL_VERSION, json);
     free(json);
     free(command);
     free(inputs);

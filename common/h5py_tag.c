@@ -46,7 +46,8 @@ static hid_t open_file(const char *path)
     return file;
 }
 
-int h5py_tag(const char *path, const struct h5py_attributes *attributes)
+int h5py_tag(const char *path, const char *command, const char *version,
+             const char *provenance_json)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     hid_t file = open_file(path);
@@ -54,13 +55,11 @@ int h5py_tag(const char *path, const struct h5py_attributes *attributes)
         return error_set(EXIT_WRITE, "cannot write: %s: HDF5 cannot open it read-write", path);
     int result = set_string_attribute(file, path, "h5py_interface_version", "0.3");
     if (result == EXIT_OK)
-        result = set_string_attribute(file, path, "fuel_convert_version",
-                                      attributes->version != NULL ? attributes->version : "");
+        result = set_string_attribute(file, path, "fuel_convert_version", version);
     if (result == EXIT_OK)
-        result = set_string_attribute(file, path, "fuel_convert_command",
-                                      attributes->command != NULL ? attributes->command : "");
-    if (result == EXIT_OK && attributes->provenance_json != NULL)
-        result = set_string_attribute(file, path, "fuel_provenance", attributes->provenance_json);
+        result = set_string_attribute(file, path, "fuel_convert_command", command);
+    if (result == EXIT_OK && provenance_json != NULL)
+        result = set_string_attribute(file, path, "fuel_provenance", provenance_json);
     if (H5Fclose(file) < 0 && result == EXIT_OK)
         result = error_set(EXIT_WRITE, "cannot write: %s: HDF5 cannot close it", path);
     return result;

@@ -2,11 +2,10 @@
 #ifndef FUEL_H5PY_TAG_H
 #define FUEL_H5PY_TAG_H
 
-#include "h5py_writer.h"
-
 /* Opens PATH read-write and sets h5py_interface_version (0.3), fuel_convert_version,
    fuel_convert_command and fuel_provenance (when given) as variable-length ASCII strings, as
    h5py writes Python strings, replacing any the file holds. EXIT_WRITE on failure. */
-int h5py_tag(const char *path, const struct h5py_attributes *attributes);
+int h5py_tag(const char *path, const char *command, const char *version,
+             const char *provenance_json);
 
 #endif
