@@ -15,7 +15,7 @@ struct manifest {
 };
 
 /* Parses PATH. A malformed manifest: EXIT_USAGE with "malformed manifest: PATH: JSON-PATH: why"
-   (or PATH:LINE:COLUMN for JSON syntax errors); an unreadable one: EXIT_USAGE naming it. */
+   ("line L, column C" for JSON syntax errors); an unreadable one: EXIT_USAGE naming it. */
 int manifest_load(struct manifest *manifest, const char *path);
 void manifest_free(struct manifest *manifest);
 
