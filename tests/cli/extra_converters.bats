@@ -217,3 +217,16 @@ EOF
     [ "$output" = "fuel-convert: cannot write output: $BATS_TEST_TMPDIR/none: not an existing directory" ]
     [ ! -e "$BATS_TEST_TMPDIR/ran" ]
 }
+
+@test "extra_converters entries get ~ and \$VAR expanded, as data_path's" {
+    mkdir "$HOME/converters"
+    CONVERTERS=$HOME/converters make_copying_converter toy
+    unset FUEL_EXTRA_CONVERTERS
+    printf 'extra_converters: ~/converters\n' > "$FUEL_CONFIG"
+    run fuel-convert toy -d "$RAW" -o "$OUT"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$OUT/toy.hdf5" ]
+    FUEL_EXTRA_CONVERTERS='$HOME/converters' run fuel-convert -h
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"extra converter $HOME/converters/fuel-convert-toy"* ]]
+}
