@@ -16,7 +16,7 @@ CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP
 CPPFLAGS += -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lhdf5_hl -lpthread -lm
 
-COMMANDS = download convert info
+COMMANDS = download convert info list path fetch cache
 LIBRARY_SOURCES = $(wildcard common/*.c converters/*.c downloaders/*.c)
 COMMAND_SOURCES = $(wildcard cmd/*.c)
 UNIT_SOURCES = $(wildcard tests/unit/test_*.c)

@@ -1,14 +1,11 @@
 /* fuel-convert: parses options, checks inputs, and runs a converter into an atomically published file. */
 #include "../common/error.h"
-#include "../common/h5py_writer.h"
-#include "../common/provenance.h"
-#include "../common/publish.h"
 #include "../common/config.h"
 #include "../converters/converter.h"
 #include "commands.h"
+#include "conversion.h"
 #include "convert.h"
 
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,70 +260,15 @@ static void output_name(const struct convert_request *request, char *name, size_
         output_file_name(request->output_filename, name, size);
 }
 
-char *typed_command(void)
-{
-    size_t length = 1;
-    for (int index = 0; index < typed_argc; index++)
-        length += strlen(typed_argv[index]) + 1;
-    char *command = malloc(length);
-    if (command == NULL)
-        return NULL;
-    char *first = strdup(typed_argv[0]);
-    snprintf(command, length, "%s", first ? basename(first) : typed_argv[0]);
-    free(first);
-    for (int index = 1; index < typed_argc; index++) {
-        strcat(command, " ");
-        strcat(command, typed_argv[index]);
-    }
-    return command;
-}
-
-static int finish_file(struct h5py_writer *writer, struct provenance *provenance)
-{
-    char *json = provenance_finish(provenance);
-    char *command = typed_command();
-    if (json == NULL || command == NULL) {
-        free(json);
-        free(command);
-        h5py_writer_discard(writer);
-        return json == NULL ? error_code() : error_set(EXIT_OTHER, "out of memory");
-    }
-    struct h5py_attributes attributes = {command, FUEL_VERSION, json};
-    int result = h5py_writer_finish(writer, &attributes);
-    free(json);
-    free(command);
-    return result;
-}
-
 static int write_output(const struct convert_request *request, const char *const *inputs,
                         size_t input_count, const char *name)
 {
-    struct publication publication;
-    int result = publish_begin(&publication, request->output_directory, name);
-    if (result != EXIT_OK)
-        return result;
-    struct provenance *provenance = NULL;
-    struct h5py_writer *writer = NULL;
-    result = provenance_begin(&provenance, typed_argc, typed_argv, inputs, input_count);
+    char path[4096];
+    int result = conversion_write(request->converter, &request->arguments, inputs, input_count,
+                                  request->output_directory, name, path, sizeof path);
     if (result == EXIT_OK)
-        result = h5py_writer_create(&writer, publication.temporary_path);
-    if (result == EXIT_OK)
-        result = request->converter->convert(&request->arguments, writer);
-    if (result == EXIT_OK) {
-        result = finish_file(writer, provenance);
-        provenance = NULL;
-        writer = NULL;
-    }
-    if (result == EXIT_OK)
-        result = publish_commit(&publication);
-    if (result != EXIT_OK) {
-        h5py_writer_discard(writer);
-        provenance_discard(provenance);
-        publish_abort(&publication);
-        return result;
-    }
-    printf("%s\n", publication.final_path);
-    return EXIT_OK;
+        printf("%s\n", path);
+    return result;
 }
 
 int check_output_directory(const char *directory)

@@ -12,9 +12,6 @@
 /* GIVEN (-r) with .hdf5 appended unless it ends in .hdf5, .hdf or .h5. */
 void output_file_name(const char *given, char *name, size_t size);
 
-/* The basename of typed argv[0] and the arguments, space-joined (caller frees); NULL: no memory. */
-char *typed_command(void);
-
 /* EXIT_WRITE unless DIRECTORY is an existing directory. */
 int check_output_directory(const char *directory);
 

@@ -1,13 +1,10 @@
 /* fuel-download: parses the command line, turns a dataset's file table into download items
    (mirrors, prefix, checksum overrides) and runs the download engine on them. */
-#include "../common/checksum_list.h"
 #include "../common/config.h"
 #include "../common/directory.h"
-#include "../common/download.h"
 #include "../common/error.h"
-#include "../common/url_list.h"
-#include "../downloaders/downloader.h"
 #include "commands.h"
+#include "download_items.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -235,62 +232,6 @@ static int find_downloader(const struct download_arguments *arguments,
     return usage_error(message, arguments->variant != NULL ? arguments->variant : "none given");
 }
 
-/* The download items of a dataset, with their URL lists built and checksums replaced. */
-struct item_table {
-    struct download_item *items;
-    struct url_list *urls;
-    size_t count;
-};
-
-static void item_table_free(struct item_table *table)
-{
-    for (size_t index = 0; table->urls != NULL && index < table->count; index++)
-        url_list_free(&table->urls[index]);
-    free(table->urls);
-    free(table->items);
-}
-
-static size_t url_count(const struct dataset_file *file)
-{
-    size_t count = 0;
-    while (count < DOWNLOADER_MAX_URLS && file->urls[count] != NULL)
-        count++;
-    return count;
-}
-
-static int item_table_build(struct item_table *table, const struct downloader *downloader,
-                            const struct download_arguments *arguments,
-                            const struct fuel_config *config, const struct checksum_list *checksums)
-{
-    table->count = downloader->file_count;
-    table->items = calloc(table->count, sizeof *table->items);
-    table->urls = calloc(table->count, sizeof *table->urls);
-    if (table->items == NULL || table->urls == NULL)
-        return error_set(EXIT_OTHER, "cannot download: out of memory");
-    for (size_t index = 0; index < table->count; index++) {
-        const struct dataset_file *file = &downloader->files[index];
-        struct url_sources sources = {
-            .builtin = file->urls,
-            .builtin_count = url_count(file),
-            .mirrors = (const char *const *)config->mirrors.items,
-            .mirror_count = config->mirrors.count,
-            .prefix = arguments->url_prefix != NULL ? arguments->url_prefix : config->mirror,
-        };
-        int result = url_list_build(&table->urls[index], &sources, file->name);
-        if (result != EXIT_OK)
-            return result;
-        const char *replacement = checksum_list_find(checksums, file->name);
-        table->items[index] = (struct download_item){
-            .name = file->name,
-            .urls = table->urls[index].items,
-            .url_count = table->urls[index].count,
-            .size = replacement != NULL ? 0 : file->size,
-            .checksum = replacement != NULL ? replacement : file->checksum,
-        };
-    }
-    return EXIT_OK;
-}
-
 static void print_urls(const struct item_table *table, const char *directory)
 {
     for (size_t index = 0; index < table->count; index++)
@@ -353,7 +294,7 @@ static int download_dataset(const struct downloader *downloader,
     if (arguments->checksums != NULL)
         result = checksum_list_load(&checksums, arguments->checksums);
     if (result == EXIT_OK)
-        result = item_table_build(&table, downloader, arguments, config, &checksums);
+        result = item_table_build(&table, downloader, arguments->url_prefix, config, &checksums);
     if (result == EXIT_OK && arguments->print_urls)
         print_urls(&table, arguments->directory);
     else if (result == EXIT_OK)

@@ -116,13 +116,14 @@ static int spans_check(const struct h5py_file *file, struct h5py_violations *vio
     return result;
 }
 
-/* "features 12, targets 11": the lengths of the available rows of SPLIT. */
+/* "features 12, targets 11": the lengths of the available rows of SPLIT (a dangling row has
+   no length to compare: it is reported on its own). */
 static char *split_lengths_text(const struct h5py_file *file, const char *split)
 {
     char *text = strdup("");
     for (size_t index = 0; index < file->row_count && text != NULL; index++) {
         const struct h5py_split_row *row = &file->rows[index];
-        if (!row->available || strcmp(row->split, split) != 0)
+        if (!row->available || row->indices == INDICES_DANGLING || strcmp(row->split, split) != 0)
             continue;
         char *longer = NULL;
         if (asprintf(&longer, "%s%s%s %" PRIu64, text, text[0] ? ", " : "", row->source,
@@ -141,7 +142,7 @@ static int split_lengths_check(const struct h5py_file *file, const char *split,
     uint64_t length = 0;
     for (size_t index = 0; index < file->row_count; index++) {
         const struct h5py_split_row *row = &file->rows[index];
-        if (!row->available || strcmp(row->split, split) != 0)
+        if (!row->available || row->indices == INDICES_DANGLING || strcmp(row->split, split) != 0)
             continue;
         equal = equal && (first || h5py_split_row_count(row) == length);
         length = h5py_split_row_count(row);
