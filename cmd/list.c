@@ -150,17 +150,19 @@ static json_t *dataset_json(const struct list_request *request, const char *name
 
 static bool has_downloader(const struct converter *converter)
 {
-    for (size_t index = 0; downloaders[index] != NULL; index++)
-        if (converter_of(downloaders[index]->name, downloaders[index]->variant) == converter)
+    const struct downloader *const *list = downloader_list();
+    for (size_t index = 0; list[index] != NULL; index++)
+        if (converter_of(list[index]->name, list[index]->variant) == converter)
             return true;
     return false;
 }
 
-/* Every built-in dataset: the downloaders, then converters no downloader matches. */
+/* Every dataset: the downloaders (built-in, then extra), then converters no downloader matches. */
 static int datasets_json(const struct list_request *request, json_t *datasets)
 {
-    for (size_t index = 0; downloaders[index] != NULL; index++) {
-        const struct downloader *downloader = downloaders[index];
+    const struct downloader *const *list = downloader_list();
+    for (size_t index = 0; list[index] != NULL; index++) {
+        const struct downloader *downloader = list[index];
         json_t *dataset = dataset_json(request, downloader->name, downloader->variant,
                                        downloader->summary, downloader);
         if (dataset == NULL)
@@ -232,6 +234,9 @@ static int list_run(struct list_request *request)
 {
     json_t *datasets = json_array();
     int result = config_load(&request->config);
+    if (result == EXIT_OK)
+        result = downloader_registry_load(request->config.extra_downloaders.items,
+                                          request->config.extra_downloaders.count);
     if (result == EXIT_OK && request->checksums_path != NULL)
         result = checksum_list_load(&request->checksums, request->checksums_path);
     if (result == EXIT_OK)
@@ -246,6 +251,7 @@ static int list_run(struct list_request *request)
         result = error_set(EXIT_WRITE, "cannot write: standard output");
     json_decref(datasets);
     checksum_list_free(&request->checksums);
+    downloader_registry_free();
     config_free(&request->config);
     return result;
 }

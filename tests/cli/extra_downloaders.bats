@@ -4,6 +4,8 @@
 
 load ../helpers/download
 
+PYTHON_H5=/usr/bin/python3
+
 setup() {
     make_served_files
     unset FUEL_EXTRA_DOWNLOADERS FUEL_EXTRA_CONVERTERS
@@ -60,6 +62,28 @@ EOF
     run fuel-download toy -d "$TARGET"
     [ "$status" -eq 0 ]
     [[ "$output" == *"toy.bin: already present and verified"* ]]
+}
+
+@test "fuel list shows a manifest's datasets and the state of their files" {
+    start_server
+    write_toy_manifest "$MANIFESTS/toy.json"
+    write_formats_manifest "$MANIFESTS/pair.json"
+    export FUEL_EXTRA_DOWNLOADERS=$MANIFESTS
+    run fuel-download toy -d "$TARGET"
+    [ "$status" -eq 0 ]
+    head -c 100 "$SERVED/one.bin" > "$TARGET/one.bin.part"
+    run fuel list -d "$TARGET" --json --verify
+    [ "$status" -eq 0 ]
+    $PYTHON_H5 - "$output" "$TARGET" <<'PY'
+import json, sys
+datasets = {(d["name"], d["variant"]): d for d in json.loads(sys.argv[1])}
+target = sys.argv[2]
+assert datasets[("toy", None)]["summary"] == "a toy dataset"
+assert [(f["name"], f["state"]) for f in datasets[("toy", None)]["files"]] == [("toy.bin", "verified")]
+assert [(f["name"], f["state"]) for f in datasets[("pair", "1")]["files"]] == [("one.bin", "partial")]
+assert [(f["name"], f["state"]) for f in datasets[("pair", "2")]["files"]] == [("two.bin", "missing")]
+assert ("mnist", None) in datasets
+PY
 }
 
 @test "a manifest's sha256 is verified: wrong bytes exit 6 and leave nothing" {
