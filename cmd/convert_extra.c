@@ -30,7 +30,6 @@ struct extra_request {
     const char *output_filename;
     bool help;
     char **arguments; /* the converter's argv: PATH -d DIR -o OUTDIR, the rest, NULL */
-    size_t argument_count;
 };
 
 static int usage_error(const char *format, const char *value)
@@ -41,30 +40,33 @@ static int usage_error(const char *format, const char *value)
     return EXIT_USAGE;
 }
 
-/* The option fuel-convert itself reads that ARGUMENT is ("-d", "--directory=X", ...), NULL when
-   it is none of them; *VALUE gets the text after '=' when there is one. */
-static const char **own_option(struct extra_request *request, char *argument, const char **value)
+/* Whether ARGUMENT, up to LENGTH, is one of NAMES (NULL-terminated). */
+static bool named(const char *argument, size_t length, const char *const *names)
 {
-    static const struct {
-        const char *name;
-        size_t field;
-    } options[] = {
-        {"-d", offsetof(struct extra_request, input_directory)},
-        {"--directory", offsetof(struct extra_request, input_directory)},
-        {"-o", offsetof(struct extra_request, output_directory)},
-        {"--output-directory", offsetof(struct extra_request, output_directory)},
-        {"--output_directory", offsetof(struct extra_request, output_directory)},
-        {"-r", offsetof(struct extra_request, output_filename)},
-        {"--output_filename", offsetof(struct extra_request, output_filename)},
-        {"--output-filename", offsetof(struct extra_request, output_filename)},
-    };
-    char *equals = strncmp(argument, "--", 2) == 0 ? strchr(argument, '=') : NULL;
+    for (size_t index = 0; names[index] != NULL; index++)
+        if (strlen(names[index]) == length && strncmp(names[index], argument, length) == 0)
+            return true;
+    return false;
+}
+
+/* The field of an option fuel-convert itself reads ("-d", "--directory=X", ...), NULL when
+   ARGUMENT is none of them; *VALUE gets the text after '=' when there is one. argv is left as
+   typed: it is recorded in the file. */
+static const char **own_option(struct extra_request *request, const char *argument,
+                               const char **value)
+{
+    static const char *const input[] = {"-d", "--directory", NULL};
+    static const char *const output[] = {"-o", "--output-directory", "--output_directory", NULL};
+    static const char *const file[] = {"-r", "--output_filename", "--output-filename", NULL};
+    const char *equals = strncmp(argument, "--", 2) == 0 ? strchr(argument, '=') : NULL;
     size_t length = equals != NULL ? (size_t)(equals - argument) : strlen(argument);
     *value = equals != NULL ? equals + 1 : NULL;
-    for (size_t index = 0; index < sizeof options / sizeof options[0]; index++)
-        if (strlen(options[index].name) == length &&
-            strncmp(options[index].name, argument, length) == 0)
-            return (const char **)((char *)request + options[index].field);
+    if (named(argument, length, input))
+        return &request->input_directory;
+    if (named(argument, length, output))
+        return &request->output_directory;
+    if (named(argument, length, file))
+        return &request->output_filename;
     return NULL;
 }
 
@@ -72,7 +74,7 @@ static const char **own_option(struct extra_request *request, char *argument, co
 static int parse_arguments(struct extra_request *request, int argc, char **argv,
                            char **passed, size_t *passed_count)
 {
-    bool named = false;
+    bool dataset_seen = false;
     for (int index = 1; index < argc; index++) {
         const char *value;
         const char **target = own_option(request, argv[index], &value);
@@ -82,8 +84,8 @@ static int parse_arguments(struct extra_request *request, int argc, char **argv,
             *target = value != NULL ? value : argv[++index];
         } else if (strcmp(argv[index], "-h") == 0 || strcmp(argv[index], "--help") == 0) {
             request->help = true;
-        } else if (!named && strcmp(argv[index], request->converter->name) == 0) {
-            named = true;
+        } else if (!dataset_seen && strcmp(argv[index], request->converter->name) == 0) {
+            dataset_seen = true;
         } else {
             passed[(*passed_count)++] = argv[index];
         }
@@ -94,7 +96,7 @@ static int parse_arguments(struct extra_request *request, int argc, char **argv,
 /* PATH [-h | -d DIR -o OUTDIR] ARGUMENTS... NULL */
 static int build_arguments(struct extra_request *request, char **passed, size_t passed_count)
 {
-    request->arguments = calloc(passed_count + 7, sizeof *request->arguments);
+    request->arguments = calloc(passed_count + 6, sizeof *request->arguments);
     if (request->arguments == NULL)
         return error_set(EXIT_OTHER, "cannot run %s: out of memory", request->converter->path);
     char **next = request->arguments;
@@ -109,7 +111,6 @@ static int build_arguments(struct extra_request *request, char **passed, size_t 
     }
     for (size_t index = 0; index < passed_count; index++)
         *next++ = passed[index];
-    request->argument_count = (size_t)(next - request->arguments);
     return EXIT_OK;
 }
 
