@@ -346,6 +346,36 @@ static int load_extras(struct extra_converters *extras)
     return result;
 }
 
+/* A copy of ARGV's strings, freed with arguments_free: option parsing splits "--name=value" in
+   place, and the typed command must stay as typed for fuel_convert_command. */
+static char **arguments_copy(int argc, char **argv)
+{
+    char **copy = calloc((size_t)argc + 1, sizeof *copy);
+    for (int index = 0; copy != NULL && index < argc; index++)
+        if ((copy[index] = strdup(argv[index])) == NULL)
+            return copy;
+    return copy;
+}
+
+static void arguments_free(int argc, char **copy)
+{
+    for (int index = 0; copy != NULL && index < argc; index++)
+        free(copy[index]);
+    free(copy);
+}
+
+static int convert_builtin_copy(int argc, char **argv, const struct extra_converters *extras)
+{
+    char **copy = arguments_copy(argc, argv);
+    bool complete = copy != NULL && (argc == 0 || copy[argc - 1] != NULL);
+    int result = complete ? convert_builtin(argc, copy, extras)
+                          : error_set(EXIT_OTHER, "out of memory");
+    if (!complete)
+        error_print(program);
+    arguments_free(argc, copy);
+    return result;
+}
+
 int cmd_convert(int argc, char **argv)
 {
     struct extra_converters extras = {0};
@@ -355,7 +385,7 @@ int cmd_convert(int argc, char **argv)
         const struct extra_converter *extra =
             dataset != NULL ? extra_converter_find(&extras, dataset) : NULL;
         result = extra != NULL ? convert_extra(extra, argc, argv)
-                               : convert_builtin(argc, argv, &extras);
+                               : convert_builtin_copy(argc, argv, &extras);
     }
     extra_converters_free(&extras);
     return result;

@@ -230,3 +230,20 @@ EOF
     [ "$status" -eq 0 ]
     [[ "$output" == *"extra converter $HOME/converters/fuel-convert-toy"* ]]
 }
+
+@test "--directory=DIR and --output-directory=DIR reach the converter as -d and -o; argv is recorded as typed" {
+    make_converter toy <<EOF2
+printf '%s\n' "\$@" > "$BATS_TEST_TMPDIR/arguments"
+cp "$FUEL_FIXTURES/expected/iris.hdf5" "\$FUEL_OUTPUT_FILE"
+EOF2
+    run fuel-convert --directory="$RAW" toy --output-directory="$OUT" --option=x
+    [ "$status" -eq 0 ]
+    [ "$output" = "$OUT/toy.hdf5" ]
+    [ "$(cat "$BATS_TEST_TMPDIR/arguments")" = "-d
+$RAW
+-o
+$OUT
+--option=x" ]
+    [ "$(attribute "$OUT/toy.hdf5" fuel_convert_command)" = "fuel-convert --directory=$RAW toy --output-directory=$OUT --option=x" ]
+    [ "$(attribute "$OUT/toy.hdf5" fuel_provenance | $PYTHON -c 'import json, sys; print(json.load(sys.stdin)["inputs"])')" = "[]" ]
+}
