@@ -79,6 +79,15 @@ assert [(i["name"], i["sha256"]) for i in provenance["inputs"]] == [("semeion.da
 assert f.attrs["fuel_convert_command"] == "fuel-convert semeion -d %s -o %s --test 10" % (
     raw.rsplit("/", 1)[0], path.rsplit("/", 1)[0])
 PY
+    FUEL_DATA_PATH=$OUT run fuel list -d "$RAW" --json --verify --checksums "$BATS_TEST_TMPDIR/md5sums"
+    [ "$status" -eq 0 ]
+    $PYTHON - "$output" "$OUT/semeion.hdf5" <<'PY'
+import json, sys
+semeion = [d for d in json.loads(sys.argv[1]) if d["name"] == "semeion"]
+assert len(semeion) == 1, semeion
+assert [(f["name"], f["state"]) for f in semeion[0]["files"]] == [("semeion.data", "verified")], semeion
+assert semeion[0]["converted"]["path"] == sys.argv[2], semeion
+PY
 }
 
 @test "the example converter's own error exits 4 with its status, and nothing is published" {

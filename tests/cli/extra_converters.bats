@@ -247,3 +247,13 @@ $OUT
     [ "$(attribute "$OUT/toy.hdf5" fuel_convert_command)" = "fuel-convert --directory=$RAW toy --output-directory=$OUT --option=x" ]
     [ "$(attribute "$OUT/toy.hdf5" fuel_provenance | $PYTHON -c 'import json, sys; print(json.load(sys.stdin)["inputs"])')" = "[]" ]
 }
+
+@test "fuel list shows an extra converter without a manifest, and its NAME.hdf5 in the data path" {
+    make_copying_converter toy
+    run fuel-convert toy -d "$RAW" -o "$OUT"
+    [ "$status" -eq 0 ]
+    FUEL_DATA_PATH=$OUT run fuel list
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"toy  $CONVERTERS/fuel-convert-toy
+    toy.hdf5                         converted   $OUT/toy.hdf5  "* ]]
+}
