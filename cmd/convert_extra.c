@@ -29,7 +29,6 @@ struct extra_request {
     const char *output_directory;
     const char *output_filename;
     bool help;
-    char **arguments; /* the converter's argv: PATH -d DIR -o OUTDIR, the rest, NULL */
 };
 
 static int usage_error(const char *format, const char *value)
@@ -93,25 +92,29 @@ static int parse_arguments(struct extra_request *request, int argc, char **argv,
     return EXIT_OK;
 }
 
-/* PATH [-h | -d DIR -o OUTDIR] ARGUMENTS... NULL */
-static int build_arguments(struct extra_request *request, char **passed, size_t passed_count)
+/* The converter's argv: PATH -d DIR -o OUTDIR ARGUMENTS... NULL, or PATH -h ARGUMENTS... NULL
+   when INPUT_DIRECTORY is NULL (caller frees); NULL when out of memory. */
+static char **converter_argv(const struct extra_converter *converter, const char *input_directory,
+                             const char *output_directory, char *const *passed, size_t count)
 {
-    request->arguments = calloc(passed_count + 6, sizeof *request->arguments);
-    if (request->arguments == NULL)
-        return error_set(EXIT_OTHER, "cannot run %s: out of memory", request->converter->path);
-    char **next = request->arguments;
-    *next++ = request->converter->path;
-    if (request->help) {
+    char **arguments = calloc(count + 6, sizeof *arguments);
+    if (arguments == NULL) {
+        error_set(EXIT_OTHER, "cannot run %s: out of memory", converter->path);
+        return NULL;
+    }
+    char **next = arguments;
+    *next++ = converter->path;
+    if (input_directory == NULL) {
         *next++ = "-h";
     } else {
         *next++ = "-d";
-        *next++ = (char *)request->input_directory;
+        *next++ = (char *)input_directory;
         *next++ = "-o";
-        *next++ = (char *)request->output_directory;
+        *next++ = (char *)output_directory;
     }
-    for (size_t index = 0; index < passed_count; index++)
+    for (size_t index = 0; index < count; index++)
         *next++ = passed[index];
-    return EXIT_OK;
+    return arguments;
 }
 
 /* "exited with status N" or "was killed by signal N". */
@@ -125,14 +128,17 @@ static void describe_status(int status, char *text, size_t size)
         snprintf(text, size, "stopped with wait status %d", status);
 }
 
-static int print_help(const struct extra_request *request)
+static int print_help(const struct extra_converter *converter, char *const *passed, size_t count)
 {
     printf("usage: fuel-convert %s [-d DIR] [-o OUTDIR] [-r NAME] [ARGUMENTS]\n\n"
-           "extra converter %s; its own help follows.\n\n",
-           request->converter->name, request->converter->path);
+           "extra converter %s; its own help follows.\n\n", converter->name, converter->path);
     fflush(stdout);
-    struct subprocess_result run;
-    int result = subprocess_run(request->arguments, EXTRA_OUTPUT_VARIABLE, "", 1 << 20, &run);
+    struct subprocess_result run = {0};
+    char **arguments = converter_argv(converter, NULL, NULL, passed, count);
+    int result = arguments != NULL
+                     ? subprocess_run(arguments, EXTRA_OUTPUT_VARIABLE, "", 1 << 20, &run)
+                     : EXIT_OTHER;
+    free(arguments);
     if (result == EXIT_OK) {
         fwrite(run.output, 1, run.length, stdout);
         result = WIFEXITED(run.status) ? WEXITSTATUS(run.status) : EXIT_OTHER;
@@ -212,12 +218,12 @@ static int tag_file(const char *path, char *output)
 }
 
 /* Runs the converter into the temporary file, then checks and tags what it wrote. */
-static int convert_into(const struct extra_request *request, const char *temporary)
+static int convert_into(char *const *arguments, const char *temporary)
 {
     struct subprocess_result run;
-    const char *converter = request->converter->path;
-    int result = subprocess_run(request->arguments, EXTRA_OUTPUT_VARIABLE, temporary,
-                                INPUT_LIST_MAX_BYTES, &run);
+    const char *converter = arguments[0];
+    int result = subprocess_run(arguments, EXTRA_OUTPUT_VARIABLE, temporary, INPUT_LIST_MAX_BYTES,
+                                &run);
     char status[64];
     describe_status(run.status, status, sizeof status);
     struct stat file;
@@ -238,27 +244,32 @@ static int convert_into(const struct extra_request *request, const char *tempora
     return result;
 }
 
-static int run_conversion(const struct extra_request *request)
+int extra_conversion_write(const struct extra_converter *converter, const char *input_directory,
+                           const char *output_directory, const char *output_filename,
+                           char *const *passed, size_t count, char *path, size_t size)
 {
     char name[1024];
-    if (request->output_filename != NULL)
-        output_file_name(request->output_filename, name, sizeof name);
+    if (output_filename != NULL)
+        output_file_name(output_filename, name, sizeof name);
     else
-        snprintf(name, sizeof name, "%s.hdf5", request->converter->name);
+        snprintf(name, sizeof name, "%s.hdf5", converter->name);
     struct publication publication;
-    int result = check_output_directory(request->output_directory);
+    char **arguments = NULL;
+    int result = check_output_directory(output_directory);
     if (result == EXIT_OK)
-        result = publish_begin(&publication, request->output_directory, name);
+        result = publish_begin(&publication, output_directory, name);
     if (result != EXIT_OK)
         return result;
-    result = convert_into(request, publication.temporary_path);
+    arguments = converter_argv(converter, input_directory, output_directory, passed, count);
+    result = arguments != NULL ? convert_into(arguments, publication.temporary_path) : EXIT_OTHER;
+    free(arguments);
     if (result == EXIT_OK)
         result = publish_commit(&publication);
     if (result != EXIT_OK) {
         publish_abort(&publication);
         return result;
     }
-    printf("%s\n", publication.final_path);
+    snprintf(path, size, "%s", publication.final_path);
     return EXIT_OK;
 }
 
@@ -266,19 +277,22 @@ int convert_extra(const struct extra_converter *converter, int argc, char **argv
 {
     struct extra_request request = {
         .converter = converter, .input_directory = ".", .output_directory = "."};
-    char **passed = calloc((size_t)argc, sizeof *passed);
-    size_t passed_count = 0;
-    int result = passed != NULL ? parse_arguments(&request, argc, argv, passed, &passed_count)
+    char **passed = calloc((size_t)argc, sizeof *passed), path[4096];
+    size_t count = 0;
+    int result = passed != NULL ? parse_arguments(&request, argc, argv, passed, &count)
                                 : error_set(EXIT_OTHER, "out of memory");
-    if (result == EXIT_OK) {
-        error_clear();
-        result = build_arguments(&request, passed, passed_count);
+    error_clear();
+    if (result == EXIT_OK && request.help) {
+        result = print_help(converter, passed, count);
+    } else if (result == EXIT_OK) {
+        result = extra_conversion_write(converter, request.input_directory,
+                                        request.output_directory, request.output_filename,
+                                        passed, count, path, sizeof path);
         if (result == EXIT_OK)
-            result = request.help ? print_help(&request) : run_conversion(&request);
+            printf("%s\n", path);
     }
     if (result != EXIT_OK && result != EXIT_USAGE && !request.help)
         error_print(program);
-    free(request.arguments);
     free(passed);
     return result;
 }
