@@ -1,4 +1,4 @@
-/* What fuel-convert's built-in path (convert.c) shares with its extra-converter path (convert_extra.c). */
+/* What fuel-convert's built-in path (convert.c) shares with the extra one (convert_extra.c). */
 #ifndef FUEL_CMD_CONVERT_H
 #define FUEL_CMD_CONVERT_H
 

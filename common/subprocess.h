@@ -1,4 +1,4 @@
-/* Runs another program with one extra environment variable and collects what it prints on stdout. */
+/* Runs another program with one extra environment variable and collects its standard output. */
 #ifndef FUEL_SUBPROCESS_H
 #define FUEL_SUBPROCESS_H
 

@@ -1,4 +1,4 @@
-/* Finds extra converters: executable files named fuel-convert-NAME in the configured directories. */
+/* Finds extra converters: executables named fuel-convert-NAME in the configured directories. */
 #include "extra.h"
 
 #include "../common/error.h"

@@ -343,7 +343,8 @@ static int parse_file(struct manifest *manifest, json_t **root)
     if (*root == NULL && problem.line < 0)
         return error_set(EXIT_USAGE, "cannot read manifest: %s: %s", manifest->path, problem.text);
     if (*root == NULL)
-        return error_set(EXIT_USAGE, "malformed manifest: %s: line %d, column %d: %s", manifest->path,
+        return error_set(EXIT_USAGE, "malformed manifest: %s: line %d, column %d: %s",
+                         manifest->path,
                          problem.line, problem.column, problem.text);
     return EXIT_OK;
 }

@@ -117,7 +117,8 @@ static int manifest_add(const char *path)
 static int json_file(const struct dirent *entry)
 {
     size_t length = strlen(entry->d_name);
-    return entry->d_name[0] != '.' && length > 5 && strcmp(entry->d_name + length - 5, ".json") == 0;
+    return entry->d_name[0] != '.' && length > 5 &&
+           strcmp(entry->d_name + length - 5, ".json") == 0;
 }
 
 static int directory_add(const char *directory)
