@@ -344,8 +344,7 @@ static int parse_file(struct manifest *manifest, json_t **root)
         return error_set(EXIT_USAGE, "cannot read manifest: %s: %s", manifest->path, problem.text);
     if (*root == NULL)
         return error_set(EXIT_USAGE, "malformed manifest: %s: line %d, column %d: %s",
-                         manifest->path,
-                         problem.line, problem.column, problem.text);
+                         manifest->path, problem.line, problem.column, problem.text);
     return EXIT_OK;
 }
 
