@@ -897,5 +897,6 @@ uint64_t h5py_split_row_count(const struct h5py_split_row *row)
         return 0;
     if (row->indices == INDICES_DATASET)
         return row->indices_length;
-    return row->stop > row->start ? (uint64_t)(row->stop - row->start) : 0;
+    /* In unsigned arithmetic: a hostile file's int64 bounds may differ by more than INT64_MAX. */
+    return row->stop > row->start ? (uint64_t)row->stop - (uint64_t)row->start : 0;
 }

@@ -353,8 +353,9 @@ static int pop_to_mark(struct pickle_parser *parser, struct pickle_value **value
     if (parser->mark_count == 0)
         return pickle_refuse(parser, "no mark");
     size_t mark = parser->marks[--parser->mark_count];
-    *values = parser->stack + mark;
     *count = parser->stack_count - mark;
+    /* The stack is still NULL when nothing was ever pushed: no pointer arithmetic on it. */
+    *values = *count > 0 ? parser->stack + mark : NULL;
     parser->stack_count = mark;
     return EXIT_OK;
 }

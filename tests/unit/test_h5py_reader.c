@@ -576,9 +576,24 @@ static int remove_directory(void **state)
     return system(command) == 0 ? 0 : -1;
 }
 
+/* Bounds from a hostile file, further apart than INT64_MAX (fuzzing: signed overflow). */
+static void test_row_count_of_extreme_bounds(void **state)
+{
+    (void)state;
+    struct h5py_split_row row = {.available = true, .indices = INDICES_NONE,
+                                 .start = INT64_MIN, .stop = INT64_MAX};
+    assert_true(h5py_split_row_count(&row) == UINT64_MAX);
+    row.start = -454761244;
+    assert_true(h5py_split_row_count(&row) == (uint64_t)INT64_MAX + 454761244u);
+    row.start = INT64_MAX;
+    row.stop = INT64_MIN;
+    assert_true(h5py_split_row_count(&row) == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_row_count_of_extreme_bounds),
         cmocka_unit_test(reads_fuel_reference_files),
         cmocka_unit_test(covers_every_reference_file),
         cmocka_unit_test(reads_other_writers_layout),

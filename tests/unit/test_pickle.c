@@ -234,6 +234,25 @@ static void test_fortran_order_reported(void **state)
     free(bytes);
 }
 
+/* Empty containers built from a mark as the first opcodes (fuzzing: the stack was still NULL). */
+static void test_empty_marked_containers(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *bytes;
+        size_t size;
+        enum pickle_type type;
+    } cases[] = {{BYTES("(l."), PICKLE_LIST}, {BYTES("(t."), PICKLE_TUPLE},
+                 {BYTES("(d."), PICKLE_DICT}, {BYTES("\x80\x02(t."), PICKLE_TUPLE}};
+    for (size_t index = 0; index < sizeof cases / sizeof *cases; index++) {
+        struct parsed parsed;
+        assert_int_equal(parse(&parsed, cases[index].bytes, cases[index].size), EXIT_OK);
+        assert_int_equal(parsed.root.type, cases[index].type);
+        assert_int_equal(parsed.root.items->count, 0);
+        release(&parsed);
+    }
+}
+
 static void test_hostile_globals_refused(void **state)
 {
     (void)state;
@@ -324,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_python2_protocol0),
         cmocka_unit_test(test_python3_protocols),
         cmocka_unit_test(test_fortran_order_reported),
+        cmocka_unit_test(test_empty_marked_containers),
         cmocka_unit_test(test_hostile_globals_refused),
         cmocka_unit_test(test_unknown_opcodes_refused),
         cmocka_unit_test(test_lengths_past_the_end_refused),
