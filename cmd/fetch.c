@@ -245,23 +245,19 @@ static int output_directory_choose(const struct fetch_request *request,
                      "set data_path in ~/.fuelrc or FUEL_DATA_PATH", request->name);
 }
 
-static int download_locked(const struct fetch_request *request, const struct item_table *table,
-                           const char *directory)
+/* The lock fuel-download takes on the directory, held for the whole fetch: a concurrent fetch
+   waits, then finds the file made, and never sees the raw files removed under it. */
+static int directory_lock_wait(const struct fetch_request *request, const char *directory,
+                               int *lock)
 {
-    int lock;
     bool busy;
-    int result = directory_lock(directory, false, &lock, &busy);
+    int result = directory_lock(directory, false, lock, &busy);
     if (result == EXIT_OK && busy) {
         if (!request->quiet)
-            fprintf(stderr, "%s: waiting for another download in %s\n", program, directory);
-        result = directory_lock(directory, true, &lock, &busy);
+            fprintf(stderr, "%s: waiting for another download or fetch in %s\n", program,
+                    directory);
+        result = directory_lock(directory, true, lock, &busy);
     }
-    if (result != EXIT_OK)
-        return result;
-    struct download_options options = request->options;
-    options.directory = directory;
-    result = download_run(table->items, table->count, &options);
-    directory_unlock(lock);
     return result;
 }
 
@@ -276,8 +272,10 @@ static int raw_download(const struct fetch_request *request, const struct fuel_c
     if (result == EXIT_OK)
         result = item_table_build(&table, request->downloader, request->url_prefix, config,
                                   &checksums);
+    struct download_options options = request->options;
+    options.directory = directory;
     if (result == EXIT_OK)
-        result = download_locked(request, &table, directory);
+        result = download_run(table.items, table.count, &options);
     item_table_free(&table);
     checksum_list_free(&checksums);
     return result;
@@ -330,29 +328,46 @@ static int result_print(const struct fetch_request *request, const char *path, b
     return EXIT_OK;
 }
 
-static int fetch_run(struct fetch_request *request, const struct fuel_config *config)
+/* Under the directory's lock: nothing when NAME is there and sound, else download, convert,
+   remove the raw files. */
+static int fetch_locked(struct fetch_request *request, const struct fuel_config *config,
+                        const char *directory, const char *name)
 {
-    const char *directory = NULL;
-    char name[1024], path[PATH_MAX];
-    int result = output_directory_choose(request, config, &directory);
-    if (result != EXIT_OK)
-        return result;
-    request->arguments.input_directory = directory;
-    request->converter->output_name(&request->arguments, name, sizeof name);
+    char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", directory, name);
-    if (h5py_file_passes_check(path)) {
+    bool present = access(path, F_OK) == 0;
+    if (present && h5py_file_passes_check(path)) {
         if (!request->quiet)
             fprintf(stderr, "%s: nothing to do: %s is there and passes fuel-info --check\n",
                     program, path);
         return result_print(request, path, false);
     }
-    result = raw_download(request, config, directory);
+    if (present && !request->quiet)
+        fprintf(stderr, "%s: %s fails fuel-info --check: making it again\n", program, path);
+    int result = raw_download(request, config, directory);
     if (result == EXIT_OK)
         result = raw_convert(request, directory, name, path, sizeof path);
     if (result == EXIT_OK && !request->keep_raw)
         result = raw_remove(request, directory);
     if (result == EXIT_OK)
         result = result_print(request, path, true);
+    return result;
+}
+
+static int fetch_run(struct fetch_request *request, const struct fuel_config *config)
+{
+    const char *directory = NULL;
+    char name[1024];
+    int lock = -1;
+    int result = output_directory_choose(request, config, &directory);
+    if (result == EXIT_OK)
+        result = directory_lock_wait(request, directory, &lock);
+    if (result != EXIT_OK)
+        return result;
+    request->arguments.input_directory = directory;
+    request->converter->output_name(&request->arguments, name, sizeof name);
+    result = fetch_locked(request, config, directory, name);
+    directory_unlock(lock);
     return result;
 }
 

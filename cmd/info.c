@@ -10,7 +10,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -567,7 +566,8 @@ static void fault_handlers_set(const char *program, const char *path, bool insta
         sigaction(signals[index], &action, NULL);
 }
 
-/* Opens NAME (a path, or a name in the data path) with HDF5's faults reported as damage. */
+/* Opens NAME (a path, or a name in the data path). HDF5's faults are reported as damage from
+   here until info_close, as the checks read the file's data too. */
 static int info_open(const char *program, const char *name, struct h5py_file **file)
 {
     char path[PATH_MAX];
@@ -576,8 +576,15 @@ static int info_open(const char *program, const char *name, struct h5py_file **f
         return result;
     fault_handlers_set(program, path, true);
     result = h5py_reader_open(file, path);
-    fault_handlers_set(program, path, false);
+    if (result != 0)
+        fault_handlers_set(program, path, false);
     return result;
+}
+
+static void info_close(const char *program, struct h5py_file *file)
+{
+    h5py_reader_close(file);
+    fault_handlers_set(program, "", false);
 }
 
 static const char *base_name(const char *path)
@@ -596,7 +603,7 @@ static int info_run(const char *program, const char *name, bool as_json)
     result = as_json ? json_print(file, base) : text_print(file, base);
     if (result == 0)
         result = output_flush();
-    h5py_reader_close(file);
+    info_close(program, file);
     return result;
 }
 
@@ -714,7 +721,7 @@ static int info_one(const char *program, const struct info_request *request, con
             json_object_set_new(report, "ok", json_boolean(result == 0));
         json_array_append_new(document, report);
     }
-    h5py_reader_close(file);
+    info_close(program, file);
     return result;
 }
 

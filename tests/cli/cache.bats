@@ -94,3 +94,11 @@ assert d["original"] == sys.argv[2] + "/mnist.hdf5", d
     [ "$status" -eq 0 ]
     [[ "$output" == "usage: fuel-cache [-h] [-q] [--json] NAME"* ]]
 }
+
+@test "a name that is a directory of the data path: exit 3, nothing copied" {
+    mkdir "$DATA/folder"
+    run --separate-stderr fuel cache folder
+    [ "$status" -eq 3 ]
+    [ "$stderr" = "fuel-cache: cannot cache: $DATA/folder: not a regular file" ]
+    [ ! -e "$LOCAL/folder" ]
+}

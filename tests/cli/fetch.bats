@@ -77,8 +77,9 @@ rows = f.attrs["split"]
 rows[0]["stop"] = 99
 f.attrs["split"] = rows
 ' "$DATA/mnist.hdf5"
-    run --separate-stderr fuel fetch mnist --url-prefix "file://$RAW" --checksums "$RAW_SUMS" -q
+    run --separate-stderr fuel fetch mnist --url-prefix "file://$RAW" --checksums "$RAW_SUMS"
     [ "$status" -eq 0 ]
+    [ "${stderr%%$'\n'*}" = "fuel-fetch: $DATA/mnist.hdf5 fails fuel-info --check: making it again" ]
     run fuel-info --check "$DATA/mnist.hdf5"
     [ "$status" -eq 0 ]
 }
@@ -157,4 +158,36 @@ f.attrs["split"] = rows
     run fuel fetch -h
     [ "$status" -eq 0 ]
     [[ "$output" == "usage: fuel-fetch [-h] NAME [FORMAT]"* ]]
+}
+
+@test "raw files that do not convert: exit 4, raw files kept for a later run, no HDF5 file" {
+    mkdir "$BATS_TEST_TMPDIR/served"
+    printf 'not,an,iris,row\n' > "$BATS_TEST_TMPDIR/served/iris.data"
+    (cd "$BATS_TEST_TMPDIR/served" && md5sum iris.data) > "$BATS_TEST_TMPDIR/iris-sums"
+    run --separate-stderr fuel fetch iris --url-prefix "file://$BATS_TEST_TMPDIR/served" \
+        --checksums "$BATS_TEST_TMPDIR/iris-sums" -q
+    [ "$status" -eq 4 ]
+    [ -z "$output" ]
+    [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+    [[ "$stderr" == "fuel-fetch: "*"iris.data"* ]]
+    cmp "$BATS_TEST_TMPDIR/served/iris.data" "$DATA/iris.data"
+    [ ! -e "$DATA/iris.hdf5" ]
+    [ -z "$(find "$DATA" -name '.iris.hdf5.*')" ]
+}
+
+@test "concurrent fetches: one makes the file, the other waits and finds it there" {
+    for index in 1 2 3; do
+        fuel fetch mnist --url-prefix "file://$RAW" --checksums "$RAW_SUMS" \
+            > "$BATS_TEST_TMPDIR/out.$index" 2> "$BATS_TEST_TMPDIR/err.$index" &
+        pids[$index]=$!
+    done
+    for index in 1 2 3; do
+        wait "${pids[$index]}"
+        [ "$(cat "$BATS_TEST_TMPDIR/out.$index")" = "$DATA/mnist.hdf5" ]
+    done
+    [ "$(cat "$BATS_TEST_TMPDIR"/err.* | grep -c '^fuel-fetch: nothing to do: ')" -eq 2 ]
+    [ "$(cat "$BATS_TEST_TMPDIR"/err.* | grep -c '^train-images-idx3-ubyte.gz: ')" -eq 1 ]
+    assert_no_raw_files "$DATA"
+    run fuel-info --check "$DATA/mnist.hdf5"
+    [ "$status" -eq 0 ]
 }

@@ -253,3 +253,15 @@ assert d[0]["created"] == "2023-11-14T22:13:20Z" and d[1]["created"] is None, d
     [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
     [[ "$stderr" == "fuel-info: "*"$BATS_TEST_TMPDIR/none.hdf5"* ]]
 }
+
+@test "--check on a file that is not HDF5, or missing: one line each, exit 4 then 3" {
+    printf 'plain text\n' > "$FILE"
+    run --separate-stderr fuel-info --check "$FILE"
+    [ "$status" -eq 4 ]
+    [ -z "$output" ]
+    [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+    [[ "$stderr" == "fuel-info: "*"$FILE"* ]]
+    run --separate-stderr fuel-info --check "$BATS_TEST_TMPDIR/none.hdf5"
+    [ "$status" -eq 3 ]
+    [[ "$stderr" == "fuel-info: "*"$BATS_TEST_TMPDIR/none.hdf5"* ]]
+}
