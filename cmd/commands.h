@@ -15,4 +15,8 @@ int cmd_path(int argc, char **argv);
 extern int typed_argc;
 extern char **typed_argv;
 
+/* The basename of typed argv[0] and the arguments, space-joined: fuel_convert_command (caller
+   frees); NULL when out of memory. Defined in conversion.c. */
+char *typed_command(void);
+
 #endif

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *typed_command(void)
+char *typed_command(void)
 {
     size_t length = 1;
     for (int index = 0; index < typed_argc; index++)

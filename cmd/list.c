@@ -6,6 +6,7 @@
 #include "../common/progress.h"
 #include "../common/raw_file.h"
 #include "../converters/converter.h"
+#include "../converters/extra.h"
 #include "../downloaders/downloader.h"
 #include "commands.h"
 
@@ -40,6 +41,7 @@ struct list_request {
     bool as_json, verify;
     struct fuel_config config;
     struct checksum_list checksums;
+    struct extra_converters extras;
 };
 
 /* The directory of the data path holding NAME or NAME.part, "" when none does. */
@@ -107,15 +109,11 @@ static json_t *created_json(const char *path)
     return value;
 }
 
-static json_t *converted_json(const struct list_request *request,
-                              const struct converter *converter)
+/* Where the file NAME is found in the data path, with its size and creation time. */
+static json_t *converted_file_json(const struct list_request *request, const char *name)
 {
-    struct converter_arguments defaults = {.input_directory = "."};
-    for (size_t index = 0; index < converter->option_count; index++)
-        defaults.values[index] = converter->options[index].default_value;
-    char name[256], path[PATH_MAX];
+    char path[PATH_MAX];
     struct stat status;
-    converter->output_name(&defaults, name, sizeof name);
     json_t *object = json_pack("{s:s}", "name", name);
     if (data_path_find(&request->config, name, path, sizeof path) != EXIT_OK ||
         stat(path, &status) != 0) {
@@ -127,6 +125,32 @@ static json_t *converted_json(const struct list_request *request,
     json_object_set_new(object, "size", json_integer((json_int_t)status.st_size));
     json_object_set_new(object, "created", created_json(path));
     return object;
+}
+
+static json_t *converted_json(const struct list_request *request,
+                              const struct converter *converter)
+{
+    struct converter_arguments defaults = {.input_directory = "."};
+    for (size_t index = 0; index < converter->option_count; index++)
+        defaults.values[index] = converter->options[index].default_value;
+    char name[256];
+    converter->output_name(&defaults, name, sizeof name);
+    return converted_file_json(request, name);
+}
+
+/* The converted file of dataset NAME: its built-in converter's output, NAME.hdf5 for an extra
+   converter, null without a converter. */
+static json_t *dataset_converted_json(const struct list_request *request, const char *name,
+                                      const char *variant)
+{
+    const struct converter *converter = converter_of(name, variant);
+    if (converter != NULL)
+        return converted_json(request, converter);
+    if (variant != NULL || extra_converter_find(&request->extras, name) == NULL)
+        return json_null();
+    char file[256];
+    snprintf(file, sizeof file, "%s.hdf5", name);
+    return converted_file_json(request, file);
 }
 
 static json_t *dataset_json(const struct list_request *request, const char *name,
@@ -142,25 +166,27 @@ static json_t *dataset_json(const struct list_request *request, const char *name
         }
         json_array_append_new(files, file);
     }
-    const struct converter *converter = converter_of(name, variant);
     return json_pack("{s:s, s:s?, s:s, s:o, s:o}", "name", name, "variant", variant, "summary",
                      summary, "files", files, "converted",
-                     converter != NULL ? converted_json(request, converter) : json_null());
+                     dataset_converted_json(request, name, variant));
 }
 
 static bool has_downloader(const struct converter *converter)
 {
-    for (size_t index = 0; downloaders[index] != NULL; index++)
-        if (converter_of(downloaders[index]->name, downloaders[index]->variant) == converter)
+    const struct downloader *const *list = downloader_list();
+    for (size_t index = 0; list[index] != NULL; index++)
+        if (converter_of(list[index]->name, list[index]->variant) == converter)
             return true;
     return false;
 }
 
-/* Every built-in dataset: the downloaders, then converters no downloader matches. */
+/* Every dataset: the downloaders (built-in, then extra), then converters (built-in, then extra)
+   no downloader matches. */
 static int datasets_json(const struct list_request *request, json_t *datasets)
 {
-    for (size_t index = 0; downloaders[index] != NULL; index++) {
-        const struct downloader *downloader = downloaders[index];
+    const struct downloader *const *list = downloader_list();
+    for (size_t index = 0; list[index] != NULL; index++) {
+        const struct downloader *downloader = list[index];
         json_t *dataset = dataset_json(request, downloader->name, downloader->variant,
                                        downloader->summary, downloader);
         if (dataset == NULL)
@@ -173,6 +199,12 @@ static int datasets_json(const struct list_request *request, json_t *datasets)
             json_array_append_new(datasets, dataset_json(request, converter->name,
                                                          converter->variant, converter->summary,
                                                          NULL));
+    }
+    for (size_t index = 0; index < request->extras.count; index++) {
+        const struct extra_converter *extra = &request->extras.items[index];
+        if (downloader_find(extra->name, NULL) == NULL && !downloader_has_variants(extra->name))
+            json_array_append_new(datasets,
+                                  dataset_json(request, extra->name, NULL, extra->path, NULL));
     }
     return EXIT_OK;
 }
@@ -232,6 +264,12 @@ static int list_run(struct list_request *request)
 {
     json_t *datasets = json_array();
     int result = config_load(&request->config);
+    if (result == EXIT_OK)
+        result = downloader_registry_load(request->config.extra_downloaders.items,
+                                          request->config.extra_downloaders.count);
+    if (result == EXIT_OK)
+        result = extra_converters_find(&request->extras, request->config.extra_converters.items,
+                                       request->config.extra_converters.count);
     if (result == EXIT_OK && request->checksums_path != NULL)
         result = checksum_list_load(&request->checksums, request->checksums_path);
     if (result == EXIT_OK)
@@ -246,6 +284,8 @@ static int list_run(struct list_request *request)
         result = error_set(EXIT_WRITE, "cannot write: standard output");
     json_decref(datasets);
     checksum_list_free(&request->checksums);
+    downloader_registry_free();
+    extra_converters_free(&request->extras);
     config_free(&request->config);
     return result;
 }
