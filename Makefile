@@ -9,12 +9,12 @@ BUILD ?= build
 LIBRARIES = hdf5 libcurl zlib libarchive jansson yaml-0.1 libcrypto libpng
 PKG_CFLAGS := $(shell pkg-config --cflags $(LIBRARIES))
 PKG_LIBS := $(shell pkg-config --libs $(LIBRARIES))
-HDF5_LIBDIR := $(shell pkg-config --variable=libdir hdf5)
+
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP
 CPPFLAGS += -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS)
-LDLIBS += $(PKG_LIBS) -L$(HDF5_LIBDIR) -lhdf5_hl -lpthread -lm
+LDLIBS += $(PKG_LIBS) -lhdf5_hl -lpthread -lm
 
 COMMANDS = download convert info
 LIBRARY_SOURCES = $(wildcard common/*.c converters/*.c downloaders/*.c)
@@ -53,7 +53,8 @@ check: all unit
 	BUILD=$(abspath $(BUILD)) bash tests/run
 
 bench: all
-	@for script in bench/*.sh; do bash $$script || exit 1; done
+	@status=0; for script in bench/*.sh; do [ "$$script" = bench/common.sh ] || \
+		BUILD=$(abspath $(BUILD)) bash $$script || status=1; done; exit $$status
 
 setup:
 	bash scripts/setup

@@ -4,10 +4,12 @@
 #include <string.h>
 
 extern const struct converter mnist_converter;
+extern const struct converter fashion_mnist_converter;
 extern const struct converter svhn_format_2_converter;
 
 const struct converter *const converters[] = {
     &mnist_converter,
+    &fashion_mnist_converter,
     &svhn_format_2_converter,
     NULL,
 };

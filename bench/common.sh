@@ -1,0 +1,32 @@
+# Helpers shared by the benchmark scripts: timing, peak memory, medians and target checks.
+
+# Prints the wall seconds of running "$@" (output discarded).
+wall_seconds() {
+    local start end
+    start=$(date +%s.%N)
+    "$@" > /dev/null 2>&1 || { echo "benchmark command failed: $*" >&2; return 1; }
+    end=$(date +%s.%N)
+    echo "$end - $start" | bc -l
+}
+
+# Prints the peak resident set size of "$@" in KiB.
+peak_kib() {
+    /usr/bin/time -f '%M' "$@" 2>&1 > /dev/null | tail -n 1
+}
+
+# Prints the median of the numbers given as arguments.
+median() {
+    printf '%s\n' "$@" | sort -g | awk '{ values[NR] = $1 } END {
+        if (NR % 2) print values[(NR + 1) / 2]; else print (values[NR / 2] + values[NR / 2 + 1]) / 2 }'
+}
+
+# check LABEL VALUE OPERATOR LIMIT: prints whether VALUE meets the target; returns 1 when not.
+check() {
+    if awk -v value="$2" -v limit="$4" -v operator="$3" 'BEGIN {
+        exit !((operator == "<=" && value <= limit) || (operator == ">=" && value >= limit)) }'; then
+        printf '  %-40s %10.3f %s %s  met\n' "$1" "$2" "$3" "$4"
+    else
+        printf '  %-40s %10.3f %s %s  MISSED\n' "$1" "$2" "$3" "$4"
+        return 1
+    fi
+}

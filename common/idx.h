@@ -1,0 +1,35 @@
+/* Streams IDX files (LeCun's MNIST format), gzip-compressed or plain, through zlib. */
+#ifndef FUEL_IDX_H
+#define FUEL_IDX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define IDX_MAX_RANK 4
+#define IDX_UNSIGNED_BYTE 0x08
+
+struct idx_header {
+    uint32_t magic;          /* e.g. 2051 (images), 2049 (labels) */
+    uint8_t element_type;    /* 0x08 unsigned byte, ... */
+    int rank;
+    uint32_t dimensions[IDX_MAX_RANK];
+};
+
+struct idx_reader;
+
+/* Opens PATH and reads its header. EXIT_MISSING_INPUT when it cannot be opened,
+   EXIT_CORRUPT_INPUT when the header is truncated or not an IDX header. */
+int idx_open(struct idx_reader **reader, const char *path, struct idx_header *header);
+
+/* Bytes of data the header declares (product of dimensions times element size). */
+uint64_t idx_data_size(const struct idx_header *header);
+
+/* Reads exactly SIZE bytes of data; EXIT_CORRUPT_INPUT if the file is truncated or corrupt. */
+int idx_read(struct idx_reader *reader, void *buffer, size_t size);
+
+/* Checks that the data ended where the header said and the gzip trailer (CRC, length) holds. */
+int idx_finish(struct idx_reader *reader);
+
+void idx_close(struct idx_reader *reader);
+
+#endif

@@ -1,0 +1,286 @@
+/* MNIST and Fashion-MNIST: four IDX files into features (N,1,28,28) and targets (N,1). */
+#include "converter.h"
+
+#include "../common/error.h"
+#include "../common/idx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { IMAGE_MAGIC = 2051, LABEL_MAGIC = 2049, SPLIT_COUNT = 2 };
+enum { MAXIMUM_PIXELS = 1 << 20, BLOCK_BYTES = 1 << 20 };
+
+static const char *const split_names[SPLIT_COUNT] = {"train", "test"};
+static const char *const image_files[SPLIT_COUNT] = {"train-images-idx3-ubyte.gz",
+                                                     "t10k-images-idx3-ubyte.gz"};
+static const char *const label_files[SPLIT_COUNT] = {"train-labels-idx1-ubyte.gz",
+                                                     "t10k-labels-idx1-ubyte.gz"};
+static const char *const dtype_choices[] = {"uint8", "float32", "float64", "bool", NULL};
+
+static const struct converter_option options[] = {
+    {"--dtype", dtype_choices, "uint8",
+     "element type of features: uint8 (pixels as stored), float32 or float64 (pixel / 255), "
+     "bool (pixel >= 128)"},
+};
+
+struct split_input {
+    struct idx_reader *images;
+    struct idx_reader *labels;
+    struct idx_header image_header;
+    struct idx_header label_header;
+    char image_path[4096];
+    char label_path[4096];
+};
+
+static void list_inputs(const struct converter_arguments *arguments, struct converter_inputs *inputs)
+{
+    (void)arguments;
+    inputs->count = 0;
+    for (int split = 0; split < SPLIT_COUNT; split++) {
+        inputs->names[inputs->count++] = image_files[split];
+        inputs->names[inputs->count++] = label_files[split];
+    }
+}
+
+static void name_output(const char *dataset, const struct converter_arguments *arguments,
+                        char *name, size_t size)
+{
+    const char *dtype = arguments->values[0];
+    if (dtype == NULL || strcmp(dtype, "uint8") == 0)
+        snprintf(name, size, "%s.hdf5", dataset);
+    else
+        snprintf(name, size, "%s_%s.hdf5", dataset, dtype);
+}
+
+static void name_mnist_output(const struct converter_arguments *arguments, char *name, size_t size)
+{
+    name_output("mnist", arguments, name, size);
+}
+
+static void name_fashion_output(const struct converter_arguments *arguments, char *name,
+                                size_t size)
+{
+    name_output("fashion_mnist", arguments, name, size);
+}
+
+static enum element_type feature_type(const char *dtype)
+{
+    if (dtype == NULL || strcmp(dtype, "uint8") == 0)
+        return ELEMENT_UINT8;
+    if (strcmp(dtype, "float32") == 0)
+        return ELEMENT_FLOAT32;
+    if (strcmp(dtype, "float64") == 0)
+        return ELEMENT_FLOAT64;
+    return ELEMENT_BOOL;
+}
+
+static int check_headers(const struct split_input *input)
+{
+    const struct idx_header *images = &input->image_header, *labels = &input->label_header;
+    if (images->magic != IMAGE_MAGIC || images->rank != 3)
+        return error_set(EXIT_CORRUPT_INPUT, "not an MNIST image file: %s: magic number %u",
+                         input->image_path, images->magic);
+    if (labels->magic != LABEL_MAGIC || labels->rank != 1)
+        return error_set(EXIT_CORRUPT_INPUT, "not an MNIST label file: %s: magic number %u",
+                         input->label_path, labels->magic);
+    if ((uint64_t)images->dimensions[1] * images->dimensions[2] > MAXIMUM_PIXELS ||
+        images->dimensions[1] == 0 || images->dimensions[2] == 0)
+        return error_set(EXIT_CORRUPT_INPUT, "absurd image size: %s: %u x %u", input->image_path,
+                         images->dimensions[1], images->dimensions[2]);
+    if (images->dimensions[0] != labels->dimensions[0])
+        return error_set(EXIT_CORRUPT_INPUT, "count mismatch: %s: %u images but %s has %u labels",
+                         input->image_path, images->dimensions[0], input->label_path,
+                         labels->dimensions[0]);
+    return EXIT_OK;
+}
+
+static int open_split(const struct converter_arguments *arguments, int split,
+                      struct split_input *input)
+{
+    snprintf(input->image_path, sizeof input->image_path, "%s/%s", arguments->input_directory,
+             image_files[split]);
+    snprintf(input->label_path, sizeof input->label_path, "%s/%s", arguments->input_directory,
+             label_files[split]);
+    int result = idx_open(&input->images, input->image_path, &input->image_header);
+    if (result == EXIT_OK)
+        result = idx_open(&input->labels, input->label_path, &input->label_header);
+    if (result == EXIT_OK)
+        result = check_headers(input);
+    return result;
+}
+
+static int check_same_image_size(const struct split_input inputs[SPLIT_COUNT])
+{
+    const uint32_t *first = inputs[0].image_header.dimensions;
+    const uint32_t *second = inputs[1].image_header.dimensions;
+    if (first[1] != second[1] || first[2] != second[2])
+        return error_set(EXIT_CORRUPT_INPUT, "image size mismatch: %s: %u x %u, but %s: %u x %u",
+                         inputs[1].image_path, second[1], second[2], inputs[0].image_path,
+                         first[1], first[2]);
+    return EXIT_OK;
+}
+
+static int declare_sources(struct h5py_writer *writer, const struct split_input inputs[SPLIT_COUNT],
+                           enum element_type type, int *features, int *targets)
+{
+    uint64_t total = (uint64_t)inputs[0].image_header.dimensions[0] +
+                     inputs[1].image_header.dimensions[0];
+    struct h5py_source feature_source = {
+        .name = "features", .type = type, .rank = 4,
+        .shape = {total, 1, inputs[0].image_header.dimensions[1],
+                  inputs[0].image_header.dimensions[2]},
+        .axis_labels = {"batch", "channel", "height", "width"},
+    };
+    struct h5py_source target_source = {
+        .name = "targets", .type = ELEMENT_UINT8, .rank = 2, .shape = {total, 1},
+        .axis_labels = {"batch", "index"},
+    };
+    int result = h5py_writer_add_source(writer, &feature_source, features);
+    if (result == EXIT_OK)
+        result = h5py_writer_add_source(writer, &target_source, targets);
+    return result;
+}
+
+static void convert_pixels(const unsigned char *pixels, size_t count, enum element_type type,
+                           void *output)
+{
+    if (type == ELEMENT_FLOAT32) {
+        float *values = output;
+        for (size_t index = 0; index < count; index++)
+            values[index] = (float)pixels[index] / 255.0f;
+    } else if (type == ELEMENT_FLOAT64) {
+        double *values = output;
+        for (size_t index = 0; index < count; index++)
+            values[index] = (double)pixels[index] / 255.0;
+    } else {
+        unsigned char *values = output;
+        for (size_t index = 0; index < count; index++)
+            values[index] = pixels[index] >= 128;
+    }
+}
+
+struct block {
+    unsigned char *pixels;
+    void *converted; /* NULL for uint8 */
+    uint64_t images;
+};
+
+static int copy_images(struct h5py_writer *writer, int features, struct split_input *input,
+                       uint64_t first, enum element_type type, struct block *block)
+{
+    uint64_t image_size = idx_data_size(&input->image_header) / input->image_header.dimensions[0];
+    uint64_t remaining = input->image_header.dimensions[0];
+    while (remaining > 0) {
+        uint64_t count = remaining < block->images ? remaining : block->images;
+        int result = idx_read(input->images, block->pixels, (size_t)(count * image_size));
+        if (result != EXIT_OK)
+            return result;
+        const void *data = block->pixels;
+        if (block->converted != NULL) {
+            convert_pixels(block->pixels, (size_t)(count * image_size), type, block->converted);
+            data = block->converted;
+        }
+        result = h5py_writer_write(writer, features, first, count, data);
+        if (result != EXIT_OK)
+            return result;
+        first += count;
+        remaining -= count;
+    }
+    return idx_finish(input->images);
+}
+
+static int copy_labels(struct h5py_writer *writer, int targets, struct split_input *input,
+                       uint64_t first, struct block *block)
+{
+    uint64_t remaining = input->label_header.dimensions[0];
+    uint64_t capacity = BLOCK_BYTES;
+    while (remaining > 0) {
+        uint64_t count = remaining < capacity ? remaining : capacity;
+        int result = idx_read(input->labels, block->pixels, (size_t)count);
+        if (result == EXIT_OK)
+            result = h5py_writer_write(writer, targets, first, count, block->pixels);
+        if (result != EXIT_OK)
+            return result;
+        first += count;
+        remaining -= count;
+    }
+    return idx_finish(input->labels);
+}
+
+static int allocate_block(struct block *block, const struct split_input *input,
+                          enum element_type type)
+{
+    uint64_t image_size = idx_data_size(&input->image_header) / input->image_header.dimensions[0];
+    block->images = BLOCK_BYTES / image_size > 0 ? BLOCK_BYTES / image_size : 1;
+    block->pixels = malloc(block->images * image_size > BLOCK_BYTES ? block->images * image_size
+                                                                    : BLOCK_BYTES);
+    block->converted = NULL;
+    if (type != ELEMENT_UINT8)
+        block->converted = malloc(block->images * image_size * element_size(type));
+    if (block->pixels == NULL || (type != ELEMENT_UINT8 && block->converted == NULL))
+        return error_set(EXIT_OTHER, "cannot convert: out of memory");
+    return EXIT_OK;
+}
+
+static int copy_splits(struct h5py_writer *writer, struct split_input inputs[SPLIT_COUNT],
+                       enum element_type type, int features, int targets)
+{
+    struct block block = {0};
+    int result = allocate_block(&block, &inputs[0], type);
+    uint64_t first = 0;
+    for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++) {
+        uint64_t count = inputs[split].image_header.dimensions[0];
+        if (count > 0)
+            result = copy_images(writer, features, &inputs[split], first, type, &block);
+        if (result == EXIT_OK && count > 0)
+            result = copy_labels(writer, targets, &inputs[split], first, &block);
+        if (result == EXIT_OK)
+            result = h5py_writer_add_split(writer, split_names[split], NULL, first, first + count);
+        first += count;
+    }
+    free(block.pixels);
+    free(block.converted);
+    return result;
+}
+
+static int convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
+{
+    struct split_input inputs[SPLIT_COUNT] = {0};
+    enum element_type type = feature_type(arguments->values[0]);
+    int features = -1, targets = -1;
+    int result = EXIT_OK;
+    for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++)
+        result = open_split(arguments, split, &inputs[split]);
+    if (result == EXIT_OK)
+        result = check_same_image_size(inputs);
+    if (result == EXIT_OK)
+        result = declare_sources(writer, inputs, type, &features, &targets);
+    if (result == EXIT_OK)
+        result = copy_splits(writer, inputs, type, features, targets);
+    for (int split = 0; split < SPLIT_COUNT; split++) {
+        idx_close(inputs[split].images);
+        idx_close(inputs[split].labels);
+    }
+    return result;
+}
+
+const struct converter mnist_converter = {
+    .name = "mnist",
+    .summary = "MNIST handwritten digits (4 IDX files) into mnist.hdf5",
+    .options = options,
+    .option_count = 1,
+    .inputs = list_inputs,
+    .output_name = name_mnist_output,
+    .convert = convert,
+};
+
+const struct converter fashion_mnist_converter = {
+    .name = "fashion_mnist",
+    .summary = "Fashion-MNIST (MNIST's file names and layout) into fashion_mnist.hdf5",
+    .options = options,
+    .option_count = 1,
+    .inputs = list_inputs,
+    .output_name = name_fashion_output,
+    .convert = convert,
+};

@@ -1,0 +1,215 @@
+#!/usr/bin/env bats
+# fuel-convert mnist and fashion_mnist: Fuel's output, options, provenance, and every error path.
+
+PYTHON=/usr/bin/python3
+
+setup() {
+    RAW="$FUEL_FIXTURES/raw/mnist"
+    EXPECTED="$FUEL_FIXTURES/expected"
+    OUT="$BATS_TEST_TMPDIR/out"
+    mkdir -p "$OUT"
+}
+
+copy_raw() {
+    mkdir -p "$BATS_TEST_TMPDIR/raw"
+    cp "$RAW"/* "$BATS_TEST_TMPDIR/raw/"
+    RAW="$BATS_TEST_TMPDIR/raw"
+}
+
+no_temporary_files() {
+    [ -z "$(find "$OUT" -name '.*.hdf5.*')" ]
+}
+
+@test "mnist matches Fuel's mnist.hdf5 and prints the output path" {
+    run fuel-convert mnist -d "$RAW" -o "$OUT"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$OUT/mnist.hdf5" ]
+    run $PYTHON tests/helpers/compare_hdf5.py "$OUT/mnist.hdf5" "$EXPECTED/mnist.hdf5"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    no_temporary_files
+}
+
+@test "mnist --dtype float32 matches Fuel's mnist_float32.hdf5" {
+    run fuel-convert mnist -d "$RAW" -o "$OUT" --dtype float32
+    [ "$status" -eq 0 ]
+    run $PYTHON tests/helpers/compare_hdf5.py "$OUT/mnist_float32.hdf5" "$EXPECTED/mnist_float32.hdf5"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "mnist --dtype float64 and bool follow Fuel's semantics" {
+    run fuel-convert mnist -d "$RAW" -o "$OUT" --dtype=float64
+    [ "$status" -eq 0 ]
+    run fuel convert mnist -d "$RAW" -o "$OUT" --dtype bool
+    [ "$status" -eq 0 ]
+    run $PYTHON - "$OUT" "$EXPECTED/mnist.hdf5" <<'PY'
+import sys, h5py, numpy
+out, reference = sys.argv[1], sys.argv[2]
+pixels = h5py.File(reference, "r")["features"][...]
+as_float = h5py.File(out + "/mnist_float64.hdf5", "r")["features"]
+as_bool = h5py.File(out + "/mnist_bool.hdf5", "r")["features"]
+assert as_float.dtype == numpy.float64, as_float.dtype
+assert numpy.array_equal(as_float[...], pixels.astype(numpy.float64) / 255.0)
+assert as_bool.dtype == numpy.bool_, as_bool.dtype
+assert numpy.array_equal(as_bool[...], pixels >= 128)
+PY
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "fuel_convert_command holds the command as typed; provenance names the inputs" {
+    run fuel convert mnist -d "$RAW" -o "$OUT" -r typed
+    [ "$status" -eq 0 ]
+    [ -f "$OUT/typed.hdf5" ]
+    run $PYTHON - "$OUT/typed.hdf5" "$RAW" <<'PY'
+import sys, json, hashlib, os, h5py
+handle = h5py.File(sys.argv[1], "r")
+command = handle.attrs["fuel_convert_command"]
+assert command == "fuel convert mnist -d %s -o %s -r typed" % (sys.argv[2], os.path.dirname(sys.argv[1])), command
+assert handle.attrs["h5py_interface_version"] == "0.3"
+provenance = json.loads(handle.attrs["fuel_provenance"])
+names = [entry["name"] for entry in provenance["inputs"]]
+assert sorted(names) == sorted(os.listdir(sys.argv[2])), names
+for entry in provenance["inputs"]:
+    data = open(os.path.join(sys.argv[2], entry["name"]), "rb").read()
+    assert entry["sha256"] == hashlib.sha256(data).hexdigest()
+    assert entry["size"] == len(data)
+assert {"hdf5", "zlib", "libarchive", "libcurl", "libpng"} <= set(provenance["libraries"])
+PY
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "-r keeps .h5, .hdf and .hdf5 extensions and adds .hdf5 otherwise" {
+    fuel-convert mnist -d "$RAW" -o "$OUT" -r a.h5
+    fuel-convert mnist -d "$RAW" -o "$OUT" --output_filename b.hdf
+    fuel-convert mnist -d "$RAW" -o "$OUT" --output_filename=c.data
+    [ -f "$OUT/a.h5" ] && [ -f "$OUT/b.hdf" ] && [ -f "$OUT/c.data.hdf5" ]
+}
+
+@test "the same inputs, command and SOURCE_DATE_EPOCH give a byte-identical file" {
+    cd "$OUT"
+    SOURCE_DATE_EPOCH=1700000000 fuel-convert mnist -d "$RAW" -r first.hdf5
+    cp first.hdf5 kept.hdf5
+    SOURCE_DATE_EPOCH=1700000000 fuel-convert mnist -d "$RAW" -r first.hdf5
+    cmp first.hdf5 kept.hdf5
+    run $PYTHON -c 'import sys, json, h5py; print(json.loads(h5py.File(sys.argv[1], "r").attrs["fuel_provenance"])["created"])' first.hdf5
+    [ "$output" = "2023-11-14T22:13:20Z" ]
+}
+
+@test "h5py reads the split attribute as H5PYDataset expects" {
+    fuel-convert mnist -d "$RAW" -o "$OUT"
+    run $PYTHON - "$OUT/mnist.hdf5" <<'PY'
+import sys, h5py, numpy
+handle = h5py.File(sys.argv[1], "r")
+split = handle.attrs["split"]
+assert split.dtype.names == ("split", "source", "start", "stop", "indices", "available", "comment")
+assert split.dtype["available"] == numpy.bool_
+assert h5py.check_dtype(ref=split.dtype["indices"]) is h5py.Reference
+rows = {(r["split"], r["source"]): (r["start"], r["stop"], bool(r["available"])) for r in split}
+assert rows[(b"train", b"features")] == (0, 12, True), rows
+assert rows[(b"test", b"targets")] == (12, 14, True), rows
+assert all(not bool(r["indices"]) for r in split)
+assert [d.label for d in handle["features"].dims] == ["batch", "channel", "height", "width"]
+assert handle["features"].chunks is None and handle["features"].compression is None
+PY
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "missing inputs print Fuel's message, exit 3 and write nothing" {
+    copy_raw
+    rm "$RAW/t10k-labels-idx1-ubyte.gz" "$RAW/train-images-idx3-ubyte.gz"
+    run fuel-convert mnist -d "$RAW" -o "$OUT"
+    [ "$status" -eq 3 ]
+    [[ "$output" == *"the following required files were not found"* ]]
+    [[ "$output" == *"* $RAW/train-images-idx3-ubyte.gz"* ]]
+    [[ "$output" == *"* $RAW/t10k-labels-idx1-ubyte.gz"* ]]
+    [[ "$output" == *"Did you forget to run fuel-download?" ]]
+    [ -z "$(ls -A "$OUT")" ]
+}
+
+@test "a truncated gzip exits 4 naming the file and keeps the previous output" {
+    copy_raw
+    fuel-convert mnist -d "$RAW" -o "$OUT"
+    cp "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/previous.hdf5"
+    head -c 2000 "$RAW/train-images-idx3-ubyte.gz" > "$BATS_TEST_TMPDIR/cut"
+    mv "$BATS_TEST_TMPDIR/cut" "$RAW/train-images-idx3-ubyte.gz"
+    run fuel-convert mnist -d "$RAW" -o "$OUT"
+    [ "$status" -eq 4 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [[ "$output" == "fuel-convert: cannot read IDX data: $RAW/train-images-idx3-ubyte.gz: "* ]]
+    cmp "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/previous.hdf5"
+    no_temporary_files
+}
+
+@test "a wrong magic number exits 4" {
+    copy_raw
+    cp "$RAW/train-labels-idx1-ubyte.gz" "$RAW/train-images-idx3-ubyte.gz"
+    run fuel-convert mnist -d "$RAW" -o "$OUT"
+    [ "$status" -eq 4 ]
+    [ "$output" = "fuel-convert: not an MNIST image file: $RAW/train-images-idx3-ubyte.gz: magic number 2049" ]
+    [ -z "$(ls -A "$OUT")" ]
+}
+
+@test "an image and label count mismatch exits 4" {
+    copy_raw
+    cp "$RAW/t10k-labels-idx1-ubyte.gz" "$RAW/train-labels-idx1-ubyte.gz"
+    run fuel-convert mnist -d "$RAW" -o "$OUT"
+    [ "$status" -eq 4 ]
+    [[ "$output" == *"count mismatch"*"12 images"*"2 labels"* ]]
+    [ -z "$(ls -A "$OUT")" ]
+}
+
+@test "a corrupt gzip stream exits 4" {
+    copy_raw
+    printf 'not gzip at all, not idx either' | gzip -c | head -c 20 > "$RAW/t10k-images-idx3-ubyte.gz"
+    run fuel-convert mnist -d "$RAW" -o "$OUT"
+    [ "$status" -eq 4 ]
+    [[ "$output" == "fuel-convert: "*"$RAW/t10k-images-idx3-ubyte.gz"* ]]
+    [ -z "$(ls -A "$OUT")" ]
+}
+
+@test "usage errors exit 2; a missing output directory exits 7" {
+    run fuel-convert
+    [ "$status" -eq 2 ]
+    run fuel-convert nosuchset
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"unknown dataset: nosuchset"* ]]
+    run fuel-convert mnist --dtype int7 -d "$RAW"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"invalid choice: int7"* ]]
+    run fuel-convert mnist --colour red
+    [ "$status" -eq 2 ]
+    run fuel-convert mnist -d "$RAW" -o "$OUT/absent"
+    [ "$status" -eq 7 ]
+    [ "$output" = "fuel-convert: cannot write output: $OUT/absent: not an existing directory" ]
+}
+
+@test "-h lists the datasets, DATASET -h its inputs and options" {
+    run fuel-convert -h
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"mnist"*"fashion_mnist"* ]]
+    run fuel-convert mnist -h
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"train-images-idx3-ubyte.gz"* ]]
+    [[ "$output" == *"--dtype {uint8,float32,float64,bool}"* ]]
+    [[ "$output" == *"mnist.hdf5"* ]]
+}
+
+@test "Fashion-MNIST as Debian ships it: 70,000 images, values equal to the raw files" {
+    FASHION=/usr/share/datasets/fashion-mnist
+    run fuel-convert fashion_mnist -d "$FASHION" -o "$OUT"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$OUT/fashion_mnist.hdf5" ]
+    run $PYTHON - "$OUT/fashion_mnist.hdf5" "$FASHION" <<'PY'
+import sys, gzip, h5py, numpy
+handle = h5py.File(sys.argv[1], "r")
+def raw(name, offset):
+    return numpy.frombuffer(gzip.open(sys.argv[2] + "/" + name).read()[offset:], numpy.uint8)
+images = numpy.concatenate([raw("train-images-idx3-ubyte.gz", 16), raw("t10k-images-idx3-ubyte.gz", 16)])
+labels = numpy.concatenate([raw("train-labels-idx1-ubyte.gz", 8), raw("t10k-labels-idx1-ubyte.gz", 8)])
+assert handle["features"].shape == (70000, 1, 28, 28)
+assert numpy.array_equal(handle["features"][...].reshape(-1), images)
+assert numpy.array_equal(handle["targets"][...].reshape(-1), labels)
+rows = {(r["split"], r["source"]): (r["start"], r["stop"]) for r in handle.attrs["split"]}
+assert rows[(b"train", b"features")] == (0, 60000) and rows[(b"test", b"targets")] == (60000, 70000)
+PY
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
