@@ -4,10 +4,11 @@
 usage: mat_v5.py show FILE
        mat_v5.py rewrite IN OUT [--uncompressed] [--big-endian] [--store NAME=TYPE]
                  [--rename OLD=NEW] [--reshape NAME=D1,D2,...] [--drop-last NAME] [--drop NAME]
+                 [--class NAME=TYPE]
        mat_v5.py synthetic OUT COUNT [--level L]
 `rewrite` re-encodes every variable of IN (values unchanged unless an option says otherwise);
 --store writes NAME's data with the narrower stored type TYPE (uint8, int16, ...), as MATLAB does
-for integer-valued doubles. `synthetic` streams an SVHN-like X (32x32x3xCOUNT uint8, photo-like
+for integer-valued doubles; --class changes NAME's class. `synthetic` streams an SVHN-like X (32x32x3xCOUNT uint8, photo-like
 compressibility) and y (COUNTx1 double, 1..10), each in its own zlib miCOMPRESSED element.
 """
 import argparse
@@ -125,6 +126,9 @@ def rewrite(arguments):
     for change in arguments.store:
         name, type_name = change.split("=")
         by_name[name].stored_type = TYPE_NAMES[type_name]
+    for change in arguments.set_class:
+        name, type_name = change.split("=")
+        by_name[name].class_type = TYPE_NAMES[type_name]
     for change in arguments.reshape:
         name, dims = change.split("=")
         by_name[name].dims = [int(value) for value in dims.split(",")]
@@ -198,6 +202,7 @@ def main():
     command.add_argument("--big-endian", action="store_true")
     for option in ("--store", "--rename", "--reshape", "--drop-last", "--drop"):
         command.add_argument(option, action="append", default=[])
+    command.add_argument("--class", dest="set_class", action="append", default=[])
     command.set_defaults(run=rewrite)
     command = commands.add_parser("synthetic")
     command.add_argument("output")
