@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@ struct command {
 
 static const struct command commands[] = {
     {"convert", cmd_convert, "convert downloaded raw files into an H5PYDataset HDF5 file"},
+    {"info", cmd_info, "show what an H5PYDataset file holds: splits, sources, provenance"},
 };
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
 
@@ -86,11 +88,12 @@ static int unknown_command(const char *name)
     return 2;
 }
 
-/* git's external commands: an executable fuel-NAME on PATH. */
+/* git's external commands: an executable fuel-NAME on PATH (a NAME with '/' would name a path). */
 static int run_external(const char *name, int argc, char **argv)
 {
     char program[256];
-    if (snprintf(program, sizeof program, "fuel-%s", name) >= (int)sizeof program)
+    if (strchr(name, '/') != NULL ||
+        snprintf(program, sizeof program, "fuel-%s", name) >= (int)sizeof program)
         return unknown_command(name);
     char **arguments = calloc((size_t)argc + 1, sizeof *arguments);
     if (arguments == NULL)
@@ -107,11 +110,13 @@ static int run_external(const char *name, int argc, char **argv)
     return 1;
 }
 
-static int run_command(const char *name, int argc, char **argv)
+/* EXTERNAL: whether a NAME outside the table may run fuel-NAME from PATH; not when fuel itself
+   was invoked as fuel-NAME, which would run this very program again, forever. */
+static int run_command(const char *name, int argc, char **argv, bool external)
 {
     const struct command *command = command_find(name);
     if (command == NULL)
-        return run_external(name, argc, argv);
+        return external ? run_external(name, argc, argv) : unknown_command(name);
     char program[64];
     snprintf(program, sizeof program, "fuel-%s", command->name);
     argv[0] = program;
@@ -125,16 +130,21 @@ static int run_help(int argc, char **argv)
         return 0;
     }
     char *help_argv[] = {argv[2], "-h", NULL};
-    return run_command(argv[2], 2, help_argv);
+    return run_command(argv[2], 2, help_argv, true);
 }
 
 int main(int argc, char **argv)
 {
+    /* Commands see argv[0] rewritten to "fuel-NAME"; provenance keeps what was typed. */
+    char **typed = calloc((size_t)argc + 1, sizeof *typed);
+    if (typed == NULL)
+        return 1;
+    memcpy(typed, argv, (size_t)argc * sizeof *typed);
     typed_argc = argc;
-    typed_argv = argv;
+    typed_argv = typed;
     char *invoked = basename(argv[0]);
     if (strncmp(invoked, "fuel-", 5) == 0)
-        return run_command(invoked + 5, argc, argv);
+        return run_command(invoked + 5, argc, argv, false);
     if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
         print_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
@@ -148,5 +158,5 @@ int main(int argc, char **argv)
         print_usage(stderr);
         return 2;
     }
-    return run_command(argv[1], argc - 1, argv + 1);
+    return run_command(argv[1], argc - 1, argv + 1, true);
 }

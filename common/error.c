@@ -1,11 +1,11 @@
-/* Keeps the last error message and exit code so the command layer can print one line. */
+/* Keeps the last error message and exit code (per thread) so the command layer can print one line. */
 #include "error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 
-static char last_message[2048];
-static int last_code;
+static _Thread_local char last_message[2048];
+static _Thread_local int last_code;
 
 int error_set(int code, const char *format, ...)
 {

@@ -1,0 +1,534 @@
+/* fuel-info: what an H5PYDataset file holds (Fuel's metadata block, splits, sources, provenance). */
+#include "../common/config.h"
+#include "../common/error.h"
+#include "../common/h5py_reader.h"
+#include "commands.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char usage[] =
+    "usage: fuel-info [-h] [--json] FILE|NAME\n"
+    "\n"
+    "Prints what an H5PYDataset HDF5 file holds: the command and versions that made it, its\n"
+    "splits and sources, and its provenance. A NAME that is not an existing file is looked up\n"
+    "in the data path (FUEL_DATA_PATH or data_path in ~/.fuelrc).\n"
+    "\n"
+    "options:\n"
+    "  -h, --help  show this help and exit\n"
+    "  --json      print one JSON document instead of text\n";
+
+/* Root attributes shown in their own sections rather than among the other attributes. */
+static const char *const shown_apart[] = {"h5py_interface_version", "fuel_convert_version",
+                                          "fuel_convert_command", "fuel_provenance"};
+
+static int usage_error(const char *program, const char *message, const char *argument)
+{
+    fprintf(stderr, "%s: %s%s; see '%s -h'\n", program, message, argument, program);
+    return EXIT_USAGE;
+}
+
+static int unknown_option(const char *program, const char *argument)
+{
+    char short_option[3] = {'-', (char)optopt, '\0'};
+    return usage_error(program, "unknown option: ", optopt != 0 ? short_option : argument);
+}
+
+/* --- Text output -------------------------------------------------------------------------- */
+
+/* A table printed with columns as wide as their widest cell; numeric columns right-aligned. */
+struct table {
+    size_t columns;
+    size_t rows;
+    char **cells;
+    const bool *right_aligned;
+};
+
+static char *cell_text(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+static char *cell_text(const char *format, ...)
+{
+    va_list arguments;
+    char *text = NULL;
+    va_start(arguments, format);
+    if (vasprintf(&text, format, arguments) < 0)
+        text = NULL;
+    va_end(arguments);
+    return text;
+}
+
+static int table_add(struct table *table, char **row)
+{
+    char **grown = realloc(table->cells, (table->rows + 1) * table->columns * sizeof *grown);
+    bool complete = grown != NULL;
+    for (size_t column = 0; column < table->columns; column++)
+        complete = complete && row[column] != NULL;
+    if (!complete) {
+        if (grown != NULL)
+            table->cells = grown;
+        for (size_t column = 0; column < table->columns; column++)
+            free(row[column]);
+        return error_set(EXIT_OTHER, "out of memory");
+    }
+    table->cells = grown;
+    memcpy(table->cells + table->rows * table->columns, row, table->columns * sizeof *row);
+    table->rows++;
+    return 0;
+}
+
+static void table_print(const struct table *table)
+{
+    size_t widths[16] = {0};
+    for (size_t cell = 0; cell < table->rows * table->columns; cell++) {
+        size_t length = strlen(table->cells[cell]);
+        if (length > widths[cell % table->columns])
+            widths[cell % table->columns] = length;
+    }
+    for (size_t row = 0; row < table->rows; row++) {
+        char **cells = table->cells + row * table->columns;
+        size_t shown = table->columns;
+        while (shown > 1 && cells[shown - 1][0] == '\0')
+            shown--;
+        fputs("   ", stdout);
+        for (size_t column = 0; column < shown; column++) {
+            if (table->right_aligned[column])
+                printf(" %*s", (int)widths[column], cells[column]);
+            else if (column + 1 == shown)
+                printf(" %s", cells[column]);
+            else
+                printf(" %-*s", (int)widths[column], cells[column]);
+            if (column + 1 < shown)
+                putchar(' ');
+        }
+        putchar('\n');
+    }
+}
+
+static void table_free(struct table *table)
+{
+    for (size_t cell = 0; cell < table->rows * table->columns; cell++)
+        free(table->cells[cell]);
+    free(table->cells);
+}
+
+static const char *attribute_or_not_available(const struct h5py_file *file, const char *name)
+{
+    const char *value = h5py_file_attribute(file, name);
+    return value != NULL ? value : "N/A";
+}
+
+/* Fuel's own fuel-info output, word for word. */
+static void fuel_block_print(const struct h5py_file *file, const char *name)
+{
+    int length = printf("\nMetadata for %s\n", name) - 2;
+    for (int column = 0; column < length; column++)
+        putchar('=');
+    printf("\n\n    The command used to generate this file is\n\n        %s\n\n",
+           attribute_or_not_available(file, "fuel_convert_command"));
+    printf("    Relevant versions are\n\n        H5PYDataset     %s\n        fuel.converters %s\n\n",
+           attribute_or_not_available(file, "h5py_interface_version"),
+           attribute_or_not_available(file, "fuel_convert_version"));
+}
+
+static char *row_layout_text(const struct h5py_split_row *row)
+{
+    if (row->indices == INDICES_DATASET)
+        return strdup(row->indices_name);
+    return strdup(row->indices == INDICES_NONE ? "contiguous" : "dangling reference");
+}
+
+static int splits_print(const struct h5py_file *file)
+{
+    static const bool right[] = {false, false, true, true, true, false, false, false};
+    struct table table = {.columns = 8, .right_aligned = right};
+    char *header[] = {strdup("split"), strdup("source"), strdup("start"), strdup("stop"),
+                      strdup("count"), strdup("available"), strdup("comment"), strdup("indices")};
+    int result = table_add(&table, header);
+    for (size_t index = 0; index < file->row_count && result == 0; index++) {
+        const struct h5py_split_row *row = &file->rows[index];
+        char *cells[] = {strdup(row->split), strdup(row->source),
+                         cell_text("%" PRId64, row->start), cell_text("%" PRId64, row->stop),
+                         cell_text("%" PRIu64, h5py_split_row_count(row)),
+                         strdup(row->available ? "yes" : "no"), strdup(row->comment),
+                         row_layout_text(row)};
+        result = table_add(&table, cells);
+    }
+    if (result == 0) {
+        printf("Splits\n\n");
+        table_print(&table);
+    }
+    table_free(&table);
+    return result;
+}
+
+static char *shape_text(const struct h5py_source *source)
+{
+    char *text = strdup("(");
+    for (int axis = 0; axis < source->rank && text != NULL; axis++) {
+        char *longer = cell_text("%s%s%" PRIu64 "%s", text, axis > 0 ? ", " : "",
+                                 source->shape[axis], source->rank == 1 ? ",)" : "");
+        free(text);
+        text = longer;
+    }
+    if (text != NULL && source->rank != 1) {
+        char *closed = cell_text("%s)", text);
+        free(text);
+        text = closed;
+    }
+    return text;
+}
+
+static char *labels_text(char *const *labels, size_t count)
+{
+    size_t length = 1;
+    for (size_t index = 0; index < count; index++)
+        length += strlen(labels[index][0] != '\0' ? labels[index] : "-") + 2;
+    char *text = calloc(1, length);
+    for (size_t index = 0; index < count && text != NULL; index++) {
+        if (index > 0)
+            strcat(text, ", ");
+        strcat(text, labels[index][0] != '\0' ? labels[index] : "-");
+    }
+    return text;
+}
+
+static char *variable_length_text(const struct h5py_source *source)
+{
+    if (!source->variable_length)
+        return strdup("");
+    char *labels = labels_text(source->shape_labels, source->shape_label_count);
+    char *text = labels == NULL ? NULL
+                 : source->shapes_name == NULL
+                     ? cell_text("variable-length, no shapes scale")
+                     : cell_text("variable-length; shapes %s (%" PRIu64 " x %" PRIu64
+                                 "); shape labels %s",
+                                 source->shapes_name, source->shapes_rows,
+                                 source->shapes_columns, labels[0] ? labels : "none");
+    free(labels);
+    return text;
+}
+
+static int source_cells(const struct h5py_source *source, char **cells)
+{
+    cells[0] = strdup(source->name);
+    if (!source->present) {
+        cells[1] = strdup("-");
+        cells[2] = strdup("-");
+        cells[3] = strdup("-");
+        cells[4] = strdup("missing: no such dataset in the file");
+        return 0;
+    }
+    cells[1] = strdup(source->dtype);
+    cells[2] = shape_text(source);
+    cells[3] = labels_text(source->axis_labels, (size_t)source->rank);
+    cells[4] = variable_length_text(source);
+    return 0;
+}
+
+static int sources_print(const struct h5py_file *file)
+{
+    static const bool right[] = {false, false, false, false, false};
+    struct table table = {.columns = 5, .right_aligned = right};
+    char *header[] = {strdup("source"), strdup("dtype"), strdup("shape"), strdup("axis labels"),
+                      strdup("")};
+    int result = table_add(&table, header);
+    for (size_t index = 0; index < file->source_count && result == 0; index++) {
+        char *cells[5];
+        source_cells(&file->sources[index], cells);
+        result = table_add(&table, cells);
+    }
+    if (result == 0) {
+        printf("\nSources\n\n");
+        table_print(&table);
+    }
+    table_free(&table);
+    return result;
+}
+
+static bool is_shown_apart(const char *name)
+{
+    for (size_t index = 0; index < sizeof shown_apart / sizeof shown_apart[0]; index++)
+        if (strcmp(shown_apart[index], name) == 0)
+            return true;
+    return false;
+}
+
+static void attributes_print(const struct h5py_file *file)
+{
+    bool first = true;
+    for (size_t index = 0; index < file->attribute_count; index++) {
+        const struct h5py_attribute *attribute = &file->attributes[index];
+        if (is_shown_apart(attribute->name))
+            continue;
+        if (first)
+            printf("\nAttributes\n\n");
+        first = false;
+        printf("    %s: %s\n", attribute->name, attribute->value);
+    }
+}
+
+/* A JSON scalar as text: strings bare, everything else as JSON writes it. */
+static void scalar_print(json_t *value)
+{
+    if (json_is_string(value)) {
+        fputs(json_string_value(value), stdout);
+        return;
+    }
+    char *text = json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);
+    fputs(text != NULL ? text : "?", stdout);
+    free(text);
+}
+
+/* One line for an object inside a list, e.g. an input: "NAME  size 9912422  sha256 ...". */
+static void object_line_print(json_t *object)
+{
+    const char *key;
+    json_t *value;
+    bool first = true;
+    printf("        ");
+    json_object_foreach(object, key, value) {
+        if (!first)
+            printf("  %s ", key);
+        scalar_print(value);
+        first = false;
+    }
+    putchar('\n');
+}
+
+static void provenance_entry_print(const char *key, json_t *value)
+{
+    printf("    %s:", key);
+    if (json_is_object(value)) {
+        const char *name;
+        json_t *item;
+        putchar('\n');
+        json_object_foreach(value, name, item) {
+            printf("        %s ", name);
+            scalar_print(item);
+            putchar('\n');
+        }
+        return;
+    }
+    if (json_is_array(value)) {
+        size_t index;
+        json_t *item;
+        bool objects = json_array_size(value) > 0 && json_is_object(json_array_get(value, 0));
+        json_array_foreach(value, index, item) {
+            if (objects && json_is_object(item)) {
+                if (index == 0)
+                    putchar('\n');
+                object_line_print(item);
+            } else {
+                putchar(' ');
+                scalar_print(item);
+            }
+        }
+        if (!objects)
+            putchar('\n');
+        return;
+    }
+    putchar(' ');
+    scalar_print(value);
+    putchar('\n');
+}
+
+static void provenance_print(const struct h5py_file *file)
+{
+    const char *text = h5py_file_attribute(file, "fuel_provenance");
+    if (text == NULL)
+        return;
+    json_t *provenance = json_loads(text, 0, NULL);
+    printf("\nProvenance\n\n");
+    if (!json_is_object(provenance)) {
+        printf("    (not a JSON object) %s\n", text);
+    } else {
+        const char *key;
+        json_t *value;
+        json_object_foreach(provenance, key, value)
+            provenance_entry_print(key, value);
+    }
+    json_decref(provenance);
+}
+
+static int text_print(const struct h5py_file *file, const char *name)
+{
+    fuel_block_print(file, name);
+    int result = splits_print(file);
+    if (result == 0)
+        result = sources_print(file);
+    if (result == 0) {
+        attributes_print(file);
+        provenance_print(file);
+    }
+    return result;
+}
+
+/* --- JSON output -------------------------------------------------------------------------- */
+
+static json_t *optional_string(const char *text)
+{
+    return text != NULL ? json_string(text) : json_null();
+}
+
+static json_t *string_array(char *const *items, size_t count)
+{
+    json_t *array = json_array();
+    for (size_t index = 0; index < count; index++)
+        json_array_append_new(array, json_string(items[index]));
+    return array;
+}
+
+static json_t *row_json(const struct h5py_split_row *row)
+{
+    static const char *const layouts[] = {"contiguous", "indices", "dangling"};
+    return json_pack("{s:s, s:s, s:I, s:I, s:I, s:b, s:s, s:s, s:o}", "split", row->split,
+                     "source", row->source, "start", (json_int_t)row->start, "stop",
+                     (json_int_t)row->stop, "count", (json_int_t)h5py_split_row_count(row),
+                     "available", row->available, "comment", row->comment, "layout",
+                     layouts[row->indices],
+                     "indices", optional_string(row->indices_name));
+}
+
+static json_t *source_json(const struct h5py_source *source)
+{
+    json_t *object = json_pack("{s:s, s:b}", "name", source->name, "present", source->present);
+    if (object == NULL || !source->present)
+        return object;
+    json_t *shape = json_array();
+    for (int axis = 0; axis < source->rank; axis++)
+        json_array_append_new(shape, json_integer((json_int_t)source->shape[axis]));
+    json_object_set_new(object, "dtype", json_string(source->dtype));
+    json_object_set_new(object, "shape", shape);
+    json_object_set_new(object, "axis_labels",
+                        string_array(source->axis_labels, (size_t)source->rank));
+    json_object_set_new(object, "variable_length", json_boolean(source->variable_length));
+    if (source->variable_length) {
+        json_object_set_new(object, "shapes", optional_string(source->shapes_name));
+        json_object_set_new(object, "shape_labels",
+                            string_array(source->shape_labels, source->shape_label_count));
+    }
+    return object;
+}
+
+static json_t *provenance_json(const struct h5py_file *file)
+{
+    const char *text = h5py_file_attribute(file, "fuel_provenance");
+    if (text == NULL)
+        return json_null();
+    json_t *provenance = json_loads(text, 0, NULL);
+    return provenance != NULL ? provenance : json_string(text);
+}
+
+static json_t *document_json(const struct h5py_file *file, const char *name)
+{
+    json_t *rows = json_array(), *sources = json_array(), *attributes = json_object();
+    for (size_t index = 0; index < file->row_count; index++)
+        json_array_append_new(rows, row_json(&file->rows[index]));
+    for (size_t index = 0; index < file->source_count; index++)
+        json_array_append_new(sources, source_json(&file->sources[index]));
+    for (size_t index = 0; index < file->attribute_count; index++)
+        json_object_set_new(attributes, file->attributes[index].name,
+                            json_string(file->attributes[index].value));
+    return json_pack(
+        "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "file", file->path, "name", name,
+        "h5py_interface_version", optional_string(h5py_file_attribute(file, "h5py_interface_version")),
+        "fuel_convert_version", optional_string(h5py_file_attribute(file, "fuel_convert_version")),
+        "fuel_convert_command", optional_string(h5py_file_attribute(file, "fuel_convert_command")),
+        "splits", string_array(file->splits, file->split_count), "split_rows", rows, "sources",
+        sources, "attributes", attributes, "provenance", provenance_json(file));
+}
+
+static int json_print(const struct h5py_file *file, const char *name)
+{
+    json_t *document = document_json(file, name);
+    int result = document == NULL || json_dumpf(document, stdout, JSON_INDENT(2)) != 0
+                     ? error_set(EXIT_OTHER, "cannot build the JSON document: %s", file->path)
+                     : 0;
+    if (result == 0)
+        putchar('\n');
+    json_decref(document);
+    return result;
+}
+
+/* --- The command -------------------------------------------------------------------------- */
+
+/* PATH when it names an existing file, else the first match of NAME in the data path. */
+static int input_resolve(const char *name, char *path, size_t size)
+{
+    struct stat status;
+    if (stat(name, &status) == 0 || errno != ENOENT) {
+        if (snprintf(path, size, "%s", name) >= (int)size)
+            return error_set(EXIT_USAGE, "path too long: %s", name);
+        return 0;
+    }
+    struct fuel_config config = {0};
+    int result = config_load(&config);
+    if (result == 0)
+        result = data_path_find(&config, name, path, size);
+    config_free(&config);
+    return result;
+}
+
+static int output_flush(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return error_set(EXIT_WRITE, "cannot write: standard output: %s", strerror(errno));
+    return 0;
+}
+
+static int info_run(const char *name, bool as_json)
+{
+    char path[PATH_MAX];
+    struct h5py_file *file = NULL;
+    int result = input_resolve(name, path, sizeof path);
+    if (result == 0)
+        result = h5py_reader_open(&file, path);
+    if (result != 0)
+        return result;
+    char *copy = strdup(path);
+    const char *base = copy != NULL ? basename(copy) : path;
+    result = as_json ? json_print(file, base) : text_print(file, base);
+    if (result == 0)
+        result = output_flush();
+    free(copy);
+    h5py_reader_close(file);
+    return result;
+}
+
+int cmd_info(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"help", no_argument, NULL, 'h'}, {"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
+    bool as_json = false;
+    int option;
+    opterr = 0;
+    optind = 1;
+    while ((option = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+        if (option == 'h') {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (option == 'j')
+            as_json = true;
+        else
+            return unknown_option(argv[0], argv[optind - 1]);
+    }
+    if (optind == argc)
+        return usage_error(argv[0], "missing FILE or NAME", "");
+    if (argc - optind > 1)
+        return usage_error(argv[0], "one FILE or NAME expected, got also: ", argv[optind + 1]);
+    error_clear();
+    int result = info_run(argv[optind], as_json);
+    if (result != 0)
+        error_print(argv[0]);
+    return result;
+}

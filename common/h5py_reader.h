@@ -1,0 +1,85 @@
+/* Reads an HDF5 file as Fuel's H5PYDataset sees it: the split array, root attributes, sources. */
+#ifndef FUEL_H5PY_READER_H
+#define FUEL_H5PY_READER_H
+
+#include <hdf5.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum indices_state {
+    INDICES_NONE,     /* null reference: the split is contiguous, [start, stop) */
+    INDICES_DATASET,  /* a reference to a dataset of example indices */
+    INDICES_DANGLING, /* a non-null reference that resolves to no dataset */
+};
+
+/* One row of the `split` attribute, strings without their padding. */
+struct h5py_split_row {
+    char *split;
+    char *source;
+    int64_t start;
+    int64_t stop;
+    bool available;
+    char *comment;
+    enum indices_state indices;
+    char *indices_name;      /* INDICES_DATASET: the dataset's path, without the root's '/' */
+    int indices_rank;        /* INDICES_DATASET: its dimensions, element count and type */
+    uint64_t indices_length;
+    bool indices_integer;
+};
+
+struct h5py_source {
+    char *name;
+    bool present;       /* a dataset of that name exists in the root group */
+    char *dtype;        /* numpy's name: uint8, float32, bool, S12, str, ...; for variable-length
+                           sources the element type */
+    int rank;
+    uint64_t *shape;
+    char **axis_labels; /* rank entries, "" for an unlabelled dimension */
+    /* Variable-length sources: dimension 0 carries a scale named `shapes` (and `shape_labels`). */
+    bool variable_length;
+    char *shapes_name;       /* the `shapes` scale dataset */
+    uint64_t shapes_rows;    /* its dimensions: examples x example rank */
+    uint64_t shapes_columns;
+    size_t shape_label_count;
+    char **shape_labels;     /* the `shape_labels` scale's strings; none when it is absent */
+};
+
+/* A root attribute holding a string (fixed or variable length, scalar or one element). */
+struct h5py_attribute {
+    char *name;
+    char *value;
+};
+
+struct h5py_file {
+    char *path;
+    hid_t handle; /* open read-only while the structure lives, for callers that read data */
+    size_t row_count;
+    struct h5py_split_row *rows;       /* in file order */
+    size_t split_count;
+    char **splits;                     /* distinct split names, in order of first appearance */
+    size_t source_count;
+    struct h5py_source *sources;       /* distinct source names, in order of first appearance */
+    size_t attribute_count;
+    struct h5py_attribute *attributes; /* string root attributes, in HDF5's name order */
+};
+
+/* Opens PATH and reads all of the above. EXIT_MISSING_INPUT when PATH does not exist;
+   EXIT_CORRUPT_INPUT when it is not HDF5, has no `split` attribute, or the split array is
+   malformed. Turns off HDF5's automatic error printing. */
+int h5py_reader_open(struct h5py_file **file, const char *path);
+
+/* Closes the file and frees everything; NULL is allowed. */
+void h5py_reader_close(struct h5py_file *file);
+
+/* The value of the string root attribute NAME, NULL when there is none. */
+const char *h5py_file_attribute(const struct h5py_file *file, const char *name);
+
+/* The source named NAME, NULL when the split array does not name it. */
+const struct h5py_source *h5py_file_source(const struct h5py_file *file, const char *name);
+
+/* The number of examples a row selects: the indices dataset's length, stop - start for a
+   contiguous row (0 when stop < start), 0 when unavailable or dangling. */
+uint64_t h5py_split_row_count(const struct h5py_split_row *row);
+
+#endif

@@ -1,0 +1,173 @@
+/* Publishes output files atomically: written under a hidden temporary name, renamed when whole. */
+#include "publish.h"
+
+#include "error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Temporaries not yet published, removed by the signal handler and at exit. A slot's path is
+   written before it is marked active, so the handler never reads a half-written path. */
+enum { TRACKED_TEMPORARIES = 16 };
+static struct {
+    volatile sig_atomic_t active;
+    char path[4096];
+} tracked[TRACKED_TEMPORARIES];
+
+static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void remove_tracked(void)
+{
+    for (int slot = 0; slot < TRACKED_TEMPORARIES; slot++)
+        if (tracked[slot].active)
+            unlink(tracked[slot].path);
+}
+
+/* Async-signal-safe: unlink, then die of the same signal (the handler was reset on entry). */
+static void remove_on_signal(int signal_number)
+{
+    remove_tracked();
+    raise(signal_number);
+}
+
+static void install_handlers(void)
+{
+    static bool installed;
+    if (installed)
+        return;
+    installed = true;
+    atexit(remove_tracked);
+    struct sigaction action = {.sa_handler = remove_on_signal, .sa_flags = SA_RESETHAND};
+    sigemptyset(&action.sa_mask);
+    for (size_t index = 0; index < sizeof fatal_signals / sizeof *fatal_signals; index++) {
+        struct sigaction previous;
+        /* A signal ignored on entry (nohup) stays ignored. */
+        if (sigaction(fatal_signals[index], NULL, &previous) == 0 && previous.sa_handler != SIG_IGN)
+            sigaction(fatal_signals[index], &action, NULL);
+    }
+}
+
+static int track(const char *path)
+{
+    for (int slot = 0; slot < TRACKED_TEMPORARIES; slot++) {
+        if (!tracked[slot].active) {
+            snprintf(tracked[slot].path, sizeof tracked[slot].path, "%s", path);
+            tracked[slot].active = 1;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static void untrack(const char *path)
+{
+    for (int slot = 0; slot < TRACKED_TEMPORARIES; slot++)
+        if (tracked[slot].active && strcmp(tracked[slot].path, path) == 0)
+            tracked[slot].active = 0;
+}
+
+static int failure(const char *path, int number)
+{
+    return error_set(EXIT_WRITE, "cannot write: %s: %s", path, strerror(number));
+}
+
+int publish_begin(struct publication *publication, const char *directory, const char *name)
+{
+    publication->temporary_path[0] = '\0';
+    int final_length = snprintf(publication->final_path, sizeof publication->final_path, "%s/%s",
+                                directory, name);
+    int temporary_length =
+        snprintf(publication->temporary_path, sizeof publication->temporary_path,
+                 "%s/.%s.XXXXXX", directory, name);
+    if (final_length < 0 || (size_t)final_length >= sizeof publication->final_path ||
+        temporary_length < 0 || (size_t)temporary_length >= sizeof publication->temporary_path) {
+        publication->temporary_path[0] = '\0';
+        return error_set(EXIT_WRITE, "cannot write: %s/%s: path too long", directory, name);
+    }
+    install_handlers();
+    int descriptor = mkostemp(publication->temporary_path, O_CLOEXEC);
+    if (descriptor < 0) {
+        publication->temporary_path[0] = '\0';
+        return failure(publication->final_path, errno);
+    }
+    if (track(publication->temporary_path) < 0) {
+        close(descriptor);
+        unlink(publication->temporary_path);
+        publication->temporary_path[0] = '\0';
+        return error_set(EXIT_OTHER, "cannot write: %s: too many files being written",
+                         publication->final_path);
+    }
+    /* mkstemp makes the file 0600; the published file gets the usual 0666 less the umask. */
+    mode_t mask = umask(0);
+    umask(mask);
+    int result = fchmod(descriptor, 0666 & ~mask) == 0 ? EXIT_OK : failure(publication->final_path, errno);
+    close(descriptor);
+    if (result != EXIT_OK)
+        publish_abort(publication);
+    return result;
+}
+
+static int sync_file(const char *path)
+{
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0)
+        return errno;
+    int number = fsync(descriptor) == 0 ? 0 : errno;
+    close(descriptor);
+    return number;
+}
+
+static void directory_of(const char *path, char *directory, size_t size)
+{
+    snprintf(directory, size, "%s", path);
+    char *slash = strrchr(directory, '/');
+    if (slash == directory)
+        slash[1] = '\0';
+    else if (slash != NULL)
+        *slash = '\0';
+    else
+        snprintf(directory, size, ".");
+}
+
+int publish_commit(struct publication *publication)
+{
+    if (publication->temporary_path[0] == '\0')
+        return error_set(EXIT_OTHER, "cannot write: %s: nothing to publish", publication->final_path);
+    int number = sync_file(publication->temporary_path);
+    if (number != 0) {
+        publish_abort(publication);
+        return failure(publication->final_path, number);
+    }
+    char directory[sizeof publication->final_path];
+    directory_of(publication->final_path, directory, sizeof directory);
+    int directory_descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (directory_descriptor < 0 || rename(publication->temporary_path, publication->final_path) != 0) {
+        number = errno;
+        if (directory_descriptor >= 0)
+            close(directory_descriptor);
+        publish_abort(publication);
+        return failure(publication->final_path, number);
+    }
+    untrack(publication->temporary_path);
+    publication->temporary_path[0] = '\0';
+    /* The file is published; a directory sync refused by the filesystem cannot undo that. */
+    fsync(directory_descriptor);
+    close(directory_descriptor);
+    return EXIT_OK;
+}
+
+void publish_abort(struct publication *publication)
+{
+    if (publication->temporary_path[0] == '\0')
+        return;
+    unlink(publication->temporary_path);
+    untrack(publication->temporary_path);
+    publication->temporary_path[0] = '\0';
+}

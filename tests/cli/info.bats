@@ -1,0 +1,277 @@
+#!/usr/bin/env bats
+# fuel-info: Fuel's block, the split table, sources, provenance, --json, data path, error paths.
+
+bats_require_minimum_version 1.5.0
+
+PYTHON=/usr/bin/python3
+
+setup() {
+    EXPECTED="$FUEL_FIXTURES/expected"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    mkdir -p "$HOME"
+    unset FUEL_DATA_PATH
+}
+
+# The rows "split source start stop count available" as h5py reads them, one per line.
+h5py_rows() {
+    $PYTHON - "$1" <<'EOF'
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    for row in f.attrs["split"]:
+        start, stop = int(row["start"]), int(row["stop"])
+        count = f[row["indices"]].size if row["indices"] else max(stop - start, 0)
+        print(row["split"].decode(), row["source"].decode(), start, stop,
+              count if row["available"] else 0, "yes" if row["available"] else "no")
+EOF
+}
+
+# Checks the --json document on stdin against h5py's view of FILE; prints the differences.
+json_matches_h5py() {
+    $PYTHON -c '
+import json, sys, h5py
+document = json.load(sys.stdin)
+problems = []
+with h5py.File(sys.argv[1], "r") as f:
+    rows = [(r["split"].decode(), r["source"].decode(), int(r["start"]), int(r["stop"]),
+             bool(r["available"]), r["comment"].decode()) for r in f.attrs["split"]]
+    got = [(r["split"], r["source"], r["start"], r["stop"], r["available"], r["comment"])
+           for r in document["split_rows"]]
+    if rows != got:
+        problems.append(f"rows {got} != {rows}")
+    for source in document["sources"]:
+        name, dataset = source["name"], f[source["name"]]
+        if list(dataset.shape) != source["shape"]:
+            problems.append(name + ": shape " + str(source["shape"]))
+        if [d.label for d in dataset.dims] != source["axis_labels"]:
+            problems.append(name + ": axis labels " + str(source["axis_labels"]))
+        if source["variable_length"]:
+            labels = [l.decode() for l in dataset.dims[0]["shape_labels"]]
+            if labels != source["shape_labels"] or dataset.dtype.metadata["vlen"] != source["dtype"]:
+                problems.append(name + ": vlen " + str(source))
+        elif str(dataset.dtype) != source["dtype"]:
+            problems.append(name + ": dtype " + source["dtype"])
+    for key in ("h5py_interface_version", "fuel_convert_version", "fuel_convert_command"):
+        if f.attrs[key] != document[key]:
+            problems.append(f"{key}: {document[key]}")
+print("\n".join(problems))
+sys.exit(1 if problems else 0)
+' "$1"
+}
+
+@test "fuel-info prints Fuel's metadata block word for word" {
+    run --separate-stderr fuel-info "$EXPECTED/mnist.hdf5"
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    expected="
+Metadata for mnist.hdf5
+=======================
+
+    The command used to generate this file is
+
+        fuel-convert mnist -d raw/mnist -o expected
+
+    Relevant versions are
+
+        H5PYDataset     0.3
+        fuel.converters 0.2"
+    [ "$(printf '%s\n' "$output" | head -n 13)" = "$expected" ]
+}
+
+@test "fuel-info on every reference file prints every split row with h5py's numbers" {
+    for file in "$EXPECTED"/*.hdf5; do
+        run --separate-stderr fuel-info "$file"
+        [ "$status" -eq 0 ] || { echo "$file: $stderr"; false; }
+        [[ "$output" == *"Metadata for $(basename "$file")"* ]]
+        table=$(printf '%s\n' "$output" | sed -n '/^Splits/,/^Sources/p' | tr -s ' ')
+        rows=0
+        while read -r split source start stop count available; do
+            grep -qx " $split $source $start $stop $count $available \. contiguous" <<<"$table" ||
+                { echo "$file: no row $split $source $start $stop $count"; false; }
+            rows=$((rows + 1))
+        done < <(h5py_rows "$file")
+        [ "$(grep -c contiguous <<<"$table")" -eq "$rows" ]
+    done
+}
+
+@test "fuel-info shows dtypes, shapes and axis labels of each source" {
+    run fuel-info "$EXPECTED/mnist_float32.hdf5"
+    [ "$status" -eq 0 ]
+    sources=$(printf '%s\n' "$output" | sed -n '/^Sources/,$p' | tr -s ' ')
+    grep -qx ' features float32 (14, 1, 28, 28) batch, channel, height, width' <<<"$sources"
+    grep -qx ' targets uint8 (14, 1) batch, index' <<<"$sources"
+    run fuel-info "$EXPECTED/iris.hdf5"
+    [[ "$output" == *"features  float32  (150, 4)  batch, feature"* ]]
+}
+
+@test "fuel-info shows the shape labels of variable-length sources" {
+    run fuel-info "$EXPECTED/svhn_format_1.hdf5"
+    [ "$status" -eq 0 ]
+    sources=$(printf '%s\n' "$output" | sed -n '/^Sources/,$p' | tr -s ' ')
+    grep -qx ' features uint8 (22,) batch variable-length; shapes features_shapes (22 x 3); shape labels channel, height, width' <<<"$sources"
+    grep -qx ' bbox_lefts uint16 (22,) batch variable-length; shapes bbox_lefts_shapes (22 x 2); shape labels bounding_box, x' <<<"$sources"
+}
+
+@test "fuel-info --json on every reference file parses and holds h5py's values" {
+    for file in "$EXPECTED"/*.hdf5; do
+        run --separate-stderr fuel-info --json "$file"
+        [ "$status" -eq 0 ]
+        printf '%s\n' "$output" | $PYTHON -m json.tool >/dev/null
+        printf '%s\n' "$output" | json_matches_h5py "$file" || { echo "$file"; false; }
+    done
+}
+
+@test "fuel-info --json gives counts, layout, names and vlen shape labels" {
+    run --separate-stderr fuel-info "$EXPECTED/svhn_format_1.hdf5" --json
+    [ "$status" -eq 0 ]
+    printf '%s\n' "$output" | $PYTHON -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["name"] == "svhn_format_1.hdf5", d["name"]
+assert d["splits"] == ["train", "test", "extra"], d["splits"]
+assert [r["count"] for r in d["split_rows"] if r["source"] == "features"] == [12, 4, 6]
+assert all(r["layout"] == "contiguous" and r["indices"] is None for r in d["split_rows"])
+features = [s for s in d["sources"] if s["name"] == "features"][0]
+assert features["dtype"] == "uint8" and features["variable_length"] is True, features
+assert features["shape_labels"] == ["channel", "height", "width"], features
+assert features["shapes"] == "features_shapes", features
+assert d["provenance"] is None
+assert d["attributes"]["fuel_convert_version"] == "0.2"
+'
+}
+
+make_chapter_four_file() {
+    $PYTHON - "$1" <<'EOF'
+import sys, json, h5py, numpy
+f = h5py.File(sys.argv[1], "w")
+f.create_dataset("features", (100, 3), dtype="float32").dims[0].label = "batch"
+f["train_indices"] = numpy.arange(0, 100, 2)
+f["test_indices"] = numpy.arange(1, 99, 2)
+rows = numpy.empty(3, dtype=[("split", "S5"), ("source", "S8"), ("start", numpy.int64),
+    ("stop", numpy.int64), ("indices", h5py.special_dtype(ref=h5py.Reference)),
+    ("available", bool), ("comment", "S9")])
+rows[0] = (b"train", b"features", -1, -1, f["train_indices"].ref, True, b"even rows")
+rows[1] = (b"test", b"features", -1, -1, f["test_indices"].ref, True, b".")
+rows[2] = (b"valid", b"features", 0, 0, h5py.Reference(), False, b".")
+f.attrs["split"] = rows
+f.attrs["h5py_interface_version"] = numpy.bytes_(b"0.3")
+f.attrs["fuel_convert_command"] = numpy.bytes_(b"written by hand")
+f.attrs["origin"] = "lab notebook 7"
+f.attrs["fuel_provenance"] = json.dumps({"tool": "fuel", "argv": ["fuel-convert", "x"],
+    "inputs": [{"name": "x.gz", "size": 42, "sha256": "ab" * 32}],
+    "libraries": {"hdf5": "1.10.8"}, "created": "2026-01-02T03:04:05Z"})
+f.close()
+EOF
+}
+
+@test "fuel-info reads h5py files with fixed-length attributes and indices references" {
+    make_chapter_four_file "$BATS_TEST_TMPDIR/hand.hdf5"
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/hand.hdf5"
+    [ "$status" -eq 0 ]
+    table=$(printf '%s\n' "$output" | tr -s ' ')
+    grep -qx ' train features -1 -1 50 yes even rows train_indices' <<<"$table"
+    grep -qx ' test features -1 -1 49 yes \. test_indices' <<<"$table"
+    grep -qx ' valid features 0 0 0 no \. contiguous' <<<"$table"
+    grep -qx '        written by hand' <<<"$output"
+    grep -qx '        fuel.converters N/A' <<<"$output"
+    grep -qx '    origin: lab notebook 7' <<<"$output"
+}
+
+@test "fuel-info prints the provenance: inputs with checksums, libraries, created" {
+    make_chapter_four_file "$BATS_TEST_TMPDIR/hand.hdf5"
+    run fuel-info "$BATS_TEST_TMPDIR/hand.hdf5"
+    provenance=$(printf '%s\n' "$output" | sed -n '/^Provenance/,$p')
+    grep -qx "        x.gz  size 42  sha256 $(printf 'ab%.0s' {1..32})" <<<"$provenance"
+    grep -qx '        hdf5 1.10.8' <<<"$provenance"
+    grep -qx '    created: 2026-01-02T03:04:05Z' <<<"$provenance"
+    grep -qx '    argv: fuel-convert x' <<<"$provenance"
+    run fuel-info --json "$BATS_TEST_TMPDIR/hand.hdf5"
+    printf '%s\n' "$output" | $PYTHON -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["provenance"]["inputs"][0] == {"name": "x.gz", "size": 42, "sha256": "ab" * 32}
+assert d["provenance"]["created"] == "2026-01-02T03:04:05Z"
+assert [r["indices"] for r in d["split_rows"]] == ["train_indices", "test_indices", None]
+assert [r["count"] for r in d["split_rows"]] == [50, 49, 0]
+assert d["fuel_convert_version"] is None
+assert d["attributes"]["origin"] == "lab notebook 7"
+'
+}
+
+@test "fuel info FILE is fuel-info FILE" {
+    run fuel-info "$EXPECTED/iris.hdf5"
+    direct="$output"
+    run fuel info "$EXPECTED/iris.hdf5"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$direct" ]
+}
+
+@test "a file that is not HDF5: exit 4, one line, nothing on stdout" {
+    echo "not hdf5" >"$BATS_TEST_TMPDIR/text.hdf5"
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/text.hdf5"
+    [ "$status" -eq 4 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-info: not an HDF5 file: $BATS_TEST_TMPDIR/text.hdf5: file signature not found" ]
+}
+
+@test "an HDF5 file without a split attribute: exit 4, one line" {
+    $PYTHON -c 'import h5py, sys; h5py.File(sys.argv[1], "w").attrs["x"] = 1' "$BATS_TEST_TMPDIR/plain.hdf5"
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/plain.hdf5"
+    [ "$status" -eq 4 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-info: not an H5PYDataset file: $BATS_TEST_TMPDIR/plain.hdf5: no split attribute in the root group" ]
+}
+
+@test "a malformed split array: exit 4, one line" {
+    $PYTHON -c '
+import h5py, numpy, sys
+f = h5py.File(sys.argv[1], "w")
+f.attrs["split"] = numpy.zeros(3, dtype=[("split", "S5"), ("source", "S5"), ("start", "i8")])
+' "$BATS_TEST_TMPDIR/bad.hdf5"
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/bad.hdf5"
+    [ "$status" -eq 4 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-info: malformed split attribute: $BATS_TEST_TMPDIR/bad.hdf5: no field stop" ]
+}
+
+@test "a truncated HDF5 file: exit 4, one line" {
+    head -c 4000 "$EXPECTED/mnist.hdf5" >"$BATS_TEST_TMPDIR/cut.hdf5"
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/cut.hdf5"
+    [ "$status" -eq 4 ]
+    [ -z "$output" ]
+    [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+    [[ "$stderr" == "fuel-info: "*"cut.hdf5"* ]]
+}
+
+@test "a missing file: exit 3, one line naming it" {
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/absent.hdf5"
+    [ "$status" -eq 3 ]
+    [ -z "$output" ]
+    [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+    [[ "$stderr" == "fuel-info: "*"absent.hdf5"* ]]
+}
+
+@test "usage errors exit 2 with one line; -h prints the usage on stdout" {
+    run --separate-stderr fuel-info
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-info: missing FILE or NAME; see 'fuel-info -h'" ]
+    run --separate-stderr fuel-info --bogus "$EXPECTED/mnist.hdf5"
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-info: unknown option: --bogus; see 'fuel-info -h'" ]
+    run --separate-stderr fuel-info -x "$EXPECTED/mnist.hdf5"
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-info: unknown option: -x; see 'fuel-info -h'" ]
+    run --separate-stderr fuel-info "$EXPECTED/mnist.hdf5" "$EXPECTED/iris.hdf5"
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "fuel-info: one FILE or NAME expected, got also: "*"iris.hdf5; see 'fuel-info -h'" ]]
+    [ -z "$output" ]
+    run --separate-stderr fuel-info -h
+    [ "$status" -eq 0 ]
+    [[ "$output" == "usage: fuel-info [-h] [--json] FILE|NAME"* ]]
+    [ -z "$stderr" ]
+}
+
+@test "an output that cannot be written: exit 7" {
+    run --separate-stderr bash -c 'fuel-info "$1" >/dev/full' _ "$EXPECTED/mnist.hdf5"
+    [ "$status" -eq 7 ]
+    [[ "$stderr" == "fuel-info: cannot write: standard output"* ]]
+}

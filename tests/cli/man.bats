@@ -1,0 +1,53 @@
+#!/usr/bin/env bats
+# Every man page renders with man(1) without a single troff or man warning.
+
+setup() {
+    cd "$BATS_TEST_DIRNAME/../.."
+}
+
+render_without_warnings() {
+    local page=$1
+    MANWIDTH=80 man -l --warnings "$page" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
+    local status=$?
+    if [ "$status" -ne 0 ] || [ -s "$BATS_TEST_TMPDIR/err" ]; then
+        echo "$page: status $status"
+        cat "$BATS_TEST_TMPDIR/err"
+        return 1
+    fi
+    [ -s "$BATS_TEST_TMPDIR/out" ]
+}
+
+@test "every section 1 and 5 page renders without warnings" {
+    pages=(man/*.1 man/*.5)
+    [ "${#pages[@]}" -ge 2 ]
+    for page in "${pages[@]}"; do
+        render_without_warnings "$page"
+    done
+}
+
+@test "the man check catches a page with an undefined macro" {
+    printf '.TH BROKEN 1\n.SH NAME\nbroken \\- a page\n.NOSUCHMACRO\n' >"$BATS_TEST_TMPDIR/broken.1"
+    run render_without_warnings "$BATS_TEST_TMPDIR/broken.1"
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"NOSUCHMACRO"* ]]
+}
+
+@test "fuel.1 lists every command, every exit code and the environment" {
+    MANWIDTH=200 man -l man/fuel.1 >"$BATS_TEST_TMPDIR/fuel.txt" 2>/dev/null
+    for word in download convert info help 'fuel-COMMAND' FUEL_CONFIG FUEL_DATA_PATH \
+        FUEL_MIRROR '~/.fuelrc'; do
+        grep -qF -- "$word" "$BATS_TEST_TMPDIR/fuel.txt"
+    done
+    for code in 0 1 2 3 4 5 6 7; do
+        grep -qE "^ {7}$code {2,}[A-Z]" "$BATS_TEST_TMPDIR/fuel.txt"
+    done
+}
+
+@test "fuelrc.5 documents every key and variable" {
+    MANWIDTH=200 man -l man/fuelrc.5 >"$BATS_TEST_TMPDIR/fuelrc.txt" 2>/dev/null
+    for word in data_path local_data_path extra_downloaders extra_converters mirror mirrors \
+        FUEL_CONFIG FUEL_DATA_PATH FUEL_LOCAL_DATA_PATH FUEL_EXTRA_DOWNLOADERS \
+        FUEL_EXTRA_CONVERTERS FUEL_MIRROR; do
+        grep -qw -- "$word" "$BATS_TEST_TMPDIR/fuelrc.txt"
+    done
+}

@@ -1,0 +1,127 @@
+/* Unit tests for common/hash.c: known MD5 and SHA-256 vectors, streaming, files, missing files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../common/error.h"
+#include "../../common/hash.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void assert_digest(enum hash_algorithm algorithm, const char *text, const char *expected)
+{
+    struct hash *hash;
+    assert_int_equal(hash_begin(&hash, algorithm), EXIT_OK);
+    hash_update(hash, text, strlen(text));
+    char hex[HASH_HEX_SIZE];
+    hash_finish(hash, hex);
+    assert_string_equal(hex, expected);
+}
+
+static void test_md5_vectors(void **state)
+{
+    (void)state;
+    assert_digest(HASH_MD5, "", "d41d8cd98f00b204e9800998ecf8427e");
+    assert_digest(HASH_MD5, "abc", "900150983cd24fb0d6963f7d28e17f72");
+    assert_digest(HASH_MD5, "message digest", "f96b697d7cb7938d525a2f31aaf161d0");
+}
+
+static void test_sha256_vectors(void **state)
+{
+    (void)state;
+    assert_digest(HASH_SHA256, "", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    assert_digest(HASH_SHA256, "abc",
+                  "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    assert_digest(HASH_SHA256, "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+                  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+/* Updates in pieces give the digest of the whole. */
+static void test_streamed_updates(void **state)
+{
+    (void)state;
+    struct hash *hash;
+    assert_int_equal(hash_begin(&hash, HASH_SHA256), EXIT_OK);
+    hash_update(hash, "a", 1);
+    hash_update(hash, "", 0);
+    hash_update(hash, "bc", 2);
+    char hex[HASH_HEX_SIZE];
+    hash_finish(hash, hex);
+    assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+/* One million 'a' (spans the 1 MiB read block): the FIPS 180-2 long-message vector. */
+static void test_file(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/fuel-hash-XXXXXX";
+    int descriptor = mkstemp(path);
+    assert_true(descriptor >= 0);
+    char *block = malloc(1000000);
+    memset(block, 'a', 1000000);
+    assert_int_equal(write(descriptor, block, 1000000), 1000000);
+    assert_int_equal(write(descriptor, block, 1000000), 1000000);
+    close(descriptor);
+    free(block);
+    char hex[HASH_HEX_SIZE];
+    uint64_t size = 0;
+    assert_int_equal(hash_file(path, HASH_MD5, hex, &size), EXIT_OK);
+    assert_int_equal(size, 2000000);
+    assert_string_equal(hex, "2a915e52d86d42e58e580f4073120a6b");
+    assert_int_equal(truncate(path, 1000000), 0);
+    assert_int_equal(hash_file(path, HASH_SHA256, hex, &size), EXIT_OK);
+    assert_int_equal(size, 1000000);
+    assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    assert_int_equal(hash_file(path, HASH_MD5, hex, &size), EXIT_OK);
+    assert_string_equal(hex, "7707d6ae4e027c70eea2a935c2296f21");
+    unlink(path);
+}
+
+static void test_missing_file(void **state)
+{
+    (void)state;
+    char hex[HASH_HEX_SIZE];
+    uint64_t size;
+    assert_int_equal(hash_file("/nonexistent/fuel/input.gz", HASH_SHA256, hex, &size),
+                     EXIT_MISSING_INPUT);
+    assert_int_equal(error_code(), EXIT_MISSING_INPUT);
+    assert_string_equal(error_message(),
+                        "cannot open: /nonexistent/fuel/input.gz: No such file or directory");
+}
+
+static void test_read_error(void **state)
+{
+    (void)state;
+    char hex[HASH_HEX_SIZE];
+    uint64_t size;
+    assert_int_equal(hash_file("/tmp", HASH_SHA256, hex, &size), EXIT_OTHER);
+    assert_string_equal(error_message(), "cannot read: /tmp: Is a directory");
+}
+
+static void test_algorithm_for_length(void **state)
+{
+    (void)state;
+    assert_int_equal(hash_algorithm_for_length(32), HASH_MD5);
+    assert_int_equal(hash_algorithm_for_length(64), HASH_SHA256);
+    assert_int_equal(hash_algorithm_for_length(40), -1);
+    assert_int_equal(hash_algorithm_for_length(0), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_md5_vectors),
+        cmocka_unit_test(test_sha256_vectors),
+        cmocka_unit_test(test_streamed_updates),
+        cmocka_unit_test(test_file),
+        cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_read_error),
+        cmocka_unit_test(test_algorithm_for_length),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,197 @@
+/* Unit tests for common/provenance.c: the JSON fields and their order, created, missing inputs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../common/error.h"
+#include "../../common/provenance.h"
+#include "../../common/versions.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static char directory[] = "/tmp/fuel-provenance-XXXXXX";
+static char abc_path[256], empty_path[256];
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *file = fopen(path, "w");
+    fputs(text, file);
+    fclose(file);
+}
+
+static int make_inputs(void **state)
+{
+    (void)state;
+    if (mkdtemp(directory) == NULL)
+        return -1;
+    char inner[256];
+    snprintf(inner, sizeof inner, "%s/inner", directory);
+    mkdir(inner, 0700);
+    snprintf(abc_path, sizeof abc_path, "%s/abc.txt", directory);
+    snprintf(empty_path, sizeof empty_path, "%s/inner/empty.bin", directory);
+    write_text(abc_path, "abc");
+    write_text(empty_path, "");
+    return 0;
+}
+
+static int remove_inputs(void **state)
+{
+    (void)state;
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf %s", directory);
+    return system(command);
+}
+
+static char *provenance_of(const char *const *paths, size_t count)
+{
+    char *argv[] = {"fuel-convert", "mnist", "-d", "raw dir", NULL};
+    struct provenance *provenance;
+    assert_int_equal(provenance_begin(&provenance, 4, argv, paths, count), EXIT_OK);
+    return provenance_finish(provenance);
+}
+
+static void assert_keys(json_t *object, const char *const *keys, size_t count)
+{
+    assert_int_equal(json_object_size(object), count);
+    void *iterator = json_object_iter(object);
+    for (size_t index = 0; index < count; index++, iterator = json_object_iter_next(object, iterator))
+        assert_string_equal(json_object_iter_key(iterator), keys[index]);
+}
+
+static void test_fields(void **state)
+{
+    (void)state;
+    setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+    const char *paths[] = {abc_path, empty_path};
+    char *text = provenance_of(paths, 2);
+    assert_non_null(text);
+    json_error_t problem;
+    json_t *root = json_loads(text, 0, &problem);
+    assert_non_null(root);
+    const char *keys[] = {"tool", "version", "argv", "inputs", "libraries", "created"};
+    assert_keys(root, keys, 6);
+    assert_string_equal(json_string_value(json_object_get(root, "tool")), "fuel");
+    assert_string_equal(json_string_value(json_object_get(root, "version")), FUEL_VERSION);
+    json_t *argv = json_object_get(root, "argv");
+    assert_int_equal(json_array_size(argv), 4);
+    assert_string_equal(json_string_value(json_array_get(argv, 0)), "fuel-convert");
+    assert_string_equal(json_string_value(json_array_get(argv, 3)), "raw dir");
+    json_t *inputs = json_object_get(root, "inputs");
+    assert_int_equal(json_array_size(inputs), 2);
+    json_t *abc = json_array_get(inputs, 0);
+    const char *input_keys[] = {"name", "size", "sha256"};
+    assert_keys(abc, input_keys, 3);
+    assert_string_equal(json_string_value(json_object_get(abc, "name")), "abc.txt");
+    assert_int_equal(json_integer_value(json_object_get(abc, "size")), 3);
+    assert_string_equal(json_string_value(json_object_get(abc, "sha256")),
+                        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    json_t *empty = json_array_get(inputs, 1);
+    assert_string_equal(json_string_value(json_object_get(empty, "name")), "empty.bin");
+    assert_int_equal(json_integer_value(json_object_get(empty, "size")), 0);
+    assert_string_equal(json_string_value(json_object_get(empty, "sha256")),
+                        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    struct library_version versions[LIBRARY_VERSION_COUNT];
+    library_versions(versions);
+    json_t *libraries = json_object_get(root, "libraries");
+    const char *library_keys[] = {"hdf5", "zlib", "libarchive", "libcurl", "libpng", "jansson"};
+    assert_keys(libraries, library_keys, LIBRARY_VERSION_COUNT);
+    for (int index = 0; index < LIBRARY_VERSION_COUNT; index++)
+        assert_string_equal(json_string_value(json_object_get(libraries, versions[index].name)),
+                            versions[index].version);
+    assert_string_equal(json_string_value(json_object_get(root, "created")), "2023-11-14T22:13:20Z");
+    json_decref(root);
+    free(text);
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    setenv("SOURCE_DATE_EPOCH", "0", 1);
+    const char *paths[] = {abc_path};
+    char *first = provenance_of(paths, 1);
+    char *second = provenance_of(paths, 1);
+    assert_non_null(first);
+    assert_non_null(second);
+    assert_string_equal(first, second);
+    assert_non_null(strstr(first, "\"created\":\"1970-01-01T00:00:00Z\""));
+    free(first);
+    free(second);
+}
+
+static void test_no_inputs(void **state)
+{
+    (void)state;
+    setenv("SOURCE_DATE_EPOCH", "86400", 1);
+    char *text = provenance_of(NULL, 0);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "\"inputs\":[]"));
+    assert_non_null(strstr(text, "\"created\":\"1970-01-02T00:00:00Z\""));
+    free(text);
+}
+
+static void test_missing_input(void **state)
+{
+    (void)state;
+    char missing[256];
+    snprintf(missing, sizeof missing, "%s/absent.gz", directory);
+    const char *paths[] = {abc_path, missing};
+    error_clear();
+    assert_null(provenance_of(paths, 2));
+    assert_int_equal(error_code(), EXIT_MISSING_INPUT);
+    assert_non_null(strstr(error_message(), missing));
+    assert_non_null(strstr(error_message(), "No such file or directory"));
+}
+
+static void test_discard(void **state)
+{
+    (void)state;
+    const char *paths[] = {abc_path, empty_path};
+    char *argv[] = {"fuel-convert", NULL};
+    struct provenance *provenance;
+    assert_int_equal(provenance_begin(&provenance, 1, argv, paths, 2), EXIT_OK);
+    provenance_discard(provenance);
+    provenance_discard(NULL);
+}
+
+static void test_created_now_without_epoch(void **state)
+{
+    (void)state;
+    char created[32], expected[32];
+    unsetenv("SOURCE_DATE_EPOCH");
+    time_t before = time(NULL);
+    provenance_created(created, sizeof created);
+    time_t after = time(NULL);
+    struct tm calendar;
+    bool matched = false;
+    for (time_t second = before; second <= after; second++) {
+        gmtime_r(&second, &calendar);
+        strftime(expected, sizeof expected, "%Y-%m-%dT%H:%M:%SZ", &calendar);
+        matched = matched || strcmp(created, expected) == 0;
+    }
+    assert_true(matched);
+    setenv("SOURCE_DATE_EPOCH", "12ab", 1);
+    provenance_created(created, sizeof created);
+    assert_int_not_equal(strcmp(created, "1970-01-01T00:00:12Z"), 0);
+    assert_int_equal(strlen(created), 20);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fields),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_no_inputs),
+        cmocka_unit_test(test_missing_input),
+        cmocka_unit_test(test_discard),
+        cmocka_unit_test(test_created_now_without_epoch),
+    };
+    return cmocka_run_group_tests(tests, make_inputs, remove_inputs);
+}

@@ -1,0 +1,220 @@
+/* Unit tests for common/publish.c: commit, abort, the temporary's name, signals and exit. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../common/error.h"
+#include "../../common/publish.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char directory[] = "/tmp/fuel-publish-XXXXXX";
+
+static int make_directory(void **state)
+{
+    (void)state;
+    return mkdtemp(directory) == NULL ? -1 : 0;
+}
+
+static int remove_directory(void **state)
+{
+    (void)state;
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf %s", directory);
+    return system(command);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *file = fopen(path, "w");
+    assert_non_null(file);
+    fputs(text, file);
+    assert_int_equal(fclose(file), 0);
+}
+
+static void assert_text(const char *path, const char *expected)
+{
+    char buffer[256] = "";
+    FILE *file = fopen(path, "r");
+    assert_non_null(file);
+    size_t length = fread(buffer, 1, sizeof buffer - 1, file);
+    buffer[length] = '\0';
+    fclose(file);
+    assert_string_equal(buffer, expected);
+}
+
+static size_t entries_in_directory(void)
+{
+    DIR *listing = opendir(directory);
+    size_t count = 0;
+    for (struct dirent *entry; (entry = readdir(listing)) != NULL;)
+        if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0)
+            count++;
+    closedir(listing);
+    return count;
+}
+
+static void test_temporary_name(void **state)
+{
+    (void)state;
+    struct publication publication;
+    assert_int_equal(publish_begin(&publication, directory, "name.hdf5"), EXIT_OK);
+    char final[256], prefix[256];
+    snprintf(final, sizeof final, "%s/name.hdf5", directory);
+    snprintf(prefix, sizeof prefix, "%s/.name.hdf5.", directory);
+    assert_string_equal(publication.final_path, final);
+    assert_int_equal(strncmp(publication.temporary_path, prefix, strlen(prefix)), 0);
+    assert_int_equal(strlen(publication.temporary_path), strlen(prefix) + 6);
+    assert_int_equal(access(publication.temporary_path, F_OK), 0);
+    assert_int_not_equal(access(final, F_OK), 0);
+    publish_abort(&publication);
+}
+
+static void test_commit(void **state)
+{
+    (void)state;
+    struct publication publication;
+    assert_int_equal(publish_begin(&publication, directory, "commit.txt"), EXIT_OK);
+    char temporary[4096];
+    snprintf(temporary, sizeof temporary, "%s", publication.temporary_path);
+    write_text(temporary, "content");
+    mode_t mask = umask(022);
+    umask(mask);
+    assert_int_equal(publish_commit(&publication), EXIT_OK);
+    assert_text(publication.final_path, "content");
+    assert_int_not_equal(access(temporary, F_OK), 0);
+    struct stat status;
+    assert_int_equal(stat(publication.final_path, &status), 0);
+    assert_int_equal(status.st_mode & 0777, 0666 & ~mask);
+    unlink(publication.final_path);
+    assert_int_equal(entries_in_directory(), 0);
+}
+
+static void test_commit_replaces_existing(void **state)
+{
+    (void)state;
+    char final[256];
+    snprintf(final, sizeof final, "%s/replace.txt", directory);
+    write_text(final, "old");
+    struct publication publication;
+    assert_int_equal(publish_begin(&publication, directory, "replace.txt"), EXIT_OK);
+    write_text(publication.temporary_path, "new");
+    assert_text(final, "old");
+    assert_int_equal(publish_commit(&publication), EXIT_OK);
+    assert_text(final, "new");
+    unlink(final);
+}
+
+static void test_abort_leaves_existing_untouched(void **state)
+{
+    (void)state;
+    char final[256];
+    snprintf(final, sizeof final, "%s/keep.txt", directory);
+    write_text(final, "precious");
+    struct publication publication;
+    assert_int_equal(publish_begin(&publication, directory, "keep.txt"), EXIT_OK);
+    write_text(publication.temporary_path, "partial");
+    char temporary[4096];
+    snprintf(temporary, sizeof temporary, "%s", publication.temporary_path);
+    publish_abort(&publication);
+    publish_abort(&publication);
+    assert_int_not_equal(access(temporary, F_OK), 0);
+    assert_text(final, "precious");
+    unlink(final);
+    assert_int_equal(entries_in_directory(), 0);
+}
+
+static void test_missing_directory(void **state)
+{
+    (void)state;
+    char missing[256];
+    snprintf(missing, sizeof missing, "%s/absent", directory);
+    struct publication publication;
+    assert_int_equal(publish_begin(&publication, missing, "out.hdf5"), EXIT_WRITE);
+    assert_int_equal(error_code(), EXIT_WRITE);
+    char expected[512];
+    snprintf(expected, sizeof expected, "cannot write: %s/out.hdf5: No such file or directory",
+             missing);
+    assert_string_equal(error_message(), expected);
+}
+
+static void test_commit_failure_keeps_existing(void **state)
+{
+    (void)state;
+    char final[256];
+    snprintf(final, sizeof final, "%s/vanished.txt", directory);
+    write_text(final, "precious");
+    struct publication publication;
+    assert_int_equal(publish_begin(&publication, directory, "vanished.txt"), EXIT_OK);
+    unlink(publication.temporary_path);
+    assert_int_equal(publish_commit(&publication), EXIT_WRITE);
+    assert_non_null(strstr(error_message(), "vanished.txt: No such file or directory"));
+    assert_text(final, "precious");
+    publish_abort(&publication);
+    unlink(final);
+    assert_int_equal(entries_in_directory(), 0);
+}
+
+/* A child that begins a publication and then dies of SIGNAL_NUMBER, or exits when it is 0. */
+static void run_interrupted_child(int signal_number)
+{
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        struct publication publication;
+        if (publish_begin(&publication, directory, "interrupted.hdf5") != EXIT_OK)
+            _exit(10);
+        write_text(publication.temporary_path, "partial");
+        if (signal_number != 0)
+            raise(signal_number);
+        exit(11);
+    }
+    int status;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    if (signal_number != 0) {
+        assert_true(WIFSIGNALED(status));
+        assert_int_equal(WTERMSIG(status), signal_number);
+    } else {
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 11);
+    }
+    assert_int_equal(entries_in_directory(), 0);
+}
+
+static void test_signals_remove_temporary(void **state)
+{
+    (void)state;
+    run_interrupted_child(SIGINT);
+    run_interrupted_child(SIGTERM);
+    run_interrupted_child(SIGHUP);
+}
+
+static void test_exit_removes_temporary(void **state)
+{
+    (void)state;
+    run_interrupted_child(0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_temporary_name),
+        cmocka_unit_test(test_commit),
+        cmocka_unit_test(test_commit_replaces_existing),
+        cmocka_unit_test(test_abort_leaves_existing_untouched),
+        cmocka_unit_test(test_missing_directory),
+        cmocka_unit_test(test_commit_failure_keeps_existing),
+        cmocka_unit_test(test_signals_remove_temporary),
+        cmocka_unit_test(test_exit_removes_temporary),
+    };
+    return cmocka_run_group_tests(tests, make_directory, remove_directory);
+}
