@@ -408,23 +408,35 @@ static bool integer_fits(struct integer integer, int64_t minimum, uint64_t maxim
            (integer.signed_value < 0 || (uint64_t)integer.signed_value <= maximum);
 }
 
-/* Stores integer INTEGER into element INDEX of OUTPUT, an array of CLASS_ID's C type. */
+static const struct {
+    int64_t minimum;
+    uint64_t maximum;
+} integer_ranges[] = {
+    [MATLAB_INT8] = {INT8_MIN, INT8_MAX},     [MATLAB_UINT8] = {0, UINT8_MAX},
+    [MATLAB_INT16] = {INT16_MIN, INT16_MAX},  [MATLAB_UINT16] = {0, UINT16_MAX},
+    [MATLAB_INT32] = {INT32_MIN, INT32_MAX},  [MATLAB_UINT32] = {0, UINT32_MAX},
+    [MATLAB_INT64] = {INT64_MIN, INT64_MAX},  [MATLAB_UINT64] = {0, UINT64_MAX},
+};
+
+/* Stores INTEGER into element INDEX of OUTPUT, an array of CLASS_ID's C type, if it fits. */
 static bool store_integer(enum matlab_class class_id, struct integer integer, void *output,
                           size_t index)
 {
+    if (!integer_fits(integer, integer_ranges[class_id].minimum, integer_ranges[class_id].maximum))
+        return false;
     int64_t value = integer.signed_value;
     switch (class_id) {
-    case MATLAB_INT8: ((int8_t *)output)[index] = (int8_t)value; return integer_fits(integer, INT8_MIN, INT8_MAX);
-    case MATLAB_UINT8: ((uint8_t *)output)[index] = (uint8_t)value; return integer_fits(integer, 0, UINT8_MAX);
-    case MATLAB_INT16: ((int16_t *)output)[index] = (int16_t)value; return integer_fits(integer, INT16_MIN, INT16_MAX);
-    case MATLAB_UINT16: ((uint16_t *)output)[index] = (uint16_t)value; return integer_fits(integer, 0, UINT16_MAX);
-    case MATLAB_INT32: ((int32_t *)output)[index] = (int32_t)value; return integer_fits(integer, INT32_MIN, INT32_MAX);
-    case MATLAB_UINT32: ((uint32_t *)output)[index] = (uint32_t)value; return integer_fits(integer, 0, UINT32_MAX);
-    case MATLAB_INT64: ((int64_t *)output)[index] = value; return integer_fits(integer, INT64_MIN, INT64_MAX);
+    case MATLAB_INT8: ((int8_t *)output)[index] = (int8_t)value; break;
+    case MATLAB_UINT8: ((uint8_t *)output)[index] = (uint8_t)value; break;
+    case MATLAB_INT16: ((int16_t *)output)[index] = (int16_t)value; break;
+    case MATLAB_UINT16: ((uint16_t *)output)[index] = (uint16_t)value; break;
+    case MATLAB_INT32: ((int32_t *)output)[index] = (int32_t)value; break;
+    case MATLAB_UINT32: ((uint32_t *)output)[index] = (uint32_t)value; break;
+    case MATLAB_INT64: ((int64_t *)output)[index] = value; break;
     default:
         ((uint64_t *)output)[index] = integer.is_unsigned_64 ? integer.magnitude : (uint64_t)value;
-        return integer_fits(integer, 0, UINT64_MAX);
     }
+    return true;
 }
 
 /* Widens COUNT stored elements of the staging buffer into OUTPUT as the class's C type. */

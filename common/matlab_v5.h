@@ -1,4 +1,4 @@
-/* Streams the numeric variables of MATLAB level-5 MAT-files, compressed or not, in bounded memory. */
+/* Streams the numeric variables of MATLAB level-5 MAT-files, in bounded memory. */
 #ifndef FUEL_MATLAB_V5_H
 #define FUEL_MATLAB_V5_H
 

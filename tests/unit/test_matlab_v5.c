@@ -449,6 +449,34 @@ static void test_impossible_declarations(void **state)
     matlab_close(file);
 }
 
+static void test_integer_classes_widened(void **state)
+{
+    (void)state;
+    struct bytes bytes = {0};
+    put_header(&bytes, 0x0100);
+    static const double values[] = {-128, -1, 0, 1, 100, 127};
+    struct array signed_array = {MATLAB_INT32, two_by_three, 2, "signed", MI_INT8, values, 6};
+    put_matrix(&bytes, &signed_array);
+    static const double negative[] = {1, 2, -1, 3, 4, 5};
+    struct array unsigned_array = {MATLAB_UINT32, two_by_three, 2, "unsigned", MI_INT16,
+                                   negative, 6};
+    put_matrix(&bytes, &unsigned_array);
+    write_file(&bytes);
+    struct matlab_file *file;
+    struct matlab_variable variable;
+    bool found;
+    assert_int_equal(matlab_open(&file, path), EXIT_OK);
+    assert_int_equal(matlab_next(file, &variable, &found), EXIT_OK);
+    assert_int_equal(matlab_class_size(variable.class_id), 4);
+    int32_t integers[6];
+    assert_int_equal(matlab_read(file, integers, 6), EXIT_OK);
+    assert_memory_equal(integers, ((int32_t[]){-128, -1, 0, 1, 100, 127}), sizeof integers);
+    assert_int_equal(matlab_next(file, &variable, &found), EXIT_OK);
+    assert_string_equal(variable.name, "unsigned");
+    check_error(matlab_read(file, integers, 6), EXIT_CORRUPT_INPUT, "does not fit");
+    matlab_close(file);
+}
+
 static void test_non_numeric_skipped(void **state)
 {
     (void)state;
@@ -528,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_size_mismatch),
         cmocka_unit_test(test_value_out_of_range),
         cmocka_unit_test(test_impossible_declarations),
+        cmocka_unit_test(test_integer_classes_widened),
         cmocka_unit_test(test_non_numeric_skipped),
         cmocka_unit_test(test_fixture_file),
     };
