@@ -5,6 +5,7 @@ DESTDIR ?=
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man
 BUILD ?= build
+FUEL_FIXTURES ?= $(abspath ../shared/fixtures)
 
 LIBRARIES = hdf5 libcurl zlib libarchive jansson yaml-0.1 libcrypto libpng
 PKG_CFLAGS := $(shell pkg-config --cflags $(LIBRARIES))
@@ -12,7 +13,8 @@ PKG_LIBS := $(shell pkg-config --libs $(LIBRARIES))
 
 
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP
+CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP $(SANITIZE)
+LDFLAGS += $(SANITIZE)
 CPPFLAGS += -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lhdf5_hl -lpthread -lm
 
@@ -25,7 +27,7 @@ COMMAND_OBJECTS = $(COMMAND_SOURCES:%.c=$(BUILD)/%.o)
 UNIT_BINARIES = $(UNIT_SOURCES:tests/unit/%.c=$(BUILD)/tests/%)
 MAN_PAGES = $(wildcard man/*.1 man/*.5)
 
-.PHONY: all check unit bench install uninstall clean setup
+.PHONY: all check check-sanitize fuzz fuzz-binaries unit bench install uninstall clean setup
 
 all: $(BUILD)/fuel $(COMMANDS:%=$(BUILD)/fuel-%)
 
@@ -52,6 +54,37 @@ unit: $(UNIT_BINARIES)
 check: all unit
 	BUILD=$(abspath $(BUILD)) bash tests/run
 
+# The whole suite again, built with AddressSanitizer + UndefinedBehaviorSanitizer in its own build
+# directory; any report (leaks included, or one allocation over 1 GiB) makes the program fail, so
+# the test that ran it fails.
+SANITIZE_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SANITIZE_BUILD = build-sanitize
+check-sanitize:
+	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:max_allocation_size_mb=1024:allocator_may_return_null=0:halt_on_error=1:abort_on_error=0:exitcode=99:detect_stack_use_after_return=1:check_initialization_order=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=99 \
+	LSAN_OPTIONS=suppressions=$(abspath tests/sanitize/lsan.supp):print_suppressions=0 \
+	CFLAGS="-O1 -g" $(MAKE) BUILD=$(SANITIZE_BUILD) SANITIZE="$(SANITIZE_FLAGS)" check
+
+# libFuzzer targets (clang): tests/fuzz/fuzz_X.c is built when the reader header it includes
+# exists; `make fuzz FUZZ_SECONDS=N [FUZZ_TARGETS="idx png"]` runs each for N seconds.
+FUZZ_BUILD = build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SOURCES = $(foreach source,$(wildcard tests/fuzz/fuzz_*.c),$(if $(wildcard $(shell sed -n \
+	's|^#include "\.\./\.\./\(common/[a-z0-9_]*\.h\)"|\1|p' $(source))),$(source)))
+FUZZ_BINARIES = $(FUZZ_SOURCES:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_input.h $(BUILD)/libfuel.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(BUILD)/libfuel.a $(LDLIBS)
+
+fuzz-binaries: $(FUZZ_BINARIES)
+	bash tests/fuzz/make_seeds $(FUEL_FIXTURES) $(BUILD)/fuzz/seeds
+
+fuzz:
+	CFLAGS="-O1 -g" $(MAKE) CC=clang BUILD=$(FUZZ_BUILD) SANITIZE="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" fuzz-binaries
+	bash tests/fuzz/run $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 bench: all
 	@status=0; for script in bench/*.sh; do [ "$$script" = bench/common.sh ] || \
 		BUILD=$(abspath $(BUILD)) bash $$script || status=1; done; exit $$status
@@ -72,6 +105,6 @@ uninstall:
 	rm -f $(addprefix $(MANDIR)/man5/,$(notdir $(filter %.5,$(MAN_PAGES))))
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -4,6 +4,7 @@
 
 /* Each takes argv with argv[0] = "fuel-NAME" and returns the process exit code. */
 int cmd_convert(int argc, char **argv);
+int cmd_download(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 
 /* The command line exactly as the user typed it (argv of main), for provenance. */

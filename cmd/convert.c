@@ -345,6 +345,7 @@ int cmd_convert(int argc, char **argv)
         return EXIT_OK;
     }
     request.arguments.input_directory = request.input_directory;
+    request.arguments.scratch_directory = request.output_directory;
     char paths[CONVERTER_MAX_INPUTS][4096];
     const char *path_list[CONVERTER_MAX_INPUTS];
     size_t input_count = 0;

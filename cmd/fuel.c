@@ -17,6 +17,7 @@ struct command {
 };
 
 static const struct command commands[] = {
+    {"download", cmd_download, "download a dataset's raw files, verified and resumable"},
     {"convert", cmd_convert, "convert downloaded raw files into an H5PYDataset HDF5 file"},
     {"info", cmd_info, "show what an H5PYDataset file holds: splits, sources, provenance"},
 };

@@ -1,4 +1,4 @@
-/* fuel-info: what an H5PYDataset file holds (Fuel's metadata block, splits, sources, provenance). */
+/* fuel-info: what an H5PYDataset file holds: Fuel's metadata block, splits, sources, provenance. */
 #include "../common/config.h"
 #include "../common/error.h"
 #include "../common/h5py_reader.h"
@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char usage[] =
     "usage: fuel-info [-h] [--json] FILE|NAME\n"
@@ -47,6 +49,7 @@ static int unknown_option(const char *program, const char *argument)
 
 /* A table printed with columns as wide as their widest cell; numeric columns right-aligned. */
 struct table {
+    int indent;
     size_t columns;
     size_t rows;
     char **cells;
@@ -98,7 +101,7 @@ static void table_print(const struct table *table)
         size_t shown = table->columns;
         while (shown > 1 && cells[shown - 1][0] == '\0')
             shown--;
-        fputs("   ", stdout);
+        printf("%*s", table->indent - 1, "");
         for (size_t column = 0; column < shown; column++) {
             if (table->right_aligned[column])
                 printf(" %*s", (int)widths[column], cells[column]);
@@ -134,7 +137,8 @@ static void fuel_block_print(const struct h5py_file *file, const char *name)
         putchar('=');
     printf("\n\n    The command used to generate this file is\n\n        %s\n\n",
            attribute_or_not_available(file, "fuel_convert_command"));
-    printf("    Relevant versions are\n\n        H5PYDataset     %s\n        fuel.converters %s\n\n",
+    printf("    Relevant versions are\n\n        H5PYDataset     %s\n"
+           "        fuel.converters %s\n\n",
            attribute_or_not_available(file, "h5py_interface_version"),
            attribute_or_not_available(file, "fuel_convert_version"));
 }
@@ -149,7 +153,7 @@ static char *row_layout_text(const struct h5py_split_row *row)
 static int splits_print(const struct h5py_file *file)
 {
     static const bool right[] = {false, false, true, true, true, false, false, false};
-    struct table table = {.columns = 8, .right_aligned = right};
+    struct table table = {.indent = 4, .columns = 8, .right_aligned = right};
     char *header[] = {strdup("split"), strdup("source"), strdup("start"), strdup("stop"),
                       strdup("count"), strdup("available"), strdup("comment"), strdup("indices")};
     int result = table_add(&table, header);
@@ -237,7 +241,7 @@ static int source_cells(const struct h5py_source *source, char **cells)
 static int sources_print(const struct h5py_file *file)
 {
     static const bool right[] = {false, false, false, false, false};
-    struct table table = {.columns = 5, .right_aligned = right};
+    struct table table = {.indent = 4, .columns = 5, .right_aligned = right};
     char *header[] = {strdup("source"), strdup("dtype"), strdup("shape"), strdup("axis labels"),
                       strdup("")};
     int result = table_add(&table, header);
@@ -277,76 +281,115 @@ static void attributes_print(const struct h5py_file *file)
 }
 
 /* A JSON scalar as text: strings bare, everything else as JSON writes it. */
-static void scalar_print(json_t *value)
+static char *scalar_text(json_t *value)
 {
-    if (json_is_string(value)) {
-        fputs(json_string_value(value), stdout);
-        return;
-    }
-    char *text = json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);
-    fputs(text != NULL ? text : "?", stdout);
-    free(text);
+    if (json_is_string(value))
+        return strdup(json_string_value(value));
+    return json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);
 }
 
-/* One line for an object inside a list, e.g. an input: "NAME  size 9912422  sha256 ...". */
-static void object_line_print(json_t *object)
+/* Objects of FIELDS scalars each, e.g. the inputs: the first value bare, then "key value"
+   pairs, aligned in columns. */
+static int object_list_print(json_t *list, size_t fields)
 {
+    bool right[16] = {false};
+    struct table table = {.indent = 8, .columns = fields * 2 - 1, .right_aligned = right};
+    size_t index;
+    json_t *item;
+    int result = 0;
+    json_array_foreach(list, index, item) {
+        char *cells[16];
+        const char *key;
+        json_t *value;
+        size_t column = 0;
+        json_object_foreach(item, key, value) {
+            if (column > 0)
+                cells[column++] = strdup(key);
+            right[column] = json_is_integer(value);
+            cells[column++] = scalar_text(value);
+        }
+        if ((result = table_add(&table, cells)) != 0)
+            break;
+    }
+    if (result == 0)
+        table_print(&table);
+    table_free(&table);
+    return result;
+}
+
+static bool uniform_objects(json_t *list, size_t *fields)
+{
+    size_t index;
+    json_t *item;
+    *fields = json_object_size(json_array_get(list, 0));
+    json_array_foreach(list, index, item) {
+        const char *key;
+        json_t *value;
+        if (!json_is_object(item) || json_object_size(item) != *fields)
+            return false;
+        json_object_foreach(item, key, value)
+            if (json_is_object(value) || json_is_array(value))
+                return false;
+    }
+    return *fields > 0 && *fields <= 8;
+}
+
+static int object_print(json_t *object)
+{
+    static const bool right[] = {false, false};
+    struct table table = {.indent = 8, .columns = 2, .right_aligned = right};
     const char *key;
     json_t *value;
-    bool first = true;
-    printf("        ");
+    int result = 0;
     json_object_foreach(object, key, value) {
-        if (!first)
-            printf("  %s ", key);
-        scalar_print(value);
-        first = false;
+        char *cells[] = {strdup(key), scalar_text(value)};
+        if ((result = table_add(&table, cells)) != 0)
+            break;
     }
-    putchar('\n');
+    if (result == 0)
+        table_print(&table);
+    table_free(&table);
+    return result;
 }
 
-static void provenance_entry_print(const char *key, json_t *value)
+/* One provenance entry: a scalar or a list of scalars on its line, an object or a list of
+   objects as an indented table below it. */
+static int provenance_entry_print(const char *key, json_t *value)
 {
+    size_t fields;
     printf("    %s:", key);
     if (json_is_object(value)) {
-        const char *name;
-        json_t *item;
         putchar('\n');
-        json_object_foreach(value, name, item) {
-            printf("        %s ", name);
-            scalar_print(item);
-            putchar('\n');
-        }
-        return;
+        return object_print(value);
     }
-    if (json_is_array(value)) {
-        size_t index;
-        json_t *item;
-        bool objects = json_array_size(value) > 0 && json_is_object(json_array_get(value, 0));
-        json_array_foreach(value, index, item) {
-            if (objects && json_is_object(item)) {
-                if (index == 0)
-                    putchar('\n');
-                object_line_print(item);
-            } else {
-                putchar(' ');
-                scalar_print(item);
-            }
-        }
-        if (!objects)
-            putchar('\n');
-        return;
+    if (json_is_array(value) && json_array_size(value) > 0 && uniform_objects(value, &fields)) {
+        putchar('\n');
+        return object_list_print(value, fields);
     }
-    putchar(' ');
-    scalar_print(value);
+    size_t index;
+    json_t *item;
+    if (!json_is_array(value)) {
+        char *text = scalar_text(value);
+        printf(" %s\n", text != NULL ? text : "?");
+        free(text);
+        return 0;
+    }
+    json_array_foreach(value, index, item) {
+        char *text = scalar_text(item);
+        printf(" %s", text != NULL ? text : "?");
+        free(text);
+    }
     putchar('\n');
+    return 0;
 }
 
-static void provenance_print(const struct h5py_file *file)
+static int provenance_print(const struct h5py_file *file)
 {
     const char *text = h5py_file_attribute(file, "fuel_provenance");
     if (text == NULL)
-        return;
+        return 0;
     json_t *provenance = json_loads(text, 0, NULL);
+    int result = 0;
     printf("\nProvenance\n\n");
     if (!json_is_object(provenance)) {
         printf("    (not a JSON object) %s\n", text);
@@ -354,9 +397,11 @@ static void provenance_print(const struct h5py_file *file)
         const char *key;
         json_t *value;
         json_object_foreach(provenance, key, value)
-            provenance_entry_print(key, value);
+            if (result == 0)
+                result = provenance_entry_print(key, value);
     }
     json_decref(provenance);
+    return result;
 }
 
 static int text_print(const struct h5py_file *file, const char *name)
@@ -367,7 +412,7 @@ static int text_print(const struct h5py_file *file, const char *name)
         result = sources_print(file);
     if (result == 0) {
         attributes_print(file);
-        provenance_print(file);
+        result = provenance_print(file);
     }
     return result;
 }
@@ -377,6 +422,11 @@ static int text_print(const struct h5py_file *file, const char *name)
 static json_t *optional_string(const char *text)
 {
     return text != NULL ? json_string(text) : json_null();
+}
+
+static json_t *attribute_json(const struct h5py_file *file, const char *name)
+{
+    return optional_string(h5py_file_attribute(file, name));
 }
 
 static json_t *string_array(char *const *items, size_t count)
@@ -440,9 +490,9 @@ static json_t *document_json(const struct h5py_file *file, const char *name)
                             json_string(file->attributes[index].value));
     return json_pack(
         "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "file", file->path, "name", name,
-        "h5py_interface_version", optional_string(h5py_file_attribute(file, "h5py_interface_version")),
-        "fuel_convert_version", optional_string(h5py_file_attribute(file, "fuel_convert_version")),
-        "fuel_convert_command", optional_string(h5py_file_attribute(file, "fuel_convert_command")),
+        "h5py_interface_version", attribute_json(file, "h5py_interface_version"),
+        "fuel_convert_version", attribute_json(file, "fuel_convert_version"),
+        "fuel_convert_command", attribute_json(file, "fuel_convert_command"),
         "splits", string_array(file->splits, file->split_count), "split_rows", rows, "sources",
         sources, "attributes", attributes, "provenance", provenance_json(file));
 }
@@ -485,13 +535,43 @@ static int output_flush(void)
     return 0;
 }
 
-static int info_run(const char *name, bool as_json)
+/* HDF5 1.10 reads some damaged metadata (global heap objects, dimension lists) out of bounds.
+   A fault while reading is reported as a damaged file, one line and exit 4, not a crash. */
+static char fault_message[PATH_MAX + 128];
+static size_t fault_message_length;
+
+static void fault_report(int signal_number)
+{
+    (void)signal_number;
+    if (write(STDERR_FILENO, fault_message, fault_message_length) < 0)
+        _exit(EXIT_CORRUPT_INPUT);
+    _exit(EXIT_CORRUPT_INPUT);
+}
+
+static void fault_handlers_set(const char *program, const char *path, bool installed)
+{
+    static const int signals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
+    struct sigaction action = {.sa_handler = installed ? fault_report : SIG_DFL};
+    int length = snprintf(fault_message, sizeof fault_message,
+                          "%s: damaged HDF5 file: %s: the HDF5 library failed reading it\n",
+                          program, path);
+    fault_message_length = length > 0 && (size_t)length < sizeof fault_message
+                               ? (size_t)length
+                               : strlen(fault_message);
+    for (size_t index = 0; index < sizeof signals / sizeof signals[0]; index++)
+        sigaction(signals[index], &action, NULL);
+}
+
+static int info_run(const char *program, const char *name, bool as_json)
 {
     char path[PATH_MAX];
     struct h5py_file *file = NULL;
     int result = input_resolve(name, path, sizeof path);
-    if (result == 0)
+    if (result == 0) {
+        fault_handlers_set(program, path, true);
         result = h5py_reader_open(&file, path);
+        fault_handlers_set(program, path, false);
+    }
     if (result != 0)
         return result;
     char *copy = strdup(path);
@@ -527,7 +607,7 @@ int cmd_info(int argc, char **argv)
     if (argc - optind > 1)
         return usage_error(argv[0], "one FILE or NAME expected, got also: ", argv[optind + 1]);
     error_clear();
-    int result = info_run(argv[optind], as_json);
+    int result = info_run(argv[0], argv[optind], as_json);
     if (result != 0)
         error_print(argv[0]);
     return result;

@@ -1,10 +1,9 @@
-/* Reads an HDF5 file as Fuel's H5PYDataset sees it, whichever program wrote it (fuel, Fuel, h5py). */
+/* Reads an HDF5 file as Fuel's H5PYDataset sees it, whichever program wrote it (fuel, h5py). */
 #include "h5py_reader.h"
 
 #include "error.h"
 
 #include <errno.h>
-#include <hdf5_hl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,6 +56,49 @@ static hid_t variable_string_type(void)
     return type;
 }
 
+static int unreadable_attribute(const struct reading *reading, const char *name)
+{
+    return error_set(EXIT_CORRUPT_INPUT, "unreadable attribute: %s: %s", reading->file->path,
+                     name);
+}
+
+static int variable_string_attribute_read(struct reading *reading, hid_t attribute, hid_t space,
+                                          const char *name, char **value)
+{
+    hid_t memory = variable_string_type();
+    char *text = NULL;
+    int result = memory < 0 ? out_of_memory() : 0;
+    if (result == 0 && H5Aread(attribute, memory, &text) < 0)
+        result = unreadable_attribute(reading, name);
+    if (result == 0 && (*value = string_from_variable(text)) == NULL)
+        result = out_of_memory();
+    if (text != NULL)
+        H5Dvlen_reclaim(memory, space, H5P_DEFAULT, &text);
+    if (memory >= 0)
+        H5Tclose(memory);
+    return result;
+}
+
+static int fixed_string_attribute_read(struct reading *reading, hid_t attribute, hid_t type,
+                                       const char *name, char **value)
+{
+    size_t size = H5Tget_size(type);
+    if (size > reading->file_size)
+        return error_set(EXIT_CORRUPT_INPUT, "attribute %s declares %zu bytes: %s: the file "
+                         "holds %llu", name, size, reading->file->path,
+                         (unsigned long long)reading->file_size);
+    char *bytes = calloc(1, size + 1);
+    int result = 0;
+    if (bytes == NULL)
+        result = out_of_memory();
+    else if (H5Aread(attribute, type, bytes) < 0)
+        result = unreadable_attribute(reading, name);
+    else if ((*value = string_from_fixed(bytes, size)) == NULL)
+        result = out_of_memory();
+    free(bytes);
+    return result;
+}
+
 /* Reads a scalar or one-element string attribute; 1 when it holds no string (left out). */
 static int string_attribute_read(struct reading *reading, hid_t attribute, const char *name,
                                  char **value)
@@ -64,38 +106,11 @@ static int string_attribute_read(struct reading *reading, hid_t attribute, const
     hid_t type = H5Aget_type(attribute), space = H5Aget_space(attribute);
     int result = 1;
     if (type < 0 || space < 0)
-        result = error_set(EXIT_CORRUPT_INPUT, "unreadable attribute: %s: %s",
-                           reading->file->path, name);
-    else if (H5Tget_class(type) == H5T_STRING && H5Sget_simple_extent_npoints(space) == 1) {
-        size_t size = H5Tget_size(type);
-        if (H5Tis_variable_str(type) > 0) {
-            hid_t memory = variable_string_type();
-            char *text = NULL;
-            result = H5Aread(attribute, memory, &text) < 0
-                         ? error_set(EXIT_CORRUPT_INPUT, "unreadable attribute: %s: %s",
-                                     reading->file->path, name)
-                         : 0;
-            if (result == 0 && (*value = string_from_variable(text)) == NULL)
-                result = out_of_memory();
-            if (text != NULL)
-                H5Dvlen_reclaim(memory, space, H5P_DEFAULT, &text);
-            H5Tclose(memory);
-        } else if (size > reading->file_size) {
-            result = error_set(EXIT_CORRUPT_INPUT, "attribute %s declares %zu bytes: %s: "
-                               "the file holds %llu", name, size, reading->file->path,
-                               (unsigned long long)reading->file_size);
-        } else {
-            char *bytes = calloc(1, size + 1);
-            if (bytes == NULL)
-                result = out_of_memory();
-            else if (H5Aread(attribute, type, bytes) < 0)
-                result = error_set(EXIT_CORRUPT_INPUT, "unreadable attribute: %s: %s",
-                                   reading->file->path, name);
-            else
-                result = (*value = string_from_fixed(bytes, size)) == NULL ? out_of_memory() : 0;
-            free(bytes);
-        }
-    }
+        result = unreadable_attribute(reading, name);
+    else if (H5Tget_class(type) == H5T_STRING && H5Sget_simple_extent_npoints(space) == 1)
+        result = H5Tis_variable_str(type) > 0
+                     ? variable_string_attribute_read(reading, attribute, space, name, value)
+                     : fixed_string_attribute_read(reading, attribute, type, name, value);
     if (type >= 0)
         H5Tclose(type);
     if (space >= 0)
@@ -113,7 +128,7 @@ static herr_t root_attribute_visit(hid_t location, const char *name, const H5A_i
         return 0;
     hid_t attribute = H5Aopen(location, name, H5P_DEFAULT);
     if (attribute < 0)
-        return error_set(EXIT_CORRUPT_INPUT, "unreadable attribute: %s: %s", file->path, name), -1;
+        return unreadable_attribute(reading, name), -1;
     char *value = NULL;
     int result = string_attribute_read(reading, attribute, name, &value);
     H5Aclose(attribute);
@@ -219,11 +234,29 @@ static int split_field_type(const struct reading *reading, hid_t member, int fie
     return layout->types[field] < 0 ? out_of_memory() : 0;
 }
 
+/* Every member inside the compound's declared size: HDF5 trusts the offsets it reads. */
+static bool compound_members_fit(hid_t type)
+{
+    size_t size = H5Tget_size(type);
+    int members = H5Tget_nmembers(type);
+    bool fit = members > 0;
+    for (int index = 0; index < members && fit; index++) {
+        hid_t member = H5Tget_member_type(type, (unsigned)index);
+        size_t offset = H5Tget_member_offset(type, (unsigned)index);
+        fit = member >= 0 && offset <= size && H5Tget_size(member) <= size - offset;
+        if (member >= 0)
+            H5Tclose(member);
+    }
+    return fit;
+}
+
 static int split_layout_build(const struct reading *reading, hid_t file_type,
                               struct split_layout *layout)
 {
     if (H5Tget_class(file_type) != H5T_COMPOUND)
         return malformed(reading, "not a compound array", "");
+    if (!compound_members_fit(file_type))
+        return malformed(reading, "fields outside the row size", "");
     for (int field = 0; field < FIELD_COUNT; field++) {
         int index = H5Tget_member_index(file_type, field_names[field]);
         if (index < 0)
@@ -487,55 +520,40 @@ static int source_shape_read(struct reading *reading, hid_t dataset, struct h5py
     return result;
 }
 
-static int axis_labels_read(struct reading *reading, hid_t dataset, struct h5py_source *source)
+/* Reads the strings (fixed or variable length) of a one-dimensional attribute, or of a dataset
+   when ATTRIBUTE is negative, into STRINGS (COUNT entries, at most LIMIT). 1 when malformed. */
+static int string_array_read(struct reading *reading, hid_t attribute, hid_t dataset, size_t limit,
+                             char ***strings, size_t *count)
 {
-    for (int axis = 0; axis < source->rank; axis++) {
-        ssize_t length = H5DSget_label(dataset, (unsigned)axis, NULL, 0);
-        if (length < 0 || (uint64_t)length > reading->file_size)
-            return error_set(EXIT_CORRUPT_INPUT, "unreadable axis labels of source %s: %s",
-                             source->name, reading->file->path);
-        if ((source->axis_labels[axis] = calloc(1, (size_t)length + 1)) == NULL)
-            return out_of_memory();
-        if (length > 0 &&
-            H5DSget_label(dataset, (unsigned)axis, source->axis_labels[axis], (size_t)length + 1) < 0)
-            return error_set(EXIT_CORRUPT_INPUT, "unreadable axis labels of source %s: %s",
-                             source->name, reading->file->path);
-    }
-    return 0;
-}
-
-/* Reads the strings of a one-dimensional string dataset (the `shape_labels` scale). */
-static int shape_labels_read(struct reading *reading, hid_t scale, struct h5py_source *source)
-{
-    hid_t space = H5Dget_space(scale), type = H5Dget_type(scale), memory = -1;
-    hssize_t count = space < 0 ? -1 : H5Sget_simple_extent_npoints(space);
+    hid_t space = attribute >= 0 ? H5Aget_space(attribute) : H5Dget_space(dataset);
+    hid_t type = attribute >= 0 ? H5Aget_type(attribute) : H5Dget_type(dataset), memory = -1;
+    hssize_t points = space < 0 ? -1 : H5Sget_simple_extent_npoints(space);
     size_t size = type < 0 ? 0 : H5Tget_size(type);
     bool variable = type >= 0 && H5Tis_variable_str(type) > 0;
+    size_t element = variable ? sizeof(char *) : size;
     char *buffer = NULL;
     int result = 0;
-    if (count < 0 || count > H5S_MAX_RANK || H5Tget_class(type) != H5T_STRING ||
+    if (points < 0 || (size_t)points > limit || H5Tget_class(type) != H5T_STRING ||
         size > reading->file_size)
-        result = error_set(EXIT_CORRUPT_INPUT, "malformed shape_labels scale of source %s: %s",
-                           source->name, reading->file->path);
+        result = 1;
     else if ((memory = variable ? variable_string_type() : H5Tcopy(type)) < 0 ||
-             (buffer = calloc((size_t)count + 1, variable ? sizeof(char *) : size)) == NULL ||
-             (source->shape_labels = calloc((size_t)count + 1, sizeof(char *))) == NULL)
+             (buffer = calloc((size_t)points + 1, element)) == NULL ||
+             (*strings = calloc((size_t)points + 1, sizeof(char *))) == NULL)
         result = out_of_memory();
-    else if (H5Dread(scale, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer) < 0)
-        result = error_set(EXIT_CORRUPT_INPUT, "unreadable shape_labels scale of source %s: %s",
-                           source->name, reading->file->path);
-    else {
-        for (hssize_t index = 0; index < count && result == 0; index++) {
-            char *label = variable ? string_from_variable(((char **)buffer)[index])
-                                   : string_from_fixed(buffer + index * size, size);
-            if (label == NULL)
-                result = out_of_memory();
-            else
-                source->shape_labels[source->shape_label_count++] = label;
-        }
-        if (variable)
-            H5Dvlen_reclaim(memory, space, H5P_DEFAULT, buffer);
+    else if ((attribute >= 0 ? H5Aread(attribute, memory, buffer)
+                             : H5Dread(dataset, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer)) < 0)
+        result = 1;
+    for (hssize_t index = 0; result == 0 && index < points; index++) {
+        char *text = variable ? string_from_variable(((char **)buffer)[index])
+                              : string_from_fixed(buffer + (size_t)index * size, size);
+        if (text == NULL)
+            result = out_of_memory();
+        else
+            (*strings)[(*count)++] = text;
     }
+    /* The buffer was zeroed, so reclaiming after a failed read frees only what HDF5 allocated. */
+    if (variable && buffer != NULL)
+        H5Dvlen_reclaim(memory, space, H5P_DEFAULT, buffer);
     free(buffer);
     if (memory >= 0)
         H5Tclose(memory);
@@ -543,6 +561,48 @@ static int shape_labels_read(struct reading *reading, hid_t scale, struct h5py_s
         H5Tclose(type);
     if (space >= 0)
         H5Sclose(space);
+    return result;
+}
+
+/* Dimension labels are the DIMENSION_LABELS attribute, one string per dimension. Read here
+   rather than with H5DSget_label, which frees uninitialised pointers when that read fails. */
+static int axis_labels_read(struct reading *reading, hid_t dataset, struct h5py_source *source)
+{
+    char **labels = NULL;
+    size_t count = 0;
+    int result = 0;
+    hid_t attribute = -1;
+    if (H5Aexists(dataset, "DIMENSION_LABELS") > 0) {
+        attribute = H5Aopen(dataset, "DIMENSION_LABELS", H5P_DEFAULT);
+        result = attribute < 0 ? 1
+                               : string_array_read(reading, attribute, -1, (size_t)source->rank,
+                                                   &labels, &count);
+        if (result == 0 && count != (size_t)source->rank)
+            result = 1;
+    }
+    for (int axis = 0; axis < source->rank && result == 0; axis++) {
+        source->axis_labels[axis] = strdup(labels != NULL ? labels[axis] : "");
+        if (source->axis_labels[axis] == NULL)
+            result = out_of_memory();
+    }
+    for (size_t index = 0; index < count; index++)
+        free(labels[index]);
+    free(labels);
+    if (attribute >= 0)
+        H5Aclose(attribute);
+    if (result == 1)
+        return error_set(EXIT_CORRUPT_INPUT, "malformed axis labels of source %s: %s",
+                         source->name, reading->file->path);
+    return result;
+}
+
+static int shape_labels_read(struct reading *reading, hid_t scale, struct h5py_source *source)
+{
+    int result = string_array_read(reading, -1, scale, H5S_MAX_RANK, &source->shape_labels,
+                                   &source->shape_label_count);
+    if (result == 1)
+        return error_set(EXIT_CORRUPT_INPUT, "malformed shape_labels scale of source %s: %s",
+                         source->name, reading->file->path);
     return result;
 }
 
@@ -572,39 +632,69 @@ static int shapes_scale_read(struct reading *reading, hid_t scale, struct h5py_s
     return result;
 }
 
-struct scale_visit {
-    struct reading *reading;
-    struct h5py_source *source;
-    int result;
-};
-
-/* Visits each scale attached to dimension 0, keeping those named `shapes` and `shape_labels`. */
-static herr_t scale_visit(hid_t dataset, unsigned dimension, hid_t scale, void *data)
+/* Keeps a scale attached to dimension 0 when its NAME is `shapes` or `shape_labels`. */
+static int scale_read(struct reading *reading, hid_t scale, struct h5py_source *source)
 {
-    (void)dataset;
-    (void)dimension;
-    struct scale_visit *visit = data;
-    char name[16] = "";
-    ssize_t length = H5DSget_scale_name(scale, NULL, 0);
-    if (length <= 0 || (size_t)length >= sizeof name)
+    if (H5Aexists(scale, "NAME") <= 0)
         return 0;
-    H5DSget_scale_name(scale, name, sizeof name);
-    if (strcmp(name, "shapes") == 0 && visit->source->shapes_name == NULL)
-        visit->result = shapes_scale_read(visit->reading, scale, visit->source);
-    else if (strcmp(name, "shape_labels") == 0 && visit->source->shape_labels == NULL)
-        visit->result = shape_labels_read(visit->reading, scale, visit->source);
-    return visit->result == 0 ? 0 : -1;
+    hid_t attribute = H5Aopen(scale, "NAME", H5P_DEFAULT);
+    char *name = NULL;
+    int result = attribute < 0 ? 1 : string_attribute_read(reading, attribute, "NAME", &name);
+    if (attribute >= 0)
+        H5Aclose(attribute);
+    if (result == 0 && strcmp(name, "shapes") == 0 && source->shapes_name == NULL)
+        result = shapes_scale_read(reading, scale, source);
+    else if (result == 0 && strcmp(name, "shape_labels") == 0 && source->shape_labels == NULL)
+        result = shape_labels_read(reading, scale, source);
+    free(name);
+    return result == 1 ? 0 : result;
 }
 
+static int scales_read(struct reading *reading, hid_t dataset, const hvl_t *references,
+                       struct h5py_source *source)
+{
+    int result = 0;
+    for (size_t index = 0; index < references->len && result == 0; index++) {
+        hobj_ref_t reference = ((const hobj_ref_t *)references->p)[index];
+        hid_t scale = H5Rdereference2(dataset, H5P_DEFAULT, H5R_OBJECT, &reference);
+        if (scale >= 0 && H5Iget_type(scale) == H5I_DATASET)
+            result = scale_read(reading, scale, source);
+        if (scale >= 0)
+            H5Oclose(scale);
+    }
+    return result;
+}
+
+/* The scales of dimension 0, from DIMENSION_LIST (one list of object references per dimension).
+   Read here rather than with H5DSiterate_scales, which double-frees on some damaged files. */
 static int variable_length_read(struct reading *reading, hid_t dataset, struct h5py_source *source)
 {
-    if (source->rank < 1 || H5DSget_num_scales(dataset, 0) <= 0)
+    if (source->rank < 1 || H5Aexists(dataset, "DIMENSION_LIST") <= 0)
         return 0;
-    struct scale_visit visit = {reading, source, 0};
-    if (H5DSiterate_scales(dataset, 0, NULL, scale_visit, &visit) < 0 && visit.result == 0)
-        return error_set(EXIT_CORRUPT_INPUT, "unreadable dimension scales of source %s: %s",
-                         source->name, reading->file->path);
-    return visit.result;
+    hid_t attribute = H5Aopen(dataset, "DIMENSION_LIST", H5P_DEFAULT);
+    hid_t space = attribute < 0 ? -1 : H5Aget_space(attribute);
+    hid_t memory = H5Tvlen_create(H5T_STD_REF_OBJ);
+    hvl_t *lists = calloc((size_t)source->rank, sizeof *lists);
+    int result = 0;
+    if (lists == NULL || memory < 0)
+        result = out_of_memory();
+    else if (space < 0 || H5Sget_simple_extent_npoints(space) != source->rank ||
+             H5Aread(attribute, memory, lists) < 0)
+        result = error_set(EXIT_CORRUPT_INPUT, "malformed dimension scales of source %s: %s",
+                           source->name, reading->file->path);
+    else
+        result = scales_read(reading, dataset, &lists[0], source);
+    /* The lists were zeroed, so reclaiming after a failed read frees only what HDF5 allocated. */
+    if (lists != NULL && space >= 0 && memory >= 0)
+        H5Dvlen_reclaim(memory, space, H5P_DEFAULT, lists);
+    free(lists);
+    if (memory >= 0)
+        H5Tclose(memory);
+    if (space >= 0)
+        H5Sclose(space);
+    if (attribute >= 0)
+        H5Aclose(attribute);
+    return result;
 }
 
 static int source_read(struct reading *reading, struct h5py_source *source)
@@ -684,16 +774,29 @@ static int file_check(const char *path, uint64_t *size)
     return 0;
 }
 
+/* Locking is ignored where the filesystem has none (some NFS mounts) rather than failing.
+   REASON gets HDF5's why on failure, taken before closing the list clears the error stack. */
+static hid_t file_open(const char *path, char reason[256])
+{
+    hid_t access = H5Pcreate(H5P_FILE_ACCESS), file = -1;
+    if (access >= 0 && H5Pset_file_locking(access, true, true) >= 0)
+        file = H5Fopen(path, H5F_ACC_RDONLY, access);
+    if (file < 0)
+        hdf5_reason(reason);
+    if (access >= 0)
+        H5Pclose(access);
+    return file;
+}
+
 static int file_read(struct reading *reading)
 {
     struct h5py_file *file = reading->file;
-    file->handle = H5Fopen(file->path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    char reason[256];
+    file->handle = file_open(file->path, reason);
     if (file->handle < 0) {
-        char reason[256];
-        hdf5_reason(reason);
+        bool signature = strstr(reason, "signature") != NULL;
         return error_set(EXIT_CORRUPT_INPUT, "%s: %s: %s",
-                         strstr(reason, "signature") != NULL ? "not an HDF5 file" : "damaged HDF5 file",
-                         file->path, reason);
+                         signature ? "not an HDF5 file" : "damaged HDF5 file", file->path, reason);
     }
     int result = split_attribute_read(reading);
     if (result == 0)
@@ -793,5 +896,6 @@ uint64_t h5py_split_row_count(const struct h5py_split_row *row)
         return 0;
     if (row->indices == INDICES_DATASET)
         return row->indices_length;
-    return row->stop > row->start ? (uint64_t)(row->stop - row->start) : 0;
+    /* In unsigned arithmetic: a hostile file's int64 bounds may differ by more than INT64_MAX. */
+    return row->stop > row->start ? (uint64_t)row->stop - (uint64_t)row->start : 0;
 }

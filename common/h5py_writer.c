@@ -72,17 +72,18 @@ size_t element_size(enum element_type type)
     return 0;
 }
 
-/* The reason of the latest HDF5 failure, captured by the automatic error handler as the failing
-   call returns (any later API call clears HDF5's error stack). A system error's strerror, once
-   captured, is kept over later failures until it is reported. */
+/* The reason of the first HDF5 failure since the writer's current call began, captured by the
+   automatic error handler as the failing call returns (any later API call clears HDF5's error
+   stack, and cleanup calls may fail too). A system error's strerror replaces anything else. */
 static struct {
     char text[512];
+    bool captured;
     bool from_system;
 } failure_reason;
 
 static herr_t keep_reason(unsigned number, const H5E_error2_t *entry, void *data)
 {
-    bool *first_seen = data;
+    (void)data;
     if (entry->desc == NULL || failure_reason.from_system)
         return 0;
     const char *marker = "error message = '";
@@ -93,24 +94,24 @@ static herr_t keep_reason(unsigned number, const H5E_error2_t *entry, void *data
         int length = end != NULL ? (int)(end - quoted) : (int)strlen(quoted);
         snprintf(failure_reason.text, sizeof failure_reason.text, "%.*s", length, quoted);
         failure_reason.from_system = true;
-    } else if (number == 0 || !*first_seen) {
+    } else if (number == 0 && !failure_reason.captured) {
         snprintf(failure_reason.text, sizeof failure_reason.text, "%s", entry->desc);
     }
-    *first_seen = true;
+    failure_reason.captured = true;
     return 0;
 }
 
 static herr_t capture_failure(hid_t stack, void *data)
 {
     (void)data;
-    bool first_seen = false;
-    H5Ewalk2(stack, H5E_WALK_UPWARD, keep_reason, &first_seen);
+    H5Ewalk2(stack, H5E_WALK_UPWARD, keep_reason, NULL);
     return 0;
 }
 
 static void forget_failure(void)
 {
     snprintf(failure_reason.text, sizeof failure_reason.text, "HDF5 error");
+    failure_reason.captured = false;
     failure_reason.from_system = false;
 }
 
@@ -144,6 +145,23 @@ static hid_t track_times_off(hid_t class)
     return properties;
 }
 
+/* Object times off for the root group, every object closed with the file, locking ignored where
+   the filesystem has none (some NFS mounts) rather than failing. */
+static hid_t create_file(const char *path)
+{
+    hid_t creation = track_times_off(H5P_FILE_CREATE);
+    hid_t access = H5Pcreate(H5P_FILE_ACCESS);
+    hid_t file = -1;
+    if (creation >= 0 && access >= 0 && H5Pset_fclose_degree(access, H5F_CLOSE_STRONG) >= 0 &&
+        H5Pset_file_locking(access, true, true) >= 0)
+        file = H5Fcreate(path, H5F_ACC_TRUNC, creation, access);
+    if (creation >= 0)
+        H5Pclose(creation);
+    if (access >= 0)
+        H5Pclose(access);
+    return file;
+}
+
 int h5py_writer_create(struct h5py_writer **writer, const char *path)
 {
     /* After a failed close (disk full) HDF5 cannot release the file and, at exit, would loop
@@ -155,21 +173,10 @@ int h5py_writer_create(struct h5py_writer **writer, const char *path)
     if (*writer == NULL)
         return error_set(EXIT_OTHER, "cannot write: %s: out of memory", path);
     (*writer)->path = duplicate(path);
-    if ((*writer)->path == NULL) {
-        free(*writer);
-        *writer = NULL;
-        return EXIT_OTHER;
-    }
-    hid_t creation = track_times_off(H5P_FILE_CREATE);
-    hid_t access = H5Pcreate(H5P_FILE_ACCESS);
-    if (creation >= 0 && access >= 0 && H5Pset_fclose_degree(access, H5F_CLOSE_STRONG) >= 0)
-        (*writer)->file = H5Fcreate(path, H5F_ACC_TRUNC, creation, access);
-    else
-        (*writer)->file = -1;
-    H5Pclose(creation);
-    H5Pclose(access);
+    (*writer)->file = (*writer)->path != NULL ? create_file(path) : -1;
     if ((*writer)->file < 0) {
-        int result = write_failure(path, "cannot create the file");
+        int result = (*writer)->path != NULL ? write_failure(path, "cannot create the file")
+                                             : EXIT_OTHER;
         free((*writer)->path);
         free(*writer);
         *writer = NULL;
@@ -317,7 +324,8 @@ static int create_shapes(hid_t file, struct writer_source *source)
 
 static int validate_source(const struct h5py_writer *writer, const struct h5py_source *source)
 {
-    if (source->name == NULL || source->name[0] == '\0' || strlen(source->name) > 900)
+    if (source->name == NULL || source->name[0] == '\0' || strchr(source->name, '/') != NULL ||
+        strcmp(source->name, ".") == 0 || strlen(source->name) > 900)
         return error_set(EXIT_OTHER, "cannot write: %s: invalid source name", writer->path);
     for (size_t index = 0; index < writer->source_count; index++)
         if (strcmp(writer->sources[index].name, source->name) == 0)
@@ -338,15 +346,16 @@ static int validate_source(const struct h5py_writer *writer, const struct h5py_s
     return EXIT_OK;
 }
 
-static size_t fixed_row_bytes(const struct h5py_source *source)
+/* Bytes of one example of a fixed-shape source; false when that overflows. */
+static bool fixed_row_bytes(const struct h5py_source *source, size_t *bytes)
 {
-    size_t bytes = element_size(source->type);
+    *bytes = element_size(source->type);
     for (int axis = 1; axis < source->rank; axis++) {
-        if (source->shape[axis] != 0 && bytes > SIZE_MAX / source->shape[axis])
-            return 0;
-        bytes *= source->shape[axis];
+        if (source->shape[axis] != 0 && *bytes > SIZE_MAX / source->shape[axis])
+            return false;
+        *bytes *= source->shape[axis];
     }
-    return bytes;
+    return true;
 }
 
 static int create_source_datasets(struct h5py_writer *writer, struct writer_source *source,
@@ -355,7 +364,8 @@ static int create_source_datasets(struct h5py_writer *writer, struct writer_sour
     hid_t file_type = source_hdf5_type(source, false);
     source->memory_type = source_hdf5_type(source, true);
     if (file_type < 0 || source->memory_type < 0) {
-        H5Tclose(file_type);
+        if (file_type >= 0)
+            H5Tclose(file_type);
         return write_failure(writer->path, "cannot make a datatype");
     }
     source->dataset = create_dataset(writer->file, source->name, file_type, source->rank,
@@ -373,18 +383,14 @@ static int create_source_datasets(struct h5py_writer *writer, struct writer_sour
 int h5py_writer_add_source(struct h5py_writer *writer, const struct h5py_source *declared,
                            int *index)
 {
+    forget_failure();
     int result = validate_source(writer, declared);
     if (result != EXIT_OK)
         return result;
-    size_t row_bytes = declared->variable_length ? 0 : fixed_row_bytes(declared);
-    if (!declared->variable_length && row_bytes == 0 && element_size(declared->type) != 0) {
-        bool empty = false;
-        for (int axis = 1; axis < declared->rank; axis++)
-            empty = empty || declared->shape[axis] == 0;
-        if (!empty)
-            return error_set(EXIT_OTHER, "cannot write: %s: %s: shape too large", writer->path,
-                             declared->name);
-    }
+    size_t row_bytes = 0;
+    if (!declared->variable_length && !fixed_row_bytes(declared, &row_bytes))
+        return error_set(EXIT_OTHER, "cannot write: %s: %s: shape too large", writer->path,
+                         declared->name);
     struct writer_source *grown =
         realloc(writer->sources, (writer->source_count + 1) * sizeof *writer->sources);
     if (grown == NULL)
@@ -513,6 +519,7 @@ static int reserve(struct pending_block *block, size_t bytes)
 int h5py_writer_write(struct h5py_writer *writer, int index, uint64_t first, uint64_t count,
                       const void *data)
 {
+    forget_failure();
     struct writer_source *source = NULL;
     int result = find_source(writer, index, &source);
     if (result != EXIT_OK)
@@ -565,6 +572,7 @@ static int reserve_examples(struct writer_source *source)
 int h5py_writer_write_variable(struct h5py_writer *writer, int index, uint64_t example,
                                const void *data, const uint16_t *shape)
 {
+    forget_failure();
     struct writer_source *source = NULL;
     int result = find_source(writer, index, &source);
     if (result != EXIT_OK)
@@ -729,36 +737,55 @@ static void fill_split_rows(const struct h5py_writer *writer, unsigned char *row
     }
 }
 
+/* The sources ordered by name, and the length of the longest name (at least 1). */
+static const struct writer_source **sources_by_name(const struct h5py_writer *writer,
+                                                     size_t *longest_name)
+{
+    const struct writer_source **sorted = malloc((writer->source_count + 1) * sizeof *sorted);
+    *longest_name = 1;
+    for (size_t index = 0; sorted != NULL && index < writer->source_count; index++) {
+        sorted[index] = &writer->sources[index];
+        if (strlen(sorted[index]->name) > *longest_name)
+            *longest_name = strlen(sorted[index]->name);
+    }
+    if (sorted != NULL)
+        qsort(sorted, writer->source_count, sizeof *sorted, compare_source_names);
+    return sorted;
+}
+
+static int write_attribute_rows(struct h5py_writer *writer, const char *name, hid_t file_type,
+                                hid_t memory_type, hsize_t row_count, const void *rows)
+{
+    hid_t space = H5Screate_simple(1, &row_count, NULL);
+    hid_t attribute = space >= 0 ? H5Acreate2(writer->file, name, file_type, space, H5P_DEFAULT,
+                                              H5P_DEFAULT)
+                                 : -1;
+    int result = EXIT_OK;
+    if (attribute < 0 || H5Awrite(attribute, memory_type, rows) < 0)
+        result = write_failure(writer->path, name);
+    if (attribute >= 0)
+        H5Aclose(attribute);
+    if (space >= 0)
+        H5Sclose(space);
+    return result;
+}
+
 static int write_split_attribute(struct h5py_writer *writer)
 {
     size_t split_width = longest((const char *const *)writer->split_names, writer->split_count);
-    size_t source_width = 1;
-    const struct writer_source **sorted = malloc((writer->source_count + 1) * sizeof *sorted);
-    if (sorted == NULL)
-        return error_set(EXIT_OTHER, "cannot write: %s: out of memory", writer->path);
-    for (size_t index = 0; index < writer->source_count; index++) {
-        sorted[index] = &writer->sources[index];
-        if (strlen(sorted[index]->name) > source_width)
-            source_width = strlen(sorted[index]->name);
-    }
-    qsort(sorted, writer->source_count, sizeof *sorted, compare_source_names);
+    size_t source_width;
+    const struct writer_source **sorted = sources_by_name(writer, &source_width);
     hid_t memory_type = split_type(split_width, source_width, H5T_NATIVE_INT64, H5T_NATIVE_SCHAR);
     hid_t file_type = split_type(split_width, source_width, H5T_STD_I64LE, H5T_STD_I8LE);
     size_t row_size = H5Tget_size(memory_type);
     hsize_t row_count = writer->split_count * writer->source_count;
     unsigned char *rows = calloc(row_count + 1, row_size);
-    int result = EXIT_OK;
-    if (rows == NULL) {
+    int result;
+    if (sorted == NULL || rows == NULL) {
         result = error_set(EXIT_OTHER, "cannot write: %s: out of memory", writer->path);
     } else {
         fill_split_rows(writer, rows, row_size, split_width, source_width, sorted);
-        hid_t space = H5Screate_simple(1, &row_count, NULL);
-        hid_t attribute = H5Acreate2(writer->file, "split", file_type, space, H5P_DEFAULT,
-                                     H5P_DEFAULT);
-        if (attribute < 0 || H5Awrite(attribute, memory_type, rows) < 0)
-            result = write_failure(writer->path, "split attribute");
-        H5Aclose(attribute);
-        H5Sclose(space);
+        result = write_attribute_rows(writer, "split", file_type, memory_type, row_count, rows);
     }
     free(rows);
     free(sorted);
@@ -834,6 +861,10 @@ static int close_writer(struct h5py_writer *writer)
 
 int h5py_writer_finish(struct h5py_writer *writer, const struct h5py_attributes *attributes)
 {
+    forget_failure();
+    static const struct h5py_attributes none = {NULL, NULL, NULL};
+    if (attributes == NULL)
+        attributes = &none;
     int result = EXIT_OK;
     for (size_t index = 0; index < writer->source_count && result == EXIT_OK; index++)
         result = flush_block(writer, &writer->sources[index]);

@@ -179,7 +179,9 @@ void provenance_discard(struct provenance *provenance)
     if (provenance == NULL)
         return;
     atomic_store(&provenance->cancelled, true);
-    pthread_detach(provenance->thread);
+    /* Joined, not detached: exit() after a failure runs OpenSSL's cleanup, which would pull
+       libcrypto from under a thread still hashing (a crash at exit instead of the exit code). */
+    pthread_join(provenance->thread, NULL);
     let_go(provenance);
 }
 

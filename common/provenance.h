@@ -13,7 +13,7 @@ int provenance_begin(struct provenance **provenance, int argc, char **argv,
 /* Waits for the hashes and returns the JSON text (caller frees); NULL with error_set on failure. */
 char *provenance_finish(struct provenance *provenance);
 
-/* Frees without waiting for a result (after a failure). */
+/* After a failure: stops hashing once the file in progress is done, waits for that, frees. */
 void provenance_discard(struct provenance *provenance);
 
 /* "created" value: SOURCE_DATE_EPOCH when set, else now; UTC ISO 8601 "YYYY-MM-DDTHH:MM:SSZ". */

@@ -19,6 +19,8 @@ struct converter_option {
 
 struct converter_arguments {
     const char *input_directory;
+    /* Where a converter may keep unlinked scratch files (the output directory); NULL: $TMPDIR. */
+    const char *scratch_directory;
     const char *values[CONVERTER_MAX_OPTIONS]; /* one per option, in declaration order */
 };
 

@@ -287,14 +287,15 @@ static void make_other_writer_file(void)
     H5Dclose(write_dataset(file, "train_indices", H5T_NATIVE_INT64, 1, index_shape, even));
     H5Dclose(write_dataset(file, "test_indices", H5T_NATIVE_INT64, 1, index_shape, odd));
     H5Gclose(H5Gcreate2(file, "a_group", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-    struct other_row rows[3] = {
+    struct other_row rows[4] = {
         {"train", "features", -1, -1, 0, 1, "even rows"},
         {"test", "features", -1, -1, 0, 1, ""},
         {"valid", "features", 0, 0, 0, 0, "."},
+        {"valid", "ghost", 0, 0, 0, 0, "."},
     };
     assert_true(H5Rcreate(&rows[0].indices, file, "train_indices", H5R_OBJECT, -1) >= 0);
     assert_true(H5Rcreate(&rows[1].indices, file, "a_group", H5R_OBJECT, -1) >= 0);
-    write_other_split(file, rows, 3);
+    write_other_split(file, rows, 4);
     write_fixed_string_attribute(file, "h5py_interface_version", "0.3");
     write_fixed_string_attribute(file, "note", "made by hand  ");
     hid_t space = H5Screate(H5S_SCALAR);
@@ -309,7 +310,7 @@ static void reads_other_writers_layout(void **state)
     make_other_writer_file();
     struct h5py_file *file;
     assert_int_equal(h5py_reader_open(&file, path), EXIT_OK);
-    assert_int_equal(file->row_count, 3);
+    assert_int_equal(file->row_count, 4);
     assert_int_equal(file->split_count, 3);
     assert_string_equal(joined(file->splits, file->split_count), "train,test,valid");
     const struct h5py_split_row *train = &file->rows[0], *test = &file->rows[1];
@@ -330,7 +331,11 @@ static void reads_other_writers_layout(void **state)
     assert_string_equal(h5py_file_attribute(file, "note"), "made by hand");
     assert_null(h5py_file_attribute(file, "number"));
     assert_null(h5py_file_attribute(file, "fuel_convert_command"));
-    assert_int_equal(file->source_count, 1);
+    assert_int_equal(file->source_count, 2);
+    assert_false(file->sources[1].present);
+    assert_string_equal(file->sources[1].name, "ghost");
+    assert_null(file->sources[1].dtype);
+    assert_true(file->sources[0].present);
     assert_string_equal(file->sources[0].dtype, "float32");
     assert_string_equal(joined(file->sources[0].axis_labels, 2), "batch,feature");
     assert_false(file->sources[0].variable_length);
@@ -464,7 +469,8 @@ static void make_split_file(hid_t type, int rank, hsize_t count)
     temporary_path("malformed.hdf5");
     hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     hsize_t dimensions[2] = {2, count};
-    hid_t space = rank == 1 ? H5Screate_simple(1, &count, NULL) : H5Screate_simple(2, dimensions, NULL);
+    hid_t space = rank == 1 ? H5Screate_simple(1, &count, NULL)
+                            : H5Screate_simple(2, dimensions, NULL);
     hid_t attribute = H5Acreate2(file, "split", type, space, H5P_DEFAULT, H5P_DEFAULT);
     size_t size = H5Tget_size(type) * (size_t)count * 2;
     void *zeros = calloc(1, size + 1);
@@ -526,6 +532,29 @@ static void malformed_split_is_corrupt_input(void **state)
     H5Tclose(type);
 }
 
+/* A DIMENSION_LABELS attribute with more labels than the dataset has dimensions. */
+static void malformed_axis_labels_are_corrupt_input(void **state)
+{
+    (void)state;
+    make_other_writer_file();
+    hid_t file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t dataset = H5Dopen2(file, "features", H5P_DEFAULT);
+    H5Adelete(dataset, "DIMENSION_LABELS");
+    const char *labels[3] = {"batch", "feature", "extra"};
+    hsize_t count = 3;
+    hid_t text = H5Tcopy(H5T_C_S1), space = H5Screate_simple(1, &count, NULL);
+    H5Tset_size(text, H5T_VARIABLE);
+    hid_t attribute = H5Acreate2(dataset, "DIMENSION_LABELS", text, space, H5P_DEFAULT,
+                                 H5P_DEFAULT);
+    assert_true(H5Awrite(attribute, text, labels) >= 0);
+    H5Aclose(attribute);
+    H5Sclose(space);
+    H5Tclose(text);
+    H5Dclose(dataset);
+    H5Fclose(file);
+    check_fails(EXIT_CORRUPT_INPUT, "malformed axis labels of source features");
+}
+
 static int make_directory(void **state)
 {
     (void)state;
@@ -540,9 +569,24 @@ static int remove_directory(void **state)
     return system(command) == 0 ? 0 : -1;
 }
 
+/* Bounds from a hostile file, further apart than INT64_MAX (fuzzing: signed overflow). */
+static void test_row_count_of_extreme_bounds(void **state)
+{
+    (void)state;
+    struct h5py_split_row row = {.available = true, .indices = INDICES_NONE,
+                                 .start = INT64_MIN, .stop = INT64_MAX};
+    assert_true(h5py_split_row_count(&row) == UINT64_MAX);
+    row.start = -454761244;
+    assert_true(h5py_split_row_count(&row) == (uint64_t)INT64_MAX + 454761244u);
+    row.start = INT64_MAX;
+    row.stop = INT64_MIN;
+    assert_true(h5py_split_row_count(&row) == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_row_count_of_extreme_bounds),
         cmocka_unit_test(reads_fuel_reference_files),
         cmocka_unit_test(covers_every_reference_file),
         cmocka_unit_test(reads_other_writers_layout),
@@ -552,6 +596,7 @@ int main(void)
         cmocka_unit_test(truncated_file_is_corrupt_input),
         cmocka_unit_test(no_split_is_corrupt_input),
         cmocka_unit_test(malformed_split_is_corrupt_input),
+        cmocka_unit_test(malformed_axis_labels_are_corrupt_input),
     };
     return cmocka_run_group_tests(tests, make_directory, remove_directory);
 }

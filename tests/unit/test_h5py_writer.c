@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static char directory[] = "/tmp/fuel-writer-XXXXXX";
@@ -97,6 +99,12 @@ static void test_fixed_sources(void **state)
     hid_t properties = H5Dget_create_plist(features);
     assert_int_equal(H5Pget_layout(properties), H5D_CONTIGUOUS);
     assert_int_equal(H5Pget_nfilters(properties), 0);
+    H5D_fill_time_t fill_time;
+    assert_true(H5Pget_fill_time(properties, &fill_time) >= 0);
+    assert_int_equal(fill_time, H5D_FILL_TIME_NEVER);
+    H5D_alloc_time_t alloc_time;
+    assert_true(H5Pget_alloc_time(properties, &alloc_time) >= 0);
+    assert_int_equal(alloc_time, H5D_ALLOC_TIME_LATE);
     uint8_t pixels[30];
     assert_true(H5Dread(features, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, pixels) >= 0);
     for (int index = 0; index < 30; index++)
@@ -779,6 +787,12 @@ static void test_invalid_calls(void **state)
     struct h5py_source deep = {.name = "deep", .type = ELEMENT_UINT8, .rank = H5PY_MAX_RANK + 1};
     int index;
     expect_error(h5py_writer_add_source(writer, &deep, &index), EXIT_OTHER, "rank 9");
+    struct h5py_source huge = {.name = "huge", .type = ELEMENT_FLOAT64, .rank = 3,
+                               .shape = {1, UINT64_C(1) << 40, UINT64_C(1) << 40}};
+    expect_error(h5py_writer_add_source(writer, &huge, &index), EXIT_OTHER, "huge: shape too large");
+    struct h5py_source nested = {.name = "group/features", .type = ELEMENT_UINT8, .rank = 1,
+                                 .shape = {1}};
+    expect_error(h5py_writer_add_source(writer, &nested, &index), EXIT_OTHER, "invalid source name");
     struct h5py_source fixed = {.name = "fixed", .type = ELEMENT_UINT8, .rank = 2,
                                 .shape = {4, 3}, .axis_labels = {"batch", "x"}};
     assert_int_equal(h5py_writer_add_source(writer, &fixed, &index), EXIT_OK);
@@ -823,6 +837,12 @@ static void test_invalid_variable_calls(void **state)
     uint16_t shape[1] = {1};
     expect_error(h5py_writer_write_variable(writer, index, 2, data, shape), EXIT_OTHER,
                  "example 2 outside 0..2");
+    /* HDF5 itself refuses: good_shapes is taken by the scale of good. */
+    struct h5py_source clash = {.name = "good_shapes", .type = ELEMENT_UINT8, .rank = 1,
+                                .shape = {2}};
+    char expected[512];
+    snprintf(expected, sizeof expected, "cannot write: %s: good_shapes: name already exists", path);
+    expect_error(h5py_writer_add_source(writer, &clash, &index), EXIT_WRITE, expected);
     expect_error(h5py_writer_write(writer, index, 0, 1, data), EXIT_OTHER, "is variable-length");
     h5py_writer_discard(writer);
 }
@@ -862,6 +882,49 @@ static void test_disk_full(void **state)
         fail_msg("message \"%s\" does not name ENOSPC", error_message());
 }
 
+/* A file-size limit makes writes fail midway (EFBIG), in buffered blocks and at finish alike. */
+static int write_past_size_limit(const char *path, uint64_t rows_per_call)
+{
+    struct h5py_writer *writer;
+    int result = h5py_writer_create(&writer, path);
+    assert_int_equal(result, EXIT_OK);
+    struct h5py_source rows = {.name = "rows", .type = ELEMENT_UINT8, .rank = 2,
+                               .shape = {4096, 4096}, .axis_labels = {"batch", "x"}};
+    int index;
+    assert_int_equal(h5py_writer_add_source(writer, &rows, &index), EXIT_OK);
+    static uint8_t block[1024 * 4096];
+    for (uint64_t first = 0; result == EXIT_OK && first < 4096; first += rows_per_call)
+        result = h5py_writer_write(writer, index, first, rows_per_call, block);
+    if (result == EXIT_OK)
+        return h5py_writer_finish(writer, &attributes);
+    h5py_writer_discard(writer);
+    return result;
+}
+
+static void test_write_failure_midway(void **state)
+{
+    (void)state;
+    struct rlimit previous, limited;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &previous), 0);
+    limited = previous;
+    limited.rlim_cur = 3 << 20;
+    void (*previous_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &limited), 0);
+    char path[256];
+    path_in_directory(path, sizeof path, "limited.hdf5");
+    int small_rows = write_past_size_limit(path, 1);
+    char small_message[2048];
+    snprintf(small_message, sizeof small_message, "%s", error_message());
+    int large_rows = write_past_size_limit(path, 1024);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &previous), 0);
+    signal(SIGXFSZ, previous_handler);
+    char expected[512];
+    snprintf(expected, sizeof expected, "cannot write: %s: File too large", path);
+    assert_int_equal(small_rows, EXIT_WRITE);
+    assert_string_equal(small_message, expected);
+    expect_error(large_rows, EXIT_WRITE, expected);
+}
+
 /* h5py reads a writer-made file as H5PYDataset expects (types, split fields, labels, scales). */
 static void test_h5py_reads_it(void **state)
 {
@@ -895,6 +958,7 @@ int main(void)
         cmocka_unit_test(test_invalid_variable_calls),
         cmocka_unit_test(test_create_in_missing_directory),
         cmocka_unit_test(test_disk_full),
+        cmocka_unit_test(test_write_failure_midway),
         cmocka_unit_test(test_h5py_reads_it),
     };
     return cmocka_run_group_tests(tests, make_directory, remove_directory);

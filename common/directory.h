@@ -1,0 +1,20 @@
+/* A download directory: created when missing, and locked so concurrent runs take turns. */
+#ifndef FUEL_DIRECTORY_H
+#define FUEL_DIRECTORY_H
+
+#include <stdbool.h>
+
+#define DIRECTORY_LOCK_NAME ".fuel-download.lock"
+
+/* Creates PATH and its missing parents (mode 0777 before umask). EXIT_WRITE on failure. */
+int directory_create(const char *path);
+
+/* Takes an exclusive flock on DIRECTORY/.fuel-download.lock into *DESCRIPTOR. Without WAIT, a lock
+   held elsewhere sets *BUSY and returns EXIT_OK with *DESCRIPTOR = -1; with WAIT it blocks.
+   EXIT_WRITE when the lock file cannot be opened or locked. */
+int directory_lock(const char *directory, bool wait, int *descriptor, bool *busy);
+
+/* Releases the lock; the lock file stays. */
+void directory_unlock(int descriptor);
+
+#endif

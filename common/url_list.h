@@ -1,0 +1,25 @@
+/* The ordered URLs a file is fetched from, after mirrors and prefixes are applied. */
+#ifndef FUEL_URL_LIST_H
+#define FUEL_URL_LIST_H
+
+#include <stddef.h>
+
+struct url_list {
+    char **items;
+    size_t count;
+};
+
+struct url_sources {
+    const char *const *builtin;    /* the downloader's URLs, in order */
+    size_t builtin_count;
+    const char *const *mirrors;    /* prefixes tried first, in order */
+    size_t mirror_count;
+    const char *prefix;            /* NULL, or replaces every built-in URL up to the file name */
+};
+
+/* Fills LIST with each mirror + NAME, then PREFIX + NAME when a prefix is given or else the
+   built-in URLs; duplicates are dropped, a '/' is put between a prefix and NAME when missing. */
+int url_list_build(struct url_list *list, const struct url_sources *sources, const char *name);
+void url_list_free(struct url_list *list);
+
+#endif

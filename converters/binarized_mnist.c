@@ -1,0 +1,118 @@
+/* Binarized MNIST: three .amat text files (train, valid, test) into features (N,1,28,28) uint8. */
+#include "converter.h"
+
+#include "../common/amat.h"
+#include "../common/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { SPLIT_COUNT = 3, SIDE = 28, PIXELS = SIDE * SIDE, BLOCK_ROWS = 1024 };
+
+static const char *const split_names[SPLIT_COUNT] = {"train", "valid", "test"};
+static const char *const input_files[SPLIT_COUNT] = {
+    "binarized_mnist_train.amat", "binarized_mnist_valid.amat", "binarized_mnist_test.amat"};
+
+static void list_inputs(const struct converter_arguments *arguments, struct converter_inputs *inputs)
+{
+    (void)arguments;
+    for (int split = 0; split < SPLIT_COUNT; split++)
+        inputs->names[split] = input_files[split];
+    inputs->count = SPLIT_COUNT;
+}
+
+static void name_output(const struct converter_arguments *arguments, char *name, size_t size)
+{
+    (void)arguments;
+    snprintf(name, size, "binarized_mnist.hdf5");
+}
+
+static void input_path(const struct converter_arguments *arguments, int split, char *path,
+                       size_t size)
+{
+    snprintf(path, size, "%s/%s", arguments->input_directory, input_files[split]);
+}
+
+/* The first pass: validates every line and counts the rows, which the dataset needs up front. */
+static int count_rows(const char *path, unsigned char *row, uint64_t *count)
+{
+    struct amat_reader *reader;
+    int result = amat_open(&reader, path, PIXELS);
+    bool read = result == EXIT_OK;
+    *count = 0;
+    while (result == EXIT_OK && read) {
+        result = amat_next(reader, row, &read);
+        *count += read;
+    }
+    amat_close(reader);
+    return result;
+}
+
+static int copy_rows(const char *path, struct h5py_writer *writer, int features, uint64_t first,
+                     unsigned char *block)
+{
+    struct amat_reader *reader;
+    int result = amat_open(&reader, path, PIXELS);
+    bool read = result == EXIT_OK;
+    while (result == EXIT_OK && read) {
+        uint64_t rows = 0;
+        while (result == EXIT_OK && read && rows < BLOCK_ROWS) {
+            result = amat_next(reader, block + rows * PIXELS, &read);
+            rows += read;
+        }
+        if (result == EXIT_OK && rows > 0)
+            result = h5py_writer_write(writer, features, first, rows, block);
+        first += rows;
+    }
+    amat_close(reader);
+    return result;
+}
+
+static int write_splits(const struct converter_arguments *arguments, struct h5py_writer *writer,
+                        const uint64_t counts[SPLIT_COUNT], unsigned char *block)
+{
+    struct h5py_source source = {
+        .name = "features", .type = ELEMENT_UINT8, .rank = 4,
+        .shape = {counts[0] + counts[1] + counts[2], 1, SIDE, SIDE},
+        .axis_labels = {"batch", "channel", "height", "width"},
+    };
+    int features;
+    int result = h5py_writer_add_source(writer, &source, &features);
+    uint64_t first = 0;
+    for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++) {
+        char path[4096];
+        input_path(arguments, split, path, sizeof path);
+        result = copy_rows(path, writer, features, first, block);
+        if (result == EXIT_OK)
+            result = h5py_writer_add_split(writer, split_names[split], NULL, first,
+                                           first + counts[split]);
+        first += counts[split];
+    }
+    return result;
+}
+
+static int convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
+{
+    unsigned char *block = malloc((size_t)BLOCK_ROWS * PIXELS);
+    if (block == NULL)
+        return error_set(EXIT_OTHER, "cannot convert: out of memory");
+    uint64_t counts[SPLIT_COUNT];
+    int result = EXIT_OK;
+    for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++) {
+        char path[4096];
+        input_path(arguments, split, path, sizeof path);
+        result = count_rows(path, block, &counts[split]);
+    }
+    if (result == EXIT_OK)
+        result = write_splits(arguments, writer, counts, block);
+    free(block);
+    return result;
+}
+
+const struct converter binarized_mnist_converter = {
+    .name = "binarized_mnist",
+    .summary = "binarized MNIST (three .amat text files) into binarized_mnist.hdf5",
+    .inputs = list_inputs,
+    .output_name = name_output,
+    .convert = convert,
+};

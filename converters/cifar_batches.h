@@ -1,0 +1,37 @@
+/* What CIFAR-10 and CIFAR-100 share: pickled batches streamed out of a tar.gz into sources. */
+#ifndef FUEL_CIFAR_BATCHES_H
+#define FUEL_CIFAR_BATCHES_H
+
+#include "converter.h"
+
+#define CIFAR_MAX_MEMBERS 8
+#define CIFAR_MAX_LABELS 2
+
+struct cifar_member {
+    const char *name; /* path inside the archive */
+    int split;        /* index into the layout's splits */
+};
+
+struct cifar_labels {
+    const char *key;    /* in the pickled dict, e.g. "fine_labels" */
+    const char *source; /* in the output, e.g. "fine_labels" or "targets" */
+    unsigned limit;     /* every label is below it */
+};
+
+struct cifar_layout {
+    const char *archive;
+    const char *const *splits;
+    int split_count;
+    /* In output order; the members of one split are listed together. */
+    const struct cifar_member *members;
+    size_t member_count;
+    const struct cifar_labels *labels;
+    size_t label_count;
+};
+
+/* Reads the layout's archive from the input directory and fills WRITER: features
+   (N,3,32,32) uint8, one (N,1) uint8 source per label kind, one split per layout split. */
+int cifar_convert(const struct cifar_layout *layout, const struct converter_arguments *arguments,
+                  struct h5py_writer *writer);
+
+#endif

@@ -1,0 +1,36 @@
+/* What a dataset downloader declares: the files it needs, each with its URLs, size and checksum. */
+#ifndef FUEL_DOWNLOADER_H
+#define FUEL_DOWNLOADER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DOWNLOADER_MAX_URLS 4
+
+struct dataset_file {
+    const char *name;                       /* the file name written in the target directory */
+    const char *urls[DOWNLOADER_MAX_URLS];  /* tried in order; NULL-terminated when fewer */
+    uint64_t size;                          /* bytes; 0 when not published */
+    const char *checksum;                   /* md5 or sha256 in hex; NULL when not published */
+};
+
+struct downloader {
+    const char *name;
+    /* Datasets with several formats (svhn 1, svhn 2) register one downloader per format under
+       the same name; the first positional argument picks the one whose variant it equals. */
+    const char *variant;
+    const char *summary;
+    const struct dataset_file *files;
+    size_t file_count;
+};
+
+/* The built-in downloaders, NULL-terminated. */
+extern const struct downloader *const downloaders[];
+
+/* The downloader NAME with VARIANT (NULL for datasets without variants); NULL when unknown. */
+const struct downloader *downloader_find(const char *name, const char *variant);
+
+/* Whether some downloader called NAME declares variants. */
+int downloader_has_variants(const char *name);
+
+#endif

@@ -1,0 +1,94 @@
+/* Unit tests of download directories: nested creation, refusal over a file, the exclusive lock. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../common/directory.h"
+#include "../../common/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char base[] = "/tmp/fuel-test-directory-XXXXXX";
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(base) != NULL ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf '%s'", base);
+    return system(command);
+}
+
+static void test_create_nested(void **state)
+{
+    (void)state;
+    char path[256];
+    snprintf(path, sizeof path, "%s/a/b/c", base);
+    assert_int_equal(directory_create(path), EXIT_OK);
+    struct stat status;
+    assert_int_equal(stat(path, &status), 0);
+    assert_true(S_ISDIR(status.st_mode));
+    assert_int_equal(directory_create(path), EXIT_OK);
+}
+
+static void test_create_over_a_file_fails(void **state)
+{
+    (void)state;
+    char file[256], path[300];
+    snprintf(file, sizeof file, "%s/plain", base);
+    fclose(fopen(file, "w"));
+    snprintf(path, sizeof path, "%s/sub", file);
+    assert_int_equal(directory_create(path), EXIT_WRITE);
+    assert_non_null(strstr(error_message(), "not a directory"));
+}
+
+static void test_lock_is_exclusive(void **state)
+{
+    (void)state;
+    int first, second;
+    bool busy;
+    assert_int_equal(directory_lock(base, false, &first, &busy), EXIT_OK);
+    assert_false(busy);
+    assert_true(first >= 0);
+    assert_int_equal(directory_lock(base, false, &second, &busy), EXIT_OK);
+    assert_true(busy);
+    assert_int_equal(second, -1);
+    directory_unlock(first);
+    assert_int_equal(directory_lock(base, false, &second, &busy), EXIT_OK);
+    assert_false(busy);
+    directory_unlock(second);
+    char lock_path[256];
+    snprintf(lock_path, sizeof lock_path, "%s/%s", base, DIRECTORY_LOCK_NAME);
+    assert_int_equal(access(lock_path, F_OK), 0);
+}
+
+static void test_lock_in_missing_directory_fails(void **state)
+{
+    (void)state;
+    int descriptor;
+    bool busy;
+    assert_int_equal(directory_lock("/nonexistent/dir", true, &descriptor, &busy), EXIT_WRITE);
+    assert_non_null(strstr(error_message(), "cannot lock: /nonexistent/dir/.fuel-download.lock"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_create_nested),
+        cmocka_unit_test(test_create_over_a_file_fails),
+        cmocka_unit_test(test_lock_is_exclusive),
+        cmocka_unit_test(test_lock_in_missing_directory_fails),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

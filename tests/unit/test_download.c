@@ -1,0 +1,174 @@
+/* Unit tests of the download engine through file:// URLs: fallback, verification, skipping. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../common/download.h"
+#include "../../common/error.h"
+#include "../../common/hash.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char base[] = "/tmp/fuel-test-download-XXXXXX";
+static char source[300], target[300], missing_url[400], good_url[512];
+static char md5[HASH_HEX_SIZE];
+enum { FILE_SIZE = 100000 };
+
+static void path_in(char *path, size_t size, const char *directory, const char *name)
+{
+    snprintf(path, size, "%s/%s", directory, name);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    if (mkdtemp(base) == NULL)
+        return -1;
+    snprintf(source, sizeof source, "%s/source", base);
+    snprintf(target, sizeof target, "%s/target", base);
+    char path[400];
+    path_in(path, sizeof path, source, "a.bin");
+    snprintf(missing_url, sizeof missing_url, "file://%s/missing/a.bin", base);
+    snprintf(good_url, sizeof good_url, "file://%s", path);
+    if (mkdir(source, 0700) != 0 || mkdir(target, 0700) != 0)
+        return -1;
+    FILE *stream = fopen(path, "w");
+    for (int index = 0; index < FILE_SIZE; index++)
+        fputc((index * 7919) % 251, stream);
+    fclose(stream);
+    uint64_t size;
+    return hash_file(path, HASH_MD5, md5, &size);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char command[400];
+    snprintf(command, sizeof command, "rm -rf '%s'", base);
+    return system(command);
+}
+
+static int clear_target(void **state)
+{
+    (void)state;
+    char path[400];
+    path_in(path, sizeof path, target, "a.bin");
+    unlink(path);
+    path_in(path, sizeof path, target, "a.bin.part");
+    unlink(path);
+    error_clear();
+    return 0;
+}
+
+static const struct download_options options = {
+    .jobs = 2, .retries = 0, .timeout = 5, .retry_delay = 0, .progress = PROGRESS_QUIET,
+};
+
+static int fetch(char *const *urls, size_t count, uint64_t size, const char *checksum, bool force)
+{
+    struct download_options settings = options;
+    settings.directory = target;
+    settings.force = force;
+    struct download_item item = {"a.bin", urls, count, size, checksum};
+    return download_run(&item, 1, &settings);
+}
+
+static bool exists(const char *name)
+{
+    char path[400];
+    path_in(path, sizeof path, target, name);
+    return access(path, F_OK) == 0;
+}
+
+static void test_falls_back_to_the_next_url_and_verifies(void **state)
+{
+    (void)state;
+    char *urls[] = {missing_url, good_url};
+    assert_int_equal(fetch(urls, 2, FILE_SIZE, md5, false), EXIT_OK);
+    char path[400], hex[HASH_HEX_SIZE];
+    uint64_t size;
+    path_in(path, sizeof path, target, "a.bin");
+    assert_int_equal(hash_file(path, HASH_MD5, hex, &size), EXIT_OK);
+    assert_string_equal(hex, md5);
+    assert_int_equal(size, FILE_SIZE);
+    assert_false(exists("a.bin.part"));
+}
+
+static void test_every_url_failing_names_each(void **state)
+{
+    (void)state;
+    char *urls[] = {missing_url, missing_url};
+    assert_int_equal(fetch(urls, 2, 0, NULL, false), EXIT_TRANSFER);
+    char expected[1000];
+    snprintf(expected, sizeof expected, "cannot download: a.bin: %s: ", missing_url);
+    assert_non_null(strstr(error_message(), expected));
+    assert_non_null(strstr(error_message(), "; file://"));
+    assert_false(exists("a.bin"));
+    assert_false(exists("a.bin.part"));
+}
+
+static void test_checksum_mismatch_leaves_nothing(void **state)
+{
+    (void)state;
+    char *urls[] = {good_url};
+    assert_int_equal(fetch(urls, 1, 0, "00000000000000000000000000000000", false), EXIT_CHECKSUM);
+    char expected[200];
+    snprintf(expected, sizeof expected,
+             "checksum mismatch: a.bin: expected md5 00000000000000000000000000000000, got %s", md5);
+    assert_string_equal(error_message(), expected);
+    assert_false(exists("a.bin"));
+    assert_false(exists("a.bin.part"));
+}
+
+static void test_size_mismatch_leaves_nothing(void **state)
+{
+    (void)state;
+    char *urls[] = {good_url};
+    assert_int_equal(fetch(urls, 1, FILE_SIZE + 1, md5, false), EXIT_CHECKSUM);
+    assert_string_equal(error_message(), "size mismatch: a.bin: expected 100001 bytes, got 100000");
+    assert_int_equal(fetch(urls, 1, FILE_SIZE - 1, md5, false), EXIT_CHECKSUM);
+    assert_string_equal(error_message(), "size mismatch: a.bin: expected 99999 bytes, got 100000");
+    assert_false(exists("a.bin"));
+    assert_false(exists("a.bin.part"));
+}
+
+static void test_present_and_verified_is_not_fetched_unless_forced(void **state)
+{
+    (void)state;
+    char *good[] = {good_url}, *missing[] = {missing_url};
+    assert_int_equal(fetch(good, 1, FILE_SIZE, md5, false), EXIT_OK);
+    assert_int_equal(fetch(missing, 1, FILE_SIZE, md5, false), EXIT_OK);
+    assert_int_equal(fetch(missing, 1, FILE_SIZE, md5, true), EXIT_TRANSFER);
+    assert_true(exists("a.bin"));
+}
+
+static void test_sha256_checksums(void **state)
+{
+    (void)state;
+    char path[400], sha256[HASH_HEX_SIZE];
+    uint64_t size;
+    path_in(path, sizeof path, source, "a.bin");
+    assert_int_equal(hash_file(path, HASH_SHA256, sha256, &size), EXIT_OK);
+    char *urls[] = {good_url};
+    assert_int_equal(fetch(urls, 1, 0, sha256, false), EXIT_OK);
+    assert_true(exists("a.bin"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_falls_back_to_the_next_url_and_verifies, clear_target),
+        cmocka_unit_test_setup(test_every_url_failing_names_each, clear_target),
+        cmocka_unit_test_setup(test_checksum_mismatch_leaves_nothing, clear_target),
+        cmocka_unit_test_setup(test_size_mismatch_leaves_nothing, clear_target),
+        cmocka_unit_test_setup(test_present_and_verified_is_not_fetched_unless_forced, clear_target),
+        cmocka_unit_test_setup(test_sha256_checksums, clear_target),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,99 @@
+/* Unit tests of progress output: sizes, one line per finished file, notes, quiet, live redraws. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../common/progress.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *capture(FILE *stream)
+{
+    static char text[4096];
+    fflush(stream);
+    rewind(stream);
+    size_t length = fread(text, 1, sizeof text - 1, stream);
+    text[length] = '\0';
+    fclose(stream);
+    return text;
+}
+
+static void test_format_size(void **state)
+{
+    (void)state;
+    char text[32];
+    progress_format_size(text, sizeof text, 0);
+    assert_string_equal(text, "0 B");
+    progress_format_size(text, sizeof text, 1023);
+    assert_string_equal(text, "1023 B");
+    progress_format_size(text, sizeof text, 1536);
+    assert_string_equal(text, "1.5 KiB");
+    progress_format_size(text, sizeof text, 9912422);
+    assert_string_equal(text, "9.5 MiB");
+    progress_format_size(text, sizeof text, 1955489752.0);
+    assert_string_equal(text, "1.8 GiB");
+}
+
+static void test_lines_mode_prints_finished_files_and_notes(void **state)
+{
+    (void)state;
+    FILE *stream = tmpfile();
+    struct progress *progress = progress_begin(PROGRESS_LINES, stream, 2);
+    progress_start(progress, 1, "b.gz", 2048, 0);
+    progress_update(progress, 1, 1024, 0);
+    progress_refresh(progress);
+    progress_note(progress, "a.gz: %s", "already present and verified");
+    progress_finish(progress, 1, 2048, 2.0);
+    progress_end(progress);
+    assert_string_equal(capture(stream), "a.gz: already present and verified\n"
+                                         "b.gz: 2.0 KiB in 2.0 s (1.0 KiB/s)\n");
+}
+
+static void test_quiet_prints_nothing(void **state)
+{
+    (void)state;
+    FILE *stream = tmpfile();
+    struct progress *progress = progress_begin(PROGRESS_QUIET, stream, 1);
+    progress_start(progress, 0, "a.gz", 10, 0);
+    progress_note(progress, "warning: %s", "something");
+    progress_finish(progress, 0, 10, 1.0);
+    progress_end(progress);
+    assert_string_equal(capture(stream), "");
+}
+
+static void test_live_mode_redraws_in_place(void **state)
+{
+    (void)state;
+    FILE *stream = tmpfile();
+    struct progress *progress = progress_begin(PROGRESS_LIVE, stream, 2);
+    progress_start(progress, 0, "a.gz", 1000, 0);
+    progress_start(progress, 1, "b.gz", 0, 0);
+    progress_update(progress, 0, 500, 0);
+    progress_update(progress, 1, 0, 4096);
+    progress_note(progress, "note");
+    progress_finish(progress, 0, 1000, 1.0);
+    progress_end(progress);
+    char *text = capture(stream);
+    /* the note is drawn, then both live lines; the finished line replaces them (cursor up 2) */
+    assert_non_null(strstr(text, "note\na.gz  500 B of 1000 B  50%"));
+    assert_non_null(strstr(text, "b.gz  0 B of 4.0 KiB   0%"));
+    assert_non_null(strstr(text, "\033[2A\r\033[Ja.gz: 1000 B in 1.0 s"));
+    /* the end clears the one line left (b.gz) */
+    size_t length = strlen(text);
+    assert_true(length > 9 && strcmp(text + length - 8, "\033[1A\r\033[J") == 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_format_size),
+        cmocka_unit_test(test_lines_mode_prints_finished_files_and_notes),
+        cmocka_unit_test(test_quiet_prints_nothing),
+        cmocka_unit_test(test_live_mode_redraws_in_place),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
