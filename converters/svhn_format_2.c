@@ -258,7 +258,7 @@ static int svhn_convert(const struct converter_arguments *arguments, struct h5py
 const struct converter svhn_format_2_converter = {
     .name = "svhn",
     .variant = "2",
-    .summary = "SVHN format 2: 32x32 cropped digits from {train,test,extra}_32x32.mat",
+    .summary = "SVHN format 2: 32x32 cropped digits (3 MATLAB files) into svhn_format_2.hdf5",
     .inputs = svhn_inputs,
     .output_name = svhn_output_name,
     .convert = svhn_convert,
