@@ -3,13 +3,21 @@
 #define FUEL_COMMANDS_H
 
 /* Each takes argv with argv[0] = "fuel-NAME" and returns the process exit code. */
+int cmd_cache(int argc, char **argv);
 int cmd_clean(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_download(int argc, char **argv);
+int cmd_fetch(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_path(int argc, char **argv);
 
 /* The command line exactly as the user typed it (argv of main), for provenance. */
 extern int typed_argc;
 extern char **typed_argv;
+
+/* The basename of typed argv[0] and the arguments, space-joined: fuel_convert_command (caller
+   frees); NULL when out of memory. Defined in conversion.c. */
+char *typed_command(void);
 
 #endif

@@ -1,12 +1,11 @@
 /* fuel-convert: parses options, checks inputs, and runs a converter into an atomically published file. */
 #include "../common/error.h"
-#include "../common/h5py_writer.h"
-#include "../common/provenance.h"
-#include "../common/publish.h"
+#include "../common/config.h"
 #include "../converters/converter.h"
 #include "commands.h"
+#include "conversion.h"
+#include "convert.h"
 
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +23,7 @@ struct convert_request {
     struct converter_arguments arguments;
 };
 
-static void print_overview(FILE *stream)
+static void print_overview(FILE *stream, const struct extra_converters *extras)
 {
     fprintf(stream,
             "usage: fuel-convert [-h] DATASET [FORMAT] [-d DIR] [-o OUTDIR] [-r NAME] [OPTIONS]\n\n"
@@ -37,6 +36,9 @@ static void print_overview(FILE *stream)
                  converter->variant ? converter->variant : "");
         fprintf(stream, "  %-16s %s\n", name, converter->summary);
     }
+    for (size_t index = 0; index < extras->count; index++)
+        fprintf(stream, "  %-16s extra converter %s\n", extras->items[index].name,
+                extras->items[index].path);
     fprintf(stream, "\n'fuel-convert DATASET -h' lists a dataset's inputs and options.\n");
 }
 
@@ -241,86 +243,35 @@ static int check_inputs(const struct convert_request *request, char paths[][4096
     return EXIT_MISSING_INPUT;
 }
 
-static void output_name(const struct convert_request *request, char *name, size_t size)
+void output_file_name(const char *given, char *name, size_t size)
 {
-    if (request->output_filename == NULL) {
-        request->converter->output_name(&request->arguments, name, size);
-        return;
-    }
-    const char *extension = strrchr(request->output_filename, '.');
+    const char *extension = strrchr(given, '.');
     bool known = extension != NULL &&
                  (strcmp(extension, ".hdf5") == 0 || strcmp(extension, ".hdf") == 0 ||
                   strcmp(extension, ".h5") == 0);
-    snprintf(name, size, "%s%s", request->output_filename, known ? "" : ".hdf5");
+    snprintf(name, size, "%s%s", given, known ? "" : ".hdf5");
 }
 
-static char *typed_command(void)
+static void output_name(const struct convert_request *request, char *name, size_t size)
 {
-    size_t length = 1;
-    for (int index = 0; index < typed_argc; index++)
-        length += strlen(typed_argv[index]) + 1;
-    char *command = malloc(length);
-    if (command == NULL)
-        return NULL;
-    char *first = strdup(typed_argv[0]);
-    snprintf(command, length, "%s", first ? basename(first) : typed_argv[0]);
-    free(first);
-    for (int index = 1; index < typed_argc; index++) {
-        strcat(command, " ");
-        strcat(command, typed_argv[index]);
-    }
-    return command;
-}
-
-static int finish_file(struct h5py_writer *writer, struct provenance *provenance)
-{
-    char *json = provenance_finish(provenance);
-    char *command = typed_command();
-    if (json == NULL || command == NULL) {
-        free(json);
-        free(command);
-        h5py_writer_discard(writer);
-        return json == NULL ? error_code() : error_set(EXIT_OTHER, "out of memory");
-    }
-    struct h5py_attributes attributes = {command, FUEL_VERSION, json};
-    int result = h5py_writer_finish(writer, &attributes);
-    free(json);
-    free(command);
-    return result;
+    if (request->output_filename == NULL)
+        request->converter->output_name(&request->arguments, name, size);
+    else
+        output_file_name(request->output_filename, name, size);
 }
 
 static int write_output(const struct convert_request *request, const char *const *inputs,
                         size_t input_count, const char *name)
 {
-    struct publication publication;
-    int result = publish_begin(&publication, request->output_directory, name);
-    if (result != EXIT_OK)
-        return result;
-    struct provenance *provenance = NULL;
-    struct h5py_writer *writer = NULL;
-    result = provenance_begin(&provenance, typed_argc, typed_argv, inputs, input_count);
+    char path[4096];
+    int result = conversion_write(request->converter, &request->arguments, inputs, input_count,
+                                  request->output_directory, name, path, sizeof path);
     if (result == EXIT_OK)
-        result = h5py_writer_create(&writer, publication.temporary_path);
-    if (result == EXIT_OK)
-        result = request->converter->convert(&request->arguments, writer);
-    if (result == EXIT_OK) {
-        result = finish_file(writer, provenance);
-        provenance = NULL;
-        writer = NULL;
-    }
-    if (result == EXIT_OK)
-        result = publish_commit(&publication);
-    if (result != EXIT_OK) {
-        h5py_writer_discard(writer);
-        provenance_discard(provenance);
-        publish_abort(&publication);
-        return result;
-    }
-    printf("%s\n", publication.final_path);
-    return EXIT_OK;
+        printf("%s\n", path);
+    return result;
 }
 
-static int check_output_directory(const char *directory)
+int check_output_directory(const char *directory)
 {
     struct stat status;
     if (stat(directory, &status) != 0 || !S_ISDIR(status.st_mode))
@@ -329,7 +280,7 @@ static int check_output_directory(const char *directory)
     return EXIT_OK;
 }
 
-int cmd_convert(int argc, char **argv)
+static int convert_builtin(int argc, char **argv, const struct extra_converters *extras)
 {
     struct convert_request request = {.input_directory = ".", .output_directory = "."};
     bool help = false;
@@ -337,7 +288,7 @@ int cmd_convert(int argc, char **argv)
     if (result != EXIT_OK)
         return result;
     if (help && request.converter == NULL) {
-        print_overview(stdout);
+        print_overview(stdout, extras);
         return EXIT_OK;
     }
     if (help) {
@@ -359,5 +310,83 @@ int cmd_convert(int argc, char **argv)
         result = write_output(&request, path_list, input_count, name);
     if (result != EXIT_OK)
         error_print(program);
+    return result;
+}
+
+/* The first argument that is neither an option nor the value of -d, -o or -r: the dataset. */
+static const char *dataset_argument(int argc, char **argv)
+{
+    static const char *const valued[] = {"-d", "--directory", "-o", "--output-directory",
+                                         "--output_directory", "-r", "--output_filename",
+                                         "--output-filename"};
+    for (int index = 1; index < argc; index++) {
+        if (argv[index][0] != '-' || argv[index][1] == '\0')
+            return argv[index];
+        for (size_t option = 0; option < sizeof valued / sizeof valued[0]; option++)
+            if (strcmp(argv[index], valued[option]) == 0) {
+                index++;
+                break;
+            }
+    }
+    return NULL;
+}
+
+/* The extra converters of the config's extra_converters directories. */
+static int load_extras(struct extra_converters *extras)
+{
+    struct fuel_config config = {0};
+    error_clear();
+    int result = config_load(&config);
+    if (result == EXIT_OK)
+        result = extra_converters_find(extras, config.extra_converters.items,
+                                       config.extra_converters.count);
+    config_free(&config);
+    if (result != EXIT_OK)
+        error_print(program);
+    return result;
+}
+
+/* A copy of ARGV's strings, freed with arguments_free: option parsing splits "--name=value" in
+   place, and the typed command must stay as typed for fuel_convert_command. */
+static char **arguments_copy(int argc, char **argv)
+{
+    char **copy = calloc((size_t)argc + 1, sizeof *copy);
+    for (int index = 0; copy != NULL && index < argc; index++)
+        if ((copy[index] = strdup(argv[index])) == NULL)
+            return copy;
+    return copy;
+}
+
+static void arguments_free(int argc, char **copy)
+{
+    for (int index = 0; copy != NULL && index < argc; index++)
+        free(copy[index]);
+    free(copy);
+}
+
+static int convert_builtin_copy(int argc, char **argv, const struct extra_converters *extras)
+{
+    char **copy = arguments_copy(argc, argv);
+    bool complete = copy != NULL && (argc == 0 || copy[argc - 1] != NULL);
+    int result = complete ? convert_builtin(argc, copy, extras)
+                          : error_set(EXIT_OTHER, "out of memory");
+    if (!complete)
+        error_print(program);
+    arguments_free(argc, copy);
+    return result;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+    struct extra_converters extras = {0};
+    int result = load_extras(&extras);
+    if (result == EXIT_OK) {
+        const char *dataset = dataset_argument(argc, argv);
+        const struct extra_converter *extra =
+            dataset != NULL ? extra_converter_find(&extras, dataset) : NULL;
+        result = extra != NULL ? convert_extra(extra, argc, argv)
+                               : convert_builtin_copy(argc, argv, &extras);
+    }
+    extra_converters_free(&extras);
     return result;
 }

@@ -1,13 +1,10 @@
 /* fuel-download: parses the command line, turns a dataset's file table into download items
    (mirrors, prefix, checksum overrides) and runs the download engine on them. */
-#include "../common/checksum_list.h"
 #include "../common/config.h"
 #include "../common/directory.h"
-#include "../common/download.h"
 #include "../common/error.h"
-#include "../common/url_list.h"
-#include "../downloaders/downloader.h"
 #include "commands.h"
+#include "download_items.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -79,8 +76,9 @@ static void print_datasets(void)
 {
     printf("usage: %s NAME [FORMAT] [-d DIR] [--clear] [--url-prefix PREFIX] [options]\n\n"
            "datasets:\n", program);
-    for (size_t index = 0; downloaders[index] != NULL; index++) {
-        const struct downloader *downloader = downloaders[index];
+    const struct downloader *const *list = downloader_list();
+    for (size_t index = 0; list[index] != NULL; index++) {
+        const struct downloader *downloader = list[index];
         char label[64], size[32] = "size unknown";
         bool complete;
         uint64_t total = downloader_total_size(downloader, &complete);
@@ -88,23 +86,31 @@ static void print_datasets(void)
                  downloader->variant ? downloader->variant : "");
         if (complete)
             progress_format_size(size, sizeof size, (double)total);
-        printf("  %-16s %12s  %s\n", label, size, downloader->summary);
+        printf("  %-16s %12s  %s", label, size, downloader->summary);
+        if (downloader->manifest != NULL)
+            printf(" (%s)", downloader->manifest);
+        printf("\n");
     }
     printf("\n%s", options_usage);
 }
 
 static void print_dataset(const struct downloader *downloader)
 {
-    printf("usage: %s %s%s%s [-d DIR] [--clear] [--url-prefix PREFIX] [options]\n%s\n\nfiles:\n",
+    printf("usage: %s %s%s%s [-d DIR] [--clear] [--url-prefix PREFIX] [options]\n%s\n",
            program, downloader->name, downloader->variant ? " " : "",
            downloader->variant ? downloader->variant : "", downloader->summary);
+    if (downloader->manifest != NULL)
+        printf("declared in %s\n", downloader->manifest);
+    printf("\nfiles:\n");
     for (size_t index = 0; index < downloader->file_count; index++) {
         const struct dataset_file *file = &downloader->files[index];
         char size[32] = "size unknown";
         if (file->size > 0)
             snprintf(size, sizeof size, "%llu bytes", (unsigned long long)file->size);
-        printf("  %s  %s  %s %s\n", file->name, size,
-               file->checksum ? "md5" : "checksum", file->checksum ? file->checksum : "unknown");
+        const char *algorithm = file->checksum == NULL            ? "checksum"
+                                : strlen(file->checksum) == 64 ? "sha256" : "md5";
+        printf("  %s  %s  %s %s\n", file->name, size, algorithm,
+               file->checksum ? file->checksum : "unknown");
         for (size_t url = 0; url < DOWNLOADER_MAX_URLS && file->urls[url] != NULL; url++)
             printf("    %s\n", file->urls[url]);
     }
@@ -195,12 +201,12 @@ static int parse_arguments(struct download_arguments *arguments, int argc, char 
 static void variant_choices(const char *name, char *text, size_t size)
 {
     text[0] = '\0';
-    for (size_t index = 0; downloaders[index] != NULL; index++) {
-        if (strcmp(downloaders[index]->name, name) != 0 || downloaders[index]->variant == NULL)
+    const struct downloader *const *list = downloader_list();
+    for (size_t index = 0; list[index] != NULL; index++) {
+        if (strcmp(list[index]->name, name) != 0 || list[index]->variant == NULL)
             continue;
         size_t used = strlen(text);
-        snprintf(text + used, size - used, "%s%s", used > 0 ? " or " : "",
-                 downloaders[index]->variant);
+        snprintf(text + used, size - used, "%s%s", used > 0 ? " or " : "", list[index]->variant);
     }
 }
 
@@ -224,62 +230,6 @@ static int find_downloader(const struct download_arguments *arguments,
         return EXIT_OK;
     snprintf(message, sizeof message, "%s needs a format, %s: %%s", arguments->name, choices);
     return usage_error(message, arguments->variant != NULL ? arguments->variant : "none given");
-}
-
-/* The download items of a dataset, with their URL lists built and checksums replaced. */
-struct item_table {
-    struct download_item *items;
-    struct url_list *urls;
-    size_t count;
-};
-
-static void item_table_free(struct item_table *table)
-{
-    for (size_t index = 0; table->urls != NULL && index < table->count; index++)
-        url_list_free(&table->urls[index]);
-    free(table->urls);
-    free(table->items);
-}
-
-static size_t url_count(const struct dataset_file *file)
-{
-    size_t count = 0;
-    while (count < DOWNLOADER_MAX_URLS && file->urls[count] != NULL)
-        count++;
-    return count;
-}
-
-static int item_table_build(struct item_table *table, const struct downloader *downloader,
-                            const struct download_arguments *arguments,
-                            const struct fuel_config *config, const struct checksum_list *checksums)
-{
-    table->count = downloader->file_count;
-    table->items = calloc(table->count, sizeof *table->items);
-    table->urls = calloc(table->count, sizeof *table->urls);
-    if (table->items == NULL || table->urls == NULL)
-        return error_set(EXIT_OTHER, "cannot download: out of memory");
-    for (size_t index = 0; index < table->count; index++) {
-        const struct dataset_file *file = &downloader->files[index];
-        struct url_sources sources = {
-            .builtin = file->urls,
-            .builtin_count = url_count(file),
-            .mirrors = (const char *const *)config->mirrors.items,
-            .mirror_count = config->mirrors.count,
-            .prefix = arguments->url_prefix != NULL ? arguments->url_prefix : config->mirror,
-        };
-        int result = url_list_build(&table->urls[index], &sources, file->name);
-        if (result != EXIT_OK)
-            return result;
-        const char *replacement = checksum_list_find(checksums, file->name);
-        table->items[index] = (struct download_item){
-            .name = file->name,
-            .urls = table->urls[index].items,
-            .url_count = table->urls[index].count,
-            .size = replacement != NULL ? 0 : file->size,
-            .checksum = replacement != NULL ? replacement : file->checksum,
-        };
-    }
-    return EXIT_OK;
 }
 
 static void print_urls(const struct item_table *table, const char *directory)
@@ -335,23 +285,22 @@ static int download_locked(const struct item_table *table,
 }
 
 static int download_dataset(const struct downloader *downloader,
-                            const struct download_arguments *arguments)
+                            const struct download_arguments *arguments,
+                            const struct fuel_config *config)
 {
-    struct fuel_config config = {0};
     struct checksum_list checksums = {0};
     struct item_table table = {0};
-    int result = config_load(&config);
-    if (result == EXIT_OK && arguments->checksums != NULL)
+    int result = EXIT_OK;
+    if (arguments->checksums != NULL)
         result = checksum_list_load(&checksums, arguments->checksums);
     if (result == EXIT_OK)
-        result = item_table_build(&table, downloader, arguments, &config, &checksums);
+        result = item_table_build(&table, downloader, arguments->url_prefix, config, &checksums);
     if (result == EXIT_OK && arguments->print_urls)
         print_urls(&table, arguments->directory);
     else if (result == EXIT_OK)
         result = download_locked(&table, arguments);
     item_table_free(&table);
     checksum_list_free(&checksums);
-    config_free(&config);
     return result;
 }
 
@@ -362,8 +311,9 @@ static int print_help(const struct download_arguments *arguments)
         return EXIT_OK;
     }
     bool found = false;
-    for (size_t index = 0; downloaders[index] != NULL; index++) {
-        const struct downloader *downloader = downloaders[index];
+    const struct downloader *const *list = downloader_list();
+    for (size_t index = 0; list[index] != NULL; index++) {
+        const struct downloader *downloader = list[index];
         if (strcmp(downloader->name, arguments->name) != 0 ||
             (arguments->variant != NULL && downloader->variant != NULL &&
              strcmp(downloader->variant, arguments->variant) != 0))
@@ -378,21 +328,45 @@ static int print_help(const struct download_arguments *arguments)
     return EXIT_OK;
 }
 
-int cmd_download(int argc, char **argv)
+/* The config and the extra downloaders it names; prints the error when either is malformed. */
+static int load_registry(struct fuel_config *config)
 {
-    struct download_arguments arguments;
-    int result = parse_arguments(&arguments, argc, argv);
+    error_clear();
+    int result = config_load(config);
+    if (result == EXIT_OK)
+        result = downloader_registry_load(config->extra_downloaders.items,
+                                          config->extra_downloaders.count);
     if (result != EXIT_OK)
-        return result;
-    if (arguments.help)
-        return print_help(&arguments);
+        error_print(program);
+    return result;
+}
+
+static int run_download(const struct download_arguments *arguments,
+                        const struct fuel_config *config)
+{
+    if (arguments->help)
+        return print_help(arguments);
     const struct downloader *downloader;
-    result = find_downloader(&arguments, &downloader);
+    int result = find_downloader(arguments, &downloader);
     if (result != EXIT_OK)
         return result;
     error_clear();
-    result = download_dataset(downloader, &arguments);
+    result = download_dataset(downloader, arguments, config);
     if (result != EXIT_OK)
         error_print(program);
+    return result;
+}
+
+int cmd_download(int argc, char **argv)
+{
+    struct download_arguments arguments;
+    struct fuel_config config = {0};
+    int result = parse_arguments(&arguments, argc, argv);
+    if (result == EXIT_OK)
+        result = load_registry(&config);
+    if (result == EXIT_OK)
+        result = run_download(&arguments, &config);
+    downloader_registry_free();
+    config_free(&config);
     return result;
 }

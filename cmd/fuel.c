@@ -20,6 +20,10 @@ static const struct command commands[] = {
     {"download", cmd_download, "download a dataset's raw files, verified and resumable"},
     {"convert", cmd_convert, "convert downloaded raw files into an H5PYDataset HDF5 file"},
     {"info", cmd_info, "show what an H5PYDataset file holds: splits, sources, provenance"},
+    {"list", cmd_list, "list datasets, the state of their raw files and converted files"},
+    {"path", cmd_path, "print where a name is found in the data path"},
+    {"fetch", cmd_fetch, "download, convert and remove the raw files, in one step"},
+    {"cache", cmd_cache, "copy a data path file to the local data path once"},
     {"clean", cmd_clean, "remove temporary files that killed conversions left behind"},
 };
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };

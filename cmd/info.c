@@ -3,12 +3,13 @@
 #include "../common/error.h"
 #include "../common/h5py_reader.h"
 #include "commands.h"
+#include "info_check.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,15 +20,19 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: fuel-info [-h] [--json] FILE|NAME\n"
+    "usage: fuel-info [-h] [--json] [--check] [--verify-inputs] FILE|NAME...\n"
     "\n"
     "Prints what an H5PYDataset HDF5 file holds: the command and versions that made it, its\n"
     "splits and sources, and its provenance. A NAME that is not an existing file is looked up\n"
-    "in the data path (FUEL_DATA_PATH or data_path in ~/.fuelrc).\n"
+    "in the data path (FUEL_DATA_PATH or data_path in ~/.fuelrc). Given several files, prints\n"
+    "one line per file: name, dataset, splits with their counts, creation time.\n"
     "\n"
     "options:\n"
-    "  -h, --help  show this help and exit\n"
-    "  --json      print one JSON document instead of text\n";
+    "  -h, --help        show this help and exit\n"
+    "  --json            print JSON instead of text (an array for several files)\n"
+    "  --check           check the H5PYDataset invariants; exit 4 with one line per violation\n"
+    "  --verify-inputs   re-hash the raw inputs the provenance names (beside the file or in the\n"
+    "                    data path): each matching, different (exit 6) or missing (exit 3)\n";
 
 /* Root attributes shown in their own sections rather than among the other attributes. */
 static const char *const shown_apart[] = {"h5py_interface_version", "fuel_convert_version",
@@ -101,16 +106,15 @@ static void table_print(const struct table *table)
         size_t shown = table->columns;
         while (shown > 1 && cells[shown - 1][0] == '\0')
             shown--;
-        printf("%*s", table->indent - 1, "");
+        printf("%*s", table->indent, "");
         for (size_t column = 0; column < shown; column++) {
+            const char *separator = column > 0 ? "  " : "";
             if (table->right_aligned[column])
-                printf(" %*s", (int)widths[column], cells[column]);
+                printf("%s%*s", separator, (int)widths[column], cells[column]);
             else if (column + 1 == shown)
-                printf(" %s", cells[column]);
+                printf("%s%s", separator, cells[column]);
             else
-                printf(" %-*s", (int)widths[column], cells[column]);
-            if (column + 1 < shown)
-                putchar(' ');
+                printf("%s%-*s", separator, (int)widths[column], cells[column]);
         }
         putchar('\n');
     }
@@ -562,33 +566,213 @@ static void fault_handlers_set(const char *program, const char *path, bool insta
         sigaction(signals[index], &action, NULL);
 }
 
-static int info_run(const char *program, const char *name, bool as_json)
+/* Opens NAME (a path, or a name in the data path). HDF5's faults are reported as damage from
+   here until info_close, as the checks read the file's data too. */
+static int info_open(const char *program, const char *name, struct h5py_file **file)
 {
     char path[PATH_MAX];
-    struct h5py_file *file = NULL;
     int result = input_resolve(name, path, sizeof path);
-    if (result == 0) {
-        fault_handlers_set(program, path, true);
-        result = h5py_reader_open(&file, path);
-        fault_handlers_set(program, path, false);
-    }
     if (result != 0)
         return result;
-    char *copy = strdup(path);
-    const char *base = copy != NULL ? basename(copy) : path;
+    fault_handlers_set(program, path, true);
+    result = h5py_reader_open(file, path);
+    if (result != 0)
+        fault_handlers_set(program, path, false);
+    return result;
+}
+
+static void info_close(const char *program, struct h5py_file *file)
+{
+    h5py_reader_close(file);
+    fault_handlers_set(program, "", false);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash != NULL ? slash + 1 : path;
+}
+
+static int info_run(const char *program, const char *name, bool as_json)
+{
+    struct h5py_file *file = NULL;
+    int result = info_open(program, name, &file);
+    if (result != 0)
+        return result;
+    const char *base = base_name(file->path);
     result = as_json ? json_print(file, base) : text_print(file, base);
     if (result == 0)
         result = output_flush();
-    free(copy);
-    h5py_reader_close(file);
+    info_close(program, file);
     return result;
+}
+
+/* --- Several files, --check, --verify-inputs ---------------------------------------------- */
+
+struct info_request {
+    bool as_json;
+    struct info_check_request check;
+    char **names;
+    int count;
+};
+
+/* The dataset named by fuel_convert_command, e.g. "mnist" or "svhn 2": the first word that is
+   no option nor an option's value after the program (and after "convert" for "fuel convert"). */
+static char *dataset_of(const struct h5py_file *file)
+{
+    const char *command = h5py_file_attribute(file, "fuel_convert_command");
+    char *words = command != NULL ? strdup(command) : NULL, *saved = NULL, *dataset = NULL;
+    char *word = words != NULL ? strtok_r(words, " ", &saved) : NULL;
+    bool skip_value = false, after_fuel = word != NULL && strcmp(word, "fuel") == 0;
+    if (after_fuel)
+        word = strtok_r(NULL, " ", &saved);
+    while (word != NULL && (word = strtok_r(NULL, " ", &saved)) != NULL) {
+        bool option = word[0] == '-';
+        if (!option && !skip_value && dataset == NULL)
+            dataset = strdup(word);
+        else if (!option && !skip_value && dataset != NULL && isdigit((unsigned char)word[0])) {
+            char *longer = cell_text("%s %s", dataset, word);
+            free(dataset);
+            dataset = longer;
+            break;
+        } else if (!option && !skip_value)
+            break;
+        skip_value = option && strchr(word, '=') == NULL;
+    }
+    free(words);
+    return dataset != NULL ? dataset : strdup("-");
+}
+
+/* The examples of SPLIT: the count of its first available row (a split's sources are equal). */
+static uint64_t split_length(const struct h5py_file *file, const char *split)
+{
+    for (size_t index = 0; index < file->row_count; index++)
+        if (file->rows[index].available && strcmp(file->rows[index].split, split) == 0)
+            return h5py_split_row_count(&file->rows[index]);
+    return 0;
+}
+
+/* The provenance's "created", NULL when there is none. */
+static char *created_of(const struct h5py_file *file)
+{
+    json_t *provenance = json_loads(attribute_or_not_available(file, "fuel_provenance"), 0, NULL);
+    const char *created = json_string_value(json_object_get(provenance, "created"));
+    char *text = created != NULL ? strdup(created) : NULL;
+    json_decref(provenance);
+    return text;
+}
+
+static char *splits_text(const struct h5py_file *file)
+{
+    char *text = strdup("");
+    for (size_t index = 0; index < file->split_count && text != NULL; index++) {
+        char *longer = cell_text("%s%s%s %" PRIu64, text, index > 0 ? ", " : "",
+                                 file->splits[index], split_length(file, file->splits[index]));
+        free(text);
+        text = longer;
+    }
+    return text;
+}
+
+static json_t *summary_json(const struct h5py_file *file)
+{
+    json_t *splits = json_object();
+    for (size_t index = 0; index < file->split_count; index++)
+        json_object_set_new(splits, file->splits[index],
+                            json_integer((json_int_t)split_length(file, file->splits[index])));
+    char *dataset = dataset_of(file), *created = created_of(file);
+    json_t *summary = json_pack("{s:s, s:s, s:s?, s:o, s:s?}", "file", file->path, "name",
+                                base_name(file->path), "dataset", dataset, "splits", splits,
+                                "created", created);
+    free(dataset);
+    free(created);
+    return summary;
+}
+
+static int summary_add(struct table *table, const struct h5py_file *file)
+{
+    char *created = created_of(file);
+    char *cells[] = {strdup(base_name(file->path)), dataset_of(file), splits_text(file),
+                     strdup(created != NULL ? created : "-")};
+    free(created);
+    return table_add(table, cells);
+}
+
+/* One file of several: its summary, or its check report, into TABLE or DOCUMENT. */
+static int info_one(const char *program, const struct info_request *request, const char *name,
+                    struct table *table, json_t *document)
+{
+    struct h5py_file *file = NULL;
+    int result = info_open(program, name, &file);
+    if (result != 0)
+        return result;
+    bool checking = request->check.invariants || request->check.inputs;
+    json_t *report = NULL;
+    if (checking && request->as_json)
+        report = json_pack("{s:s}", "file", file->path);
+    if (checking)
+        result = info_check_file(file, &request->check, report);
+    else if (request->as_json)
+        report = summary_json(file);
+    else
+        result = summary_add(table, file);
+    if (report != NULL) {
+        if (checking)
+            json_object_set_new(report, "ok", json_boolean(result == 0));
+        json_array_append_new(document, report);
+    }
+    info_close(program, file);
+    return result;
+}
+
+static int document_print(json_t *document, bool single)
+{
+    json_t *shown = single ? json_array_get(document, 0) : document;
+    if (shown == NULL)
+        return 0;
+    if (json_dumpf(shown, stdout, JSON_INDENT(2)) != 0)
+        return error_set(EXIT_WRITE, "cannot write: standard output: %s", strerror(errno));
+    putchar('\n');
+    return 0;
+}
+
+/* Every file is reported, a failure printed as it happens; the first failure's code is kept. */
+static int info_several(const char *program, const struct info_request *request)
+{
+    static const bool right[] = {false, false, false, false};
+    struct table table = {.indent = 0, .columns = 4, .right_aligned = right};
+    json_t *document = json_array();
+    int first_failure = 0;
+    for (int index = 0; index < request->count; index++) {
+        error_clear();
+        int result = info_one(program, request, request->names[index], &table, document);
+        fflush(stdout);
+        if (result != 0)
+            error_print(program);
+        if (first_failure == 0)
+            first_failure = result;
+    }
+    error_clear();
+    int result = request->as_json ? document_print(document, request->count == 1) : 0;
+    if (!request->as_json)
+        table_print(&table);
+    if (result == 0)
+        result = output_flush();
+    if (result != 0)
+        error_print(program);
+    table_free(&table);
+    json_decref(document);
+    return first_failure != 0 ? first_failure : result;
 }
 
 int cmd_info(int argc, char **argv)
 {
+    enum { OPTION_JSON = 256, OPTION_CHECK, OPTION_VERIFY_INPUTS };
     static const struct option options[] = {
-        {"help", no_argument, NULL, 'h'}, {"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
-    bool as_json = false;
+        {"help", no_argument, NULL, 'h'}, {"json", no_argument, NULL, OPTION_JSON},
+        {"check", no_argument, NULL, OPTION_CHECK},
+        {"verify-inputs", no_argument, NULL, OPTION_VERIFY_INPUTS}, {NULL, 0, NULL, 0}};
+    struct info_request request = {0};
     int option;
     opterr = 0;
     optind = 1;
@@ -597,17 +781,23 @@ int cmd_info(int argc, char **argv)
             fputs(usage, stdout);
             return 0;
         }
-        if (option == 'j')
-            as_json = true;
+        if (option == OPTION_JSON)
+            request.as_json = true;
+        else if (option == OPTION_CHECK)
+            request.check.invariants = true;
+        else if (option == OPTION_VERIFY_INPUTS)
+            request.check.inputs = true;
         else
             return unknown_option(argv[0], argv[optind - 1]);
     }
     if (optind == argc)
         return usage_error(argv[0], "missing FILE or NAME", "");
-    if (argc - optind > 1)
-        return usage_error(argv[0], "one FILE or NAME expected, got also: ", argv[optind + 1]);
+    request.names = argv + optind;
+    request.count = argc - optind;
+    if (request.count > 1 || request.check.invariants || request.check.inputs)
+        return info_several(argv[0], &request);
     error_clear();
-    int result = info_run(argv[0], argv[optind], as_json);
+    int result = info_run(argv[0], argv[optind], request.as_json);
     if (result != 0)
         error_print(argv[0]);
     return result;

@@ -24,6 +24,7 @@ enum { CONFIG_MAX_BYTES = 1 << 20, LIST_MAX_ITEMS = 1024, VARIABLE_NAME_MAX = 25
 enum key_kind {
     KEY_PATH_LIST, /* a ':'-separated string or a list; entries get ~ and $VAR expanded */
     KEY_WORD_LIST, /* a space-separated string or a list */
+    KEY_PATH_WORDS, /* a space-separated string or a list; entries get ~ and $VAR expanded */
     KEY_PATH,      /* a string; ~ and $VAR expanded */
     KEY_STRING,    /* a string */
     KEY_IGNORED,   /* a scalar Fuel knows (default_seed, floatX) that fuel has no use for */
@@ -36,7 +37,7 @@ struct config_key {
 
 static const struct config_key config_keys[] = {
     {"data_path", KEY_PATH_LIST},       {"local_data_path", KEY_PATH},
-    {"extra_downloaders", KEY_WORD_LIST}, {"extra_converters", KEY_WORD_LIST},
+    {"extra_downloaders", KEY_PATH_WORDS}, {"extra_converters", KEY_PATH_WORDS},
     {"mirror", KEY_STRING},             {"mirrors", KEY_WORD_LIST},
     {"default_seed", KEY_IGNORED},      {"floatX", KEY_IGNORED},
 };
@@ -299,7 +300,7 @@ static int list_from_string(const struct config_reader *reader, const yaml_event
     if (piece_count(text, length, separators) > LIST_MAX_ITEMS)
         return malformed(reader, event_line(event), "%s: more than %d entries", key->name,
                          LIST_MAX_ITEMS);
-    return list_split(list, text, length, separators, key->kind == KEY_PATH_LIST);
+    return list_split(list, text, length, separators, key->kind != KEY_WORD_LIST);
 }
 
 static int list_entry(const struct config_reader *reader, const yaml_event_t *event,
@@ -315,7 +316,7 @@ static int list_entry(const struct config_reader *reader, const yaml_event_t *ev
         return malformed(reader, event_line(event), "%s: more than %d entries", key->name,
                          LIST_MAX_ITEMS);
     return list_add(list, item_copy((const char *)event->data.scalar.value,
-                                    event->data.scalar.length, key->kind == KEY_PATH_LIST));
+                                    event->data.scalar.length, key->kind != KEY_WORD_LIST));
 }
 
 static int list_from_sequence(struct config_reader *reader, const struct config_key *key,
@@ -368,7 +369,8 @@ static int key_value(struct config_reader *reader, const struct config_key *key,
     int status = next_event(reader, &event);
     if (status != EXIT_OK)
         return status;
-    bool is_list = key->kind == KEY_PATH_LIST || key->kind == KEY_WORD_LIST;
+    bool is_list =
+        key->kind == KEY_PATH_LIST || key->kind == KEY_WORD_LIST || key->kind == KEY_PATH_WORDS;
     if (event.type == YAML_SCALAR_EVENT && !is_list) {
         status = string_value(reader, &event, key, config);
     } else if (event.type == YAML_SCALAR_EVENT) {
@@ -582,10 +584,10 @@ static int apply_environment(struct fuel_config *config)
         status = environment_string("FUEL_LOCAL_DATA_PATH", &config->local_data_path, true);
     if (status == EXIT_OK)
         status = environment_list("FUEL_EXTRA_DOWNLOADERS", &config->extra_downloaders,
-                                  WORD_SEPARATORS, false);
+                                  WORD_SEPARATORS, true);
     if (status == EXIT_OK)
         status = environment_list("FUEL_EXTRA_CONVERTERS", &config->extra_converters,
-                                  WORD_SEPARATORS, false);
+                                  WORD_SEPARATORS, true);
     if (status == EXIT_OK)
         status = environment_string("FUEL_MIRROR", &config->mirror, false);
     return status;

@@ -13,8 +13,10 @@ struct fuel_config {
     char *file;                          /* the file read, NULL when there was none */
     struct string_list data_path;        /* data_path / FUEL_DATA_PATH (':'-separated) */
     char *local_data_path;               /* local_data_path / FUEL_LOCAL_DATA_PATH */
-    struct string_list extra_downloaders; /* extra_downloaders / FUEL_EXTRA_DOWNLOADERS (spaces) */
-    struct string_list extra_converters;  /* extra_converters / FUEL_EXTRA_CONVERTERS (spaces) */
+    /* extra_downloaders / FUEL_EXTRA_DOWNLOADERS and extra_converters / FUEL_EXTRA_CONVERTERS:
+       paths separated by spaces, ~ and $VAR expanded */
+    struct string_list extra_downloaders;
+    struct string_list extra_converters;
     char *mirror;                        /* mirror / FUEL_MIRROR: replaces each URL up to the name */
     struct string_list mirrors;          /* mirrors: URL prefixes tried before the built-in URLs */
 };

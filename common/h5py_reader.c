@@ -565,7 +565,8 @@ static int string_array_read(struct reading *reading, hid_t attribute, hid_t dat
 }
 
 /* Dimension labels are the DIMENSION_LABELS attribute, one string per dimension. Read here
-   rather than with H5DSget_label, which frees uninitialised pointers when that read fails. */
+   rather than with H5DSget_label, which frees uninitialised pointers when that read fails.
+   A count that differs from the rank is kept for h5py_check to report, not refused. */
 static int axis_labels_read(struct reading *reading, hid_t dataset, struct h5py_source *source)
 {
     char **labels = NULL;
@@ -575,13 +576,12 @@ static int axis_labels_read(struct reading *reading, hid_t dataset, struct h5py_
     if (H5Aexists(dataset, "DIMENSION_LABELS") > 0) {
         attribute = H5Aopen(dataset, "DIMENSION_LABELS", H5P_DEFAULT);
         result = attribute < 0 ? 1
-                               : string_array_read(reading, attribute, -1, (size_t)source->rank,
+                               : string_array_read(reading, attribute, -1, H5S_MAX_RANK,
                                                    &labels, &count);
-        if (result == 0 && count != (size_t)source->rank)
-            result = 1;
+        source->axis_label_count = count;
     }
     for (int axis = 0; axis < source->rank && result == 0; axis++) {
-        source->axis_labels[axis] = strdup(labels != NULL ? labels[axis] : "");
+        source->axis_labels[axis] = strdup((size_t)axis < count ? labels[axis] : "");
         if (source->axis_labels[axis] == NULL)
             result = out_of_memory();
     }
@@ -715,6 +715,7 @@ static int source_read(struct reading *reading, struct h5py_source *source)
         result = out_of_memory();
     if (result == 0)
         result = source_shape_read(reading, dataset, source);
+    source->axis_label_count = (size_t)source->rank;
     if (result == 0)
         result = axis_labels_read(reading, dataset, source);
     if (result == 0)

@@ -36,6 +36,8 @@ struct h5py_source {
     int rank;
     uint64_t *shape;
     char **axis_labels; /* rank entries, "" for an unlabelled dimension */
+    size_t axis_label_count; /* the labels the file declares: rank, unless DIMENSION_LABELS
+                                holds another count (a violation h5py_check reports) */
     /* Variable-length sources: dimension 0 carries a scale named `shapes` (and `shape_labels`). */
     bool variable_length;
     char *shapes_name;       /* the `shapes` scale dataset */

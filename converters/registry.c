@@ -10,6 +10,7 @@ extern const struct converter cifar100_converter;
 extern const struct converter binarized_mnist_converter;
 extern const struct converter iris_converter;
 extern const struct converter svhn_format_1_converter;
+extern const struct converter svhn_format_2_converter;
 
 const struct converter *const converters[] = {
     &mnist_converter,
@@ -19,6 +20,7 @@ const struct converter *const converters[] = {
     &binarized_mnist_converter,
     &iris_converter,
     &svhn_format_1_converter,
+    &svhn_format_2_converter,
     NULL,
 };
 

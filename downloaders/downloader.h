@@ -22,10 +22,23 @@ struct downloader {
     const char *summary;
     const struct dataset_file *files;
     size_t file_count;
+    const char *manifest; /* the JSON manifest declaring an extra downloader; NULL: built in */
 };
 
 /* The built-in downloaders, NULL-terminated. */
 extern const struct downloader *const downloaders[];
+
+/* Adds the datasets of the JSON manifests ENTRIES name (files, or directories whose *.json files
+   are read in name order) after the built-ins; extra_downloaders in fuelrc(5). A malformed
+   manifest, or a name declared by a built-in or by two manifests: EXIT_USAGE naming the file and
+   the JSON path. */
+int downloader_registry_load(char *const *entries, size_t count);
+
+/* The built-ins, then the extras loaded, NULL-terminated. */
+const struct downloader *const *downloader_list(void);
+
+/* Forgets the extras loaded. */
+void downloader_registry_free(void);
 
 /* The downloader NAME with VARIANT (NULL for datasets without variants); NULL when unknown. */
 const struct downloader *downloader_find(const char *name, const char *variant);

@@ -213,3 +213,12 @@ assert rows[(b"train", b"features")] == (0, 60000) and rows[(b"test", b"targets"
 PY
     [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
+
+@test "an option given as --name=value is recorded in fuel_convert_command as typed" {
+    run fuel-convert mnist --directory="$RAW" -o "$OUT" --dtype=float32
+    [ "$status" -eq 0 ]
+    [ "$output" = "$OUT/mnist_float32.hdf5" ]
+    run $PYTHON -c 'import sys, h5py; print(h5py.File(sys.argv[1], "r").attrs["fuel_convert_command"])' \
+        "$OUT/mnist_float32.hdf5"
+    [ "$output" = "fuel-convert mnist --directory=$RAW -o $OUT --dtype=float32" ]
+}

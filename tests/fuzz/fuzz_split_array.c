@@ -1,6 +1,8 @@
-/* libFuzzer target: fuel-info's split-array reader. The input describes a `split` attribute
-   (its field types and raw rows); the harness writes it with libhdf5 into a small file that also
-   holds sources, an indices dataset and a group for references to point at, then reads it. */
+/* libFuzzer target: fuel-info's split-array reader and fuel-info --check. The input describes a
+   `split` attribute (its field types and raw rows); the harness writes it with libhdf5 into a
+   small file that also holds sources, an indices dataset and a group for references to point
+   at, then reads and checks it. */
+#include "../../common/h5py_check.h"
 #include "../../common/h5py_reader.h"
 
 #include <hdf5.h>
@@ -178,6 +180,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
                      strlen(read->rows[index].source) + strlen(read->rows[index].comment);
         for (size_t index = 0; index < read->split_count; index++)
             total += strlen(read->splits[index]);
+        struct h5py_violations violations = {0};
+        if (h5py_check(read, &violations) == 0)
+            for (size_t index = 0; index < violations.count; index++)
+                total += strlen(violations.lines[index]);
+        h5py_violations_free(&violations);
         h5py_reader_close(read);
         return total == UINT64_MAX;
     }

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# fuel-convert svhn 2 on a full-size synthetic extra_32x32.mat against a C program that only inflates it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/common.sh
+BUILD=${BUILD:-$PWD/build}
+FUEL=$BUILD/fuel
+DATA=${SVHN2_BENCH_DATA:-/tmp/fuel-bench-svhn2}
+RUNS=${RUNS:-5}
+IMAGES=531131
+
+# The synthetic inputs are made once (about 1.45 GB, a few minutes) and reused by later runs.
+mkdir -p "$DATA"
+if [ ! -f "$DATA/extra_32x32.mat" ]; then
+    echo "making $DATA/extra_32x32.mat ($IMAGES images, zlib-compressed)"
+    /usr/bin/python3 tests/helpers/mat_v5.py synthetic "$DATA/extra_32x32.mat.part" "$IMAGES"
+    mv "$DATA/extra_32x32.mat.part" "$DATA/extra_32x32.mat"
+fi
+for split in train test; do
+    [ -f "$DATA/${split}_32x32.mat" ] ||
+        cp "${FUEL_FIXTURES:-../shared/fixtures}/raw/svhn2/${split}_32x32.mat" "$DATA/"
+done
+BASELINE=$BUILD/bench/inflate_elements
+mkdir -p "$BUILD/bench"
+[ "$BASELINE" -nt bench/inflate_elements.c ] ||
+    cc -O2 -Wall -Wextra -Werror bench/inflate_elements.c -o "$BASELINE" -lz
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# measure NAME COMMAND...: runs COMMAND, appending its wall seconds, CPU seconds (user + system,
+# every thread) and peak RSS (KiB) to NAME's lists.
+measure() {
+    local name=$1
+    shift
+    /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" > /dev/null 2>&1 ||
+        { echo "benchmark command failed: $*" >&2; exit 1; }
+    read -r seconds user system kib < "$work/time"
+    eval "${name}_times+=($seconds) ${name}_peaks+=($kib)"
+    eval "${name}_cpu+=($(echo "$user + $system" | bc -l))"
+}
+
+baseline_times=() baseline_peaks=() baseline_cpu=() fuel_times=() fuel_peaks=() fuel_cpu=()
+for run in $(seq "$RUNS"); do
+    measure baseline "$BASELINE" "$DATA/extra_32x32.mat"
+    measure fuel "$FUEL" convert svhn 2 -d "$DATA" -o "$work"
+    rm -f "$work/svhn_format_2.hdf5"
+done
+baseline_median=$(median "${baseline_times[@]}")
+fuel_median=$(median "${fuel_times[@]}")
+peak=$(printf '%s\n' "${fuel_peaks[@]}" | sort -g | tail -n 1)
+echo "svhn2: fuel-convert svhn 2 ($IMAGES extra images) vs inflating extra_32x32.mat, $RUNS interleaved runs"
+echo "  wall: baseline median ${baseline_median}s, fuel-convert median ${fuel_median}s"
+echo "  CPU: baseline median $(median "${baseline_cpu[@]}")s, fuel-convert median" \
+     "$(median "${fuel_cpu[@]}")s (including the provenance thread hashing the inputs)"
+echo "  fuel-convert peak RSS ${peak} KiB (largest of the runs)"
+status=0
+check "wall time ratio (fuel / inflate)" "$(echo "$fuel_median / $baseline_median" | bc -l)" "<=" 1.3 ||
+    status=1
+check "peak RSS (MiB)" "$(echo "$peak / 1024" | bc -l)" "<=" 64 || status=1
+exit $status

@@ -1,0 +1,125 @@
+/* fuel-cache: Fuel's local_data_path caching; copies a data path file to a local disk once. */
+#include "../common/config.h"
+#include "../common/error.h"
+#include "../common/local_cache.h"
+#include "commands.h"
+
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char program[] = "fuel-cache";
+
+static const char usage[] =
+    "usage: fuel-cache [-h] [-q] [--json] NAME\n"
+    "\n"
+    "Copies NAME, found in the data path, to the local data path (FUEL_LOCAL_DATA_PATH or\n"
+    "local_data_path in ~/.fuelrc) and prints the local copy's path. The copy is made once,\n"
+    "under a lock and atomically, and reused while its size and modification time match the\n"
+    "original's, as Fuel's local_data_path does.\n"
+    "\n"
+    "options:\n"
+    "  -h, --help  show this help and exit\n"
+    "  -q          do not say on stderr whether the file was copied or reused\n"
+    "  --json      print {\"name\", \"original\", \"path\", \"copied\"}\n";
+
+static int usage_error(const char *message, const char *argument)
+{
+    fprintf(stderr, "%s: %s%s; see '%s -h'\n", program, message, argument, program);
+    return EXIT_USAGE;
+}
+
+static int result_print(const char *name, const char *original, const char *path,
+                        enum cache_outcome outcome, bool as_json)
+{
+    int result = EXIT_OK;
+    if (as_json) {
+        json_t *document = json_pack("{s:s, s:s, s:s, s:b}", "name", name, "original", original,
+                                     "path", path, "copied", outcome == CACHE_COPIED);
+        result = json_dumpf(document, stdout, JSON_INDENT(2));
+        json_decref(document);
+        putchar('\n');
+    } else {
+        printf("%s\n", path);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout) || result != 0)
+        return error_set(EXIT_WRITE, "cannot write: standard output");
+    return EXIT_OK;
+}
+
+static int cache_run(const char *name, bool as_json, bool quiet)
+{
+    struct fuel_config config = {0};
+    char original[PATH_MAX], path[PATH_MAX];
+    enum cache_outcome outcome;
+    int result = config_load(&config);
+    if (result == EXIT_OK && (config.local_data_path == NULL || config.local_data_path[0] == '\0'))
+        result = error_set(EXIT_USAGE, "no local data path: %s: set FUEL_LOCAL_DATA_PATH or "
+                           "local_data_path in ~/.fuelrc", name);
+    if (result == EXIT_OK)
+        result = data_path_find(&config, name, original, sizeof original);
+    if (result == EXIT_OK)
+        result = local_cache(original, config.local_data_path, name, path, sizeof path, &outcome);
+    if (result == EXIT_OK && !quiet)
+        fprintf(stderr, "%s: %s %s\n", program,
+                outcome == CACHE_COPIED ? "copied" : "reusing the copy of", original);
+    if (result == EXIT_OK)
+        result = result_print(name, original, path, outcome, as_json);
+    config_free(&config);
+    return result;
+}
+
+/* A NAME that would put the copy outside the local data path: absolute, or with a ".." part. */
+static bool name_escapes(const char *name)
+{
+    if (name[0] == '/')
+        return true;
+    const char *part = name;
+    while (part != NULL) {
+        if (strncmp(part, "..", 2) == 0 && (part[2] == '/' || part[2] == '\0'))
+            return true;
+        const char *slash = strchr(part, '/');
+        part = slash != NULL ? slash + 1 : NULL;
+    }
+    return false;
+}
+
+int cmd_cache(int argc, char **argv)
+{
+    enum { OPTION_JSON = 256 };
+    static const struct option options[] = {{"help", no_argument, NULL, 'h'},
+                                            {"json", no_argument, NULL, OPTION_JSON},
+                                            {"quiet", no_argument, NULL, 'q'},
+                                            {NULL, 0, NULL, 0}};
+    bool as_json = false, quiet = false;
+    int option;
+    opterr = 0;
+    optind = 1;
+    while ((option = getopt_long(argc, argv, "hq", options, NULL)) != -1) {
+        if (option == 'h') {
+            fputs(usage, stdout);
+            return EXIT_OK;
+        }
+        if (option == 'q')
+            quiet = true;
+        else if (option == OPTION_JSON)
+            as_json = true;
+        else
+            return usage_error("unknown option: ", argv[optind - 1]);
+    }
+    if (optind == argc)
+        return usage_error("missing NAME", "");
+    if (argc - optind > 1)
+        return usage_error("one NAME expected, got also: ", argv[optind + 1]);
+    if (name_escapes(argv[optind]))
+        return usage_error("NAME must stay inside the data path, no '/' first nor '..': ",
+                           argv[optind]);
+    error_clear();
+    int result = cache_run(argv[optind], as_json, quiet);
+    if (result != EXIT_OK)
+        error_print(program);
+    return result;
+}

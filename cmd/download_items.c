@@ -1,0 +1,57 @@
+/* Builds the download items of a dataset's file table: URLs after mirrors and prefix, checksums
+   after the --checksums list. */
+#include "download_items.h"
+
+#include "../common/error.h"
+
+#include <stdlib.h>
+
+void item_table_free(struct item_table *table)
+{
+    for (size_t index = 0; table->urls != NULL && index < table->count; index++)
+        url_list_free(&table->urls[index]);
+    free(table->urls);
+    free(table->items);
+}
+
+static size_t url_count(const struct dataset_file *file)
+{
+    size_t count = 0;
+    while (count < DOWNLOADER_MAX_URLS && file->urls[count] != NULL)
+        count++;
+    return count;
+}
+
+int item_table_build(struct item_table *table, const struct downloader *downloader,
+                     const char *url_prefix, const struct fuel_config *config,
+                     const struct checksum_list *checksums)
+{
+    table->count = downloader->file_count;
+    table->items = calloc(table->count, sizeof *table->items);
+    table->urls = calloc(table->count, sizeof *table->urls);
+    if (table->items == NULL || table->urls == NULL)
+        return error_set(EXIT_OTHER, "cannot download: out of memory");
+    for (size_t index = 0; index < table->count; index++) {
+        const struct dataset_file *file = &downloader->files[index];
+        struct url_sources sources = {
+            .builtin = file->urls,
+            .builtin_count = url_count(file),
+            .mirrors = (const char *const *)config->mirrors.items,
+            .mirror_count = config->mirrors.count,
+            .prefix = url_prefix != NULL ? url_prefix : config->mirror,
+        };
+        int result = url_list_build(&table->urls[index], &sources, file->name);
+        if (result != EXIT_OK)
+            return result;
+        const char *replacement = checksum_list_find(checksums, file->name);
+        table->items[index] = (struct download_item){
+            .name = file->name,
+            .urls = table->urls[index].items,
+            .url_count = table->urls[index].count,
+            .size = replacement != NULL ? 0 : file->size,
+            .checksum = replacement != NULL ? replacement : file->checksum,
+        };
+    }
+    return EXIT_OK;
+}
+

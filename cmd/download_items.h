@@ -1,0 +1,24 @@
+/* A downloader's file table turned into download items: URL lists with mirrors and a prefix
+   applied, checksums replaced from a --checksums list. Shared by fuel-download and fuel-fetch. */
+#ifndef FUEL_DOWNLOAD_ITEMS_H
+#define FUEL_DOWNLOAD_ITEMS_H
+
+#include "../common/checksum_list.h"
+#include "../common/config.h"
+#include "../common/download.h"
+#include "../common/url_list.h"
+#include "../downloaders/downloader.h"
+
+struct item_table {
+    struct download_item *items;
+    struct url_list *urls;
+    size_t count;
+};
+
+/* URL_PREFIX (NULL: the config's mirror, if any) replaces the built-in URLs up to the name. */
+int item_table_build(struct item_table *table, const struct downloader *downloader,
+                     const char *url_prefix, const struct fuel_config *config,
+                     const struct checksum_list *checksums);
+void item_table_free(struct item_table *table);
+
+#endif

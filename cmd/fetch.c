@@ -1,0 +1,414 @@
+/* fuel-fetch: download a dataset, convert it and remove the raw files, into the data path. */
+#include "../common/checksum_list.h"
+#include "../common/config.h"
+#include "../common/directory.h"
+#include "../common/error.h"
+#include "../common/h5py_file_facts.h"
+#include "../converters/converter.h"
+#include "commands.h"
+#include "conversion.h"
+#include "download_items.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char program[] = "fuel-fetch";
+
+static const char usage[] =
+    "usage: fuel-fetch [-h] NAME [FORMAT] [DATASET OPTIONS] [--keep-raw] [-d DIR] [options]\n"
+    "\n"
+    "Downloads the raw files of NAME, converts them and removes them, leaving the HDF5 file in\n"
+    "DIR or else in the first writable directory of the data path. When the converted file is\n"
+    "already there and passes fuel-info --check, does nothing and says so. Prints the file's\n"
+    "path.\n"
+    "\n"
+    "options:\n"
+    "  -d DIR               where the files go (default: the first writable data path directory)\n"
+    "  --keep-raw           keep the raw files after converting\n"
+    "  --json               print {\"name\", \"path\", \"fetched\"}\n"
+    "  --url-prefix PREFIX  fetch every file from PREFIX/NAME instead of the built-in URLs\n"
+    "  --checksums FILE     md5sum/sha256sum lines replacing the built-in checksums\n"
+    "  -j N                 transfers at once (default 4)\n"
+    "  --retries N          retries of a transient failure per URL (default 5)\n"
+    "  --timeout SECONDS    give up a stalled connection after SECONDS (default 60)\n"
+    "  --retry-delay SECONDS  pause before the first retry, doubled each time (default 1)\n"
+    "  -q                   print only errors\n"
+    "\n"
+    "DATASET OPTIONS are those of fuel-convert NAME -h, e.g. mnist --dtype float32.\n";
+
+struct fetch_request {
+    const char *name, *variant, *directory, *url_prefix, *checksums;
+    bool keep_raw, quiet, as_json, help;
+    const struct downloader *downloader;
+    const struct converter *converter;
+    struct converter_arguments arguments;
+    char *pending[2 * CONVERTER_MAX_OPTIONS]; /* dataset options, resolved once NAME is known */
+    size_t pending_count;
+    struct download_options options;
+};
+
+static int usage_error(const char *format, const char *value)
+{
+    fprintf(stderr, "%s: ", program);
+    fprintf(stderr, format, value);
+    fprintf(stderr, "; see '%s -h'\n", program);
+    return EXIT_USAGE;
+}
+
+static bool number_parse(const char *text, double minimum, double maximum, bool whole,
+                         double *value)
+{
+    char *end;
+    errno = 0;
+    *value = strtod(text, &end);
+    return errno == 0 && end != text && *end == '\0' && *value >= minimum && *value <= maximum &&
+           (!whole || *value == (double)(unsigned)*value);
+}
+
+/* Options of fuel-download that fetch passes on, each taking a value. */
+static int download_option_set(struct fetch_request *request, const char *name, const char *value,
+                               bool *matched)
+{
+    double number;
+    *matched = true;
+    if (strcmp(name, "-d") == 0 || strcmp(name, "--directory") == 0)
+        request->directory = value;
+    else if (strcmp(name, "--url-prefix") == 0)
+        request->url_prefix = value;
+    else if (strcmp(name, "--checksums") == 0)
+        request->checksums = value;
+    else if (strcmp(name, "-j") == 0 || strcmp(name, "--jobs") == 0) {
+        if (!number_parse(value, 1, 64, true, &number))
+            return usage_error("invalid -j: %s: expected a whole number from 1 to 64", value);
+        request->options.jobs = (unsigned)number;
+    } else if (strcmp(name, "--retries") == 0) {
+        if (!number_parse(value, 0, 100, true, &number))
+            return usage_error("invalid --retries: %s: expected a whole number from 0 to 100",
+                               value);
+        request->options.retries = (unsigned)number;
+    } else if (strcmp(name, "--timeout") == 0) {
+        if (!number_parse(value, 0.001, 86400, false, &request->options.timeout))
+            return usage_error("invalid --timeout: %s: expected seconds above 0", value);
+    } else if (strcmp(name, "--retry-delay") == 0) {
+        if (!number_parse(value, 0, 3600, false, &request->options.retry_delay))
+            return usage_error("invalid --retry-delay: %s: expected seconds", value);
+    } else
+        *matched = false;
+    return EXIT_OK;
+}
+
+static bool flag_set(struct fetch_request *request, const char *argument)
+{
+    bool *flags[] = {&request->keep_raw, &request->quiet, &request->quiet, &request->as_json,
+                     &request->help, &request->help};
+    static const char *const names[] = {"--keep-raw", "-q", "--quiet", "--json", "-h", "--help"};
+    for (size_t index = 0; index < sizeof names / sizeof names[0]; index++)
+        if (strcmp(argument, names[index]) == 0) {
+            *flags[index] = true;
+            return true;
+        }
+    return false;
+}
+
+static int positional_add(struct fetch_request *request, const char *argument)
+{
+    if (request->name == NULL)
+        request->name = argument;
+    else if (request->variant == NULL && downloader_has_variants(request->name))
+        request->variant = argument;
+    else
+        return usage_error("unexpected argument: %s", argument);
+    return EXIT_OK;
+}
+
+/* An option with a value: "--name=value" or "--name value". */
+static int valued_option(struct fetch_request *request, char *argument, int *index, int argc,
+                         char **argv)
+{
+    char *equals = strchr(argument, '=');
+    const char *value = NULL;
+    if (argument[1] == '-' && equals != NULL) {
+        *equals = '\0';
+        value = equals + 1;
+    } else if (*index + 1 < argc) {
+        value = argv[++*index];
+    }
+    if (value == NULL)
+        return usage_error("option %s needs a value", argument);
+    bool matched;
+    int result = download_option_set(request, argument, value, &matched);
+    if (result != EXIT_OK || matched)
+        return result;
+    if (request->pending_count + 2 > sizeof request->pending / sizeof request->pending[0])
+        return usage_error("too many options: %s", argument);
+    request->pending[request->pending_count++] = argument;
+    request->pending[request->pending_count++] = (char *)value;
+    return EXIT_OK;
+}
+
+static int arguments_parse(struct fetch_request *request, int argc, char **argv)
+{
+    for (int index = 1; index < argc; index++) {
+        char *argument = argv[index];
+        int result = EXIT_OK;
+        if (flag_set(request, argument))
+            continue;
+        if (argument[0] != '-' || argument[1] == '\0')
+            result = positional_add(request, argument);
+        else
+            result = valued_option(request, argument, &index, argc, argv);
+        if (result != EXIT_OK)
+            return result;
+    }
+    if (request->name == NULL && !request->help)
+        return usage_error("%s", "missing dataset name");
+    return EXIT_OK;
+}
+
+static const struct converter *converter_find_variant(const char *name, const char *variant)
+{
+    for (size_t index = 0; converters[index] != NULL; index++) {
+        const struct converter *converter = converters[index];
+        if (strcmp(converter->name, name) == 0 &&
+            (converter->variant == NULL || (variant != NULL &&
+                                            strcmp(converter->variant, variant) == 0)))
+            return converter;
+    }
+    return NULL;
+}
+
+static int converter_option_set(struct fetch_request *request, const char *name,
+                                const char *value)
+{
+    const struct converter *converter = request->converter;
+    for (size_t index = 0; index < converter->option_count; index++) {
+        const struct converter_option *option = &converter->options[index];
+        if (strcmp(option->name, name) != 0)
+            continue;
+        for (size_t choice = 0; option->choices[choice] != NULL; choice++)
+            if (strcmp(option->choices[choice], value) == 0) {
+                request->arguments.values[index] = option->choices[choice];
+                return EXIT_OK;
+            }
+        return usage_error("invalid choice: %s", value);
+    }
+    return usage_error("unknown option: %s", name);
+}
+
+/* The downloader and converter of NAME [FORMAT], and the dataset options given. */
+static int dataset_resolve(struct fetch_request *request)
+{
+    bool variants = downloader_has_variants(request->name);
+    request->downloader = downloader_find(request->name, variants ? request->variant : NULL);
+    if (request->downloader == NULL && !variants)
+        return usage_error("unknown dataset: %s", request->name);
+    if (request->downloader == NULL)
+        return usage_error("%s needs a format; see 'fuel-download -h'", request->name);
+    request->converter = converter_find_variant(request->name, request->variant);
+    if (request->converter == NULL)
+        return usage_error("no converter for this dataset: %s", request->name);
+    for (size_t index = 0; index < request->converter->option_count; index++)
+        request->arguments.values[index] = request->converter->options[index].default_value;
+    int result = EXIT_OK;
+    for (size_t index = 0; index < request->pending_count && result == EXIT_OK; index += 2)
+        result = converter_option_set(request, request->pending[index],
+                                      request->pending[index + 1]);
+    return result;
+}
+
+static bool writable_directory(const char *path)
+{
+    struct stat status;
+    return stat(path, &status) == 0 && S_ISDIR(status.st_mode) && access(path, W_OK | X_OK) == 0;
+}
+
+static int output_directory_choose(const struct fetch_request *request,
+                                   const struct fuel_config *config, const char **directory)
+{
+    if (request->directory != NULL) {
+        *directory = request->directory;
+        return directory_create(request->directory);
+    }
+    for (size_t index = 0; index < config->data_path.count; index++)
+        if (writable_directory(config->data_path.items[index])) {
+            *directory = config->data_path.items[index];
+            return EXIT_OK;
+        }
+    return error_set(EXIT_WRITE, "no writable directory in the data path: %s: give -d DIR, or "
+                     "set data_path in ~/.fuelrc or FUEL_DATA_PATH", request->name);
+}
+
+/* The lock fuel-download takes on the directory, held for the whole fetch: a concurrent fetch
+   waits, then finds the file made, and never sees the raw files removed under it. */
+static int directory_lock_wait(const struct fetch_request *request, const char *directory,
+                               int *lock)
+{
+    bool busy;
+    int result = directory_lock(directory, false, lock, &busy);
+    if (result == EXIT_OK && busy) {
+        if (!request->quiet)
+            fprintf(stderr, "%s: waiting for another download or fetch in %s\n", program,
+                    directory);
+        result = directory_lock(directory, true, lock, &busy);
+    }
+    return result;
+}
+
+static int raw_download(const struct fetch_request *request, const struct fuel_config *config,
+                        const char *directory)
+{
+    struct checksum_list checksums = {0};
+    struct item_table table = {0};
+    int result = EXIT_OK;
+    if (request->checksums != NULL)
+        result = checksum_list_load(&checksums, request->checksums);
+    if (result == EXIT_OK)
+        result = item_table_build(&table, request->downloader, request->url_prefix, config,
+                                  &checksums);
+    struct download_options options = request->options;
+    options.directory = directory;
+    if (result == EXIT_OK)
+        result = download_run(table.items, table.count, &options);
+    item_table_free(&table);
+    checksum_list_free(&checksums);
+    return result;
+}
+
+static int raw_convert(struct fetch_request *request, const char *directory, const char *name,
+                       char *path, size_t size)
+{
+    struct converter_inputs inputs = {0};
+    char input_paths[CONVERTER_MAX_INPUTS][PATH_MAX];
+    const char *input_list[CONVERTER_MAX_INPUTS];
+    request->arguments.input_directory = directory;
+    request->arguments.scratch_directory = directory;
+    request->converter->inputs(&request->arguments, &inputs);
+    for (size_t index = 0; index < inputs.count; index++) {
+        snprintf(input_paths[index], PATH_MAX, "%s/%s", directory, inputs.names[index]);
+        input_list[index] = input_paths[index];
+        if (access(input_paths[index], R_OK) != 0)
+            return error_set(EXIT_MISSING_INPUT, "not downloaded: %s: the dataset's files do "
+                             "not include it", input_paths[index]);
+    }
+    return conversion_write(request->converter, &request->arguments, input_list, inputs.count,
+                            directory, name, path, size);
+}
+
+static int raw_remove(const struct fetch_request *request, const char *directory)
+{
+    for (size_t index = 0; index < request->downloader->file_count; index++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", directory, request->downloader->files[index].name);
+        if (unlink(path) != 0 && errno != ENOENT)
+            return error_set(EXIT_WRITE, "cannot remove: %s: %s", path, strerror(errno));
+    }
+    return EXIT_OK;
+}
+
+static int result_print(const struct fetch_request *request, const char *path, bool fetched)
+{
+    if (request->as_json) {
+        json_t *document = json_pack("{s:s, s:s, s:b}", "name", request->name, "path", path,
+                                     "fetched", fetched);
+        json_dumpf(document, stdout, JSON_INDENT(2));
+        json_decref(document);
+        putchar('\n');
+    } else {
+        printf("%s\n", path);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return error_set(EXIT_WRITE, "cannot write: standard output: %s", strerror(errno));
+    return EXIT_OK;
+}
+
+/* Under the directory's lock: nothing when NAME is there and sound, else download, convert,
+   remove the raw files. */
+static int fetch_locked(struct fetch_request *request, const struct fuel_config *config,
+                        const char *directory, const char *name)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", directory, name);
+    bool present = access(path, F_OK) == 0;
+    if (present && h5py_file_passes_check(path)) {
+        if (!request->quiet)
+            fprintf(stderr, "%s: nothing to do: %s is there and passes fuel-info --check\n",
+                    program, path);
+        return result_print(request, path, false);
+    }
+    if (present && !request->quiet)
+        fprintf(stderr, "%s: %s fails fuel-info --check: making it again\n", program, path);
+    int result = raw_download(request, config, directory);
+    if (result == EXIT_OK)
+        result = raw_convert(request, directory, name, path, sizeof path);
+    if (result == EXIT_OK && !request->keep_raw)
+        result = raw_remove(request, directory);
+    if (result == EXIT_OK)
+        result = result_print(request, path, true);
+    return result;
+}
+
+static int fetch_run(struct fetch_request *request, const struct fuel_config *config)
+{
+    const char *directory = NULL;
+    char name[1024];
+    int lock = -1;
+    int result = output_directory_choose(request, config, &directory);
+    if (result == EXIT_OK)
+        result = directory_lock_wait(request, directory, &lock);
+    if (result != EXIT_OK)
+        return result;
+    request->arguments.input_directory = directory;
+    request->converter->output_name(&request->arguments, name, sizeof name);
+    result = fetch_locked(request, config, directory, name);
+    directory_unlock(lock);
+    return result;
+}
+
+/* The usage, then the datasets that have both a downloader and a converter. */
+static int help_print(void)
+{
+    fputs(usage, stdout);
+    printf("\ndatasets:\n");
+    for (size_t index = 0; downloaders[index] != NULL; index++) {
+        const struct downloader *downloader = downloaders[index];
+        char label[64];
+        if (converter_find_variant(downloader->name, downloader->variant) == NULL)
+            continue;
+        snprintf(label, sizeof label, "%s%s%s", downloader->name, downloader->variant ? " " : "",
+                 downloader->variant ? downloader->variant : "");
+        printf("  %-16s %s\n", label, downloader->summary);
+    }
+    return EXIT_OK;
+}
+
+int cmd_fetch(int argc, char **argv)
+{
+    struct fetch_request request = {
+        .options = {.jobs = 4, .retries = 5, .timeout = 60, .retry_delay = 1},
+    };
+    int result = arguments_parse(&request, argc, argv);
+    if (result != EXIT_OK)
+        return result;
+    if (request.help)
+        return help_print();
+    if ((result = dataset_resolve(&request)) != EXIT_OK)
+        return result;
+    request.options.progress = request.quiet              ? PROGRESS_QUIET
+                               : isatty(STDERR_FILENO) ? PROGRESS_LIVE : PROGRESS_LINES;
+    struct fuel_config config = {0};
+    error_clear();
+    result = config_load(&config);
+    if (result == EXIT_OK)
+        result = fetch_run(&request, &config);
+    config_free(&config);
+    if (result != EXIT_OK)
+        error_print(program);
+    return result;
+}

@@ -1,0 +1,334 @@
+/* fuel-list: every dataset, the state of its raw files and where its converted file is found. */
+#include "../common/checksum_list.h"
+#include "../common/config.h"
+#include "../common/error.h"
+#include "../common/h5py_file_facts.h"
+#include "../common/progress.h"
+#include "../common/raw_file.h"
+#include "../converters/converter.h"
+#include "../converters/extra.h"
+#include "../downloaders/downloader.h"
+#include "commands.h"
+
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char program[] = "fuel-list";
+
+static const char usage[] =
+    "usage: fuel-list [-h] [--json] [--verify] [--checksums FILE] [-d DIR]\n"
+    "\n"
+    "Lists every dataset: its raw files and their state (missing, partial, present, wrong size,\n"
+    "or with --verify verified or corrupt), and its converted file as found in the data path\n"
+    "(FUEL_DATA_PATH or data_path in ~/.fuelrc), with size and creation time.\n"
+    "\n"
+    "options:\n"
+    "  -h, --help  show this help and exit\n"
+    "  --json      print a JSON array, one object per dataset\n"
+    "  --verify    hash the raw files present and compare them with the published checksums\n"
+    "  --checksums FILE  md5sum/sha256sum lines replacing the published checksums (and sizes)\n"
+    "  -d DIR      look for the raw files in DIR (default: the first data path directory\n"
+    "              holding each file)\n";
+
+struct list_request {
+    const char *directory, *checksums_path;
+    bool as_json, verify;
+    struct fuel_config config;
+    struct checksum_list checksums;
+    struct extra_converters extras;
+};
+
+/* The directory of the data path holding NAME or NAME.part, "" when none does. */
+static void raw_directory(const struct list_request *request, const char *name, char *directory,
+                          size_t size)
+{
+    if (request->directory != NULL) {
+        snprintf(directory, size, "%s", request->directory);
+        return;
+    }
+    directory[0] = '\0';
+    for (size_t index = 0; index < request->config.data_path.count && !directory[0]; index++) {
+        const char *candidate = request->config.data_path.items[index];
+        char path[PATH_MAX];
+        struct stat status;
+        for (int partial = 0; partial < 2 && !directory[0]; partial++)
+            if (snprintf(path, sizeof path, "%s/%s%s", candidate, name,
+                         partial ? ".part" : "") < (int)sizeof path &&
+                stat(path, &status) == 0)
+                snprintf(directory, size, "%s", candidate);
+    }
+}
+
+static json_t *raw_file_json(const struct list_request *request, const struct dataset_file *entry)
+{
+    char directory[PATH_MAX], path[PATH_MAX * 2];
+    struct raw_file file = {.state = RAW_MISSING};
+    const char *replacement = checksum_list_find(&request->checksums, entry->name);
+    uint64_t size = replacement != NULL ? 0 : entry->size;
+    raw_directory(request, entry->name, directory, sizeof directory);
+    if (directory[0] && raw_file_inspect(directory, entry->name, size,
+                                         replacement != NULL ? replacement : entry->checksum,
+                                         request->verify, &file) != EXIT_OK)
+        return NULL;
+    snprintf(path, sizeof path, "%s/%s%s", directory, entry->name,
+             file.state == RAW_PARTIAL ? ".part" : "");
+    json_t *object = json_pack("{s:s, s:s, s:I}", "name", entry->name, "state",
+                               raw_file_state_name(file.state), "expected_size",
+                               (json_int_t)size);
+    json_object_set_new(object, "path", file.state == RAW_MISSING ? json_null() : json_string(path));
+    json_object_set_new(object, "size", file.state == RAW_MISSING
+                                            ? json_null()
+                                            : json_integer((json_int_t)file.size));
+    return object;
+}
+
+/* The converter registered for NAME and VARIANT, NULL when there is none. */
+static const struct converter *converter_of(const char *name, const char *variant)
+{
+    for (size_t index = 0; converters[index] != NULL; index++) {
+        const struct converter *converter = converters[index];
+        if (strcmp(converter->name, name) == 0 &&
+            (converter->variant == NULL) == (variant == NULL) &&
+            (variant == NULL || strcmp(converter->variant, variant) == 0))
+            return converter;
+    }
+    return NULL;
+}
+
+static json_t *created_json(const char *path)
+{
+    char *created = h5py_file_created(path);
+    json_t *value = created != NULL ? json_string(created) : json_null();
+    free(created);
+    return value;
+}
+
+/* Where the file NAME is found in the data path, with its size and creation time. */
+static json_t *converted_file_json(const struct list_request *request, const char *name)
+{
+    char path[PATH_MAX];
+    struct stat status;
+    json_t *object = json_pack("{s:s}", "name", name);
+    if (data_path_find(&request->config, name, path, sizeof path) != EXIT_OK ||
+        stat(path, &status) != 0) {
+        error_clear();
+        json_object_set_new(object, "path", json_null());
+        return object;
+    }
+    json_object_set_new(object, "path", json_string(path));
+    json_object_set_new(object, "size", json_integer((json_int_t)status.st_size));
+    json_object_set_new(object, "created", created_json(path));
+    return object;
+}
+
+static json_t *converted_json(const struct list_request *request,
+                              const struct converter *converter)
+{
+    struct converter_arguments defaults = {.input_directory = "."};
+    for (size_t index = 0; index < converter->option_count; index++)
+        defaults.values[index] = converter->options[index].default_value;
+    char name[256];
+    converter->output_name(&defaults, name, sizeof name);
+    return converted_file_json(request, name);
+}
+
+/* The converted file of dataset NAME: its built-in converter's output, NAME.hdf5 for an extra
+   converter, null without a converter. */
+static json_t *dataset_converted_json(const struct list_request *request, const char *name,
+                                      const char *variant)
+{
+    const struct converter *converter = converter_of(name, variant);
+    if (converter != NULL)
+        return converted_json(request, converter);
+    if (variant != NULL || extra_converter_find(&request->extras, name) == NULL)
+        return json_null();
+    char file[256];
+    snprintf(file, sizeof file, "%s.hdf5", name);
+    return converted_file_json(request, file);
+}
+
+static json_t *dataset_json(const struct list_request *request, const char *name,
+                            const char *variant, const char *summary,
+                            const struct downloader *downloader)
+{
+    json_t *files = json_array();
+    for (size_t index = 0; downloader != NULL && index < downloader->file_count; index++) {
+        json_t *file = raw_file_json(request, &downloader->files[index]);
+        if (file == NULL) {
+            json_decref(files);
+            return NULL;
+        }
+        json_array_append_new(files, file);
+    }
+    return json_pack("{s:s, s:s?, s:s, s:o, s:o}", "name", name, "variant", variant, "summary",
+                     summary, "files", files, "converted",
+                     dataset_converted_json(request, name, variant));
+}
+
+static bool has_downloader(const struct converter *converter)
+{
+    const struct downloader *const *list = downloader_list();
+    for (size_t index = 0; list[index] != NULL; index++)
+        if (converter_of(list[index]->name, list[index]->variant) == converter)
+            return true;
+    return false;
+}
+
+/* Every dataset: the downloaders (built-in, then extra), then converters (built-in, then extra)
+   no downloader matches. */
+static int datasets_json(const struct list_request *request, json_t *datasets)
+{
+    const struct downloader *const *list = downloader_list();
+    for (size_t index = 0; list[index] != NULL; index++) {
+        const struct downloader *downloader = list[index];
+        json_t *dataset = dataset_json(request, downloader->name, downloader->variant,
+                                       downloader->summary, downloader);
+        if (dataset == NULL)
+            return error_code() != EXIT_OK ? error_code() : EXIT_OTHER;
+        json_array_append_new(datasets, dataset);
+    }
+    for (size_t index = 0; converters[index] != NULL; index++) {
+        const struct converter *converter = converters[index];
+        if (!has_downloader(converter))
+            json_array_append_new(datasets, dataset_json(request, converter->name,
+                                                         converter->variant, converter->summary,
+                                                         NULL));
+    }
+    for (size_t index = 0; index < request->extras.count; index++) {
+        const struct extra_converter *extra = &request->extras.items[index];
+        if (downloader_find(extra->name, NULL) == NULL && !downloader_has_variants(extra->name))
+            json_array_append_new(datasets,
+                                  dataset_json(request, extra->name, NULL, extra->path, NULL));
+    }
+    return EXIT_OK;
+}
+
+static void file_line_print(json_t *file)
+{
+    const char *state = json_string_value(json_object_get(file, "state"));
+    printf("    %-32s %s", json_string_value(json_object_get(file, "name")), state);
+    json_t *path = json_object_get(file, "path");
+    if (json_is_string(path))
+        printf("%*s  %s", 10 - (int)strlen(state), "", json_string_value(path));
+    json_int_t size = json_integer_value(json_object_get(file, "size"));
+    json_int_t expected = json_integer_value(json_object_get(file, "expected_size"));
+    bool partial = strcmp(state, "partial") == 0;
+    if ((partial || strcmp(state, "wrong size") == 0) && expected > 0)
+        printf("  %" JSON_INTEGER_FORMAT " of %" JSON_INTEGER_FORMAT " bytes", size, expected);
+    else if (partial)
+        printf("  %" JSON_INTEGER_FORMAT " bytes so far", size);
+    putchar('\n');
+}
+
+static void converted_line_print(json_t *converted)
+{
+    json_t *path = json_object_get(converted, "path");
+    printf("    %-32s ", json_string_value(json_object_get(converted, "name")));
+    if (!json_is_string(path)) {
+        printf("not in the data path\n");
+        return;
+    }
+    char size[32];
+    json_t *created = json_object_get(converted, "created");
+    progress_format_size(size, sizeof size,
+                         (double)json_integer_value(json_object_get(converted, "size")));
+    printf("%-10s  %s  %s  created %s\n", "converted", json_string_value(path), size,
+           json_is_string(created) ? json_string_value(created) : "unknown");
+}
+
+static void datasets_print(json_t *datasets)
+{
+    size_t index, file_index;
+    json_t *dataset, *file;
+    json_array_foreach(datasets, index, dataset) {
+        json_t *variant = json_object_get(dataset, "variant");
+        printf("%s%s%s  %s\n", json_string_value(json_object_get(dataset, "name")),
+               json_is_string(variant) ? " " : "",
+               json_is_string(variant) ? json_string_value(variant) : "",
+               json_string_value(json_object_get(dataset, "summary")));
+        json_array_foreach(json_object_get(dataset, "files"), file_index, file)
+            file_line_print(file);
+        json_t *converted = json_object_get(dataset, "converted");
+        if (json_is_object(converted))
+            converted_line_print(converted);
+    }
+}
+
+static int list_run(struct list_request *request)
+{
+    json_t *datasets = json_array();
+    int result = config_load(&request->config);
+    if (result == EXIT_OK)
+        result = downloader_registry_load(request->config.extra_downloaders.items,
+                                          request->config.extra_downloaders.count);
+    if (result == EXIT_OK)
+        result = extra_converters_find(&request->extras, request->config.extra_converters.items,
+                                       request->config.extra_converters.count);
+    if (result == EXIT_OK && request->checksums_path != NULL)
+        result = checksum_list_load(&request->checksums, request->checksums_path);
+    if (result == EXIT_OK)
+        result = datasets_json(request, datasets);
+    if (result == EXIT_OK && request->as_json) {
+        result = json_dumpf(datasets, stdout, JSON_INDENT(2)) == 0 ? EXIT_OK : EXIT_WRITE;
+        putchar('\n');
+    } else if (result == EXIT_OK) {
+        datasets_print(datasets);
+    }
+    if (result == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout)))
+        result = error_set(EXIT_WRITE, "cannot write: standard output");
+    json_decref(datasets);
+    checksum_list_free(&request->checksums);
+    downloader_registry_free();
+    extra_converters_free(&request->extras);
+    config_free(&request->config);
+    return result;
+}
+
+int cmd_list(int argc, char **argv)
+{
+    enum { OPTION_JSON = 256, OPTION_VERIFY, OPTION_CHECKSUMS };
+    static const struct option options[] = {
+        {"help", no_argument, NULL, 'h'}, {"json", no_argument, NULL, OPTION_JSON},
+        {"verify", no_argument, NULL, OPTION_VERIFY},
+        {"checksums", required_argument, NULL, OPTION_CHECKSUMS},
+        {"directory", required_argument, NULL, 'd'}, {NULL, 0, NULL, 0}};
+    struct list_request request = {0};
+    int option;
+    opterr = 0;
+    optind = 1;
+    while ((option = getopt_long(argc, argv, "hd:", options, NULL)) != -1) {
+        if (option == 'h') {
+            fputs(usage, stdout);
+            return EXIT_OK;
+        }
+        if (option == OPTION_JSON)
+            request.as_json = true;
+        else if (option == OPTION_VERIFY)
+            request.verify = true;
+        else if (option == 'd')
+            request.directory = optarg;
+        else if (option == OPTION_CHECKSUMS)
+            request.checksums_path = optarg;
+        else {
+            fprintf(stderr, "%s: unknown option or missing value: %s; see '%s -h'\n", program,
+                    argv[optind - 1], program);
+            return EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "%s: unexpected argument: %s; see '%s -h'\n", program, argv[optind],
+                program);
+        return EXIT_USAGE;
+    }
+    error_clear();
+    int result = list_run(&request);
+    if (result != EXIT_OK)
+        error_print(program);
+    return result;
+}

@@ -1,0 +1,265 @@
+/* SVHN format 2: {train,test,extra}_32x32.mat (MATLAB level 5) into svhn_format_2.hdf5. */
+#include "converter.h"
+
+#include "../common/error.h"
+#include "../common/matlab_v5.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define SPLIT_COUNT 3
+#define SIDE 32
+#define CHANNELS 3
+#define IMAGE_SIZE (SIDE * SIDE * CHANNELS)
+#define BLOCK_IMAGES 256
+#define BLOCK_LABELS 4096
+
+static const char *const split_names[SPLIT_COUNT] = {"train", "test", "extra"};
+static const char *const file_names[SPLIT_COUNT] = {"train_32x32.mat", "test_32x32.mat",
+                                                    "extra_32x32.mat"};
+
+struct split_input {
+    char path[PATH_MAX];
+    uint64_t count;
+};
+
+struct svhn_output {
+    struct h5py_writer *writer;
+    int features;
+    int targets;
+    unsigned char *images;      /* BLOCK_IMAGES images as stored: X[row][column][channel] */
+    unsigned char *transposed;  /* the same as features rows: [channel][row][column] */
+    double *labels;
+};
+
+static void svhn_inputs(const struct converter_arguments *arguments, struct converter_inputs *inputs)
+{
+    (void)arguments;
+    for (size_t index = 0; index < SPLIT_COUNT; index++)
+        inputs->names[index] = file_names[index];
+    inputs->count = SPLIT_COUNT;
+}
+
+static void svhn_output_name(const struct converter_arguments *arguments, char *name, size_t size)
+{
+    (void)arguments;
+    snprintf(name, size, "svhn_format_2.hdf5");
+}
+
+static int wrong(const char *path, const char *why, const char *name)
+{
+    return error_set(EXIT_CORRUPT_INPUT, "cannot convert SVHN format 2: %s: %s%s", path, why, name);
+}
+
+/* Moves FILE to variable NAME, which must be a real numeric array of CLASS_ID. */
+static int find_variable(struct matlab_file *file, const char *path, const char *name,
+                         enum matlab_class class_id, struct matlab_variable *variable)
+{
+    bool found;
+    int status = matlab_find(file, name, variable, &found);
+    if (status != EXIT_OK)
+        return status;
+    if (!found)
+        return wrong(path, "no variable ", name);
+    if (variable->class_id != class_id || variable->complex)
+        return wrong(path, class_id == MATLAB_UINT8 ? "not a real uint8 array: "
+                                                    : "not a real double array: ", name);
+    return EXIT_OK;
+}
+
+static int check_images(const char *path, const struct matlab_variable *images)
+{
+    const uint64_t *dimensions = images->dimensions;
+    if (images->rank != 4 || dimensions[0] != SIDE || dimensions[1] != SIDE ||
+        dimensions[2] != CHANNELS)
+        return error_set(EXIT_CORRUPT_INPUT,
+                         "cannot convert SVHN format 2: %s: X is not 32x32x3xN "
+                         "(rank %d, %llux%llux%llu...)",
+                         path, images->rank, (unsigned long long)dimensions[0],
+                         (unsigned long long)dimensions[1], (unsigned long long)dimensions[2]);
+    return EXIT_OK;
+}
+
+static int check_labels(const char *path, const struct matlab_variable *labels, uint64_t count)
+{
+    if (labels->rank != 2 || labels->dimensions[1] != 1 || labels->dimensions[0] != count)
+        return error_set(EXIT_CORRUPT_INPUT,
+                         "cannot convert SVHN format 2: %s: y is %llux%llu (rank %d), "
+                         "expected %llux1 to match X",
+                         path, (unsigned long long)labels->dimensions[0],
+                         (unsigned long long)labels->dimensions[1], labels->rank,
+                         (unsigned long long)count);
+    return EXIT_OK;
+}
+
+/* Reads the headers of X and y in INPUT's file and records its image count. */
+static int inspect_split(struct split_input *input)
+{
+    struct matlab_file *file;
+    int status = matlab_open(&file, input->path);
+    if (status != EXIT_OK)
+        return status;
+    struct matlab_variable images, labels;
+    status = find_variable(file, input->path, "X", MATLAB_UINT8, &images);
+    if (status == EXIT_OK)
+        status = check_images(input->path, &images);
+    if (status == EXIT_OK)
+        status = find_variable(file, input->path, "y", MATLAB_DOUBLE, &labels);
+    if (status == EXIT_OK)
+        status = check_labels(input->path, &labels, images.dimensions[3]);
+    if (status == EXIT_OK)
+        input->count = images.dimensions[3];
+    matlab_close(file);
+    return status;
+}
+
+/* features[n][c][r][k] = X[r][k][c][n]: each channel of a column-major image is transposed. */
+static void transpose_images(const unsigned char *images, unsigned char *transposed, uint64_t count)
+{
+    for (uint64_t image = 0; image < count; image++, images += IMAGE_SIZE, transposed += IMAGE_SIZE)
+        for (int channel = 0; channel < CHANNELS; channel++) {
+            const unsigned char *plane = images + channel * SIDE * SIDE;
+            unsigned char *output = transposed + channel * SIDE * SIDE;
+            /* Reading the plane in order and writing with a stride is twice as fast as the
+               reverse (measured: 0.9 s against 1.7 s for extra's 1.6 GB). */
+            for (int column = 0; column < SIDE; column++)
+                for (int row = 0; row < SIDE; row++)
+                    output[row * SIDE + column] = plane[column * SIDE + row];
+        }
+}
+
+static int write_images(struct svhn_output *output, struct matlab_file *file, uint64_t first,
+                        uint64_t count)
+{
+    for (uint64_t done = 0; done < count;) {
+        uint64_t block = count - done < BLOCK_IMAGES ? count - done : BLOCK_IMAGES;
+        int status = matlab_read(file, output->images, block * IMAGE_SIZE);
+        if (status != EXIT_OK)
+            return status;
+        transpose_images(output->images, output->transposed, block);
+        status = h5py_writer_write(output->writer, output->features, first + done, block,
+                                   output->transposed);
+        if (status != EXIT_OK)
+            return status;
+        done += block;
+    }
+    return EXIT_OK;
+}
+
+/* SVHN labels digit 0 as 10; Fuel stores it as 0. */
+static int write_labels(struct svhn_output *output, struct matlab_file *file, uint64_t first,
+                        uint64_t count)
+{
+    for (uint64_t done = 0; done < count;) {
+        uint64_t block = count - done < BLOCK_LABELS ? count - done : BLOCK_LABELS;
+        int status = matlab_read(file, output->labels, block);
+        if (status != EXIT_OK)
+            return status;
+        for (uint64_t index = 0; index < block; index++)
+            if (output->labels[index] == 10)
+                output->labels[index] = 0;
+        status = h5py_writer_write(output->writer, output->targets, first + done, block,
+                                   output->labels);
+        if (status != EXIT_OK)
+            return status;
+        done += block;
+    }
+    return EXIT_OK;
+}
+
+/* Streams one split's X and y into rows [FIRST, FIRST + count) of features and targets. */
+static int write_split(struct svhn_output *output, const struct split_input *input, uint64_t first)
+{
+    struct matlab_file *file;
+    int status = matlab_open(&file, input->path);
+    if (status != EXIT_OK)
+        return status;
+    struct matlab_variable images, labels;
+    status = find_variable(file, input->path, "X", MATLAB_UINT8, &images);
+    if (status == EXIT_OK)
+        status = check_images(input->path, &images);
+    if (status == EXIT_OK && images.dimensions[3] != input->count)
+        status = wrong(input->path, "changed while being converted", "");
+    if (status == EXIT_OK)
+        status = write_images(output, file, first, input->count);
+    if (status == EXIT_OK)
+        status = find_variable(file, input->path, "y", MATLAB_DOUBLE, &labels);
+    if (status == EXIT_OK)
+        status = check_labels(input->path, &labels, input->count);
+    if (status == EXIT_OK)
+        status = write_labels(output, file, first, input->count);
+    matlab_close(file);
+    return status;
+}
+
+static int declare_sources(struct svhn_output *output, uint64_t total)
+{
+    struct h5py_source features = {
+        .name = "features", .type = ELEMENT_UINT8, .rank = 4,
+        .shape = {total, CHANNELS, SIDE, SIDE},
+        .axis_labels = {"batch", "channel", "height", "width"},
+    };
+    struct h5py_source targets = {
+        .name = "targets", .type = ELEMENT_FLOAT64, .rank = 2, .shape = {total, 1},
+        .axis_labels = {"batch", "index"},
+    };
+    int status = h5py_writer_add_source(output->writer, &features, &output->features);
+    return status == EXIT_OK ? h5py_writer_add_source(output->writer, &targets, &output->targets)
+                             : status;
+}
+
+static int write_splits(struct svhn_output *output, const struct split_input *inputs)
+{
+    uint64_t first = 0;
+    for (size_t split = 0; split < SPLIT_COUNT; split++) {
+        int status = write_split(output, &inputs[split], first);
+        if (status == EXIT_OK)
+            status = h5py_writer_add_split(output->writer, split_names[split], NULL, first,
+                                           first + inputs[split].count);
+        if (status != EXIT_OK)
+            return status;
+        first += inputs[split].count;
+    }
+    return EXIT_OK;
+}
+
+static int svhn_convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
+{
+    struct split_input inputs[SPLIT_COUNT];
+    uint64_t total = 0;
+    for (size_t split = 0; split < SPLIT_COUNT; split++) {
+        snprintf(inputs[split].path, sizeof inputs[split].path, "%s/%s",
+                 arguments->input_directory, file_names[split]);
+        int status = inspect_split(&inputs[split]);
+        if (status != EXIT_OK)
+            return status;
+        total += inputs[split].count;
+    }
+    struct svhn_output output = {
+        .writer = writer,
+        .images = malloc(BLOCK_IMAGES * IMAGE_SIZE),
+        .transposed = malloc(BLOCK_IMAGES * IMAGE_SIZE),
+        .labels = malloc(BLOCK_LABELS * sizeof(double)),
+    };
+    int status = EXIT_OK;
+    if (output.images == NULL || output.transposed == NULL || output.labels == NULL)
+        status = error_set(EXIT_OTHER, "cannot convert SVHN format 2: out of memory");
+    if (status == EXIT_OK)
+        status = declare_sources(&output, total);
+    if (status == EXIT_OK)
+        status = write_splits(&output, inputs);
+    free(output.images);
+    free(output.transposed);
+    free(output.labels);
+    return status;
+}
+
+const struct converter svhn_format_2_converter = {
+    .name = "svhn",
+    .variant = "2",
+    .summary = "SVHN format 2: 32x32 cropped digits (3 MATLAB files) into svhn_format_2.hdf5",
+    .inputs = svhn_inputs,
+    .output_name = svhn_output_name,
+    .convert = svhn_convert,
+};

@@ -1,0 +1,197 @@
+#!/usr/bin/env bats
+# fuel fetch: download, convert and remove the raw files, into -d DIR or the first writable data
+# path directory; idempotent; download options pass through.
+
+bats_require_minimum_version 1.5.0
+
+load ../helpers/download
+
+PYTHON=/usr/bin/python3
+
+setup() {
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    unset FUEL_MIRROR
+    DATA="$BATS_TEST_TMPDIR/data"
+    mkdir -p "$HOME" "$DATA"
+    export FUEL_DATA_PATH="$BATS_TEST_TMPDIR/absent:$DATA"
+    RAW="$FUEL_FIXTURES/raw/mnist"
+    RAW_SUMS="$BATS_TEST_TMPDIR/raw-sums"
+    (cd "$RAW" && md5sum *) > "$RAW_SUMS"
+}
+
+teardown() {
+    stop_server
+}
+
+# Asserts that DIR holds none of MNIST's raw files nor their .part files.
+assert_no_raw_files() {
+    for name in "${MNIST_FILES[@]}"; do
+        [ ! -e "$1/$name" ]
+        [ ! -e "$1/$name.part" ]
+    done
+}
+
+@test "fetch mnist: into the first writable data path directory, raw files removed" {
+    SOURCE_DATE_EPOCH=1700000000 run --separate-stderr fuel fetch mnist --url-prefix "file://$RAW" --checksums "$RAW_SUMS"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$DATA/mnist.hdf5" ]
+    assert_no_raw_files "$DATA"
+    run fuel-info --check "$DATA/mnist.hdf5"
+    [ "$status" -eq 0 ]
+    # The same file fuel-convert writes from the same raw files.
+    mkdir "$BATS_TEST_TMPDIR/converted"
+    fuel-convert mnist -d "$RAW" -o "$BATS_TEST_TMPDIR/converted" > /dev/null
+    $PYTHON "$HELPERS/compare_hdf5.py" "$BATS_TEST_TMPDIR/converted/mnist.hdf5" "$DATA/mnist.hdf5"
+    run fuel-info "$DATA/mnist.hdf5" "$BATS_TEST_TMPDIR/converted/mnist.hdf5"
+    [[ "${lines[0]}" == "mnist.hdf5  mnist  train 12, test 2  2023-11-14T22:13:20Z" ]]
+}
+
+@test "a second fetch does nothing and says so: no request reaches the server" {
+    make_served_files
+    cp "$RAW"/* "$SERVED/"
+    start_server
+    run --separate-stderr fuel fetch mnist --url-prefix "$URL" --checksums "$RAW_SUMS" -q
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    [ "$(requests /train-images-idx3-ubyte.gz | wc -l)" -eq 1 ]
+    before=$(stat -c %Y.%i "$DATA/mnist.hdf5")
+    run --separate-stderr fuel fetch mnist --url-prefix "$URL" --checksums "$RAW_SUMS" --json
+    [ "$status" -eq 0 ]
+    [ "$stderr" = "fuel-fetch: nothing to do: $DATA/mnist.hdf5 is there and passes fuel-info --check" ]
+    printf '%s\n' "$output" | $PYTHON -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d == {"name": "mnist", "path": sys.argv[1], "fetched": False}, d
+' "$DATA/mnist.hdf5"
+    [ "$(stat -c %Y.%i "$DATA/mnist.hdf5")" = "$before" ]
+    [ "$(requests /train-images-idx3-ubyte.gz | wc -l)" -eq 1 ]
+}
+
+@test "a converted file that fails --check is fetched again" {
+    cp "$FUEL_FIXTURES/expected/mnist.hdf5" "$DATA/mnist.hdf5"
+    chmod u+w "$DATA/mnist.hdf5"
+    $PYTHON -c '
+import sys, h5py
+f = h5py.File(sys.argv[1], "r+")
+rows = f.attrs["split"]
+rows[0]["stop"] = 99
+f.attrs["split"] = rows
+' "$DATA/mnist.hdf5"
+    run --separate-stderr fuel fetch mnist --url-prefix "file://$RAW" --checksums "$RAW_SUMS"
+    [ "$status" -eq 0 ]
+    [ "${stderr%%$'\n'*}" = "fuel-fetch: $DATA/mnist.hdf5 fails fuel-info --check: making it again" ]
+    run fuel-info --check "$DATA/mnist.hdf5"
+    [ "$status" -eq 0 ]
+}
+
+@test "-d DIR, --keep-raw and a dataset option: mnist --dtype float32" {
+    run --separate-stderr fuel-fetch mnist --dtype float32 -d "$BATS_TEST_TMPDIR/new/dir" --keep-raw \
+        --url-prefix "file://$RAW" --checksums "$RAW_SUMS" -j 2 --retries 0 --timeout 5 --retry-delay 0
+    [ "$status" -eq 0 ]
+    [ "$output" = "$BATS_TEST_TMPDIR/new/dir/mnist_float32.hdf5" ]
+    for name in "${MNIST_FILES[@]}"; do
+        cmp "$RAW/$name" "$BATS_TEST_TMPDIR/new/dir/$name"
+    done
+    [ ! -e "$DATA/mnist_float32.hdf5" ]
+    run fuel-info --json "$output"
+    [[ "$output" == *'"dtype": "float32"'* ]]
+}
+
+@test "iris from a local HTTP server, checksum given as sha256" {
+    make_served_files
+    cp "$FUEL_FIXTURES/raw/iris/iris.data" "$SERVED/"
+    (cd "$SERVED" && sha256sum iris.data) > "$BATS_TEST_TMPDIR/sha"
+    start_server
+    run --separate-stderr fuel fetch iris --url-prefix "$URL" --checksums "$BATS_TEST_TMPDIR/sha"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$DATA/iris.hdf5" ]
+    [ "$stderr" = "$(printf '%s\n' "$stderr" | grep '^iris.data: ')" ]
+    [ ! -e "$DATA/iris.data" ]
+}
+
+@test "a checksum mismatch: exit 6, no converted file, no raw file under its final name" {
+    run --separate-stderr fuel fetch mnist --url-prefix "file://$RAW" -q
+    [ "$status" -eq 6 ]
+    [ -z "$output" ]
+    [[ "$stderr" == "fuel-fetch: "* ]]
+    [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+    [ ! -e "$DATA/mnist.hdf5" ]
+    [ -z "$(ls -A "$DATA" | grep -v '^\.fuel-download\.lock$' | grep -v '\.part$')" ]
+}
+
+@test "a server that refuses connections: exit 5" {
+    run --separate-stderr fuel fetch iris --url-prefix "http://127.0.0.1:9" --retries 0 --timeout 2 -q
+    [ "$status" -eq 5 ]
+    [[ "$stderr" == "fuel-fetch: "* ]]
+    [ ! -e "$DATA/iris.hdf5" ]
+}
+
+@test "no writable directory in the data path: exit 7 saying to give -d" {
+    unset FUEL_DATA_PATH
+    run --separate-stderr fuel fetch iris --url-prefix "file://$FUEL_FIXTURES/raw/iris"
+    [ "$status" -eq 7 ]
+    [ "$stderr" = "fuel-fetch: no writable directory in the data path: iris: give -d DIR, or set data_path in ~/.fuelrc or FUEL_DATA_PATH" ]
+}
+
+@test "usage errors exit 2 with one line; -h prints the usage" {
+    run --separate-stderr fuel fetch
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-fetch: missing dataset name; see 'fuel-fetch -h'" ]
+    run --separate-stderr fuel fetch nosuch
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-fetch: unknown dataset: nosuch; see 'fuel-fetch -h'" ]
+    run --separate-stderr fuel fetch svhn
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-fetch: svhn needs a format; see 'fuel-download -h'; see 'fuel-fetch -h'" ]
+    run --separate-stderr fuel fetch mnist --dtype int7
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-fetch: invalid choice: int7; see 'fuel-fetch -h'" ]
+    run --separate-stderr fuel fetch mnist --bogus 1
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-fetch: unknown option: --bogus; see 'fuel-fetch -h'" ]
+    run --separate-stderr fuel fetch mnist -j 0
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-fetch: invalid -j: 0: expected a whole number from 1 to 64; see 'fuel-fetch -h'" ]
+    run --separate-stderr fuel fetch mnist -d
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-fetch: option -d needs a value; see 'fuel-fetch -h'" ]
+    run fuel fetch -h
+    [ "$status" -eq 0 ]
+    [[ "$output" == "usage: fuel-fetch [-h] NAME [FORMAT]"* ]]
+    [[ "$output" == *"
+datasets:
+"*"
+  mnist            handwritten digits"* ]]
+}
+
+@test "raw files that do not convert: exit 4, raw files kept for a later run, no HDF5 file" {
+    mkdir "$BATS_TEST_TMPDIR/served"
+    printf 'not,an,iris,row\n' > "$BATS_TEST_TMPDIR/served/iris.data"
+    (cd "$BATS_TEST_TMPDIR/served" && md5sum iris.data) > "$BATS_TEST_TMPDIR/iris-sums"
+    run --separate-stderr fuel fetch iris --url-prefix "file://$BATS_TEST_TMPDIR/served" \
+        --checksums "$BATS_TEST_TMPDIR/iris-sums" -q
+    [ "$status" -eq 4 ]
+    [ -z "$output" ]
+    [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+    [[ "$stderr" == "fuel-fetch: "*"iris.data"* ]]
+    cmp "$BATS_TEST_TMPDIR/served/iris.data" "$DATA/iris.data"
+    [ ! -e "$DATA/iris.hdf5" ]
+    [ -z "$(find "$DATA" -name '.iris.hdf5.*')" ]
+}
+
+@test "concurrent fetches: one makes the file, the other waits and finds it there" {
+    for index in 1 2 3; do
+        fuel fetch mnist --url-prefix "file://$RAW" --checksums "$RAW_SUMS" \
+            > "$BATS_TEST_TMPDIR/out.$index" 2> "$BATS_TEST_TMPDIR/err.$index" &
+        pids[$index]=$!
+    done
+    for index in 1 2 3; do
+        wait "${pids[$index]}"
+        [ "$(cat "$BATS_TEST_TMPDIR/out.$index")" = "$DATA/mnist.hdf5" ]
+    done
+    [ "$(cat "$BATS_TEST_TMPDIR"/err.* | grep -c '^fuel-fetch: nothing to do: ')" -eq 2 ]
+    [ "$(cat "$BATS_TEST_TMPDIR"/err.* | grep -c '^train-images-idx3-ubyte.gz: ')" -eq 1 ]
+    assert_no_raw_files "$DATA"
+    run fuel-info --check "$DATA/mnist.hdf5"
+    [ "$status" -eq 0 ]
+}
