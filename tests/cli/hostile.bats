@@ -6,7 +6,8 @@ bats_require_minimum_version 1.5.0
 
 # One case a line: input (under the corpus), expected exit code, expected message fragment.
 # DATASET/CASE runs fuel-convert DATASET -d CASE; info/FILE runs fuel-info FILE; fuelrc/FILE
-# runs fuel-info with FUEL_CONFIG=FILE.
+# runs fuel-info with FUEL_CONFIG=FILE; manifest/FILE runs fuel-download -h with
+# FUEL_EXTRA_DOWNLOADERS=FILE.
 CASES='
 mnist/zero_images                  0  /mnist.hdf5
 mnist/huge_count                   4  IDX header declares more data than the file can hold: CASE/train-images-idx3-ubyte.gz: 3367254347520 bytes declared, a gzipped file of
@@ -46,6 +47,10 @@ svhn1/digitstruct_not_hdf5         4  cannot read MATLAB 7.3 file: CASE/test.tar
 svhn1/png_bomb                     4  cannot decode PNG: CASE/test.tar.gz: test/1.png: declares 8000x8000 pixels
 svhn1/png_garbage                  4  cannot decode PNG: CASE/test.tar.gz: test/2.png:
 svhn1/member_escape                4  refusing archive member: CASE/extra.tar.gz: extra/../../../tmp/fuel-escaped: path with a ".." component
+svhn2/not_a_mat                    4  cannot read MATLAB file: CASE/test_32x32.mat: not a MATLAB level-5 MAT-file
+svhn2/huge_dimensions              4  cannot read MATLAB file: CASE/test_32x32.mat: variable X declares 6597069763584 elements but holds 16 bytes
+svhn2/inflate_bomb                 4  cannot read MATLAB file: CASE/test_32x32.mat: a compressed element of 17 bytes declares a 4294967040-byte matrix
+svhn2/truncated_mat                4  cannot read MATLAB file: CASE/test_32x32.mat: truncated: the element at byte 128 declares
 info/empty.hdf5                    4  not an HDF5 file: CASE: file signature not found
 info/text.hdf5                     4  not an HDF5 file: CASE: file signature not found
 info/truncated.hdf5                4  damaged HDF5 file: CASE: truncated file
@@ -61,6 +66,13 @@ fuelrc/aliases                     2  malformed config: CASE:1: data_path: expec
 fuelrc/binary                      2  malformed config: CASE:1: control characters are not allowed
 fuelrc/tab_indented                2  malformed config: CASE:2: found character that cannot start any token
 fuelrc/data_path_map               2  malformed config: CASE:1: data_path: expected a string or a list of strings, found a mapping
+manifest/traversal.json            2  malformed manifest: CASE: $.datasets.x.files[0].name: expected a file name without '"'/'"'
+manifest/deep.json                 2  malformed manifest: CASE: line 1, column 2049: maximum parsing depth reached
+manifest/big_size.json             2  malformed manifest: CASE: line 1, column 75: too big integer
+manifest/five_urls.json            2  malformed manifest: CASE: $.datasets.x.files[0].urls: at most 4 URLs
+manifest/bad_md5.json              2  malformed manifest: CASE: $.datasets.x.files[0].md5: expected 32 hexadecimal digits
+manifest/no_files.json             2  malformed manifest: CASE: $.datasets.x.files: expected a non-empty array of files
+manifest/not_utf8.json             2  malformed manifest: CASE: line 1, column 0: unable to decode byte 0xff
 '
 
 setup_file() {
@@ -77,6 +89,7 @@ check_case() {
     case $dataset in
     info) run --separate-stderr timeout 120 fuel-info "$path" ;;
     fuelrc) FUEL_CONFIG=$path run --separate-stderr timeout 120 fuel-info mnist.hdf5 ;;
+    manifest) FUEL_EXTRA_DOWNLOADERS=$path run --separate-stderr timeout 120 fuel-download -h ;;
     svhn1) run --separate-stderr timeout 120 fuel-convert svhn 1 -d "$path" -o "$out" ;;
     svhn2) run --separate-stderr timeout 120 fuel-convert svhn 2 -d "$path" -o "$out" ;;
     *) run --separate-stderr timeout 120 fuel-convert "$dataset" -d "$path" -o "$out" ;;
