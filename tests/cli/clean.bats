@@ -128,3 +128,26 @@ time.sleep(600)' "$OUT/.mnist.hdf5.Live01" "$BATS_TEST_TMPDIR/locked" &
     [ "$status" -eq 0 ]
     [[ "${lines[0]}" == "usage: fuel-clean [-h] [-d DIRECTORY]... [--dry-run]" ]]
 }
+
+@test "fuel list shows a dataset's leftovers until fuel clean removes them" {
+    printf 'partial' > "$OUT/.mnist.hdf5.a1B2c3"
+    printf 'partial' > "$OUT/.mnist_float32.hdf5.Zz9Zz9"
+    export FUEL_DATA_PATH="$OUT"
+    run fuel list
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"mnist.hdf5"*"leftover"*"$OUT/.mnist.hdf5.a1B2c3  (left by a killed conversion; fuel clean removes it)"* ]]
+    run fuel list --json
+    [ "$status" -eq 0 ]
+    leftovers=$(printf '%s' "$output" | $PYTHON -c '
+import json, sys
+for dataset in json.load(sys.stdin):
+    converted = dataset.get("converted")
+    if converted and converted["leftovers"]:
+        print(dataset["name"], *converted["leftovers"])')
+    [ "$leftovers" = "mnist $OUT/.mnist.hdf5.a1B2c3" ]
+    run fuel clean
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 2 ]
+    run fuel list
+    [[ "$output" != *leftover* ]]
+}
