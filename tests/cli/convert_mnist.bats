@@ -157,6 +157,19 @@ PY
     [ -z "$(ls -A "$OUT")" ]
 }
 
+@test "a split with no images gives an empty split" {
+    copy_raw
+    printf '\0\0\10\3\0\0\0\0\0\0\0\34\0\0\0\34' | gzip -c > "$RAW/train-images-idx3-ubyte.gz"
+    printf '\0\0\10\1\0\0\0\0' | gzip -c > "$RAW/train-labels-idx1-ubyte.gz"
+    run fuel-convert mnist -d "$RAW" -o "$OUT"
+    [ "$status" -eq 0 ]
+    run $PYTHON -c 'import h5py, sys
+f = h5py.File(sys.argv[1], "r")
+print(f["features"].shape, [(r["split"].decode(), r["start"], r["stop"]) for r in f.attrs["split"]][::2])' "$OUT/mnist.hdf5"
+    [ "$output" = "(2, 1, 28, 28) [('train', 0, 0), ('test', 0, 2)]" ]
+    no_temporary_files
+}
+
 @test "a corrupt gzip stream exits 4" {
     copy_raw
     printf 'not gzip at all, not idx either' | gzip -c | head -c 20 > "$RAW/t10k-images-idx3-ubyte.gz"
