@@ -84,6 +84,19 @@ PY
     [ -f "$OUT/a.h5" ] && [ -f "$OUT/b.hdf" ] && [ -f "$OUT/c.data.hdf5" ]
 }
 
+@test "-r is joined to -o as Fuel's os.path.join: a subdirectory, or an absolute path" {
+    mkdir "$OUT/sub" "$BATS_TEST_TMPDIR/elsewhere"
+    run fuel-convert mnist -d "$RAW" -o "$OUT" -r sub/d
+    [ "$status" -eq 0 ]
+    [ "$output" = "$OUT/sub/d.hdf5" ]
+    run fuel-convert mnist -d "$RAW" -o "$OUT" -r "$BATS_TEST_TMPDIR/elsewhere/e.h5"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$BATS_TEST_TMPDIR/elsewhere/e.h5" ]
+    fuel-info "$OUT/sub/d.hdf5" > /dev/null
+    fuel-info "$BATS_TEST_TMPDIR/elsewhere/e.h5" > /dev/null
+    [ -z "$(find "$BATS_TEST_TMPDIR" -name '.*.XXXXXX' -o -name '.*.h*.??????')" ]
+}
+
 @test "the same inputs, command and SOURCE_DATE_EPOCH give a byte-identical file" {
     cd "$OUT"
     SOURCE_DATE_EPOCH=1700000000 fuel-convert mnist -d "$RAW" -r first.hdf5
