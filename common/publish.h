@@ -9,7 +9,8 @@ struct publication {
     char temporary_path[4096]; /* DIRECTORY/.NAME.XXXXXX */
 };
 
-/* Creates the temporary file for DIRECTORY/NAME and arranges for it to be removed on SIGINT,
+/* Creates the temporary file beside DIRECTORY/NAME (NAME may hold directories; an absolute NAME
+   ignores DIRECTORY, as Python's os.path.join) and arranges for it to be removed on SIGINT,
    SIGTERM, SIGHUP and normal exit until published. EXIT_WRITE when it cannot be created. */
 int publish_begin(struct publication *publication, const char *directory, const char *name);
 

@@ -166,10 +166,16 @@ struct block {
     uint64_t images;
 };
 
+/* Bytes per image (rows x columns of unsigned bytes), also when the file holds no image. */
+static uint64_t image_bytes(const struct idx_header *header)
+{
+    return (uint64_t)header->dimensions[1] * header->dimensions[2];
+}
+
 static int copy_images(struct h5py_writer *writer, int features, struct split_input *input,
                        uint64_t first, enum element_type type, struct block *block)
 {
-    uint64_t image_size = idx_data_size(&input->image_header) / input->image_header.dimensions[0];
+    uint64_t image_size = image_bytes(&input->image_header);
     uint64_t remaining = input->image_header.dimensions[0];
     while (remaining > 0) {
         uint64_t count = remaining < block->images ? remaining : block->images;
@@ -211,7 +217,7 @@ static int copy_labels(struct h5py_writer *writer, int targets, struct split_inp
 static int allocate_block(struct block *block, const struct split_input *input,
                           enum element_type type)
 {
-    uint64_t image_size = idx_data_size(&input->image_header) / input->image_header.dimensions[0];
+    uint64_t image_size = image_bytes(&input->image_header);
     block->images = BLOCK_BYTES / image_size > 0 ? BLOCK_BYTES / image_size : 1;
     block->pixels = malloc(block->images * image_size > BLOCK_BYTES ? block->images * image_size
                                                                     : BLOCK_BYTES);
