@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char program[] = "fuel-fetch";
@@ -353,6 +355,22 @@ static int result_print(const struct fetch_request *request, const char *path, b
     return EXIT_OK;
 }
 
+/* Whether PATH passes fuel-info --check, asked in a child process: HDF5 1.10 can fault reading
+   a damaged file, which is then made again like any other that fails the check. */
+static bool converted_file_sound(const char *path)
+{
+    fflush(NULL);
+    pid_t child = fork();
+    if (child == 0) {
+        struct rlimit no_core = {0, 0};
+        setrlimit(RLIMIT_CORE, &no_core);
+        _exit(h5py_file_passes_check(path) ? EXIT_OK : EXIT_CORRUPT_INPUT);
+    }
+    int status;
+    return child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+           WEXITSTATUS(status) == EXIT_OK;
+}
+
 /* Under the directory's lock: nothing when NAME is there and sound, else download, convert,
    remove the raw files. */
 static int fetch_locked(struct fetch_request *request, const struct fuel_config *config,
@@ -361,7 +379,7 @@ static int fetch_locked(struct fetch_request *request, const struct fuel_config 
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", directory, name);
     bool present = access(path, F_OK) == 0;
-    if (present && h5py_file_passes_check(path)) {
+    if (present && converted_file_sound(path)) {
         if (!request->quiet)
             fprintf(stderr, "%s: nothing to do: %s is there and passes fuel-info --check\n",
                     program, path);
