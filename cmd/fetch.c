@@ -215,8 +215,10 @@ static int dataset_resolve(struct fetch_request *request)
     request->downloader = downloader_find(request->name, variants ? request->variant : NULL);
     if (request->downloader == NULL && !variants)
         return usage_error("unknown dataset: %s", request->name);
+    if (request->downloader == NULL && request->variant != NULL)
+        return usage_error("unknown format: %s", request->variant);
     if (request->downloader == NULL)
-        return usage_error("%s needs a format; see 'fuel-download -h'", request->name);
+        return usage_error("%s needs a format: none given", request->name);
     request->converter = converter_find_variant(request->name, request->variant);
     if (request->converter == NULL)
         request->extra = extra_converter_find(&request->extras, request->name);

@@ -168,7 +168,10 @@ f.attrs["split"] = rows
     [ "$stderr" = "fuel-fetch: unknown dataset: nosuch; see 'fuel-fetch -h'" ]
     run --separate-stderr fuel fetch svhn
     [ "$status" -eq 2 ]
-    [ "$stderr" = "fuel-fetch: svhn needs a format; see 'fuel-download -h'; see 'fuel-fetch -h'" ]
+    [ "$stderr" = "fuel-fetch: svhn needs a format: none given; see 'fuel-fetch -h'" ]
+    run --separate-stderr fuel fetch svhn 3
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-fetch: unknown format: 3; see 'fuel-fetch -h'" ]
     run --separate-stderr fuel fetch mnist --dtype int7
     [ "$status" -eq 2 ]
     [ "$stderr" = "fuel-fetch: invalid choice: int7; see 'fuel-fetch -h'" ]
