@@ -71,6 +71,18 @@ static void print_converter_help(const struct converter *converter)
     }
 }
 
+/* DATASET -h without a format: the help of each of its formats. */
+static void print_formats_help(const char *dataset)
+{
+    const char *separator = "";
+    for (size_t index = 0; converters[index] != NULL; index++)
+        if (strcmp(converters[index]->name, dataset) == 0) {
+            fputs(separator, stdout);
+            print_converter_help(converters[index]);
+            separator = "\n";
+        }
+}
+
 static int usage_error(const char *format, const char *value)
 {
     fprintf(stderr, "%s: usage error: ", program);
@@ -210,7 +222,8 @@ static int parse_arguments(struct convert_request *request, int argc, char **arg
             pending[pending_count++] = (char *)value;
         }
     }
-    if (*help && request->dataset == NULL)
+    if (*help && (request->dataset == NULL ||
+                  (request->variant == NULL && has_variants(request->dataset))))
         return EXIT_OK;
     if (request->dataset == NULL)
         return usage_error("missing dataset%s", "");
@@ -287,6 +300,10 @@ static int convert_builtin(int argc, char **argv, const struct extra_converters 
     int result = parse_arguments(&request, argc, argv, &help);
     if (result != EXIT_OK)
         return result;
+    if (help && request.converter == NULL && request.dataset != NULL) {
+        print_formats_help(request.dataset);
+        return EXIT_OK;
+    }
     if (help && request.converter == NULL) {
         print_overview(stdout, extras);
         return EXIT_OK;

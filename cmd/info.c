@@ -1,6 +1,7 @@
 /* fuel-info: what an H5PYDataset file holds: Fuel's metadata block, splits, sources, provenance. */
 #include "../common/config.h"
 #include "../common/error.h"
+#include "../common/fault_guard.h"
 #include "../common/h5py_reader.h"
 #include "commands.h"
 #include "info_check.h"
@@ -15,9 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 static const char usage[] =
     "usage: fuel-info [-h] [--json] [--check] [--verify-inputs] FILE|NAME...\n"
@@ -539,33 +538,6 @@ static int output_flush(void)
     return 0;
 }
 
-/* HDF5 1.10 reads some damaged metadata (global heap objects, dimension lists) out of bounds.
-   A fault while reading is reported as a damaged file, one line and exit 4, not a crash. */
-static char fault_message[PATH_MAX + 128];
-static size_t fault_message_length;
-
-static void fault_report(int signal_number)
-{
-    (void)signal_number;
-    if (write(STDERR_FILENO, fault_message, fault_message_length) < 0)
-        _exit(EXIT_CORRUPT_INPUT);
-    _exit(EXIT_CORRUPT_INPUT);
-}
-
-static void fault_handlers_set(const char *program, const char *path, bool installed)
-{
-    static const int signals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
-    struct sigaction action = {.sa_handler = installed ? fault_report : SIG_DFL};
-    int length = snprintf(fault_message, sizeof fault_message,
-                          "%s: damaged HDF5 file: %s: the HDF5 library failed reading it\n",
-                          program, path);
-    fault_message_length = length > 0 && (size_t)length < sizeof fault_message
-                               ? (size_t)length
-                               : strlen(fault_message);
-    for (size_t index = 0; index < sizeof signals / sizeof signals[0]; index++)
-        sigaction(signals[index], &action, NULL);
-}
-
 /* Opens NAME (a path, or a name in the data path). HDF5's faults are reported as damage from
    here until info_close, as the checks read the file's data too. */
 static int info_open(const char *program, const char *name, struct h5py_file **file)
@@ -574,17 +546,17 @@ static int info_open(const char *program, const char *name, struct h5py_file **f
     int result = input_resolve(name, path, sizeof path);
     if (result != 0)
         return result;
-    fault_handlers_set(program, path, true);
+    fault_guard_set(program, path);
     result = h5py_reader_open(file, path);
     if (result != 0)
-        fault_handlers_set(program, path, false);
+        fault_guard_clear();
     return result;
 }
 
-static void info_close(const char *program, struct h5py_file *file)
+static void info_close(struct h5py_file *file)
 {
     h5py_reader_close(file);
-    fault_handlers_set(program, "", false);
+    fault_guard_clear();
 }
 
 static const char *base_name(const char *path)
@@ -603,7 +575,7 @@ static int info_run(const char *program, const char *name, bool as_json)
     result = as_json ? json_print(file, base) : text_print(file, base);
     if (result == 0)
         result = output_flush();
-    info_close(program, file);
+    info_close(file);
     return result;
 }
 
@@ -721,7 +693,7 @@ static int info_one(const char *program, const struct info_request *request, con
             json_object_set_new(report, "ok", json_boolean(result == 0));
         json_array_append_new(document, report);
     }
-    info_close(program, file);
+    info_close(file);
     return result;
 }
 

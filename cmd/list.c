@@ -2,6 +2,7 @@
 #include "../common/checksum_list.h"
 #include "../common/config.h"
 #include "../common/error.h"
+#include "../common/fault_guard.h"
 #include "../common/h5py_file_facts.h"
 #include "../common/progress.h"
 #include "../common/publish.h"
@@ -103,9 +104,12 @@ static const struct converter *converter_of(const char *name, const char *varian
     return NULL;
 }
 
+/* The creation time in PATH's provenance; HDF5 faulting on a damaged file is exit 4, one line. */
 static json_t *created_json(const char *path)
 {
+    fault_guard_set(program, path);
     char *created = h5py_file_created(path);
+    fault_guard_clear();
     json_t *value = created != NULL ? json_string(created) : json_null();
     free(created);
     return value;

@@ -1,5 +1,4 @@
-/* Reads fuel's YAML config (~/.fuelrc or $FUEL_CONFIG) with libyaml, applies the FUEL_* variables,
-   and finds names in the data path. */
+/* Fuel's YAML config (~/.fuelrc or $FUEL_CONFIG) read with libyaml, FUEL_* overrides, data path. */
 #include "config.h"
 
 #include "error.h"

@@ -48,11 +48,17 @@ static char *string_from_variable(const char *text)
     return strdup(text != NULL ? text : "");
 }
 
-static hid_t variable_string_type(void)
+/* The memory type for a variable-length string of the file type STORED, in its character set:
+   HDF5 converts no string between ASCII and UTF-8 (h5py 3 writes a str as UTF-8). */
+static hid_t variable_string_type(hid_t stored)
 {
     hid_t type = H5Tcopy(H5T_C_S1);
-    if (type >= 0)
-        H5Tset_size(type, H5T_VARIABLE);
+    H5T_cset_t set = H5Tget_cset(stored);
+    if (type >= 0 &&
+        (H5Tset_size(type, H5T_VARIABLE) < 0 || set < 0 || H5Tset_cset(type, set) < 0)) {
+        H5Tclose(type);
+        return -1;
+    }
     return type;
 }
 
@@ -62,10 +68,10 @@ static int unreadable_attribute(const struct reading *reading, const char *name)
                      name);
 }
 
-static int variable_string_attribute_read(struct reading *reading, hid_t attribute, hid_t space,
-                                          const char *name, char **value)
+static int variable_string_attribute_read(struct reading *reading, hid_t attribute, hid_t type,
+                                          hid_t space, const char *name, char **value)
 {
-    hid_t memory = variable_string_type();
+    hid_t memory = variable_string_type(type);
     char *text = NULL;
     int result = memory < 0 ? out_of_memory() : 0;
     if (result == 0 && H5Aread(attribute, memory, &text) < 0)
@@ -109,7 +115,7 @@ static int string_attribute_read(struct reading *reading, hid_t attribute, const
         result = unreadable_attribute(reading, name);
     else if (H5Tget_class(type) == H5T_STRING && H5Sget_simple_extent_npoints(space) == 1)
         result = H5Tis_variable_str(type) > 0
-                     ? variable_string_attribute_read(reading, attribute, space, name, value)
+                     ? variable_string_attribute_read(reading, attribute, type, space, name, value)
                      : fixed_string_attribute_read(reading, attribute, type, name, value);
     if (type >= 0)
         H5Tclose(type);
@@ -210,7 +216,8 @@ static int split_field_type(const struct reading *reading, hid_t member, int fie
         layout->variable[field] = H5Tis_variable_str(member) > 0;
         if (!layout->variable[field] && H5Tget_size(member) > reading->file_size)
             return malformed(reading, "string longer than the file: ", name);
-        layout->types[field] = layout->variable[field] ? variable_string_type() : H5Tcopy(member);
+        layout->types[field] =
+            layout->variable[field] ? variable_string_type(member) : H5Tcopy(member);
         break;
     case FIELD_START:
     case FIELD_STOP:
@@ -536,7 +543,7 @@ static int string_array_read(struct reading *reading, hid_t attribute, hid_t dat
     if (points < 0 || (size_t)points > limit || H5Tget_class(type) != H5T_STRING ||
         size > reading->file_size)
         result = 1;
-    else if ((memory = variable ? variable_string_type() : H5Tcopy(type)) < 0 ||
+    else if ((memory = variable ? variable_string_type(type) : H5Tcopy(type)) < 0 ||
              (buffer = calloc((size_t)points + 1, element)) == NULL ||
              (*strings = calloc((size_t)points + 1, sizeof(char *))) == NULL)
         result = out_of_memory();

@@ -24,7 +24,7 @@ static const char *gzip_reason(struct idx_reader *reader)
         return strerror(errno);
     if (code == Z_OK || message == NULL || message[0] == '\0')
         return "unexpected end of file";
-    /* zlib prefixes its messages with the path, which our message names already. */
+    /* zlib prefixes its message with the path given to gzopen; the caller names the file. */
     size_t length = strlen(reader->path);
     if (strncmp(message, reader->path, length) == 0 && strncmp(message + length, ": ", 2) == 0)
         return message + length + 2;

@@ -124,11 +124,15 @@ int publish_begin(struct publication *publication, const char *directory, const 
 {
     publication->temporary_path[0] = '\0';
     publication->lock_descriptor = -1;
-    int final_length = snprintf(publication->final_path, sizeof publication->final_path, "%s/%s",
-                                directory, name);
+    /* As Fuel's os.path.join: NAME may hold directories, and an absolute NAME stands alone. */
+    int final_length = snprintf(publication->final_path, sizeof publication->final_path, "%s%s%s",
+                                name[0] == '/' ? "" : directory, name[0] == '/' ? "" : "/", name);
+    const char *slash = strrchr(publication->final_path, '/');
     int temporary_length =
-        snprintf(publication->temporary_path, sizeof publication->temporary_path,
-                 "%s/.%s.XXXXXX", directory, name);
+        slash == NULL ? -1
+                      : snprintf(publication->temporary_path, sizeof publication->temporary_path,
+                                 "%.*s/.%s.XXXXXX", (int)(slash - publication->final_path),
+                                 publication->final_path, slash + 1);
     if (final_length < 0 || (size_t)final_length >= sizeof publication->final_path ||
         temporary_length < 0 || (size_t)temporary_length >= sizeof publication->temporary_path) {
         publication->temporary_path[0] = '\0';

@@ -11,11 +11,12 @@ struct publication {
     int lock_descriptor;       /* holds the temporary's lock until it is published or removed */
 };
 
-/* Creates the temporary file for DIRECTORY/NAME and arranges for it to be removed on SIGINT,
+/* Creates the temporary file beside DIRECTORY/NAME (NAME may hold directories; an absolute NAME
+   ignores DIRECTORY, as Python's os.path.join) and arranges for it to be removed on SIGINT,
    SIGTERM, SIGHUP and normal exit until published. While it exists, an open file description
-   lock (fcntl F_OFD_SETLK, write) is held on it, so `fuel clean` can tell a live temporary from
-   the leftover of a killed process (publish_temporary_held). EXIT_WRITE when it cannot be
-   created. */
+   lock (fcntl F_OFD_SETLK, write) is held on it, so that fuel clean can tell a live temporary
+   from the leftover of a killed process (publish_remove_leftover). EXIT_WRITE when it cannot
+   be created. */
 int publish_begin(struct publication *publication, const char *directory, const char *name);
 
 /* fsyncs the temporary file, renames it over the final name and fsyncs the directory. */

@@ -39,6 +39,8 @@ struct conversion {
     struct batch batches[CIFAR_MAX_MEMBERS];
     int pending; /* batch whose rows are still in the buffer, or -1 */
     const unsigned char *pending_rows;
+    /* Kept until those rows are spooled: text decoded from protocol 0 lives in its arena. */
+    struct pickle *pending_pickle;
 };
 
 static int find_member(const struct cifar_layout *layout, const char *name)
@@ -57,8 +59,11 @@ static int spool_pending(struct conversion *conversion)
         return EXIT_OK;
     struct batch *batch = &conversion->batches[conversion->pending];
     conversion->pending = -1;
-    return spool_append(conversion->spool, conversion->pending_rows,
-                        (size_t)(batch->count * IMAGE_BYTES), &batch->spool_offset);
+    int result = spool_append(conversion->spool, conversion->pending_rows,
+                              (size_t)(batch->count * IMAGE_BYTES), &batch->spool_offset);
+    pickle_free(conversion->pending_pickle);
+    conversion->pending_pickle = NULL;
+    return result;
 }
 
 static int read_member(struct conversion *conversion, const char *member, uint64_t size)
@@ -148,10 +153,13 @@ static int take_member(struct conversion *conversion, int index, const char *mem
     if (result != EXIT_OK)
         return result;
     result = extract_batch(conversion, &root, name, batch);
-    pickle_free(pickle);
-    if (result == EXIT_OK)
-        conversion->pending = index;
-    return result;
+    if (result != EXIT_OK) {
+        pickle_free(pickle);
+        return result;
+    }
+    conversion->pending = index;
+    conversion->pending_pickle = pickle;
+    return EXIT_OK;
 }
 
 static int read_archive(struct conversion *conversion)
@@ -285,6 +293,7 @@ static void release(struct conversion *conversion)
 {
     tar_stream_close(conversion->stream);
     spool_close(conversion->spool);
+    pickle_free(conversion->pending_pickle);
     free(conversion->buffer);
     for (size_t index = 0; index < CIFAR_MAX_MEMBERS; index++)
         for (size_t kind = 0; kind < CIFAR_MAX_LABELS; kind++)

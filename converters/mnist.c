@@ -160,18 +160,17 @@ static void convert_pixels(const unsigned char *pixels, size_t count, enum eleme
     }
 }
 
-/* Bytes of one image: rows x columns (magic 2051 means unsigned bytes). Not the data size over
-   the count, which is zero for a file of no images. */
-static uint64_t image_bytes(const struct idx_header *header)
-{
-    return (uint64_t)header->dimensions[1] * header->dimensions[2];
-}
-
 struct block {
     unsigned char *pixels;
     void *converted; /* NULL for uint8 */
     uint64_t images;
 };
+
+/* Bytes per image (rows x columns of unsigned bytes), also when the file holds no image. */
+static uint64_t image_bytes(const struct idx_header *header)
+{
+    return (uint64_t)header->dimensions[1] * header->dimensions[2];
+}
 
 static int copy_images(struct h5py_writer *writer, int features, struct split_input *input,
                        uint64_t first, enum element_type type, struct block *block)

@@ -93,6 +93,21 @@ static int check_labels(const char *path, const struct matlab_variable *labels, 
     return EXIT_OK;
 }
 
+/* Moves FILE to X and checks that it is a 32x32x3xN uint8 array. */
+static int find_images(struct matlab_file *file, const char *path, struct matlab_variable *images)
+{
+    int status = find_variable(file, path, "X", MATLAB_UINT8, images);
+    return status == EXIT_OK ? check_images(path, images) : status;
+}
+
+/* Moves FILE to y and checks that it is a COUNTx1 double array. */
+static int find_labels(struct matlab_file *file, const char *path, uint64_t count,
+                       struct matlab_variable *labels)
+{
+    int status = find_variable(file, path, "y", MATLAB_DOUBLE, labels);
+    return status == EXIT_OK ? check_labels(path, labels, count) : status;
+}
+
 /* Reads the headers of X and y in INPUT's file and records its image count. */
 static int inspect_split(struct split_input *input)
 {
@@ -101,13 +116,9 @@ static int inspect_split(struct split_input *input)
     if (status != EXIT_OK)
         return status;
     struct matlab_variable images, labels;
-    status = find_variable(file, input->path, "X", MATLAB_UINT8, &images);
+    status = find_images(file, input->path, &images);
     if (status == EXIT_OK)
-        status = check_images(input->path, &images);
-    if (status == EXIT_OK)
-        status = find_variable(file, input->path, "y", MATLAB_DOUBLE, &labels);
-    if (status == EXIT_OK)
-        status = check_labels(input->path, &labels, images.dimensions[3]);
+        status = find_labels(file, input->path, images.dimensions[3], &labels);
     if (status == EXIT_OK)
         input->count = images.dimensions[3];
     matlab_close(file);
@@ -176,17 +187,13 @@ static int write_split(struct svhn_output *output, const struct split_input *inp
     if (status != EXIT_OK)
         return status;
     struct matlab_variable images, labels;
-    status = find_variable(file, input->path, "X", MATLAB_UINT8, &images);
-    if (status == EXIT_OK)
-        status = check_images(input->path, &images);
+    status = find_images(file, input->path, &images);
     if (status == EXIT_OK && images.dimensions[3] != input->count)
         status = wrong(input->path, "changed while being converted", "");
     if (status == EXIT_OK)
         status = write_images(output, file, first, input->count);
     if (status == EXIT_OK)
-        status = find_variable(file, input->path, "y", MATLAB_DOUBLE, &labels);
-    if (status == EXIT_OK)
-        status = check_labels(input->path, &labels, input->count);
+        status = find_labels(file, input->path, input->count, &labels);
     if (status == EXIT_OK)
         status = write_labels(output, file, first, input->count);
     matlab_close(file);

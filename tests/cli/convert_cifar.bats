@@ -62,6 +62,16 @@ nothing_written() {
     done
 }
 
+@test "cifar10 re-pickled by Python 3 with protocols 0 and 1 (text-decoded data) gives the same file" {
+    for protocol in 0 1; do
+        remake cifar10 --protocol "$protocol"
+        run fuel-convert cifar10 -d "$RAW" -o "$OUT"
+        [ "$status" -eq 0 ] || { echo "protocol $protocol: $output"; false; }
+        matches_fuel cifar10
+        rm "$OUT/cifar10.hdf5"
+    done
+}
+
 # hostile MEMBER BYTES_IN_PRINTF_FORMAT OPCODE_AND_OFFSET
 hostile() {
     printf "$2" > "$BATS_TEST_TMPDIR/hostile.pickle"

@@ -84,6 +84,19 @@ PY
     [ -f "$OUT/a.h5" ] && [ -f "$OUT/b.hdf" ] && [ -f "$OUT/c.data.hdf5" ]
 }
 
+@test "-r is joined to -o as Fuel's os.path.join: a subdirectory, or an absolute path" {
+    mkdir "$OUT/sub" "$BATS_TEST_TMPDIR/elsewhere"
+    run fuel-convert mnist -d "$RAW" -o "$OUT" -r sub/d
+    [ "$status" -eq 0 ]
+    [ "$output" = "$OUT/sub/d.hdf5" ]
+    run fuel-convert mnist -d "$RAW" -o "$OUT" -r "$BATS_TEST_TMPDIR/elsewhere/e.h5"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$BATS_TEST_TMPDIR/elsewhere/e.h5" ]
+    fuel-info "$OUT/sub/d.hdf5" > /dev/null
+    fuel-info "$BATS_TEST_TMPDIR/elsewhere/e.h5" > /dev/null
+    [ -z "$(find "$BATS_TEST_TMPDIR" -name '.*.XXXXXX' -o -name '.*.h*.??????')" ]
+}
+
 @test "the same inputs, command and SOURCE_DATE_EPOCH give a byte-identical file" {
     cd "$OUT"
     SOURCE_DATE_EPOCH=1700000000 fuel-convert mnist -d "$RAW" -r first.hdf5
@@ -155,6 +168,19 @@ PY
     [ "$status" -eq 4 ]
     [[ "$output" == *"count mismatch"*"12 images"*"2 labels"* ]]
     [ -z "$(ls -A "$OUT")" ]
+}
+
+@test "a split with no images gives an empty split" {
+    copy_raw
+    printf '\0\0\10\3\0\0\0\0\0\0\0\34\0\0\0\34' | gzip -c > "$RAW/train-images-idx3-ubyte.gz"
+    printf '\0\0\10\1\0\0\0\0' | gzip -c > "$RAW/train-labels-idx1-ubyte.gz"
+    run fuel-convert mnist -d "$RAW" -o "$OUT"
+    [ "$status" -eq 0 ]
+    run $PYTHON -c 'import h5py, sys
+f = h5py.File(sys.argv[1], "r")
+print(f["features"].shape, [(r["split"].decode(), r["start"], r["stop"]) for r in f.attrs["split"]][::2])' "$OUT/mnist.hdf5"
+    [ "$output" = "(2, 1, 28, 28) [('train', 0, 0), ('test', 0, 2)]" ]
+    no_temporary_files
 }
 
 @test "a corrupt gzip stream exits 4" {

@@ -165,3 +165,13 @@ PY
     [[ "$output" == *extra_32x32.mat* ]]
     [ -z "$(ls -A "$OUT")" ]
 }
+
+@test "svhn -h without a format shows the help of both formats; no format is still a usage error" {
+    run fuel-convert svhn -h
+    [ "$status" -eq 0 ]
+    [[ "$output" == "usage: fuel-convert svhn 1 "*"train.tar.gz"*"usage: fuel-convert svhn 2 "*"train_32x32.mat"* ]] ||
+        { echo "$output"; false; }
+    run fuel-convert svhn -d "$RAW" -o "$OUT"
+    [ "$status" -eq 2 ]
+    [ "$output" = "fuel-convert: usage error: missing format of svhn; see 'fuel-convert -h'" ]
+}

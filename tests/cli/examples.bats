@@ -99,3 +99,42 @@ PY
     [ "${lines[1]}" = "fuel-convert: converter failed: $EXAMPLES/fuel-convert-semeion exited with status 1; its output is discarded" ]
     [ -z "$(ls -A "$OUT")" ]
 }
+
+@test "fuel fetch runs the example pair: manifest download, extra converter, raw file removed" {
+    start_server
+    run fuel fetch -h
+    [[ "$output" =~ semeion\ +Semeion\ handwritten\ digits ]]
+    run --separate-stderr fuel fetch semeion --test 10 -d "$OUT" --url-prefix "$URL" \
+        --checksums "$BATS_TEST_TMPDIR/md5sums" -q
+    [ "$status" -eq 0 ]
+    [ "$output" = "$OUT/semeion.hdf5" ]
+    [ "$(ls "$OUT")" = semeion.hdf5 ]
+    run fuel-info --check "$OUT/semeion.hdf5"
+    [ "$status" -eq 0 ]
+    $PYTHON - "$OUT/semeion.hdf5" <<'PY'
+import json, sys
+import h5py
+f = h5py.File(sys.argv[1], "r")
+rows = [(r["split"], r["source"], r["start"], r["stop"]) for r in f.attrs["split"]]
+assert rows[0] == (b"train", b"features", 0, 20) and rows[2] == (b"test", b"features", 20, 30), rows
+assert [i["name"] for i in json.loads(f.attrs["fuel_provenance"])["inputs"]] == ["semeion.data"]
+PY
+    run --separate-stderr fuel fetch semeion --test 10 -d "$OUT" --url-prefix "$URL" \
+        --checksums "$BATS_TEST_TMPDIR/md5sums"
+    [ "$status" -eq 0 ]
+    [ "$stderr" = "fuel-fetch: nothing to do: $OUT/semeion.hdf5 is there and passes fuel-info --check" ]
+    [ "$(requests /semeion.data | wc -l)" -eq 1 ]
+}
+
+@test "fuel fetch of an extra dataset whose converter fails keeps the raw file, publishes nothing" {
+    head -n 5 "$SERVED/semeion.data" > "$SERVED/short.data"
+    mv "$SERVED/short.data" "$SERVED/semeion.data"
+    (cd "$SERVED" && md5sum semeion.data) > "$BATS_TEST_TMPDIR/md5sums"
+    start_server
+    run --separate-stderr fuel fetch semeion -d "$OUT" --url-prefix "$URL" \
+        --checksums "$BATS_TEST_TMPDIR/md5sums" -q
+    [ "$status" -eq 4 ]
+    [[ "$stderr" == *"fuel-fetch: converter failed: $EXAMPLES/fuel-convert-semeion exited with status 1; its output is discarded" ]]
+    [ -f "$OUT/semeion.data" ]
+    [ ! -e "$OUT/semeion.hdf5" ]
+}

@@ -257,3 +257,30 @@ $OUT
     [[ "$output" == *"toy  $CONVERTERS/fuel-convert-toy
     toy.hdf5                         converted   $OUT/toy.hdf5  "* ]]
 }
+
+@test "fuel fetch of a manifest's format: the extra converter gets -d, -o, FORMAT and the options" {
+    cat > "$BATS_TEST_TMPDIR/flower.json" <<'JSON'
+{"datasets": {"flower": {"summary": "iris twice", "formats": {
+  "a": {"files": [{"name": "iris.data", "urls": ["http://example.invalid/a/iris.data"]}]},
+  "b": {"files": [{"name": "iris.data", "urls": ["http://example.invalid/b/iris.data"]}]}}}}}
+JSON
+    make_converter flower <<EOF
+echo "\$@" > "$BATS_TEST_TMPDIR/arguments"
+cp "$FUEL_FIXTURES/expected/iris.hdf5" "\$FUEL_OUTPUT_FILE"
+chmod u+w "\$FUEL_OUTPUT_FILE"
+echo "\$2/iris.data"
+EOF
+    export FUEL_EXTRA_DOWNLOADERS=$BATS_TEST_TMPDIR/flower.json
+    sums=$BATS_TEST_TMPDIR/sums
+    (cd "$RAW" && sha256sum iris.data) > "$sums"
+    run --separate-stderr fuel fetch flower b --level 3 -d "$OUT" --url-prefix "file://$RAW" \
+        --checksums "$sums" -q
+    [ "$status" -eq 0 ]
+    [ "$output" = "$OUT/flower.hdf5" ]
+    [ "$(cat "$BATS_TEST_TMPDIR/arguments")" = "-d $OUT -o $OUT b --level 3" ]
+    [ ! -e "$OUT/iris.data" ]
+    [ "$(attribute "$OUT/flower.hdf5" fuel_convert_command)" = "fuel fetch flower b --level 3 -d $OUT --url-prefix file://$RAW --checksums $sums -q" ]
+    run --separate-stderr fuel fetch flower
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-fetch: flower needs a format: none given; see 'fuel-fetch -h'" ]
+}

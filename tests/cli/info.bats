@@ -177,6 +177,31 @@ EOF
     grep -qx '    origin: lab notebook 7' <<<"$output"
 }
 
+@test "fuel-info reads h5py 3's str attributes and fields, variable-length UTF-8 strings" {
+    $PYTHON - "$BATS_TEST_TMPDIR/utf8.hdf5" <<'PY'
+import sys, h5py, numpy
+text = h5py.string_dtype("utf-8")
+with h5py.File(sys.argv[1], "w") as f:
+    features = f.create_dataset("features", data=numpy.zeros((3, 2), "uint8"))
+    features.dims[0].label = "batch"
+    split = numpy.array([("train", "features", 0, 3, None, True, "café")],
+                        dtype=[("split", text), ("source", text), ("start", "i8"), ("stop", "i8"),
+                               ("indices", h5py.ref_dtype), ("available", "?"), ("comment", text)])
+    f.attrs["split"] = split
+    f.attrs["h5py_interface_version"] = "0.3"
+    f.attrs["fuel_convert_command"] = "écrit à la main"
+    f.attrs["fuel_provenance"] = '{"tool": "h5py"}'
+PY
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/utf8.hdf5"
+    [ "$status" -eq 0 ] || { echo "$stderr"; false; }
+    grep -qx '        écrit à la main' <<<"$output"
+    grep -qx '        H5PYDataset     0.3' <<<"$output"
+    grep -qx ' train features 0 3 3 yes café contiguous' <<<"$(printf '%s\n' "$output" | tr -s ' ')"
+    run --separate-stderr fuel-info --json "$BATS_TEST_TMPDIR/utf8.hdf5"
+    [ "$status" -eq 0 ]
+    [ "$($PYTHON -c 'import json, sys; print(json.load(sys.stdin)["provenance"]["tool"])' <<<"$output")" = h5py ]
+}
+
 @test "fuel-info prints the provenance: inputs with checksums, libraries, created" {
     make_chapter_four_file "$BATS_TEST_TMPDIR/hand.hdf5"
     run fuel-info "$BATS_TEST_TMPDIR/hand.hdf5"

@@ -102,3 +102,13 @@ mnist.hdf5 $DATA/mnist.hdf5 $size 2023-11-14T22:13:20Z" ]
     [ "$status" -eq 0 ]
     [[ "$output" == "usage: fuel-list"* ]]
 }
+
+@test "a converted file that makes HDF5 itself fault: exit 4, one line naming it, no crash" {
+    # One byte of mnist.hdf5's global heap changed: HDF5 1.10 reads out of bounds on it.
+    cp "$FUEL_FIXTURES/expected/mnist.hdf5" "$DATA/mnist.hdf5"
+    chmod u+w "$DATA/mnist.hdf5"
+    printf '\x4c' | dd of="$DATA/mnist.hdf5" bs=1 seek=1038 conv=notrunc 2>/dev/null
+    run --separate-stderr fuel list
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-list: damaged HDF5 file: $DATA/mnist.hdf5: the HDF5 library failed reading it" ]
+}

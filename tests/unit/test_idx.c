@@ -129,6 +129,9 @@ static void expect_data_failure(const char *fragment, int finish)
         result = idx_finish(reader);
     assert_int_equal(result, EXIT_CORRUPT_INPUT);
     assert_non_null(strstr(error_message(), fragment));
+    const char *named = strstr(error_message(), path);
+    assert_non_null(named);
+    assert_null(strstr(named + strlen(path), path));
     if (reader != NULL)
         idx_close(reader);
 }

@@ -118,6 +118,27 @@ static void test_python2_protocol2_batch(void **state)
     release(&parsed);
 }
 
+/* NumPy 2 names the reconstruction numpy._core.multiarray._reconstruct; the rest is unchanged. */
+static void test_numpy2_module_name(void **state)
+{
+    (void)state;
+    static const char old_name[] = "numpy.core.multiarray\n", new_name[] = "numpy._core.multiarray\n";
+    const char *at = memmem(python2_batch, sizeof python2_batch - 1, old_name, sizeof old_name - 1);
+    assert_non_null(at);
+    size_t before = (size_t)(at - python2_batch), after = sizeof python2_batch - 1 - before;
+    char *bytes = malloc(sizeof python2_batch + 1);
+    assert_non_null(bytes);
+    memcpy(bytes, python2_batch, before);
+    memcpy(bytes + before, new_name, sizeof new_name - 1);
+    memcpy(bytes + before + sizeof new_name - 1, at + sizeof old_name - 1,
+           after - (sizeof old_name - 1));
+    struct parsed parsed;
+    assert_int_equal(parse(&parsed, bytes, sizeof python2_batch), EXIT_OK);
+    assert_array(&parsed.root, 2, 3, (const unsigned char *)"\001\002\003\375\376\377");
+    release(&parsed);
+    free(bytes);
+}
+
 /* Protocol 0 as Python 2 writes it: text opcodes, quoted strings with escapes, PUT/GET. */
 static const char python2_protocol0[] =
     "(dp0\nS'data'\np1\ncnumpy.core.multiarray\n_reconstruct\np2\n(cnumpy\nndarray\np3\n(I0\n"
@@ -341,6 +362,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_python2_protocol2_batch),
         cmocka_unit_test(test_python2_protocol0),
+        cmocka_unit_test(test_numpy2_module_name),
         cmocka_unit_test(test_python3_protocols),
         cmocka_unit_test(test_fortran_order_reported),
         cmocka_unit_test(test_empty_marked_containers),

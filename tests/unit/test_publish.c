@@ -80,6 +80,31 @@ static void test_temporary_name(void **state)
     publish_abort(&publication);
 }
 
+/* NAME joined to DIRECTORY as Python's os.path.join does; the temporary sits beside the file. */
+static void test_name_with_directories(void **state)
+{
+    (void)state;
+    char subdirectory[64], prefix[256], final[256];
+    snprintf(subdirectory, sizeof subdirectory, "%s/sub", directory);
+    assert_int_equal(mkdir(subdirectory, 0700), 0);
+    struct publication publication;
+    assert_int_equal(publish_begin(&publication, directory, "sub/name.hdf5"), EXIT_OK);
+    snprintf(final, sizeof final, "%s/name.hdf5", subdirectory);
+    snprintf(prefix, sizeof prefix, "%s/.name.hdf5.", subdirectory);
+    assert_string_equal(publication.final_path, final);
+    assert_int_equal(strncmp(publication.temporary_path, prefix, strlen(prefix)), 0);
+    write_text(publication.temporary_path, "nested");
+    assert_int_equal(publish_commit(&publication), EXIT_OK);
+    assert_text(final, "nested");
+    assert_int_equal(publish_begin(&publication, "/nonexistent", final), EXIT_OK);
+    assert_string_equal(publication.final_path, final);
+    assert_int_equal(strncmp(publication.temporary_path, prefix, strlen(prefix)), 0);
+    publish_abort(&publication);
+    unlink(final);
+    rmdir(subdirectory);
+    assert_int_equal(entries_in_directory(), 0);
+}
+
 static void test_commit(void **state)
 {
     (void)state;
@@ -277,6 +302,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_temporary_name),
+        cmocka_unit_test(test_name_with_directories),
         cmocka_unit_test(test_commit),
         cmocka_unit_test(test_commit_replaces_existing),
         cmocka_unit_test(test_abort_leaves_existing_untouched),
