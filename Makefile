@@ -18,7 +18,7 @@ LDFLAGS += $(SANITIZE)
 CPPFLAGS += -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lhdf5_hl -lpthread -lm
 
-COMMANDS = download convert info list path fetch cache
+COMMANDS = download convert info list path fetch cache clean
 LIBRARY_SOURCES = $(wildcard common/*.c converters/*.c downloaders/*.c)
 COMMAND_SOURCES = $(wildcard cmd/*.c)
 UNIT_SOURCES = $(wildcard tests/unit/test_*.c)
@@ -70,7 +70,7 @@ check-sanitize:
 FUZZ_BUILD = build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_SOURCES = $(foreach source,$(wildcard tests/fuzz/fuzz_*.c),$(if $(wildcard $(shell sed -n \
-	's|^#include "\.\./\.\./\(common/[a-z0-9_]*\.h\)"|\1|p' $(source))),$(source)))
+	's|^#include "\.\./\.\./\([a-z]*/[a-z0-9_]*\.h\)"|\1|p' $(source))),$(source)))
 FUZZ_BINARIES = $(FUZZ_SOURCES:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 

@@ -4,6 +4,7 @@
 
 /* Each takes argv with argv[0] = "fuel-NAME" and returns the process exit code. */
 int cmd_cache(int argc, char **argv);
+int cmd_clean(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_download(int argc, char **argv);
 int cmd_fetch(int argc, char **argv);

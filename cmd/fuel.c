@@ -24,6 +24,7 @@ static const struct command commands[] = {
     {"path", cmd_path, "print where a name is found in the data path"},
     {"fetch", cmd_fetch, "download, convert and remove the raw files, in one step"},
     {"cache", cmd_cache, "copy a data path file to the local data path once"},
+    {"clean", cmd_clean, "remove temporary files that killed conversions left behind"},
 };
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
 

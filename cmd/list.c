@@ -5,12 +5,14 @@
 #include "../common/fault_guard.h"
 #include "../common/h5py_file_facts.h"
 #include "../common/progress.h"
+#include "../common/publish.h"
 #include "../common/raw_file.h"
 #include "../converters/converter.h"
 #include "../converters/extra.h"
 #include "../downloaders/downloader.h"
 #include "commands.h"
 
+#include <dirent.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
@@ -113,12 +115,36 @@ static json_t *created_json(const char *path)
     return value;
 }
 
-/* Where the file NAME is found in the data path, with its size and creation time. */
+/* The temporaries .NAME.XXXXXX that killed conversions left in the data path (fuel-clean(1)). */
+static json_t *leftovers_json(const struct list_request *request, const char *name)
+{
+    json_t *leftovers = json_array();
+    size_t length = strlen(name);
+    for (size_t index = 0; index < request->config.data_path.count; index++) {
+        const char *directory = request->config.data_path.items[index];
+        DIR *listing = opendir(directory);
+        for (struct dirent *entry; listing != NULL && (entry = readdir(listing)) != NULL;) {
+            char path[PATH_MAX];
+            if (publish_is_temporary_name(entry->d_name) &&
+                strlen(entry->d_name) == length + 8 &&
+                strncmp(entry->d_name + 1, name, length) == 0 &&
+                snprintf(path, sizeof path, "%s/%s", directory, entry->d_name) < (int)sizeof path)
+                json_array_append_new(leftovers, json_string(path));
+        }
+        if (listing != NULL)
+            closedir(listing);
+    }
+    return leftovers;
+}
+
+/* Where the file NAME is found in the data path, with its size and creation time, and the
+   leftovers of killed conversions into it. */
 static json_t *converted_file_json(const struct list_request *request, const char *name)
 {
     char path[PATH_MAX];
     struct stat status;
-    json_t *object = json_pack("{s:s}", "name", name);
+    json_t *object = json_pack("{s:s, s:o}", "name", name, "leftovers",
+                               leftovers_json(request, name));
     if (data_path_find(&request->config, name, path, sizeof path) != EXIT_OK ||
         stat(path, &status) != 0) {
         error_clear();
@@ -230,9 +256,20 @@ static void file_line_print(json_t *file)
     putchar('\n');
 }
 
+static void leftover_lines_print(json_t *converted)
+{
+    size_t index;
+    json_t *leftover;
+    json_array_foreach(json_object_get(converted, "leftovers"), index, leftover)
+        printf("    %-32s %-10s  %s  (left by a killed conversion; fuel clean removes it)\n",
+               json_string_value(json_object_get(converted, "name")), "leftover",
+               json_string_value(leftover));
+}
+
 static void converted_line_print(json_t *converted)
 {
     json_t *path = json_object_get(converted, "path");
+    leftover_lines_print(converted);
     printf("    %-32s ", json_string_value(json_object_get(converted, "name")));
     if (!json_is_string(path)) {
         printf("not in the data path\n");

@@ -4,8 +4,11 @@
 #include "error.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 struct idx_reader {
@@ -78,6 +81,31 @@ static int read_header(struct idx_reader *reader, struct idx_header *header)
     return result;
 }
 
+/* Deflate turns one compressed byte into at most 1032 bytes (a 258-byte match in under 2 bits). */
+enum { DEFLATE_MAXIMUM_RATIO = 1032 };
+
+/* The dimensions are checked against what the file can hold before anyone sizes anything by
+   them: its remaining bytes when stored plain, DEFLATE_MAXIMUM_RATIO times its size when
+   gzipped. Only for regular files, whose size is known. */
+static int check_declared_size(struct idx_reader *reader, const struct idx_header *header)
+{
+    struct stat status;
+    if (stat(reader->path, &status) != 0 || !S_ISREG(status.st_mode))
+        return EXIT_OK;
+    bool plain = gzdirect(reader->file) != 0;
+    uint64_t file_size = (uint64_t)status.st_size;
+    uint64_t header_size = 4 + 4 * (uint64_t)header->rank;
+    uint64_t limit = plain ? (file_size > header_size ? file_size - header_size : 0)
+                           : file_size * DEFLATE_MAXIMUM_RATIO;
+    uint64_t declared = idx_data_size(header);
+    if (declared <= limit)
+        return EXIT_OK;
+    return error_set(EXIT_CORRUPT_INPUT,
+                     "IDX header declares more data than the file can hold: %s: %" PRIu64
+                     " bytes declared, %s file of %" PRIu64 " bytes",
+                     reader->path, declared, plain ? "a plain" : "a gzipped", file_size);
+}
+
 int idx_open(struct idx_reader **reader, const char *path, struct idx_header *header)
 {
     *reader = calloc(1, sizeof **reader);
@@ -94,6 +122,8 @@ int idx_open(struct idx_reader **reader, const char *path, struct idx_header *he
     }
     gzbuffer((*reader)->file, 1 << 18);
     int result = read_header(*reader, header);
+    if (result == EXIT_OK)
+        result = check_declared_size(*reader, header);
     if (result != EXIT_OK) {
         idx_close(*reader);
         *reader = NULL;
@@ -105,7 +135,8 @@ uint64_t idx_data_size(const struct idx_header *header)
 {
     uint64_t size = element_bytes(header->element_type);
     for (int axis = 0; axis < header->rank; axis++)
-        size *= header->dimensions[axis];
+        if (__builtin_mul_overflow(size, (uint64_t)header->dimensions[axis], &size))
+            return UINT64_MAX;
     return size;
 }
 

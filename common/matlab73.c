@@ -151,6 +151,24 @@ static bool is_numeric(hid_t dataset, size_t *element_size)
     return (class == H5T_INTEGER || class == H5T_FLOAT) && *element_size > 0;
 }
 
+/* HDF5 1.10 reads a compact dataset from the bytes its layout message holds without checking
+   that they cover the dataspace: a forged file made it copy from NULL. Checked before reading. */
+static bool stored_data_covers(hid_t dataset, int64_t elements)
+{
+    hid_t properties = H5Dget_create_plist(dataset);
+    H5D_layout_t layout = properties >= 0 ? H5Pget_layout(properties) : H5D_LAYOUT_ERROR;
+    if (properties >= 0)
+        H5Pclose(properties);
+    if (layout != H5D_COMPACT)
+        return layout != H5D_LAYOUT_ERROR;
+    hid_t type = H5Dget_type(dataset);
+    size_t element_size = type >= 0 ? H5Tget_size(type) : 0;
+    if (type >= 0)
+        H5Tclose(type);
+    return element_size > 0 &&
+           H5Dget_storage_size(dataset) / element_size >= (uint64_t)elements;
+}
+
 /* Reads the ELEMENTS references of DATASET into BUFFER, checking first that the file can hold
    them, so a forged dataspace cannot make us allocate more than the file's size. */
 static int read_references(struct matlab73 *file, hid_t dataset, int64_t elements,
@@ -158,6 +176,8 @@ static int read_references(struct matlab73 *file, hid_t dataset, int64_t element
 {
     if ((uint64_t)elements > file->size / sizeof(hobj_ref_t))
         return corrupt(file, where, "declares more references than the file holds");
+    if (!stored_data_covers(dataset, elements))
+        return corrupt(file, where, "stored data shorter than its dimensions");
     if ((size_t)elements > *capacity) {
         hobj_ref_t *grown = realloc(*buffer, (size_t)elements * sizeof **buffer);
         if (grown == NULL)
@@ -255,6 +275,8 @@ static int read_inline_numbers(struct matlab73 *file, hid_t dataset, int64_t ele
 {
     if ((uint64_t)elements > file->size / element_size)
         return corrupt(file, where, "declares more numbers than the file holds");
+    if (!stored_data_covers(dataset, elements))
+        return corrupt(file, where, "stored data shorter than its dimensions");
     int code = reserve_numbers(file, numbers, (size_t)elements);
     if (code != EXIT_OK)
         return code;
@@ -276,6 +298,8 @@ static int read_one_number(struct matlab73 *file, const hobj_ref_t *reference, d
     size_t element_size;
     if (vector_elements(dataset) != 1 || !is_numeric(dataset, &element_size))
         code = corrupt(file, where, "cell element is not a single number");
+    else if (!stored_data_covers(dataset, 1))
+        code = corrupt(file, where, "stored data shorter than its dimensions");
     else if (H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, file->transfer, value) < 0)
         code = corrupt(file, where, "unreadable number");
     H5Dclose(dataset);
@@ -357,6 +381,8 @@ static int read_characters(struct matlab73 *file, hid_t dataset, char *text, siz
         return corrupt(file, where, "not a char array");
     if ((uint64_t)elements >= size)
         return corrupt(file, where, "text too long");
+    if (!stored_data_covers(dataset, elements))
+        return corrupt(file, where, "stored data shorter than its dimensions");
     uint16_t *units = calloc((size_t)elements + 1, sizeof *units);
     if (units == NULL)
         return out_of_memory(file);

@@ -6,15 +6,19 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-enum { READ_BLOCK_SIZE = 1 << 16 };
+/* Deflate turns one compressed byte into at most 1032 bytes (a 258-byte match in under 2 bits). */
+enum { READ_BLOCK_SIZE = 1 << 16, DEFLATE_MAXIMUM_RATIO = 1032 };
 
 struct tar_stream {
     struct archive *archive;
     char *path;
+    uint64_t file_size; /* 0 when not a regular file (its size unknown) */
     const char *member; /* the current member's name, owned by libarchive */
 };
 
@@ -46,7 +50,20 @@ int tar_stream_open(struct tar_stream **stream, const char *path)
         *stream = NULL;
         return code;
     }
+    struct stat status;
+    if (stat(path, &status) == 0 && S_ISREG(status.st_mode))
+        (*stream)->file_size = (uint64_t)status.st_size;
     return EXIT_OK;
+}
+
+/* A member's declared size, which readers may allocate by, must fit in what the archive can
+   hold: its size stored plain, DEFLATE_MAXIMUM_RATIO times its size gzipped. */
+static bool size_can_follow(const struct tar_stream *stream, uint64_t size)
+{
+    if (stream->file_size == 0)
+        return true;
+    bool compressed = archive_filter_count(stream->archive) > 1;
+    return size <= stream->file_size * (compressed ? DEFLATE_MAXIMUM_RATIO : 1);
 }
 
 static bool has_parent_component(const char *name)
@@ -109,9 +126,14 @@ int tar_stream_next(struct tar_stream *stream, const char **name, uint64_t *size
         if (archive_entry_filetype(entry) == AE_IFDIR)
             continue;
         la_int64_t member_size = archive_entry_size(entry);
+        uint64_t declared = member_size > 0 ? (uint64_t)member_size : 0;
+        if (!size_can_follow(stream, declared))
+            return error_set(EXIT_CORRUPT_INPUT, "refusing archive member: %s: %s: declares %"
+                             PRIu64 " bytes, more than an archive of %" PRIu64 " bytes can hold",
+                             stream->path, member, declared, stream->file_size);
         stream->member = member;
         *name = member;
-        *size = member_size > 0 ? (uint64_t)member_size : 0;
+        *size = declared;
         return EXIT_OK;
     }
 }

@@ -6,12 +6,14 @@
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
-/* Touches every byte a parsed value points to, so ASan sees any reference out of the input. */
-static unsigned walk(const struct pickle_value *value, int depth)
+/* Touches every byte a parsed value points to, so ASan sees any reference out of the input.
+   Memo references make the values a DAG that may expand exponentially: the walk is budgeted. */
+static unsigned walk(const struct pickle_value *value, int depth, size_t *budget)
 {
     unsigned sum = 0;
-    if (depth > 64)
+    if (depth > 64 || *budget == 0)
         return 0;
+    --*budget;
     switch (value->type) {
     case PICKLE_TEXT:
     case PICKLE_BYTES:
@@ -22,7 +24,7 @@ static unsigned walk(const struct pickle_value *value, int depth)
     case PICKLE_TUPLE:
     case PICKLE_DICT:
         for (size_t index = 0; index < value->items->count; index++)
-            sum += walk(&value->items->values[index], depth + 1);
+            sum += walk(&value->items->values[index], depth + 1, budget);
         break;
     case PICKLE_ARRAY:
         if (value->array->complete)
@@ -44,7 +46,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     struct pickle *pickle;
     struct pickle_value root;
     if (pickle_parse(&pickle, copy, size, "fuzz", &root) == 0) {
-        walk(&root, 0);
+        size_t budget = 1 << 16;
+        walk(&root, 0, &budget);
         if (root.type == PICKLE_DICT) {
             pickle_dict_find(&root, "data");
             pickle_dict_find(&root, "labels");

@@ -196,6 +196,44 @@ static int remove_directory(void **state)
     return system(command);
 }
 
+/* Dimensions are checked against the file before anything is sized by them. */
+static void test_declared_size_beyond_the_file(void **state)
+{
+    (void)state;
+    struct idx_reader *reader = NULL;
+    struct idx_header header;
+    unsigned char bytes[64];
+    size_t size = image_file(bytes, 4);
+    bytes[7] = 5; /* 5 images declared, 4 stored */
+    write_plain("five", bytes, size);
+    assert_int_equal(idx_open(&reader, path, &header), EXIT_CORRUPT_INPUT);
+    assert_null(reader);
+    assert_non_null(strstr(error_message(), "IDX header declares more data than the file can "
+                                            "hold: "));
+    assert_non_null(strstr(error_message(), ": 30 bytes declared, a plain file of 40 bytes"));
+    /* 2^32-1 images of 2x3 in a gzip file of a few dozen bytes: beyond any deflate ratio. */
+    bytes[4] = bytes[5] = bytes[6] = bytes[7] = 0xFF;
+    write_gzip("many.gz", bytes, size);
+    assert_int_equal(idx_open(&reader, path, &header), EXIT_CORRUPT_INPUT);
+    assert_non_null(strstr(error_message(), ": 25769803770 bytes declared, a gzipped file of "));
+    /* Within the ratio, the file is opened and the data found missing when read. */
+    bytes[4] = bytes[5] = bytes[6] = 0;
+    bytes[7] = 200;
+    write_gzip("short.gz", bytes, size);
+    assert_int_equal(idx_open(&reader, path, &header), EXIT_OK);
+    idx_close(reader);
+}
+
+static void test_data_size_saturates(void **state)
+{
+    (void)state;
+    struct idx_header header = {.magic = 0x0D04, .element_type = 0x0E, .rank = 4,
+                                .dimensions = {UINT32_MAX, UINT32_MAX, UINT32_MAX, 2}};
+    assert_true(idx_data_size(&header) == UINT64_MAX);
+    header.rank = 1;
+    assert_true(idx_data_size(&header) == 8 * (uint64_t)UINT32_MAX);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -204,6 +242,8 @@ int main(void)
         cmocka_unit_test(test_truncated_header), cmocka_unit_test(test_truncated_data),
         cmocka_unit_test(test_truncated_gzip_stream), cmocka_unit_test(test_corrupt_checksum),
         cmocka_unit_test(test_extra_data),
+        cmocka_unit_test(test_declared_size_beyond_the_file),
+        cmocka_unit_test(test_data_size_saturates),
     };
     return cmocka_run_group_tests(tests, create_directory, remove_directory);
 }

@@ -9,6 +9,7 @@
 #include "../../common/publish.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,6 +230,74 @@ static void test_exit_removes_temporary(void **state)
     run_interrupted_child(0);
 }
 
+/* The temporary is locked while it is being written: a second open file description cannot
+   take a write lock on it, and publish_remove_leftover leaves it alone. */
+static void test_live_temporary_is_locked(void **state)
+{
+    (void)state;
+    struct publication publication;
+    assert_int_equal(publish_begin(&publication, directory, "live.hdf5"), EXIT_OK);
+    int descriptor = open(publication.temporary_path, O_RDWR);
+    assert_true(descriptor >= 0);
+    struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    assert_int_equal(fcntl(descriptor, F_OFD_SETLK, &lock), -1);
+    close(descriptor);
+    bool removed = true;
+    assert_int_equal(publish_remove_leftover(publication.temporary_path, false, &removed), EXIT_OK);
+    assert_false(removed);
+    assert_int_equal(access(publication.temporary_path, F_OK), 0);
+    assert_int_equal(publish_commit(&publication), EXIT_OK);
+    descriptor = open(publication.final_path, O_RDWR);
+    assert_int_equal(fcntl(descriptor, F_OFD_SETLK, &lock), 0);
+    close(descriptor);
+    unlink(publication.final_path);
+}
+
+/* A leftover nobody holds is removed, or only reported with a dry run. */
+static void test_leftover_removed(void **state)
+{
+    (void)state;
+    char path[256];
+    snprintf(path, sizeof path, "%s/.mnist.hdf5.a1B2c3", directory);
+    write_text(path, "partial");
+    bool removed = false;
+    assert_int_equal(publish_remove_leftover(path, true, &removed), EXIT_OK);
+    assert_true(removed);
+    assert_int_equal(access(path, F_OK), 0);
+    assert_int_equal(publish_remove_leftover(path, false, &removed), EXIT_OK);
+    assert_true(removed);
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(publish_remove_leftover(path, false, &removed), EXIT_OK);
+    assert_false(removed);
+    char link[256];
+    snprintf(link, sizeof link, "%s/.link.hdf5.a1B2c3", directory);
+    assert_int_equal(symlink("/etc/passwd", link), 0);
+    assert_int_equal(publish_remove_leftover(link, false, &removed), EXIT_OK);
+    assert_false(removed);
+    unlink(link);
+}
+
+static void test_temporary_names_recognised(void **state)
+{
+    (void)state;
+    static const char *const temporaries[] = {".mnist.hdf5.a1B2c3", ".x.h5.ZZZZZZ",
+                                              ".cifar10.hdf.000000", "..hdf5.hdf5.abcdef"};
+    static const char *const others[] = {"mnist.hdf5", ".mnist.hdf5", ".mnist.hdf5.abcde",
+                                         ".mnist.hdf5.abcdefg", ".mnist.txt.abcdef",
+                                         ".hdf5.abcdef", ".mnist.hdf5.ab-def", ".bashrc",
+                                         "train.tar.gz.part", ".mnist.hdf5.part"};
+    for (size_t index = 0; index < sizeof temporaries / sizeof *temporaries; index++)
+        if (!publish_is_temporary_name(temporaries[index]))
+            fail_msg("%s not recognised", temporaries[index]);
+    for (size_t index = 0; index < sizeof others / sizeof *others; index++)
+        if (publish_is_temporary_name(others[index]))
+            fail_msg("%s taken for a temporary", others[index]);
+    struct publication publication;
+    assert_int_equal(publish_begin(&publication, directory, "made.hdf5"), EXIT_OK);
+    assert_true(publish_is_temporary_name(strrchr(publication.temporary_path, '/') + 1));
+    publish_abort(&publication);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -241,6 +310,9 @@ int main(void)
         cmocka_unit_test(test_commit_failure_keeps_existing),
         cmocka_unit_test(test_signals_remove_temporary),
         cmocka_unit_test(test_exit_removes_temporary),
+        cmocka_unit_test(test_live_temporary_is_locked),
+        cmocka_unit_test(test_leftover_removed),
+        cmocka_unit_test(test_temporary_names_recognised),
     };
     return cmocka_run_group_tests(tests, make_directory, remove_directory);
 }

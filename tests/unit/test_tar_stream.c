@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 struct member {
     const char *name;
@@ -263,6 +264,62 @@ static void test_not_an_archive(void **state)
     assert_non_null(strstr(error_message(), "text.tar.gz"));
 }
 
+/* WIDTH octal digits of VALUE, zero-padded, as tar headers hold numbers. */
+static void write_octal(unsigned char *field, size_t width, uint64_t value)
+{
+    for (size_t index = width; index > 0; index--, value >>= 3)
+        field[index - 1] = (unsigned char)('0' + (value & 7));
+}
+
+/* A ustar header for NAME declaring SIZE bytes, with nothing after it, gzipped into PATH. */
+static void write_bare_header(const char *path, const char *name, uint64_t size)
+{
+    unsigned char header[512] = {0};
+    memcpy(header, name, strlen(name));
+    write_octal(header + 100, 7, 0644);
+    write_octal(header + 124, 11, size);
+    write_octal(header + 136, 11, 0);
+    header[156] = '0';
+    memcpy(header + 257, "ustar", 6);
+    memcpy(header + 263, "00", 2);
+    memset(header + 148, ' ', 8);
+    unsigned sum = 0;
+    for (size_t index = 0; index < sizeof header; index++)
+        sum += header[index];
+    write_octal(header + 148, 6, sum);
+    header[154] = '\0';
+    gzFile file = gzopen(path, "wb");
+    assert_non_null(file);
+    assert_int_equal(gzwrite(file, header, sizeof header), (int)sizeof header);
+    gzclose(file);
+}
+
+/* A member declaring more than the archive can hold is refused before a reader sizes by it. */
+static void test_declared_size_beyond_the_archive(void **state)
+{
+    (void)state;
+    char path[256];
+    snprintf(path, sizeof path, "%s/liar.tar.gz", directory);
+    write_bare_header(path, "cifar-10-batches-py/data_batch_1", 4ull << 30);
+    struct tar_stream *stream;
+    assert_int_equal(tar_stream_open(&stream, path), EXIT_OK);
+    const char *name;
+    uint64_t size;
+    assert_int_equal(tar_stream_next(stream, &name, &size), EXIT_CORRUPT_INPUT);
+    assert_non_null(strstr(error_message(), "refusing archive member: "));
+    assert_non_null(strstr(error_message(), "liar.tar.gz: cifar-10-batches-py/data_batch_1: "
+                                            "declares 4294967296 bytes, more than an archive of "));
+    tar_stream_close(stream);
+    /* Within what deflate could expand to, the member is streamed and found short. */
+    write_bare_header(path, "small", 4096);
+    assert_int_equal(tar_stream_open(&stream, path), EXIT_OK);
+    assert_int_equal(tar_stream_next(stream, &name, &size), EXIT_OK);
+    assert_int_equal(size, 4096);
+    char buffer[4096];
+    assert_int_equal(tar_stream_read_exactly(stream, buffer, sizeof buffer), EXIT_CORRUPT_INPUT);
+    tar_stream_close(stream);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_truncated_archive_refused),
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_not_an_archive),
+        cmocka_unit_test(test_declared_size_beyond_the_archive),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

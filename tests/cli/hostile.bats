@@ -1,0 +1,132 @@
+#!/usr/bin/env bats
+# Hostile inputs (built by tests/hostile/make_corpus): every one gets a clear one-line error and
+# its documented exit code, no crash, no file left under a final name, no temporary left behind.
+
+bats_require_minimum_version 1.5.0
+
+# One case a line: input (under the corpus), expected exit code, expected message fragment.
+# DATASET/CASE runs fuel-convert DATASET -d CASE; info/FILE runs fuel-info FILE; fuelrc/FILE
+# runs fuel-info with FUEL_CONFIG=FILE; manifest/FILE runs fuel-download -h with
+# FUEL_EXTRA_DOWNLOADERS=FILE.
+CASES='
+mnist/zero_images                  0  /mnist.hdf5
+mnist/huge_count                   4  IDX header declares more data than the file can hold: CASE/train-images-idx3-ubyte.gz: 3367254347520 bytes declared, a gzipped file of
+mnist/huge_image                   4  IDX header declares more data than the file can hold: CASE/train-images-idx3-ubyte.gz: 51538034700 bytes declared
+mnist/wrong_magic                  4  not an MNIST image file: CASE/train-images-idx3-ubyte.gz: magic number 2049
+mnist/rank_four                    4  not an MNIST image file: CASE/train-images-idx3-ubyte.gz: magic number 2052
+mnist/float_elements               4  IDX header declares more data than the file can hold: CASE/train-images-idx3-ubyte.gz: 37632 bytes declared
+mnist/truncated_gzip               4  cannot read IDX data: CASE/train-images-idx3-ubyte.gz: unexpected end of file
+mnist/trailing_data                4  cannot read IDX data: CASE/train-images-idx3-ubyte.gz: more data than the header declares
+mnist/not_gzip                     4  cannot read IDX header: CASE/train-images-idx3-ubyte.gz: invalid stored block lengths
+mnist/empty_file                   4  cannot read IDX header: CASE/train-images-idx3-ubyte.gz: unexpected end of file
+mnist/count_mismatch               4  count mismatch: CASE/train-images-idx3-ubyte.gz: 12 images but CASE/train-labels-idx1-ubyte.gz has 11 labels
+mnist/directory_input              3  CASE/train-images-idx3-ubyte.gz
+mnist/symlink_loop                 3  CASE/train-images-idx3-ubyte.gz
+cifar10/os_system_global           4  cifar-10-batches-py/data_batch_1: unsupported pickle construct: opcode '"'c'"' (0x63) at offset 16: global posix.system is not allowed
+cifar10/eval_reduce                4  unsupported pickle construct: opcode '"'c'"' (0x63) at offset 0: global __builtin__.eval is not allowed
+cifar10/deep_nesting               4  at offset 66: nesting too deep
+cifar10/memo_bomb                  4  cifar-10-batches-py/data_batch_1: no (N, 3072) uint8 '"'data'"'
+cifar10/wrong_shape                4  not a CIFAR batch: CASE/cifar-10-python.tar.gz: cifar-10-batches-py/data_batch_1: no (N, 3072) uint8 '"'data'"'
+cifar10/labels_not_ints            4  '"'labels'"' entry 0 is not a label below 10
+cifar10/huge_member                4  refusing archive member: CASE/cifar-10-python.tar.gz: cifar-10-batches-py/data_batch_1: declares 4294967296 bytes, more than an archive of 88 bytes can hold
+cifar10/parent_member              4  refusing archive member: CASE/cifar-10-python.tar.gz: ../../escaped: path with a ".." component
+cifar10/absolute_member            4  refusing archive member: CASE/cifar-10-python.tar.gz: /tmp/escaped: absolute path
+cifar10/symlink_member             4  refusing archive member: CASE/cifar-10-python.tar.gz: cifar-10-batches-py/link: symbolic link
+cifar10/missing_batch              4  CASE/cifar-10-python.tar.gz: cifar-10-batches-py/data_batch_3
+cifar10/not_an_archive             4  cannot open archive: CASE/cifar-10-python.tar.gz: Unrecognized archive format
+cifar10/truncated_archive          4  cannot read archive: CASE/cifar-10-python.tar.gz: cifar-10-batches-py/data_batch_2: truncated gzip input
+iris/nul_byte                      4  malformed line: CASE/iris.data:4: NUL byte in the line
+iris/not_a_number                  4  malformed line: CASE/iris.data:5: not a decimal number: '"'three'"'
+iris/five_numbers                  4  malformed line: CASE/iris.data:6: not one class name
+iris/unknown_class                 4  unknown class: CASE/iris.data:7: '"'Iris-hostilis'"'
+iris/long_line                     4  malformed line: CASE/iris.data:8: not one class name
+binarized_mnist/value_two          4  malformed amat file: CASE/binarized_mnist_valid.amat:1: value other than 0 or 1
+binarized_mnist/short_row          4  malformed amat file: CASE/binarized_mnist_valid.amat:1: fewer values than 784
+binarized_mnist/binary_garbage     4  malformed amat file: CASE/binarized_mnist_valid.amat:1: value other than 0 or 1
+svhn1/digitstruct_not_hdf5         4  cannot read MATLAB 7.3 file: CASE/test.tar.gz: test/digitStruct.mat: file: not an HDF5 file
+svhn1/compact_without_data         4  cannot read MATLAB 7.3 file: CASE/test.tar.gz: test/digitStruct.mat: digitStruct/name: stored data shorter than its dimensions
+svhn1/png_bomb                     4  cannot decode PNG: CASE/test.tar.gz: test/1.png: declares 8000x8000 pixels
+svhn1/png_garbage                  4  cannot decode PNG: CASE/test.tar.gz: test/2.png:
+svhn1/member_escape                4  refusing archive member: CASE/extra.tar.gz: extra/../../../tmp/fuel-escaped: path with a ".." component
+svhn2/not_a_mat                    4  cannot read MATLAB file: CASE/test_32x32.mat: not a MATLAB level-5 MAT-file
+svhn2/huge_dimensions              4  cannot read MATLAB file: CASE/test_32x32.mat: variable X declares 6597069763584 elements but holds 16 bytes
+svhn2/inflate_bomb                 4  cannot read MATLAB file: CASE/test_32x32.mat: a compressed element of 17 bytes declares a 4294967040-byte matrix
+svhn2/truncated_mat                4  cannot read MATLAB file: CASE/test_32x32.mat: truncated: the element at byte 128 declares
+info/empty.hdf5                    4  not an HDF5 file: CASE: file signature not found
+info/text.hdf5                     4  not an HDF5 file: CASE: file signature not found
+info/truncated.hdf5                4  damaged HDF5 file: CASE: truncated file
+info/superblock_only.hdf5          4  damaged HDF5 file: CASE: truncated file
+info/no_split.hdf5                 4  not an H5PYDataset file: CASE: no split attribute in the root group
+info/split_not_compound.hdf5       4  malformed split attribute: CASE: not a compound array
+info/split_wrong_fields.hdf5       4  malformed split attribute: CASE: no field source
+info/split_huge_bounds.hdf5        0  18446744073709551615
+fuelrc/unclosed_list               2  malformed config: CASE:2: did not find expected '"','"' or '"']'"'
+fuelrc/unknown_key                 2  malformed config: CASE:2: unknown key '"'rm_rf'"'
+fuelrc/deep_nesting                2  malformed config: CASE:1: data_path: expected a list of strings, found a list
+fuelrc/aliases                     2  malformed config: CASE:1: data_path: expected a list of strings, found an alias (aliases are not supported)
+fuelrc/binary                      2  malformed config: CASE:1: control characters are not allowed
+fuelrc/tab_indented                2  malformed config: CASE:2: found character that cannot start any token
+fuelrc/data_path_map               2  malformed config: CASE:1: data_path: expected a string or a list of strings, found a mapping
+manifest/traversal.json            2  malformed manifest: CASE: $.datasets.x.files[0].name: expected a file name without '"'/'"'
+manifest/deep.json                 2  malformed manifest: CASE: line 1, column 2049: maximum parsing depth reached
+manifest/big_size.json             2  malformed manifest: CASE: line 1, column 75: too big integer
+manifest/five_urls.json            2  malformed manifest: CASE: $.datasets.x.files[0].urls: at most 4 URLs
+manifest/bad_md5.json              2  malformed manifest: CASE: $.datasets.x.files[0].md5: expected 32 hexadecimal digits
+manifest/no_files.json             2  malformed manifest: CASE: $.datasets.x.files: expected a non-empty array of files
+manifest/not_utf8.json             2  malformed manifest: CASE: line 1, column 0: unable to decode byte 0xff
+'
+
+setup_file() {
+    export CORPUS="$BATS_FILE_TMPDIR/corpus"
+    bash "$BATS_TEST_DIRNAME/../hostile/make_corpus" "$FUEL_FIXTURES" "$CORPUS"
+}
+
+# Runs one case; prints what differs from the table, nothing when it matches.
+check_case() {
+    local input=$1 expected_status=$2 fragment=$3
+    local dataset=${input%%/*} path="$CORPUS/$input" out
+    out=$(mktemp -d "$BATS_TEST_TMPDIR/out.XXXXXX")
+    fragment=${fragment//CASE/$path}
+    case $dataset in
+    info) run --separate-stderr timeout 120 fuel-info "$path" ;;
+    fuelrc) FUEL_CONFIG=$path run --separate-stderr timeout 120 fuel-info mnist.hdf5 ;;
+    manifest) FUEL_EXTRA_DOWNLOADERS=$path run --separate-stderr timeout 120 fuel-download -h ;;
+    svhn1) run --separate-stderr timeout 120 fuel-convert svhn 1 -d "$path" -o "$out" ;;
+    svhn2) run --separate-stderr timeout 120 fuel-convert svhn 2 -d "$path" -o "$out" ;;
+    *) run --separate-stderr timeout 120 fuel-convert "$dataset" -d "$path" -o "$out" ;;
+    esac
+    local shown=$output
+    [ "$expected_status" -eq 0 ] || shown=$stderr
+    [ "$status" -eq "$expected_status" ] || echo "$input: exit $status, expected $expected_status: $stderr"
+    [[ "$shown" == *"$fragment"* ]] || echo "$input: no '$fragment' in: $shown"
+    if [ "$expected_status" -ne 0 ]; then
+        # One line, from the command itself.
+        [ "$(printf '%s\n' "$stderr" | grep -c .)" -le 3 ] || echo "$input: more than one error: $stderr"
+        [[ "$stderr" == fuel-* ]] || echo "$input: stderr does not start with the command: $stderr"
+        [ -z "$(ls -A "$out")" ] || echo "$input: left $(ls -A "$out")"
+    else
+        [ -z "$(find "$out" -name '.*')" ] || echo "$input: left a temporary"
+    fi
+}
+
+@test "every hostile input: its exit code, its message, nothing left behind" {
+    failures=""
+    count=0
+    while read -r input expected_status fragment; do
+        [ -n "$input" ] || continue
+        count=$((count + 1))
+        result=$(check_case "$input" "$expected_status" "$fragment")
+        [ -z "$result" ] || failures+="$result"$'\n'
+    done <<< "$CASES"
+    echo "# $count hostile inputs" >&3
+    [ "$count" -ge 50 ]
+    [ -z "$failures" ] || { echo "$failures"; false; }
+    # Nothing escaped the archives, nothing read was run.
+    [ ! -e /tmp/escaped ] && [ ! -e /tmp/fuel-escaped ] && [ ! -e /tmp/fuel-hostile-pwned ]
+}
+
+@test "the corpus covers every case of the table and the table every case of the corpus" {
+    listed=$(while read -r input rest; do [ -z "$input" ] || echo "$input"; done <<< "$CASES" | sort)
+    built=$(cd "$CORPUS" && find . -mindepth 2 -maxdepth 2 | sed 's|^\./||' | sort)
+    [ "$listed" = "$built" ]
+}
