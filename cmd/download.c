@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char program[] = "fuel-download";
@@ -260,11 +261,15 @@ static int clear_files(const struct item_table *table, const char *directory)
     return EXIT_OK;
 }
 
-/* Creates and locks the directory (waiting for another run holding it), then clears or fetches. */
+/* Creates and locks the directory (waiting for another run holding it), then clears or fetches.
+   Clearing a directory that does not exist has nothing to do, and creates nothing. */
 static int download_locked(const struct item_table *table,
                            const struct download_arguments *arguments)
 {
     const char *directory = arguments->directory;
+    struct stat status;
+    if (arguments->clear && stat(directory, &status) != 0 && errno == ENOENT)
+        return EXIT_OK;
     int result = directory_create(directory), lock;
     bool busy;
     if (result == EXIT_OK)

@@ -212,6 +212,21 @@ static void report_too_large(const struct file_state *file, long status)
               file->item->name, expected, actual);
 }
 
+/* The answer did not continue the .part (a complete .part of unknown size gets a 416): it is
+   removed and the file starts over at once, without using up a retry. Only a resumed transfer
+   gets this, and the next attempt has no .part to resume, so it cannot repeat. */
+static void file_restart(struct run *run, struct file_state *file)
+{
+    const char *why = "answer did not continue the partial file";
+    unlink(file->part_path);
+    if (file->transfer.offset == 0)
+        return file_attempt_failed(run, file, true, why);
+    file->phase = FILE_PENDING;
+    file->ready_at = 0;
+    progress_note(run->progress, "%s: %s: %s; restarting", file->item->name,
+                  file->item->urls[file->url_index], why);
+}
+
 static void file_finish(struct run *run, struct file_state *file, CURLcode result)
 {
     struct transfer *transfer = &file->transfer;
@@ -229,11 +244,8 @@ static void file_finish(struct run *run, struct file_state *file, CURLcode resul
         report_too_large(file, status);
         return file_failed_for_good(run, file, EXIT_CHECKSUM);
     }
-    if (transfer->failure == TRANSFER_FAILURE_RANGE || status == 416) {
-        unlink(file->part_path);
-        snprintf(why, sizeof why, "%s", "answer did not continue the partial file; restarting");
-        return file_attempt_failed(run, file, true, why);
-    }
+    if (transfer->failure == TRANSFER_FAILURE_RANGE || status == 416)
+        return file_restart(run, file);
     if (result == CURLE_OK && answered) {
         int code = transfer_open_empty(transfer) == 0 ? file_publish(run, file) : EXIT_WRITE;
         if (code == EXIT_WRITE && transfer->failure == TRANSFER_FAILURE_WRITE)

@@ -114,6 +114,9 @@ void progress_start(struct progress *progress, size_t slot, const char *name, ui
 
 void progress_update(struct progress *progress, size_t slot, uint64_t done, uint64_t total)
 {
+    /* fewer bytes than the .part held: a 200 answer restarted the file, so every byte is new */
+    if (done < progress->slots[slot].first)
+        progress->slots[slot].first = 0;
     progress->slots[slot].done = done;
     if (total > 0)
         progress->slots[slot].total = total;

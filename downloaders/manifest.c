@@ -107,7 +107,7 @@ static bool valid_file_name(const char *name)
 
 static bool valid_url(const char *url)
 {
-    static const char *const schemes[] = {"http://", "https://", "ftp://"};
+    static const char *const schemes[] = {"http://", "https://"};
     for (size_t index = 0; index < sizeof schemes / sizeof schemes[0]; index++)
         if (strncmp(url, schemes[index], strlen(schemes[index])) == 0)
             return url[strlen(schemes[index])] != '\0';
@@ -146,7 +146,7 @@ static int read_urls(const struct location *location, json_t *value, struct data
         if (result != EXIT_OK)
             return result;
         if (!valid_url(file->urls[index]))
-            return malformed(&inner, "expected an http://, https:// or ftp:// URL");
+            return malformed(&inner, "expected an http:// or https:// URL");
     }
     return EXIT_OK;
 }

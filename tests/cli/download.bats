@@ -86,6 +86,13 @@ teardown() {
     [ "$(ls -A "$TARGET" | tr '\n' ' ')" = ".fuel-download.lock notes.txt " ]
 }
 
+@test "--clear on a missing directory creates nothing" {
+    run fuel-download mnist -d "$TARGET/missing" --clear
+    [ "$status" -eq 0 ]
+    [ -z "$output" ]
+    [ ! -e "$TARGET/missing" ]
+}
+
 @test "the directory is created, with its parents" {
     run fuel-download mnist -d "$TARGET/a/b" --url-prefix "file://$SERVED" --checksums "$SUMS" -q
     [ "$status" -eq 0 ]

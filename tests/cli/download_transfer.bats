@@ -239,3 +239,14 @@ teardown() {
     read -r status start sent range _ <<< "$(requests /b/train-images-idx3-ubyte.gz)"
     [ "$status" = 206 ] && [ "$start" = 120000 ] && [ "$sent" = 180000 ]
 }
+
+@test "a complete .part of unknown size is fetched again even with --retries 0" {
+    start_server
+    run fetch
+    [ "$status" -eq 0 ]
+    mv "$TARGET/t10k-labels-idx1-ubyte.gz" "$TARGET/t10k-labels-idx1-ubyte.gz.part"
+    run fetch --retries 0
+    [ "$status" -eq 0 ]
+    assert_all_downloaded
+    [ "$(requests /t10k-labels-idx1-ubyte.gz | awk '{print $1}' | tr '\n' ' ')" = "200 416 200 " ]
+}

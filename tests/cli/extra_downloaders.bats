@@ -205,7 +205,9 @@ expect_malformed() {
     expect_malformed '{"datasets": {"a": {"files": [{"name": "../f", "urls": ["http://h/f"]}]}}}' \
         "\$.datasets.a.files[0].name: expected a file name without '/'"
     expect_malformed '{"datasets": {"a": {"files": [{"name": "f", "urls": ["http://h/f", "file:///etc/passwd"]}]}}}' \
-        '$.datasets.a.files[0].urls[1]: expected an http://, https:// or ftp:// URL'
+        '$.datasets.a.files[0].urls[1]: expected an http:// or https:// URL'
+    expect_malformed '{"datasets": {"a": {"files": [{"name": "f", "urls": ["ftp://h/f"]}]}}}' \
+        '$.datasets.a.files[0].urls[0]: expected an http:// or https:// URL'
     expect_malformed '{"datasets": {"a": {"files": [{"name": "f", "urls": ["http://h/f"], "size": -3}]}}}' \
         '$.datasets.a.files[0].size: expected a size in bytes, a whole number above 0'
     expect_malformed '{"datasets": {"a": {"formats": {"1": {"files": [{"name": "f", "urls": ["http://h/f"]}, {"name": "f", "urls": ["http://h/g"]}]}}}}}' \

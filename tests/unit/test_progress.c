@@ -87,6 +87,18 @@ static void test_live_mode_redraws_in_place(void **state)
     assert_true(length > 9 && strcmp(text + length - 8, "\033[1A\r\033[J") == 0);
 }
 
+static void test_restart_below_the_resume_point_counts_every_byte(void **state)
+{
+    (void)state;
+    FILE *stream = tmpfile();
+    struct progress *progress = progress_begin(PROGRESS_LINES, stream, 1);
+    progress_start(progress, 0, "a.gz", 0, 100 * 1024);
+    progress_update(progress, 0, 1024, 0);
+    progress_finish(progress, 0, 200 * 1024, 2.0);
+    progress_end(progress);
+    assert_string_equal(capture(stream), "a.gz: 200.0 KiB in 2.0 s (100.0 KiB/s)\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -94,6 +106,7 @@ int main(void)
         cmocka_unit_test(test_lines_mode_prints_finished_files_and_notes),
         cmocka_unit_test(test_quiet_prints_nothing),
         cmocka_unit_test(test_live_mode_redraws_in_place),
+        cmocka_unit_test(test_restart_below_the_resume_point_counts_every_byte),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
