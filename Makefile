@@ -25,6 +25,7 @@ UNIT_SOURCES = $(wildcard tests/unit/test_*.c)
 LIBRARY_OBJECTS = $(LIBRARY_SOURCES:%.c=$(BUILD)/%.o)
 COMMAND_OBJECTS = $(COMMAND_SOURCES:%.c=$(BUILD)/%.o)
 UNIT_BINARIES = $(UNIT_SOURCES:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_SUPPORT = $(BUILD)/tests/unit/support.o
 MAN_PAGES = $(wildcard man/*.1 man/*.5)
 
 .PHONY: all check check-sanitize fuzz fuzz-binaries unit bench install uninstall clean setup
@@ -45,9 +46,9 @@ $(BUILD)/fuel: $(COMMAND_OBJECTS) $(BUILD)/libfuel.a
 $(BUILD)/fuel-%: $(BUILD)/fuel
 	ln -sf fuel $@
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfuel.a
+$(BUILD)/tests/%: tests/unit/%.c $(UNIT_SUPPORT) $(BUILD)/libfuel.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libfuel.a $(LDLIBS) -lcmocka
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_SUPPORT) $(BUILD)/libfuel.a $(LDLIBS) -lcmocka
 
 unit: $(UNIT_BINARIES)
 

@@ -6,6 +6,7 @@
 
 #include "../../common/amat.h"
 #include "../../common/error.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,10 +17,7 @@ static char path[] = "/tmp/test_amat.XXXXXX";
 
 static void write_file(const char *text)
 {
-    int descriptor = mkstemp(path);
-    assert_true(descriptor >= 0);
-    assert_int_equal(write(descriptor, text, strlen(text)), (ssize_t)strlen(text));
-    close(descriptor);
+    assert_int_equal(test_file_create(path, text), 0);
 }
 
 static void remove_file(void)

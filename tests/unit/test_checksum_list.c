@@ -7,6 +7,7 @@
 
 #include "../../common/checksum_list.h"
 #include "../../common/error.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,22 +16,10 @@
 
 static char path[] = "/tmp/fuel-test-checksums-XXXXXX";
 
-static void write_list(const char *text)
-{
-    FILE *stream = fopen(path, "w");
-    assert_non_null(stream);
-    fputs(text, stream);
-    fclose(stream);
-}
-
 static int setup(void **state)
 {
     (void)state;
-    int descriptor = mkstemp(path);
-    if (descriptor < 0)
-        return -1;
-    close(descriptor);
-    return 0;
+    return test_file_create(path, "");
 }
 
 static int teardown(void **state)
@@ -43,7 +32,7 @@ static int teardown(void **state)
 static void test_md5_and_sha256_lines(void **state)
 {
     (void)state;
-    write_list("# made by md5sum\n"
+    test_file_write(path, "# made by md5sum\n"
                "8D4FB7E6C68D591D4C3DFEF9EC88BF0D  train-images-idx3-ubyte.gz\r\n"
                "\n"
                "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef *data/iris.data\n"
@@ -73,7 +62,7 @@ static void test_malformed_lines_name_the_line(void **state)
     for (size_t index = 0; index < sizeof bad / sizeof bad[0]; index++) {
         char text[256];
         snprintf(text, sizeof text, "8d4fb7e6c68d591d4c3dfef9ec88bf0d  fine.gz\n%s", bad[index]);
-        write_list(text);
+        test_file_write(path, text);
         struct checksum_list list;
         assert_int_equal(checksum_list_load(&list, path), EXIT_CORRUPT_INPUT);
         char expected[128];
@@ -90,7 +79,7 @@ static void test_overlong_line(void **state)
     assert_non_null(text);
     memset(text, 'a', 5999);
     text[5999] = '\0';
-    write_list(text);
+    test_file_write(path, text);
     free(text);
     struct checksum_list list;
     assert_int_equal(checksum_list_load(&list, path), EXIT_CORRUPT_INPUT);

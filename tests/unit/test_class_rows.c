@@ -6,6 +6,7 @@
 
 #include "../../common/class_rows.h"
 #include "../../common/error.h"
+#include "support.h"
 
 #include <locale.h>
 #include <stdio.h>
@@ -17,10 +18,7 @@ static char path[] = "/tmp/test_class_rows.XXXXXX";
 
 static void write_file(const char *text)
 {
-    int descriptor = mkstemp(path);
-    assert_true(descriptor >= 0);
-    assert_int_equal(write(descriptor, text, strlen(text)), (ssize_t)strlen(text));
-    close(descriptor);
+    assert_int_equal(test_file_create(path, text), 0);
 }
 
 static void remove_file(void)
@@ -60,7 +58,7 @@ static void test_numbers_ignore_the_locale(void **state)
 {
     (void)state;
     char directory[] = "/tmp/test_class_rows_locale.XXXXXX";
-    assert_non_null(mkdtemp(directory));
+    assert_int_equal(test_directory_create(directory), 0);
     char command[256];
     snprintf(command, sizeof command, "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 2>/dev/null",
              directory);
@@ -81,8 +79,7 @@ static void test_numbers_ignore_the_locale(void **state)
     assert_true(values[0] == 5.25 && values[1] == 0.5 && values[2] == 1.75 && values[3] == 2.0);
     class_rows_close(reader);
     remove_file();
-    snprintf(command, sizeof command, "rm -rf %s", directory);
-    assert_int_equal(system(command), 0);
+    assert_int_equal(test_directory_remove(directory), 0);
 }
 
 static void assert_malformed(const char *text, const char *where, const char *why)

@@ -8,9 +8,9 @@
 
 #include "../../common/config.h"
 #include "../../common/error.h"
+#include "support.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +35,7 @@ static int setup(void **state)
     if (fixture == NULL)
         return -1;
     strcpy(fixture->directory, "/tmp/test_config.XXXXXX");
-    if (mkdtemp(fixture->directory) == NULL)
+    if (test_directory_create(fixture->directory) != 0)
         return -1;
     for (size_t index = 0; index < sizeof FUEL_VARIABLES / sizeof FUEL_VARIABLES[0]; index++)
         unsetenv(FUEL_VARIABLES[index]);
@@ -45,25 +45,19 @@ static int setup(void **state)
     return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *status, int type, struct FTW *walk)
-{
-    (void)status, (void)type, (void)walk;
-    return remove(path);
-}
-
 static int teardown(void **state)
 {
     struct fixture *fixture = *state;
     config_free(&fixture->config);
-    nftw(fixture->directory, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    int removed = test_directory_remove(fixture->directory);
     free(fixture);
-    return 0;
+    return removed;
 }
 
 /* DIRECTORY/NAME into PATH (of PATH_MAX bytes). */
 static const char *in_directory(const struct fixture *fixture, const char *name, char *path)
 {
-    snprintf(path, 4096, "%s/%s", fixture->directory, name);
+    test_path(path, 4096, fixture->directory, name);
     return path;
 }
 
@@ -453,7 +447,7 @@ static void test_permission_denied_is_an_error(void **state)
 /* Makes DIRECTORY/NAME and returns it in PATH (of 256 bytes). */
 static void make_directory(const struct fixture *fixture, const char *name, char *path)
 {
-    snprintf(path, 256, "%s/%s", fixture->directory, name);
+    test_path(path, 256, fixture->directory, name);
     assert_int_equal(mkdir(path, 0755), 0);
 }
 

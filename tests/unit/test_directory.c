@@ -7,6 +7,7 @@
 
 #include "../../common/directory.h"
 #include "../../common/error.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,15 +20,13 @@ static char base[] = "/tmp/fuel-test-directory-XXXXXX";
 static int setup(void **state)
 {
     (void)state;
-    return mkdtemp(base) != NULL ? 0 : -1;
+    return test_directory_create(base);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char command[128];
-    snprintf(command, sizeof command, "rm -rf '%s'", base);
-    return system(command);
+    return test_directory_remove(base);
 }
 
 static void test_create_nested(void **state)

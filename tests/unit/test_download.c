@@ -8,6 +8,7 @@
 #include "../../common/download.h"
 #include "../../common/error.h"
 #include "../../common/hash.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,20 +21,15 @@ static char source[300], target[300], missing_url[400], good_url[512];
 static char md5[HASH_HEX_SIZE];
 enum { FILE_SIZE = 100000 };
 
-static void path_in(char *path, size_t size, const char *directory, const char *name)
-{
-    snprintf(path, size, "%s/%s", directory, name);
-}
-
 static int setup(void **state)
 {
     (void)state;
-    if (mkdtemp(base) == NULL)
+    if (test_directory_create(base) != 0)
         return -1;
-    snprintf(source, sizeof source, "%s/source", base);
-    snprintf(target, sizeof target, "%s/target", base);
+    test_path(source, sizeof source, base, "source");
+    test_path(target, sizeof target, base, "target");
     char path[400];
-    path_in(path, sizeof path, source, "a.bin");
+    test_path(path, sizeof path, source, "a.bin");
     snprintf(missing_url, sizeof missing_url, "file://%s/missing/a.bin", base);
     snprintf(good_url, sizeof good_url, "file://%s", path);
     if (mkdir(source, 0700) != 0 || mkdir(target, 0700) != 0)
@@ -49,18 +45,16 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char command[400];
-    snprintf(command, sizeof command, "rm -rf '%s'", base);
-    return system(command);
+    return test_directory_remove(base);
 }
 
 static int clear_target(void **state)
 {
     (void)state;
     char path[400];
-    path_in(path, sizeof path, target, "a.bin");
+    test_path(path, sizeof path, target, "a.bin");
     unlink(path);
-    path_in(path, sizeof path, target, "a.bin.part");
+    test_path(path, sizeof path, target, "a.bin.part");
     unlink(path);
     error_clear();
     return 0;
@@ -82,7 +76,7 @@ static int fetch(char *const *urls, size_t count, uint64_t size, const char *che
 static bool exists(const char *name)
 {
     char path[400];
-    path_in(path, sizeof path, target, name);
+    test_path(path, sizeof path, target, name);
     return access(path, F_OK) == 0;
 }
 
@@ -93,7 +87,7 @@ static void test_falls_back_to_the_next_url_and_verifies(void **state)
     assert_int_equal(fetch(urls, 2, FILE_SIZE, md5, false), EXIT_OK);
     char path[400], hex[HASH_HEX_SIZE];
     uint64_t size;
-    path_in(path, sizeof path, target, "a.bin");
+    test_path(path, sizeof path, target, "a.bin");
     assert_int_equal(hash_file(path, HASH_MD5, hex, &size), EXIT_OK);
     assert_string_equal(hex, md5);
     assert_int_equal(size, FILE_SIZE);
@@ -153,7 +147,7 @@ static void test_sha256_checksums(void **state)
     (void)state;
     char path[400], sha256[HASH_HEX_SIZE];
     uint64_t size;
-    path_in(path, sizeof path, source, "a.bin");
+    test_path(path, sizeof path, source, "a.bin");
     assert_int_equal(hash_file(path, HASH_SHA256, sha256, &size), EXIT_OK);
     char *urls[] = {good_url};
     assert_int_equal(fetch(urls, 1, 0, sha256, false), EXIT_OK);

@@ -8,6 +8,7 @@
 
 #include "../../common/error.h"
 #include "../../common/file_digest.h"
+#include "support.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -19,11 +20,7 @@ static char path[] = "/tmp/fuel-test-digest-XXXXXX";
 static int setup(void **state)
 {
     (void)state;
-    int descriptor = mkstemp(path);
-    if (descriptor < 0)
-        return -1;
-    close(descriptor);
-    return 0;
+    return test_file_create(path, "");
 }
 
 static int teardown(void **state)

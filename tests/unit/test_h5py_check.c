@@ -8,6 +8,7 @@
 
 #include "../../common/error.h"
 #include "../../common/h5py_check.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,15 +225,13 @@ static void shapes_scale_on_fixed_datasets(void **state)
 static int make_directory(void **state)
 {
     (void)state;
-    return mkdtemp(directory) == NULL ? -1 : 0;
+    return test_directory_create(directory);
 }
 
 static int remove_directory(void **state)
 {
     (void)state;
-    char command[4200];
-    snprintf(command, sizeof command, "rm -rf %s", directory);
-    return system(command) == 0 ? 0 : -1;
+    return test_directory_remove(directory);
 }
 
 int main(void)

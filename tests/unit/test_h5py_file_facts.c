@@ -7,6 +7,7 @@
 
 #include "../../common/error.h"
 #include "../../common/h5py_file_facts.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,18 +62,16 @@ static void creation_time(void **state)
 static int make_directory(void **state)
 {
     (void)state;
-    if (mkdtemp(directory) == NULL)
+    if (test_directory_create(directory) != 0)
         return -1;
-    snprintf(path, sizeof path, "%s/iris.hdf5", directory);
+    test_path(path, sizeof path, directory, "iris.hdf5");
     return 0;
 }
 
 static int remove_directory(void **state)
 {
     (void)state;
-    char command[256];
-    snprintf(command, sizeof command, "rm -rf %s", directory);
-    return system(command) == 0 ? 0 : -1;
+    return test_directory_remove(directory);
 }
 
 int main(void)

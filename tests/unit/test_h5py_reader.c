@@ -7,6 +7,7 @@
 
 #include "../../common/error.h"
 #include "../../common/h5py_reader.h"
+#include "support.h"
 
 #include <dirent.h>
 #include <hdf5.h>
@@ -565,15 +566,13 @@ static void extra_axis_labels_are_counted(void **state)
 static int make_directory(void **state)
 {
     (void)state;
-    return mkdtemp(directory) == NULL ? -1 : 0;
+    return test_directory_create(directory);
 }
 
 static int remove_directory(void **state)
 {
     (void)state;
-    char command[4200];
-    snprintf(command, sizeof command, "rm -rf %s", directory);
-    return system(command) == 0 ? 0 : -1;
+    return test_directory_remove(directory);
 }
 
 /* Bounds from a hostile file, further apart than INT64_MAX (fuzzing: signed overflow). */

@@ -7,6 +7,7 @@
 
 #include "../../common/error.h"
 #include "../../common/h5py_writer.h"
+#include "support.h"
 
 #include <hdf5.h>
 #include <hdf5_hl.h>
@@ -22,15 +23,13 @@ static char directory[] = "/tmp/fuel-writer-XXXXXX";
 static int make_directory(void **state)
 {
     (void)state;
-    return mkdtemp(directory) == NULL ? -1 : 0;
+    return test_directory_create(directory);
 }
 
 static int remove_directory(void **state)
 {
     (void)state;
-    char command[128];
-    snprintf(command, sizeof command, "rm -rf %s", directory);
-    return system(command);
+    return test_directory_remove(directory);
 }
 
 static void path_in_directory(char *path, size_t size, const char *name)

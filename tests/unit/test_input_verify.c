@@ -8,6 +8,7 @@
 
 #include "../../common/error.h"
 #include "../../common/input_verify.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,11 +24,8 @@ static const char sha256[] = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d082
 static void file_write(const char *folder, const char *name, const char *text)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/%s", folder, name);
-    FILE *stream = fopen(path, "w");
-    assert_non_null(stream);
-    fputs(text, stream);
-    fclose(stream);
+    test_path(path, sizeof path, folder, name);
+    test_file_write(path, text);
 }
 
 static char *provenance(void)
@@ -89,19 +87,17 @@ static void malformed_provenance_is_corrupt_input(void **state)
 static int make_directory(void **state)
 {
     (void)state;
-    if (mkdtemp(directory) == NULL)
+    if (test_directory_create(directory) != 0)
         return -1;
-    snprintf(file_path, sizeof file_path, "%s/dataset.hdf5", directory);
-    snprintf(elsewhere, sizeof elsewhere, "%s/elsewhere", directory);
+    test_path(file_path, sizeof file_path, directory, "dataset.hdf5");
+    test_path(elsewhere, sizeof elsewhere, directory, "elsewhere");
     return mkdir(elsewhere, 0777);
 }
 
 static int remove_directory(void **state)
 {
     (void)state;
-    char command[256];
-    snprintf(command, sizeof command, "rm -rf %s", directory);
-    return system(command) == 0 ? 0 : -1;
+    return test_directory_remove(directory);
 }
 
 int main(void)

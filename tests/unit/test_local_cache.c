@@ -7,6 +7,7 @@
 
 #include "../../common/error.h"
 #include "../../common/local_cache.h"
+#include "support.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -19,23 +20,6 @@
 
 static char directory[] = "/tmp/fuel-test-local-cache-XXXXXX";
 static char original[200], local[200];
-
-static void file_write(const char *path, const char *text)
-{
-    FILE *stream = fopen(path, "w");
-    assert_non_null(stream);
-    fputs(text, stream);
-    fclose(stream);
-}
-
-static void file_text(const char *path, char *text, size_t size)
-{
-    FILE *stream = fopen(path, "r");
-    assert_non_null(stream);
-    size_t length = fread(text, 1, size - 1, stream);
-    text[length] = '\0';
-    fclose(stream);
-}
 
 static int cache(enum cache_outcome *outcome)
 {
@@ -54,11 +38,11 @@ static void copies_then_reuses(void **state)
     (void)state;
     enum cache_outcome outcome;
     char copy[512], text[64];
-    file_write(original, "first contents");
+    test_file_write(original, "first contents");
     assert_int_equal(cache(&outcome), EXIT_OK);
     assert_int_equal(outcome, CACHE_COPIED);
     snprintf(copy, sizeof copy, "%s/data.bin", local);
-    file_text(copy, text, sizeof text);
+    test_file_read(copy, text, sizeof text);
     assert_string_equal(text, "first contents");
     struct stat source, copied;
     assert_int_equal(stat(original, &source), 0);
@@ -75,15 +59,15 @@ static void copies_again_when_the_original_changes(void **state)
     (void)state;
     enum cache_outcome outcome;
     char copy[512], text[64];
-    file_write(original, "older contents");
+    test_file_write(original, "older contents");
     assert_int_equal(cache(&outcome), EXIT_OK);
-    file_write(original, "newer contents");
+    test_file_write(original, "newer contents");
     struct timespec times[2] = {{.tv_sec = 1000000000}, {.tv_sec = 1000000000}};
     assert_int_equal(utimensat(AT_FDCWD, original, times, 0), 0);
     assert_int_equal(cache(&outcome), EXIT_OK);
     assert_int_equal(outcome, CACHE_COPIED);
     snprintf(copy, sizeof copy, "%s/data.bin", local);
-    file_text(copy, text, sizeof text);
+    test_file_read(copy, text, sizeof text);
     assert_string_equal(text, "newer contents");
     DIR *listing = opendir(local);
     struct dirent *entry;
@@ -139,7 +123,7 @@ static void unwritable_local_directory_is_write_error(void **state)
     (void)state;
     enum cache_outcome outcome;
     char inside[512], path[512];
-    file_write(original, "contents");
+    test_file_write(original, "contents");
     snprintf(inside, sizeof inside, "%s/inside", original);
     error_clear();
     assert_int_equal(local_cache(original, inside, "data.bin", path, sizeof path, &outcome),
@@ -149,19 +133,17 @@ static void unwritable_local_directory_is_write_error(void **state)
 static int make_directory(void **state)
 {
     (void)state;
-    if (mkdtemp(directory) == NULL)
+    if (test_directory_create(directory) != 0)
         return -1;
-    snprintf(original, sizeof original, "%s/data.bin", directory);
-    snprintf(local, sizeof local, "%s/local/nested", directory);
+    test_path(original, sizeof original, directory, "data.bin");
+    test_path(local, sizeof local, directory, "local/nested");
     return 0;
 }
 
 static int remove_directory(void **state)
 {
     (void)state;
-    char command[256];
-    snprintf(command, sizeof command, "rm -rf %s", directory);
-    return system(command) == 0 ? 0 : -1;
+    return test_directory_remove(directory);
 }
 
 int main(void)

@@ -7,6 +7,7 @@
 
 #include "../../common/error.h"
 #include "../../common/publish.h"
+#include "support.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -23,15 +24,13 @@ static char directory[] = "/tmp/fuel-publish-XXXXXX";
 static int make_directory(void **state)
 {
     (void)state;
-    return mkdtemp(directory) == NULL ? -1 : 0;
+    return test_directory_create(directory);
 }
 
 static int remove_directory(void **state)
 {
     (void)state;
-    char command[128];
-    snprintf(command, sizeof command, "rm -rf %s", directory);
-    return system(command);
+    return test_directory_remove(directory);
 }
 
 static void write_text(const char *path, const char *text)

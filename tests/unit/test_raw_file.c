@@ -7,6 +7,7 @@
 
 #include "../../common/error.h"
 #include "../../common/raw_file.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,11 +23,8 @@ static const char sha256[] = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d082
 static void file_write(const char *name, const char *text)
 {
     char path[256];
-    snprintf(path, sizeof path, "%s/%s", directory, name);
-    FILE *stream = fopen(path, "w");
-    assert_non_null(stream);
-    fputs(text, stream);
-    fclose(stream);
+    test_path(path, sizeof path, directory, name);
+    test_file_write(path, text);
 }
 
 static struct raw_file inspect(uint64_t size, const char *checksum, bool verify)
@@ -66,15 +64,13 @@ static void present_wrong_size_verified_corrupt(void **state)
 static int make_directory(void **state)
 {
     (void)state;
-    return mkdtemp(directory) == NULL ? -1 : 0;
+    return test_directory_create(directory);
 }
 
 static int remove_directory(void **state)
 {
     (void)state;
-    char command[256];
-    snprintf(command, sizeof command, "rm -rf %s", directory);
-    return system(command) == 0 ? 0 : -1;
+    return test_directory_remove(directory);
 }
 
 int main(void)

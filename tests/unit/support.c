@@ -1,0 +1,61 @@
+/* Helpers shared by the unit tests: a temporary directory per test group, paths in it, whole files. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int test_directory_create(char *template)
+{
+    return mkdtemp(template) == NULL ? -1 : 0;
+}
+
+int test_directory_remove(const char *directory)
+{
+    char command[4200];
+    int length = snprintf(command, sizeof command, "rm -rf '%s'", directory);
+    if (length < 0 || (size_t)length >= sizeof command)
+        return -1;
+    return system(command) == 0 ? 0 : -1;
+}
+
+void test_path(char *path, size_t size, const char *directory, const char *name)
+{
+    int length = snprintf(path, size, "%s/%s", directory, name);
+    assert_true(length >= 0 && (size_t)length < size);
+}
+
+int test_file_create(char *template, const char *text)
+{
+    int descriptor = mkstemp(template);
+    if (descriptor < 0)
+        return -1;
+    size_t length = strlen(text);
+    ssize_t written = write(descriptor, text, length);
+    close(descriptor);
+    return written == (ssize_t)length ? 0 : -1;
+}
+
+void test_file_write(const char *path, const char *text)
+{
+    FILE *stream = fopen(path, "w");
+    assert_non_null(stream);
+    fputs(text, stream);
+    assert_int_equal(fclose(stream), 0);
+}
+
+size_t test_file_read(const char *path, char *text, size_t size)
+{
+    FILE *stream = fopen(path, "r");
+    assert_non_null(stream);
+    size_t length = fread(text, 1, size - 1, stream);
+    text[length] = '\0';
+    fclose(stream);
+    return length;
+}

@@ -1,0 +1,25 @@
+/* Helpers shared by the unit tests: a temporary directory per test group, paths in it, whole files. */
+#ifndef FUEL_TESTS_UNIT_SUPPORT_H
+#define FUEL_TESTS_UNIT_SUPPORT_H
+
+#include <stddef.h>
+
+/* Makes the directory named by TEMPLATE (ending in XXXXXX, replaced in place); 0, or -1 on failure. */
+int test_directory_create(char *template);
+
+/* Removes DIRECTORY and everything below it; 0, or -1 on failure. */
+int test_directory_remove(const char *directory);
+
+/* Writes DIRECTORY/NAME into PATH of SIZE bytes; fails the test when it does not fit. */
+void test_path(char *path, size_t size, const char *directory, const char *name);
+
+/* Makes a new file from TEMPLATE (ending in XXXXXX, replaced in place) holding TEXT; 0, or -1. */
+int test_file_create(char *template, const char *text);
+
+/* Writes TEXT as the whole content of PATH; fails the test when it cannot. */
+void test_file_write(const char *path, const char *text);
+
+/* Reads at most SIZE - 1 bytes of PATH into TEXT, terminated; returns how many bytes were read. */
+size_t test_file_read(const char *path, char *text, size_t size);
+
+#endif
