@@ -6,14 +6,33 @@
 
 #include "support.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+char test_directory[256];
+
 int test_directory_create(char *template)
 {
     return mkdtemp(template) == NULL ? -1 : 0;
+}
+
+int test_directory_setup(void **state)
+{
+    (void)state;
+    int length = snprintf(test_directory, sizeof test_directory, "/tmp/fuel-%s-XXXXXX",
+                          program_invocation_short_name);
+    if (length < 0 || (size_t)length >= sizeof test_directory)
+        return -1;
+    return test_directory_create(test_directory);
+}
+
+int test_directory_teardown(void **state)
+{
+    (void)state;
+    return test_directory_remove(test_directory);
 }
 
 int test_directory_remove(const char *directory)

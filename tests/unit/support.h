@@ -4,6 +4,13 @@
 
 #include <stddef.h>
 
+/* The temporary directory of a test group, /tmp/fuel-PROGRAM-XXXXXX, once test_directory_setup made it. */
+extern char test_directory[];
+
+/* Group setup and teardown for cmocka_run_group_tests: make test_directory, remove it and its content. */
+int test_directory_setup(void **state);
+int test_directory_teardown(void **state);
+
 /* Makes the directory named by TEMPLATE (ending in XXXXXX, replaced in place); 0, or -1 on failure. */
 int test_directory_create(char *template);
 

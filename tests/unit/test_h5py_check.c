@@ -14,8 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char directory[] = "/tmp/fuel-test-h5py-check-XXXXXX";
-
 static const char *fixtures(void)
 {
     const char *value = getenv("FUEL_FIXTURES");
@@ -27,8 +25,8 @@ static const char *fixtures(void)
 static struct h5py_violations violations_of(const char *name, const char *lines)
 {
     char script[200], path[200], command[1200];
-    snprintf(script, sizeof script, "%s/break.py", directory);
-    snprintf(path, sizeof path, "%s/broken.hdf5", directory);
+    snprintf(script, sizeof script, "%s/break.py", test_directory);
+    snprintf(path, sizeof path, "%s/broken.hdf5", test_directory);
     FILE *stream = fopen(script, "w");
     assert_non_null(stream);
     fprintf(stream, "import sys, h5py, numpy\nf = h5py.File(sys.argv[1], 'r+')\n%s\nf.close()\n",
@@ -222,18 +220,6 @@ static void shapes_scale_on_fixed_datasets(void **state)
     h5py_violations_free(&violations);
 }
 
-static int make_directory(void **state)
-{
-    (void)state;
-    return test_directory_create(directory);
-}
-
-static int remove_directory(void **state)
-{
-    (void)state;
-    return test_directory_remove(directory);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -251,5 +237,5 @@ int main(void)
         cmocka_unit_test(variable_length_shape_rows_and_labels),
         cmocka_unit_test(shapes_scale_on_fixed_datasets),
     };
-    return cmocka_run_group_tests(tests, make_directory, remove_directory);
+    return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
 }

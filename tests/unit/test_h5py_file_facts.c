@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char directory[] = "/tmp/fuel-test-h5py-file-facts-XXXXXX";
 static char path[256];
 
 static const char *fixtures(void)
@@ -61,17 +60,10 @@ static void creation_time(void **state)
 
 static int make_directory(void **state)
 {
-    (void)state;
-    if (test_directory_create(directory) != 0)
+    if (test_directory_setup(state) != 0)
         return -1;
-    test_path(path, sizeof path, directory, "iris.hdf5");
+    test_path(path, sizeof path, test_directory, "iris.hdf5");
     return 0;
-}
-
-static int remove_directory(void **state)
-{
-    (void)state;
-    return test_directory_remove(directory);
 }
 
 int main(void)
@@ -80,5 +72,5 @@ int main(void)
         cmocka_unit_test(sound_and_broken_files),
         cmocka_unit_test(creation_time),
     };
-    return cmocka_run_group_tests(tests, make_directory, remove_directory);
+    return cmocka_run_group_tests(tests, make_directory, test_directory_teardown);
 }

@@ -17,7 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static char directory[] = "/tmp/fuel-test-h5py-reader-XXXXXX";
 static char path[4200];
 
 static const char *fixtures(void)
@@ -33,7 +32,7 @@ static void expected_path(const char *name)
 
 static void temporary_path(const char *name)
 {
-    snprintf(path, sizeof path, "%s/%s", directory, name);
+    snprintf(path, sizeof path, "%s/%s", test_directory, name);
 }
 
 /* The labels joined with ',' ("" for none), into a static buffer. */
@@ -376,7 +375,7 @@ static void reads_chapter_four_file(void **state)
 {
     (void)state;
     char script[4200], command[8600];
-    snprintf(script, sizeof script, "%s/chapter4.py", directory);
+    snprintf(script, sizeof script, "%s/chapter4.py", test_directory);
     FILE *stream = fopen(script, "w");
     assert_non_null(stream);
     fputs(chapter_four_script, stream);
@@ -563,18 +562,6 @@ static void extra_axis_labels_are_counted(void **state)
     h5py_reader_close(opened);
 }
 
-static int make_directory(void **state)
-{
-    (void)state;
-    return test_directory_create(directory);
-}
-
-static int remove_directory(void **state)
-{
-    (void)state;
-    return test_directory_remove(directory);
-}
-
 /* Bounds from a hostile file, further apart than INT64_MAX (fuzzing: signed overflow). */
 static void test_row_count_of_extreme_bounds(void **state)
 {
@@ -604,5 +591,5 @@ int main(void)
         cmocka_unit_test(malformed_split_is_corrupt_input),
         cmocka_unit_test(extra_axis_labels_are_counted),
     };
-    return cmocka_run_group_tests(tests, make_directory, remove_directory);
+    return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
 }

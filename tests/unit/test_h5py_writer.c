@@ -18,23 +18,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-static char directory[] = "/tmp/fuel-writer-XXXXXX";
-
-static int make_directory(void **state)
-{
-    (void)state;
-    return test_directory_create(directory);
-}
-
-static int remove_directory(void **state)
-{
-    (void)state;
-    return test_directory_remove(directory);
-}
-
 static void path_in_directory(char *path, size_t size, const char *name)
 {
-    snprintf(path, size, "%s/%s", directory, name);
+    snprintf(path, size, "%s/%s", test_directory, name);
 }
 
 static const struct h5py_attributes attributes = {
@@ -960,5 +946,5 @@ int main(void)
         cmocka_unit_test(test_write_failure_midway),
         cmocka_unit_test(test_h5py_reads_it),
     };
-    return cmocka_run_group_tests(tests, make_directory, remove_directory);
+    return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
 }

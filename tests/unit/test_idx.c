@@ -7,6 +7,7 @@
 
 #include "../../common/error.h"
 #include "../../common/idx.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,6 @@
 #include <unistd.h>
 #include <zlib.h>
 
-static char directory[] = "/tmp/fuel-test-idx-XXXXXX";
 static char path[4200];
 
 static size_t image_file(unsigned char *bytes, uint32_t count)
@@ -29,7 +29,7 @@ static size_t image_file(unsigned char *bytes, uint32_t count)
 
 static void write_gzip(const char *name, const unsigned char *bytes, size_t size)
 {
-    snprintf(path, sizeof path, "%s/%s", directory, name);
+    snprintf(path, sizeof path, "%s/%s", test_directory, name);
     gzFile file = gzopen(path, "wb");
     assert_non_null(file);
     assert_int_equal(gzwrite(file, bytes, (unsigned)size), (int)size);
@@ -38,7 +38,7 @@ static void write_gzip(const char *name, const unsigned char *bytes, size_t size
 
 static void write_plain(const char *name, const unsigned char *bytes, size_t size)
 {
-    snprintf(path, sizeof path, "%s/%s", directory, name);
+    snprintf(path, sizeof path, "%s/%s", test_directory, name);
     FILE *file = fopen(path, "wb");
     assert_non_null(file);
     assert_int_equal(fwrite(bytes, 1, size, file), size);
@@ -93,7 +93,7 @@ static void expect_open_failure(int code, const char *fragment)
 static void test_missing_file(void **state)
 {
     (void)state;
-    snprintf(path, sizeof path, "%s/absent.gz", directory);
+    snprintf(path, sizeof path, "%s/absent.gz", test_directory);
     expect_open_failure(EXIT_MISSING_INPUT, "No such file");
 }
 
@@ -182,20 +182,6 @@ static void test_extra_data(void **state)
     expect_data_failure("more data than the header declares", 1);
 }
 
-static int create_directory(void **state)
-{
-    (void)state;
-    return mkdtemp(directory) == NULL;
-}
-
-static int remove_directory(void **state)
-{
-    (void)state;
-    char command[4200];
-    snprintf(command, sizeof command, "rm -rf '%s'", directory);
-    return system(command);
-}
-
 /* Dimensions are checked against the file before anything is sized by them. */
 static void test_declared_size_beyond_the_file(void **state)
 {
@@ -245,5 +231,5 @@ int main(void)
         cmocka_unit_test(test_declared_size_beyond_the_file),
         cmocka_unit_test(test_data_size_saturates),
     };
-    return cmocka_run_group_tests(tests, create_directory, remove_directory);
+    return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
 }

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static char directory[] = "/tmp/fuel-test-input-verify-XXXXXX";
 static char file_path[256], elsewhere[256];
 
 /* sha256 of "hello\n". */
@@ -43,9 +42,9 @@ static char *provenance(void)
 static void each_input_is_reported(void **state)
 {
     (void)state;
-    file_write(directory, "beside.gz", "hello\n");
+    file_write(test_directory, "beside.gz", "hello\n");
     file_write(elsewhere, "far.gz", "hello\n");
-    file_write(directory, "changed.gz", "hellO\n");
+    file_write(test_directory, "changed.gz", "hellO\n");
     char *data_path[] = {"/nonexistent", elsewhere};
     struct fuel_config config = {.data_path = {data_path, 2}};
     struct input_reports reports = {0};
@@ -86,18 +85,11 @@ static void malformed_provenance_is_corrupt_input(void **state)
 
 static int make_directory(void **state)
 {
-    (void)state;
-    if (test_directory_create(directory) != 0)
+    if (test_directory_setup(state) != 0)
         return -1;
-    test_path(file_path, sizeof file_path, directory, "dataset.hdf5");
-    test_path(elsewhere, sizeof elsewhere, directory, "elsewhere");
+    test_path(file_path, sizeof file_path, test_directory, "dataset.hdf5");
+    test_path(elsewhere, sizeof elsewhere, test_directory, "elsewhere");
     return mkdir(elsewhere, 0777);
-}
-
-static int remove_directory(void **state)
-{
-    (void)state;
-    return test_directory_remove(directory);
 }
 
 int main(void)
@@ -106,5 +98,5 @@ int main(void)
         cmocka_unit_test(each_input_is_reported),
         cmocka_unit_test(malformed_provenance_is_corrupt_input),
     };
-    return cmocka_run_group_tests(tests, make_directory, remove_directory);
+    return cmocka_run_group_tests(tests, make_directory, test_directory_teardown);
 }

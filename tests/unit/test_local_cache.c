@@ -18,7 +18,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char directory[] = "/tmp/fuel-test-local-cache-XXXXXX";
 static char original[200], local[200];
 
 static int cache(enum cache_outcome *outcome)
@@ -132,18 +131,11 @@ static void unwritable_local_directory_is_write_error(void **state)
 
 static int make_directory(void **state)
 {
-    (void)state;
-    if (test_directory_create(directory) != 0)
+    if (test_directory_setup(state) != 0)
         return -1;
-    test_path(original, sizeof original, directory, "data.bin");
-    test_path(local, sizeof local, directory, "local/nested");
+    test_path(original, sizeof original, test_directory, "data.bin");
+    test_path(local, sizeof local, test_directory, "local/nested");
     return 0;
-}
-
-static int remove_directory(void **state)
-{
-    (void)state;
-    return test_directory_remove(directory);
 }
 
 int main(void)
@@ -155,5 +147,5 @@ int main(void)
         cmocka_unit_test(missing_original_is_missing_input),
         cmocka_unit_test(unwritable_local_directory_is_write_error),
     };
-    return cmocka_run_group_tests(tests, make_directory, remove_directory);
+    return cmocka_run_group_tests(tests, make_directory, test_directory_teardown);
 }

@@ -7,6 +7,7 @@
 
 #include "../../common/error.h"
 #include "../../common/matlab_v5.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,6 @@
 enum { MI_INT8 = 1, MI_UINT8 = 2, MI_INT16 = 3, MI_UINT16 = 4, MI_INT32 = 5, MI_UINT32 = 6,
        MI_DOUBLE = 9, MI_MATRIX = 14, MI_COMPRESSED = 15 };
 
-static char directory[] = "/tmp/fuel-test-matlab-XXXXXX";
 static char path[4200];
 
 struct bytes {
@@ -142,7 +142,7 @@ static void put_compressed(struct bytes *bytes, const struct array *array, doubl
 
 static void write_file(const struct bytes *bytes)
 {
-    snprintf(path, sizeof path, "%s/file.mat", directory);
+    snprintf(path, sizeof path, "%s/file.mat", test_directory);
     FILE *file = fopen(path, "wb");
     assert_non_null(file);
     assert_int_equal(fwrite(bytes->data, 1, bytes->size, file), bytes->size);
@@ -314,7 +314,7 @@ static void test_header_errors(void **state)
     bytes.data[126] = 'X';
     write_file(&bytes);
     check_error(matlab_open(&file, path), EXIT_CORRUPT_INPUT, "no endian indicator");
-    snprintf(path, sizeof path, "%s/absent.mat", directory);
+    snprintf(path, sizeof path, "%s/absent.mat", test_directory);
     check_error(matlab_open(&file, path), EXIT_MISSING_INPUT, "No such file");
 }
 
@@ -527,18 +527,12 @@ static void test_fixture_file(void **state)
     matlab_close(file);
 }
 
-static int make_directory(void **state)
-{
-    (void)state;
-    return mkdtemp(directory) == NULL;
-}
-
 static int remove_directory(void **state)
 {
     (void)state;
-    snprintf(path, sizeof path, "%s/file.mat", directory);
+    snprintf(path, sizeof path, "%s/file.mat", test_directory);
     unlink(path);
-    return rmdir(directory);
+    return rmdir(test_directory);
 }
 
 int main(void)
@@ -560,5 +554,5 @@ int main(void)
         cmocka_unit_test(test_non_numeric_skipped),
         cmocka_unit_test(test_fixture_file),
     };
-    return cmocka_run_group_tests(tests, make_directory, remove_directory);
+    return cmocka_run_group_tests(tests, test_directory_setup, remove_directory);
 }

@@ -8,6 +8,7 @@
 #include "../../common/error.h"
 #include "../../common/provenance.h"
 #include "../../common/versions.h"
+#include "support.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -17,7 +18,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-static char directory[] = "/tmp/fuel-provenance-XXXXXX";
 static char abc_path[256], empty_path[256];
 
 static void write_text(const char *path, const char *text)
@@ -29,25 +29,16 @@ static void write_text(const char *path, const char *text)
 
 static int make_inputs(void **state)
 {
-    (void)state;
-    if (mkdtemp(directory) == NULL)
+    if (test_directory_setup(state) != 0)
         return -1;
     char inner[256];
-    snprintf(inner, sizeof inner, "%s/inner", directory);
+    snprintf(inner, sizeof inner, "%s/inner", test_directory);
     mkdir(inner, 0700);
-    snprintf(abc_path, sizeof abc_path, "%s/abc.txt", directory);
-    snprintf(empty_path, sizeof empty_path, "%s/inner/empty.bin", directory);
+    snprintf(abc_path, sizeof abc_path, "%s/abc.txt", test_directory);
+    snprintf(empty_path, sizeof empty_path, "%s/inner/empty.bin", test_directory);
     write_text(abc_path, "abc");
     write_text(empty_path, "");
     return 0;
-}
-
-static int remove_inputs(void **state)
-{
-    (void)state;
-    char command[128];
-    snprintf(command, sizeof command, "rm -rf %s", directory);
-    return system(command);
 }
 
 static char *provenance_of(const char *const *paths, size_t count)
@@ -141,7 +132,7 @@ static void test_missing_input(void **state)
 {
     (void)state;
     char missing[256];
-    snprintf(missing, sizeof missing, "%s/absent.gz", directory);
+    snprintf(missing, sizeof missing, "%s/absent.gz", test_directory);
     const char *paths[] = {abc_path, missing};
     error_clear();
     assert_null(provenance_of(paths, 2));
@@ -193,5 +184,5 @@ int main(void)
         cmocka_unit_test(test_discard),
         cmocka_unit_test(test_created_now_without_epoch),
     };
-    return cmocka_run_group_tests(tests, make_inputs, remove_inputs);
+    return cmocka_run_group_tests(tests, make_inputs, test_directory_teardown);
 }

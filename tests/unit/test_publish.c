@@ -19,20 +19,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char directory[] = "/tmp/fuel-publish-XXXXXX";
-
-static int make_directory(void **state)
-{
-    (void)state;
-    return test_directory_create(directory);
-}
-
-static int remove_directory(void **state)
-{
-    (void)state;
-    return test_directory_remove(directory);
-}
-
 static void write_text(const char *path, const char *text)
 {
     FILE *file = fopen(path, "w");
@@ -54,7 +40,7 @@ static void assert_text(const char *path, const char *expected)
 
 static size_t entries_in_directory(void)
 {
-    DIR *listing = opendir(directory);
+    DIR *listing = opendir(test_directory);
     size_t count = 0;
     for (struct dirent *entry; (entry = readdir(listing)) != NULL;)
         if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0)
@@ -67,10 +53,10 @@ static void test_temporary_name(void **state)
 {
     (void)state;
     struct publication publication;
-    assert_int_equal(publish_begin(&publication, directory, "name.hdf5"), EXIT_OK);
+    assert_int_equal(publish_begin(&publication, test_directory, "name.hdf5"), EXIT_OK);
     char final[256], prefix[256];
-    snprintf(final, sizeof final, "%s/name.hdf5", directory);
-    snprintf(prefix, sizeof prefix, "%s/.name.hdf5.", directory);
+    snprintf(final, sizeof final, "%s/name.hdf5", test_directory);
+    snprintf(prefix, sizeof prefix, "%s/.name.hdf5.", test_directory);
     assert_string_equal(publication.final_path, final);
     assert_int_equal(strncmp(publication.temporary_path, prefix, strlen(prefix)), 0);
     assert_int_equal(strlen(publication.temporary_path), strlen(prefix) + 6);
@@ -84,10 +70,10 @@ static void test_name_with_directories(void **state)
 {
     (void)state;
     char subdirectory[64], prefix[256], final[256];
-    snprintf(subdirectory, sizeof subdirectory, "%s/sub", directory);
+    snprintf(subdirectory, sizeof subdirectory, "%s/sub", test_directory);
     assert_int_equal(mkdir(subdirectory, 0700), 0);
     struct publication publication;
-    assert_int_equal(publish_begin(&publication, directory, "sub/name.hdf5"), EXIT_OK);
+    assert_int_equal(publish_begin(&publication, test_directory, "sub/name.hdf5"), EXIT_OK);
     snprintf(final, sizeof final, "%s/name.hdf5", subdirectory);
     snprintf(prefix, sizeof prefix, "%s/.name.hdf5.", subdirectory);
     assert_string_equal(publication.final_path, final);
@@ -108,7 +94,7 @@ static void test_commit(void **state)
 {
     (void)state;
     struct publication publication;
-    assert_int_equal(publish_begin(&publication, directory, "commit.txt"), EXIT_OK);
+    assert_int_equal(publish_begin(&publication, test_directory, "commit.txt"), EXIT_OK);
     char temporary[4096];
     snprintf(temporary, sizeof temporary, "%s", publication.temporary_path);
     write_text(temporary, "content");
@@ -128,10 +114,10 @@ static void test_commit_replaces_existing(void **state)
 {
     (void)state;
     char final[256];
-    snprintf(final, sizeof final, "%s/replace.txt", directory);
+    snprintf(final, sizeof final, "%s/replace.txt", test_directory);
     write_text(final, "old");
     struct publication publication;
-    assert_int_equal(publish_begin(&publication, directory, "replace.txt"), EXIT_OK);
+    assert_int_equal(publish_begin(&publication, test_directory, "replace.txt"), EXIT_OK);
     write_text(publication.temporary_path, "new");
     assert_text(final, "old");
     assert_int_equal(publish_commit(&publication), EXIT_OK);
@@ -143,10 +129,10 @@ static void test_abort_leaves_existing_untouched(void **state)
 {
     (void)state;
     char final[256];
-    snprintf(final, sizeof final, "%s/keep.txt", directory);
+    snprintf(final, sizeof final, "%s/keep.txt", test_directory);
     write_text(final, "precious");
     struct publication publication;
-    assert_int_equal(publish_begin(&publication, directory, "keep.txt"), EXIT_OK);
+    assert_int_equal(publish_begin(&publication, test_directory, "keep.txt"), EXIT_OK);
     write_text(publication.temporary_path, "partial");
     char temporary[4096];
     snprintf(temporary, sizeof temporary, "%s", publication.temporary_path);
@@ -162,7 +148,7 @@ static void test_missing_directory(void **state)
 {
     (void)state;
     char missing[256];
-    snprintf(missing, sizeof missing, "%s/absent", directory);
+    snprintf(missing, sizeof missing, "%s/absent", test_directory);
     struct publication publication;
     assert_int_equal(publish_begin(&publication, missing, "out.hdf5"), EXIT_WRITE);
     assert_int_equal(error_code(), EXIT_WRITE);
@@ -176,10 +162,10 @@ static void test_commit_failure_keeps_existing(void **state)
 {
     (void)state;
     char final[256];
-    snprintf(final, sizeof final, "%s/vanished.txt", directory);
+    snprintf(final, sizeof final, "%s/vanished.txt", test_directory);
     write_text(final, "precious");
     struct publication publication;
-    assert_int_equal(publish_begin(&publication, directory, "vanished.txt"), EXIT_OK);
+    assert_int_equal(publish_begin(&publication, test_directory, "vanished.txt"), EXIT_OK);
     unlink(publication.temporary_path);
     assert_int_equal(publish_commit(&publication), EXIT_WRITE);
     assert_non_null(strstr(error_message(), "vanished.txt: No such file or directory"));
@@ -196,7 +182,7 @@ static void run_interrupted_child(int signal_number)
     assert_true(child >= 0);
     if (child == 0) {
         struct publication publication;
-        if (publish_begin(&publication, directory, "interrupted.hdf5") != EXIT_OK)
+        if (publish_begin(&publication, test_directory, "interrupted.hdf5") != EXIT_OK)
             _exit(10);
         write_text(publication.temporary_path, "partial");
         if (signal_number != 0)
@@ -235,7 +221,7 @@ static void test_live_temporary_is_locked(void **state)
 {
     (void)state;
     struct publication publication;
-    assert_int_equal(publish_begin(&publication, directory, "live.hdf5"), EXIT_OK);
+    assert_int_equal(publish_begin(&publication, test_directory, "live.hdf5"), EXIT_OK);
     int descriptor = open(publication.temporary_path, O_RDWR);
     assert_true(descriptor >= 0);
     struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
@@ -257,7 +243,7 @@ static void test_leftover_removed(void **state)
 {
     (void)state;
     char path[256];
-    snprintf(path, sizeof path, "%s/.mnist.hdf5.a1B2c3", directory);
+    snprintf(path, sizeof path, "%s/.mnist.hdf5.a1B2c3", test_directory);
     write_text(path, "partial");
     bool removed = false;
     assert_int_equal(publish_remove_leftover(path, true, &removed), EXIT_OK);
@@ -269,7 +255,7 @@ static void test_leftover_removed(void **state)
     assert_int_equal(publish_remove_leftover(path, false, &removed), EXIT_OK);
     assert_false(removed);
     char link[256];
-    snprintf(link, sizeof link, "%s/.link.hdf5.a1B2c3", directory);
+    snprintf(link, sizeof link, "%s/.link.hdf5.a1B2c3", test_directory);
     assert_int_equal(symlink("/etc/passwd", link), 0);
     assert_int_equal(publish_remove_leftover(link, false, &removed), EXIT_OK);
     assert_false(removed);
@@ -292,7 +278,7 @@ static void test_temporary_names_recognised(void **state)
         if (publish_is_temporary_name(others[index]))
             fail_msg("%s taken for a temporary", others[index]);
     struct publication publication;
-    assert_int_equal(publish_begin(&publication, directory, "made.hdf5"), EXIT_OK);
+    assert_int_equal(publish_begin(&publication, test_directory, "made.hdf5"), EXIT_OK);
     assert_true(publish_is_temporary_name(strrchr(publication.temporary_path, '/') + 1));
     publish_abort(&publication);
 }
@@ -313,5 +299,5 @@ int main(void)
         cmocka_unit_test(test_leftover_removed),
         cmocka_unit_test(test_temporary_names_recognised),
     };
-    return cmocka_run_group_tests(tests, make_directory, remove_directory);
+    return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
 }

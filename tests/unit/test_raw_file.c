@@ -14,8 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static char directory[] = "/tmp/fuel-test-raw-file-XXXXXX";
-
 /* md5 and sha256 of "hello\n". */
 static const char md5[] = "b1946ac92492d2347c6235b4d2611184";
 static const char sha256[] = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03";
@@ -23,14 +21,14 @@ static const char sha256[] = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d082
 static void file_write(const char *name, const char *text)
 {
     char path[256];
-    test_path(path, sizeof path, directory, name);
+    test_path(path, sizeof path, test_directory, name);
     test_file_write(path, text);
 }
 
 static struct raw_file inspect(uint64_t size, const char *checksum, bool verify)
 {
     struct raw_file file;
-    assert_int_equal(raw_file_inspect(directory, "data.gz", size, checksum, verify, &file),
+    assert_int_equal(raw_file_inspect(test_directory, "data.gz", size, checksum, verify, &file),
                      EXIT_OK);
     return file;
 }
@@ -61,23 +59,11 @@ static void present_wrong_size_verified_corrupt(void **state)
     assert_int_equal(inspect(6, md5, false).size, 6);
 }
 
-static int make_directory(void **state)
-{
-    (void)state;
-    return test_directory_create(directory);
-}
-
-static int remove_directory(void **state)
-{
-    (void)state;
-    return test_directory_remove(directory);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(missing_then_partial),
         cmocka_unit_test(present_wrong_size_verified_corrupt),
     };
-    return cmocka_run_group_tests(tests, make_directory, remove_directory);
+    return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
 }

@@ -6,6 +6,7 @@
 
 #include "../../common/error.h"
 #include "../../common/tar_stream.h"
+#include "support.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -24,22 +25,6 @@ struct member {
     const char *link;     /* symbolic link target */
     const char *hardlink; /* hard link target */
 };
-
-static char directory[] = "/tmp/test_tar_stream.XXXXXX";
-
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(directory) == NULL ? -1 : 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char command[128];
-    snprintf(command, sizeof command, "rm -rf '%s'", directory);
-    return system(command) == 0 ? 0 : -1;
-}
 
 static void write_member(struct archive *archive, const struct member *member)
 {
@@ -65,7 +50,7 @@ static void write_member(struct archive *archive, const struct member *member)
 static const char *make_archive(const char *name, const struct member *members, size_t count)
 {
     static char path[256];
-    snprintf(path, sizeof path, "%s/%s", directory, name);
+    snprintf(path, sizeof path, "%s/%s", test_directory, name);
     struct archive *archive = archive_write_new();
     assert_int_equal(archive_write_set_format_pax_restricted(archive), ARCHIVE_OK);
     assert_int_equal(archive_write_add_filter_gzip(archive), ARCHIVE_OK);
@@ -235,7 +220,7 @@ static void test_missing_file(void **state)
 {
     (void)state;
     char path[256];
-    snprintf(path, sizeof path, "%s/absent.tar.gz", directory);
+    snprintf(path, sizeof path, "%s/absent.tar.gz", test_directory);
     struct tar_stream *stream;
     assert_int_equal(tar_stream_open(&stream, path), EXIT_MISSING_INPUT);
     assert_null(stream);
@@ -246,7 +231,7 @@ static void test_not_an_archive(void **state)
 {
     (void)state;
     char path[256];
-    snprintf(path, sizeof path, "%s/text.tar.gz", directory);
+    snprintf(path, sizeof path, "%s/text.tar.gz", test_directory);
     FILE *file = fopen(path, "w");
     assert_non_null(file);
     for (int line = 0; line < 200; line++)
@@ -299,7 +284,7 @@ static void test_declared_size_beyond_the_archive(void **state)
 {
     (void)state;
     char path[256];
-    snprintf(path, sizeof path, "%s/liar.tar.gz", directory);
+    snprintf(path, sizeof path, "%s/liar.tar.gz", test_directory);
     write_bare_header(path, "cifar-10-batches-py/data_batch_1", 4ull << 30);
     struct tar_stream *stream;
     assert_int_equal(tar_stream_open(&stream, path), EXIT_OK);
@@ -335,5 +320,5 @@ int main(void)
         cmocka_unit_test(test_not_an_archive),
         cmocka_unit_test(test_declared_size_beyond_the_archive),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
 }
