@@ -50,15 +50,44 @@ void test_path(char *path, size_t size, const char *directory, const char *name)
     assert_true(length >= 0 && (size_t)length < size);
 }
 
-int test_file_create(char *template, const char *text)
+char test_file[256];
+
+static int file_make(const char *text)
 {
-    int descriptor = mkstemp(template);
+    int length = snprintf(test_file, sizeof test_file, "/tmp/fuel-%s-XXXXXX",
+                          program_invocation_short_name);
+    if (length < 0 || (size_t)length >= sizeof test_file)
+        return -1;
+    int descriptor = mkstemp(test_file);
     if (descriptor < 0)
         return -1;
-    size_t length = strlen(text);
-    ssize_t written = write(descriptor, text, length);
+    size_t size = strlen(text);
+    ssize_t written = write(descriptor, text, size);
     close(descriptor);
-    return written == (ssize_t)length ? 0 : -1;
+    return written == (ssize_t)size ? 0 : -1;
+}
+
+void test_file_make(const char *text)
+{
+    assert_int_equal(file_make(text), 0);
+}
+
+void test_file_remove(void)
+{
+    unlink(test_file);
+}
+
+int test_file_setup(void **state)
+{
+    (void)state;
+    return file_make("");
+}
+
+int test_file_teardown(void **state)
+{
+    (void)state;
+    test_file_remove();
+    return 0;
 }
 
 void test_file_write(const char *path, const char *text)

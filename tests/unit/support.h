@@ -20,8 +20,18 @@ int test_directory_remove(const char *directory);
 /* Writes DIRECTORY/NAME into PATH of SIZE bytes; fails the test when it does not fit. */
 void test_path(char *path, size_t size, const char *directory, const char *name);
 
-/* Makes a new file from TEMPLATE (ending in XXXXXX, replaced in place) holding TEXT; 0, or -1. */
-int test_file_create(char *template, const char *text);
+/* A temporary file, /tmp/fuel-PROGRAM-XXXXXX, once test_file_make or test_file_setup made it. */
+extern char test_file[];
+
+/* Makes test_file anew holding TEXT; fails the test when it cannot. */
+void test_file_make(const char *text);
+
+/* Removes test_file. */
+void test_file_remove(void);
+
+/* Setup and teardown for cmocka: make test_file empty, remove it. */
+int test_file_setup(void **state);
+int test_file_teardown(void **state);
 
 /* Writes TEXT as the whole content of PATH; fails the test when it cannot. */
 void test_file_write(const char *path, const char *text);

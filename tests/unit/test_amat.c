@@ -13,24 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-static char path[] = "/tmp/test_amat.XXXXXX";
-
-static void write_file(const char *text)
-{
-    assert_int_equal(test_file_create(path, text), 0);
-}
-
-static void remove_file(void)
-{
-    unlink(path);
-    strcpy(path, "/tmp/test_amat.XXXXXX");
-}
-
 /* Reads every row of a 4-value file into ROWS; returns the status and *COUNT rows read. */
 static int read_all(unsigned char rows[][4], size_t capacity, size_t *count)
 {
     struct amat_reader *reader;
-    int result = amat_open(&reader, path, 4);
+    int result = amat_open(&reader, test_file, 4);
     assert_int_equal(result, EXIT_OK);
     bool read = true;
     *count = 0;
@@ -45,7 +32,7 @@ static int read_all(unsigned char rows[][4], size_t capacity, size_t *count)
 static void test_whitespace_crlf_and_blank_lines(void **state)
 {
     (void)state;
-    write_file("0 1 1 0\r\n\t1  0 0 1   \r\n\n  \r\n1 1 1 1\n\n\n");
+    test_file_make("0 1 1 0\r\n\t1  0 0 1   \r\n\n  \r\n1 1 1 1\n\n\n");
     unsigned char rows[8][4];
     size_t count;
     assert_int_equal(read_all(rows, 8, &count), EXIT_OK);
@@ -53,33 +40,33 @@ static void test_whitespace_crlf_and_blank_lines(void **state)
     assert_memory_equal(rows[0], "\0\1\1\0", 4);
     assert_memory_equal(rows[1], "\1\0\0\1", 4);
     assert_memory_equal(rows[2], "\1\1\1\1", 4);
-    remove_file();
+    test_file_remove();
 }
 
 static void test_last_line_without_newline(void **state)
 {
     (void)state;
-    write_file("0 0 0 1\n1 0 0 0");
+    test_file_make("0 0 0 1\n1 0 0 0");
     unsigned char rows[4][4];
     size_t count;
     assert_int_equal(read_all(rows, 4, &count), EXIT_OK);
     assert_int_equal(count, 2);
     assert_memory_equal(rows[1], "\1\0\0\0", 4);
-    remove_file();
+    test_file_remove();
 }
 
 static void assert_malformed(const char *text, const char *where, const char *why)
 {
-    write_file(text);
+    test_file_make(text);
     unsigned char rows[8][4];
     size_t count;
     error_clear();
     assert_int_equal(read_all(rows, 8, &count), EXIT_CORRUPT_INPUT);
     char expected[256];
-    snprintf(expected, sizeof expected, "malformed amat file: %s:%s: %s", path, where, why);
+    snprintf(expected, sizeof expected, "malformed amat file: %s:%s: %s", test_file, where, why);
     if (strcmp(error_message(), expected) != 0)
         fail_msg("got \"%s\", expected \"%s\"", error_message(), expected);
-    remove_file();
+    test_file_remove();
 }
 
 static void test_malformed_lines_named(void **state)

@@ -14,31 +14,16 @@
 #include <string.h>
 #include <unistd.h>
 
-static char path[] = "/tmp/fuel-test-checksums-XXXXXX";
-
-static int setup(void **state)
-{
-    (void)state;
-    return test_file_create(path, "");
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    unlink(path);
-    return 0;
-}
-
 static void test_md5_and_sha256_lines(void **state)
 {
     (void)state;
-    test_file_write(path, "# made by md5sum\n"
+    test_file_write(test_file, "# made by md5sum\n"
                "8D4FB7E6C68D591D4C3DFEF9EC88BF0D  train-images-idx3-ubyte.gz\r\n"
                "\n"
                "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef *data/iris.data\n"
                "bb300cfdad3c16e7a12a480ee83cd310  ./t10k labels.gz\n");
     struct checksum_list list;
-    assert_int_equal(checksum_list_load(&list, path), EXIT_OK);
+    assert_int_equal(checksum_list_load(&list, test_file), EXIT_OK);
     assert_int_equal(list.count, 3);
     assert_string_equal(checksum_list_find(&list, "train-images-idx3-ubyte.gz"),
                         "8d4fb7e6c68d591d4c3dfef9ec88bf0d");
@@ -62,11 +47,11 @@ static void test_malformed_lines_name_the_line(void **state)
     for (size_t index = 0; index < sizeof bad / sizeof bad[0]; index++) {
         char text[256];
         snprintf(text, sizeof text, "8d4fb7e6c68d591d4c3dfef9ec88bf0d  fine.gz\n%s", bad[index]);
-        test_file_write(path, text);
+        test_file_write(test_file, text);
         struct checksum_list list;
-        assert_int_equal(checksum_list_load(&list, path), EXIT_CORRUPT_INPUT);
+        assert_int_equal(checksum_list_load(&list, test_file), EXIT_CORRUPT_INPUT);
         char expected[128];
-        snprintf(expected, sizeof expected, "malformed checksum line: %s:2:", path);
+        snprintf(expected, sizeof expected, "malformed checksum line: %s:2:", test_file);
         assert_non_null(strstr(error_message(), expected));
         assert_null(list.entries);
     }
@@ -79,10 +64,10 @@ static void test_overlong_line(void **state)
     assert_non_null(text);
     memset(text, 'a', 5999);
     text[5999] = '\0';
-    test_file_write(path, text);
+    test_file_write(test_file, text);
     free(text);
     struct checksum_list list;
-    assert_int_equal(checksum_list_load(&list, path), EXIT_CORRUPT_INPUT);
+    assert_int_equal(checksum_list_load(&list, test_file), EXIT_CORRUPT_INPUT);
     assert_non_null(strstr(error_message(), "too long"));
 }
 
@@ -103,5 +88,5 @@ int main(void)
         cmocka_unit_test(test_overlong_line),
         cmocka_unit_test(test_missing_file),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, test_file_setup, test_file_teardown);
 }

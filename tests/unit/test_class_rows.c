@@ -14,25 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
-static char path[] = "/tmp/test_class_rows.XXXXXX";
-
-static void write_file(const char *text)
-{
-    assert_int_equal(test_file_create(path, text), 0);
-}
-
-static void remove_file(void)
-{
-    unlink(path);
-    strcpy(path, "/tmp/test_class_rows.XXXXXX");
-}
-
 static void test_rows_blank_lines_and_crlf(void **state)
 {
     (void)state;
-    write_file("5.1,3.5,1.4,0.2,Iris-setosa\r\n\n  \n6.25,-2e-1, 3 ,1E1 , Iris-virginica \n\n");
+    test_file_make("5.1,3.5,1.4,0.2,Iris-setosa\r\n\n  \n6.25,-2e-1, 3 ,1E1 , Iris-virginica \n\n");
     struct class_row_reader *reader;
-    assert_int_equal(class_rows_open(&reader, path, 4), EXIT_OK);
+    assert_int_equal(class_rows_open(&reader, test_file, 4), EXIT_OK);
     double values[4];
     const char *name;
     unsigned long line;
@@ -50,7 +37,7 @@ static void test_rows_blank_lines_and_crlf(void **state)
     assert_int_equal(class_rows_next(reader, values, &name, &line, &read), EXIT_OK);
     assert_false(read);
     class_rows_close(reader);
-    remove_file();
+    test_file_remove();
 }
 
 /* A German locale, built here, would read "5.25" as 5 with plain strtod. */
@@ -66,9 +53,9 @@ static void test_numbers_ignore_the_locale(void **state)
     setenv("LOCPATH", directory, 1);
     assert_non_null(setlocale(LC_ALL, "de_DE.UTF-8"));
     assert_true(strtod("5.25", NULL) == 5.0);
-    write_file("5.25,0.5,1.75,2.0,Iris-versicolor\n");
+    test_file_make("5.25,0.5,1.75,2.0,Iris-versicolor\n");
     struct class_row_reader *reader;
-    assert_int_equal(class_rows_open(&reader, path, 4), EXIT_OK);
+    assert_int_equal(class_rows_open(&reader, test_file, 4), EXIT_OK);
     double values[4];
     const char *name;
     unsigned long line;
@@ -78,15 +65,15 @@ static void test_numbers_ignore_the_locale(void **state)
     assert_true(read);
     assert_true(values[0] == 5.25 && values[1] == 0.5 && values[2] == 1.75 && values[3] == 2.0);
     class_rows_close(reader);
-    remove_file();
+    test_file_remove();
     assert_int_equal(test_directory_remove(directory), 0);
 }
 
 static void assert_malformed(const char *text, const char *where, const char *why)
 {
-    write_file(text);
+    test_file_make(text);
     struct class_row_reader *reader;
-    assert_int_equal(class_rows_open(&reader, path, 4), EXIT_OK);
+    assert_int_equal(class_rows_open(&reader, test_file, 4), EXIT_OK);
     double values[4];
     const char *name;
     unsigned long line;
@@ -98,10 +85,10 @@ static void assert_malformed(const char *text, const char *where, const char *wh
     class_rows_close(reader);
     assert_int_equal(result, EXIT_CORRUPT_INPUT);
     char expected[256];
-    snprintf(expected, sizeof expected, "malformed line: %s:%s: %s", path, where, why);
+    snprintf(expected, sizeof expected, "malformed line: %s:%s: %s", test_file, where, why);
     if (strcmp(error_message(), expected) != 0)
         fail_msg("got \"%s\", expected \"%s\"", error_message(), expected);
-    remove_file();
+    test_file_remove();
 }
 
 static void test_malformed_lines_named(void **state)

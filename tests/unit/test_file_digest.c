@@ -15,28 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 
-static char path[] = "/tmp/fuel-test-digest-XXXXXX";
-
-static int setup(void **state)
-{
-    (void)state;
-    return test_file_create(path, "");
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    unlink(path);
-    return 0;
-}
-
 static void test_follows_the_writer(void **state)
 {
     (void)state;
-    int descriptor = open(path, O_WRONLY | O_TRUNC);
+    int descriptor = open(test_file, O_WRONLY | O_TRUNC);
     assert_true(descriptor >= 0);
     struct file_digest *digest;
-    assert_int_equal(file_digest_start(&digest, path, HASH_SHA256), EXIT_OK);
+    assert_int_equal(file_digest_start(&digest, test_file, HASH_SHA256), EXIT_OK);
     static unsigned char block[300000];
     uint64_t written = 0;
     for (int round = 0; round < 20; round++) {
@@ -51,7 +36,7 @@ static void test_follows_the_writer(void **state)
     char followed[HASH_HEX_SIZE], whole[HASH_HEX_SIZE];
     assert_int_equal(file_digest_finish(digest, followed), EXIT_OK);
     uint64_t size;
-    assert_int_equal(hash_file(path, HASH_SHA256, whole, &size), EXIT_OK);
+    assert_int_equal(hash_file(test_file, HASH_SHA256, whole, &size), EXIT_OK);
     assert_int_equal(size, written);
     assert_string_equal(followed, whole);
 }
@@ -59,10 +44,10 @@ static void test_follows_the_writer(void **state)
 static void test_md5_of_an_empty_file(void **state)
 {
     (void)state;
-    int descriptor = open(path, O_WRONLY | O_TRUNC);
+    int descriptor = open(test_file, O_WRONLY | O_TRUNC);
     close(descriptor);
     struct file_digest *digest;
-    assert_int_equal(file_digest_start(&digest, path, HASH_MD5), EXIT_OK);
+    assert_int_equal(file_digest_start(&digest, test_file, HASH_MD5), EXIT_OK);
     char hex[HASH_HEX_SIZE];
     assert_int_equal(file_digest_finish(digest, hex), EXIT_OK);
     assert_string_equal(hex, "d41d8cd98f00b204e9800998ecf8427e");
@@ -72,11 +57,11 @@ static void test_cancel_and_short_file(void **state)
 {
     (void)state;
     struct file_digest *digest;
-    assert_int_equal(file_digest_start(&digest, path, HASH_MD5), EXIT_OK);
+    assert_int_equal(file_digest_start(&digest, test_file, HASH_MD5), EXIT_OK);
     file_digest_advance(digest, 10);
     file_digest_cancel(digest);
     file_digest_cancel(NULL);
-    assert_int_equal(file_digest_start(&digest, path, HASH_MD5), EXIT_OK);
+    assert_int_equal(file_digest_start(&digest, test_file, HASH_MD5), EXIT_OK);
     file_digest_advance(digest, 5000000);
     char hex[HASH_HEX_SIZE];
     assert_int_equal(file_digest_finish(digest, hex), EXIT_OTHER);
@@ -99,5 +84,5 @@ int main(void)
         cmocka_unit_test(test_cancel_and_short_file),
         cmocka_unit_test(test_missing_file),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, test_file_setup, test_file_teardown);
 }
