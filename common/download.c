@@ -126,8 +126,8 @@ static int file_publish(struct run *run, struct file_state *file)
     const struct download_item *item = file->item;
     struct transfer *transfer = &file->transfer;
     char hex[HASH_HEX_SIZE];
-    int result = file_digest_finish(transfer->digest, hex);
-    transfer->digest = NULL;
+    int result = body_pipeline_finish(transfer->pipeline, hex);
+    transfer->pipeline = NULL;
     if (result != EXIT_OK)
         return result;
     if (fsync(transfer->descriptor) != 0)
@@ -234,6 +234,8 @@ static void file_finish(struct run *run, struct file_state *file, CURLcode resul
     curl_easy_getinfo(transfer->easy, CURLINFO_RESPONSE_CODE, &status);
     bool answered = status == 0 || status == 200 || status == 206;
     char why[CURL_ERROR_SIZE + 32];
+    if (result != CURLE_OK || !answered)
+        transfer_keep_received(transfer);   /* before the .part is looked at */
     if (transfer->failure == TRANSFER_FAILURE_WRITE) {
         error_set(EXIT_WRITE, "cannot write: %s: %s", file->part_path,
                   strerror(transfer->write_error));
@@ -330,21 +332,24 @@ static int run_start_ready(struct run *run, double *next_ready)
     return EXIT_OK;
 }
 
-static void run_collect(struct run *run)
+/* Finishes the transfers libcurl reports done; returns how many. */
+static int run_collect(struct run *run)
 {
     CURLMsg *message;
-    int left;
+    int left, finished = 0;
     while ((message = curl_multi_info_read(run->multi, &left)) != NULL) {
         if (message->msg != CURLMSG_DONE)
             continue;
+        finished++;
         struct file_state *file;
         curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&file);
         CURLcode result = message->data.result;
         file_finish(run, file, result);
         file_stop(run, file);
         if (file->phase == FILE_FAILED && run->result == EXIT_WRITE)
-            return;
+            return finished;
     }
+    return finished;
 }
 
 static bool run_has_work(const struct run *run)
@@ -382,8 +387,10 @@ static int run_loop(struct run *run)
             break;
         int running;
         curl_multi_perform(run->multi, &running);
-        run_collect(run);
+        int finished = run_collect(run);
         run_update_progress(run);
+        if (finished > 0)
+            continue;   /* start the next files, or end, without waiting for the poll */
         int wait = POLL_MILLISECONDS;
         if (next_ready >= 0 && run->active < run->options->jobs) {
             double until = (next_ready - monotonic_seconds()) * 1000;

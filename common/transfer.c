@@ -17,7 +17,7 @@
 
 #include "retry.h"
 
-enum { RECEIVE_BUFFER = 256 * 1024, REDIRECT_LIMIT = 10, WRITEBACK_STRETCH = 16 << 20 };
+enum { RECEIVE_BUFFER = 256 * 1024, REDIRECT_LIMIT = 10 };
 
 /* Copies a header's value, without surrounding blanks, when LINE is "NAME: value". */
 static bool header_value(const char *line, size_t length, const char *name, char *value,
@@ -92,19 +92,16 @@ static int transfer_open_body(struct transfer *transfer)
     transfer->descriptor = open(transfer->part_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (transfer->descriptor < 0)
         return transfer_fail(transfer, TRANSFER_FAILURE_WRITE, errno);
-    if (ftruncate(transfer->descriptor, (off_t)keep) != 0 ||
-        lseek(transfer->descriptor, (off_t)keep, SEEK_SET) < 0)
+    if (ftruncate(transfer->descriptor, (off_t)keep) != 0)
         return transfer_fail(transfer, TRANSFER_FAILURE_WRITE, errno);
     part_validator_write(transfer->descriptor,
                          transfer->etag[0] != '\0' ? transfer->etag : transfer->last_modified);
-    if (file_digest_start(&transfer->digest, transfer->part_path, transfer->settings.algorithm) !=
-        EXIT_OK)
+    if (body_pipeline_start(&transfer->pipeline, transfer->descriptor, transfer->part_path, keep,
+                            transfer->settings.algorithm) != EXIT_OK)
         return transfer_fail(transfer, TRANSFER_FAILURE_WRITE, errno != 0 ? errno : ENOMEM);
     transfer->body_started = true;
     transfer->written = keep;
     transfer->kept = keep;
-    transfer->flushed = keep;
-    file_digest_advance(transfer->digest, keep);
     return 0;
 }
 
@@ -136,17 +133,6 @@ static int transfer_watch(void *user, curl_off_t download_total, curl_off_t rece
     return 1;
 }
 
-/* Starts writing completed stretches to disk while the transfer goes on, so the fsync before
-   the rename does not wait for the whole file. */
-static void transfer_start_writeback(struct transfer *transfer)
-{
-    if (transfer->written - transfer->flushed < WRITEBACK_STRETCH)
-        return;
-    sync_file_range(transfer->descriptor, (off_t)transfer->flushed,
-                    (off_t)(transfer->written - transfer->flushed), SYNC_FILE_RANGE_WRITE);
-    transfer->flushed = transfer->written;
-}
-
 static size_t transfer_body(char *data, size_t size, size_t count, void *user)
 {
     struct transfer *transfer = user;
@@ -158,19 +144,12 @@ static size_t transfer_body(char *data, size_t size, size_t count, void *user)
         transfer_fail(transfer, TRANSFER_FAILURE_TOO_LARGE, 0);
         return CURL_WRITEFUNC_ERROR;
     }
-    for (size_t done = 0; done < length;) {
-        ssize_t wrote = write(transfer->descriptor, data + done, length - done);
-        if (wrote < 0 && errno == EINTR)
-            continue;
-        if (wrote < 0) {
-            transfer_fail(transfer, TRANSFER_FAILURE_WRITE, errno);
-            return CURL_WRITEFUNC_ERROR;
-        }
-        done += (size_t)wrote;
+    int failure = body_pipeline_feed(transfer->pipeline, data, length);
+    if (failure != 0) {
+        transfer_fail(transfer, TRANSFER_FAILURE_WRITE, failure);
+        return CURL_WRITEFUNC_ERROR;
     }
     transfer->written += length;
-    file_digest_advance(transfer->digest, transfer->written);
-    transfer_start_writeback(transfer);
     return length;
 }
 
@@ -242,13 +221,18 @@ int transfer_begin(struct transfer *transfer, CURL *easy, const char *url, const
     return EXIT_OK;
 }
 
+void transfer_keep_received(struct transfer *transfer)
+{
+    body_pipeline_cancel(transfer->pipeline);
+    transfer->pipeline = NULL;
+}
+
 void transfer_end(struct transfer *transfer)
 {
+    transfer_keep_received(transfer);   /* its threads use the descriptor */
     if (transfer->descriptor >= 0)
         close(transfer->descriptor);
     transfer->descriptor = -1;
     curl_slist_free_all(transfer->headers);
     transfer->headers = NULL;
-    file_digest_cancel(transfer->digest);
-    transfer->digest = NULL;
 }

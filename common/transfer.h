@@ -3,7 +3,7 @@
 #ifndef FUEL_TRANSFER_H
 #define FUEL_TRANSFER_H
 
-#include "file_digest.h"
+#include "body_pipeline.h"
 #include "part_validator.h"
 
 #include <curl/curl.h>
@@ -36,8 +36,7 @@ struct transfer {
     uint64_t written;          /* bytes in the .part now */
     uint64_t kept;             /* bytes of the .part kept when the answer's body began */
     uint64_t announced;        /* the whole file's size as the answer announced it; 0 unknown */
-    struct file_digest *digest; /* of the .part's bytes, computed alongside */
-    uint64_t flushed;          /* bytes whose write-back to disk was started */
+    struct body_pipeline *pipeline; /* writes and hashes the body */
     bool body_started;
     long status;               /* status of the last response whose headers arrived */
     uint64_t range_start;      /* start of the last Content-Range, UINT64_MAX without one */
@@ -59,7 +58,10 @@ int transfer_begin(struct transfer *transfer, CURL *easy, const char *url, const
 /* After a transfer libcurl reports done without a body (an empty file): creates the .part. */
 int transfer_open_empty(struct transfer *transfer);
 
-/* Closes the .part (kept as it is), frees the headers and stops any running digest. */
+/* A transfer that failed or was cut: writes every byte received to the .part, stops hashing. */
+void transfer_keep_received(struct transfer *transfer);
+
+/* Stops the body's threads, closes the .part (kept as it is) and frees the headers. */
 void transfer_end(struct transfer *transfer);
 
 #endif
