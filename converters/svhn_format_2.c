@@ -3,6 +3,7 @@
 
 #include "../common/error.h"
 #include "../common/matlab_v5.h"
+#include "../common/read_ahead.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -28,8 +29,7 @@ struct svhn_output {
     struct h5py_writer *writer;
     int features;
     int targets;
-    unsigned char *images;      /* BLOCK_IMAGES images as stored: X[row][column][channel] */
-    unsigned char *transposed;  /* the same as features rows: [channel][row][column] */
+    unsigned char *transposed;  /* BLOCK_IMAGES features rows: [channel][row][column] */
     double *labels;
 };
 
@@ -140,22 +140,33 @@ static void transpose_images(const unsigned char *images, unsigned char *transpo
         }
 }
 
+static int read_images(void *file, void *images, size_t size)
+{
+    return matlab_read(file, images, size);   /* X is uint8: one element a byte */
+}
+
+/* X is inflated in a thread while the block before is transposed and written (HDF5 stays in
+   this thread): inflating is most of the work, and it no longer waits for the rest. */
 static int write_images(struct svhn_output *output, struct matlab_file *file, uint64_t first,
                         uint64_t count)
 {
-    for (uint64_t done = 0; done < count;) {
-        uint64_t block = count - done < BLOCK_IMAGES ? count - done : BLOCK_IMAGES;
-        int status = matlab_read(file, output->images, block * IMAGE_SIZE);
+    struct read_ahead *ahead = NULL;
+    int status = read_ahead_start(&ahead, read_images, file, BLOCK_IMAGES * IMAGE_SIZE,
+                                  count * IMAGE_SIZE);
+    for (uint64_t done = 0; status == EXIT_OK && done < count;) {
+        const unsigned char *images;
+        size_t size;
+        status = read_ahead_next(ahead, &images, &size);
         if (status != EXIT_OK)
-            return status;
-        transpose_images(output->images, output->transposed, block);
+            break;
+        uint64_t block = size / IMAGE_SIZE;
+        transpose_images(images, output->transposed, block);
         status = h5py_writer_write(output->writer, output->features, first + done, block,
                                    output->transposed);
-        if (status != EXIT_OK)
-            return status;
         done += block;
     }
-    return EXIT_OK;
+    read_ahead_end(ahead);
+    return status;
 }
 
 /* SVHN labels digit 0 as 10; Fuel stores it as 0. */
@@ -245,18 +256,16 @@ static int svhn_convert(const struct converter_arguments *arguments, struct h5py
     }
     struct svhn_output output = {
         .writer = writer,
-        .images = malloc(BLOCK_IMAGES * IMAGE_SIZE),
         .transposed = malloc(BLOCK_IMAGES * IMAGE_SIZE),
         .labels = malloc(BLOCK_LABELS * sizeof(double)),
     };
     int status = EXIT_OK;
-    if (output.images == NULL || output.transposed == NULL || output.labels == NULL)
+    if (output.transposed == NULL || output.labels == NULL)
         status = error_set(EXIT_OTHER, "cannot convert SVHN format 2: out of memory");
     if (status == EXIT_OK)
         status = declare_sources(&output, total);
     if (status == EXIT_OK)
         status = write_splits(&output, inputs);
-    free(output.images);
     free(output.transposed);
     free(output.labels);
     return status;
