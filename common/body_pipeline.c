@@ -18,7 +18,7 @@ enum {
     WAKE_AMOUNT = 256 << 10,    /* a sleeping thread is woken when this much waits for it */
     WRITE_DELAY_NANOSECONDS = 50 * 1000 * 1000, /* the longest a byte waits for the writer */
     READ_BLOCK = 1 << 20,
-    WRITEBACK_STRETCH = 16 << 20,
+    WRITEBACK_STRETCH = 4 << 20,
 };
 
 struct body_pipeline;

@@ -113,6 +113,32 @@ static void directory_sync(const char *directory)
     }
 }
 
+/* A .part whose checksum matches (its run was stopped between the last byte and the rename) is
+   made durable and published without asking the network again. */
+static bool file_publish_complete_part(struct run *run, const struct file_state *file)
+{
+    const struct download_item *item = file->item;
+    struct stat status;
+    if (item->checksum == NULL || stat(file->part_path, &status) != 0 ||
+        !S_ISREG(status.st_mode) || (item->size > 0 && (uint64_t)status.st_size != item->size))
+        return false;
+    char hex[HASH_HEX_SIZE];
+    uint64_t size;
+    if (hash_file(file->part_path, item_algorithm(item), hex, &size) != EXIT_OK) {
+        error_clear();
+        return false;
+    }
+    int descriptor = open(file->part_path, O_RDONLY | O_CLOEXEC);
+    bool durable = descriptor >= 0 && fsync(descriptor) == 0;
+    if (descriptor >= 0)
+        close(descriptor);
+    if (!durable || strcasecmp(hex, item->checksum) != 0 ||
+        rename(file->part_path, file->final_path) != 0)
+        return false;
+    directory_sync(run->options->directory);
+    return true;
+}
+
 static void part_remove_when_empty(const struct file_state *file)
 {
     struct stat status;
@@ -245,6 +271,11 @@ static void file_finish(struct run *run, struct file_state *file, CURLcode resul
         unlink(file->part_path);
         report_too_large(file, status);
         return file_failed_for_good(run, file, EXIT_CHECKSUM);
+    }
+    if (status == 416 && file_publish_complete_part(run, file)) {   /* a .part of unknown size */
+        file->phase = FILE_DONE;
+        progress_note(run->progress, "%s: completed from its verified .part", file->item->name);
+        return;
     }
     if (transfer->failure == TRANSFER_FAILURE_RANGE || status == 416)
         return file_restart(run, file);
@@ -424,6 +455,9 @@ static int run_prepare(struct run *run, const struct download_item *items)
         if (!run->options->force && file_already_verified(file)) {
             file->phase = FILE_DONE;
             progress_note(run->progress, "%s: already present and verified", items[index].name);
+        } else if (items[index].size > 0 && file_publish_complete_part(run, file)) {
+            file->phase = FILE_DONE;
+            progress_note(run->progress, "%s: completed from its verified .part", items[index].name);
         }
     }
     return EXIT_OK;

@@ -240,13 +240,29 @@ teardown() {
     [ "$status" = 206 ] && [ "$start" = 120000 ] && [ "$sent" = 180000 ]
 }
 
-@test "a complete .part of unknown size is fetched again even with --retries 0" {
+@test "a complete .part of unknown size answered with 416 is verified and published" {
     start_server
     run fetch
     [ "$status" -eq 0 ]
     mv "$TARGET/t10k-labels-idx1-ubyte.gz" "$TARGET/t10k-labels-idx1-ubyte.gz.part"
     run fetch --retries 0
     [ "$status" -eq 0 ]
+    [[ "$output" == *"t10k-labels-idx1-ubyte.gz: completed from its verified .part"* ]]
     assert_all_downloaded
+    [ ! -e "$TARGET/t10k-labels-idx1-ubyte.gz.part" ]
+    [ "$(requests /t10k-labels-idx1-ubyte.gz | awk '{print $1}' | tr '\n' ' ')" = "200 416 " ]
+}
+
+@test "a .part of the full size with wrong bytes is fetched again even with --retries 0" {
+    start_server
+    run fetch
+    [ "$status" -eq 0 ]
+    part=$TARGET/t10k-labels-idx1-ubyte.gz.part
+    mv "$TARGET/t10k-labels-idx1-ubyte.gz" "$part"
+    printf 'XXXX' | dd of="$part" bs=1 seek=100 conv=notrunc status=none
+    run fetch --retries 0
+    [ "$status" -eq 0 ]
+    assert_all_downloaded
+    [ ! -e "$part" ]
     [ "$(requests /t10k-labels-idx1-ubyte.gz | awk '{print $1}' | tr '\n' ' ')" = "200 416 200 " ]
 }

@@ -106,6 +106,26 @@ PY
     [ "$status" = 206 ] && [ "$start" = 20000 ] && [ "$range" = "bytes=20000-" ]
 }
 
+@test "a verified .part of the declared size is published without a request; a short one resumes" {
+    start_server
+    write_toy_manifest "$MANIFESTS/toy.json"
+    export FUEL_EXTRA_DOWNLOADERS=$MANIFESTS/toy.json
+    mkdir -p "$TARGET"
+    cp "$SERVED/toy.bin" "$TARGET/toy.bin.part"
+    run fuel-download toy -d "$TARGET"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"toy.bin: completed from its verified .part"* ]]
+    cmp "$SERVED/toy.bin" "$TARGET/toy.bin"
+    [ ! -e "$TARGET/toy.bin.part" ]
+    [ ! -s "$SERVER_LOG" ]
+    rm "$TARGET/toy.bin"
+    head -c 49999 "$SERVED/toy.bin" > "$TARGET/toy.bin.part"
+    run fuel-download toy -d "$TARGET" --retry-delay 0.05
+    [ "$status" -eq 0 ]
+    [[ "$output" != *"completed from its verified .part"* ]]
+    cmp "$SERVED/toy.bin" "$TARGET/toy.bin"
+}
+
 @test "the config's mirrors are tried before a manifest's URLs, and --clear removes its files" {
     start_server
     mkdir "$SERVED/mirror"
