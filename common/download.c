@@ -84,12 +84,11 @@ static const char *algorithm_name(enum hash_algorithm algorithm)
     return algorithm == HASH_MD5 ? "md5" : "sha256";
 }
 
-/* Whether the final file exists with the expected size and checksum. */
-static bool file_already_verified(const struct file_state *file)
+/* Whether PATH is a regular file with ITEM's size and checksum, where they are known. */
+static bool file_matches(const char *path, const struct download_item *item)
 {
-    const struct download_item *item = file->item;
     struct stat status;
-    if (stat(file->final_path, &status) != 0 || !S_ISREG(status.st_mode))
+    if (stat(path, &status) != 0 || !S_ISREG(status.st_mode))
         return false;
     if (item->size > 0 && (uint64_t)status.st_size != item->size)
         return false;
@@ -97,7 +96,7 @@ static bool file_already_verified(const struct file_state *file)
         return true;
     char hex[HASH_HEX_SIZE];
     uint64_t size;
-    if (hash_file(file->final_path, item_algorithm(item), hex, &size) != EXIT_OK) {
+    if (hash_file(path, item_algorithm(item), hex, &size) != EXIT_OK) {
         error_clear();
         return false;
     }
@@ -117,23 +116,13 @@ static void directory_sync(const char *directory)
    made durable and published without asking the network again. */
 static bool file_publish_complete_part(struct run *run, const struct file_state *file)
 {
-    const struct download_item *item = file->item;
-    struct stat status;
-    if (item->checksum == NULL || stat(file->part_path, &status) != 0 ||
-        !S_ISREG(status.st_mode) || (item->size > 0 && (uint64_t)status.st_size != item->size))
+    if (file->item->checksum == NULL || !file_matches(file->part_path, file->item))
         return false;
-    char hex[HASH_HEX_SIZE];
-    uint64_t size;
-    if (hash_file(file->part_path, item_algorithm(item), hex, &size) != EXIT_OK) {
-        error_clear();
-        return false;
-    }
     int descriptor = open(file->part_path, O_RDONLY | O_CLOEXEC);
     bool durable = descriptor >= 0 && fsync(descriptor) == 0;
     if (descriptor >= 0)
         close(descriptor);
-    if (!durable || strcasecmp(hex, item->checksum) != 0 ||
-        rename(file->part_path, file->final_path) != 0)
+    if (!durable || rename(file->part_path, file->final_path) != 0)
         return false;
     directory_sync(run->options->directory);
     return true;
@@ -452,7 +441,7 @@ static int run_prepare(struct run *run, const struct download_item *items)
                              items[index].name);
         if (items[index].url_count == 0)
             return error_set(EXIT_TRANSFER, "cannot download: %s: no URL", items[index].name);
-        if (!run->options->force && file_already_verified(file)) {
+        if (!run->options->force && file_matches(file->final_path, file->item)) {
             file->phase = FILE_DONE;
             progress_note(run->progress, "%s: already present and verified", items[index].name);
         } else if (items[index].size > 0 && file_publish_complete_part(run, file)) {
