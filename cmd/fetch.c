@@ -25,7 +25,8 @@
 static const char program[] = "fuel-fetch";
 
 static const char usage[] =
-    "usage: fuel-fetch [-h] NAME [FORMAT] [DATASET OPTIONS] [--keep-raw] [-d DIR] [options]\n"
+    "usage: fuel-fetch [-h] NAME [FORMAT] [DATASET OPTIONS] [--keep-raw] [--force] [-d DIR]\n"
+    "                  [options]\n"
     "\n"
     "Downloads the raw files of NAME, converts them and removes them, leaving the HDF5 file in\n"
     "DIR or else in the first writable directory of the data path. When the converted file is\n"
@@ -35,6 +36,8 @@ static const char usage[] =
     "options:\n"
     "  -d DIR               where the files go (default: the first writable data path directory)\n"
     "  --keep-raw           keep the raw files after converting\n"
+    "  --force              make the file again even when it is there and passes the check\n"
+    "                       (raw files present and verified are used again)\n"
     "  --json               print {\"name\", \"path\", \"fetched\"}\n"
     "  --url-prefix PREFIX  fetch every file from PREFIX/NAME instead of the built-in URLs\n"
     "  --checksums FILE     md5sum/sha256sum lines replacing the built-in checksums\n"
@@ -49,7 +52,7 @@ static const char usage[] =
 
 struct fetch_request {
     const char *name, *variant, *directory, *url_prefix, *checksums;
-    bool keep_raw, quiet, as_json, help;
+    bool keep_raw, force, quiet, as_json, help;
     const struct downloader *downloader;
     const struct converter *converter;
     const struct extra_converter *extra; /* when NAME has no built-in converter */
@@ -112,9 +115,10 @@ static int download_option_set(struct fetch_request *request, const char *name, 
 
 static bool flag_set(struct fetch_request *request, const char *argument)
 {
-    bool *flags[] = {&request->keep_raw, &request->quiet, &request->quiet, &request->as_json,
-                     &request->help, &request->help};
-    static const char *const names[] = {"--keep-raw", "-q", "--quiet", "--json", "-h", "--help"};
+    bool *flags[] = {&request->keep_raw, &request->force, &request->quiet, &request->quiet,
+                     &request->as_json, &request->help, &request->help};
+    static const char *const names[] = {"--keep-raw", "--force", "-q", "--quiet", "--json", "-h",
+                                        "--help"};
     for (size_t index = 0; index < sizeof names / sizeof names[0]; index++)
         if (strcmp(argument, names[index]) == 0) {
             *flags[index] = true;
@@ -381,14 +385,16 @@ static int fetch_locked(struct fetch_request *request, const struct fuel_config 
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", directory, name);
     bool present = access(path, F_OK) == 0;
-    if (present && converted_file_sound(path)) {
+    if (present && !request->force && converted_file_sound(path)) {
         if (!request->quiet)
             fprintf(stderr, "%s: nothing to do: %s is there and passes fuel-info --check\n",
                     program, path);
         return result_print(request, path, false);
     }
     if (present && !request->quiet)
-        fprintf(stderr, "%s: %s fails fuel-info --check: making it again\n", program, path);
+        fprintf(stderr, request->force ? "%s: --force: making %s again\n"
+                                       : "%s: %s fails fuel-info --check: making it again\n",
+                program, path);
     int result = raw_download(request, config, directory);
     if (result == EXIT_OK)
         result = raw_convert(request, directory, name, path, sizeof path);

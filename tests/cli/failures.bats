@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
-# fuel-convert under failure: kill -9 at random points, a full file system, a file size limit,
-# and eight conversions racing into one output path. Uses Debian's Fashion-MNIST (70,000 images,
-# long enough to be interrupted anywhere).
+# fuel-convert under failure: kill -9 at random points, SIGINT/SIGTERM/SIGHUP mid-conversion, a
+# full file system, a file size limit, and eight conversions racing into one output path. Uses
+# Debian's Fashion-MNIST (70,000 images, long enough to be interrupted anywhere).
 
 FASHION=/usr/share/datasets/fashion-mnist
 PYTHON=/usr/bin/python3
@@ -62,6 +62,39 @@ PY
     [[ "${lines[0]}" == "removed $OUT/.mnist.hdf5."* ]]
     [ -z "$(temporaries "$OUT")" ]
     cmp "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/previous.hdf5"
+}
+
+# Starts fuel-convert mnist into $OUT in the background as $pid, with the default action for
+# SIGINT, SIGTERM and SIGHUP (a script's background job would otherwise ignore SIGINT).
+convert_in_background() {
+    $PYTHON -c 'import os, signal, sys
+for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    signal.signal(number, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' fuel-convert mnist -d "$FASHION" -o "$OUT" >/dev/null 2>&1 &
+    pid=$!
+}
+
+@test "SIGINT, SIGTERM or SIGHUP mid-conversion: the temporary goes, the previous file stays" {
+    fuel-convert mnist -d "$FASHION" -o "$OUT" >/dev/null
+    cp "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/previous.hdf5"
+    for signal in INT TERM HUP; do
+        convert_in_background
+        for _ in $(seq 2000); do
+            [ -n "$(temporaries "$OUT")" ] && break
+            sleep 0.002
+        done
+        kill -STOP "$pid"
+        # Stopped while converting: the temporary is there, not yet renamed.
+        [ -n "$(temporaries "$OUT")" ]
+        kill -"$signal" "$pid"
+        kill -CONT "$pid"
+        status=0
+        wait "$pid" || status=$?
+        [ "$status" -eq $((128 + $(kill -l "$signal"))) ]
+        [ -z "$(temporaries "$OUT")" ]
+        [ "$(ls -A "$OUT")" = "mnist.hdf5" ]
+        cmp "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/previous.hdf5"
+    done
 }
 
 @test "a full file system: exit 7 naming ENOSPC, temporary removed, previous file intact" {

@@ -67,6 +67,25 @@ assert d == {"name": "mnist", "path": sys.argv[1], "fetched": False}, d
     [ "$(requests /train-images-idx3-ubyte.gz | wc -l)" -eq 1 ]
 }
 
+@test "--force makes a sound file again, using the raw files kept and verified" {
+    make_served_files
+    cp "$RAW"/* "$SERVED/"
+    start_server
+    run fuel fetch mnist --url-prefix "$URL" --checksums "$RAW_SUMS" --keep-raw -q
+    [ "$status" -eq 0 ]
+    before=$(stat -c %i "$DATA/mnist.hdf5")
+    run --separate-stderr fuel fetch mnist --url-prefix "$URL" --checksums "$RAW_SUMS" --force \
+        --json
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == "fuel-fetch: --force: making $DATA/mnist.hdf5 again"* ]]
+    [[ "$output" == *'"fetched": true'* ]]
+    [ "$(stat -c %i "$DATA/mnist.hdf5")" != "$before" ]
+    [ "$(requests /train-images-idx3-ubyte.gz | wc -l)" -eq 1 ]
+    assert_no_raw_files "$DATA"
+    run fuel-info --check "$DATA/mnist.hdf5"
+    [ "$status" -eq 0 ]
+}
+
 @test "a converted file that fails --check is fetched again" {
     cp "$FUEL_FIXTURES/expected/mnist.hdf5" "$DATA/mnist.hdf5"
     chmod u+w "$DATA/mnist.hdf5"
