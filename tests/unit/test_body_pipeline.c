@@ -1,5 +1,5 @@
 /* Unit tests of the body pipeline: bytes and digest of what is fed, a resumed prefix, a ring that
-   wraps and fills, cancellation that keeps what was fed, and failures of the writer and of the prefix read. */
+   wraps and fills, a cancel that keeps what was fed, a trickle, failures of writer and read-back. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -66,21 +66,43 @@ static void assert_digest_of_file(const char *hex, enum hash_algorithm algorithm
     assert_string_equal(hex, whole);
 }
 
+/* Opens test_file with FLAGS and starts a pipeline on it, the body going after KEPT bytes. */
+static struct body_pipeline *start_on_test_file(int flags, uint64_t kept,
+                                                enum hash_algorithm algorithm, int *descriptor)
+{
+    *descriptor = open(test_file, flags);
+    assert_true(*descriptor >= 0);
+    struct body_pipeline *pipeline;
+    assert_int_equal(body_pipeline_start(&pipeline, *descriptor, test_file, kept, algorithm),
+                     EXIT_OK);
+    return pipeline;
+}
+
+/* Finishes PIPELINE successfully into HEX and closes DESCRIPTOR. */
+static void finish_and_close(struct body_pipeline *pipeline, int descriptor, char *hex)
+{
+    assert_int_equal(body_pipeline_finish(pipeline, hex), EXIT_OK);
+    close(descriptor);
+}
+
+/* Feeds BODY after its first KEPT bytes (already in the file), then checks file and digest. */
+static void feed_and_check(const unsigned char *body, int flags, size_t kept,
+                           enum hash_algorithm algorithm)
+{
+    int descriptor;
+    struct body_pipeline *pipeline = start_on_test_file(flags, kept, algorithm, &descriptor);
+    feed_in_pieces(pipeline, body, kept);
+    char hex[HASH_HEX_SIZE];
+    finish_and_close(pipeline, descriptor, hex);
+    assert_file_holds(body);
+    assert_digest_of_file(hex, algorithm);
+}
+
 static void test_writes_and_hashes_what_is_fed(void **state)
 {
     (void)state;
     unsigned char *body = body_bytes();
-    int descriptor = open(test_file, O_RDWR | O_TRUNC);
-    assert_true(descriptor >= 0);
-    struct body_pipeline *pipeline;
-    assert_int_equal(body_pipeline_start(&pipeline, descriptor, test_file, 0, HASH_SHA256),
-                     EXIT_OK);
-    feed_in_pieces(pipeline, body, 0);
-    char hex[HASH_HEX_SIZE];
-    assert_int_equal(body_pipeline_finish(pipeline, hex), EXIT_OK);
-    close(descriptor);
-    assert_file_holds(body);
-    assert_digest_of_file(hex, HASH_SHA256);
+    feed_and_check(body, O_RDWR | O_TRUNC, 0, HASH_SHA256);
     free(body);
 }
 
@@ -89,30 +111,21 @@ static void test_resumed_prefix_is_hashed_from_the_file(void **state)
     (void)state;
     unsigned char *body = body_bytes();
     size_t kept = (3 << 20) + 12345;
-    int descriptor = open(test_file, O_RDWR | O_TRUNC);
-    assert_true(descriptor >= 0);
-    assert_int_equal(write(descriptor, body, kept), (ssize_t)kept);
-    struct body_pipeline *pipeline;
-    assert_int_equal(body_pipeline_start(&pipeline, descriptor, test_file, kept, HASH_MD5),
-                     EXIT_OK);
-    feed_in_pieces(pipeline, body, kept);
-    char hex[HASH_HEX_SIZE];
-    assert_int_equal(body_pipeline_finish(pipeline, hex), EXIT_OK);
-    close(descriptor);
-    assert_file_holds(body);
-    assert_digest_of_file(hex, HASH_MD5);
+    FILE *prefix = fopen(test_file, "wb");
+    assert_non_null(prefix);
+    assert_int_equal(fwrite(body, 1, kept, prefix), kept);
+    assert_int_equal(fclose(prefix), 0);
+    feed_and_check(body, O_RDWR, kept, HASH_MD5);
     free(body);
 }
 
 static void test_md5_of_an_empty_body(void **state)
 {
     (void)state;
-    int descriptor = open(test_file, O_RDWR | O_TRUNC);
-    struct body_pipeline *pipeline;
-    assert_int_equal(body_pipeline_start(&pipeline, descriptor, test_file, 0, HASH_MD5), EXIT_OK);
+    int descriptor;
+    struct body_pipeline *pipeline = start_on_test_file(O_RDWR | O_TRUNC, 0, HASH_MD5, &descriptor);
     char hex[HASH_HEX_SIZE];
-    assert_int_equal(body_pipeline_finish(pipeline, hex), EXIT_OK);
-    close(descriptor);
+    finish_and_close(pipeline, descriptor, hex);
     assert_string_equal(hex, "d41d8cd98f00b204e9800998ecf8427e");
     struct stat status;
     assert_int_equal(stat(test_file, &status), 0);
@@ -123,10 +136,9 @@ static void test_cancel_keeps_every_byte_fed(void **state)
 {
     (void)state;
     unsigned char *body = body_bytes();
-    int descriptor = open(test_file, O_RDWR | O_TRUNC);
-    struct body_pipeline *pipeline;
-    assert_int_equal(body_pipeline_start(&pipeline, descriptor, test_file, 0, HASH_SHA256),
-                     EXIT_OK);
+    int descriptor;
+    struct body_pipeline *pipeline =
+        start_on_test_file(O_RDWR | O_TRUNC, 0, HASH_SHA256, &descriptor);
     assert_int_equal(body_pipeline_feed(pipeline, body, 5 << 20), 0);
     body_pipeline_cancel(pipeline);
     body_pipeline_cancel(NULL);
@@ -141,9 +153,8 @@ static void test_cancel_keeps_every_byte_fed(void **state)
 static void test_a_trickle_reaches_the_file_soon(void **state)
 {
     (void)state;
-    int descriptor = open(test_file, O_RDWR | O_TRUNC);
-    struct body_pipeline *pipeline;
-    assert_int_equal(body_pipeline_start(&pipeline, descriptor, test_file, 0, HASH_MD5), EXIT_OK);
+    int descriptor;
+    struct body_pipeline *pipeline = start_on_test_file(O_RDWR | O_TRUNC, 0, HASH_MD5, &descriptor);
     assert_int_equal(body_pipeline_feed(pipeline, "trickle", 7), 0);
     struct stat status = {0};
     for (int attempt = 0; attempt < 200 && status.st_size != 7; attempt++) {
@@ -152,8 +163,7 @@ static void test_a_trickle_reaches_the_file_soon(void **state)
     }
     assert_int_equal(status.st_size, 7);
     char hex[HASH_HEX_SIZE];
-    assert_int_equal(body_pipeline_finish(pipeline, hex), EXIT_OK);
-    close(descriptor);
+    finish_and_close(pipeline, descriptor, hex);
     assert_string_equal(hex, "17d312cb8a57332320bd87d801855c99");
 }
 
@@ -162,10 +172,8 @@ static void test_write_failure_reaches_the_feeder_and_finish(void **state)
 {
     (void)state;
     unsigned char *body = body_bytes();
-    int descriptor = open(test_file, O_RDONLY);
-    struct body_pipeline *pipeline;
-    assert_int_equal(body_pipeline_start(&pipeline, descriptor, test_file, 0, HASH_SHA256),
-                     EXIT_OK);
+    int descriptor;
+    struct body_pipeline *pipeline = start_on_test_file(O_RDONLY, 0, HASH_SHA256, &descriptor);
     int failure = 0;
     for (size_t offset = 0; offset < BODY_SIZE && failure == 0; offset += 1 << 20)
         failure = body_pipeline_feed(pipeline, body + offset, 1 << 20);
@@ -182,10 +190,9 @@ static void test_write_failure_reaches_the_feeder_and_finish(void **state)
 static void test_short_prefix_fails_the_read_back(void **state)
 {
     (void)state;
-    int descriptor = open(test_file, O_RDWR | O_TRUNC);
-    assert_int_equal(write(descriptor, "abc", 3), 3);
-    struct body_pipeline *pipeline;
-    assert_int_equal(body_pipeline_start(&pipeline, descriptor, test_file, 10, HASH_MD5), EXIT_OK);
+    test_file_make("abc");
+    int descriptor;
+    struct body_pipeline *pipeline = start_on_test_file(O_RDWR, 10, HASH_MD5, &descriptor);
     char hex[HASH_HEX_SIZE];
     assert_int_equal(body_pipeline_finish(pipeline, hex), EXIT_OTHER);
     assert_non_null(strstr(error_message(), "cannot read back: "));
