@@ -48,9 +48,9 @@ static void print_converter_help(const struct converter *converter)
     for (size_t index = 0; index < converter->option_count; index++)
         defaults.values[index] = converter->options[index].default_value;
     struct converter_inputs inputs = {0};
-    converter->inputs(&defaults, &inputs);
+    converter_list_inputs(converter, &defaults, &inputs);
     char output[256];
-    converter->output_name(&defaults, output, sizeof output);
+    converter_name_output(converter, &defaults, output, sizeof output);
     printf("usage: fuel-convert %s%s%s [-d DIR] [-o OUTDIR] [-r NAME]", converter->name,
            converter->variant ? " " : "", converter->variant ? converter->variant : "");
     for (size_t index = 0; index < converter->option_count; index++)
@@ -127,21 +127,14 @@ static bool has_variants(const char *dataset)
 static int set_converter_option(struct convert_request *request, const char *name,
                                 const char *value)
 {
-    const struct converter *converter = request->converter;
-    for (size_t index = 0; index < converter->option_count; index++) {
-        const struct converter_option *option = &converter->options[index];
-        if (strcmp(option->name, name) != 0)
-            continue;
-        if (value == NULL)
-            return usage_error("option %s needs a value", name);
-        for (size_t choice = 0; option->choices[choice] != NULL; choice++)
-            if (strcmp(option->choices[choice], value) == 0) {
-                request->arguments.values[index] = option->choices[choice];
-                return EXIT_OK;
-            }
+    int index = converter_option_index(request->converter, name);
+    if (index < 0)
+        return usage_error("unknown option: %s", name);
+    if (value == NULL)
+        return usage_error("option %s needs a value", name);
+    if (!converter_option_choose(request->converter, index, &request->arguments, value))
         return usage_error("invalid choice: %s", value);
-    }
-    return usage_error("unknown option: %s", name);
+    return EXIT_OK;
 }
 
 /* Splits "--name=value" into NAME and VALUE, or takes VALUE from the next argument. */
@@ -237,7 +230,7 @@ static int check_inputs(const struct convert_request *request, char paths[][4096
                         const char **path_list, size_t *count)
 {
     struct converter_inputs inputs = {0};
-    request->converter->inputs(&request->arguments, &inputs);
+    converter_list_inputs(request->converter, &request->arguments, &inputs);
     size_t missing = 0;
     for (size_t index = 0; index < inputs.count; index++) {
         snprintf(paths[index], 4096, "%s/%s", request->input_directory, inputs.names[index]);
@@ -268,7 +261,7 @@ void output_file_name(const char *given, char *name, size_t size)
 static void output_name(const struct convert_request *request, char *name, size_t size)
 {
     if (request->output_filename == NULL)
-        request->converter->output_name(&request->arguments, name, size);
+        converter_name_output(request->converter, &request->arguments, name, size);
     else
         output_file_name(request->output_filename, name, size);
 }

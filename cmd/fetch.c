@@ -197,19 +197,12 @@ static const struct converter *converter_find_variant(const char *name, const ch
 static int converter_option_set(struct fetch_request *request, const char *name,
                                 const char *value)
 {
-    const struct converter *converter = request->converter;
-    for (size_t index = 0; index < converter->option_count; index++) {
-        const struct converter_option *option = &converter->options[index];
-        if (strcmp(option->name, name) != 0)
-            continue;
-        for (size_t choice = 0; option->choices[choice] != NULL; choice++)
-            if (strcmp(option->choices[choice], value) == 0) {
-                request->arguments.values[index] = option->choices[choice];
-                return EXIT_OK;
-            }
+    int index = converter_option_index(request->converter, name);
+    if (index < 0)
+        return usage_error("unknown option: %s", name);
+    if (!converter_option_choose(request->converter, index, &request->arguments, value))
         return usage_error("invalid choice: %s", value);
-    }
-    return usage_error("unknown option: %s", name);
+    return EXIT_OK;
 }
 
 /* The downloader and converter of NAME [FORMAT], and the dataset options given. */
@@ -322,7 +315,7 @@ static int raw_convert(struct fetch_request *request, const char *directory, con
     const char *input_list[CONVERTER_MAX_INPUTS];
     request->arguments.input_directory = directory;
     request->arguments.scratch_directory = directory;
-    request->converter->inputs(&request->arguments, &inputs);
+    converter_list_inputs(request->converter, &request->arguments, &inputs);
     for (size_t index = 0; index < inputs.count; index++) {
         snprintf(input_paths[index], PATH_MAX, "%s/%s", directory, inputs.names[index]);
         input_list[index] = input_paths[index];
@@ -419,7 +412,7 @@ static int fetch_run(struct fetch_request *request, const struct fuel_config *co
     if (request->extra != NULL)
         snprintf(name, sizeof name, "%s.hdf5", request->extra->name);
     else
-        request->converter->output_name(&request->arguments, name, sizeof name);
+        converter_name_output(request->converter, &request->arguments, name, sizeof name);
     result = fetch_locked(request, config, directory, name);
     directory_unlock(lock);
     return result;

@@ -164,7 +164,7 @@ static json_t *converted_json(const struct list_request *request,
     for (size_t index = 0; index < converter->option_count; index++)
         defaults.values[index] = converter->options[index].default_value;
     char name[256];
-    converter->output_name(&defaults, name, sizeof name);
+    converter_name_output(converter, &defaults, name, sizeof name);
     return converted_file_json(request, name);
 }
 

@@ -13,20 +13,6 @@ static const char *const split_names[SPLIT_COUNT] = {"train", "valid", "test"};
 static const char *const input_files[SPLIT_COUNT] = {
     "binarized_mnist_train.amat", "binarized_mnist_valid.amat", "binarized_mnist_test.amat"};
 
-static void list_inputs(const struct converter_arguments *arguments, struct converter_inputs *inputs)
-{
-    (void)arguments;
-    for (int split = 0; split < SPLIT_COUNT; split++)
-        inputs->names[split] = input_files[split];
-    inputs->count = SPLIT_COUNT;
-}
-
-static void name_output(const struct converter_arguments *arguments, char *name, size_t size)
-{
-    (void)arguments;
-    snprintf(name, size, "binarized_mnist.hdf5");
-}
-
 static void input_path(const struct converter_arguments *arguments, int split, char *path,
                        size_t size)
 {
@@ -112,7 +98,8 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
 const struct converter binarized_mnist_converter = {
     .name = "binarized_mnist",
     .summary = "binarized MNIST (three .amat text files) into binarized_mnist.hdf5",
-    .inputs = list_inputs,
-    .output_name = name_output,
+    .input_names = input_files,
+    .input_count = SPLIT_COUNT,
+    .output_file = "binarized_mnist.hdf5",
     .convert = convert,
 };

@@ -1,9 +1,8 @@
 /* CIFAR-10: cifar-10-python.tar.gz (six pickled batches) into features (N,3,32,32) and targets. */
 #include "cifar_batches.h"
 
-#include <stdio.h>
-
 static const char archive[] = "cifar-10-python.tar.gz";
+static const char *const inputs[] = {archive};
 static const char *const splits[] = {"train", "test"};
 
 static const struct cifar_member members[] = {
@@ -24,19 +23,6 @@ static const struct cifar_layout layout = {
     .label_count = 1,
 };
 
-static void list_inputs(const struct converter_arguments *arguments, struct converter_inputs *inputs)
-{
-    (void)arguments;
-    inputs->names[0] = archive;
-    inputs->count = 1;
-}
-
-static void name_output(const struct converter_arguments *arguments, char *name, size_t size)
-{
-    (void)arguments;
-    snprintf(name, size, "cifar10.hdf5");
-}
-
 static int convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
 {
     return cifar_convert(&layout, arguments, writer);
@@ -45,7 +31,8 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
 const struct converter cifar10_converter = {
     .name = "cifar10",
     .summary = "CIFAR-10 tiny images (cifar-10-python.tar.gz) into cifar10.hdf5",
-    .inputs = list_inputs,
-    .output_name = name_output,
+    .input_names = inputs,
+    .input_count = 1,
+    .output_file = "cifar10.hdf5",
     .convert = convert,
 };

@@ -1,9 +1,8 @@
 /* CIFAR-100: cifar-100-python.tar.gz (train and test pickles) into features and fine/coarse labels. */
 #include "cifar_batches.h"
 
-#include <stdio.h>
-
 static const char archive[] = "cifar-100-python.tar.gz";
+static const char *const inputs[] = {archive};
 static const char *const splits[] = {"train", "test"};
 
 static const struct cifar_member members[] = {
@@ -26,19 +25,6 @@ static const struct cifar_layout layout = {
     .label_count = sizeof labels / sizeof labels[0],
 };
 
-static void list_inputs(const struct converter_arguments *arguments, struct converter_inputs *inputs)
-{
-    (void)arguments;
-    inputs->names[0] = archive;
-    inputs->count = 1;
-}
-
-static void name_output(const struct converter_arguments *arguments, char *name, size_t size)
-{
-    (void)arguments;
-    snprintf(name, size, "cifar100.hdf5");
-}
-
 static int convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
 {
     return cifar_convert(&layout, arguments, writer);
@@ -47,7 +33,8 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
 const struct converter cifar100_converter = {
     .name = "cifar100",
     .summary = "CIFAR-100 tiny images (cifar-100-python.tar.gz) into cifar100.hdf5",
-    .inputs = list_inputs,
-    .output_name = name_output,
+    .input_names = inputs,
+    .input_count = 1,
+    .output_file = "cifar100.hdf5",
     .convert = convert,
 };

@@ -37,9 +37,15 @@ struct converter {
     const char *summary;
     const struct converter_option *options;
     size_t option_count;
-    /* The files the conversion reads, so the command can report missing ones and hash them. */
+    /* The files the conversion reads (relative to the input directory), so the command can
+       report missing ones and hash them: INPUT_COUNT fixed names, or the inputs callback when
+       they depend on the options. */
+    const char *const *input_names;
+    size_t input_count;
     void (*inputs)(const struct converter_arguments *arguments, struct converter_inputs *inputs);
-    /* The default output file name, e.g. "mnist.hdf5" or "mnist_float32.hdf5". */
+    /* The default output file name: OUTPUT_FILE, or the output_name callback when it depends on
+       the options (mnist --dtype float32 writes mnist_float32.hdf5). */
+    const char *output_file;
     void (*output_name)(const struct converter_arguments *arguments, char *name, size_t size);
     /* Reads the inputs and fills WRITER (sources, rows, splits); an exit code, error_set on failure. */
     int (*convert)(const struct converter_arguments *arguments, struct h5py_writer *writer);
@@ -48,5 +54,21 @@ struct converter {
 /* The built-in converters, NULL-terminated, and a lookup by name (NULL when unknown). */
 extern const struct converter *const converters[];
 const struct converter *converter_find(const char *name);
+
+/* The files CONVERTER reads with ARGUMENTS, from its fixed names or its inputs callback. */
+void converter_list_inputs(const struct converter *converter,
+                           const struct converter_arguments *arguments,
+                           struct converter_inputs *inputs);
+
+/* CONVERTER's default output file name with ARGUMENTS into NAME (SIZE bytes). */
+void converter_name_output(const struct converter *converter,
+                           const struct converter_arguments *arguments, char *name, size_t size);
+
+/* The index of CONVERTER's option NAME (e.g. "--dtype"); -1 when it has none. */
+int converter_option_index(const struct converter *converter, const char *name);
+
+/* Sets ARGUMENTS' value of option INDEX to VALUE; false when VALUE is not one of its choices. */
+bool converter_option_choose(const struct converter *converter, int index,
+                             struct converter_arguments *arguments, const char *value);
 
 #endif

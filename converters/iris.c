@@ -11,6 +11,7 @@
 enum { FEATURES = 4 };
 
 static const char input_file[] = "iris.data";
+static const char *const input_files[] = {input_file};
 static const char *const class_names[] = {"Iris-setosa", "Iris-versicolor", "Iris-virginica"};
 
 struct examples {
@@ -19,19 +20,6 @@ struct examples {
     uint64_t count;
     uint64_t capacity;
 };
-
-static void list_inputs(const struct converter_arguments *arguments, struct converter_inputs *inputs)
-{
-    (void)arguments;
-    inputs->names[0] = input_file;
-    inputs->count = 1;
-}
-
-static void name_output(const struct converter_arguments *arguments, char *name, size_t size)
-{
-    (void)arguments;
-    snprintf(name, size, "iris.hdf5");
-}
 
 static int class_index(const char *name)
 {
@@ -128,7 +116,8 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
 const struct converter iris_converter = {
     .name = "iris",
     .summary = "Fisher's iris measurements (UCI iris.data) into iris.hdf5",
-    .inputs = list_inputs,
-    .output_name = name_output,
+    .input_names = input_files,
+    .input_count = 1,
+    .output_file = "iris.hdf5",
     .convert = convert,
 };

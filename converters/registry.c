@@ -1,6 +1,7 @@
 /* The list of built-in converters. */
 #include "converter.h"
 
+#include <stdio.h>
 #include <string.h>
 
 extern const struct converter mnist_converter;
@@ -23,6 +24,48 @@ const struct converter *const converters[] = {
     &svhn_format_2_converter,
     NULL,
 };
+
+void converter_list_inputs(const struct converter *converter,
+                           const struct converter_arguments *arguments,
+                           struct converter_inputs *inputs)
+{
+    if (converter->inputs != NULL) {
+        converter->inputs(arguments, inputs);
+        return;
+    }
+    inputs->count = converter->input_count;
+    for (size_t index = 0; index < converter->input_count; index++)
+        inputs->names[index] = converter->input_names[index];
+}
+
+void converter_name_output(const struct converter *converter,
+                           const struct converter_arguments *arguments, char *name, size_t size)
+{
+    if (converter->output_name != NULL)
+        converter->output_name(arguments, name, size);
+    else
+        snprintf(name, size, "%s", converter->output_file);
+}
+
+int converter_option_index(const struct converter *converter, const char *name)
+{
+    for (size_t index = 0; index < converter->option_count; index++)
+        if (strcmp(converter->options[index].name, name) == 0)
+            return (int)index;
+    return -1;
+}
+
+bool converter_option_choose(const struct converter *converter, int index,
+                             struct converter_arguments *arguments, const char *value)
+{
+    const char *const *choices = converter->options[index].choices;
+    for (size_t choice = 0; choices[choice] != NULL; choice++)
+        if (strcmp(choices[choice], value) == 0) {
+            arguments->values[index] = choices[choice];
+            return true;
+        }
+    return false;
+}
 
 const struct converter *converter_find(const char *name)
 {

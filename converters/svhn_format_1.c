@@ -58,20 +58,6 @@ struct svhn_conversion {
     bool *seen;                     /* images of the current split already written */
 };
 
-static void list_inputs(const struct converter_arguments *arguments, struct converter_inputs *inputs)
-{
-    (void)arguments;
-    inputs->count = 0;
-    for (int split = 0; split < SPLIT_COUNT; split++)
-        inputs->names[inputs->count++] = archive_names[split];
-}
-
-static void name_output(const struct converter_arguments *arguments, char *name, size_t size)
-{
-    (void)arguments;
-    snprintf(name, size, "svhn_format_1.hdf5");
-}
-
 static void archive_path(const struct svhn_conversion *conversion, int split, char *path,
                          size_t size)
 {
@@ -446,7 +432,8 @@ const struct converter svhn_format_1_converter = {
     .name = "svhn",
     .variant = "1",
     .summary = "SVHN format 1: house-number PNGs and digit boxes into svhn_format_1.hdf5",
-    .inputs = list_inputs,
-    .output_name = name_output,
+    .input_names = archive_names,
+    .input_count = SPLIT_COUNT,
+    .output_file = "svhn_format_1.hdf5",
     .convert = convert,
 };

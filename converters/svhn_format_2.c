@@ -33,20 +33,6 @@ struct svhn_output {
     double *labels;
 };
 
-static void svhn_inputs(const struct converter_arguments *arguments, struct converter_inputs *inputs)
-{
-    (void)arguments;
-    for (size_t index = 0; index < SPLIT_COUNT; index++)
-        inputs->names[index] = file_names[index];
-    inputs->count = SPLIT_COUNT;
-}
-
-static void svhn_output_name(const struct converter_arguments *arguments, char *name, size_t size)
-{
-    (void)arguments;
-    snprintf(name, size, "svhn_format_2.hdf5");
-}
-
 static int wrong(const char *path, const char *why, const char *name)
 {
     return error_set(EXIT_CORRUPT_INPUT, "cannot convert SVHN format 2: %s: %s%s", path, why, name);
@@ -275,7 +261,8 @@ const struct converter svhn_format_2_converter = {
     .name = "svhn",
     .variant = "2",
     .summary = "SVHN format 2: 32x32 cropped digits (3 MATLAB files) into svhn_format_2.hdf5",
-    .inputs = svhn_inputs,
-    .output_name = svhn_output_name,
+    .input_names = file_names,
+    .input_count = SPLIT_COUNT,
+    .output_file = "svhn_format_2.hdf5",
     .convert = svhn_convert,
 };
