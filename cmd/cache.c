@@ -3,6 +3,7 @@
 #include "../common/error.h"
 #include "../common/local_cache.h"
 #include "commands.h"
+#include "usage.h"
 
 #include <getopt.h>
 #include <jansson.h>
@@ -25,12 +26,6 @@ static const char usage[] =
     "  -h, --help  show this help and exit\n"
     "  -q          do not say on stderr whether the file was copied or reused\n"
     "  --json      print {\"name\", \"original\", \"path\", \"copied\"}\n";
-
-static int usage_error(const char *message, const char *argument)
-{
-    fprintf(stderr, "%s: %s%s; see '%s -h'\n", program, message, argument, program);
-    return EXIT_USAGE;
-}
 
 static int result_print(const char *name, const char *original, const char *path,
                         enum cache_outcome outcome, bool as_json)
@@ -108,14 +103,15 @@ int cmd_cache(int argc, char **argv)
         else if (option == OPTION_JSON)
             as_json = true;
         else
-            return usage_error("unknown option: ", argv[optind - 1]);
+            return usage_error(program, "unknown option: %s", argv[optind - 1]);
     }
     if (optind == argc)
-        return usage_error("missing NAME", "");
+        return usage_error(program, "missing NAME");
     if (argc - optind > 1)
-        return usage_error("one NAME expected, got also: ", argv[optind + 1]);
+        return usage_error(program, "one NAME expected, got also: %s", argv[optind + 1]);
     if (name_escapes(argv[optind]))
-        return usage_error("NAME must stay inside the data path, no '/' first nor '..': ",
+        return usage_error(program,
+                           "NAME must stay inside the data path, no '/' first nor '..': %s",
                            argv[optind]);
     error_clear();
     int result = cache_run(argv[optind], as_json, quiet);

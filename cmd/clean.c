@@ -3,6 +3,7 @@
 #include "../common/error.h"
 #include "../common/publish.h"
 #include "commands.h"
+#include "usage.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -33,12 +34,6 @@ struct cleaning {
     bool dry_run;
     int result; /* the last failure, 0 when none */
 };
-
-static int usage_error(const char *program, const char *message, const char *argument)
-{
-    fprintf(stderr, "%s: %s%s; see '%s -h'\n", program, message, argument, program);
-    return EXIT_USAGE;
-}
 
 static void clean_file(struct cleaning *cleaning, const char *directory, const char *name)
 {
@@ -115,15 +110,15 @@ int cmd_clean(int argc, char **argv)
         } else if (option == 'd' && directory_count < MAXIMUM_DIRECTORIES) {
             directories[directory_count++] = optarg;
         } else if (option == 'd') {
-            return usage_error(argv[0], "too many directories", "");
+            return usage_error(argv[0], "too many directories");
         } else if (option == ':') {
-            return usage_error(argv[0], "missing value of ", argv[optind - 1]);
+            return usage_error(argv[0], "missing value of %s", argv[optind - 1]);
         } else {
-            return usage_error(argv[0], "unknown option: ", argv[optind - 1]);
+            return usage_error(argv[0], "unknown option: %s", argv[optind - 1]);
         }
     }
     if (optind < argc)
-        return usage_error(argv[0], "unexpected argument: ", argv[optind]);
+        return usage_error(argv[0], "unexpected argument: %s", argv[optind]);
     if (directory_count == 0) {
         int result = clean_data_path(&cleaning);
         if (result != EXIT_OK)

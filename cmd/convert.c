@@ -1,10 +1,11 @@
 /* fuel-convert: parses options, checks inputs, and runs a converter into an atomically published file. */
-#include "../common/error.h"
 #include "../common/config.h"
+#include "../common/error.h"
 #include "../converters/converter.h"
 #include "commands.h"
 #include "conversion.h"
 #include "convert.h"
+#include "usage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,14 +84,6 @@ static void print_formats_help(const char *dataset)
         }
 }
 
-static int usage_error(const char *format, const char *value)
-{
-    fprintf(stderr, "%s: usage error: ", program);
-    fprintf(stderr, format, value);
-    fprintf(stderr, "; see 'fuel-convert -h'\n");
-    return EXIT_USAGE;
-}
-
 /* Picks the converter of DATASET, and of its FORMAT when it has several. */
 static int find_converter(struct convert_request *request)
 {
@@ -106,9 +99,10 @@ static int find_converter(struct convert_request *request)
             match = converter;
     }
     if (!known)
-        return usage_error("unknown dataset: %s", request->dataset);
+        return usage_error(program, "usage error: unknown dataset: %s", request->dataset);
     if (match == NULL)
-        return usage_error(request->variant ? "unknown format: %s" : "missing format of %s",
+        return usage_error(program, request->variant ? "usage error: unknown format: %s"
+                                            : "usage error: missing format of %s",
                            request->variant ? request->variant : request->dataset);
     request->converter = match;
     for (size_t index = 0; index < match->option_count; index++)
@@ -129,11 +123,11 @@ static int set_converter_option(struct convert_request *request, const char *nam
 {
     int index = converter_option_index(request->converter, name);
     if (index < 0)
-        return usage_error("unknown option: %s", name);
+        return usage_error(program, "usage error: unknown option: %s", name);
     if (value == NULL)
-        return usage_error("option %s needs a value", name);
+        return usage_error(program, "usage error: option %s needs a value", name);
     if (!converter_option_choose(request->converter, index, &request->arguments, value))
-        return usage_error("invalid choice: %s", value);
+        return usage_error(program, "usage error: invalid choice: %s", value);
     return EXIT_OK;
 }
 
@@ -168,7 +162,7 @@ static int parse_common_option(struct convert_request *request, const char *name
     if (target == NULL)
         return EXIT_OK;
     if (value == NULL)
-        return usage_error("option %s needs a value", name);
+        return usage_error(program, "usage error: option %s needs a value", name);
     *target = value;
     return EXIT_OK;
 }
@@ -183,7 +177,7 @@ static int parse_positional(struct convert_request *request, const char *argumen
         request->variant = argument;
         return EXIT_OK;
     }
-    return usage_error("unexpected argument: %s", argument);
+    return usage_error(program, "usage error: unexpected argument: %s", argument);
 }
 
 /* Options may come before or after DATASET, as Fuel's argparse allows after it. */
@@ -209,7 +203,7 @@ static int parse_arguments(struct convert_request *request, int argc, char **arg
         if (result != EXIT_OK)
             return result;
         if (!matched && pending_count + 2 > sizeof pending / sizeof pending[0])
-            return usage_error("too many options: %s", argument);
+            return usage_error(program, "usage error: too many options: %s", argument);
         if (!matched) {
             pending[pending_count++] = argument;
             pending[pending_count++] = (char *)value;
@@ -219,7 +213,7 @@ static int parse_arguments(struct convert_request *request, int argc, char **arg
                   (request->variant == NULL && has_variants(request->dataset))))
         return EXIT_OK;
     if (request->dataset == NULL)
-        return usage_error("missing dataset%s", "");
+        return usage_error(program, "usage error: missing dataset");
     int result = find_converter(request);
     for (size_t index = 0; result == EXIT_OK && index < pending_count; index += 2)
         result = set_converter_option(request, pending[index], pending[index + 1]);

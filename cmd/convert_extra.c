@@ -9,6 +9,7 @@
 #include "../common/subprocess.h"
 #include "commands.h"
 #include "convert.h"
+#include "usage.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,14 +31,6 @@ struct extra_request {
     const char *output_filename;
     bool help;
 };
-
-static int usage_error(const char *format, const char *value)
-{
-    fprintf(stderr, "%s: usage error: ", program);
-    fprintf(stderr, format, value);
-    fprintf(stderr, "; see 'fuel-convert -h'\n");
-    return EXIT_USAGE;
-}
 
 /* Whether ARGUMENT, up to LENGTH, is one of NAMES (NULL-terminated). */
 static bool named(const char *argument, size_t length, const char *const *names)
@@ -79,7 +72,7 @@ static int parse_arguments(struct extra_request *request, int argc, char **argv,
         const char **target = own_option(request, argv[index], &value);
         if (target != NULL) {
             if (value == NULL && index + 1 >= argc)
-                return usage_error("option %s needs a value", argv[index]);
+                return usage_error(program, "usage error: option %s needs a value", argv[index]);
             *target = value != NULL ? value : argv[++index];
         } else if (strcmp(argv[index], "-h") == 0 || strcmp(argv[index], "--help") == 0) {
             request->help = true;

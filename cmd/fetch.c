@@ -9,6 +9,7 @@
 #include "conversion.h"
 #include "convert.h"
 #include "download_items.h"
+#include "usage.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -63,14 +64,6 @@ struct fetch_request {
     struct download_options options;
 };
 
-static int usage_error(const char *format, const char *value)
-{
-    fprintf(stderr, "%s: ", program);
-    fprintf(stderr, format, value);
-    fprintf(stderr, "; see '%s -h'\n", program);
-    return EXIT_USAGE;
-}
-
 static bool number_parse(const char *text, double minimum, double maximum, bool whole,
                          double *value)
 {
@@ -95,19 +88,21 @@ static int download_option_set(struct fetch_request *request, const char *name, 
         request->checksums = value;
     else if (strcmp(name, "-j") == 0 || strcmp(name, "--jobs") == 0) {
         if (!number_parse(value, 1, 64, true, &number))
-            return usage_error("invalid -j: %s: expected a whole number from 1 to 64", value);
+            return usage_error(program, "invalid -j: %s: expected a whole number from 1 to 64",
+                               value);
         request->options.jobs = (unsigned)number;
     } else if (strcmp(name, "--retries") == 0) {
         if (!number_parse(value, 0, 100, true, &number))
-            return usage_error("invalid --retries: %s: expected a whole number from 0 to 100",
+            return usage_error(program,
+                               "invalid --retries: %s: expected a whole number from 0 to 100",
                                value);
         request->options.retries = (unsigned)number;
     } else if (strcmp(name, "--timeout") == 0) {
         if (!number_parse(value, 0.001, 86400, false, &request->options.timeout))
-            return usage_error("invalid --timeout: %s: expected seconds above 0", value);
+            return usage_error(program, "invalid --timeout: %s: expected seconds above 0", value);
     } else if (strcmp(name, "--retry-delay") == 0) {
         if (!number_parse(value, 0, 3600, false, &request->options.retry_delay))
-            return usage_error("invalid --retry-delay: %s: expected seconds", value);
+            return usage_error(program, "invalid --retry-delay: %s: expected seconds", value);
     } else
         *matched = false;
     return EXIT_OK;
@@ -134,7 +129,7 @@ static int positional_add(struct fetch_request *request, const char *argument)
     else if (request->variant == NULL && downloader_has_variants(request->name))
         request->variant = argument;
     else
-        return usage_error("unexpected argument: %s", argument);
+        return usage_error(program, "unexpected argument: %s", argument);
     return EXIT_OK;
 }
 
@@ -151,13 +146,13 @@ static int valued_option(struct fetch_request *request, char *argument, int *ind
         value = argv[++*index];
     }
     if (value == NULL)
-        return usage_error("option %s needs a value", argument);
+        return usage_error(program, "option %s needs a value", argument);
     bool matched;
     int result = download_option_set(request, argument, value, &matched);
     if (result != EXIT_OK || matched)
         return result;
     if (request->pending_count + 2 > sizeof request->pending / sizeof request->pending[0])
-        return usage_error("too many options: %s", argument);
+        return usage_error(program, "too many options: %s", argument);
     request->pending[request->pending_count++] = argument;
     request->pending[request->pending_count++] = (char *)value;
     return EXIT_OK;
@@ -178,7 +173,7 @@ static int arguments_parse(struct fetch_request *request, int argc, char **argv)
             return result;
     }
     if (request->name == NULL && !request->help)
-        return usage_error("%s", "missing dataset name");
+        return usage_error(program, "missing dataset name");
     return EXIT_OK;
 }
 
@@ -199,9 +194,9 @@ static int converter_option_set(struct fetch_request *request, const char *name,
 {
     int index = converter_option_index(request->converter, name);
     if (index < 0)
-        return usage_error("unknown option: %s", name);
+        return usage_error(program, "unknown option: %s", name);
     if (!converter_option_choose(request->converter, index, &request->arguments, value))
-        return usage_error("invalid choice: %s", value);
+        return usage_error(program, "invalid choice: %s", value);
     return EXIT_OK;
 }
 
@@ -211,18 +206,18 @@ static int dataset_resolve(struct fetch_request *request)
     bool variants = downloader_has_variants(request->name);
     request->downloader = downloader_find(request->name, variants ? request->variant : NULL);
     if (request->downloader == NULL && !variants)
-        return usage_error("unknown dataset: %s", request->name);
+        return usage_error(program, "unknown dataset: %s", request->name);
     if (request->downloader == NULL && request->variant != NULL)
-        return usage_error("unknown format: %s", request->variant);
+        return usage_error(program, "unknown format: %s", request->variant);
     if (request->downloader == NULL)
-        return usage_error("%s needs a format: none given", request->name);
+        return usage_error(program, "%s needs a format: none given", request->name);
     request->converter = converter_find_variant(request->name, request->variant);
     if (request->converter == NULL)
         request->extra = extra_converter_find(&request->extras, request->name);
     if (request->extra != NULL)
         return EXIT_OK;
     if (request->converter == NULL)
-        return usage_error("no converter for this dataset: %s", request->name);
+        return usage_error(program, "no converter for this dataset: %s", request->name);
     for (size_t index = 0; index < request->converter->option_count; index++)
         request->arguments.values[index] = request->converter->options[index].default_value;
     int result = EXIT_OK;

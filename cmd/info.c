@@ -5,6 +5,7 @@
 #include "../common/h5py_reader.h"
 #include "commands.h"
 #include "info_check.h"
+#include "usage.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -37,16 +38,10 @@ static const char usage[] =
 static const char *const shown_apart[] = {"h5py_interface_version", "fuel_convert_version",
                                           "fuel_convert_command", "fuel_provenance"};
 
-static int usage_error(const char *program, const char *message, const char *argument)
-{
-    fprintf(stderr, "%s: %s%s; see '%s -h'\n", program, message, argument, program);
-    return EXIT_USAGE;
-}
-
 static int unknown_option(const char *program, const char *argument)
 {
     char short_option[3] = {'-', (char)optopt, '\0'};
-    return usage_error(program, "unknown option: ", optopt != 0 ? short_option : argument);
+    return usage_error(program, "unknown option: %s", optopt != 0 ? short_option : argument);
 }
 
 /* --- Text output -------------------------------------------------------------------------- */
@@ -763,7 +758,7 @@ int cmd_info(int argc, char **argv)
             return unknown_option(argv[0], argv[optind - 1]);
     }
     if (optind == argc)
-        return usage_error(argv[0], "missing FILE or NAME", "");
+        return usage_error(argv[0], "missing FILE or NAME");
     request.names = argv + optind;
     request.count = argc - optind;
     if (request.count > 1 || request.check.invariants || request.check.inputs)

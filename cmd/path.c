@@ -2,6 +2,7 @@
 #include "../common/config.h"
 #include "../common/error.h"
 #include "commands.h"
+#include "usage.h"
 
 #include <getopt.h>
 #include <jansson.h>
@@ -22,12 +23,6 @@ static const char usage[] =
     "options:\n"
     "  -h, --help  show this help and exit\n"
     "  --json      print {\"name\": NAME, \"path\": PATH}\n";
-
-static int usage_error(const char *message, const char *argument)
-{
-    fprintf(stderr, "%s: %s%s; see '%s -h'\n", program, message, argument, program);
-    return EXIT_USAGE;
-}
 
 static int path_print(const char *name, bool as_json)
 {
@@ -68,13 +63,13 @@ int cmd_path(int argc, char **argv)
             return EXIT_OK;
         }
         if (option != OPTION_JSON)
-            return usage_error("unknown option: ", argv[optind - 1]);
+            return usage_error(program, "unknown option: %s", argv[optind - 1]);
         as_json = true;
     }
     if (optind == argc)
-        return usage_error("missing NAME", "");
+        return usage_error(program, "missing NAME");
     if (argc - optind > 1)
-        return usage_error("one NAME expected, got also: ", argv[optind + 1]);
+        return usage_error(program, "one NAME expected, got also: %s", argv[optind + 1]);
     error_clear();
     int result = path_print(argv[optind], as_json);
     if (result != EXIT_OK)

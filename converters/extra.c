@@ -1,10 +1,10 @@
 /* Finds extra converters: executables named fuel-convert-NAME in the configured directories. */
 #include "extra.h"
 
+#include "../common/dataset_name.h"
 #include "../common/error.h"
 #include "converter.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -14,25 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { NAME_MAX_LENGTH = 64 };
-
-/* NAME: letters, digits, '_', '.', '-', not starting with '-' or '.', as manifests' names. */
-static bool valid_name(const char *name)
-{
-    size_t length = strlen(name);
-    if (length == 0 || length > NAME_MAX_LENGTH || name[0] == '-' || name[0] == '.')
-        return false;
-    for (size_t index = 0; index < length; index++)
-        if (!isalnum((unsigned char)name[index]) && strchr("_.-", name[index]) == NULL)
-            return false;
-    return true;
-}
-
 static int named_converter(const struct dirent *entry)
 {
     size_t prefix = strlen(EXTRA_CONVERTER_PREFIX);
     return strncmp(entry->d_name, EXTRA_CONVERTER_PREFIX, prefix) == 0 &&
-           valid_name(entry->d_name + prefix);
+           dataset_name_valid(entry->d_name + prefix);
 }
 
 static bool executable_file(const char *path)

@@ -2,6 +2,7 @@
    file and the JSON path of the offending value. */
 #include "manifest.h"
 
+#include "../common/dataset_name.h"
 #include "../common/error.h"
 
 #include <ctype.h>
@@ -15,7 +16,7 @@
 #include <sys/stat.h>
 
 /* A manifest is a few kilobytes; this bounds what a hostile one can make us parse. */
-enum { MANIFEST_MAX_BYTES = 16 << 20, NAME_MAX_LENGTH = 64, FILE_NAME_MAX_LENGTH = 255 };
+enum { MANIFEST_MAX_BYTES = 16 << 20, FILE_NAME_MAX_LENGTH = 255 };
 
 /* Where the parser stands: the file and the JSON path of the value being read. */
 struct location {
@@ -78,18 +79,6 @@ static int only_keys(const struct location *location, json_t *object, const char
         }
     }
     return EXIT_OK;
-}
-
-/* Dataset and format names: letters, digits, '_', '.', '-', not starting with '-' or '.'. */
-static bool valid_name(const char *name)
-{
-    size_t length = strlen(name);
-    if (length == 0 || length > NAME_MAX_LENGTH || name[0] == '-' || name[0] == '.')
-        return false;
-    for (size_t index = 0; index < length; index++)
-        if (!isalnum((unsigned char)name[index]) && strchr("_.-", name[index]) == NULL)
-            return false;
-    return true;
 }
 
 /* A file name written inside the target directory: no '/', no control character, not . or .. */
@@ -244,7 +233,7 @@ static int read_formats(struct manifest *manifest, const struct location *locati
     json_t *value;
     json_object_foreach(formats, variant, value) {
         struct location inner = member(location, variant), files = member(&inner, "files");
-        if (!valid_name(variant))
+        if (!dataset_name_valid(variant))
             return malformed(&inner, "a format name is letters, digits, '_', '.' or '-'");
         if (!json_is_object(value))
             return malformed(&inner, "expected an object with files");
@@ -268,7 +257,7 @@ static int read_dataset(struct manifest *manifest, const struct location *locati
                         const char *name, json_t *value)
 {
     static const char *const keys[] = {"summary", "files", "formats", NULL};
-    if (!valid_name(name))
+    if (!dataset_name_valid(name))
         return malformed(location, "a dataset name is letters, digits, '_', '.' or '-'");
     if (!json_is_object(value))
         return malformed(location, "expected an object with files or formats");
