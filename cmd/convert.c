@@ -46,8 +46,7 @@ static void print_overview(FILE *stream, const struct extra_converters *extras)
 static void print_converter_help(const struct converter *converter)
 {
     struct converter_arguments defaults = {.input_directory = "."};
-    for (size_t index = 0; index < converter->option_count; index++)
-        defaults.values[index] = converter->options[index].default_value;
+    converter_set_defaults(converter, &defaults);
     struct converter_inputs inputs = {0};
     converter_list_inputs(converter, &defaults, &inputs);
     char output[256];
@@ -87,17 +86,8 @@ static void print_formats_help(const char *dataset)
 /* Picks the converter of DATASET, and of its FORMAT when it has several. */
 static int find_converter(struct convert_request *request)
 {
-    const struct converter *match = NULL;
-    bool known = false;
-    for (size_t index = 0; converters[index] != NULL; index++) {
-        const struct converter *converter = converters[index];
-        if (strcmp(converter->name, request->dataset) != 0)
-            continue;
-        known = true;
-        if (converter->variant == NULL ||
-            (request->variant != NULL && strcmp(converter->variant, request->variant) == 0))
-            match = converter;
-    }
+    bool known = converter_find(request->dataset) != NULL;
+    const struct converter *match = converter_find_variant(request->dataset, request->variant);
     if (!known)
         return usage_error(program, "usage error: unknown dataset: %s", request->dataset);
     if (match == NULL)
@@ -105,8 +95,7 @@ static int find_converter(struct convert_request *request)
                                             : "usage error: missing format of %s",
                            request->variant ? request->variant : request->dataset);
     request->converter = match;
-    for (size_t index = 0; index < match->option_count; index++)
-        request->arguments.values[index] = match->options[index].default_value;
+    converter_set_defaults(match, &request->arguments);
     return EXIT_OK;
 }
 

@@ -177,18 +177,6 @@ static int arguments_parse(struct fetch_request *request, int argc, char **argv)
     return EXIT_OK;
 }
 
-static const struct converter *converter_find_variant(const char *name, const char *variant)
-{
-    for (size_t index = 0; converters[index] != NULL; index++) {
-        const struct converter *converter = converters[index];
-        if (strcmp(converter->name, name) == 0 &&
-            (converter->variant == NULL || (variant != NULL &&
-                                            strcmp(converter->variant, variant) == 0)))
-            return converter;
-    }
-    return NULL;
-}
-
 static int converter_option_set(struct fetch_request *request, const char *name,
                                 const char *value)
 {
@@ -218,8 +206,7 @@ static int dataset_resolve(struct fetch_request *request)
         return EXIT_OK;
     if (request->converter == NULL)
         return usage_error(program, "no converter for this dataset: %s", request->name);
-    for (size_t index = 0; index < request->converter->option_count; index++)
-        request->arguments.values[index] = request->converter->options[index].default_value;
+    converter_set_defaults(request->converter, &request->arguments);
     int result = EXIT_OK;
     for (size_t index = 0; index < request->pending_count && result == EXIT_OK; index += 2)
         result = converter_option_set(request, request->pending[index],

@@ -161,8 +161,7 @@ static json_t *converted_json(const struct list_request *request,
                               const struct converter *converter)
 {
     struct converter_arguments defaults = {.input_directory = "."};
-    for (size_t index = 0; index < converter->option_count; index++)
-        defaults.values[index] = converter->options[index].default_value;
+    converter_set_defaults(converter, &defaults);
     char name[256];
     converter_name_output(converter, &defaults, name, sizeof name);
     return converted_file_json(request, name);

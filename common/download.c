@@ -3,6 +3,7 @@
 #include "download.h"
 
 #include "error.h"
+#include "monotonic_clock.h"
 #include "hash.h"
 #include "retry.h"
 #include "transfer.h"
@@ -55,13 +56,6 @@ static void interrupt_handler(int signal_number)
 {
     (void)signal_number;
     interrupted = 1;
-}
-
-static double monotonic_seconds(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
 /* Keeps the first failure's code and the message error_set recorded for it. */
@@ -210,7 +204,7 @@ static void file_failed_for_good(struct run *run, struct file_state *file, int c
 }
 
 /* The transfer was cut when it passed the expected size: the size announced, when there was one. */
-static void report_too_large(const struct file_state *file, long status)
+static void report_too_large(const struct file_state *file)
 {
     curl_off_t length = -1;
     curl_easy_getinfo(file->transfer.easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
@@ -220,9 +214,7 @@ static void report_too_large(const struct file_state *file, long status)
                   file->item->name, expected);
         return;
     }
-    unsigned long long actual = (unsigned long long)length;
-    if (status == 206)
-        actual += file->transfer.offset;
+    unsigned long long actual = (unsigned long long)length + file->transfer.kept;
     error_set(EXIT_CHECKSUM, "size mismatch: %s: expected %llu bytes, got %llu",
               file->item->name, expected, actual);
 }
@@ -258,7 +250,7 @@ static void file_finish(struct run *run, struct file_state *file, CURLcode resul
     }
     if (transfer->failure == TRANSFER_FAILURE_TOO_LARGE) {
         unlink(file->part_path);
-        report_too_large(file, status);
+        report_too_large(file);
         return file_failed_for_good(run, file, EXIT_CHECKSUM);
     }
     if (status == 416 && file_publish_complete_part(run, file)) {   /* a .part of unknown size */

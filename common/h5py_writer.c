@@ -625,6 +625,16 @@ static int split_number(struct h5py_writer *writer, const char *split, size_t *n
     return EXIT_OK;
 }
 
+static const struct split_declaration *find_declaration(const struct h5py_writer *writer,
+                                                        size_t split, size_t source)
+{
+    for (size_t index = 0; index < writer->declaration_count; index++)
+        if (writer->declarations[index].split == split &&
+            writer->declarations[index].source == source)
+            return &writer->declarations[index];
+    return NULL;
+}
+
 static int declare_split(struct h5py_writer *writer, size_t split, size_t source, uint64_t start,
                          uint64_t stop)
 {
@@ -634,10 +644,9 @@ static int declare_split(struct h5py_writer *writer, size_t split, size_t source
                          writer->path, writer->split_names[split], declared->name,
                          (unsigned long long)start, (unsigned long long)stop,
                          (unsigned long long)declared->shape[0]);
-    for (size_t index = 0; index < writer->declaration_count; index++)
-        if (writer->declarations[index].split == split && writer->declarations[index].source == source)
-            return error_set(EXIT_OTHER, "cannot write: %s: split %s of %s declared twice",
-                             writer->path, writer->split_names[split], declared->name);
+    if (find_declaration(writer, split, source) != NULL)
+        return error_set(EXIT_OTHER, "cannot write: %s: split %s of %s declared twice",
+                         writer->path, writer->split_names[split], declared->name);
     struct split_declaration *grown = realloc(
         writer->declarations, (writer->declaration_count + 1) * sizeof *writer->declarations);
     if (grown == NULL)
@@ -701,16 +710,6 @@ static int compare_source_names(const void *left, const void *right)
     const struct writer_source *const *first = left;
     const struct writer_source *const *second = right;
     return strcmp((*first)->name, (*second)->name);
-}
-
-static const struct split_declaration *find_declaration(const struct h5py_writer *writer,
-                                                        size_t split, size_t source)
-{
-    for (size_t index = 0; index < writer->declaration_count; index++)
-        if (writer->declarations[index].split == split &&
-            writer->declarations[index].source == source)
-            return &writer->declarations[index];
-    return NULL;
 }
 
 /* One packed row per (split, source): splits in declaration order, sources by name. */

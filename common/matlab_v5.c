@@ -277,7 +277,6 @@ static int read_flags(struct matlab_file *file, struct matlab_variable *variable
     uint32_t word = load_word(file, flags);
     variable->class_id = (enum matlab_class)(word & 0xFF);
     variable->complex = word & 0x800;
-    variable->logical = word & 0x200;
     if (variable->class_id < MATLAB_CELL || variable->class_id > 17)
         return corrupt(file, "unknown array class %u", word & 0xFF);
     return EXIT_OK;

@@ -31,7 +31,6 @@ struct matlab_variable {
     char name[MATLAB_MAX_NAME + 1];
     enum matlab_class class_id;
     bool complex;
-    bool logical;
     int rank;
     uint64_t dimensions[MATLAB_MAX_RANK]; /* MATLAB order: column-major, first dimension fastest */
     uint64_t count;                       /* product of the dimensions */

@@ -1,6 +1,8 @@
 /* Draws per-file progress: live lines with percent, speed and ETA, or a line per finished file. */
 #include "progress.h"
 
+#include "monotonic_clock.h"
+
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -23,13 +25,6 @@ struct progress {
     size_t lines_drawn;
     double last_draw;
 };
-
-static double monotonic_seconds(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
-}
 
 void progress_format_size(char *text, size_t size, double bytes)
 {

@@ -28,8 +28,6 @@ struct provenance {
     size_t input_count;
     pthread_t thread;
     atomic_bool cancelled;
-    /* The thread and its starter each hold one; whoever lets go last frees. */
-    atomic_int holders;
     int result;
     char message[2048];
 };
@@ -41,12 +39,6 @@ static void provenance_free(struct provenance *provenance)
     free(provenance->inputs);
     json_decref(provenance->argv);
     free(provenance);
-}
-
-static void let_go(struct provenance *provenance)
-{
-    if (atomic_fetch_sub(&provenance->holders, 1) == 1)
-        provenance_free(provenance);
 }
 
 static void *hash_inputs(void *argument)
@@ -62,7 +54,6 @@ static void *hash_inputs(void *argument)
             break;
         }
     }
-    let_go(provenance);
     return NULL;
 }
 
@@ -94,7 +85,6 @@ int provenance_begin(struct provenance **provenance, int argc, char **argv,
     if (*provenance == NULL)
         return error_set(EXIT_OTHER, "cannot record provenance: out of memory");
     atomic_init(&(*provenance)->cancelled, false);
-    atomic_init(&(*provenance)->holders, 2);
     if (copy_arguments(*provenance, argc, argv, input_paths, input_count) < 0) {
         provenance_free(*provenance);
         *provenance = NULL;
@@ -182,7 +172,7 @@ void provenance_discard(struct provenance *provenance)
     /* Joined, not detached: exit() after a failure runs OpenSSL's cleanup, which would pull
        libcrypto from under a thread still hashing (a crash at exit instead of the exit code). */
     pthread_join(provenance->thread, NULL);
-    let_go(provenance);
+    provenance_free(provenance);
 }
 
 /* SOURCE_DATE_EPOCH as the reproducible-builds convention defines it: decimal seconds. */

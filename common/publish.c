@@ -169,16 +169,6 @@ static void release_lock(struct publication *publication)
     publication->lock_descriptor = -1;
 }
 
-static int sync_file(const char *path)
-{
-    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
-    if (descriptor < 0)
-        return errno;
-    int number = fsync(descriptor) == 0 ? 0 : errno;
-    close(descriptor);
-    return number;
-}
-
 static void directory_of(const char *path, char *directory, size_t size)
 {
     snprintf(directory, size, "%s", path);
@@ -195,7 +185,8 @@ int publish_commit(struct publication *publication)
 {
     if (publication->temporary_path[0] == '\0')
         return error_set(EXIT_OTHER, "cannot write: %s: nothing to publish", publication->final_path);
-    int number = sync_file(publication->temporary_path);
+    /* The lock's descriptor is on the temporary itself: fsync flushes what HDF5 wrote to it. */
+    int number = fsync(publication->lock_descriptor) == 0 ? 0 : errno;
     if (number != 0) {
         publish_abort(publication);
         return failure(publication->final_path, number);

@@ -2,6 +2,7 @@
 #include "transfer.h"
 
 #include "error.h"
+#include "monotonic_clock.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -38,9 +39,9 @@ static bool header_value(const char *line, size_t length, const char *name, char
     return true;
 }
 
-static void transfer_reset_response(struct transfer *transfer, const char *line)
+/* A new response begins (a redirect, or a retry's): forgets what the one before said. */
+static void transfer_reset_response(struct transfer *transfer)
 {
-    transfer->status = strtol(strchr(line, ' ') != NULL ? strchr(line, ' ') : "0", NULL, 10);
     transfer->range_start = UINT64_MAX;
     transfer->etag[0] = '\0';
     transfer->last_modified[0] = '\0';
@@ -53,9 +54,7 @@ static size_t transfer_header(char *line, size_t size, size_t count, void *data)
     size_t length = size * count;
     char value[PART_VALIDATOR_SIZE];
     if (length > 5 && strncmp(line, "HTTP/", 5) == 0) {
-        char status_line[64];
-        snprintf(status_line, sizeof status_line, "%.*s", (int)(length < 63 ? length : 63), line);
-        transfer_reset_response(transfer, status_line);
+        transfer_reset_response(transfer);
     } else if (header_value(line, length, "ETag", value, sizeof value)) {
         if (strncmp(value, "W/", 2) != 0)   /* If-Range needs a strong validator */
             snprintf(transfer->etag, sizeof transfer->etag, "%s", value);
@@ -103,13 +102,6 @@ static int transfer_open_body(struct transfer *transfer)
     transfer->written = keep;
     transfer->kept = keep;
     return 0;
-}
-
-static double monotonic_seconds(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
 /* Abandons a transfer through which no byte came for the timeout. libcurl's low-speed limit

@@ -38,7 +38,6 @@ struct transfer {
     uint64_t announced;        /* the whole file's size as the answer announced it; 0 unknown */
     struct body_pipeline *pipeline; /* writes and hashes the body */
     bool body_started;
-    long status;               /* status of the last response whose headers arrived */
     uint64_t range_start;      /* start of the last Content-Range, UINT64_MAX without one */
     char etag[PART_VALIDATOR_SIZE];
     char last_modified[PART_VALIDATOR_SIZE];

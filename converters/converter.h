@@ -55,6 +55,13 @@ struct converter {
 extern const struct converter *const converters[];
 const struct converter *converter_find(const char *name);
 
+/* The converter of dataset NAME, and of its format VARIANT when it has several; NULL if none. */
+const struct converter *converter_find_variant(const char *name, const char *variant);
+
+/* Sets every option value of ARGUMENTS to CONVERTER's default. */
+void converter_set_defaults(const struct converter *converter,
+                            struct converter_arguments *arguments);
+
 /* The files CONVERTER reads with ARGUMENTS, from its fixed names or its inputs callback. */
 void converter_list_inputs(const struct converter *converter,
                            const struct converter_arguments *arguments,

@@ -25,6 +25,25 @@ const struct converter *const converters[] = {
     NULL,
 };
 
+const struct converter *converter_find_variant(const char *name, const char *variant)
+{
+    for (size_t index = 0; converters[index] != NULL; index++) {
+        const struct converter *converter = converters[index];
+        if (strcmp(converter->name, name) == 0 &&
+            (converter->variant == NULL ||
+             (variant != NULL && strcmp(converter->variant, variant) == 0)))
+            return converter;
+    }
+    return NULL;
+}
+
+void converter_set_defaults(const struct converter *converter,
+                            struct converter_arguments *arguments)
+{
+    for (size_t index = 0; index < converter->option_count; index++)
+        arguments->values[index] = converter->options[index].default_value;
+}
+
 void converter_list_inputs(const struct converter *converter,
                            const struct converter_arguments *arguments,
                            struct converter_inputs *inputs)
