@@ -5,6 +5,7 @@
 #include "../common/error.h"
 #include "commands.h"
 #include "download_items.h"
+#include "usage.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -118,14 +119,6 @@ static void print_dataset(const struct downloader *downloader)
     printf("\n%s", options_usage);
 }
 
-static int usage_error(const char *format, const char *value)
-{
-    error_set(EXIT_USAGE, format, value);
-    error_print(program);
-    fprintf(stderr, "see '%s -h'\n", program);
-    return EXIT_USAGE;
-}
-
 static bool parse_number(const char *text, double minimum, double maximum, double *value)
 {
     char *end;
@@ -148,21 +141,24 @@ static int parse_option(struct download_arguments *arguments, int option)
     case 'h': arguments->help = true; return EXIT_OK;
     case 'j':
         if (!parse_number(optarg, 1, 64, &value) || value != (unsigned)value)
-            return usage_error("invalid -j: %s: expected a whole number from 1 to 64", optarg);
+            return usage_error(program, "invalid -j: %s: expected a whole number from 1 to 64",
+                               optarg);
         arguments->options.jobs = (unsigned)value;
         return EXIT_OK;
     case OPTION_RETRIES:
         if (!parse_number(optarg, 0, 100, &value) || value != (unsigned)value)
-            return usage_error("invalid --retries: %s: expected a whole number from 0 to 100", optarg);
+            return usage_error(program,
+                               "invalid --retries: %s: expected a whole number from 0 to 100",
+                               optarg);
         arguments->options.retries = (unsigned)value;
         return EXIT_OK;
     case OPTION_TIMEOUT:
         if (!parse_number(optarg, 0.001, 86400, &arguments->options.timeout))
-            return usage_error("invalid --timeout: %s: expected seconds above 0", optarg);
+            return usage_error(program, "invalid --timeout: %s: expected seconds above 0", optarg);
         return EXIT_OK;
     case OPTION_RETRY_DELAY:
         if (!parse_number(optarg, 0, 3600, &arguments->options.retry_delay))
-            return usage_error("invalid --retry-delay: %s: expected seconds", optarg);
+            return usage_error(program, "invalid --retry-delay: %s: expected seconds", optarg);
         return EXIT_OK;
     default:
         fprintf(stderr, "see '%s -h'\n", program);
@@ -189,9 +185,9 @@ static int parse_arguments(struct download_arguments *arguments, int argc, char 
     if (optind < argc)
         arguments->variant = argv[optind++];
     if (optind < argc)
-        return usage_error("unexpected argument: %s", argv[optind]);
+        return usage_error(program, "unexpected argument: %s", argv[optind]);
     if (arguments->name == NULL && !arguments->help)
-        return usage_error("%s", "missing dataset name");
+        return usage_error(program, "missing dataset name");
     arguments->options.directory = arguments->directory;
     arguments->options.progress = arguments->quiet            ? PROGRESS_QUIET
                                   : isatty(STDERR_FILENO) ? PROGRESS_LIVE : PROGRESS_LINES;
@@ -214,13 +210,13 @@ static void variant_choices(const char *name, char *text, size_t size)
 static int find_downloader(const struct download_arguments *arguments,
                            const struct downloader **downloader)
 {
-    char choices[64], message[160];
+    char choices[64];
     if (!downloader_has_variants(arguments->name)) {
         *downloader = downloader_find(arguments->name, NULL);
         if (*downloader == NULL)
-            return usage_error("unknown dataset: %s", arguments->name);
+            return usage_error(program, "unknown dataset: %s", arguments->name);
         if (arguments->variant != NULL)
-            return usage_error("unexpected argument: %s", arguments->variant);
+            return usage_error(program, "unexpected argument: %s", arguments->variant);
         return EXIT_OK;
     }
     variant_choices(arguments->name, choices, sizeof choices);
@@ -229,8 +225,8 @@ static int find_downloader(const struct download_arguments *arguments,
         *downloader = downloader_find(arguments->name, arguments->variant);
     if (*downloader != NULL)
         return EXIT_OK;
-    snprintf(message, sizeof message, "%s needs a format, %s: %%s", arguments->name, choices);
-    return usage_error(message, arguments->variant != NULL ? arguments->variant : "none given");
+    return usage_error(program, "%s needs a format, %s: %s", arguments->name, choices,
+                       arguments->variant != NULL ? arguments->variant : "none given");
 }
 
 static void print_urls(const struct item_table *table, const char *directory)
@@ -329,7 +325,7 @@ static int print_help(const struct download_arguments *arguments)
         found = true;
     }
     if (!found)
-        return usage_error("unknown dataset: %s", arguments->name);
+        return usage_error(program, "unknown dataset: %s", arguments->name);
     return EXIT_OK;
 }
 

@@ -1,4 +1,4 @@
-/* The one-line usage error every command but fuel-download prints. */
+/* The one-line usage error every command prints. */
 #include "usage.h"
 
 #include "../common/error.h"

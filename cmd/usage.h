@@ -1,4 +1,4 @@
-/* The one-line usage error every command but fuel-download prints. */
+/* The one-line usage error every command prints. */
 #ifndef FUEL_USAGE_H
 #define FUEL_USAGE_H
 
