@@ -41,10 +41,16 @@ int directory_create(const char *path)
 
 int directory_lock(const char *directory, bool wait, int *descriptor, bool *busy)
 {
+    return directory_lock_file(directory, DIRECTORY_LOCK_NAME, wait, descriptor, busy);
+}
+
+int directory_lock_file(const char *directory, const char *name, bool wait, int *descriptor,
+                        bool *busy)
+{
     char path[PATH_MAX];
     *busy = false;
     *descriptor = -1;
-    if (snprintf(path, sizeof path, "%s/%s", directory, DIRECTORY_LOCK_NAME) >= (int)sizeof path)
+    if (snprintf(path, sizeof path, "%s/%s", directory, name) >= (int)sizeof path)
         return error_set(EXIT_WRITE, "cannot lock: %s: name too long", directory);
     int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (lock < 0)

@@ -14,6 +14,10 @@ int directory_create(const char *path);
    EXIT_WRITE when the lock file cannot be opened or locked. */
 int directory_lock(const char *directory, bool wait, int *descriptor, bool *busy);
 
+/* The same with the lock file DIRECTORY/NAME. */
+int directory_lock_file(const char *directory, const char *name, bool wait, int *descriptor,
+                        bool *busy);
+
 /* Releases the lock; the lock file stays. */
 void directory_unlock(int descriptor);
 

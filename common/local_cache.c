@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,23 +22,6 @@ static bool same_file_times(const struct stat *left, const struct stat *right)
 {
     return left->st_size == right->st_size && left->st_mtim.tv_sec == right->st_mtim.tv_sec &&
            left->st_mtim.tv_nsec == right->st_mtim.tv_nsec;
-}
-
-static int lock_take(const char *directory, int *descriptor)
-{
-    char path[PATH_MAX];
-    if (snprintf(path, sizeof path, "%s/%s", directory, LOCAL_CACHE_LOCK_NAME) >= (int)sizeof path)
-        return error_set(EXIT_WRITE, "cannot lock: %s: path too long", directory);
-    *descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (*descriptor < 0)
-        return error_set(EXIT_WRITE, "cannot lock: %s: %s", path, strerror(errno));
-    while (flock(*descriptor, LOCK_EX) != 0)
-        if (errno != EINTR) {
-            int number = errno;
-            close(*descriptor);
-            return error_set(EXIT_WRITE, "cannot lock: %s: %s", path, strerror(number));
-        }
-    return EXIT_OK;
 }
 
 /* Copies every byte of INPUT to OUTPUT with copy_file_range, read/write where it is refused. */
@@ -134,11 +116,11 @@ int local_cache(const char *original, const char *local_directory, const char *n
     snprintf(directory, sizeof directory, "%s", local_path);
     char *parent = dirname(directory);
     int lock = -1, result = directory_create(parent);
+    bool busy;
     if (result == EXIT_OK)
-        result = lock_take(parent, &lock);
+        result = directory_lock_file(parent, LOCAL_CACHE_LOCK_NAME, true, &lock, &busy);
     if (result == EXIT_OK)
         result = copy_or_reuse(original, local_path, outcome);
-    if (lock >= 0)
-        close(lock);
+    directory_unlock(lock);
     return result;
 }
