@@ -289,19 +289,14 @@ static int download_dataset(const struct downloader *downloader,
                             const struct download_arguments *arguments,
                             const struct fuel_config *config)
 {
-    struct checksum_list checksums = {0};
     struct item_table table = {0};
-    int result = EXIT_OK;
-    if (arguments->checksums != NULL)
-        result = checksum_list_load(&checksums, arguments->checksums);
-    if (result == EXIT_OK)
-        result = item_table_build(&table, downloader, arguments->url_prefix, config, &checksums);
+    int result = item_table_build(&table, downloader, arguments->url_prefix, config,
+                                  arguments->checksums);
     if (result == EXIT_OK && arguments->print_urls)
         print_urls(&table, arguments->directory);
     else if (result == EXIT_OK)
         result = download_locked(&table, arguments);
     item_table_free(&table);
-    checksum_list_free(&checksums);
     return result;
 }
 

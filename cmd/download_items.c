@@ -12,6 +12,7 @@ void item_table_free(struct item_table *table)
         url_list_free(&table->urls[index]);
     free(table->urls);
     free(table->items);
+    checksum_list_free(&table->checksums);
 }
 
 static size_t url_count(const struct dataset_file *file)
@@ -24,8 +25,13 @@ static size_t url_count(const struct dataset_file *file)
 
 int item_table_build(struct item_table *table, const struct downloader *downloader,
                      const char *url_prefix, const struct fuel_config *config,
-                     const struct checksum_list *checksums)
+                     const char *checksums_path)
 {
+    if (checksums_path != NULL) {
+        int result = checksum_list_load(&table->checksums, checksums_path);
+        if (result != EXIT_OK)
+            return result;
+    }
     table->count = downloader->file_count;
     table->items = calloc(table->count, sizeof *table->items);
     table->urls = calloc(table->count, sizeof *table->urls);
@@ -43,7 +49,7 @@ int item_table_build(struct item_table *table, const struct downloader *download
         int result = url_list_build(&table->urls[index], &sources, file->name);
         if (result != EXIT_OK)
             return result;
-        const char *replacement = checksum_list_find(checksums, file->name);
+        const char *replacement = checksum_list_find(&table->checksums, file->name);
         table->items[index] = (struct download_item){
             .name = file->name,
             .urls = table->urls[index].items,

@@ -13,12 +13,14 @@ struct item_table {
     struct download_item *items;
     struct url_list *urls;
     size_t count;
+    struct checksum_list checksums; /* the items' replaced checksums point into it */
 };
 
-/* URL_PREFIX (NULL: the config's mirror, if any) replaces the built-in URLs up to the name. */
+/* URL_PREFIX (NULL: the config's mirror, if any) replaces the built-in URLs up to the name;
+   CHECKSUMS_PATH (NULL: none), an md5sum/sha256sum list, replaces the built-in checksums. */
 int item_table_build(struct item_table *table, const struct downloader *downloader,
                      const char *url_prefix, const struct fuel_config *config,
-                     const struct checksum_list *checksums);
+                     const char *checksums_path);
 void item_table_free(struct item_table *table);
 
 #endif

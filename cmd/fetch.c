@@ -1,5 +1,4 @@
 /* fuel-fetch: download a dataset, convert it and remove the raw files, into the data path. */
-#include "../common/checksum_list.h"
 #include "../common/config.h"
 #include "../common/directory.h"
 #include "../common/error.h"
@@ -255,20 +254,14 @@ static int directory_lock_wait(const struct fetch_request *request, const char *
 static int raw_download(const struct fetch_request *request, const struct fuel_config *config,
                         const char *directory)
 {
-    struct checksum_list checksums = {0};
     struct item_table table = {0};
-    int result = EXIT_OK;
-    if (request->checksums != NULL)
-        result = checksum_list_load(&checksums, request->checksums);
-    if (result == EXIT_OK)
-        result = item_table_build(&table, request->downloader, request->url_prefix, config,
-                                  &checksums);
+    int result = item_table_build(&table, request->downloader, request->url_prefix, config,
+                                  request->checksums);
     struct download_options options = request->options;
     options.directory = directory;
     if (result == EXIT_OK)
         result = download_run(table.items, table.count, &options);
     item_table_free(&table);
-    checksum_list_free(&checksums);
     return result;
 }
 
