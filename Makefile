@@ -15,11 +15,11 @@ PKG_LIBS := $(shell pkg-config --libs $(LIBRARIES))
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP $(SANITIZE)
 LDFLAGS += $(SANITIZE)
-CPPFLAGS += -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS)
+CPPFLAGS += -I. -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lhdf5_hl -lpthread -lm
 
 COMMANDS = download convert info list path fetch cache clean
-LIBRARY_SOURCES = $(wildcard common/*.c converters/*.c downloaders/*.c)
+LIBRARY_SOURCES = $(wildcard common/*/*.c converters/*.c downloaders/*.c)
 COMMAND_SOURCES = $(wildcard cmd/*.c)
 UNIT_SOURCES = $(wildcard tests/unit/test_*.c)
 LIBRARY_OBJECTS = $(LIBRARY_SOURCES:%.c=$(BUILD)/%.o)
@@ -71,7 +71,7 @@ check-sanitize:
 FUZZ_BUILD = build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_SOURCES = $(foreach source,$(wildcard tests/fuzz/fuzz_*.c),$(if $(wildcard $(shell sed -n \
-	's|^#include "\.\./\.\./\([a-z]*/[a-z0-9_]*\.h\)"|\1|p' $(source))),$(source)))
+	's|^#include "\([a-z]*/[a-z0-9_/]*\.h\)"|\1|p' $(source))),$(source)))
 FUZZ_BINARIES = $(FUZZ_SOURCES:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 

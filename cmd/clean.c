@@ -1,7 +1,7 @@
 /* fuel-clean: removes the temporary files that killed fuel-convert runs left behind. */
-#include "../common/config.h"
-#include "../common/error.h"
-#include "../common/publish.h"
+#include "common/base/config.h"
+#include "common/base/error.h"
+#include "common/hdf5/publish.h"
 #include "commands.h"
 #include "usage.h"
 

@@ -2,9 +2,9 @@
    Shared by fuel-convert and fuel-fetch. */
 #include "conversion.h"
 
-#include "../common/error.h"
-#include "../common/provenance.h"
-#include "../common/publish.h"
+#include "common/base/error.h"
+#include "common/hdf5/provenance.h"
+#include "common/hdf5/publish.h"
 #include "commands.h"
 
 #include <libgen.h>

@@ -1,7 +1,7 @@
 /* fuel-convert: parses options, checks inputs, and runs a converter into an atomically published file. */
-#include "../common/config.h"
-#include "../common/error.h"
-#include "../converters/converter.h"
+#include "common/base/config.h"
+#include "common/base/error.h"
+#include "converters/converter.h"
 #include "commands.h"
 #include "conversion.h"
 #include "convert.h"

@@ -1,8 +1,8 @@
 /* fuel-download: parses the command line, turns a dataset's file table into download items
    (mirrors, prefix, checksum overrides) and runs the download engine on them. */
-#include "../common/config.h"
-#include "../common/directory.h"
-#include "../common/error.h"
+#include "common/base/config.h"
+#include "common/base/directory.h"
+#include "common/base/error.h"
 #include "commands.h"
 #include "download_items.h"
 #include "usage.h"

@@ -2,7 +2,7 @@
    after the --checksums list. */
 #include "download_items.h"
 
-#include "../common/error.h"
+#include "common/base/error.h"
 
 #include <stdlib.h>
 

@@ -3,11 +3,11 @@
 #ifndef FUEL_DOWNLOAD_ITEMS_H
 #define FUEL_DOWNLOAD_ITEMS_H
 
-#include "../common/checksum_list.h"
-#include "../common/config.h"
-#include "../common/download.h"
-#include "../common/url_list.h"
-#include "../downloaders/downloader.h"
+#include "common/download/checksum_list.h"
+#include "common/base/config.h"
+#include "common/download/download.h"
+#include "common/download/url_list.h"
+#include "downloaders/downloader.h"
 
 struct item_table {
     struct download_item *items;

@@ -1,5 +1,5 @@
 /* The fuel dispatcher: `fuel CMD ARGS` and `fuel-CMD ARGS` run the same entry of one table. */
-#include "../common/versions.h"
+#include "common/base/versions.h"
 #include "commands.h"
 
 #include <errno.h>

@@ -1,10 +1,10 @@
 /* fuel-info --check and --verify-inputs: prints the checker's violations and the inputs' states. */
 #include "info_check.h"
 
-#include "../common/config.h"
-#include "../common/error.h"
-#include "../common/h5py_check.h"
-#include "../common/input_verify.h"
+#include "common/base/config.h"
+#include "common/base/error.h"
+#include "common/hdf5/h5py_check.h"
+#include "common/hdf5/input_verify.h"
 
 #include <stdio.h>
 

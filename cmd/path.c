@@ -1,10 +1,10 @@
 /* fuel-path: prints where a name is found in the data path, for h5=$(fuel path mnist.hdf5). */
-#include "../common/config.h"
-#include "../common/error.h"
+#include "common/base/config.h"
+#include "common/base/error.h"
 #include "commands.h"
+#include "parse_options.h"
 #include "usage.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -13,18 +13,27 @@
 
 static const char program[] = "fuel-path";
 
-static const char usage[] =
-    "usage: fuel-path [-h] [--json] NAME\n"
-    "\n"
-    "Prints the full path of NAME in the first directory of the data path (FUEL_DATA_PATH or\n"
-    "data_path in ~/.fuelrc) that holds it; exit 3, naming the directories searched, when none\n"
-    "does.\n"
-    "\n"
-    "options:\n"
-    "  -h, --help  show this help and exit\n"
-    "  --json      print {\"name\": NAME, \"path\": PATH}\n";
+static bool as_json;
 
-static int path_print(const char *name, bool as_json)
+static const struct option options[] = {
+    {.long_name = "json", .kind = OPTION_FLAG, .value = &as_json,
+     .help = "print {\"name\": NAME, \"path\": PATH}"},
+};
+
+static const struct command_line command_line = {
+    .program = program,
+    .usage = "[-h] [--json] NAME",
+    .description =
+        "Prints the full path of NAME in the first directory of the data path (FUEL_DATA_PATH or\n"
+        "data_path in ~/.fuelrc) that holds it; exit 3, naming the directories searched, when none\n"
+        "does.",
+    .options = options,
+    .option_count = sizeof options / sizeof options[0],
+    .maximum_positionals = (size_t)-1,
+    .positional_completion = COMPLETE_FILE,
+};
+
+static int path_print(const char *name, bool json)
 {
     struct fuel_config config = {0};
     char path[PATH_MAX];
@@ -34,7 +43,7 @@ static int path_print(const char *name, bool as_json)
     config_free(&config);
     if (result != EXIT_OK)
         return result;
-    if (as_json) {
+    if (json) {
         json_t *document = json_pack("{s:s, s:s}", "name", name, "path", path);
         result = json_dumpf(document, stdout, JSON_INDENT(2)) == 0 ? EXIT_OK : EXIT_WRITE;
         json_decref(document);
@@ -49,30 +58,20 @@ static int path_print(const char *name, bool as_json)
 
 int cmd_path(int argc, char **argv)
 {
-    enum { OPTION_JSON = 256 };
-    static const struct option options[] = {{"help", no_argument, NULL, 'h'},
-                                            {"json", no_argument, NULL, OPTION_JSON},
-                                            {NULL, 0, NULL, 0}};
-    bool as_json = false;
-    int option;
-    opterr = 0;
-    optind = 1;
-    while ((option = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-        if (option == 'h') {
-            fputs(usage, stdout);
-            return EXIT_OK;
-        }
-        if (option != OPTION_JSON)
-            return usage_error(program, "unknown option: %s", argv[optind - 1]);
-        as_json = true;
+    struct parsed_arguments parsed;
+    int result = options_parse(&command_line, argc, argv, &parsed);
+    if (result == EXIT_OK && parsed.help)
+        options_print_help(&command_line, stdout);
+    else if (result == EXIT_OK && parsed.positional_count == 0)
+        result = usage_error(program, "missing NAME");
+    else if (result == EXIT_OK && parsed.positional_count > 1)
+        result = usage_error(program, "one NAME expected, got also: %s", parsed.positionals[1]);
+    else if (result == EXIT_OK) {
+        error_clear();
+        result = path_print(parsed.positionals[0], as_json);
+        if (result != EXIT_OK)
+            error_print(program);
     }
-    if (optind == argc)
-        return usage_error(program, "missing NAME");
-    if (argc - optind > 1)
-        return usage_error(program, "one NAME expected, got also: %s", argv[optind + 1]);
-    error_clear();
-    int result = path_print(argv[optind], as_json);
-    if (result != EXIT_OK)
-        error_print(program);
+    parsed_arguments_free(&parsed);
     return result;
 }

@@ -1,7 +1,7 @@
 /* The one-line usage error every command prints. */
 #include "usage.h"
 
-#include "../common/error.h"
+#include "common/base/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* Binarized MNIST: three .amat text files (train, valid, test) into features (N,1,28,28) uint8. */
 #include "converter.h"
 
-#include "../common/amat.h"
-#include "../common/error.h"
+#include "common/formats/amat.h"
+#include "common/base/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* What CIFAR-10 and CIFAR-100 share: pickled batches streamed out of a tar.gz into sources. */
 #include "cifar_batches.h"
 
-#include "../common/error.h"
-#include "../common/pickle.h"
-#include "../common/spool.h"
-#include "../common/tar_stream.h"
+#include "common/base/error.h"
+#include "common/formats/pickle.h"
+#include "common/formats/spool.h"
+#include "common/formats/tar_stream.h"
 
 #include <stdio.h>
 #include <stdlib.h>

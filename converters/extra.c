@@ -1,8 +1,8 @@
 /* Finds extra converters: executables named fuel-convert-NAME in the configured directories. */
 #include "extra.h"
 
-#include "../common/dataset_name.h"
-#include "../common/error.h"
+#include "common/base/dataset_name.h"
+#include "common/base/error.h"
 #include "converter.h"
 
 #include <dirent.h>

@@ -1,8 +1,8 @@
 /* Iris: UCI's iris.data (four measurements and a class name a line) into features and targets. */
 #include "converter.h"
 
-#include "../common/class_rows.h"
-#include "../common/error.h"
+#include "common/formats/class_rows.h"
+#include "common/base/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>

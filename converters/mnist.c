@@ -1,8 +1,8 @@
 /* MNIST and Fashion-MNIST: four IDX files into features (N,1,28,28) and targets (N,1). */
 #include "converter.h"
 
-#include "../common/error.h"
-#include "../common/idx.h"
+#include "common/base/error.h"
+#include "common/formats/idx.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,10 +2,10 @@
    into variable-length features and bbox_* sources, as Fuel 0.2 writes svhn_format_1.hdf5. */
 #include "converter.h"
 
-#include "../common/error.h"
-#include "../common/matlab73.h"
-#include "../common/png_rgb.h"
-#include "../common/tar_stream.h"
+#include "common/base/error.h"
+#include "common/formats/matlab73.h"
+#include "common/formats/png_rgb.h"
+#include "common/formats/tar_stream.h"
 
 #include <inttypes.h>
 #include <math.h>

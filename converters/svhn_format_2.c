@@ -1,9 +1,9 @@
 /* SVHN format 2: {train,test,extra}_32x32.mat (MATLAB level 5) into svhn_format_2.hdf5. */
 #include "converter.h"
 
-#include "../common/error.h"
-#include "../common/matlab_v5.h"
-#include "../common/read_ahead.h"
+#include "common/base/error.h"
+#include "common/formats/matlab_v5.h"
+#include "common/formats/read_ahead.h"
 
 #include <limits.h>
 #include <stdio.h>

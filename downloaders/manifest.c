@@ -2,8 +2,8 @@
    file and the JSON path of the offending value. */
 #include "manifest.h"
 
-#include "../common/dataset_name.h"
-#include "../common/error.h"
+#include "common/base/dataset_name.h"
+#include "common/base/error.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
    variant. */
 #include "downloader.h"
 
-#include "../common/error.h"
+#include "common/base/error.h"
 #include "manifest.h"
 
 #include <dirent.h>

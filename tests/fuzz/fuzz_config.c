@@ -1,5 +1,5 @@
 /* libFuzzer target: the YAML config reader (~/.fuelrc, here through FUEL_CONFIG). */
-#include "../../common/config.h"
+#include "common/base/config.h"
 #include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);

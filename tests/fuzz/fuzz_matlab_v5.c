@@ -1,5 +1,5 @@
 /* libFuzzer target: the MATLAB v5 reader, walked as the svhn 2 converter walks X and y. */
-#include "../../common/matlab_v5.h"
+#include "common/formats/matlab_v5.h"
 #include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);

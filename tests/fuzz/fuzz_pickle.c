@@ -1,5 +1,5 @@
 /* libFuzzer target: the safe pickle reader, then the lookups the CIFAR converters make. */
-#include "../../common/pickle.h"
+#include "common/formats/pickle.h"
 
 #include <stdlib.h>
 #include <string.h>

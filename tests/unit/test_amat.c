@@ -4,8 +4,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../common/amat.h"
-#include "../../common/error.h"
+#include "common/formats/amat.h"
+#include "common/base/error.h"
 #include "support.h"
 
 #include <stdio.h>

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/body_pipeline.h"
-#include "../../common/error.h"
+#include "common/download/body_pipeline.h"
+#include "common/base/error.h"
 #include "support.h"
 
 #include <errno.h>

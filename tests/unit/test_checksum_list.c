@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/checksum_list.h"
-#include "../../common/error.h"
+#include "common/download/checksum_list.h"
+#include "common/base/error.h"
 #include "support.h"
 
 #include <stdio.h>

@@ -4,8 +4,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../common/class_rows.h"
-#include "../../common/error.h"
+#include "common/formats/class_rows.h"
+#include "common/base/error.h"
 #include "support.h"
 
 #include <locale.h>

@@ -6,8 +6,8 @@
 
 #include <cmocka.h>
 
-#include "../../common/config.h"
-#include "../../common/error.h"
+#include "common/base/config.h"
+#include "common/base/error.h"
 #include "support.h"
 
 #include <errno.h>

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/directory.h"
-#include "../../common/error.h"
+#include "common/base/directory.h"
+#include "common/base/error.h"
 #include "support.h"
 
 #include <stdio.h>

@@ -5,9 +5,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/download.h"
-#include "../../common/error.h"
-#include "../../common/hash.h"
+#include "common/download/download.h"
+#include "common/base/error.h"
+#include "common/base/hash.h"
 #include "support.h"
 
 #include <stdio.h>

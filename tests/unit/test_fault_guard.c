@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/fault_guard.h"
+#include "common/base/error.h"
+#include "common/hdf5/fault_guard.h"
 
 #include <signal.h>
 #include <stdbool.h>

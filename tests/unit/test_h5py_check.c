@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/h5py_check.h"
+#include "common/base/error.h"
+#include "common/hdf5/h5py_check.h"
 #include "support.h"
 
 #include <stdio.h>

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/h5py_reader.h"
+#include "common/base/error.h"
+#include "common/hdf5/h5py_reader.h"
 #include "support.h"
 
 #include <dirent.h>

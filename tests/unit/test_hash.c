@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/hash.h"
+#include "common/base/error.h"
+#include "common/base/hash.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/idx.h"
+#include "common/base/error.h"
+#include "common/formats/idx.h"
 #include "support.h"
 
 #include <stdio.h>

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/input_verify.h"
+#include "common/base/error.h"
+#include "common/hdf5/input_verify.h"
 #include "support.h"
 
 #include <stdio.h>

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/local_cache.h"
+#include "common/base/error.h"
+#include "common/hdf5/local_cache.h"
 #include "support.h"
 
 #include <dirent.h>

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/matlab73.h"
+#include "common/base/error.h"
+#include "common/formats/matlab73.h"
 
 #include <hdf5.h>
 #include <stdlib.h>

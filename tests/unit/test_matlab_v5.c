@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/matlab_v5.h"
+#include "common/base/error.h"
+#include "common/formats/matlab_v5.h"
 #include "support.h"
 
 #include <stdio.h>

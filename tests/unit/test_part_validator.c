@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/part_validator.h"
+#include "common/download/part_validator.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

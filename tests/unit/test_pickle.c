@@ -4,8 +4,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/pickle.h"
+#include "common/base/error.h"
+#include "common/formats/pickle.h"
 
 #include <stdio.h>
 #include <stdlib.h>

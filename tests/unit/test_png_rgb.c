@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/png_rgb.h"
+#include "common/base/error.h"
+#include "common/formats/png_rgb.h"
 
 #include <png.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/progress.h"
+#include "common/base/progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,9 +5,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/provenance.h"
-#include "../../common/versions.h"
+#include "common/base/error.h"
+#include "common/hdf5/provenance.h"
+#include "common/base/versions.h"
 #include "support.h"
 
 #include <jansson.h>

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/publish.h"
+#include "common/base/error.h"
+#include "common/hdf5/publish.h"
 #include "support.h"
 
 #include <dirent.h>

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/raw_file.h"
+#include "common/base/error.h"
+#include "common/download/raw_file.h"
 #include "support.h"
 
 #include <stdio.h>

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/read_ahead.h"
+#include "common/base/error.h"
+#include "common/formats/read_ahead.h"
 
 #include <string.h>
 

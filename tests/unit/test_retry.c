@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/retry.h"
+#include "common/download/retry.h"
 
 static void test_classify_http_status(void **state)
 {

@@ -4,8 +4,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/spool.h"
+#include "common/base/error.h"
+#include "common/formats/spool.h"
 
 #include <dirent.h>
 #include <stdio.h>

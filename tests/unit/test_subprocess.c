@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/subprocess.h"
+#include "common/base/error.h"
+#include "common/base/subprocess.h"
 
 #include <signal.h>
 #include <stdlib.h>

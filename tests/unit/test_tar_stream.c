@@ -4,8 +4,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../common/error.h"
-#include "../../common/tar_stream.h"
+#include "common/base/error.h"
+#include "common/formats/tar_stream.h"
 #include "support.h"
 
 #include <archive.h>

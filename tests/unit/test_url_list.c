@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../common/url_list.h"
+#include "common/download/url_list.h"
 
 static const char *const builtin[] = {"https://a.example/d/f.gz", "http://b.example/x/f.gz"};
 

@@ -1,0 +1,258 @@
+/* Declarative command-line parsing shared by every command: options from a table, positionals,
+   pass-through dataset options, generated -h. */
+#include "parse_options.h"
+
+#include "common/base/error.h"
+#include "usage.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The state of one parse: the table, what was typed, and where parsing stands. */
+struct parser {
+    const struct command_line *line;
+    int argc;
+    char *const *argv;
+    int index;
+    struct parsed_arguments *parsed;
+};
+
+const struct option *options_find(const struct command_line *line, const char *name)
+{
+    for (size_t index = 0; index < line->option_count; index++) {
+        const struct option *option = &line->options[index];
+        if (name[0] == '-' && name[1] != '-' && name[1] == option->short_name && name[2] == '\0')
+            return option;
+        if (name[0] == '-' && name[1] == '-' &&
+            ((option->long_name != NULL && strcmp(name + 2, option->long_name) == 0) ||
+             (option->alias != NULL && strcmp(name + 2, option->alias) == 0)))
+            return option;
+    }
+    return NULL;
+}
+
+static bool takes_value(const struct option *option)
+{
+    return option->kind != OPTION_FLAG && option->kind != OPTION_COUNT;
+}
+
+static bool is_choice(const char *choices, const char *value)
+{
+    size_t length = strlen(value);
+    for (const char *word = choices; *word != '\0';) {
+        size_t word_length = strcspn(word, " ");
+        if (word_length == length && strncmp(word, value, length) == 0)
+            return true;
+        word += word_length;
+        word += strspn(word, " ");
+    }
+    return false;
+}
+
+static int store_number(const struct parser *parser, const struct option *option,
+                        const char *name, const char *value)
+{
+    char *end;
+    errno = 0;
+    double number = strtod(value, &end);
+    bool whole = option->kind == OPTION_INTEGER;
+    if (errno != 0 || end == value || *end != '\0' || !(number >= option->minimum) ||
+        !(number <= option->maximum) || (whole && number != floor(number))) {
+        if (whole)
+            return usage_error(parser->line->program,
+                               "invalid %s: %s: expected a whole number from %.0f to %.0f", name,
+                               value, option->minimum, option->maximum);
+        return usage_error(parser->line->program, "invalid %s: %s: expected a number from %g to %g",
+                           name, value, option->minimum, option->maximum);
+    }
+    if (whole)
+        *(long *)option->value = (long)number;
+    else
+        *(double *)option->value = number;
+    return EXIT_OK;
+}
+
+/* Stores VALUE (NULL for flags) through OPTION's pointer; NAME is the option as typed. */
+static int store(const struct parser *parser, const struct option *option, const char *name,
+                 const char *value)
+{
+    const char *program = parser->line->program;
+    if (option->choices != NULL && value != NULL && !is_choice(option->choices, value))
+        return usage_error(program, "invalid choice: %s", value);
+    switch (option->kind) {
+    case OPTION_FLAG: *(bool *)option->value = true; return EXIT_OK;
+    case OPTION_COUNT: (*(int *)option->value)++; return EXIT_OK;
+    case OPTION_STRING: *(const char **)option->value = value; return EXIT_OK;
+    case OPTION_LIST: {
+        struct option_list *list = option->value;
+        if (list->count == OPTION_LIST_MAX)
+            return usage_error(program, "too many %s options", name);
+        list->items[list->count++] = value;
+        return EXIT_OK;
+    }
+    case OPTION_INTEGER:
+    case OPTION_DECIMAL: return store_number(parser, option, name, value);
+    }
+    return EXIT_OK;
+}
+
+/* The value after an option that takes one: ATTACHED, or the next argument. */
+static int next_value(struct parser *parser, const char *name, const char *attached,
+                      const char **value)
+{
+    if (attached != NULL) {
+        *value = attached;
+        return EXIT_OK;
+    }
+    if (parser->index + 1 >= parser->argc)
+        return usage_error(parser->line->program, "option %s needs a value", name);
+    *value = parser->argv[++parser->index];
+    return EXIT_OK;
+}
+
+/* An option the table does not have: kept for the dataset when the command passes them on. */
+static int pass_unknown(struct parser *parser, const char *argument, size_t name_length,
+                        const char *attached)
+{
+    struct parsed_arguments *parsed = parser->parsed;
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)name_length, argument);
+    if (!parser->line->pass_unknown || argument[1] != '-')
+        return usage_error(parser->line->program, "unknown option: %s", name);
+    if (parsed->passed_count == PASSED_OPTION_MAX || name_length >= sizeof name)
+        return usage_error(parser->line->program, "too many options: %s", name);
+    struct passed_option *passed = &parsed->passed[parsed->passed_count++];
+    memcpy(passed->name, name, name_length + 1);
+    passed->value = attached;
+    if (attached == NULL && parser->index + 1 < parser->argc)
+        passed->value = parser->argv[++parser->index];
+    return EXIT_OK;
+}
+
+static int parse_long(struct parser *parser, const char *argument)
+{
+    const char *equals = strchr(argument, '=');
+    size_t name_length = equals != NULL ? (size_t)(equals - argument) : strlen(argument);
+    const char *attached = equals != NULL ? equals + 1 : NULL;
+    char name[128];
+    if (name_length >= sizeof name)
+        return usage_error(parser->line->program, "unknown option: %.60s...", argument);
+    memcpy(name, argument, name_length);
+    name[name_length] = '\0';
+    if (strcmp(name, "--help") == 0) {
+        parser->parsed->help = true;
+        return EXIT_OK;
+    }
+    const struct option *option = options_find(parser->line, name);
+    if (option == NULL)
+        return pass_unknown(parser, argument, name_length, attached);
+    if (!takes_value(option) && attached != NULL)
+        return usage_error(parser->line->program, "option %s takes no value", name);
+    const char *value = NULL;
+    int result = takes_value(option) ? next_value(parser, name, attached, &value) : EXIT_OK;
+    return result == EXIT_OK ? store(parser, option, name, value) : result;
+}
+
+/* "-q", "-qv", "-jN", "-j N", "-d DIR". */
+static int parse_short(struct parser *parser, const char *argument)
+{
+    for (const char *letter = argument + 1; *letter != '\0'; letter++) {
+        char name[3] = {'-', *letter, '\0'};
+        if (*letter == 'h') {
+            parser->parsed->help = true;
+            continue;
+        }
+        const struct option *option = options_find(parser->line, name);
+        if (option == NULL)
+            return usage_error(parser->line->program, "unknown option: %s", name);
+        if (!takes_value(option)) {
+            int result = store(parser, option, name, NULL);
+            if (result != EXIT_OK)
+                return result;
+            continue;
+        }
+        const char *value = NULL;
+        int result = next_value(parser, name, letter[1] != '\0' ? letter + 1 : NULL, &value);
+        return result == EXIT_OK ? store(parser, option, name, value) : result;
+    }
+    return EXIT_OK;
+}
+
+static int add_positional(struct parser *parser, const char *argument)
+{
+    struct parsed_arguments *parsed = parser->parsed;
+    if (parsed->positional_count >= parser->line->maximum_positionals)
+        return usage_error(parser->line->program, "unexpected argument: %s", argument);
+    parsed->positionals[parsed->positional_count++] = argument;
+    return EXIT_OK;
+}
+
+int options_parse(const struct command_line *line, int argc, char *const *argv,
+                  struct parsed_arguments *parsed)
+{
+    *parsed = (struct parsed_arguments){0};
+    parsed->positionals = calloc((size_t)argc + 1, sizeof *parsed->positionals);
+    if (parsed->positionals == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    struct parser parser = {line, argc, argv, 1, parsed};
+    bool options_ended = false;
+    for (; parser.index < argc && !parsed->help; parser.index++) {
+        const char *argument = argv[parser.index];
+        int result;
+        if (options_ended || argument[0] != '-' || argument[1] == '\0')
+            result = add_positional(&parser, argument);
+        else if (strcmp(argument, "--") == 0)
+            options_ended = true, result = EXIT_OK;
+        else if (argument[1] == '-')
+            result = parse_long(&parser, argument);
+        else
+            result = parse_short(&parser, argument);
+        if (result != EXIT_OK)
+            return result;
+    }
+    return EXIT_OK;
+}
+
+void parsed_arguments_free(struct parsed_arguments *parsed)
+{
+    free(parsed->positionals);
+    parsed->positionals = NULL;
+    parsed->positional_count = 0;
+}
+
+/* "-d, --directory DIR" */
+static void option_synopsis(const struct option *option, char *text, size_t size)
+{
+    int used = 0;
+    if (option->short_name != 0)
+        used = snprintf(text, size, "-%c%s", option->short_name, option->long_name ? ", " : "");
+    if (option->long_name != NULL)
+        used += snprintf(text + used, size - (size_t)used, "--%s", option->long_name);
+    if (option->argument != NULL)
+        snprintf(text + used, size - (size_t)used, " %s", option->argument);
+}
+
+void options_print_table(const struct command_line *line, FILE *stream)
+{
+    fprintf(stream, "options:\n");
+    for (size_t index = 0; index < line->option_count; index++) {
+        char synopsis[96];
+        option_synopsis(&line->options[index], synopsis, sizeof synopsis);
+        if (strlen(synopsis) <= 26)
+            fprintf(stream, "  %-26s %s\n", synopsis, line->options[index].help);
+        else
+            fprintf(stream, "  %s\n  %-26s %s\n", synopsis, "", line->options[index].help);
+    }
+    fprintf(stream, "  %-26s %s\n", "-h, --help", "show this help and exit");
+}
+
+void options_print_help(const struct command_line *line, FILE *stream)
+{
+    fprintf(stream, "usage: %s %s\n", line->program, line->usage);
+    if (line->description != NULL)
+        fprintf(stream, "\n%s\n", line->description);
+    fprintf(stream, "\n");
+    options_print_table(line, stream);
+}

@@ -1,0 +1,488 @@
+/* Schedules the transfers of a download run: skips verified files, runs up to N at once, retries
+   transient failures with backoff, falls back to the next URL, verifies and publishes. */
+#include "download.h"
+
+#include "common/base/error.h"
+#include "common/base/monotonic_clock.h"
+#include "common/base/hash.h"
+#include "retry.h"
+#include "transfer.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { POLL_MILLISECONDS = 100, RETRY_AFTER_CAP_SECONDS = 300 };
+
+enum file_phase { FILE_PENDING, FILE_ACTIVE, FILE_DONE, FILE_FAILED };
+
+struct file_state {
+    const struct download_item *item;
+    size_t slot;
+    char final_path[PATH_MAX];
+    char part_path[PATH_MAX];
+    enum file_phase phase;
+    size_t url_index;
+    unsigned attempt;          /* retries made on the current URL */
+    double ready_at;           /* monotonic time before which it must not start */
+    double started;
+    char errors[2048];         /* "URL: why; URL: why" for the final message */
+    struct transfer transfer;
+};
+
+struct run {
+    const struct download_options *options;
+    struct file_state *files;
+    size_t count;
+    CURLM *multi;
+    unsigned active;
+    struct progress *progress;
+    int result;
+    char message[2048];        /* the first failure's message */
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void interrupt_handler(int signal_number)
+{
+    (void)signal_number;
+    interrupted = 1;
+}
+
+/* Keeps the first failure's code and the message error_set recorded for it. */
+static void run_fail(struct run *run, int code)
+{
+    if (run->result != EXIT_OK)
+        return;
+    run->result = code;
+    snprintf(run->message, sizeof run->message, "%s", error_message());
+}
+
+static enum hash_algorithm item_algorithm(const struct download_item *item)
+{
+    return item->checksum != NULL && hash_algorithm_for_length(strlen(item->checksum)) == HASH_MD5
+               ? HASH_MD5 : HASH_SHA256;
+}
+
+static const char *algorithm_name(enum hash_algorithm algorithm)
+{
+    return algorithm == HASH_MD5 ? "md5" : "sha256";
+}
+
+/* Whether PATH is a regular file with ITEM's size and checksum, where they are known. */
+static bool file_matches(const char *path, const struct download_item *item)
+{
+    struct stat status;
+    if (stat(path, &status) != 0 || !S_ISREG(status.st_mode))
+        return false;
+    if (item->size > 0 && (uint64_t)status.st_size != item->size)
+        return false;
+    if (item->checksum == NULL)
+        return true;
+    char hex[HASH_HEX_SIZE];
+    uint64_t size;
+    if (hash_file(path, item_algorithm(item), hex, &size) != EXIT_OK) {
+        error_clear();
+        return false;
+    }
+    return strcasecmp(hex, item->checksum) == 0;
+}
+
+static void directory_sync(const char *directory)
+{
+    int descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (descriptor >= 0) {
+        fsync(descriptor);
+        close(descriptor);
+    }
+}
+
+/* A .part whose checksum matches (its run was stopped between the last byte and the rename) is
+   made durable and published without asking the network again. */
+static bool file_publish_complete_part(struct run *run, const struct file_state *file)
+{
+    if (file->item->checksum == NULL || !file_matches(file->part_path, file->item))
+        return false;
+    int descriptor = open(file->part_path, O_RDONLY | O_CLOEXEC);
+    bool durable = descriptor >= 0 && fsync(descriptor) == 0;
+    if (descriptor >= 0)
+        close(descriptor);
+    if (!durable || rename(file->part_path, file->final_path) != 0)
+        return false;
+    directory_sync(run->options->directory);
+    return true;
+}
+
+static void part_remove_when_empty(const struct file_state *file)
+{
+    struct stat status;
+    if (stat(file->part_path, &status) == 0 && status.st_size == 0)
+        unlink(file->part_path);
+}
+
+/* The transfer is complete: checks size and checksum, then renames the .part into place. */
+static int file_publish(struct run *run, struct file_state *file)
+{
+    const struct download_item *item = file->item;
+    struct transfer *transfer = &file->transfer;
+    char hex[HASH_HEX_SIZE];
+    int result = body_pipeline_finish(transfer->pipeline, hex);
+    transfer->pipeline = NULL;
+    if (result != EXIT_OK)
+        return result;
+    if (fsync(transfer->descriptor) != 0)
+        return error_set(EXIT_WRITE, "cannot write: %s: %s", file->part_path, strerror(errno));
+    if (item->size > 0 && transfer->written != item->size) {
+        unlink(file->part_path);
+        return error_set(EXIT_CHECKSUM, "size mismatch: %s: expected %llu bytes, got %llu",
+                         item->name, (unsigned long long)item->size,
+                         (unsigned long long)transfer->written);
+    }
+    if (item->checksum != NULL && strcasecmp(hex, item->checksum) != 0) {
+        unlink(file->part_path);
+        return error_set(EXIT_CHECKSUM, "checksum mismatch: %s: expected %s %s, got %s",
+                         item->name, algorithm_name(item_algorithm(item)), item->checksum, hex);
+    }
+    if (rename(file->part_path, file->final_path) != 0)
+        return error_set(EXIT_WRITE, "cannot rename: %s: %s", file->part_path, strerror(errno));
+    directory_sync(run->options->directory);
+    if (item->checksum == NULL)
+        progress_note(run->progress, "warning: %s: no published checksum; sha256 %s",
+                      item->name, hex);
+    return EXIT_OK;
+}
+
+static void file_record_error(struct file_state *file, const char *url, const char *why)
+{
+    size_t used = strlen(file->errors);
+    snprintf(file->errors + used, sizeof file->errors - used, "%s%s: %s", used > 0 ? "; " : "",
+             url, why);
+}
+
+/* A failed attempt: retry the same URL after a pause, or move on to the next URL. */
+static void file_attempt_failed(struct run *run, struct file_state *file, bool transient,
+                                const char *why)
+{
+    const struct download_item *item = file->item;
+    const char *url = item->urls[file->url_index];
+    file->phase = FILE_PENDING;
+    if (transient && file->attempt < run->options->retries) {
+        file->attempt++;
+        double pause = retry_backoff(file->attempt, run->options->retry_delay, drand48());
+        double asked = file->transfer.retry_after;
+        if (asked > pause)
+            pause = asked < RETRY_AFTER_CAP_SECONDS ? asked : RETRY_AFTER_CAP_SECONDS;
+        file->ready_at = monotonic_seconds() + pause;
+        progress_note(run->progress, "%s: %s: %s; retrying in %.1f s", item->name, url, why, pause);
+        return;
+    }
+    file_record_error(file, url, why);
+    file->url_index++;
+    file->attempt = 0;
+    file->ready_at = 0;
+    if (file->url_index < item->url_count)
+        return;
+    file->phase = FILE_FAILED;
+    part_remove_when_empty(file);
+    error_set(EXIT_TRANSFER, "cannot download: %s: %s", item->name, file->errors);
+    run_fail(run, EXIT_TRANSFER);
+}
+
+static void file_failed_for_good(struct run *run, struct file_state *file, int code)
+{
+    file->phase = FILE_FAILED;
+    run_fail(run, code);
+}
+
+/* The transfer was cut when it passed the expected size: the size announced, when there was one. */
+static void report_too_large(const struct file_state *file)
+{
+    curl_off_t length = -1;
+    curl_easy_getinfo(file->transfer.easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
+    unsigned long long expected = file->item->size;
+    if (length < 0) {
+        error_set(EXIT_CHECKSUM, "size mismatch: %s: expected %llu bytes, got more",
+                  file->item->name, expected);
+        return;
+    }
+    unsigned long long actual = (unsigned long long)length + file->transfer.kept;
+    error_set(EXIT_CHECKSUM, "size mismatch: %s: expected %llu bytes, got %llu",
+              file->item->name, expected, actual);
+}
+
+/* The answer did not continue the .part (a complete .part of unknown size gets a 416): it is
+   removed and the file starts over at once, without using up a retry. Only a resumed transfer
+   gets this, and the next attempt has no .part to resume, so it cannot repeat. */
+static void file_restart(struct run *run, struct file_state *file)
+{
+    const char *why = "answer did not continue the partial file";
+    unlink(file->part_path);
+    if (file->transfer.offset == 0)
+        return file_attempt_failed(run, file, true, why);
+    file->phase = FILE_PENDING;
+    file->ready_at = 0;
+    progress_note(run->progress, "%s: %s: %s; restarting", file->item->name,
+                  file->item->urls[file->url_index], why);
+}
+
+static void file_finish(struct run *run, struct file_state *file, CURLcode result)
+{
+    struct transfer *transfer = &file->transfer;
+    long status = 0;
+    curl_easy_getinfo(transfer->easy, CURLINFO_RESPONSE_CODE, &status);
+    bool answered = status == 0 || status == 200 || status == 206;
+    char why[CURL_ERROR_SIZE + 32];
+    if (result != CURLE_OK || !answered)
+        transfer_keep_received(transfer);   /* before the .part is looked at */
+    if (transfer->failure == TRANSFER_FAILURE_WRITE) {
+        error_set(EXIT_WRITE, "cannot write: %s: %s", file->part_path,
+                  strerror(transfer->write_error));
+        return file_failed_for_good(run, file, EXIT_WRITE);
+    }
+    if (transfer->failure == TRANSFER_FAILURE_TOO_LARGE) {
+        unlink(file->part_path);
+        report_too_large(file);
+        return file_failed_for_good(run, file, EXIT_CHECKSUM);
+    }
+    if (status == 416 && file_publish_complete_part(run, file)) {   /* a .part of unknown size */
+        file->phase = FILE_DONE;
+        progress_note(run->progress, "%s: completed from its verified .part", file->item->name);
+        return;
+    }
+    if (transfer->failure == TRANSFER_FAILURE_RANGE || status == 416)
+        return file_restart(run, file);
+    if (result == CURLE_OK && answered) {
+        int code = transfer_open_empty(transfer) == 0 ? file_publish(run, file) : EXIT_WRITE;
+        if (code == EXIT_WRITE && transfer->failure == TRANSFER_FAILURE_WRITE)
+            error_set(EXIT_WRITE, "cannot write: %s: %s", file->part_path,
+                      strerror(transfer->write_error));
+        if (code != EXIT_OK)
+            return file_failed_for_good(run, file, code);
+        file->phase = FILE_DONE;
+        progress_finish(run->progress, file->slot, transfer->written,
+                        monotonic_seconds() - file->started);
+        return;
+    }
+    if (transfer->failure == TRANSFER_FAILURE_STALL) {
+        snprintf(why, sizeof why, "no data for %g s", run->options->timeout);
+        return file_attempt_failed(run, file, true, why);
+    }
+    if (!answered)
+        snprintf(why, sizeof why, "HTTP %ld", status);
+    else
+        snprintf(why, sizeof why, "%s",
+                 transfer->curl_error[0] != '\0' ? transfer->curl_error : curl_easy_strerror(result));
+    file_attempt_failed(run, file,
+                        retry_classify(result, answered ? 0 : status) == RETRY_TRANSIENT, why);
+}
+
+static int file_start(struct run *run, struct file_state *file)
+{
+    CURL *easy = curl_easy_init();
+    if (easy == NULL)
+        return error_set(EXIT_OTHER, "cannot download: %s: libcurl initialization failed",
+                         file->item->name);
+    struct transfer_settings settings = {
+        .timeout = run->options->timeout,
+        .expected_size = file->item->size,
+        .algorithm = item_algorithm(file->item),
+    };
+    transfer_begin(&file->transfer, easy, file->item->urls[file->url_index], file->part_path,
+                   &settings, file);
+    if (curl_multi_add_handle(run->multi, easy) != CURLM_OK) {
+        transfer_end(&file->transfer);
+        curl_easy_cleanup(easy);
+        return error_set(EXIT_OTHER, "cannot download: %s: libcurl refused the transfer",
+                         file->item->name);
+    }
+    file->phase = FILE_ACTIVE;
+    file->started = monotonic_seconds();
+    run->active++;
+    progress_start(run->progress, file->slot, file->item->name, file->item->size,
+                   file->transfer.offset);
+    return EXIT_OK;
+}
+
+static void file_stop(struct run *run, struct file_state *file)
+{
+    CURL *easy = file->transfer.easy;
+    curl_multi_remove_handle(run->multi, easy);
+    transfer_end(&file->transfer);
+    curl_easy_cleanup(easy);
+    file->transfer.easy = NULL;
+    run->active--;
+    progress_stop(run->progress, file->slot);
+}
+
+/* Starts the files whose pause is over, while fewer than `jobs` transfers run. */
+static int run_start_ready(struct run *run, double *next_ready)
+{
+    double now = monotonic_seconds();
+    *next_ready = -1;
+    for (size_t index = 0; index < run->count; index++) {
+        struct file_state *file = &run->files[index];
+        if (file->phase != FILE_PENDING)
+            continue;
+        if (file->ready_at > now || run->active >= run->options->jobs) {
+            if (*next_ready < 0 || file->ready_at < *next_ready)
+                *next_ready = file->ready_at;
+            continue;
+        }
+        int result = file_start(run, file);
+        if (result != EXIT_OK)
+            return result;
+    }
+    return EXIT_OK;
+}
+
+/* Finishes the transfers libcurl reports done; returns how many. */
+static int run_collect(struct run *run)
+{
+    CURLMsg *message;
+    int left, finished = 0;
+    while ((message = curl_multi_info_read(run->multi, &left)) != NULL) {
+        if (message->msg != CURLMSG_DONE)
+            continue;
+        finished++;
+        struct file_state *file;
+        curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&file);
+        CURLcode result = message->data.result;
+        file_finish(run, file, result);
+        file_stop(run, file);
+        if (file->phase == FILE_FAILED && run->result == EXIT_WRITE)
+            return finished;
+    }
+    return finished;
+}
+
+static bool run_has_work(const struct run *run)
+{
+    for (size_t index = 0; index < run->count; index++)
+        if (run->files[index].phase == FILE_PENDING || run->files[index].phase == FILE_ACTIVE)
+            return true;
+    return false;
+}
+
+static void run_update_progress(struct run *run)
+{
+    for (size_t index = 0; index < run->count; index++)
+        if (run->files[index].phase == FILE_ACTIVE)
+            progress_update(run->progress, index, run->files[index].transfer.written,
+                            run->files[index].transfer.announced);
+    progress_refresh(run->progress);
+}
+
+static void run_stop_all(struct run *run)
+{
+    for (size_t index = 0; index < run->count; index++)
+        if (run->files[index].transfer.easy != NULL)
+            file_stop(run, &run->files[index]);
+}
+
+static int run_loop(struct run *run)
+{
+    while (!interrupted && run->result != EXIT_WRITE) {
+        double next_ready;
+        int result = run_start_ready(run, &next_ready);
+        if (result != EXIT_OK)
+            return result;
+        if (!run_has_work(run))
+            break;
+        int running;
+        curl_multi_perform(run->multi, &running);
+        int finished = run_collect(run);
+        run_update_progress(run);
+        if (finished > 0)
+            continue;   /* start the next files, or end, without waiting for the poll */
+        int wait = POLL_MILLISECONDS;
+        if (next_ready >= 0 && run->active < run->options->jobs) {
+            double until = (next_ready - monotonic_seconds()) * 1000;
+            wait = until < 0 ? 0 : until < wait ? (int)until : wait;
+        }
+        curl_multi_poll(run->multi, NULL, 0, wait, NULL);
+    }
+    if (interrupted)
+        return error_set(DOWNLOAD_INTERRUPTED, "interrupted: partial files kept as .part; "
+                                               "run again to resume");
+    if (run->result != EXIT_OK)
+        error_set(run->result, "%s", run->message);
+    return run->result;
+}
+
+static int run_prepare(struct run *run, const struct download_item *items)
+{
+    const char *directory = run->options->directory;
+    for (size_t index = 0; index < run->count; index++) {
+        struct file_state *file = &run->files[index];
+        file->item = &items[index];
+        file->slot = index;
+        if (snprintf(file->final_path, sizeof file->final_path, "%s/%s", directory,
+                     items[index].name) >= (int)sizeof file->final_path ||
+            snprintf(file->part_path, sizeof file->part_path, "%s/%s.part", directory,
+                     items[index].name) >= (int)sizeof file->part_path)
+            return error_set(EXIT_WRITE, "cannot write: %s/%s: name too long", directory,
+                             items[index].name);
+        if (items[index].url_count == 0)
+            return error_set(EXIT_TRANSFER, "cannot download: %s: no URL", items[index].name);
+        if (!run->options->force && file_matches(file->final_path, file->item)) {
+            file->phase = FILE_DONE;
+            progress_note(run->progress, "%s: already present and verified", items[index].name);
+        } else if (items[index].size > 0 && file_publish_complete_part(run, file)) {
+            file->phase = FILE_DONE;
+            progress_note(run->progress, "%s: completed from its verified .part", items[index].name);
+        }
+    }
+    return EXIT_OK;
+}
+
+static void signals_install(struct sigaction *previous_interrupt, struct sigaction *previous_terminate)
+{
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = interrupt_handler;
+    sigemptyset(&action.sa_mask);
+    interrupted = 0;
+    sigaction(SIGINT, &action, previous_interrupt);
+    sigaction(SIGTERM, &action, previous_terminate);
+}
+
+int download_run(const struct download_item *items, size_t count,
+                 const struct download_options *options)
+{
+    struct run run = {.options = options, .count = count};
+    run.files = calloc(count > 0 ? count : 1, sizeof *run.files);
+    run.progress = progress_begin(options->progress, stderr, count);
+    if (run.files == NULL || run.progress == NULL) {
+        free(run.files);
+        progress_end(run.progress);
+        return error_set(EXIT_OTHER, "cannot download: out of memory");
+    }
+    srand48((long)time(NULL) ^ (long)getpid());
+    int result = run_prepare(&run, items);
+    if (result == EXIT_OK && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        result = error_set(EXIT_OTHER, "cannot download: libcurl initialization failed");
+    else if (result == EXIT_OK) {
+        struct sigaction previous_interrupt, previous_terminate;
+        signals_install(&previous_interrupt, &previous_terminate);
+        run.multi = curl_multi_init();
+        result = run.multi != NULL ? run_loop(&run)
+                                   : error_set(EXIT_OTHER, "cannot download: libcurl multi failed");
+        run_stop_all(&run);
+        curl_multi_cleanup(run.multi);
+        sigaction(SIGINT, &previous_interrupt, NULL);
+        sigaction(SIGTERM, &previous_terminate, NULL);
+        curl_global_cleanup();
+    }
+    progress_end(run.progress);
+    free(run.files);
+    return result;
+}

@@ -1,0 +1,70 @@
+/* Joins mirror prefixes and file names into the list of URLs tried for one file. */
+#include "url_list.h"
+
+#include "common/base/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int url_list_contains(const struct url_list *list, const char *url)
+{
+    for (size_t index = 0; index < list->count; index++)
+        if (strcmp(list->items[index], url) == 0)
+            return 1;
+    return 0;
+}
+
+static int url_list_take(struct url_list *list, char *url)
+{
+    if (url == NULL)
+        return error_set(EXIT_OTHER, "cannot build URL list: out of memory");
+    if (url_list_contains(list, url)) {
+        free(url);
+        return EXIT_OK;
+    }
+    char **items = realloc(list->items, (list->count + 1) * sizeof *items);
+    if (items == NULL) {
+        free(url);
+        return error_set(EXIT_OTHER, "cannot build URL list: out of memory");
+    }
+    list->items = items;
+    list->items[list->count++] = url;
+    return EXIT_OK;
+}
+
+static char *url_join(const char *prefix, const char *name)
+{
+    size_t length = strlen(prefix);
+    const char *separator = length > 0 && prefix[length - 1] == '/' ? "" : "/";
+    char *url;
+    if (asprintf(&url, "%s%s%s", prefix, separator, name) < 0)
+        return NULL;
+    return url;
+}
+
+int url_list_build(struct url_list *list, const struct url_sources *sources, const char *name)
+{
+    list->items = NULL;
+    list->count = 0;
+    int result = EXIT_OK;
+    for (size_t index = 0; result == EXIT_OK && index < sources->mirror_count; index++)
+        result = url_list_take(list, url_join(sources->mirrors[index], name));
+    if (result == EXIT_OK && sources->prefix != NULL)
+        result = url_list_take(list, url_join(sources->prefix, name));
+    for (size_t index = 0; result == EXIT_OK && sources->prefix == NULL &&
+                           index < sources->builtin_count; index++)
+        result = url_list_take(list, strdup(sources->builtin[index]));
+    if (result != EXIT_OK)
+        url_list_free(list);
+    return result;
+}
+
+void url_list_free(struct url_list *list)
+{
+    for (size_t index = 0; index < list->count; index++)
+        free(list->items[index]);
+    free(list->items);
+    list->items = NULL;
+    list->count = 0;
+}

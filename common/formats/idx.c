@@ -1,0 +1,170 @@
+/* Reads IDX headers and data through zlib's gz interface, which also accepts uncompressed files. */
+#include "idx.h"
+
+#include "common/base/error.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+struct idx_reader {
+    gzFile file;
+    const char *path;
+};
+
+static const char *gzip_reason(struct idx_reader *reader)
+{
+    int code = Z_OK;
+    const char *message = gzerror(reader->file, &code);
+    if (code == Z_ERRNO)
+        return strerror(errno);
+    if (code == Z_OK || message == NULL || message[0] == '\0')
+        return "unexpected end of file";
+    /* zlib prefixes its message with the path given to gzopen; the caller names the file. */
+    size_t length = strlen(reader->path);
+    if (strncmp(message, reader->path, length) == 0 && strncmp(message + length, ": ", 2) == 0)
+        return message + length + 2;
+    return message;
+}
+
+static int read_exactly(struct idx_reader *reader, void *buffer, size_t size, const char *what)
+{
+    unsigned char *cursor = buffer;
+    while (size > 0) {
+        unsigned chunk = size > (1u << 30) ? (1u << 30) : (unsigned)size;
+        int count = gzread(reader->file, cursor, chunk);
+        if (count <= 0)
+            return error_set(EXIT_CORRUPT_INPUT, "cannot read %s: %s: %s", what, reader->path,
+                             gzip_reason(reader));
+        cursor += count;
+        size -= (size_t)count;
+    }
+    return EXIT_OK;
+}
+
+static uint32_t big_endian(const unsigned char *bytes)
+{
+    return (uint32_t)bytes[0] << 24 | (uint32_t)bytes[1] << 16 | (uint32_t)bytes[2] << 8 | bytes[3];
+}
+
+static size_t element_bytes(uint8_t type)
+{
+    switch (type) {
+    case 0x08: case 0x09: return 1;
+    case 0x0B: return 2;
+    case 0x0C: case 0x0D: return 4;
+    case 0x0E: return 8;
+    default: return 0;
+    }
+}
+
+static int read_header(struct idx_reader *reader, struct idx_header *header)
+{
+    unsigned char bytes[4 * (1 + IDX_MAX_RANK)];
+    int result = read_exactly(reader, bytes, 4, "IDX header");
+    if (result != EXIT_OK)
+        return result;
+    header->magic = big_endian(bytes);
+    header->element_type = bytes[2];
+    header->rank = bytes[3];
+    if (bytes[0] != 0 || bytes[1] != 0 || element_bytes(header->element_type) == 0 ||
+        header->rank < 1 || header->rank > IDX_MAX_RANK)
+        return error_set(EXIT_CORRUPT_INPUT, "not an IDX file: %s: magic number %u", reader->path,
+                         header->magic);
+    result = read_exactly(reader, bytes + 4, 4 * (size_t)header->rank, "IDX header");
+    for (int axis = 0; result == EXIT_OK && axis < header->rank; axis++)
+        header->dimensions[axis] = big_endian(bytes + 4 + 4 * axis);
+    return result;
+}
+
+/* Deflate turns one compressed byte into at most 1032 bytes (a 258-byte match in under 2 bits). */
+enum { DEFLATE_MAXIMUM_RATIO = 1032 };
+
+/* The dimensions are checked against what the file can hold before anyone sizes anything by
+   them: its remaining bytes when stored plain, DEFLATE_MAXIMUM_RATIO times its size when
+   gzipped. Only for regular files, whose size is known. */
+static int check_declared_size(struct idx_reader *reader, const struct idx_header *header)
+{
+    struct stat status;
+    if (stat(reader->path, &status) != 0 || !S_ISREG(status.st_mode))
+        return EXIT_OK;
+    bool plain = gzdirect(reader->file) != 0;
+    uint64_t file_size = (uint64_t)status.st_size;
+    uint64_t header_size = 4 + 4 * (uint64_t)header->rank;
+    uint64_t limit = plain ? (file_size > header_size ? file_size - header_size : 0)
+                           : file_size * DEFLATE_MAXIMUM_RATIO;
+    uint64_t declared = idx_data_size(header);
+    if (declared <= limit)
+        return EXIT_OK;
+    return error_set(EXIT_CORRUPT_INPUT,
+                     "IDX header declares more data than the file can hold: %s: %" PRIu64
+                     " bytes declared, %s file of %" PRIu64 " bytes",
+                     reader->path, declared, plain ? "a plain" : "a gzipped", file_size);
+}
+
+int idx_open(struct idx_reader **reader, const char *path, struct idx_header *header)
+{
+    *reader = calloc(1, sizeof **reader);
+    if (*reader == NULL)
+        return error_set(EXIT_OTHER, "cannot read: %s: out of memory", path);
+    (*reader)->path = path;
+    (*reader)->file = gzopen(path, "rb");
+    if ((*reader)->file == NULL) {
+        int failure = errno;
+        free(*reader);
+        *reader = NULL;
+        return error_set(failure == ENOENT ? EXIT_MISSING_INPUT : EXIT_CORRUPT_INPUT,
+                         "cannot open: %s: %s", path, strerror(failure));
+    }
+    gzbuffer((*reader)->file, 1 << 18);
+    int result = read_header(*reader, header);
+    if (result == EXIT_OK)
+        result = check_declared_size(*reader, header);
+    if (result != EXIT_OK) {
+        idx_close(*reader);
+        *reader = NULL;
+    }
+    return result;
+}
+
+uint64_t idx_data_size(const struct idx_header *header)
+{
+    uint64_t size = element_bytes(header->element_type);
+    for (int axis = 0; axis < header->rank; axis++)
+        if (__builtin_mul_overflow(size, (uint64_t)header->dimensions[axis], &size))
+            return UINT64_MAX;
+    return size;
+}
+
+int idx_read(struct idx_reader *reader, void *buffer, size_t size)
+{
+    return read_exactly(reader, buffer, size, "IDX data");
+}
+
+int idx_finish(struct idx_reader *reader)
+{
+    unsigned char extra;
+    int count = gzread(reader->file, &extra, 1);
+    if (count > 0)
+        return error_set(EXIT_CORRUPT_INPUT,
+                         "cannot read IDX data: %s: more data than the header declares",
+                         reader->path);
+    int code = Z_OK;
+    gzerror(reader->file, &code);
+    if (count < 0 || code != Z_OK)
+        return error_set(EXIT_CORRUPT_INPUT, "cannot read IDX data: %s: %s", reader->path,
+                         gzip_reason(reader));
+    return EXIT_OK;
+}
+
+void idx_close(struct idx_reader *reader)
+{
+    if (reader == NULL)
+        return;
+    gzclose(reader->file);
+    free(reader);
+}

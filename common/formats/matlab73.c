@@ -1,0 +1,418 @@
+/* Reads MATLAB 7.3 MAT-files (HDF5 behind a 512-byte user block) held in memory, with libhdf5:
+   struct arrays stored as a vector of object references, and their numeric and char fields. */
+#include "matlab73.h"
+
+#include "common/base/error.h"
+
+#include <hdf5.h>
+#include <hdf5_hl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Type conversion (references are converted even to their own type) uses a buffer HDF5 would
+   otherwise calloc at 1 MiB per read; SVHN's files take millions of tiny reads. */
+enum { CONVERSION_BUFFER_BYTES = 4096 };
+
+/* HDF5's adaptive metadata cache counts entries by their size on disk, but a decoded object header
+   takes many times that in memory: reading a 20,000-struct file grew it by 500 MB. The file is in
+   memory, so a cache miss costs a decode, not a read: a small fixed cache keeps the overhead near
+   25 MB at the same speed. */
+enum { METADATA_CACHE_BYTES = 1 << 20 };
+
+struct matlab73 {
+    hid_t file;
+    hid_t transfer;
+    size_t size;
+    char *name;
+    H5E_auto2_t saved_error_handler;
+    void *saved_error_data;
+};
+
+struct matlab73_vector {
+    struct matlab73 *file;
+    char *path;
+    hobj_ref_t *elements;
+    uint64_t length;
+    hobj_ref_t *cell; /* scratch for the references of one cell field */
+    size_t cell_capacity;
+};
+
+static int corrupt(const struct matlab73 *file, const char *where, const char *why)
+{
+    return error_set(EXIT_CORRUPT_INPUT, "cannot read MATLAB 7.3 file: %s: %s: %s", file->name,
+                     where, why);
+}
+
+static int out_of_memory(const struct matlab73 *file)
+{
+    return error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: out of memory", file->name);
+}
+
+static herr_t fix_metadata_cache(hid_t file)
+{
+    H5AC_cache_config_t config = {.version = H5AC__CURR_CACHE_CONFIG_VERSION};
+    if (H5Fget_mdc_config(file, &config) < 0)
+        return -1;
+    config.set_initial_size = true;
+    config.initial_size = METADATA_CACHE_BYTES;
+    config.min_size = METADATA_CACHE_BYTES;
+    config.max_size = METADATA_CACHE_BYTES;
+    config.incr_mode = H5C_incr__off;
+    config.flash_incr_mode = H5C_flash_incr__off;
+    config.decr_mode = H5C_decr__off;
+    return H5Fset_mdc_config(file, &config);
+}
+
+int matlab73_open(struct matlab73 **file, void *image, size_t size, const char *name)
+{
+    struct matlab73 *opened = calloc(1, sizeof *opened);
+    if (opened == NULL || (opened->name = strdup(name)) == NULL) {
+        free(opened);
+        return error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: out of memory", name);
+    }
+    opened->size = size;
+    H5Eget_auto2(H5E_DEFAULT, &opened->saved_error_handler, &opened->saved_error_data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    opened->transfer = H5Pcreate(H5P_DATASET_XFER);
+    if (opened->transfer < 0 ||
+        H5Pset_buffer(opened->transfer, CONVERSION_BUFFER_BYTES, NULL, NULL) < 0) {
+        opened->file = -1;
+        matlab73_close(opened);
+        return error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: no transfer properties",
+                         name);
+    }
+    /* HDF5 finds the superblock behind MATLAB's 512-byte header by itself: it looks at offsets
+       0, 512, 1024, ... as for any file with a user block. */
+    opened->file = H5LTopen_file_image(image, size,
+                                       H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE);
+    if (opened->file < 0) {
+        int code = corrupt(opened, "file", "not an HDF5 file (MATLAB 7.3 format)");
+        matlab73_close(opened);
+        return code;
+    }
+    if (fix_metadata_cache(opened->file) < 0) {
+        matlab73_close(opened);
+        return error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: cannot size the cache",
+                         name);
+    }
+    *file = opened;
+    return EXIT_OK;
+}
+
+void matlab73_close(struct matlab73 *file)
+{
+    if (file == NULL)
+        return;
+    if (file->file >= 0)
+        H5Fclose(file->file);
+    if (file->transfer >= 0)
+        H5Pclose(file->transfer);
+    H5Eset_auto2(H5E_DEFAULT, file->saved_error_handler, file->saved_error_data);
+    free(file->name);
+    free(file);
+}
+
+/* The number of elements of DATASET's simple dataspace, or -1 when it is not a vector. */
+static int64_t vector_elements(hid_t dataset)
+{
+    hid_t space = H5Dget_space(dataset);
+    if (space < 0)
+        return -1;
+    hsize_t dimensions[2];
+    int rank = H5Sget_simple_extent_ndims(space);
+    int64_t elements = -1;
+    if (rank >= 1 && rank <= 2 && H5Sget_simple_extent_dims(space, dimensions, NULL) == rank &&
+        (rank == 1 || dimensions[0] == 1 || dimensions[1] == 1))
+        elements = (int64_t)H5Sget_simple_extent_npoints(space);
+    H5Sclose(space);
+    return elements;
+}
+
+static bool is_object_reference(hid_t dataset)
+{
+    hid_t type = H5Dget_type(dataset);
+    bool reference = type >= 0 && H5Tequal(type, H5T_STD_REF_OBJ) > 0;
+    if (type >= 0)
+        H5Tclose(type);
+    return reference;
+}
+
+static bool is_numeric(hid_t dataset, size_t *element_size)
+{
+    hid_t type = H5Dget_type(dataset);
+    if (type < 0)
+        return false;
+    H5T_class_t class = H5Tget_class(type);
+    *element_size = H5Tget_size(type);
+    H5Tclose(type);
+    return (class == H5T_INTEGER || class == H5T_FLOAT) && *element_size > 0;
+}
+
+/* HDF5 1.10 reads a compact dataset from the bytes its layout message holds without checking
+   that they cover the dataspace: a forged file made it copy from NULL. Checked before reading. */
+static bool stored_data_covers(hid_t dataset, int64_t elements)
+{
+    hid_t properties = H5Dget_create_plist(dataset);
+    H5D_layout_t layout = properties >= 0 ? H5Pget_layout(properties) : H5D_LAYOUT_ERROR;
+    if (properties >= 0)
+        H5Pclose(properties);
+    if (layout != H5D_COMPACT)
+        return layout != H5D_LAYOUT_ERROR;
+    hid_t type = H5Dget_type(dataset);
+    size_t element_size = type >= 0 ? H5Tget_size(type) : 0;
+    if (type >= 0)
+        H5Tclose(type);
+    return element_size > 0 &&
+           H5Dget_storage_size(dataset) / element_size >= (uint64_t)elements;
+}
+
+/* Reads the ELEMENTS references of DATASET into BUFFER, checking first that the file can hold
+   them, so a forged dataspace cannot make us allocate more than the file's size. */
+static int read_references(struct matlab73 *file, hid_t dataset, int64_t elements,
+                           hobj_ref_t **buffer, size_t *capacity, const char *where)
+{
+    if ((uint64_t)elements > file->size / sizeof(hobj_ref_t))
+        return corrupt(file, where, "declares more references than the file holds");
+    if (!stored_data_covers(dataset, elements))
+        return corrupt(file, where, "stored data shorter than its dimensions");
+    if ((size_t)elements > *capacity) {
+        hobj_ref_t *grown = realloc(*buffer, (size_t)elements * sizeof **buffer);
+        if (grown == NULL)
+            return out_of_memory(file);
+        *buffer = grown;
+        *capacity = (size_t)elements;
+    }
+    if (elements > 0 &&
+        H5Dread(dataset, H5T_STD_REF_OBJ, H5S_ALL, H5S_ALL, file->transfer, *buffer) < 0)
+        return corrupt(file, where, "unreadable object references");
+    return EXIT_OK;
+}
+
+int matlab73_vector_open(struct matlab73 *file, const char *path, struct matlab73_vector **vector)
+{
+    struct matlab73_vector *opened = calloc(1, sizeof *opened);
+    if (opened == NULL || (opened->path = strdup(path)) == NULL) {
+        free(opened);
+        return out_of_memory(file);
+    }
+    opened->file = file;
+    int code = EXIT_OK;
+    hid_t dataset = H5Dopen2(file->file, path, H5P_DEFAULT);
+    int64_t elements = dataset >= 0 ? vector_elements(dataset) : -1;
+    size_t capacity = 0;
+    if (dataset < 0)
+        code = corrupt(file, path, "no such dataset");
+    else if (elements < 0 || !is_object_reference(dataset))
+        code = corrupt(file, path, "not a vector of object references");
+    else
+        code = read_references(file, dataset, elements, &opened->elements, &capacity, path);
+    if (dataset >= 0)
+        H5Dclose(dataset);
+    if (code != EXIT_OK) {
+        matlab73_vector_close(opened);
+        return code;
+    }
+    opened->length = (uint64_t)elements;
+    *vector = opened;
+    return EXIT_OK;
+}
+
+uint64_t matlab73_vector_length(const struct matlab73_vector *vector)
+{
+    return vector->length;
+}
+
+void matlab73_vector_close(struct matlab73_vector *vector)
+{
+    if (vector == NULL)
+        return;
+    free(vector->path);
+    free(vector->elements);
+    free(vector->cell);
+    free(vector);
+}
+
+void matlab73_numbers_free(struct matlab73_numbers *numbers)
+{
+    free(numbers->values);
+    *numbers = (struct matlab73_numbers){0};
+}
+
+/* Opens what REFERENCE points to, which must be an object of TYPE. */
+static int dereference(struct matlab73 *file, const hobj_ref_t *reference, H5I_type_t type,
+                       const char *where, hid_t *object)
+{
+    *object = H5Rdereference2(file->file, H5P_DEFAULT, H5R_OBJECT, reference);
+    if (*object < 0)
+        return corrupt(file, where, "dangling object reference");
+    if (H5Iget_type(*object) != type) {
+        H5Oclose(*object);
+        return corrupt(file, where,
+                       type == H5I_GROUP ? "reference to something other than a struct"
+                                         : "reference to something other than a dataset");
+    }
+    return EXIT_OK;
+}
+
+static int reserve_numbers(struct matlab73 *file, struct matlab73_numbers *numbers, size_t count)
+{
+    if (count <= numbers->capacity)
+        return EXIT_OK;
+    double *grown = realloc(numbers->values, count * sizeof *grown);
+    if (grown == NULL)
+        return out_of_memory(file);
+    numbers->values = grown;
+    numbers->capacity = count;
+    return EXIT_OK;
+}
+
+static int read_inline_numbers(struct matlab73 *file, hid_t dataset, int64_t elements,
+                               size_t element_size, struct matlab73_numbers *numbers,
+                               const char *where)
+{
+    if ((uint64_t)elements > file->size / element_size)
+        return corrupt(file, where, "declares more numbers than the file holds");
+    if (!stored_data_covers(dataset, elements))
+        return corrupt(file, where, "stored data shorter than its dimensions");
+    int code = reserve_numbers(file, numbers, (size_t)elements);
+    if (code != EXIT_OK)
+        return code;
+    if (elements > 0 &&
+        H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, file->transfer,
+                numbers->values) < 0)
+        return corrupt(file, where, "unreadable numbers");
+    numbers->count = (size_t)elements;
+    return EXIT_OK;
+}
+
+static int read_one_number(struct matlab73 *file, const hobj_ref_t *reference, double *value,
+                           const char *where)
+{
+    hid_t dataset;
+    int code = dereference(file, reference, H5I_DATASET, where, &dataset);
+    if (code != EXIT_OK)
+        return code;
+    size_t element_size;
+    if (vector_elements(dataset) != 1 || !is_numeric(dataset, &element_size))
+        code = corrupt(file, where, "cell element is not a single number");
+    else if (!stored_data_covers(dataset, 1))
+        code = corrupt(file, where, "stored data shorter than its dimensions");
+    else if (H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, file->transfer, value) < 0)
+        code = corrupt(file, where, "unreadable number");
+    H5Dclose(dataset);
+    return code;
+}
+
+static int read_cell_numbers(struct matlab73_vector *vector, hid_t dataset, int64_t elements,
+                             struct matlab73_numbers *numbers, const char *where)
+{
+    struct matlab73 *file = vector->file;
+    int code = read_references(file, dataset, elements, &vector->cell, &vector->cell_capacity,
+                               where);
+    if (code == EXIT_OK)
+        code = reserve_numbers(file, numbers, (size_t)elements);
+    for (int64_t element = 0; code == EXIT_OK && element < elements; element++)
+        code = read_one_number(file, &vector->cell[element], &numbers->values[element], where);
+    if (code == EXIT_OK)
+        numbers->count = (size_t)elements;
+    return code;
+}
+
+static void describe_element(const struct matlab73_vector *vector, uint64_t index,
+                             const char *field, char *where, size_t size)
+{
+    /* MATLAB's own notation: one-based index */
+    if (field != NULL)
+        snprintf(where, size, "%s(%" PRIu64 ").%s", vector->path, index + 1, field);
+    else
+        snprintf(where, size, "%s(%" PRIu64 ")", vector->path, index + 1);
+}
+
+static int read_field(struct matlab73_vector *vector, hid_t group, const char *field,
+                      struct matlab73_numbers *numbers, const char *where)
+{
+    struct matlab73 *file = vector->file;
+    if (H5Lexists(group, field, H5P_DEFAULT) <= 0)
+        return corrupt(file, where, "no such field");
+    hid_t dataset = H5Dopen2(group, field, H5P_DEFAULT);
+    if (dataset < 0)
+        return corrupt(file, where, "field is not a dataset");
+    int64_t elements = vector_elements(dataset);
+    size_t element_size;
+    int code;
+    if (elements < 0)
+        code = corrupt(file, where, "field is not a vector");
+    else if (is_object_reference(dataset))
+        code = read_cell_numbers(vector, dataset, elements, numbers, where);
+    else if (is_numeric(dataset, &element_size))
+        code = read_inline_numbers(file, dataset, elements, element_size, numbers, where);
+    else
+        code = corrupt(file, where, "field holds neither numbers nor references");
+    H5Dclose(dataset);
+    return code;
+}
+
+int matlab73_vector_numbers(struct matlab73_vector *vector, uint64_t index, const char *field,
+                            struct matlab73_numbers *numbers)
+{
+    char where[256];
+    describe_element(vector, index, field, where, sizeof where);
+    numbers->count = 0;
+    if (index >= vector->length)
+        return corrupt(vector->file, where, "no such element");
+    hid_t group;
+    int code = dereference(vector->file, &vector->elements[index], H5I_GROUP, where, &group);
+    if (code != EXIT_OK)
+        return code;
+    code = read_field(vector, group, field, numbers, where);
+    H5Gclose(group);
+    return code;
+}
+
+static int read_characters(struct matlab73 *file, hid_t dataset, char *text, size_t size,
+                           const char *where)
+{
+    int64_t elements = vector_elements(dataset);
+    size_t element_size;
+    if (elements < 0 || !is_numeric(dataset, &element_size))
+        return corrupt(file, where, "not a char array");
+    if ((uint64_t)elements >= size)
+        return corrupt(file, where, "text too long");
+    if (!stored_data_covers(dataset, elements))
+        return corrupt(file, where, "stored data shorter than its dimensions");
+    uint16_t *units = calloc((size_t)elements + 1, sizeof *units);
+    if (units == NULL)
+        return out_of_memory(file);
+    int code = EXIT_OK;
+    if (elements > 0 &&
+        H5Dread(dataset, H5T_NATIVE_UINT16, H5S_ALL, H5S_ALL, file->transfer, units) < 0)
+        code = corrupt(file, where, "unreadable char array");
+    for (int64_t unit = 0; code == EXIT_OK && unit < elements; unit++) {
+        if (units[unit] == 0 || units[unit] > 127)
+            code = corrupt(file, where, "text is not ASCII");
+        text[unit] = (char)units[unit];
+    }
+    text[code == EXIT_OK ? elements : 0] = '\0';
+    free(units);
+    return code;
+}
+
+int matlab73_vector_text(struct matlab73_vector *vector, uint64_t index, char *text, size_t size)
+{
+    char where[256];
+    describe_element(vector, index, NULL, where, sizeof where);
+    if (size > 0)
+        text[0] = '\0';
+    if (index >= vector->length)
+        return corrupt(vector->file, where, "no such element");
+    hid_t dataset;
+    int code = dereference(vector->file, &vector->elements[index], H5I_DATASET, where, &dataset);
+    if (code != EXIT_OK)
+        return code;
+    code = read_characters(vector->file, dataset, text, size, where);
+    H5Dclose(dataset);
+    return code;
+}

@@ -1,0 +1,95 @@
+/* An unlinked scratch file for bytes whose final place is only known later. */
+#include "spool.h"
+
+#include "common/base/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct spool {
+    int descriptor;
+    uint64_t size;
+    char directory[4096];
+};
+
+/* O_TMPFILE where the file system has it; otherwise a named file unlinked at once. */
+static int open_unlinked(const char *directory)
+{
+    int descriptor = open(directory, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (descriptor >= 0)
+        return descriptor;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/.fuel-spool.XXXXXX", directory);
+    descriptor = mkostemp(path, O_CLOEXEC);
+    if (descriptor >= 0)
+        unlink(path);
+    return descriptor;
+}
+
+int spool_create(struct spool **spool, const char *directory)
+{
+    if (directory == NULL)
+        directory = getenv("TMPDIR") != NULL && getenv("TMPDIR")[0] != '\0' ? getenv("TMPDIR")
+                                                                           : "/tmp";
+    *spool = calloc(1, sizeof **spool);
+    if (*spool == NULL)
+        return error_set(EXIT_OTHER, "cannot create scratch file: %s: out of memory", directory);
+    snprintf((*spool)->directory, sizeof (*spool)->directory, "%s", directory);
+    (*spool)->descriptor = open_unlinked(directory);
+    if ((*spool)->descriptor < 0) {
+        int code = error_set(EXIT_WRITE, "cannot create scratch file: %s: %s", directory,
+                             strerror(errno));
+        free(*spool);
+        *spool = NULL;
+        return code;
+    }
+    return EXIT_OK;
+}
+
+int spool_append(struct spool *spool, const void *data, size_t size, uint64_t *offset)
+{
+    if (offset != NULL)
+        *offset = spool->size;
+    const unsigned char *cursor = data;
+    while (size > 0) {
+        ssize_t written = pwrite(spool->descriptor, cursor, size, (off_t)spool->size);
+        if (written < 0 && errno == EINTR)
+            continue;
+        if (written <= 0)
+            return error_set(EXIT_WRITE, "cannot write scratch file: %s: %s", spool->directory,
+                             written < 0 ? strerror(errno) : "no space written");
+        cursor += written;
+        size -= (size_t)written;
+        spool->size += (uint64_t)written;
+    }
+    return EXIT_OK;
+}
+
+int spool_read(struct spool *spool, uint64_t offset, void *buffer, size_t size)
+{
+    unsigned char *cursor = buffer;
+    while (size > 0) {
+        ssize_t count = pread(spool->descriptor, cursor, size, (off_t)offset);
+        if (count < 0 && errno == EINTR)
+            continue;
+        if (count <= 0)
+            return error_set(EXIT_WRITE, "cannot read back scratch file: %s: %s",
+                             spool->directory, count < 0 ? strerror(errno) : "ends early");
+        cursor += count;
+        offset += (uint64_t)count;
+        size -= (size_t)count;
+    }
+    return EXIT_OK;
+}
+
+void spool_close(struct spool *spool)
+{
+    if (spool == NULL)
+        return;
+    close(spool->descriptor);
+    free(spool);
+}

@@ -1,0 +1,424 @@
+/* Checks an H5PYDataset file against the interface's invariants; every data read is chunked so
+   memory stays bounded whatever the file declares. */
+#include "h5py_check.h"
+
+#include "common/base/error.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    INDEX_CHUNK = 65536,  /* index values read at once */
+    SHAPE_CHUNK = 4096,   /* rows of a shapes scale read at once */
+    ELEMENT_CHUNK = 64,   /* variable-length examples read at once */
+    UNREADABLE = -1,      /* a read failed: reported as a violation, not an error */
+};
+
+static int violation_add(struct h5py_violations *violations, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int violation_add(struct h5py_violations *violations, const char *format, ...)
+{
+    char **grown = realloc(violations->lines, (violations->count + 1) * sizeof *grown);
+    if (grown == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    violations->lines = grown;
+    va_list arguments;
+    va_start(arguments, format);
+    int length = vasprintf(&grown[violations->count], format, arguments);
+    va_end(arguments);
+    if (length < 0)
+        return error_set(EXIT_OTHER, "out of memory");
+    violations->count++;
+    return EXIT_OK;
+}
+
+void h5py_violations_free(struct h5py_violations *violations)
+{
+    for (size_t index = 0; index < violations->count; index++)
+        free(violations->lines[index]);
+    free(violations->lines);
+    violations->lines = NULL;
+    violations->count = 0;
+}
+
+/* --- The split array ---------------------------------------------------------------------- */
+
+static size_t rows_of_pair(const struct h5py_file *file, const char *split, const char *source)
+{
+    size_t count = 0;
+    for (size_t index = 0; index < file->row_count; index++)
+        count += strcmp(file->rows[index].split, split) == 0 &&
+                 strcmp(file->rows[index].source, source) == 0;
+    return count;
+}
+
+static int pairs_check(const struct h5py_file *file, struct h5py_violations *violations)
+{
+    int result = EXIT_OK;
+    for (size_t split = 0; split < file->split_count && result == EXIT_OK; split++)
+        for (size_t source = 0; source < file->source_count && result == EXIT_OK; source++) {
+            const char *split_name = file->splits[split];
+            const char *source_name = file->sources[source].name;
+            size_t count = rows_of_pair(file, split_name, source_name);
+            if (count == 0)
+                result = violation_add(violations, "split row missing: split %s, source %s",
+                                       split_name, source_name);
+            else if (count > 1)
+                result = violation_add(violations,
+                                       "split row repeated: split %s, source %s: %zu rows",
+                                       split_name, source_name, count);
+        }
+    return result;
+}
+
+static int sources_present_check(const struct h5py_file *file, struct h5py_violations *violations)
+{
+    int result = EXIT_OK;
+    for (size_t index = 0; index < file->source_count && result == EXIT_OK; index++)
+        if (!file->sources[index].present)
+            result = violation_add(violations,
+                                   "source missing: %s: named in the split attribute, no such "
+                                   "dataset in the file",
+                                   file->sources[index].name);
+    return result;
+}
+
+/* The examples of SOURCE: the first dimension of its dataset, 0 when it has none. */
+static uint64_t source_length(const struct h5py_source *source)
+{
+    return source != NULL && source->present && source->rank > 0 ? source->shape[0] : 0;
+}
+
+static int span_check(const struct h5py_file *file, const struct h5py_split_row *row,
+                      struct h5py_violations *violations)
+{
+    const struct h5py_source *source = h5py_file_source(file, row->source);
+    if (!row->available || row->indices != INDICES_NONE || source == NULL || !source->present)
+        return EXIT_OK;
+    uint64_t length = source_length(source);
+    if (row->start >= 0 && row->start <= row->stop && (uint64_t)row->stop <= length)
+        return EXIT_OK;
+    return violation_add(violations,
+                         "span outside the source: split %s, source %s: [%" PRId64 ", %" PRId64
+                         ") but %s has %" PRIu64 " examples",
+                         row->split, row->source, row->start, row->stop, row->source, length);
+}
+
+static int spans_check(const struct h5py_file *file, struct h5py_violations *violations)
+{
+    int result = EXIT_OK;
+    for (size_t index = 0; index < file->row_count && result == EXIT_OK; index++)
+        result = span_check(file, &file->rows[index], violations);
+    return result;
+}
+
+/* "features 12, targets 11": the lengths of the available rows of SPLIT (a dangling row has
+   no length to compare: it is reported on its own). */
+static char *split_lengths_text(const struct h5py_file *file, const char *split)
+{
+    char *text = strdup("");
+    for (size_t index = 0; index < file->row_count && text != NULL; index++) {
+        const struct h5py_split_row *row = &file->rows[index];
+        if (!row->available || row->indices == INDICES_DANGLING || strcmp(row->split, split) != 0)
+            continue;
+        char *longer = NULL;
+        if (asprintf(&longer, "%s%s%s %" PRIu64, text, text[0] ? ", " : "", row->source,
+                     h5py_split_row_count(row)) < 0)
+            longer = NULL;
+        free(text);
+        text = longer;
+    }
+    return text;
+}
+
+static int split_lengths_check(const struct h5py_file *file, const char *split,
+                               struct h5py_violations *violations)
+{
+    bool first = true, equal = true;
+    uint64_t length = 0;
+    for (size_t index = 0; index < file->row_count; index++) {
+        const struct h5py_split_row *row = &file->rows[index];
+        if (!row->available || row->indices == INDICES_DANGLING || strcmp(row->split, split) != 0)
+            continue;
+        equal = equal && (first || h5py_split_row_count(row) == length);
+        length = h5py_split_row_count(row);
+        first = false;
+    }
+    if (equal)
+        return EXIT_OK;
+    char *lengths = split_lengths_text(file, split);
+    if (lengths == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    int result = violation_add(violations, "sources of unequal length in split %s: %s", split,
+                               lengths);
+    free(lengths);
+    return result;
+}
+
+static int lengths_check(const struct h5py_file *file, struct h5py_violations *violations)
+{
+    int result = EXIT_OK;
+    for (size_t index = 0; index < file->split_count && result == EXIT_OK; index++)
+        result = split_lengths_check(file, file->splits[index], violations);
+    return result;
+}
+
+/* --- Indices ------------------------------------------------------------------------------ */
+
+/* Reads the values of a 1-D dataset in chunks; *BAD gets the position of the first value
+   outside [0, LIMIT), or stays at LENGTH. UNREADABLE when the values cannot be read. */
+static int index_values_scan(hid_t dataset, uint64_t length, uint64_t limit, uint64_t *bad,
+                             int64_t *value)
+{
+    int64_t *buffer = malloc(INDEX_CHUNK * sizeof *buffer);
+    hid_t file_space = H5Dget_space(dataset);
+    int result = buffer == NULL ? error_set(EXIT_OTHER, "out of memory")
+                 : file_space < 0 ? UNREADABLE : 0;
+    *bad = length;
+    for (uint64_t first = 0; result == 0 && first < length && *bad == length;
+         first += INDEX_CHUNK) {
+        hsize_t start = first, count = length - first < INDEX_CHUNK ? length - first : INDEX_CHUNK;
+        hid_t memory_space = H5Screate_simple(1, &count, NULL);
+        if (memory_space < 0 ||
+            H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &start, NULL, &count, NULL) < 0 ||
+            H5Dread(dataset, H5T_NATIVE_INT64, memory_space, file_space, H5P_DEFAULT, buffer) < 0)
+            result = UNREADABLE;
+        for (hsize_t index = 0; result == 0 && index < count && *bad == length; index++)
+            if (buffer[index] < 0 || (uint64_t)buffer[index] >= limit) {
+                *bad = first + index;
+                *value = buffer[index];
+            }
+        if (memory_space >= 0)
+            H5Sclose(memory_space);
+    }
+    if (file_space >= 0)
+        H5Sclose(file_space);
+    free(buffer);
+    return result;
+}
+
+static int index_values_check(const struct h5py_file *file, const struct h5py_split_row *row,
+                              struct h5py_violations *violations)
+{
+    uint64_t limit = source_length(h5py_file_source(file, row->source)), bad;
+    int64_t value = 0;
+    hid_t dataset = H5Dopen2(file->handle, row->indices_name, H5P_DEFAULT);
+    int result = dataset < 0 ? UNREADABLE : index_values_scan(dataset, row->indices_length, limit, &bad,
+                                                     &value);
+    if (dataset >= 0)
+        H5Dclose(dataset);
+    if (result == UNREADABLE)
+        return violation_add(violations, "indices unreadable: split %s, source %s: %s",
+                             row->split, row->source, row->indices_name);
+    if (result != 0 || bad == row->indices_length)
+        return result;
+    return violation_add(violations,
+                         "index out of range: split %s, source %s: %s[%" PRIu64 "] = %" PRId64
+                         " but %s has %" PRIu64 " examples",
+                         row->split, row->source, row->indices_name, bad, value, row->source,
+                         limit);
+}
+
+static int indices_row_check(const struct h5py_file *file, const struct h5py_split_row *row,
+                             struct h5py_violations *violations)
+{
+    if (row->indices == INDICES_DANGLING)
+        return violation_add(violations,
+                             "dangling indices reference: split %s, source %s: it resolves to "
+                             "no dataset",
+                             row->split, row->source);
+    if (row->indices != INDICES_DATASET)
+        return EXIT_OK;
+    if (row->indices_rank != 1 || !row->indices_integer)
+        return violation_add(violations,
+                             "indices not a 1-D integer dataset: split %s, source %s: %s",
+                             row->split, row->source, row->indices_name);
+    return index_values_check(file, row, violations);
+}
+
+static int indices_check(const struct h5py_file *file, struct h5py_violations *violations)
+{
+    int result = EXIT_OK;
+    for (size_t index = 0; index < file->row_count && result == EXIT_OK; index++)
+        result = indices_row_check(file, &file->rows[index], violations);
+    return result;
+}
+
+/* --- Sources ------------------------------------------------------------------------------ */
+
+static int axis_labels_check(const struct h5py_source *source, struct h5py_violations *violations)
+{
+    if (!source->present || source->axis_label_count == (size_t)source->rank)
+        return EXIT_OK;
+    return violation_add(violations, "axis labels of %s: %zu labels for %d dimensions",
+                         source->name, source->axis_label_count, source->rank);
+}
+
+/* The element counts of examples [FIRST, FIRST + COUNT) of a variable-length dataset. */
+static int element_counts_read(hid_t dataset, hid_t memory_type, hsize_t first, hsize_t count,
+                               uint64_t *counts)
+{
+    hvl_t elements[ELEMENT_CHUNK];
+    memset(elements, 0, sizeof elements);
+    hid_t file_space = H5Dget_space(dataset), memory_space = H5Screate_simple(1, &count, NULL);
+    int result = file_space < 0 || memory_space < 0 ||
+                 H5Sselect_hyperslab(file_space, H5S_SELECT_SET, &first, NULL, &count, NULL) < 0 ||
+                 H5Dread(dataset, memory_type, memory_space, file_space, H5P_DEFAULT,
+                         elements) < 0;
+    for (hsize_t index = 0; index < count; index++)
+        counts[index] = elements[index].len;
+    /* The elements were zeroed, so reclaiming after a failed read frees only what HDF5 made. */
+    if (memory_space >= 0)
+        H5Dvlen_reclaim(memory_type, memory_space, H5P_DEFAULT, elements);
+    if (memory_space >= 0)
+        H5Sclose(memory_space);
+    if (file_space >= 0)
+        H5Sclose(file_space);
+    return result;
+}
+
+/* Rows [FIRST, FIRST + COUNT) of the shapes scale, COLUMNS values each. */
+static int shape_rows_read(hid_t scale, uint64_t columns, hsize_t first, hsize_t count,
+                           uint64_t *values)
+{
+    hsize_t start[2] = {first, 0}, size[2] = {count, columns};
+    hid_t file_space = H5Dget_space(scale), memory_space = H5Screate_simple(2, size, NULL);
+    int result = file_space < 0 || memory_space < 0 ||
+                 H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, NULL, size, NULL) < 0 ||
+                 H5Dread(scale, H5T_NATIVE_UINT64, memory_space, file_space, H5P_DEFAULT,
+                         values) < 0;
+    if (memory_space >= 0)
+        H5Sclose(memory_space);
+    if (file_space >= 0)
+        H5Sclose(file_space);
+    return result;
+}
+
+struct shapes_scan {
+    hid_t dataset, memory_type, scale;
+    uint64_t columns, length;
+    uint64_t bad;           /* the first example whose element count differs, or length */
+    uint64_t bad_product, bad_count;
+};
+
+static void shapes_chunk_compare(struct shapes_scan *scan, uint64_t first, uint64_t count,
+                                 const uint64_t *shapes, const uint64_t *counts)
+{
+    for (uint64_t index = 0; index < count && scan->bad == scan->length; index++) {
+        uint64_t product = 1;
+        for (uint64_t column = 0; column < scan->columns; column++)
+            product *= shapes[index * scan->columns + column];
+        if (product != counts[index]) {
+            scan->bad = first + index;
+            scan->bad_product = product;
+            scan->bad_count = counts[index];
+        }
+    }
+}
+
+static int shapes_scan_run(struct shapes_scan *scan)
+{
+    uint64_t *shapes = malloc(ELEMENT_CHUNK * scan->columns * sizeof *shapes);
+    uint64_t counts[ELEMENT_CHUNK];
+    int result = shapes == NULL ? error_set(EXIT_OTHER, "out of memory") : 0;
+    scan->bad = scan->length;
+    for (uint64_t first = 0; result == 0 && first < scan->length && scan->bad == scan->length;
+         first += ELEMENT_CHUNK) {
+        uint64_t count = scan->length - first < ELEMENT_CHUNK ? scan->length - first
+                                                              : ELEMENT_CHUNK;
+        if (shape_rows_read(scan->scale, scan->columns, first, count, shapes) != 0 ||
+            element_counts_read(scan->dataset, scan->memory_type, first, count, counts) != 0)
+            result = UNREADABLE;
+        if (result == 0)
+            shapes_chunk_compare(scan, first, count, shapes, counts);
+    }
+    free(shapes);
+    return result;
+}
+
+/* Compares each example's element count with the product of its row in the shapes scale. */
+static int element_sizes_check(const struct h5py_file *file, const struct h5py_source *source,
+                               struct h5py_violations *violations)
+{
+    struct shapes_scan scan = {.columns = source->shapes_columns, .length = source->shape[0]};
+    scan.dataset = H5Dopen2(file->handle, source->name, H5P_DEFAULT);
+    scan.scale = H5Dopen2(file->handle, source->shapes_name, H5P_DEFAULT);
+    hid_t file_type = scan.dataset < 0 ? -1 : H5Dget_type(scan.dataset);
+    scan.memory_type = file_type < 0 ? -1 : H5Tget_native_type(file_type, H5T_DIR_DEFAULT);
+    bool variable = file_type >= 0 && H5Tget_class(file_type) == H5T_VLEN;
+    int result = scan.dataset < 0 || scan.scale < 0 || scan.memory_type < 0 || !variable
+                     ? UNREADABLE
+                     : shapes_scan_run(&scan);
+    hid_t handles[] = {scan.memory_type, file_type};
+    for (size_t index = 0; index < 2; index++)
+        if (handles[index] >= 0)
+            H5Tclose(handles[index]);
+    if (scan.scale >= 0)
+        H5Dclose(scan.scale);
+    if (scan.dataset >= 0)
+        H5Dclose(scan.dataset);
+    if (result == UNREADABLE && !variable && file_type >= 0)
+        return violation_add(violations, "shapes of %s: a shapes scale on a dataset that is not "
+                             "variable-length", source->name);
+    if (result == UNREADABLE)
+        return violation_add(violations, "variable-length data unreadable: %s", source->name);
+    if (result != 0 || scan.bad == scan.length)
+        return result;
+    return violation_add(violations,
+                         "shapes of %s: example %" PRIu64 " has %" PRIu64
+                         " elements but its shape holds %" PRIu64,
+                         source->name, scan.bad, scan.bad_count, scan.bad_product);
+}
+
+static int variable_length_check(const struct h5py_file *file, const struct h5py_source *source,
+                                 struct h5py_violations *violations)
+{
+    if (!source->present || !source->variable_length)
+        return EXIT_OK;
+    if (source->shapes_name == NULL)
+        return violation_add(violations,
+                             "shapes scale missing: %s: a variable-length source needs one",
+                             source->name);
+    if (source->rank != 1)
+        return violation_add(violations, "variable-length source %s: %d dimensions, not 1",
+                             source->name, source->rank);
+    if (source->shapes_rows != source->shape[0])
+        return violation_add(violations,
+                             "shapes of %s: %" PRIu64 " rows for %" PRIu64 " examples",
+                             source->name, source->shapes_rows, source_length(source));
+    if (source->shape_label_count > 0 && source->shape_label_count != source->shapes_columns)
+        return violation_add(violations, "shape labels of %s: %zu labels for %" PRIu64
+                                         " shape columns",
+                             source->name, source->shape_label_count, source->shapes_columns);
+    if (source->shapes_columns == 0 || source->shapes_columns > H5S_MAX_RANK)
+        return violation_add(violations, "shapes of %s: %" PRIu64 " columns", source->name,
+                             source->shapes_columns);
+    return element_sizes_check(file, source, violations);
+}
+
+static int sources_check(const struct h5py_file *file, struct h5py_violations *violations)
+{
+    int result = EXIT_OK;
+    for (size_t index = 0; index < file->source_count && result == EXIT_OK; index++) {
+        result = axis_labels_check(&file->sources[index], violations);
+        if (result == EXIT_OK)
+            result = variable_length_check(file, &file->sources[index], violations);
+    }
+    return result;
+}
+
+int h5py_check(const struct h5py_file *file, struct h5py_violations *violations)
+{
+    int (*const checks[])(const struct h5py_file *, struct h5py_violations *) = {
+        pairs_check, sources_present_check, spans_check, lengths_check, indices_check,
+        sources_check,
+    };
+    int result = EXIT_OK;
+    for (size_t index = 0; index < sizeof checks / sizeof checks[0] && result == EXIT_OK; index++)
+        result = checks[index](file, violations);
+    return result;
+}

@@ -1,0 +1,201 @@
+/* Builds the fuel_provenance JSON, hashing the input files in a thread while the conversion runs. */
+#include "provenance.h"
+
+#include "common/base/error.h"
+#include "common/base/hash.h"
+#include "common/base/versions.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct input_digest {
+    char *path;
+    uint64_t size;
+    char sha256[HASH_HEX_SIZE];
+};
+
+struct provenance {
+    json_t *argv;
+    struct input_digest *inputs;
+    size_t input_count;
+    pthread_t thread;
+    atomic_bool cancelled;
+    int result;
+    char message[2048];
+};
+
+static void provenance_free(struct provenance *provenance)
+{
+    for (size_t index = 0; index < provenance->input_count; index++)
+        free(provenance->inputs[index].path);
+    free(provenance->inputs);
+    json_decref(provenance->argv);
+    free(provenance);
+}
+
+static void *hash_inputs(void *argument)
+{
+    struct provenance *provenance = argument;
+    for (size_t index = 0; index < provenance->input_count; index++) {
+        if (atomic_load(&provenance->cancelled))
+            break;
+        struct input_digest *input = &provenance->inputs[index];
+        provenance->result = hash_file(input->path, HASH_SHA256, input->sha256, &input->size);
+        if (provenance->result != EXIT_OK) {
+            snprintf(provenance->message, sizeof provenance->message, "%s", error_message());
+            break;
+        }
+    }
+    return NULL;
+}
+
+static int copy_arguments(struct provenance *provenance, int argc, char **argv,
+                          const char *const *input_paths, size_t input_count)
+{
+    provenance->argv = json_array();
+    if (provenance->argv == NULL)
+        return -1;
+    for (int index = 0; index < argc; index++)
+        if (json_array_append_new(provenance->argv, json_string(argv[index])) != 0)
+            return -1;
+    provenance->inputs = calloc(input_count + 1, sizeof *provenance->inputs);
+    if (provenance->inputs == NULL)
+        return -1;
+    for (size_t index = 0; index < input_count; index++) {
+        provenance->input_count++;
+        provenance->inputs[index].path = strdup(input_paths[index]);
+        if (provenance->inputs[index].path == NULL)
+            return -1;
+    }
+    return 0;
+}
+
+int provenance_begin(struct provenance **provenance, int argc, char **argv,
+                     const char *const *input_paths, size_t input_count)
+{
+    *provenance = calloc(1, sizeof **provenance);
+    if (*provenance == NULL)
+        return error_set(EXIT_OTHER, "cannot record provenance: out of memory");
+    atomic_init(&(*provenance)->cancelled, false);
+    if (copy_arguments(*provenance, argc, argv, input_paths, input_count) < 0) {
+        provenance_free(*provenance);
+        *provenance = NULL;
+        return error_set(EXIT_OTHER, "cannot record provenance: out of memory");
+    }
+    int number = pthread_create(&(*provenance)->thread, NULL, hash_inputs, *provenance);
+    if (number != 0) {
+        provenance_free(*provenance);
+        *provenance = NULL;
+        return error_set(EXIT_OTHER, "cannot record provenance: cannot start a thread: %s",
+                         strerror(number));
+    }
+    return EXIT_OK;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash != NULL ? slash + 1 : path;
+}
+
+static json_t *inputs_json(const struct provenance *provenance)
+{
+    json_t *inputs = json_array();
+    for (size_t index = 0; inputs != NULL && index < provenance->input_count; index++) {
+        const struct input_digest *input = &provenance->inputs[index];
+        json_t *entry = json_object();
+        json_object_set_new(entry, "name", json_string(base_name(input->path)));
+        json_object_set_new(entry, "size", json_integer((json_int_t)input->size));
+        json_object_set_new(entry, "sha256", json_string(input->sha256));
+        json_array_append_new(inputs, entry);
+    }
+    return inputs;
+}
+
+static json_t *libraries_json(void)
+{
+    struct library_version versions[LIBRARY_VERSION_COUNT];
+    library_versions(versions);
+    json_t *libraries = json_object();
+    for (int index = 0; libraries != NULL && index < LIBRARY_VERSION_COUNT; index++)
+        json_object_set_new(libraries, versions[index].name, json_string(versions[index].version));
+    return libraries;
+}
+
+/* Keys are inserted in this order and jansson keeps insertion order, so the text is stable. */
+static char *provenance_text(const struct provenance *provenance)
+{
+    char created[32];
+    provenance_created(created, sizeof created);
+    json_t *root = json_object();
+    if (root == NULL)
+        return NULL;
+    json_object_set_new(root, "tool", json_string("fuel"));
+    json_object_set_new(root, "version", json_string(FUEL_VERSION));
+    json_object_set(root, "argv", provenance->argv);
+    json_object_set_new(root, "inputs", inputs_json(provenance));
+    json_object_set_new(root, "libraries", libraries_json());
+    json_object_set_new(root, "created", json_string(created));
+    char *text = json_dumps(root, JSON_COMPACT);
+    json_decref(root);
+    return text;
+}
+
+char *provenance_finish(struct provenance *provenance)
+{
+    pthread_join(provenance->thread, NULL);
+    char *text = NULL;
+    if (provenance->result != EXIT_OK) {
+        error_set(provenance->result, "%s", provenance->message);
+    } else {
+        text = provenance_text(provenance);
+        if (text == NULL)
+            error_set(EXIT_OTHER, "cannot record provenance: out of memory");
+    }
+    provenance_free(provenance);
+    return text;
+}
+
+void provenance_discard(struct provenance *provenance)
+{
+    if (provenance == NULL)
+        return;
+    atomic_store(&provenance->cancelled, true);
+    /* Joined, not detached: exit() after a failure runs OpenSSL's cleanup, which would pull
+       libcrypto from under a thread still hashing (a crash at exit instead of the exit code). */
+    pthread_join(provenance->thread, NULL);
+    provenance_free(provenance);
+}
+
+/* SOURCE_DATE_EPOCH as the reproducible-builds convention defines it: decimal seconds. */
+static bool source_date_epoch(time_t *seconds)
+{
+    const char *text = getenv("SOURCE_DATE_EPOCH");
+    if (text == NULL || *text < '0' || *text > '9')
+        return false;
+    char *end;
+    errno = 0;
+    long long value = strtoll(text, &end, 10);
+    if (errno != 0 || *end != '\0')
+        return false;
+    *seconds = (time_t)value;
+    return true;
+}
+
+void provenance_created(char *buffer, size_t size)
+{
+    time_t seconds;
+    if (!source_date_epoch(&seconds))
+        seconds = time(NULL);
+    struct tm calendar;
+    if (gmtime_r(&seconds, &calendar) == NULL || strftime(buffer, size, "%Y-%m-%dT%H:%M:%SZ", &calendar) == 0)
+        snprintf(buffer, size, "1970-01-01T00:00:00Z");
+}
