@@ -2,6 +2,8 @@
 #ifndef FUEL_COMMANDS_H
 #define FUEL_COMMANDS_H
 
+#include "parse_options.h"
+
 /* Each takes argv with argv[0] = "fuel-NAME" and returns the process exit code. */
 int cmd_cache(int argc, char **argv);
 int cmd_clean(int argc, char **argv);
@@ -11,6 +13,9 @@ int cmd_fetch(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_path(int argc, char **argv);
+
+/* Each command's option table (cmd/parse_options.h), listed in fuel.c's command table. */
+extern const struct command_line path_command_line;
 
 /* The command line exactly as the user typed it (argv of main), for provenance. */
 extern int typed_argc;

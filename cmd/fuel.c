@@ -14,17 +14,18 @@ struct command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
+    const struct command_line *line; /* its options, for completion; NULL: not declared yet */
 };
 
 static const struct command commands[] = {
-    {"download", cmd_download, "download a dataset's raw files, verified and resumable"},
-    {"convert", cmd_convert, "convert downloaded raw files into an H5PYDataset HDF5 file"},
-    {"info", cmd_info, "show what an H5PYDataset file holds: splits, sources, provenance"},
-    {"list", cmd_list, "list datasets, the state of their raw files and converted files"},
-    {"path", cmd_path, "print where a name is found in the data path"},
-    {"fetch", cmd_fetch, "download, convert and remove the raw files, in one step"},
-    {"cache", cmd_cache, "copy a data path file to the local data path once"},
-    {"clean", cmd_clean, "remove temporary files that killed conversions left behind"},
+    {"download", cmd_download, "download a dataset's raw files, verified and resumable", NULL},
+    {"convert", cmd_convert, "convert downloaded raw files into an H5PYDataset HDF5 file", NULL},
+    {"info", cmd_info, "show what an H5PYDataset file holds: splits, sources, provenance", NULL},
+    {"list", cmd_list, "list datasets, the state of their raw files and converted files", NULL},
+    {"path", cmd_path, "print where a name is found in the data path", &path_command_line},
+    {"fetch", cmd_fetch, "download, convert and remove the raw files, in one step", NULL},
+    {"cache", cmd_cache, "copy a data path file to the local data path once", NULL},
+    {"clean", cmd_clean, "remove temporary files that killed conversions left behind", NULL},
 };
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
 

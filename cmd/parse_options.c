@@ -19,10 +19,10 @@ struct parser {
     struct parsed_arguments *parsed;
 };
 
-const struct option *options_find(const struct command_line *line, const char *name)
+const struct command_option *options_find(const struct command_line *line, const char *name)
 {
     for (size_t index = 0; index < line->option_count; index++) {
-        const struct option *option = &line->options[index];
+        const struct command_option *option = &line->options[index];
         if (name[0] == '-' && name[1] != '-' && name[1] == option->short_name && name[2] == '\0')
             return option;
         if (name[0] == '-' && name[1] == '-' &&
@@ -33,7 +33,7 @@ const struct option *options_find(const struct command_line *line, const char *n
     return NULL;
 }
 
-static bool takes_value(const struct option *option)
+static bool takes_value(const struct command_option *option)
 {
     return option->kind != OPTION_FLAG && option->kind != OPTION_COUNT;
 }
@@ -51,7 +51,7 @@ static bool is_choice(const char *choices, const char *value)
     return false;
 }
 
-static int store_number(const struct parser *parser, const struct option *option,
+static int store_number(const struct parser *parser, const struct command_option *option,
                         const char *name, const char *value)
 {
     char *end;
@@ -75,7 +75,7 @@ static int store_number(const struct parser *parser, const struct option *option
 }
 
 /* Stores VALUE (NULL for flags) through OPTION's pointer; NAME is the option as typed. */
-static int store(const struct parser *parser, const struct option *option, const char *name,
+static int store(const struct parser *parser, const struct command_option *option, const char *name,
                  const char *value)
 {
     const char *program = parser->line->program;
@@ -145,7 +145,7 @@ static int parse_long(struct parser *parser, const char *argument)
         parser->parsed->help = true;
         return EXIT_OK;
     }
-    const struct option *option = options_find(parser->line, name);
+    const struct command_option *option = options_find(parser->line, name);
     if (option == NULL)
         return pass_unknown(parser, argument, name_length, attached);
     if (!takes_value(option) && attached != NULL)
@@ -164,7 +164,7 @@ static int parse_short(struct parser *parser, const char *argument)
             parser->parsed->help = true;
             continue;
         }
-        const struct option *option = options_find(parser->line, name);
+        const struct command_option *option = options_find(parser->line, name);
         if (option == NULL)
             return usage_error(parser->line->program, "unknown option: %s", name);
         if (!takes_value(option)) {
@@ -223,7 +223,7 @@ void parsed_arguments_free(struct parsed_arguments *parsed)
 }
 
 /* "-d, --directory DIR" */
-static void option_synopsis(const struct option *option, char *text, size_t size)
+static void option_synopsis(const struct command_option *option, char *text, size_t size)
 {
     int used = 0;
     if (option->short_name != 0)

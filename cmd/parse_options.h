@@ -26,7 +26,7 @@ enum completion_kind {
     COMPLETE_FILE_OR_DATASET,
 };
 
-struct option {
+struct command_option {
     char short_name;        /* 'd'; 0 when none */
     const char *long_name;  /* "directory" (without dashes); NULL when none */
     const char *alias;      /* a second long name, e.g. Fuel's "output_filename"; NULL when none */
@@ -57,7 +57,7 @@ struct command_line {
     const char *program;     /* "fuel-convert" */
     const char *usage;       /* what follows "usage: PROGRAM " in -h */
     const char *description; /* a paragraph after the usage line; NULL when none */
-    const struct option *options;
+    const struct command_option *options;
     size_t option_count;
     size_t maximum_positionals;           /* more is a usage error */
     enum completion_kind positional_completion;
@@ -90,6 +90,6 @@ void options_print_help(const struct command_line *line, FILE *stream);
 void options_print_table(const struct command_line *line, FILE *stream);
 
 /* The option of LINE called NAME ("-d", "--directory", "--output_filename"); NULL when none. */
-const struct option *options_find(const struct command_line *line, const char *name);
+const struct command_option *options_find(const struct command_line *line, const char *name);
 
 #endif

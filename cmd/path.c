@@ -15,12 +15,12 @@ static const char program[] = "fuel-path";
 
 static bool as_json;
 
-static const struct option options[] = {
+static const struct command_option options[] = {
     {.long_name = "json", .kind = OPTION_FLAG, .value = &as_json,
      .help = "print {\"name\": NAME, \"path\": PATH}"},
 };
 
-static const struct command_line command_line = {
+const struct command_line path_command_line = {
     .program = program,
     .usage = "[-h] [--json] NAME",
     .description =
@@ -59,9 +59,9 @@ static int path_print(const char *name, bool json)
 int cmd_path(int argc, char **argv)
 {
     struct parsed_arguments parsed;
-    int result = options_parse(&command_line, argc, argv, &parsed);
+    int result = options_parse(&path_command_line, argc, argv, &parsed);
     if (result == EXIT_OK && parsed.help)
-        options_print_help(&command_line, stdout);
+        options_print_help(&path_command_line, stdout);
     else if (result == EXIT_OK && parsed.positional_count == 0)
         result = usage_error(program, "missing NAME");
     else if (result == EXIT_OK && parsed.positional_count > 1)
