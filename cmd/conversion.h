@@ -2,7 +2,7 @@
 #ifndef FUEL_CONVERSION_H
 #define FUEL_CONVERSION_H
 
-#include "converters/converter.h"
+#include "datasets/converter.h"
 
 #include <stddef.h>
 

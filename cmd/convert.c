@@ -1,7 +1,7 @@
 /* fuel-convert: parses options, checks inputs, and runs a converter into an atomically published file. */
 #include "common/base/config.h"
 #include "common/base/error.h"
-#include "converters/converter.h"
+#include "datasets/dataset.h"
 #include "commands.h"
 #include "conversion.h"
 #include "convert.h"
@@ -30,12 +30,14 @@ static void print_overview(FILE *stream, const struct extra_converters *extras)
             "usage: fuel-convert [-h] DATASET [FORMAT] [-d DIR] [-o OUTDIR] [-r NAME] [OPTIONS]\n\n"
             "Converts the raw files of DATASET in DIR (default: the current directory) into\n"
             "one HDF5 file in OUTDIR (default: the current directory).\n\ndatasets:\n");
-    for (size_t index = 0; converters[index] != NULL; index++) {
-        const struct converter *converter = converters[index];
+    const struct dataset *const *list = dataset_list();
+    for (size_t index = 0; list[index] != NULL; index++) {
+        const struct dataset *dataset = list[index];
         char name[64];
-        snprintf(name, sizeof name, "%s%s%s", converter->name, converter->variant ? " " : "",
-                 converter->variant ? converter->variant : "");
-        fprintf(stream, "  %-16s %s\n", name, converter->summary);
+        snprintf(name, sizeof name, "%s%s%s", dataset->name, dataset->variant ? " " : "",
+                 dataset->variant ? dataset->variant : "");
+        if (dataset_converts(dataset))
+            fprintf(stream, "  %-16s %s\n", name, dataset->converter.summary);
     }
     for (size_t index = 0; index < extras->count; index++)
         fprintf(stream, "  %-16s extra converter %s\n", extras->items[index].name,
@@ -43,16 +45,17 @@ static void print_overview(FILE *stream, const struct extra_converters *extras)
     fprintf(stream, "\n'fuel-convert DATASET -h' lists a dataset's inputs and options.\n");
 }
 
-static void print_converter_help(const struct converter *converter)
+static void print_converter_help(const struct dataset *dataset)
 {
+    const struct converter *converter = &dataset->converter;
     struct converter_arguments defaults = {.input_directory = "."};
-    converter_set_defaults(converter, &defaults);
+    converter_arguments_init(&defaults, dataset);
     struct converter_inputs inputs = {0};
-    converter_list_inputs(converter, &defaults, &inputs);
+    converter_list_inputs(dataset, &inputs);
     char output[256];
     converter_name_output(converter, &defaults, output, sizeof output);
-    printf("usage: fuel-convert %s%s%s [-d DIR] [-o OUTDIR] [-r NAME]", converter->name,
-           converter->variant ? " " : "", converter->variant ? converter->variant : "");
+    printf("usage: fuel-convert %s%s%s [-d DIR] [-o OUTDIR] [-r NAME]", dataset->name,
+           dataset->variant ? " " : "", dataset->variant ? dataset->variant : "");
     for (size_t index = 0; index < converter->option_count; index++)
         printf(" [%s VALUE]", converter->options[index].name);
     printf("\n\n%s\n\ninputs (in DIR):\n", converter->summary);
@@ -75,10 +78,11 @@ static void print_converter_help(const struct converter *converter)
 static void print_formats_help(const char *dataset)
 {
     const char *separator = "";
-    for (size_t index = 0; converters[index] != NULL; index++)
-        if (strcmp(converters[index]->name, dataset) == 0) {
+    const struct dataset *const *list = dataset_list();
+    for (size_t index = 0; list[index] != NULL; index++)
+        if (strcmp(list[index]->name, dataset) == 0 && dataset_converts(list[index])) {
             fputs(separator, stdout);
-            print_converter_help(converters[index]);
+            print_converter_help(list[index]);
             separator = "\n";
         }
 }
@@ -86,25 +90,17 @@ static void print_formats_help(const char *dataset)
 /* Picks the converter of DATASET, and of its FORMAT when it has several. */
 static int find_converter(struct convert_request *request)
 {
-    bool known = converter_find(request->dataset) != NULL;
-    const struct converter *match = converter_find_variant(request->dataset, request->variant);
-    if (!known)
+    const struct dataset *match;
+    enum dataset_lookup found = dataset_find(request->dataset, request->variant, &match);
+    if (found == DATASET_UNKNOWN || (found == DATASET_FOUND && !dataset_converts(match)))
         return usage_error(program, "usage error: unknown dataset: %s", request->dataset);
-    if (match == NULL)
+    if (found != DATASET_FOUND)
         return usage_error(program, request->variant ? "usage error: unknown format: %s"
                                             : "usage error: missing format of %s",
                            request->variant ? request->variant : request->dataset);
-    request->converter = match;
-    converter_set_defaults(match, &request->arguments);
+    request->converter = &match->converter;
+    converter_arguments_init(&request->arguments, match);
     return EXIT_OK;
-}
-
-static bool has_variants(const char *dataset)
-{
-    for (size_t index = 0; converters[index] != NULL; index++)
-        if (strcmp(converters[index]->name, dataset) == 0 && converters[index]->variant != NULL)
-            return true;
-    return false;
 }
 
 static int set_converter_option(struct convert_request *request, const char *name,
@@ -162,7 +158,7 @@ static int parse_positional(struct convert_request *request, const char *argumen
         request->dataset = argument;
         return EXIT_OK;
     }
-    if (request->variant == NULL && has_variants(request->dataset)) {
+    if (request->variant == NULL && dataset_has_formats(request->dataset)) {
         request->variant = argument;
         return EXIT_OK;
     }
@@ -199,7 +195,7 @@ static int parse_arguments(struct convert_request *request, int argc, char **arg
         }
     }
     if (*help && (request->dataset == NULL ||
-                  (request->variant == NULL && has_variants(request->dataset))))
+                  (request->variant == NULL && dataset_has_formats(request->dataset))))
         return EXIT_OK;
     if (request->dataset == NULL)
         return usage_error(program, "usage error: missing dataset");
@@ -213,7 +209,7 @@ static int check_inputs(const struct convert_request *request, char paths[][4096
                         const char **path_list, size_t *count)
 {
     struct converter_inputs inputs = {0};
-    converter_list_inputs(request->converter, &request->arguments, &inputs);
+    converter_list_inputs(request->arguments.dataset, &inputs);
     size_t missing = 0;
     for (size_t index = 0; index < inputs.count; index++) {
         snprintf(paths[index], 4096, "%s/%s", request->input_directory, inputs.names[index]);
@@ -285,7 +281,7 @@ static int convert_builtin(int argc, char **argv, const struct extra_converters 
         return EXIT_OK;
     }
     if (help) {
-        print_converter_help(request.converter);
+        print_converter_help(request.arguments.dataset);
         return EXIT_OK;
     }
     request.arguments.input_directory = request.input_directory;

@@ -2,7 +2,7 @@
 #ifndef FUEL_CMD_CONVERT_H
 #define FUEL_CMD_CONVERT_H
 
-#include "converters/extra.h"
+#include "datasets/extra.h"
 
 #include <stddef.h>
 

@@ -63,13 +63,13 @@ static const char options_usage[] =
     "  --print-urls         print URL<TAB>destination per file and exit\n"
     "  --checksums FILE     md5sum/sha256sum lines replacing the built-in checksums\n";
 
-static uint64_t downloader_total_size(const struct downloader *downloader, bool *complete)
+static uint64_t dataset_total_size(const struct dataset *dataset, bool *complete)
 {
     uint64_t total = 0;
     *complete = true;
-    for (size_t index = 0; index < downloader->file_count; index++) {
-        total += downloader->files[index].size;
-        *complete = *complete && downloader->files[index].size > 0;
+    for (size_t index = 0; index < dataset->file_count; index++) {
+        total += dataset->files[index].size;
+        *complete = *complete && dataset->files[index].size > 0;
     }
     return total;
 }
@@ -78,34 +78,34 @@ static void print_datasets(void)
 {
     printf("usage: %s NAME [FORMAT] [-d DIR] [--clear] [--url-prefix PREFIX] [options]\n\n"
            "datasets:\n", program);
-    const struct downloader *const *list = downloader_list();
+    const struct dataset *const *list = dataset_list();
     for (size_t index = 0; list[index] != NULL; index++) {
-        const struct downloader *downloader = list[index];
+        const struct dataset *dataset = list[index];
         char label[64], size[32] = "size unknown";
         bool complete;
-        uint64_t total = downloader_total_size(downloader, &complete);
-        snprintf(label, sizeof label, "%s%s%s", downloader->name, downloader->variant ? " " : "",
-                 downloader->variant ? downloader->variant : "");
+        uint64_t total = dataset_total_size(dataset, &complete);
+        snprintf(label, sizeof label, "%s%s%s", dataset->name, dataset->variant ? " " : "",
+                 dataset->variant ? dataset->variant : "");
         if (complete)
             progress_format_size(size, sizeof size, (double)total);
-        printf("  %-16s %12s  %s", label, size, downloader->summary);
-        if (downloader->manifest != NULL)
-            printf(" (%s)", downloader->manifest);
+        printf("  %-16s %12s  %s", label, size, dataset->summary);
+        if (dataset->manifest != NULL)
+            printf(" (%s)", dataset->manifest);
         printf("\n");
     }
     printf("\n%s", options_usage);
 }
 
-static void print_dataset(const struct downloader *downloader)
+static void print_dataset(const struct dataset *dataset)
 {
     printf("usage: %s %s%s%s [-d DIR] [--clear] [--url-prefix PREFIX] [options]\n%s\n",
-           program, downloader->name, downloader->variant ? " " : "",
-           downloader->variant ? downloader->variant : "", downloader->summary);
-    if (downloader->manifest != NULL)
-        printf("declared in %s\n", downloader->manifest);
+           program, dataset->name, dataset->variant ? " " : "",
+           dataset->variant ? dataset->variant : "", dataset->summary);
+    if (dataset->manifest != NULL)
+        printf("declared in %s\n", dataset->manifest);
     printf("\nfiles:\n");
-    for (size_t index = 0; index < downloader->file_count; index++) {
-        const struct dataset_file *file = &downloader->files[index];
+    for (size_t index = 0; index < dataset->file_count; index++) {
+        const struct dataset_file *file = &dataset->files[index];
         char size[32] = "size unknown";
         if (file->size > 0)
             snprintf(size, sizeof size, "%llu bytes", (unsigned long long)file->size);
@@ -113,7 +113,7 @@ static void print_dataset(const struct downloader *downloader)
                                 : strlen(file->checksum) == 64 ? "sha256" : "md5";
         printf("  %s  %s  %s %s\n", file->name, size, algorithm,
                file->checksum ? file->checksum : "unknown");
-        for (size_t url = 0; url < DOWNLOADER_MAX_URLS && file->urls[url] != NULL; url++)
+        for (size_t url = 0; url < DATASET_MAX_URLS && file->urls[url] != NULL; url++)
             printf("    %s\n", file->urls[url]);
     }
     printf("\n%s", options_usage);
@@ -198,7 +198,7 @@ static int parse_arguments(struct download_arguments *arguments, int argc, char 
 static void variant_choices(const char *name, char *text, size_t size)
 {
     text[0] = '\0';
-    const struct downloader *const *list = downloader_list();
+    const struct dataset *const *list = dataset_list();
     for (size_t index = 0; list[index] != NULL; index++) {
         if (strcmp(list[index]->name, name) != 0 || list[index]->variant == NULL)
             continue;
@@ -207,26 +207,22 @@ static void variant_choices(const char *name, char *text, size_t size)
     }
 }
 
-static int find_downloader(const struct download_arguments *arguments,
-                           const struct downloader **downloader)
+static int find_dataset(const struct download_arguments *arguments,
+                        const struct dataset **dataset)
 {
     char choices[64];
-    if (!downloader_has_variants(arguments->name)) {
-        *downloader = downloader_find(arguments->name, NULL);
-        if (*downloader == NULL)
-            return usage_error(program, "unknown dataset: %s", arguments->name);
-        if (arguments->variant != NULL)
-            return usage_error(program, "unexpected argument: %s", arguments->variant);
+    switch (dataset_find(arguments->name, arguments->variant, dataset)) {
+    case DATASET_FOUND:
         return EXIT_OK;
+    case DATASET_UNKNOWN:
+        return usage_error(program, "unknown dataset: %s", arguments->name);
+    case DATASET_FORMAT_UNEXPECTED:
+        return usage_error(program, "unexpected argument: %s", arguments->variant);
+    default:
+        variant_choices(arguments->name, choices, sizeof choices);
+        return usage_error(program, "%s needs a format, %s: %s", arguments->name, choices,
+                           arguments->variant != NULL ? arguments->variant : "none given");
     }
-    variant_choices(arguments->name, choices, sizeof choices);
-    *downloader = NULL;
-    if (arguments->variant != NULL)
-        *downloader = downloader_find(arguments->name, arguments->variant);
-    if (*downloader != NULL)
-        return EXIT_OK;
-    return usage_error(program, "%s needs a format, %s: %s", arguments->name, choices,
-                       arguments->variant != NULL ? arguments->variant : "none given");
 }
 
 static void print_urls(const struct item_table *table, const char *directory)
@@ -285,12 +281,12 @@ static int download_locked(const struct item_table *table,
     return result;
 }
 
-static int download_dataset(const struct downloader *downloader,
+static int download_dataset(const struct dataset *dataset,
                             const struct download_arguments *arguments,
                             const struct fuel_config *config)
 {
     struct item_table table = {0};
-    int result = item_table_build(&table, downloader, arguments->url_prefix, config,
+    int result = item_table_build(&table, dataset, arguments->url_prefix, config,
                                   arguments->checksums);
     if (result == EXIT_OK && arguments->print_urls)
         print_urls(&table, arguments->directory);
@@ -307,16 +303,16 @@ static int print_help(const struct download_arguments *arguments)
         return EXIT_OK;
     }
     bool found = false;
-    const struct downloader *const *list = downloader_list();
+    const struct dataset *const *list = dataset_list();
     for (size_t index = 0; list[index] != NULL; index++) {
-        const struct downloader *downloader = list[index];
-        if (strcmp(downloader->name, arguments->name) != 0 ||
-            (arguments->variant != NULL && downloader->variant != NULL &&
-             strcmp(downloader->variant, arguments->variant) != 0))
+        const struct dataset *dataset = list[index];
+        if (strcmp(dataset->name, arguments->name) != 0 ||
+            (arguments->variant != NULL && dataset->variant != NULL &&
+             strcmp(dataset->variant, arguments->variant) != 0))
             continue;
         if (found)
             printf("\n");
-        print_dataset(downloader);
+        print_dataset(dataset);
         found = true;
     }
     if (!found)
@@ -324,14 +320,14 @@ static int print_help(const struct download_arguments *arguments)
     return EXIT_OK;
 }
 
-/* The config and the extra downloaders it names; prints the error when either is malformed. */
+/* The config and the extra datasets it names; prints the error when either is malformed. */
 static int load_registry(struct fuel_config *config)
 {
     error_clear();
     int result = config_load(config);
     if (result == EXIT_OK)
-        result = downloader_registry_load(config->extra_downloaders.items,
-                                          config->extra_downloaders.count);
+        result = dataset_registry_load(config->extra_downloaders.items,
+                                       config->extra_downloaders.count);
     if (result != EXIT_OK)
         error_print(program);
     return result;
@@ -342,12 +338,12 @@ static int run_download(const struct download_arguments *arguments,
 {
     if (arguments->help)
         return print_help(arguments);
-    const struct downloader *downloader;
-    int result = find_downloader(arguments, &downloader);
+    const struct dataset *dataset;
+    int result = find_dataset(arguments, &dataset);
     if (result != EXIT_OK)
         return result;
     error_clear();
-    result = download_dataset(downloader, arguments, config);
+    result = download_dataset(dataset, arguments, config);
     if (result != EXIT_OK)
         error_print(program);
     return result;
@@ -362,7 +358,7 @@ int cmd_download(int argc, char **argv)
         result = load_registry(&config);
     if (result == EXIT_OK)
         result = run_download(&arguments, &config);
-    downloader_registry_free();
+    dataset_registry_free();
     config_free(&config);
     return result;
 }

@@ -3,7 +3,7 @@
 #include "common/base/directory.h"
 #include "common/base/error.h"
 #include "common/hdf5/h5py_file_facts.h"
-#include "converters/converter.h"
+#include "datasets/dataset.h"
 #include "commands.h"
 #include "conversion.h"
 #include "convert.h"
@@ -53,7 +53,7 @@ static const char usage[] =
 struct fetch_request {
     const char *name, *variant, *directory, *url_prefix, *checksums;
     bool keep_raw, force, quiet, as_json, help;
-    const struct downloader *downloader;
+    const struct dataset *dataset;
     const struct converter *converter;
     const struct extra_converter *extra; /* when NAME has no built-in converter */
     struct extra_converters extras;
@@ -125,7 +125,7 @@ static int positional_add(struct fetch_request *request, const char *argument)
 {
     if (request->name == NULL)
         request->name = argument;
-    else if (request->variant == NULL && downloader_has_variants(request->name))
+    else if (request->variant == NULL && dataset_has_formats(request->name))
         request->variant = argument;
     else
         return usage_error(program, "unexpected argument: %s", argument);
@@ -187,25 +187,28 @@ static int converter_option_set(struct fetch_request *request, const char *name,
     return EXIT_OK;
 }
 
-/* The downloader and converter of NAME [FORMAT], and the dataset options given. */
+/* The dataset and converter of NAME [FORMAT], and the dataset options given. */
 static int dataset_resolve(struct fetch_request *request)
 {
-    bool variants = downloader_has_variants(request->name);
-    request->downloader = downloader_find(request->name, variants ? request->variant : NULL);
-    if (request->downloader == NULL && !variants)
-        return usage_error(program, "unknown dataset: %s", request->name);
-    if (request->downloader == NULL && request->variant != NULL)
+    switch (dataset_find(request->name, request->variant, &request->dataset)) {
+    case DATASET_FOUND:
+        break;
+    case DATASET_FORMAT_UNKNOWN:
         return usage_error(program, "unknown format: %s", request->variant);
-    if (request->downloader == NULL)
+    case DATASET_FORMAT_MISSING:
         return usage_error(program, "%s needs a format: none given", request->name);
-    request->converter = converter_find_variant(request->name, request->variant);
-    if (request->converter == NULL)
+    default:
+        return usage_error(program, "unknown dataset: %s", request->name);
+    }
+    if (dataset_converts(request->dataset))
+        request->converter = &request->dataset->converter;
+    else
         request->extra = extra_converter_find(&request->extras, request->name);
     if (request->extra != NULL)
         return EXIT_OK;
     if (request->converter == NULL)
         return usage_error(program, "no converter for this dataset: %s", request->name);
-    converter_set_defaults(request->converter, &request->arguments);
+    converter_arguments_init(&request->arguments, request->dataset);
     int result = EXIT_OK;
     for (size_t index = 0; index < request->pending_count && result == EXIT_OK; index += 2)
         result = converter_option_set(request, request->pending[index],
@@ -255,7 +258,7 @@ static int raw_download(const struct fetch_request *request, const struct fuel_c
                         const char *directory)
 {
     struct item_table table = {0};
-    int result = item_table_build(&table, request->downloader, request->url_prefix, config,
+    int result = item_table_build(&table, request->dataset, request->url_prefix, config,
                                   request->checksums);
     struct download_options options = request->options;
     options.directory = directory;
@@ -290,7 +293,7 @@ static int raw_convert(struct fetch_request *request, const char *directory, con
     const char *input_list[CONVERTER_MAX_INPUTS];
     request->arguments.input_directory = directory;
     request->arguments.scratch_directory = directory;
-    converter_list_inputs(request->converter, &request->arguments, &inputs);
+    converter_list_inputs(request->dataset, &inputs);
     for (size_t index = 0; index < inputs.count; index++) {
         snprintf(input_paths[index], PATH_MAX, "%s/%s", directory, inputs.names[index]);
         input_list[index] = input_paths[index];
@@ -304,9 +307,9 @@ static int raw_convert(struct fetch_request *request, const char *directory, con
 
 static int raw_remove(const struct fetch_request *request, const char *directory)
 {
-    for (size_t index = 0; index < request->downloader->file_count; index++) {
+    for (size_t index = 0; index < request->dataset->file_count; index++) {
         char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s/%s", directory, request->downloader->files[index].name);
+        snprintf(path, sizeof path, "%s/%s", directory, request->dataset->files[index].name);
         if (unlink(path) != 0 && errno != ENOENT)
             return error_set(EXIT_WRITE, "cannot remove: %s: %s", path, strerror(errno));
     }
@@ -393,21 +396,20 @@ static int fetch_run(struct fetch_request *request, const struct fuel_config *co
     return result;
 }
 
-/* The usage, then the datasets that have both a downloader and a converter, extras included. */
+/* The usage, then the datasets that have both files and a converter, extras included. */
 static int help_print(const struct fetch_request *request)
 {
     fputs(usage, stdout);
     printf("\ndatasets:\n");
-    const struct downloader *const *list = downloader_list();
+    const struct dataset *const *list = dataset_list();
     for (size_t index = 0; list[index] != NULL; index++) {
-        const struct downloader *downloader = list[index];
+        const struct dataset *dataset = list[index];
         char label[64];
-        if (converter_find_variant(downloader->name, downloader->variant) == NULL &&
-            extra_converter_find(&request->extras, downloader->name) == NULL)
+        if (!dataset_converts(dataset) && extra_converter_find(&request->extras, dataset->name) == NULL)
             continue;
-        snprintf(label, sizeof label, "%s%s%s", downloader->name, downloader->variant ? " " : "",
-                 downloader->variant ? downloader->variant : "");
-        printf("  %-16s %s\n", label, downloader->summary);
+        snprintf(label, sizeof label, "%s%s%s", dataset->name, dataset->variant ? " " : "",
+                 dataset->variant ? dataset->variant : "");
+        printf("  %-16s %s\n", label, dataset->summary);
     }
     return EXIT_OK;
 }
@@ -417,8 +419,8 @@ static int extras_load(struct fetch_request *request, struct fuel_config *config
 {
     int result = config_load(config);
     if (result == EXIT_OK)
-        result = downloader_registry_load(config->extra_downloaders.items,
-                                          config->extra_downloaders.count);
+        result = dataset_registry_load(config->extra_downloaders.items,
+                                       config->extra_downloaders.count);
     if (result == EXIT_OK)
         result = extra_converters_find(&request->extras, config->extra_converters.items,
                                        config->extra_converters.count);
@@ -457,7 +459,7 @@ int cmd_fetch(int argc, char **argv)
         result = fetch_command(&request, &config, argc, argv);
     else
         error_print(program);
-    downloader_registry_free();
+    dataset_registry_free();
     extra_converters_free(&request.extras);
     config_free(&config);
     return result;

@@ -1,5 +1,6 @@
-/* Binarized MNIST: three .amat text files (train, valid, test) into features (N,1,28,28) uint8. */
-#include "converter.h"
+/* Binarized MNIST: three .amat text files (train, valid, test) from Hugo Larochelle's page, no
+   sizes or checksums published, into features (N,1,28,28) uint8. */
+#include "dataset.h"
 
 #include "common/formats/amat.h"
 #include "common/base/error.h"
@@ -10,14 +11,16 @@
 enum { SPLIT_COUNT = 3, SIDE = 28, PIXELS = SIDE * SIDE, BLOCK_ROWS = 1024 };
 
 static const char *const split_names[SPLIT_COUNT] = {"train", "valid", "test"};
-static const char *const input_files[SPLIT_COUNT] = {
-    "binarized_mnist_train.amat", "binarized_mnist_valid.amat", "binarized_mnist_test.amat"};
 
-static void input_path(const struct converter_arguments *arguments, int split, char *path,
-                       size_t size)
-{
-    snprintf(path, size, "%s/%s", arguments->input_directory, input_files[split]);
-}
+#define TORONTO "http://www.cs.toronto.edu/~larocheh/public/datasets/binarized_mnist/"
+#define AMAT_FILE(name) {name, {TORONTO name, NULL}, 0, NULL}
+
+/* One file a split, in the order of the splits. */
+static const struct dataset_file files[SPLIT_COUNT] = {
+    AMAT_FILE("binarized_mnist_train.amat"),
+    AMAT_FILE("binarized_mnist_valid.amat"),
+    AMAT_FILE("binarized_mnist_test.amat"),
+};
 
 /* The first pass: validates every line and counts the rows, which the dataset needs up front. */
 static int count_rows(const char *path, unsigned char *row, uint64_t *count)
@@ -67,7 +70,7 @@ static int write_splits(const struct converter_arguments *arguments, struct h5py
     uint64_t first = 0;
     for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++) {
         char path[4096];
-        input_path(arguments, split, path, sizeof path);
+        converter_input_path(arguments, (size_t)split, path, sizeof path);
         result = copy_rows(path, writer, features, first, block);
         if (result == EXIT_OK)
             result = h5py_writer_add_split(writer, split_names[split], NULL, first,
@@ -86,7 +89,7 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     int result = EXIT_OK;
     for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++) {
         char path[4096];
-        input_path(arguments, split, path, sizeof path);
+        converter_input_path(arguments, (size_t)split, path, sizeof path);
         result = count_rows(path, block, &counts[split]);
     }
     if (result == EXIT_OK)
@@ -95,11 +98,16 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     return result;
 }
 
-const struct converter binarized_mnist_converter = {
+const struct dataset binarized_mnist_dataset = {
     .name = "binarized_mnist",
-    .summary = "binarized MNIST (three .amat text files) into binarized_mnist.hdf5",
-    .input_names = input_files,
-    .input_count = SPLIT_COUNT,
-    .output_file = "binarized_mnist.hdf5",
-    .convert = convert,
+    .summary = "MNIST thresholded to 0/1, 50000 train + 10000 valid + 10000 test",
+    .files = files,
+    .file_count = SPLIT_COUNT,
+    .converter = {
+        .summary = "binarized MNIST (three .amat text files) into binarized_mnist.hdf5",
+        .inputs = {0, 1, 2},
+        .input_count = SPLIT_COUNT,
+        .output_file = "binarized_mnist.hdf5",
+        .convert = convert,
+    },
 };

@@ -309,8 +309,7 @@ int cifar_convert(const struct cifar_layout *layout, const struct converter_argu
         return error_set(EXIT_OTHER, "cannot convert: out of memory");
     conversion->layout = layout;
     conversion->pending = -1;
-    snprintf(conversion->path, sizeof conversion->path, "%s/%s", arguments->input_directory,
-             layout->archive);
+    converter_input_path(arguments, 0, conversion->path, sizeof conversion->path);
     int result = tar_stream_open(&conversion->stream, conversion->path);
     if (result == EXIT_OK)
         result = spool_create(&conversion->spool, arguments->scratch_directory);

@@ -1,6 +1,6 @@
-/* The list of downloaders, built-in then extra (from manifests), and lookups by name and format
-   variant. */
-#include "downloader.h"
+/* The list of datasets, built-in then extra (from manifests), and the one lookup by name and
+   format. */
+#include "dataset.h"
 
 #include "common/base/error.h"
 #include "manifest.h"
@@ -13,38 +13,38 @@
 #include <string.h>
 #include <sys/stat.h>
 
-extern const struct downloader mnist_downloader;
-extern const struct downloader fashion_mnist_downloader;
-extern const struct downloader binarized_mnist_downloader;
-extern const struct downloader cifar10_downloader;
-extern const struct downloader cifar100_downloader;
-extern const struct downloader svhn_format_1_downloader;
-extern const struct downloader svhn_format_2_downloader;
-extern const struct downloader iris_downloader;
+extern const struct dataset binarized_mnist_dataset;
+extern const struct dataset cifar10_dataset;
+extern const struct dataset cifar100_dataset;
+extern const struct dataset fashion_mnist_dataset;
+extern const struct dataset iris_dataset;
+extern const struct dataset mnist_dataset;
+extern const struct dataset svhn_format_1_dataset;
+extern const struct dataset svhn_format_2_dataset;
 
-const struct downloader *const downloaders[] = {
-    &binarized_mnist_downloader,
-    &cifar10_downloader,
-    &cifar100_downloader,
-    &fashion_mnist_downloader,
-    &iris_downloader,
-    &mnist_downloader,
-    &svhn_format_1_downloader,
-    &svhn_format_2_downloader,
+const struct dataset *const datasets[] = {
+    &binarized_mnist_dataset,
+    &cifar10_dataset,
+    &cifar100_dataset,
+    &fashion_mnist_dataset,
+    &iris_dataset,
+    &mnist_dataset,
+    &svhn_format_1_dataset,
+    &svhn_format_2_dataset,
     NULL,
 };
 
 /* The manifests loaded and the whole list, built-ins first. */
 static struct manifest *manifests;
 static size_t manifest_count;
-static const struct downloader **everything;
+static const struct dataset **everything;
 
-const struct downloader *const *downloader_list(void)
+const struct dataset *const *dataset_list(void)
 {
-    return everything != NULL ? everything : downloaders;
+    return everything != NULL ? everything : datasets;
 }
 
-void downloader_registry_free(void)
+void dataset_registry_free(void)
 {
     for (size_t index = 0; index < manifest_count; index++)
         manifest_free(&manifests[index]);
@@ -55,17 +55,17 @@ void downloader_registry_free(void)
     everything = NULL;
 }
 
-/* The downloader already listed under NAME, NULL when none. */
-static const struct downloader *listed(const char *name)
+/* The dataset already listed under NAME, NULL when none. */
+static const struct dataset *listed(const char *name)
 {
-    const struct downloader *const *list = downloader_list();
+    const struct dataset *const *list = dataset_list();
     for (size_t index = 0; list[index] != NULL; index++)
         if (strcmp(list[index]->name, name) == 0)
             return list[index];
     return NULL;
 }
 
-static size_t list_length(const struct downloader *const *list)
+static size_t list_length(const struct dataset *const *list)
 {
     size_t count = 0;
     while (list[count] != NULL)
@@ -73,12 +73,12 @@ static size_t list_length(const struct downloader *const *list)
     return count;
 }
 
-/* Appends MANIFEST's downloaders to the list; a name listed before is a clash, as in Fuel. */
+/* Appends MANIFEST's datasets to the list; a name listed before is a clash, as in Fuel. */
 static int list_extend(const struct manifest *manifest)
 {
-    for (size_t index = 0; index < manifest->downloader_count; index++) {
-        const char *name = manifest->downloaders[index].name;
-        const struct downloader *other = listed(name);
+    for (size_t index = 0; index < manifest->dataset_count; index++) {
+        const char *name = manifest->datasets[index].name;
+        const struct dataset *other = listed(name);
         if (other != NULL && other->manifest == NULL)
             return error_set(EXIT_USAGE, "name clash: %s: $.datasets.%s: %s is a built-in dataset",
                              manifest->path, name, name);
@@ -86,15 +86,15 @@ static int list_extend(const struct manifest *manifest)
             return error_set(EXIT_USAGE, "name clash: %s: $.datasets.%s: %s is declared by %s too",
                              manifest->path, name, name, other->manifest);
     }
-    size_t count = list_length(downloader_list());
-    const struct downloader **grown =
-        malloc((count + manifest->downloader_count + 1) * sizeof *grown);
+    size_t count = list_length(dataset_list());
+    const struct dataset **grown =
+        malloc((count + manifest->dataset_count + 1) * sizeof *grown);
     if (grown == NULL)
         return error_set(EXIT_OTHER, "cannot load manifests: out of memory");
-    memcpy(grown, downloader_list(), count * sizeof *grown);
-    for (size_t index = 0; index < manifest->downloader_count; index++)
-        grown[count + index] = &manifest->downloaders[index];
-    grown[count + manifest->downloader_count] = NULL;
+    memcpy(grown, dataset_list(), count * sizeof *grown);
+    for (size_t index = 0; index < manifest->dataset_count; index++)
+        grown[count + index] = &manifest->datasets[index];
+    grown[count + manifest->dataset_count] = NULL;
     free(everything);
     everything = grown;
     return EXIT_OK;
@@ -143,7 +143,7 @@ static int directory_add(const char *directory)
     return result;
 }
 
-int downloader_registry_load(char *const *entries, size_t count)
+int dataset_registry_load(char *const *entries, size_t count)
 {
     for (size_t index = 0; index < count; index++) {
         struct stat status;
@@ -155,27 +155,39 @@ int downloader_registry_load(char *const *entries, size_t count)
     return EXIT_OK;
 }
 
-static int variant_matches(const struct downloader *downloader, const char *variant)
+bool dataset_has_formats(const char *name)
 {
-    if (downloader->variant == NULL || variant == NULL)
-        return downloader->variant == NULL && variant == NULL;
-    return strcmp(downloader->variant, variant) == 0;
-}
-
-const struct downloader *downloader_find(const char *name, const char *variant)
-{
-    const struct downloader *const *list = downloader_list();
-    for (size_t index = 0; list[index] != NULL; index++)
-        if (strcmp(list[index]->name, name) == 0 && variant_matches(list[index], variant))
-            return list[index];
-    return NULL;
-}
-
-int downloader_has_variants(const char *name)
-{
-    const struct downloader *const *list = downloader_list();
+    const struct dataset *const *list = dataset_list();
     for (size_t index = 0; list[index] != NULL; index++)
         if (strcmp(list[index]->name, name) == 0 && list[index]->variant != NULL)
-            return 1;
-    return 0;
+            return true;
+    return false;
+}
+
+enum dataset_lookup dataset_find(const char *name, const char *variant,
+                                 const struct dataset **found)
+{
+    const struct dataset *const *list = dataset_list();
+    bool known = false;
+    *found = NULL;
+    for (size_t index = 0; list[index] != NULL; index++) {
+        const struct dataset *dataset = list[index];
+        if (strcmp(dataset->name, name) != 0)
+            continue;
+        known = true;
+        if (dataset->variant == NULL && variant != NULL)
+            return DATASET_FORMAT_UNEXPECTED;
+        if (dataset->variant == NULL || (variant != NULL && strcmp(dataset->variant, variant) == 0)) {
+            *found = dataset;
+            return DATASET_FOUND;
+        }
+    }
+    if (!known)
+        return DATASET_UNKNOWN;
+    return variant == NULL ? DATASET_FORMAT_MISSING : DATASET_FORMAT_UNKNOWN;
+}
+
+bool dataset_converts(const struct dataset *dataset)
+{
+    return dataset->converter.convert != NULL;
 }
