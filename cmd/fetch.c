@@ -2,7 +2,7 @@
 #include "common/base/config.h"
 #include "common/base/directory.h"
 #include "common/base/error.h"
-#include "common/hdf5/h5py_file_facts.h"
+#include "common/hdf5/h5py_check.h"
 #include "datasets/dataset.h"
 #include "commands.h"
 #include "conversion.h"
@@ -405,7 +405,8 @@ static int help_print(const struct fetch_request *request)
     for (size_t index = 0; list[index] != NULL; index++) {
         const struct dataset *dataset = list[index];
         char label[64];
-        if (!dataset_converts(dataset) && extra_converter_find(&request->extras, dataset->name) == NULL)
+        if (!dataset_converts(dataset) &&
+            extra_converter_find(&request->extras, dataset->name) == NULL)
             continue;
         snprintf(label, sizeof label, "%s%s%s", dataset->name, dataset->variant ? " " : "",
                  dataset->variant ? dataset->variant : "");

@@ -3,7 +3,7 @@
 #include "common/base/config.h"
 #include "common/base/error.h"
 #include "common/hdf5/fault_guard.h"
-#include "common/hdf5/h5py_file_facts.h"
+#include "common/hdf5/provenance.h"
 #include "common/base/progress.h"
 #include "common/hdf5/publish.h"
 #include "common/download/raw_file.h"
@@ -94,7 +94,7 @@ static json_t *raw_file_json(const struct list_request *request, const struct da
 static json_t *created_json(const char *path)
 {
     fault_guard_set(program, path);
-    char *created = h5py_file_created(path);
+    char *created = provenance_file_created(path);
     fault_guard_clear();
     json_t *value = created != NULL ? json_string(created) : json_null();
     free(created);

@@ -60,7 +60,7 @@ static int copy_rows(const char *path, struct h5py_writer *writer, int features,
 static int write_splits(const struct converter_arguments *arguments, struct h5py_writer *writer,
                         const uint64_t counts[SPLIT_COUNT], unsigned char *block)
 {
-    struct h5py_source source = {
+    struct h5py_source_declaration source = {
         .name = "features", .type = ELEMENT_UINT8, .rank = 4,
         .shape = {counts[0] + counts[1] + counts[2], 1, SIDE, SIDE},
         .axis_labels = {"batch", "channel", "height", "width"},

@@ -82,11 +82,11 @@ static int read_examples(const char *path, struct examples *examples)
 
 static int write_examples(struct h5py_writer *writer, const struct examples *examples)
 {
-    struct h5py_source features = {
+    struct h5py_source_declaration features = {
         .name = "features", .type = ELEMENT_FLOAT32, .rank = 2, .shape = {examples->count, FEATURES},
         .axis_labels = {"batch", "feature"},
     };
-    struct h5py_source targets = {
+    struct h5py_source_declaration targets = {
         .name = "targets", .type = ELEMENT_UINT8, .rank = 2, .shape = {examples->count, 1},
         .axis_labels = {"batch", "index"},
     };

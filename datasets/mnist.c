@@ -145,13 +145,13 @@ static int declare_sources(struct h5py_writer *writer, const struct split_input 
 {
     uint64_t total = (uint64_t)inputs[0].image_header.dimensions[0] +
                      inputs[1].image_header.dimensions[0];
-    struct h5py_source feature_source = {
+    struct h5py_source_declaration feature_source = {
         .name = "features", .type = type, .rank = 4,
         .shape = {total, 1, inputs[0].image_header.dimensions[1],
                   inputs[0].image_header.dimensions[2]},
         .axis_labels = {"batch", "channel", "height", "width"},
     };
-    struct h5py_source target_source = {
+    struct h5py_source_declaration target_source = {
         .name = "targets", .type = ELEMENT_UINT8, .rank = 2, .shape = {total, 1},
         .axis_labels = {"batch", "index"},
     };

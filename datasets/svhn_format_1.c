@@ -256,7 +256,7 @@ static int declare_source(struct svhn_conversion *conversion, const char *name,
                           enum element_type type, uint64_t total, int example_rank,
                           const char *const *shape_labels, int *index)
 {
-    struct h5py_source source = {
+    struct h5py_source_declaration source = {
         .name = name, .type = type, .rank = 1, .shape = {total}, .axis_labels = {"batch"},
         .variable_length = true, .example_rank = example_rank,
     };

@@ -208,12 +208,12 @@ static int write_split(struct svhn_output *output, const struct split_input *inp
 
 static int declare_sources(struct svhn_output *output, uint64_t total)
 {
-    struct h5py_source features = {
+    struct h5py_source_declaration features = {
         .name = "features", .type = ELEMENT_UINT8, .rank = 4,
         .shape = {total, CHANNELS, SIDE, SIDE},
         .axis_labels = {"batch", "channel", "height", "width"},
     };
-    struct h5py_source targets = {
+    struct h5py_source_declaration targets = {
         .name = "targets", .type = ELEMENT_FLOAT64, .rank = 2, .shape = {total, 1},
         .axis_labels = {"batch", "index"},
     };
