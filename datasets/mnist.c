@@ -62,25 +62,14 @@ struct split_input {
     char label_path[4096];
 };
 
-static void name_output(const char *dataset, const struct converter_arguments *arguments,
-                        char *name, size_t size)
+/* DATASET.hdf5, or DATASET_DTYPE.hdf5 when --dtype is not uint8 (mnist_float32.hdf5). */
+static void name_output(const struct converter_arguments *arguments, char *name, size_t size)
 {
-    const char *dtype = arguments->values[0];
+    const char *dataset = arguments->dataset->name, *dtype = arguments->values[0];
     if (dtype == NULL || strcmp(dtype, "uint8") == 0)
         snprintf(name, size, "%s.hdf5", dataset);
     else
         snprintf(name, size, "%s_%s.hdf5", dataset, dtype);
-}
-
-static void name_mnist_output(const struct converter_arguments *arguments, char *name, size_t size)
-{
-    name_output("mnist", arguments, name, size);
-}
-
-static void name_fashion_output(const struct converter_arguments *arguments, char *name,
-                                size_t size)
-{
-    name_output("fashion_mnist", arguments, name, size);
 }
 
 static enum element_type feature_type(const char *dtype)
@@ -290,20 +279,20 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     return result;
 }
 
+/* MNIST's and Fashion-MNIST's converter: the same inputs, option and loop. */
+#define IDX_CONVERTER(description)                                                               \
+    {                                                                                            \
+        .summary = description, .inputs = {TRAIN_IMAGES, TRAIN_LABELS, TEST_IMAGES, TEST_LABELS}, \
+        .input_count = INPUT_COUNT, .options = options, .option_count = 1,                       \
+        .output_name = name_output, .convert = convert,                                          \
+    }
+
 const struct dataset mnist_dataset = {
     .name = "mnist",
     .summary = "handwritten digits, 60000 train + 10000 test 28x28 images",
     .files = mnist_files,
     .file_count = INPUT_COUNT,
-    .converter = {
-        .summary = "MNIST handwritten digits (4 IDX files) into mnist.hdf5",
-        .inputs = {TRAIN_IMAGES, TRAIN_LABELS, TEST_IMAGES, TEST_LABELS},
-        .input_count = INPUT_COUNT,
-        .options = options,
-        .option_count = 1,
-        .output_name = name_mnist_output,
-        .convert = convert,
-    },
+    .converter = IDX_CONVERTER("MNIST handwritten digits (4 IDX files) into mnist.hdf5"),
 };
 
 const struct dataset fashion_mnist_dataset = {
@@ -311,13 +300,6 @@ const struct dataset fashion_mnist_dataset = {
     .summary = "Zalando's article images, 60000 train + 10000 test 28x28, MNIST's layout",
     .files = fashion_mnist_files,
     .file_count = INPUT_COUNT,
-    .converter = {
-        .summary = "Fashion-MNIST (MNIST's file names and layout) into fashion_mnist.hdf5",
-        .inputs = {TRAIN_IMAGES, TRAIN_LABELS, TEST_IMAGES, TEST_LABELS},
-        .input_count = INPUT_COUNT,
-        .options = options,
-        .option_count = 1,
-        .output_name = name_fashion_output,
-        .convert = convert,
-    },
+    .converter =
+        IDX_CONVERTER("Fashion-MNIST (MNIST's file names and layout) into fashion_mnist.hdf5"),
 };

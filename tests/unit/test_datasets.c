@@ -141,15 +141,25 @@ static void records_are_unique(void **state)
         }
 }
 
+/* Writes TEXT as the manifest NAME into PATH (SIZE bytes) and loads it. */
+static int manifest_load_text(const char *name, const char *text, char *path, size_t size)
+{
+    test_path(path, size, test_directory, name);
+    test_file_write(path, text);
+    char *entries[] = {path};
+    return dataset_registry_load(entries, 1);
+}
+
 static void manifests_follow_the_builtins(void **state)
 {
     (void)state;
     char path[512];
-    test_path(path, sizeof path, test_directory, "toy.json");
-    test_file_write(path, "{\"datasets\": {\"toy\": {\"formats\": {\"a\": {\"files\": [{\"name\": "
-                          "\"toy.bin\", \"urls\": [\"http://example.org/toy.bin\"]}]}}}}}");
-    char *entries[] = {path};
-    assert_int_equal(dataset_registry_load(entries, 1), EXIT_OK);
+    assert_int_equal(manifest_load_text("toy.json",
+                                        "{\"datasets\": {\"toy\": {\"formats\": {\"a\": {\"files\": "
+                                        "[{\"name\": \"toy.bin\", \"urls\": "
+                                        "[\"http://example.org/toy.bin\"]}]}}}}}",
+                                        path, sizeof path),
+                     EXIT_OK);
     const struct dataset *const *list = dataset_list();
     size_t count = builtin_count();
     for (size_t index = 0; index < count; index++)
@@ -172,11 +182,12 @@ static void manifest_clashing_with_a_builtin(void **state)
 {
     (void)state;
     char path[512];
-    test_path(path, sizeof path, test_directory, "iris.json");
-    test_file_write(path, "{\"datasets\": {\"iris\": {\"files\": [{\"name\": \"iris.data\", "
-                          "\"urls\": [\"http://example.org/iris.data\"]}]}}}");
-    char *entries[] = {path};
-    assert_int_equal(dataset_registry_load(entries, 1), EXIT_USAGE);
+    assert_int_equal(manifest_load_text("iris.json",
+                                        "{\"datasets\": {\"iris\": {\"files\": [{\"name\": "
+                                        "\"iris.data\", \"urls\": "
+                                        "[\"http://example.org/iris.data\"]}]}}}",
+                                        path, sizeof path),
+                     EXIT_USAGE);
     char expected[1024];
     snprintf(expected, sizeof expected,
              "name clash: %s: $.datasets.iris: iris is a built-in dataset", path);
