@@ -40,8 +40,8 @@ struct converter {
        the options (mnist --dtype float32 writes mnist_float32.hdf5). */
     const char *output_file;
     void (*output_name)(const struct converter_arguments *arguments, char *name, size_t size);
-    /* Reads the inputs and fills WRITER (sources, rows, splits); an exit code, error_set on failure.
-       NULL: the dataset has no built-in converter (datasets of manifests). */
+    /* Reads the inputs and fills WRITER (sources, rows, splits); an exit code, error_set on
+       failure. NULL: the dataset has no built-in converter (datasets of manifests). */
     int (*convert)(const struct converter_arguments *arguments, struct h5py_writer *writer);
 };
 

@@ -1,5 +1,5 @@
-/* Reads a JSON manifest of extra datasets into dataset records, rejecting anything malformed with the
-   file and the JSON path of the offending value. */
+/* Reads a JSON manifest of extra datasets into dataset records, rejecting anything malformed
+   with the file and the JSON path of the offending value. */
 #include "manifest.h"
 
 #include "common/base/dataset_name.h"

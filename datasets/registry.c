@@ -164,6 +164,14 @@ bool dataset_has_formats(const char *name)
     return false;
 }
 
+/* A dataset without formats matches only when no format is given, one with formats its own. */
+static bool format_matches(const struct dataset *dataset, const char *variant)
+{
+    if (dataset->variant == NULL || variant == NULL)
+        return dataset->variant == NULL && variant == NULL;
+    return strcmp(dataset->variant, variant) == 0;
+}
+
 enum dataset_lookup dataset_find(const char *name, const char *variant,
                                  const struct dataset **found)
 {
@@ -177,7 +185,7 @@ enum dataset_lookup dataset_find(const char *name, const char *variant,
         known = true;
         if (dataset->variant == NULL && variant != NULL)
             return DATASET_FORMAT_UNEXPECTED;
-        if (dataset->variant == NULL || (variant != NULL && strcmp(dataset->variant, variant) == 0)) {
+        if (format_matches(dataset, variant)) {
             *found = dataset;
             return DATASET_FOUND;
         }

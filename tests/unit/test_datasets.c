@@ -68,9 +68,9 @@ static void input_names_and_paths_come_from_the_file_table(void **state)
 static void mnist_inputs_in_conversion_order(void **state)
 {
     (void)state;
-    static const char *const expected[] = {"train-images-idx3-ubyte.gz",
-                                           "train-labels-idx1-ubyte.gz",
-                                           "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"};
+    static const char *const expected[] = {
+        "train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz",
+        "t10k-labels-idx1-ubyte.gz"};
     const char *const names[] = {"mnist", "fashion_mnist"};
     for (size_t dataset_index = 0; dataset_index < 2; dataset_index++) {
         const struct dataset *dataset;
@@ -154,12 +154,9 @@ static void manifests_follow_the_builtins(void **state)
 {
     (void)state;
     char path[512];
-    assert_int_equal(manifest_load_text("toy.json",
-                                        "{\"datasets\": {\"toy\": {\"formats\": {\"a\": {\"files\": "
-                                        "[{\"name\": \"toy.bin\", \"urls\": "
-                                        "[\"http://example.org/toy.bin\"]}]}}}}}",
-                                        path, sizeof path),
-                     EXIT_OK);
+    const char *text = "{\"datasets\": {\"toy\": {\"formats\": {\"a\": {\"files\": [{\"name\": "
+                       "\"toy.bin\", \"urls\": [\"http://example.org/toy.bin\"]}]}}}}}";
+    assert_int_equal(manifest_load_text("toy.json", text, path, sizeof path), EXIT_OK);
     const struct dataset *const *list = dataset_list();
     size_t count = builtin_count();
     for (size_t index = 0; index < count; index++)
@@ -182,12 +179,9 @@ static void manifest_clashing_with_a_builtin(void **state)
 {
     (void)state;
     char path[512];
-    assert_int_equal(manifest_load_text("iris.json",
-                                        "{\"datasets\": {\"iris\": {\"files\": [{\"name\": "
-                                        "\"iris.data\", \"urls\": "
-                                        "[\"http://example.org/iris.data\"]}]}}}",
-                                        path, sizeof path),
-                     EXIT_USAGE);
+    const char *text = "{\"datasets\": {\"iris\": {\"files\": [{\"name\": \"iris.data\", "
+                       "\"urls\": [\"http://example.org/iris.data\"]}]}}}";
+    assert_int_equal(manifest_load_text("iris.json", text, path, sizeof path), EXIT_USAGE);
     char expected[1024];
     snprintf(expected, sizeof expected,
              "name clash: %s: $.datasets.iris: iris is a built-in dataset", path);

@@ -229,8 +229,8 @@ static void file_passes_check(void **state)
     struct h5py_violations violations = violations_of("iris.hdf5", "pass");
     h5py_violations_free(&violations);
     assert_true(h5py_file_passes_check(path));
-    violations = violations_of("iris.hdf5",
-                               "rows = f.attrs['split']; rows[0]['stop'] = 9; f.attrs['split'] = rows");
+    violations = violations_of(
+        "iris.hdf5", "rows = f.attrs['split']; rows[0]['stop'] = 9; f.attrs['split'] = rows");
     assert_int_equal(violations.count, 1);
     h5py_violations_free(&violations);
     assert_false(h5py_file_passes_check(path));
