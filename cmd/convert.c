@@ -34,10 +34,11 @@ static void print_overview(FILE *stream, const struct extra_converters *extras)
     for (size_t index = 0; list[index] != NULL; index++) {
         const struct dataset *dataset = list[index];
         char name[64];
+        if (!dataset_converts(dataset))
+            continue;
         snprintf(name, sizeof name, "%s%s%s", dataset->name, dataset->variant ? " " : "",
                  dataset->variant ? dataset->variant : "");
-        if (dataset_converts(dataset))
-            fprintf(stream, "  %-16s %s\n", name, dataset->converter.summary);
+        fprintf(stream, "  %-16s %s\n", name, dataset->converter.summary);
     }
     for (size_t index = 0; index < extras->count; index++)
         fprintf(stream, "  %-16s extra converter %s\n", extras->items[index].name,
