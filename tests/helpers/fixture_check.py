@@ -8,6 +8,9 @@ usage: fixture_check.py layout ACTUAL.json EXPECTED.json
          per split, plausible values, MD5SUMS right
        fixture_check.py plausible DATASET FILE
          the HDF5 fixture's values are plausible (labels in range, boxes inside images, ...)
+       fixture_check.py splits FILE SPLIT=N...
+         read as Fuel's H5PYDataset reads the split attribute, each split holds N examples of
+         every source
        fixture_check.py cut PARENT CHILD N [SEED]
          each split of CHILD holds the first N (SEED given: a sorted random N) examples of PARENT's
          split, for every source, read as Fuel's H5PYDataset reads the split attribute
@@ -215,11 +218,35 @@ def split_examples(handle, split, source):
     return None
 
 
+def splits(path, counts):
+    handle = h5py.File(path, "r")
+    sources = sorted({row["source"].rstrip(b"\0").decode() for row in handle.attrs["split"]})
+    for item in counts:
+        split, count = item.split("=")
+        for source in sources:
+            examples = split_examples(handle, split, source)
+            expect(examples is not None and len(examples) == int(count),
+                   "%s/%s: %s examples, expected %s" % (
+                       split, source, None if examples is None else len(examples), count))
+
+
+def parent_positions(parent, child, split, source):
+    """Where each of CHILD's examples of SPLIT comes from among PARENT's (first match)."""
+    expected, actual = split_examples(parent, split, source), split_examples(child, split, source)
+    positions = []
+    for item in actual:
+        matches = [number for number, candidate in enumerate(expected)
+                   if numpy.array_equal(item, candidate)]
+        positions.append(matches)
+    return positions
+
+
 def cut(parent_path, child_path, count, seed):
     parent, child = h5py.File(parent_path, "r"), h5py.File(child_path, "r")
-    splits = sorted({row["split"].rstrip(b"\0").decode() for row in parent.attrs["split"]})
+    split_names = sorted({row["split"].rstrip(b"\0").decode() for row in parent.attrs["split"]})
     sources = sorted({row["source"].rstrip(b"\0").decode() for row in parent.attrs["split"]})
-    for split in splits:
+    picks = {}
+    for split in split_names:
         for source in sources:
             expected, actual = split_examples(parent, split, source), split_examples(child, split, source)
             if expected is None:
@@ -230,14 +257,22 @@ def cut(parent_path, child_path, count, seed):
             if seed is None:
                 expected = expected[:wanted]
             else:
-                expect(all(any(numpy.array_equal(item, candidate) for candidate in expected)
-                           for item in actual), "%s/%s: an example not in the parent" % (split, source))
+                positions = parent_positions(parent, child, split, source)
+                expect(all(positions), "%s/%s: an example not in the parent" % (split, source))
+                picks.setdefault(split, []).append(positions)
                 continue
             for number, (item, reference) in enumerate(zip(actual, expected)):
                 expect(numpy.array_equal(item, reference) and item.dtype == reference.dtype,
                        "%s/%s: example %d differs" % (split, source, number))
         for source in sources:
             expect(child[source].dims[0].label == parent[source].dims[0].label, source + " labels")
+    for split, per_source in picks.items():
+        # Every source keeps the same examples: some parent position fits each source's example.
+        for number in range(len(per_source[0])):
+            common = set(per_source[0][number])
+            for positions in per_source[1:]:
+                common &= set(positions[number])
+            expect(common, "%s: example %d is not the same example in every source" % (split, number))
 
 
 def main(arguments):
@@ -248,6 +283,8 @@ def main(arguments):
         raw(arguments[1], arguments[2], int(arguments[3]))
     elif command == "plausible":
         plausible(arguments[1], arguments[2])
+    elif command == "splits":
+        splits(arguments[1], arguments[2:])
     elif command == "cut":
         cut(arguments[1], arguments[2], int(arguments[3]), arguments[4] if len(arguments) > 4 else None)
     for problem in PROBLEMS:
