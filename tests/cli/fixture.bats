@@ -348,3 +348,15 @@ assert fixture["examples"] == {"test": 1, "train": 1} and fixture["shuffle"] is 
     run fuel -h
     [[ "$output" == *"fixture"* ]]
 }
+
+@test "examples/ci-fixture.sh runs both forms and finds the same data in each" {
+    for words in mnist "svhn 1"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr env PYTHON=$PYTHON WORK="$BATS_TEST_TMPDIR/ci" bash examples/ci-fixture.sh $words
+        [ "$status" -eq 0 ]
+        [[ "${lines[0]}" == "THIS IS A FIXTURE, NOT THE REAL DATA"* ]]
+        [[ "$output" == *"train/features: 20 examples"* ]]
+        [[ "$output" == *"test/features: 5 examples"* ]]
+        [[ "${lines[-1]}" == "fixture ready: $BATS_TEST_TMPDIR/ci/data/"* ]]
+    done
+}
