@@ -42,7 +42,7 @@ static int fixed_copy(struct cut_plan *plan, size_t source, struct h5py_writer *
 {
     const struct cut_source *cut = cut_plan_source(plan, source);
     uint64_t block = cut->example_bytes > 0 ? CUT_BLOCK_BYTES / cut->example_bytes : 1;
-    block = block > 0 ? block : 1;
+    block = block > CUT_BLOCK_EXAMPLES ? CUT_BLOCK_EXAMPLES : block > 0 ? block : 1;
     block = block < cut->shape[0] ? block : cut->shape[0];
     void *buffer = malloc(block * cut->example_bytes + 1);
     if (buffer == NULL)

@@ -7,8 +7,10 @@
 
 struct h5py_writer;
 
-/* Bytes of examples held at once while copying a fixed-shape source. */
+/* Bytes of examples held at once while copying a fixed-shape source, and at most this many
+   examples (their indices take 8 bytes each, and more while sorted into runs). */
 #define CUT_BLOCK_BYTES (16u << 20)
+#define CUT_BLOCK_EXAMPLES (1u << 16)
 
 /* Declares PLAN's sources in WRITER, copies their kept examples and declares the splits. */
 int h5py_cut_write(struct cut_plan *plan, struct h5py_writer *writer);
