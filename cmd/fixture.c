@@ -124,7 +124,7 @@ static int fixture_choose(const struct parsed_arguments *parsed, const struct ra
 {
     const char *name = parsed->positionals[0];
     const char *variant = parsed->positional_count > 1 ? parsed->positionals[1] : NULL;
-    if (raw_fixture_find(name, "1") == NULL)
+    if (raw_fixture_find(name, NULL) == NULL && !raw_fixture_has_variants(name))
         return unknown_dataset(name);
     if (raw_fixture_has_variants(name) && variant == NULL)
         return usage_error(program, "missing format of %s (formats: 1, 2)", name);
@@ -239,6 +239,14 @@ static int raw_print(const struct raw_fixture *fixture)
     return EXIT_OK;
 }
 
+/* The raw files an HDF5 fixture is converted from go to $TMPDIR (else /tmp): a killed run leaves
+   nothing in the output directory. */
+static const char *scratch_parent(void)
+{
+    const char *directory = getenv("TMPDIR");
+    return directory != NULL && *directory != '\0' ? directory : "/tmp";
+}
+
 static int synthetic_run(const struct parsed_arguments *parsed)
 {
     const struct raw_fixture *fixture = NULL;
@@ -261,8 +269,8 @@ static int synthetic_run(const struct parsed_arguments *parsed)
         if (result == EXIT_OK)
             raw_print(fixture);
     } else if (result == EXIT_OK &&
-               (result = fixture_scratch_create(chosen.output_directory, scratch,
-                                                sizeof scratch)) == EXIT_OK) {
+               (result = fixture_scratch_create(scratch_parent(), scratch, sizeof scratch)) ==
+                   EXIT_OK) {
         result = synthetic_convert(fixture, &run, &request, scratch);
         fixture_scratch_remove(scratch);
     }

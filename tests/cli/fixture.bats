@@ -188,10 +188,15 @@ assert [entry["name"] for entry in provenance["inputs"]][0] == "train-images-idx
 }
 
 @test "an existing file is replaced atomically, as fuel-convert does; no scratch left behind" {
+    TMPDIR=/nonexistent run fuel-fixture iris -o "$OUT"
+    [ "$status" -eq 7 ]
+    [ -z "$(ls -A "$OUT")" ]
     printf 'old' > "$OUT/iris.hdf5"
     before=$(stat -c %i "$OUT/iris.hdf5")
-    run fuel-fixture iris -o "$OUT"
+    mkdir -p "$BATS_TEST_TMPDIR/scratch"
+    TMPDIR="$BATS_TEST_TMPDIR/scratch" run fuel-fixture iris -o "$OUT"
     [ "$status" -eq 0 ]
+    [ -z "$(ls -A "$BATS_TEST_TMPDIR/scratch")" ]
     fuel-info --check "$OUT/iris.hdf5" > /dev/null
     [ "$(stat -c %i "$OUT/iris.hdf5")" != "$before" ]
     [ "$(ls -A "$OUT")" = "iris.hdf5" ]
