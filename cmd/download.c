@@ -194,19 +194,6 @@ static int parse_arguments(struct download_arguments *arguments, int argc, char 
     return EXIT_OK;
 }
 
-/* "1 or 2": the variants registered under NAME. */
-static void variant_choices(const char *name, char *text, size_t size)
-{
-    text[0] = '\0';
-    const struct dataset *const *list = dataset_list();
-    for (size_t index = 0; list[index] != NULL; index++) {
-        if (strcmp(list[index]->name, name) != 0 || list[index]->variant == NULL)
-            continue;
-        size_t used = strlen(text);
-        snprintf(text + used, size - used, "%s%s", used > 0 ? " or " : "", list[index]->variant);
-    }
-}
-
 static int find_dataset(const struct download_arguments *arguments,
                         const struct dataset **dataset)
 {
@@ -219,7 +206,7 @@ static int find_dataset(const struct download_arguments *arguments,
     case DATASET_FORMAT_UNEXPECTED:
         return usage_error(program, "unexpected argument: %s", arguments->variant);
     default:
-        variant_choices(arguments->name, choices, sizeof choices);
+        dataset_format_list(arguments->name, " or ", choices, sizeof choices);
         return usage_error(program, "%s needs a format, %s: %s", arguments->name, choices,
                            arguments->variant != NULL ? arguments->variant : "none given");
     }

@@ -30,8 +30,11 @@ struct dataset {
     const char *manifest;       /* the JSON manifest declaring an extra dataset; NULL: built in */
 };
 
-/* The built-in datasets, NULL-terminated. */
+/* The built-in datasets, NULL-terminated, and each by itself. */
 extern const struct dataset *const datasets[];
+extern const struct dataset binarized_mnist_dataset, cifar10_dataset, cifar100_dataset,
+    fashion_mnist_dataset, iris_dataset, mnist_dataset, svhn_format_1_dataset,
+    svhn_format_2_dataset;
 
 /* Adds the datasets of the JSON manifests ENTRIES name (files, or directories whose *.json files
    are read in name order) after the built-ins; extra_downloaders in fuelrc(5). A malformed
@@ -60,6 +63,9 @@ enum dataset_lookup dataset_find(const char *name, const char *variant,
 
 /* Whether the dataset NAME has formats, so the argument after its name is one. */
 bool dataset_has_formats(const char *name);
+
+/* The formats of the dataset NAME joined by SEPARATOR ("1, 2") into TEXT; "" when it has none. */
+void dataset_format_list(const char *name, const char *separator, char *text, size_t size);
 
 /* Whether DATASET has a built-in converter. */
 bool dataset_converts(const struct dataset *dataset);

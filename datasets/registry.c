@@ -13,15 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-extern const struct dataset binarized_mnist_dataset;
-extern const struct dataset cifar10_dataset;
-extern const struct dataset cifar100_dataset;
-extern const struct dataset fashion_mnist_dataset;
-extern const struct dataset iris_dataset;
-extern const struct dataset mnist_dataset;
-extern const struct dataset svhn_format_1_dataset;
-extern const struct dataset svhn_format_2_dataset;
-
 const struct dataset *const datasets[] = {
     &binarized_mnist_dataset,
     &cifar10_dataset,
@@ -162,6 +153,18 @@ bool dataset_has_formats(const char *name)
         if (strcmp(list[index]->name, name) == 0 && list[index]->variant != NULL)
             return true;
     return false;
+}
+
+void dataset_format_list(const char *name, const char *separator, char *text, size_t size)
+{
+    const struct dataset *const *list = dataset_list();
+    text[0] = '\0';
+    for (size_t index = 0; list[index] != NULL; index++) {
+        if (strcmp(list[index]->name, name) != 0 || list[index]->variant == NULL)
+            continue;
+        size_t used = strlen(text);
+        snprintf(text + used, size - used, "%s%s", used > 0 ? separator : "", list[index]->variant);
+    }
 }
 
 /* A dataset without formats matches only when no format is given, one with formats its own. */
