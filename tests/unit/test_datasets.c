@@ -121,6 +121,11 @@ static void lookup_by_name_and_format(void **state)
     assert_null(dataset);
     assert_int_equal(dataset_find("imagenet", NULL, &dataset), DATASET_UNKNOWN);
     assert_null(dataset);
+    char formats[16];
+    dataset_format_list("svhn", " or ", formats, sizeof formats);
+    assert_string_equal(formats, "1 or 2");
+    dataset_format_list("iris", ", ", formats, sizeof formats);
+    assert_string_equal(formats, "");
     assert_true(dataset_has_formats("svhn"));
     assert_false(dataset_has_formats("cifar10"));
     assert_false(dataset_has_formats("imagenet"));
