@@ -56,8 +56,9 @@ static int path_print(const char *name, bool json)
     return EXIT_OK;
 }
 
-int cmd_path(int argc, char **argv)
+int cmd_path(int argc, char **argv, const struct typed_command *typed)
 {
+    (void)typed;
     struct parsed_arguments parsed;
     int result = options_parse(&path_command_line, argc, argv, &parsed);
     if (result == EXIT_OK && parsed.help)

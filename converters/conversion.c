@@ -1,39 +1,18 @@
-/* Runs a converter into an atomically published HDF5 file with Fuel's attributes and provenance.
-   Shared by fuel-convert and fuel-fetch. */
+/* Runs a converter into an atomically published HDF5 file with Fuel's attributes and provenance,
+   as fuel-convert and fuel-fetch do. */
 #include "conversion.h"
 
 #include "common/base/error.h"
-#include "common/hdf5/provenance.h"
 #include "common/hdf5/publish.h"
-#include "commands.h"
 
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-char *typed_command(void)
-{
-    size_t length = 1;
-    for (int index = 0; index < typed_argc; index++)
-        length += strlen(typed_argv[index]) + 1;
-    char *command = malloc(length);
-    if (command == NULL)
-        return NULL;
-    char *first = strdup(typed_argv[0]);
-    snprintf(command, length, "%s", first ? basename(first) : typed_argv[0]);
-    free(first);
-    for (int index = 1; index < typed_argc; index++) {
-        strcat(command, " ");
-        strcat(command, typed_argv[index]);
-    }
-    return command;
-}
-
-static int finish_file(struct h5py_writer *writer, struct provenance *provenance)
+static int finish_file(struct h5py_writer *writer, struct provenance *provenance,
+                       const struct typed_command *typed)
 {
     char *json = provenance_finish(provenance);
-    char *command = typed_command();
+    char *command = typed_command_text(typed);
     if (json == NULL || command == NULL) {
         free(json);
         free(command);
@@ -49,7 +28,8 @@ static int finish_file(struct h5py_writer *writer, struct provenance *provenance
 
 int conversion_write(const struct converter *converter, const struct converter_arguments *arguments,
                      const char *const *inputs, size_t input_count, const char *directory,
-                     const char *name, char *path, size_t size)
+                     const char *name, const struct typed_command *typed, char *path,
+                     size_t size)
 {
     struct publication publication;
     int result = publish_begin(&publication, directory, name);
@@ -57,13 +37,13 @@ int conversion_write(const struct converter *converter, const struct converter_a
         return result;
     struct provenance *provenance = NULL;
     struct h5py_writer *writer = NULL;
-    result = provenance_begin(&provenance, typed_argc, typed_argv, inputs, input_count);
+    result = provenance_begin(&provenance, typed->argc, typed->argv, inputs, input_count);
     if (result == EXIT_OK)
         result = h5py_writer_create(&writer, publication.temporary_path);
     if (result == EXIT_OK)
         result = converter->convert(arguments, writer);
     if (result == EXIT_OK) {
-        result = finish_file(writer, provenance);
+        result = finish_file(writer, provenance, typed);
         provenance = NULL;
         writer = NULL;
     }
@@ -78,4 +58,3 @@ int conversion_write(const struct converter *converter, const struct converter_a
     snprintf(path, size, "%s", publication.final_path);
     return EXIT_OK;
 }
-

@@ -2,14 +2,16 @@
 #ifndef FUEL_CONVERSION_H
 #define FUEL_CONVERSION_H
 
-#include "converters/converter.h"
+#include "common/hdf5/provenance.h"
+#include "converter.h"
 
 #include <stddef.h>
 
 /* Converts INPUTS (hashed into the provenance) with CONVERTER into DIRECTORY/NAME, published only
-   when complete; the command line recorded is the one typed. Writes the final path into PATH. */
+   when complete; TYPED is the command line recorded. Writes the final path into PATH. */
 int conversion_write(const struct converter *converter, const struct converter_arguments *arguments,
                      const char *const *inputs, size_t input_count, const char *directory,
-                     const char *name, char *path, size_t size);
+                     const char *name, const struct typed_command *typed, char *path,
+                     size_t size);
 
 #endif

@@ -7,7 +7,7 @@
 #include "common/base/config.h"
 #include "common/download/download.h"
 #include "common/download/url_list.h"
-#include "downloaders/downloader.h"
+#include "downloader.h"
 
 struct item_table {
     struct download_item *items;
