@@ -30,7 +30,7 @@ static const char bash_script[] =
     "    local program=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]} kind\n"
     "    local -a reply\n"
     "    case ${program##*/} in\n"
-    "    fuel-*) [[ $program == */* ]] && program=${program%%/*}/fuel || program=fuel ;;\n"
+    "    fuel-*) [[ $program == */* ]] && program=${program%/*}/fuel || program=fuel ;;\n"
     "    esac\n"
     "    mapfile -t reply < <(\"$program\" __complete \"${COMP_WORDS[@]:0:COMP_CWORD+1}\" "
     "2>/dev/null)\n"
