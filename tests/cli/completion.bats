@@ -198,3 +198,25 @@ fuel help completion " ]
     [ "$output" = "fuel convert 
 fuel fetch svhn 1 --keep-raw " ]
 }
+
+@test "make install puts the scripts where bash-completion and zsh load them from" {
+    root=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+    build=${BUILD:-$root/build}
+    destination="$BATS_TEST_TMPDIR/installed"
+    make -s -C "$root" install BUILD="$build" DESTDIR="$destination" PREFIX=/usr > /dev/null
+    share="$destination/usr/share"
+    [ "$(cat "$share/bash-completion/completions/fuel")" = "$(fuel completion bash)" ]
+    [ "$(cat "$share/zsh/site-functions/_fuel")" = "$(fuel completion zsh)" ]
+    # bash-completion's own loader finds it, for fuel and for fuel-NAME.
+    run bash -c 'source /usr/share/bash-completion/bash_completion || exit 9
+                 __load_completion fuel-fetch || exit 8
+                 COMP_WORDS=(fuel-fetch svhn ""); COMP_CWORD=2; _fuel; echo "${COMPREPLY[*]}"'
+    [ "$status" -eq 8 ]
+    XDG_DATA_DIRS="$share" run bash -c 'source /usr/share/bash-completion/bash_completion || exit 9
+                 __load_completion fuel-fetch || exit 8
+                 COMP_WORDS=(fuel-fetch svhn ""); COMP_CWORD=2; _fuel; echo "${COMPREPLY[*]}"'
+    [ "$status" -eq 0 ]
+    [ "$output" = "1 2" ]
+    make -s -C "$root" uninstall BUILD="$build" DESTDIR="$destination" PREFIX=/usr
+    [ -z "$(find "$destination" -name '*fuel*')" ]
+}
