@@ -104,19 +104,20 @@ static int cache_arguments(const struct parsed_arguments *parsed)
     return EXIT_OK;
 }
 
+static int cache_command(const struct parsed_arguments *parsed)
+{
+    int result = cache_arguments(parsed);
+    if (result != EXIT_OK)
+        return result;
+    error_clear();
+    result = cache_run(parsed->positionals[0], as_json, quiet);
+    if (result != EXIT_OK)
+        error_print(program);
+    return result;
+}
+
 int cmd_cache(int argc, char **argv, const struct typed_command *typed)
 {
     (void)typed;
-    struct parsed_arguments parsed;
-    int result = options_parse(&cache_command_line, argc, argv, &parsed);
-    if (result == EXIT_OK && parsed.help)
-        options_print_help(&cache_command_line, stdout);
-    else if (result == EXIT_OK && (result = cache_arguments(&parsed)) == EXIT_OK) {
-        error_clear();
-        result = cache_run(parsed.positionals[0], as_json, quiet);
-        if (result != EXIT_OK)
-            error_print(program);
-    }
-    parsed_arguments_free(&parsed);
-    return result;
+    return options_run(&cache_command_line, argc, argv, cache_command);
 }

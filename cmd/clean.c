@@ -98,8 +98,9 @@ static int clean_data_path(struct cleaning *cleaning)
     return EXIT_OK;
 }
 
-static int clean_run(void)
+static int clean_run(const struct parsed_arguments *parsed)
 {
+    (void)parsed;
     struct cleaning cleaning = {.program = program, .dry_run = dry_run};
     if (directories.count == 0) {
         int result = clean_data_path(&cleaning);
@@ -118,12 +119,5 @@ static int clean_run(void)
 int cmd_clean(int argc, char **argv, const struct typed_command *typed)
 {
     (void)typed;
-    struct parsed_arguments parsed;
-    int result = options_parse(&clean_command_line, argc, argv, &parsed);
-    if (result == EXIT_OK && parsed.help)
-        options_print_help(&clean_command_line, stdout);
-    else if (result == EXIT_OK)
-        result = clean_run();
-    parsed_arguments_free(&parsed);
-    return result;
+    return options_run(&clean_command_line, argc, argv, clean_run);
 }

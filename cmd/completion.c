@@ -94,24 +94,22 @@ static void print_script(const char *shell)
     }
 }
 
+static int completion_command(const struct parsed_arguments *parsed)
+{
+    if (parsed->positional_count == 0)
+        return usage_error(program, "missing SHELL: bash or zsh");
+    if (strcmp(parsed->positionals[0], "bash") != 0 && strcmp(parsed->positionals[0], "zsh") != 0)
+        return usage_error(program, "unknown shell: %s: bash or zsh", parsed->positionals[0]);
+    print_script(parsed->positionals[0]);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: cannot write: standard output\n", program);
+        return EXIT_WRITE;
+    }
+    return EXIT_OK;
+}
+
 int cmd_completion(int argc, char **argv, const struct typed_command *typed)
 {
     (void)typed;
-    struct parsed_arguments parsed;
-    int result = options_parse(&completion_command_line, argc, argv, &parsed);
-    if (result == EXIT_OK && parsed.help)
-        options_print_help(&completion_command_line, stdout);
-    else if (result == EXIT_OK && parsed.positional_count == 0)
-        result = usage_error(program, "missing SHELL: bash or zsh");
-    else if (result == EXIT_OK && strcmp(parsed.positionals[0], "bash") != 0 &&
-             strcmp(parsed.positionals[0], "zsh") != 0)
-        result = usage_error(program, "unknown shell: %s: bash or zsh", parsed.positionals[0]);
-    else if (result == EXIT_OK)
-        print_script(parsed.positionals[0]);
-    if (result == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
-        fprintf(stderr, "%s: cannot write: standard output\n", program);
-        result = EXIT_WRITE;
-    }
-    parsed_arguments_free(&parsed);
-    return result;
+    return options_run(&completion_command_line, argc, argv, completion_command);
 }

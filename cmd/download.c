@@ -49,6 +49,7 @@ const struct command_line download_command_line = {
     .option_count = sizeof options / sizeof options[0],
     .maximum_positionals = 2,
     .positional_completion = COMPLETE_DATASET,
+    .own_help = true,
 };
 
 static uint64_t downloader_total_size(const struct downloader *downloader, bool *complete)
@@ -281,10 +282,5 @@ static int download_command(const struct parsed_arguments *parsed)
 int cmd_download(int argc, char **argv, const struct typed_command *typed)
 {
     (void)typed;
-    struct parsed_arguments parsed;
-    int result = options_parse(&download_command_line, argc, argv, &parsed);
-    if (result == EXIT_OK)
-        result = download_command(&parsed);
-    parsed_arguments_free(&parsed);
-    return result;
+    return options_run(&download_command_line, argc, argv, download_command);
 }

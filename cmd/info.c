@@ -738,29 +738,27 @@ static int info_several(const char *program, const struct info_request *request)
     return first_failure != 0 ? first_failure : result;
 }
 
-int cmd_info(int argc, char **argv, const struct typed_command *typed)
+static int info_command(const struct parsed_arguments *parsed)
 {
-    (void)typed;
-    struct parsed_arguments parsed;
-    int result = options_parse(&info_command_line, argc, argv, &parsed);
     struct info_request request = {
         .as_json = as_json,
         .check = {.invariants = check_invariants, .inputs = verify_inputs},
-        .names = parsed.positionals,
-        .count = parsed.positional_count,
+        .names = parsed->positionals,
+        .count = parsed->positional_count,
     };
-    if (result == EXIT_OK && parsed.help)
-        options_print_help(&info_command_line, stdout);
-    else if (result == EXIT_OK && request.count == 0)
-        result = usage_error(program, "missing FILE or NAME");
-    else if (result == EXIT_OK && (request.count > 1 || check_invariants || verify_inputs))
-        result = info_several(program, &request);
-    else if (result == EXIT_OK) {
-        error_clear();
-        result = info_run(program, request.names[0], as_json);
-        if (result != EXIT_OK)
-            error_print(program);
-    }
-    parsed_arguments_free(&parsed);
+    if (request.count == 0)
+        return usage_error(program, "missing FILE or NAME");
+    if (request.count > 1 || check_invariants || verify_inputs)
+        return info_several(program, &request);
+    error_clear();
+    int result = info_run(program, request.names[0], as_json);
+    if (result != EXIT_OK)
+        error_print(program);
     return result;
+}
+
+int cmd_info(int argc, char **argv, const struct typed_command *typed)
+{
+    (void)typed;
+    return options_run(&info_command_line, argc, argv, info_command);
 }

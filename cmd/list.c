@@ -343,21 +343,20 @@ static int list_run(struct list_request *request)
     return result;
 }
 
+static int list_command(const struct parsed_arguments *parsed)
+{
+    (void)parsed;
+    struct list_request request = {.directory = directory, .checksums_path = checksums_path,
+                                   .as_json = as_json, .verify = verify};
+    error_clear();
+    int result = list_run(&request);
+    if (result != EXIT_OK)
+        error_print(program);
+    return result;
+}
+
 int cmd_list(int argc, char **argv, const struct typed_command *typed)
 {
     (void)typed;
-    struct parsed_arguments parsed;
-    int result = options_parse(&list_command_line, argc, argv, &parsed);
-    if (result == EXIT_OK && parsed.help)
-        options_print_help(&list_command_line, stdout);
-    else if (result == EXIT_OK) {
-        struct list_request request = {.directory = directory, .checksums_path = checksums_path,
-                                       .as_json = as_json, .verify = verify};
-        error_clear();
-        result = list_run(&request);
-        if (result != EXIT_OK)
-            error_print(program);
-    }
-    parsed_arguments_free(&parsed);
-    return result;
+    return options_run(&list_command_line, argc, argv, list_command);
 }

@@ -253,6 +253,19 @@ void parsed_arguments_free(struct parsed_arguments *parsed)
     parsed->word_count = 0;
 }
 
+int options_run(const struct command_line *line, int argc, char *const *argv,
+                int (*body)(const struct parsed_arguments *parsed))
+{
+    struct parsed_arguments parsed;
+    int result = options_parse(line, argc, argv, &parsed);
+    if (result == EXIT_OK && parsed.help && !line->own_help)
+        options_print_help(line, stdout);
+    else if (result == EXIT_OK)
+        result = body(&parsed);
+    parsed_arguments_free(&parsed);
+    return result;
+}
+
 /* "-d, --directory DIR" */
 static void option_synopsis(const struct command_option *option, char *text, size_t size)
 {

@@ -65,6 +65,8 @@ struct command_line {
     /* Options not in the table are kept, each with a value, in passed[] (the dataset's own
        options), instead of being a usage error. */
     bool pass_unknown;
+    /* -h is the command's to answer (options_run passes it on): its help names the dataset. */
+    bool own_help;
 };
 
 struct parsed_arguments {
@@ -88,6 +90,11 @@ int options_parse(const struct command_line *line, int argc, char *const *argv,
                   struct parsed_arguments *parsed);
 
 void parsed_arguments_free(struct parsed_arguments *parsed);
+
+/* A command's entry point whole: parses ARGV against LINE, prints the help on -h (unless
+   LINE->own_help), else returns BODY(PARSED); frees what parsing took. */
+int options_run(const struct command_line *line, int argc, char *const *argv,
+                int (*body)(const struct parsed_arguments *parsed));
 
 /* "usage: PROGRAM USAGE", the description and the option table, generated from LINE. */
 void options_print_help(const struct command_line *line, FILE *stream);
