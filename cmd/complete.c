@@ -51,57 +51,53 @@ static void candidate_words(const struct completion *completion, const char *wor
     }
 }
 
-static bool seen_before(const char *name, const struct converter *const *list, size_t end)
+/* Words offered once each, in the order first added. */
+struct word_set {
+    const char *words[256];
+    size_t count;
+};
+
+static void word_set_add(struct word_set *set, const char *word)
 {
-    for (size_t index = 0; index < end; index++)
-        if (strcmp(list[index]->name, name) == 0)
-            return true;
-    return false;
+    for (size_t index = 0; index < set->count; index++)
+        if (strcmp(set->words[index], word) == 0)
+            return;
+    if (set->count < sizeof set->words / sizeof set->words[0])
+        set->words[set->count++] = word;
+}
+
+static void word_set_offer(const struct completion *completion, const struct word_set *set)
+{
+    for (size_t index = 0; index < set->count; index++)
+        candidate(completion, set->words[index]);
 }
 
 /* Every dataset name: built-in converters, downloaders (manifests included), extra converters. */
 static void dataset_names(const struct completion *completion)
 {
-    size_t count = 0;
-    while (converters[count] != NULL)
-        count++;
-    for (size_t index = 0; index < count; index++)
-        if (!seen_before(converters[index]->name, converters, index))
-            candidate(completion, converters[index]->name);
+    struct word_set names = {0};
+    for (size_t index = 0; converters[index] != NULL; index++)
+        word_set_add(&names, converters[index]->name);
     const struct downloader *const *list = downloader_list();
-    for (size_t index = 0; list[index] != NULL; index++) {
-        bool repeated = converter_find(list[index]->name) != NULL;
-        for (size_t before = 0; before < index && !repeated; before++)
-            repeated = strcmp(list[before]->name, list[index]->name) == 0;
-        if (!repeated)
-            candidate(completion, list[index]->name);
-    }
-    for (size_t index = 0; index < completion->extras->count; index++) {
-        const char *name = completion->extras->items[index].name;
-        if (converter_find(name) == NULL && downloader_find(name, NULL) == NULL &&
-            !downloader_has_variants(name))
-            candidate(completion, name);
-    }
+    for (size_t index = 0; list[index] != NULL; index++)
+        word_set_add(&names, list[index]->name);
+    for (size_t index = 0; index < completion->extras->count; index++)
+        word_set_add(&names, completion->extras->items[index].name);
+    word_set_offer(completion, &names);
 }
 
-/* The formats of dataset NAME, from both registries, each once. */
+/* The formats of dataset NAME, from both registries. */
 static void dataset_formats(const struct completion *completion, const char *name)
 {
-    char listed[512] = " ";
-    const struct downloader *const *list = downloader_list();
+    struct word_set formats = {0};
     for (size_t index = 0; converters[index] != NULL; index++)
         if (strcmp(converters[index]->name, name) == 0 && converters[index]->variant != NULL)
-            snprintf(listed + strlen(listed), sizeof listed - strlen(listed), "%s ",
-                     converters[index]->variant);
-    for (size_t index = 0; list[index] != NULL; index++) {
-        char word[80];
-        snprintf(word, sizeof word, " %s ", list[index]->variant ? list[index]->variant : "");
-        if (strcmp(list[index]->name, name) == 0 && list[index]->variant != NULL &&
-            strstr(listed, word) == NULL)
-            snprintf(listed + strlen(listed), sizeof listed - strlen(listed), "%s ",
-                     list[index]->variant);
-    }
-    candidate_words(completion, listed);
+            word_set_add(&formats, converters[index]->variant);
+    const struct downloader *const *list = downloader_list();
+    for (size_t index = 0; list[index] != NULL; index++)
+        if (strcmp(list[index]->name, name) == 0 && list[index]->variant != NULL)
+            word_set_add(&formats, list[index]->variant);
+    word_set_offer(completion, &formats);
 }
 
 /* The converter of the dataset the scan saw, for its options (--dtype); NULL when none. */
