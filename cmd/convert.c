@@ -134,23 +134,18 @@ static int find_converter(struct convert_request *request)
     return EXIT_OK;
 }
 
-static int check_inputs(const struct convert_request *request, char paths[][4096],
-                        const char **path_list, size_t *count)
+/* Fuel's message when inputs are missing: each one, then the hint. */
+static int check_inputs(const struct conversion_inputs *inputs)
 {
-    struct converter_inputs inputs = {0};
-    converter_list_inputs(request->converter, &request->arguments, &inputs);
     size_t missing = 0;
-    for (size_t index = 0; index < inputs.count; index++) {
-        snprintf(paths[index], 4096, "%s/%s", input_directory, inputs.names[index]);
-        path_list[index] = paths[index];
+    for (size_t index = 0; index < inputs->count; index++) {
         struct stat status;
-        if (stat(paths[index], &status) != 0 || !S_ISREG(status.st_mode)) {
-            if (missing++ == 0)
-                fprintf(stderr, "%s: the following required files were not found:\n", program);
-            fprintf(stderr, "   * %s\n", paths[index]);
-        }
+        if (stat(inputs->paths[index], &status) == 0 && S_ISREG(status.st_mode))
+            continue;
+        if (missing++ == 0)
+            fprintf(stderr, "%s: the following required files were not found:\n", program);
+        fprintf(stderr, "   * %s\n", inputs->paths[index]);
     }
-    *count = inputs.count;
     if (missing == 0)
         return EXIT_OK;
     fprintf(stderr, "Did you forget to run fuel-download?\n");
@@ -159,10 +154,10 @@ static int check_inputs(const struct convert_request *request, char paths[][4096
 
 static int write_output(const struct convert_request *request, const struct typed_command *typed)
 {
-    char paths[CONVERTER_MAX_INPUTS][4096], name[1024], path[4096];
-    const char *path_list[CONVERTER_MAX_INPUTS];
-    size_t input_count = 0;
-    int result = check_inputs(request, paths, path_list, &input_count);
+    struct conversion_inputs inputs;
+    char name[1024], path[PATH_MAX];
+    conversion_inputs_list(request->converter, &request->arguments, &inputs);
+    int result = check_inputs(&inputs);
     if (result != EXIT_OK)
         return result;
     if (output_filename == NULL)
@@ -172,8 +167,8 @@ static int write_output(const struct convert_request *request, const struct type
     error_clear();
     result = publish_check_directory(output_directory);
     if (result == EXIT_OK)
-        result = conversion_write(request->converter, &request->arguments, path_list,
-                                  input_count, output_directory, name, typed, path, sizeof path);
+        result = conversion_write(request->converter, &request->arguments, inputs.list,
+                                  inputs.count, output_directory, name, typed, path, sizeof path);
     if (result == EXIT_OK)
         printf("%s\n", path);
     else

@@ -156,25 +156,21 @@ static int extra_convert(const struct fetch_request *request, const char *direct
     free(words);
     return result;
 }
+
 static int raw_convert(struct fetch_request *request, const char *directory, const char *name,
                        char *path, size_t size)
 {
     if (request->extra != NULL)
         return extra_convert(request, directory, path, size);
-    struct converter_inputs inputs = {0};
-    char input_paths[CONVERTER_MAX_INPUTS][PATH_MAX];
-    const char *input_list[CONVERTER_MAX_INPUTS];
+    struct conversion_inputs inputs;
     request->arguments.input_directory = directory;
     request->arguments.scratch_directory = directory;
-    converter_list_inputs(request->converter, &request->arguments, &inputs);
-    for (size_t index = 0; index < inputs.count; index++) {
-        snprintf(input_paths[index], PATH_MAX, "%s/%s", directory, inputs.names[index]);
-        input_list[index] = input_paths[index];
-        if (access(input_paths[index], R_OK) != 0)
+    conversion_inputs_list(request->converter, &request->arguments, &inputs);
+    for (size_t index = 0; index < inputs.count; index++)
+        if (access(inputs.paths[index], R_OK) != 0)
             return error_set(EXIT_MISSING_INPUT, "not downloaded: %s: the dataset's files do "
-                             "not include it", input_paths[index]);
-    }
-    return conversion_write(request->converter, &request->arguments, input_list, inputs.count,
+                             "not include it", inputs.paths[index]);
+    return conversion_write(request->converter, &request->arguments, inputs.list, inputs.count,
                             directory, name, request->typed, path, size);
 }
 

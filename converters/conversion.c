@@ -8,6 +8,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+void conversion_inputs_list(const struct converter *converter,
+                            const struct converter_arguments *arguments,
+                            struct conversion_inputs *inputs)
+{
+    struct converter_inputs names = {0};
+    converter_list_inputs(converter, arguments, &names);
+    for (size_t index = 0; index < names.count; index++) {
+        snprintf(inputs->paths[index], sizeof inputs->paths[index], "%s/%s",
+                 arguments->input_directory, names.names[index]);
+        inputs->list[index] = inputs->paths[index];
+    }
+    inputs->count = names.count;
+}
+
 static int finish_file(struct h5py_writer *writer, struct provenance *provenance,
                        const struct typed_command *typed)
 {
