@@ -278,6 +278,28 @@ static void option_synopsis(const struct command_option *option, char *text, siz
         snprintf(text + used, size - (size_t)used, " %s", option->argument);
 }
 
+/* HELP from column 29, words carried to a new line past column 100. */
+static void help_print(const char *help, FILE *stream)
+{
+    enum { COLUMN = 29, WIDTH = 100 };
+    size_t used = COLUMN;
+    for (const char *word = help; *word != '\0';) {
+        size_t length = strcspn(word, " ");
+        if (word != help && used + 1 + length > WIDTH) {
+            fprintf(stream, "\n%*s", COLUMN, "");
+            used = COLUMN;
+        } else if (word != help) {
+            fputc(' ', stream);
+            used++;
+        }
+        fprintf(stream, "%.*s", (int)length, word);
+        used += length;
+        word += length;
+        word += strspn(word, " ");
+    }
+    fputc('\n', stream);
+}
+
 void options_print_table(const struct command_line *line, FILE *stream)
 {
     fprintf(stream, "options:\n");
@@ -285,9 +307,10 @@ void options_print_table(const struct command_line *line, FILE *stream)
         char synopsis[96];
         option_synopsis(&line->options[index], synopsis, sizeof synopsis);
         if (strlen(synopsis) <= 26)
-            fprintf(stream, "  %-26s %s\n", synopsis, line->options[index].help);
+            fprintf(stream, "  %-26s ", synopsis);
         else
-            fprintf(stream, "  %s\n  %-26s %s\n", synopsis, "", line->options[index].help);
+            fprintf(stream, "  %s\n  %-26s ", synopsis, "");
+        help_print(line->options[index].help, stream);
     }
     fprintf(stream, "  %-26s %s\n", "-h, --help", "show this help and exit");
 }
