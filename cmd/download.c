@@ -148,31 +148,9 @@ static void print_url_lines(const struct item_table *table)
         printf("%s\t%s/%s\n", table->items[index].urls[0], directory, table->items[index].name);
 }
 
-static int remove_if_present(const char *directory, const char *name, const char *suffix)
-{
-    char path[PATH_MAX];
-    if (snprintf(path, sizeof path, "%s/%s%s", directory, name, suffix) >= (int)sizeof path)
-        return error_set(EXIT_WRITE, "cannot remove: %s/%s: name too long", directory, name);
-    if (unlink(path) != 0 && errno != ENOENT)
-        return error_set(EXIT_WRITE, "cannot remove: %s: %s", path, strerror(errno));
-    return EXIT_OK;
-}
-
-static int clear_files(const struct item_table *table, const char *directory)
-{
-    for (size_t index = 0; index < table->count; index++) {
-        int result = remove_if_present(directory, table->items[index].name, "");
-        if (result == EXIT_OK)
-            result = remove_if_present(directory, table->items[index].name, ".part");
-        if (result != EXIT_OK)
-            return result;
-    }
-    return EXIT_OK;
-}
-
 /* Creates and locks the directory (waiting for another run holding it), then clears or fetches.
    Clearing a directory that does not exist has nothing to do, and creates nothing. */
-static int download_locked(const struct item_table *table,
+static int download_locked(const struct downloader *downloader, const struct item_table *table,
                            const struct download_arguments *arguments)
 {
     struct stat status;
@@ -187,7 +165,7 @@ static int download_locked(const struct item_table *table,
     if (result != EXIT_OK)
         return result;
     if (clear)
-        result = clear_files(table, directory);
+        result = downloader_files_remove(downloader, directory, true);
     else
         result = download_run(table->items, table->count, &arguments->options);
     directory_unlock(lock);
@@ -204,7 +182,7 @@ static int download_dataset(const struct downloader *downloader,
     if (result == EXIT_OK && print_urls)
         print_url_lines(&table);
     else if (result == EXIT_OK)
-        result = download_locked(&table, arguments);
+        result = download_locked(downloader, &table, arguments);
     item_table_free(&table);
     return result;
 }

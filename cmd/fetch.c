@@ -105,12 +105,6 @@ static int dataset_resolve(struct fetch_request *request)
                                  &request->arguments);
 }
 
-static bool writable_directory(const char *path)
-{
-    struct stat status;
-    return stat(path, &status) == 0 && S_ISDIR(status.st_mode) && access(path, W_OK | X_OK) == 0;
-}
-
 static int output_directory_choose(const struct fetch_request *request,
                                    const struct fuel_config *config, const char **directory)
 {
@@ -118,11 +112,9 @@ static int output_directory_choose(const struct fetch_request *request,
         *directory = directory_given;
         return directory_create(directory_given);
     }
-    for (size_t index = 0; index < config->data_path.count; index++)
-        if (writable_directory(config->data_path.items[index])) {
-            *directory = config->data_path.items[index];
-            return EXIT_OK;
-        }
+    *directory = data_path_writable(config);
+    if (*directory != NULL)
+        return EXIT_OK;
     return error_set(EXIT_WRITE, "no writable directory in the data path: %s: give -d DIR, or "
                      "set data_path in ~/.fuelrc or FUEL_DATA_PATH", request->dataset.name);
 }
@@ -172,17 +164,6 @@ static int raw_convert(struct fetch_request *request, const char *directory, con
                              "not include it", inputs.paths[index]);
     return conversion_write(request->converter, &request->arguments, inputs.list, inputs.count,
                             directory, name, request->typed, path, size);
-}
-
-static int raw_remove(const struct fetch_request *request, const char *directory)
-{
-    for (size_t index = 0; index < request->downloader->file_count; index++) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s/%s", directory, request->downloader->files[index].name);
-        if (unlink(path) != 0 && errno != ENOENT)
-            return error_set(EXIT_WRITE, "cannot remove: %s: %s", path, strerror(errno));
-    }
-    return EXIT_OK;
 }
 
 static int result_print(const struct fetch_request *request, const char *path, bool fetched)
@@ -239,7 +220,7 @@ static int fetch_locked(struct fetch_request *request, const struct fuel_config 
     if (result == EXIT_OK)
         result = raw_convert(request, directory, name, path, sizeof path);
     if (result == EXIT_OK && !keep_raw)
-        result = raw_remove(request, directory);
+        result = downloader_files_remove(request->downloader, directory, false);
     if (result == EXIT_OK)
         result = result_print(request, path, true);
     return result;
