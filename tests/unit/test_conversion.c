@@ -44,6 +44,19 @@ static char *attribute(const char *path, const char *name)
     return copy;
 }
 
+/* Iris's converter, its arguments reading the fixture and writing into test_directory, and its
+   inputs. */
+static const struct converter *iris_prepared(struct converter_arguments *arguments,
+                                             struct conversion_inputs *inputs)
+{
+    const struct converter *iris = converter_find("iris");
+    *arguments = (struct converter_arguments){.input_directory = raw_directory,
+                                              .scratch_directory = test_directory};
+    converter_set_defaults(iris, arguments);
+    conversion_inputs_list(iris, arguments, inputs);
+    return iris;
+}
+
 static void test_inputs_list(void **state)
 {
     (void)state;
@@ -60,12 +73,9 @@ static void test_inputs_list(void **state)
 static void test_records_the_typed_command(void **state)
 {
     (void)state;
-    const struct converter *iris = converter_find("iris");
-    struct converter_arguments arguments = {.input_directory = raw_directory,
-                                            .scratch_directory = test_directory};
-    converter_set_defaults(iris, &arguments);
+    struct converter_arguments arguments;
     struct conversion_inputs inputs;
-    conversion_inputs_list(iris, &arguments, &inputs);
+    const struct converter *iris = iris_prepared(&arguments, &inputs);
     char *argv[] = {"/opt/bin/fuel", "convert", "iris", "--directory=/elsewhere", NULL};
     struct typed_command typed = {4, argv};
     char path[4096], expected[4096];
@@ -91,12 +101,9 @@ static void test_records_the_typed_command(void **state)
 static void test_missing_directory_writes_nothing(void **state)
 {
     (void)state;
-    const struct converter *iris = converter_find("iris");
-    struct converter_arguments arguments = {.input_directory = raw_directory,
-                                            .scratch_directory = test_directory};
-    converter_set_defaults(iris, &arguments);
+    struct converter_arguments arguments;
     struct conversion_inputs inputs;
-    conversion_inputs_list(iris, &arguments, &inputs);
+    const struct converter *iris = iris_prepared(&arguments, &inputs);
     char *argv[] = {"fuel-convert", "iris", NULL};
     struct typed_command typed = {2, argv};
     char missing[4096], path[4096] = "";
