@@ -24,6 +24,8 @@ static const struct command commands[] = {
     {"cache", cmd_cache, "copy a data path file to the local data path once", &cache_command_line},
     {"clean", cmd_clean, "remove temporary files that killed conversions left behind",
      &clean_command_line},
+    {"fixture", cmd_fixture, "write small, faithful data for CI jobs (HDF5 or raw files)",
+     &fixture_command_line},
     {"completion", cmd_completion, "print a bash or zsh completion script",
      &completion_command_line},
     {"__complete", cmd_complete, NULL, NULL},

@@ -164,7 +164,11 @@ rawfile.hdf5" ]
     bash -n "$BATS_TEST_TMPDIR/fuel.bash"
     fuel completion zsh > "$BATS_TEST_TMPDIR/_fuel"
     zsh -n "$BATS_TEST_TMPDIR/_fuel"
-    [ "$(head -n 1 "$BATS_TEST_TMPDIR/_fuel")" = "#compdef fuel fuel-download fuel-convert fuel-info fuel-list fuel-path fuel-fetch fuel-cache fuel-clean fuel-completion" ]
+    # fuel and fuel-NAME of every command fuel -h lists, in its order.
+    names=$(fuel -h | sed -n '/^commands:/,/^$/s/^  \([a-z_]*\) .*/ fuel-\1/p' | tr -d '\n')
+    [[ "$names" == " fuel-download fuel-convert "* ]]
+    [ "$(head -n 1 "$BATS_TEST_TMPDIR/_fuel")" = "#compdef fuel$names" ]
+    [ "$(tail -n 1 "$BATS_TEST_TMPDIR/fuel.bash")" = "complete -F _fuel fuel$names" ]
     run fuel completion -h
     [ "$status" -eq 0 ]
     [[ "$output" == *"source <(fuel completion bash)"* ]]
