@@ -6,6 +6,7 @@
 #include "common/hdf5/publish.h"
 #include "converters/conversion.h"
 #include "commands.h"
+#include "dataset_arguments.h"
 #include "converters/converter.h"
 #include "converters/extra.h"
 #include "downloaders/downloader.h"
@@ -163,24 +164,19 @@ static int request_build(const struct raw_fixture *fixture, struct fixture_reque
     return result;
 }
 
-/* The dataset options (--dtype) given on the command line, for the converter. */
+/* The dataset options (--dtype) given on the command line, for the converter; none with --raw,
+   whose files have no options. */
 static int converter_options(const struct converter *converter,
                              const struct parsed_arguments *parsed,
                              struct converter_arguments *arguments)
 {
     converter_set_defaults(converter, arguments);
-    for (size_t index = 0; index < parsed->passed_count; index++) {
-        const struct passed_option *passed = &parsed->passed[index];
-        int option = converter_option_index(converter, passed->name);
-        if (option < 0 || chosen.raw)
-            return usage_error(program, "unknown option: %s%s", passed->name,
-                               option >= 0 ? " (with --raw)" : "");
-        if (passed->value == NULL)
-            return usage_error(program, "option %s needs a value", passed->name);
-        if (!converter_option_choose(converter, option, arguments, passed->value))
-            return usage_error(program, "invalid choice: %s %s", passed->name, passed->value);
+    if (chosen.raw && parsed->passed_count > 0) {
+        const char *name = parsed->passed[0].name;
+        return usage_error(program, "unknown option: %s%s", name,
+                           converter_option_index(converter, name) >= 0 ? " (with --raw)" : "");
     }
-    return EXIT_OK;
+    return dataset_options_apply(program, parsed, converter, arguments);
 }
 
 struct synthetic_run {
