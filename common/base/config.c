@@ -653,3 +653,19 @@ int data_path_find(const struct fuel_config *config, const char *name, char *pat
         path[0] = '\0';
     return not_found(config, name);
 }
+
+int data_path_resolve(const char *name, char *path, size_t size)
+{
+    struct stat status;
+    if (stat(name, &status) == 0 || errno != ENOENT) {
+        if (snprintf(path, size, "%s", name) >= (int)size)
+            return error_set(EXIT_USAGE, "path too long: %s", name);
+        return EXIT_OK;
+    }
+    struct fuel_config config = {0};
+    int result = config_load(&config);
+    if (result == EXIT_OK)
+        result = data_path_find(&config, name, path, size);
+    config_free(&config);
+    return result;
+}

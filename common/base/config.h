@@ -30,4 +30,8 @@ void config_free(struct fuel_config *config);
    naming the directories searched, when none does. */
 int data_path_find(const struct fuel_config *config, const char *name, char *path, size_t size);
 
+/* Writes into PATH NAME itself when such a file exists (or cannot be looked at), else the first
+   match of NAME in the data path of the loaded config (data_path_find's errors). */
+int data_path_resolve(const char *name, char *path, size_t size);
+
 #endif
