@@ -115,3 +115,11 @@ void batch_queue_cancel(struct batch_queue *queue)
     pthread_cond_broadcast(&queue->changed);
     pthread_mutex_unlock(&queue->lock);
 }
+
+void batch_queue_wait_cancel(struct batch_queue *queue)
+{
+    pthread_mutex_lock(&queue->lock);
+    while (!queue->cancelled)
+        pthread_cond_wait(&queue->changed, &queue->lock);
+    pthread_mutex_unlock(&queue->lock);
+}

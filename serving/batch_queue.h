@@ -58,6 +58,9 @@ void batch_queue_finish(struct batch_queue *queue, int failure, const char *mess
 enum queue_take batch_queue_take(struct batch_queue *queue, struct served_batch **batch,
                                  int timeout_ms);
 
+/* Producer: waits until the consumer cancels (so what it shares stays alive until then). */
+void batch_queue_wait_cancel(struct batch_queue *queue);
+
 /* Consumer: stop the producer (wakes it when it waits for room). */
 void batch_queue_cancel(struct batch_queue *queue);
 

@@ -84,6 +84,10 @@ static int sources_open(struct batch_reader *reader)
     int result = converted_check(request, reader->file->path);
     for (size_t index = 0; result == EXIT_OK && index < request->source_count; index++) {
         const char *name = request->sources[index];
+        if (h5py_file_source(reader->file, name) == NULL) {
+            result = error_set(EXIT_USAGE, "no source %s: %s", name, reader->file->path);
+            break;
+        }
         result = source_batch_open(&reader->sources[index], reader->file, request->split, name,
                                    converted(request, name), request->scale);
         reader->source_count = result == EXIT_OK ? index + 1 : index;
@@ -216,6 +220,7 @@ static void *reader_main(void *argument)
         error_clear();
         result = reader_produce(reader);
         batch_queue_finish(&reader->queue, result, error_message());
+        batch_queue_wait_cancel(&reader->queue);
     }
     reader_close(reader);
     return NULL;
