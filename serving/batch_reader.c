@@ -17,6 +17,8 @@
 
 /* One batch's arrays may take at most this much memory each. */
 #define BATCH_ARRAY_MAX ((size_t)1 << 30)
+/* Sources that fit in this much memory together are read once (labels, small datasets). */
+#define RESIDENT_BUDGET ((size_t)32 << 20)
 
 struct batch_reader {
     struct serve_request request;
@@ -81,6 +83,7 @@ static int converted_check(const struct serve_request *request, const char *path
 static int sources_open(struct batch_reader *reader)
 {
     const struct serve_request *request = &reader->request;
+    size_t budget = RESIDENT_BUDGET;
     int result = converted_check(request, reader->file->path);
     for (size_t index = 0; result == EXIT_OK && index < request->source_count; index++) {
         const char *name = request->sources[index];
@@ -89,7 +92,7 @@ static int sources_open(struct batch_reader *reader)
             break;
         }
         result = source_batch_open(&reader->sources[index], reader->file, request->split, name,
-                                   converted(request, name), request->scale);
+                                   converted(request, name), request->scale, &budget);
         reader->source_count = result == EXIT_OK ? index + 1 : index;
         uint64_t count = reader->sources[index].selection.count;
         if (result == EXIT_OK && count != reader->sources[0].selection.count)

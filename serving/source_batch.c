@@ -7,8 +7,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Reads the whole source into memory when it fits BUDGET: then no batch reads the file. */
+static int resident_load(struct source_batch *source, size_t *budget)
+{
+    uint64_t examples = source->examples.shape[0];
+    size_t bytes = source->examples.example_bytes;
+    if (bytes == 0 || examples > *budget / bytes)
+        return EXIT_OK;
+    source->resident = malloc(examples * bytes > 0 ? examples * bytes : 1);
+    if (source->resident == NULL)
+        return EXIT_OK;
+    int result = h5py_examples_read(&source->examples, 0, examples, source->resident);
+    if (result != EXIT_OK) {
+        free(source->resident);
+        source->resident = NULL;
+        return result;
+    }
+    *budget -= examples * bytes;
+    return EXIT_OK;
+}
+
 int source_batch_open(struct source_batch *source, const struct h5py_file *file,
-                      const char *split, const char *name, bool to_float32, double scale)
+                      const char *split, const char *name, bool to_float32, double scale,
+                      size_t *resident_budget)
 {
     *source = (struct source_batch){.to_float32 = to_float32, .scale = scale};
     int result = h5py_examples_open(&source->examples, file, name);
@@ -19,6 +40,13 @@ int source_batch_open(struct source_batch *source, const struct h5py_file *file,
         h5py_examples_close(&source->examples);
         return result;
     }
+    result = resident_load(source, resident_budget);
+    if (result != EXIT_OK) {
+        source_batch_close(source);
+        return result;
+    }
+    source->is_direct = source->resident == NULL &&
+                        h5py_direct_open(&source->direct, &source->examples, file->path);
     source->example_bytes = source->examples.example_bytes;
     memcpy(source->descr, source->examples.descr, sizeof source->descr);
     if (to_float32) {
@@ -30,8 +58,12 @@ int source_batch_open(struct source_batch *source, const struct h5py_file *file,
 
 void source_batch_close(struct source_batch *source)
 {
+    if (source->is_direct)
+        h5py_direct_close(&source->direct);
     h5py_examples_close(&source->examples);
     h5py_selection_free(&source->selection);
+    free(source->resident);
+    source->resident = NULL;
     free(source->indices);
     source->indices = NULL;
 }
@@ -74,13 +106,25 @@ static void float32_convert(char kind, size_t size, const void *input, float *ou
     }
 }
 
+static int resident_copy(const struct source_batch *source, const uint64_t *indices,
+                         uint64_t count, unsigned char *stored)
+{
+    size_t bytes = source->examples.example_bytes;
+    for (uint64_t number = 0; number < count; number++)
+        memcpy(stored + number * bytes, source->resident + indices[number] * bytes, bytes);
+    return EXIT_OK;
+}
+
 /* Reads the examples as stored into the new *STORED. */
 static int stored_read(struct source_batch *source, const uint64_t *numbers, uint64_t count,
-                       bool consecutive, void *stored)
+                       bool consecutive, unsigned char *stored)
 {
     const struct h5py_selection *selection = &source->selection;
-    if (consecutive && selection->indices == NULL)
-        return h5py_examples_read(&source->examples, selection->start + numbers[0], count, stored);
+    if (consecutive && selection->indices == NULL && source->resident == NULL)
+        return source->is_direct
+                   ? h5py_direct_read(&source->direct, selection->start + numbers[0], count, stored)
+                   : h5py_examples_read(&source->examples, selection->start + numbers[0], count,
+                                        stored);
     if (source->indices_room < count) {
         free(source->indices);
         source->indices = malloc(count * sizeof *source->indices);
@@ -90,6 +134,10 @@ static int stored_read(struct source_batch *source, const uint64_t *numbers, uin
     }
     for (uint64_t number = 0; number < count; number++)
         source->indices[number] = h5py_selection_example(selection, numbers[number]);
+    if (source->resident != NULL)
+        return resident_copy(source, source->indices, count, stored);
+    if (source->is_direct)
+        return h5py_direct_read_indices(&source->direct, source->indices, count, stored);
     return h5py_examples_read_indices(&source->examples, source->indices, count, stored);
 }
 

@@ -3,6 +3,7 @@
 #ifndef FUEL_SOURCE_BATCH_H
 #define FUEL_SOURCE_BATCH_H
 
+#include "common/hdf5/h5py_direct.h"
 #include "common/hdf5/h5py_examples.h"
 
 #include <stdbool.h>
@@ -12,6 +13,9 @@
 struct source_batch {
     struct h5py_examples examples;
     struct h5py_selection selection;
+    struct h5py_direct direct; /* pread instead of HDF5 when the layout allows */
+    bool is_direct;
+    unsigned char *resident;   /* the whole source, read once, when it fits the budget */
     bool to_float32;
     double scale;
     size_t example_bytes; /* as sent */
@@ -20,9 +24,11 @@ struct source_batch {
     size_t indices_room;
 };
 
-/* Opens source NAME of FILE and its selection for SPLIT; TO_FLOAT32 converts it to value * SCALE. */
+/* Opens source NAME of FILE and its selection for SPLIT; TO_FLOAT32 converts it to value * SCALE.
+   A source of at most *RESIDENT_BUDGET bytes is read once and kept (the budget shrinks). */
 int source_batch_open(struct source_batch *source, const struct h5py_file *file,
-                      const char *split, const char *name, bool to_float32, double scale);
+                      const char *split, const char *name, bool to_float32, double scale,
+                      size_t *resident_budget);
 
 void source_batch_close(struct source_batch *source);
 
