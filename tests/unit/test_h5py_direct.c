@@ -13,20 +13,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct h5py_file *open_expected(const char *name)
+/* Fuel's own CIFAR-10 file among the fixtures. */
+static const char *cifar10_path(void)
 {
+    static char path[4096];
     const char *fixtures = getenv("FUEL_FIXTURES");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/expected/%s", fixtures ? fixtures : "../shared/fixtures", name);
-    struct h5py_file *file = NULL;
-    assert_int_equal(h5py_reader_open(&file, path), EXIT_OK);
-    return file;
+    test_path(path, sizeof path, fixtures != NULL ? fixtures : "../shared/fixtures",
+              "expected/cifar10.hdf5");
+    return path;
 }
 
 static void test_direct_reads_agree_with_hdf5(void **state)
 {
     (void)state;
-    struct h5py_file *file = open_expected("cifar10.hdf5");
+    struct h5py_file *file = NULL;
+    assert_int_equal(h5py_reader_open(&file, cifar10_path()), EXIT_OK);
     struct h5py_examples examples;
     struct h5py_direct direct;
     assert_int_equal(h5py_examples_open(&examples, file, "features"), EXIT_OK);
