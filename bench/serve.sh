@@ -31,14 +31,15 @@ free_endpoint() {
     echo "tcp://127.0.0.1:$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 }
 
-# run_server NAME COMMAND...: starts the server (peak RSS into $work/NAME.rss), waits until it
+# run_server NAME COMMAND...: starts the server (peak RSS in KiB and CPU seconds into
+# $work/NAME.usage), waits until it
 # says it is ready on stderr, pulls one epoch with the C client and prints the client's line:
 # seconds batches examples bytes batches/s MB/s.
 run_server() {
     local name=$1 endpoint
     shift
     endpoint=$(free_endpoint)
-    /usr/bin/time -f '%M' -o "$work/$name.rss" "$@" "$endpoint" 2> "$work/$name.err" &
+    /usr/bin/time -f '%M %U %S' -o "$work/$name.usage" "$@" "$endpoint" 2> "$work/$name.err" &
     servers=("$!")
     for _ in $(seq 200); do
         grep -qE 'ready|serving' "$work/$name.err" 2> /dev/null && break
@@ -55,7 +56,7 @@ baseline_server=("$BUILD/bench/serve_baseline" 50000 "$BATCH")
 python_server=(/usr/bin/python3 bench/serve_python.py "$input" "$BATCH")
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-declare -A rates megabytes peaks
+declare -A rates megabytes peaks processor
 for run in $(seq "$RUNS"); do
     for name in baseline fuel python; do
         declare -n server="${name}_server"
@@ -63,16 +64,18 @@ for run in $(seq "$RUNS"); do
         read -r seconds batches examples bytes rate speed < "$work/$name.line"
         [ "$examples" -eq 50000 ] || { echo "$name served $examples examples" >&2; exit 1; }
         [ "$batches" -eq 391 ] || { echo "$name served $batches batches" >&2; exit 1; }
-        rates[$name]+="$rate " megabytes[$name]+="$speed " peaks[$name]+="$(cat "$work/$name.rss") "
+        read -r peak user system < "$work/$name.usage"
+        rates[$name]+="$rate " megabytes[$name]+="$speed " peaks[$name]+="$peak "
+        processor[$name]+="$(echo "$user + $system" | bc -l) "
     done
 done
 echo "serve: one shuffled epoch of CIFAR-10 train, batches of $BATCH over tcp://127.0.0.1, $RUNS interleaved runs"
 echo "  load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores, shared)"
 for name in baseline fuel python; do
     # shellcheck disable=SC2086
-    printf '  %-8s batches/s: %s (median %s), MB/s median %s, peak RSS median %s KiB\n' "$name" \
-        "${rates[$name]}" "$(median ${rates[$name]})" "$(median ${megabytes[$name]})" \
-        "$(median ${peaks[$name]})"
+    printf '  %-8s batches/s: %s(median %s), MB/s median %s, peak RSS median %s KiB, server CPU median %ss\n' \
+        "$name" "${rates[$name]}" "$(median ${rates[$name]})" "$(median ${megabytes[$name]})" \
+        "$(median ${peaks[$name]})" "$(median ${processor[$name]})"
 done
 # shellcheck disable=SC2086
 fuel_rate=$(median ${rates[fuel]}) baseline_rate=$(median ${rates[baseline]}) python_rate=$(median ${rates[python]})
