@@ -28,7 +28,7 @@ static const struct command_option options[] = {
     {.long_name = "split", .kind = OPTION_STRING, .value = &split, .argument = "S",
      .help = "the split to serve (default train)"},
     {.long_name = "sources", .kind = OPTION_STRING, .value = &sources, .argument = "A,B",
-     .help = "the sources, in message order (default all of the split's, in file order)"},
+     .help = "the sources, in message order (default: the split's, in file order)"},
     {.long_name = "batch-size", .kind = OPTION_INTEGER, .value = &batch_size, .argument = "N",
      .help = "examples per batch, the last one partial (default 128)", .minimum = 1,
      .maximum = 1 << 24},
@@ -89,7 +89,8 @@ static void stop_signals_catch(void)
     sigaction(SIGTERM, &action, NULL);
 }
 
-/* Splits the comma-separated LIST into NAMES; a usage error for an empty name or too many. */
+/* Splits the comma-separated LIST into NAMES; a usage error for an empty name or too many. Like
+   request_fill, prints its errors. */
 static int names_split(const char *option, char *list, const char **names, size_t *count)
 {
     *count = 0;
@@ -136,8 +137,11 @@ static int request_fill(struct serve_request *request, char *lists[2])
         return EXIT_USAGE;
     lists[0] = sources != NULL ? strdup(sources) : NULL;
     lists[1] = convert != NULL ? strdup(convert) : NULL;
-    if ((sources != NULL && lists[0] == NULL) || (convert != NULL && lists[1] == NULL))
-        return error_set(EXIT_OTHER, "out of memory");
+    if ((sources != NULL && lists[0] == NULL) || (convert != NULL && lists[1] == NULL)) {
+        error_set(EXIT_OTHER, "out of memory");
+        error_print(program);
+        return EXIT_OTHER;
+    }
     int result = EXIT_OK;
     if (lists[0] != NULL)
         result = names_split("sources", lists[0], request->sources, &request->source_count);
@@ -204,19 +208,14 @@ static int serve_named(const char *name)
     char path[PATH_MAX];
     error_clear();
     int result = request_fill(&request, lists);
-    if (result == EXIT_OK) {
-        result = data_path_resolve(name, path, sizeof path);
-        if (result != EXIT_OK)
-            error_print(program);
-    }
+    if (result == EXIT_OK && (result = data_path_resolve(name, path, sizeof path)) != EXIT_OK)
+        error_print(program);
     if (result == EXIT_OK) {
         request.path = path;
         stop_signals_catch();
         fault_guard_set(program, path);
         result = serve(path, &request);
         fault_guard_clear();
-    } else if (error_code() == EXIT_OTHER) {
-        error_print(program);
     }
     free(lists[0]);
     free(lists[1]);

@@ -127,6 +127,16 @@ PY
     wait "$part2_PID"
     wait "$part3_PID"
     grep -q "share 2/3 of 330, 6 batches of 64 per epoch (shuffled)" "$BATS_TEST_TMPDIR/part2.err"
+    # Unshuffled, a share is a range of the split, read in order.
+    serve range --part 2/3 --batch-size 100 --epochs 1 "$INDEXED"
+    $PYTHON - "$ENDPOINT" <<'PY'
+import sys
+from fuel_client import receive_epochs, example_indices
+batches = receive_epochs(sys.argv[1], 1)[0]
+assert [len(b[0]) for b in batches] == [100, 100, 100, 30]
+assert example_indices(batches) == list(range(330, 660))
+PY
+    wait "$range_PID"
 }
 
 @test "two clients on one server together receive each batch once" {
@@ -167,7 +177,10 @@ PY
     wait "$server_PID"
 }
 
-@test "a split given by an index list is served in that order; --sources picks and orders" {
+@test "an index-list split is served in its order over ipc://; --sources picks and orders" {
+    local sockets
+    sockets=$(mktemp -d /tmp/fuel-serve.XXXXXX)
+    ENDPOINT=ipc://$sockets/batches
     serve server --split picked --sources targets,features --batch-size 3 --epochs 1 "$INDEXED"
     $PYTHON - "$ENDPOINT" <<'PY'
 import sys
@@ -177,6 +190,7 @@ assert [len(b[0]) for b in batches] == [3, 3, 1]
 assert example_indices([(features, targets) for targets, features in batches]) == [5, 1, 9, 2, 3, 0, 8]
 PY
     wait "$server_PID"
+    rm -rf "$sockets"
 }
 
 @test "--dtype float32 --scale converts features only, unless --convert names others" {
