@@ -2,14 +2,13 @@
 #include "batch_plan.h"
 
 #include "error.h"
+#include "random.h"
 
-/* splitmix64's finalizer: a bijective mix of 64 bits. */
+/* SplitMix64's step as a hash of VALUE: the Feistel network's round function. */
 static uint64_t mix(uint64_t value)
 {
-    value += 0x9e3779b97f4a7c15u;
-    value = (value ^ (value >> 30)) * 0xbf58476d1ce4e5b9u;
-    value = (value ^ (value >> 27)) * 0x94d049bb133111ebu;
-    return value ^ (value >> 31);
+    struct random_state state = {value};
+    return random_next(&state);
 }
 
 int batch_plan_init(struct batch_plan *plan, uint64_t examples, uint64_t batch_size, bool shuffle,
@@ -40,9 +39,10 @@ int batch_plan_init(struct batch_plan *plan, uint64_t examples, uint64_t batch_s
 
 void batch_plan_epoch(struct batch_plan *plan, uint64_t epoch)
 {
-    uint64_t key = mix(mix(plan->seed) ^ epoch);
+    struct random_state state;
+    random_seed(&state, plan->seed, epoch);
     for (int round = 0; round < 4; round++)
-        plan->round_keys[round] = key = mix(key + (uint64_t)round);
+        plan->round_keys[round] = random_next(&state);
 }
 
 uint64_t batch_plan_batches(const struct batch_plan *plan)
