@@ -9,7 +9,7 @@ ZSH_COMPLETION_DIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 BUILD ?= build
 FUEL_FIXTURES ?= $(abspath ../shared/fixtures)
 
-LIBRARIES = hdf5 libcurl zlib libarchive jansson yaml-0.1 libcrypto libpng
+LIBRARIES = hdf5 libcurl zlib libarchive jansson yaml-0.1 libcrypto libpng libzmq
 PKG_CFLAGS := $(shell pkg-config --cflags $(LIBRARIES))
 PKG_LIBS := $(shell pkg-config --libs $(LIBRARIES))
 
@@ -20,8 +20,8 @@ LDFLAGS += $(SANITIZE)
 CPPFLAGS += -I. -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lhdf5_hl -lpthread -lm
 
-COMMANDS = download convert info list path fetch cache clean fixture completion
-LIBRARY_SOURCES = $(wildcard common/*/*.c converters/*.c downloaders/*.c fixtures/*.c)
+COMMANDS = download convert info list path fetch cache clean fixture completion serve
+LIBRARY_SOURCES = $(wildcard common/*/*.c converters/*.c downloaders/*.c fixtures/*.c serving/*.c)
 COMMAND_SOURCES = $(wildcard cmd/*.c)
 UNIT_SOURCES = $(wildcard tests/unit/test_*.c)
 LIBRARY_OBJECTS = $(LIBRARY_SOURCES:%.c=$(BUILD)/%.o)
