@@ -1,0 +1,87 @@
+#!/usr/bin/env bats
+# Converters that work in blocks, at sizes past two whole blocks and a remainder: raw inputs made
+# here (tests/helpers/block_inputs.py), converted by fuel, every value compared with what the
+# helper's own Python readers make of the same raw files.
+#
+# Block sizes, as the converters have them: binarized MNIST BLOCK_ROWS 1,024 rows; Iris grows its
+# rows in doubling arrays from 256 (the 1,024-row boundary is crossed too); MNIST BLOCK_BYTES 1 MiB,
+# i.e. 1,337 images of 28x28 and 1,048,576 labels (or 1x1 images); CIFAR a batch at a time
+# through a buffer as large as the largest member; SVHN format 2 BLOCK_IMAGES 256 images and
+# BLOCK_LABELS 4,096 labels.
+
+PYTHON=/usr/bin/python3
+HELPER=tests/helpers/block_inputs.py
+
+setup() {
+    RAW="$BATS_TEST_TMPDIR/raw"
+    OUT="$BATS_TEST_TMPDIR/out"
+    mkdir -p "$RAW" "$OUT"
+}
+
+# make_and_check DATASET "FUEL ARGUMENTS" COUNT...: makes the raw files, converts, compares.
+make_and_check() {
+    local dataset=$1 arguments=$2
+    shift 2
+    $PYTHON "$HELPER" make "$dataset" "$RAW" "$@"
+    # shellcheck disable=SC2086
+    run fuel-convert $arguments -d "$RAW" -o "$OUT"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    converted=$output
+    compare "$dataset" "$converted"
+}
+
+# compare DATASET FILE [DTYPE]: every value of FILE against the helper's reading of $RAW.
+compare() {
+    run $PYTHON "$HELPER" check "$1" "$RAW" "$2" "${3:-uint8}"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "binarized MNIST: 2x1024+7, exactly 1024 and 2x1024+1 rows, every pixel" {
+    make_and_check binarized_mnist binarized_mnist 2055 1024 2049
+    [ "$converted" = "$OUT/binarized_mnist.hdf5" ]
+}
+
+@test "iris: 2x1024+5 rows, every measurement and class" {
+    make_and_check iris iris 2053
+    [ "$converted" = "$OUT/iris.hdf5" ]
+}
+
+@test "mnist: 2x1337+3 train and 1337+3 test images, uint8, float32, float64 and bool" {
+    make_and_check mnist mnist 2677 1340
+    for dtype in float32 float64 bool; do
+        run fuel-convert mnist -d "$RAW" -o "$OUT" --dtype "$dtype"
+        [ "$status" -eq 0 ] || { echo "$output"; false; }
+        [ "$output" = "$OUT/mnist_$dtype.hdf5" ]
+        compare mnist "$OUT/mnist_$dtype.hdf5" "$dtype"
+    done
+}
+
+@test "mnist: 2x1048576+3 labels (1x1 images) cross the label blocks" {
+    make_and_check mnist mnist 2097155 3 1
+}
+
+@test "cifar10: batches of 1100, 7, 2100, 1, 513 and a test batch of 1500, every value" {
+    make_and_check cifar10 cifar10 1100 7 2100 1 513 1500
+}
+
+@test "cifar100: 2100 train and 1100 test rows, fine and coarse labels" {
+    make_and_check cifar100 cifar100 2100 1100
+}
+
+@test "svhn 2: 2x4096+3 train, 2x256+5 test and exactly 256 extra images, every value" {
+    make_and_check svhn2 "svhn 2" 8195 517 256
+    [ "$converted" = "$OUT/svhn_format_2.hdf5" ]
+}
+
+@test "the comparison fails on a file missing one row of a block" {
+    $PYTHON "$HELPER" make binarized_mnist "$RAW" 2055 3 2
+    fuel-convert binarized_mnist -d "$RAW" -o "$OUT" > /dev/null
+    # The converter's file with row 1023 (the last of the first block) replaced by row 1024.
+    $PYTHON -c 'import sys, h5py
+with h5py.File(sys.argv[1], "r+") as handle:
+    features = handle["features"]
+    features[1023] = features[1024]' "$OUT/binarized_mnist.hdf5"
+    run $PYTHON "$HELPER" check binarized_mnist "$RAW" "$OUT/binarized_mnist.hdf5"
+    [ "$status" -eq 1 ]
+    [[ "$output" == "features: "*" values differ, first at (1023, 0, "* ]]
+}
