@@ -237,7 +237,7 @@ print(f["features"].shape, [(r["split"].decode(), r["start"], r["stop"]) for r i
     run --separate-stderr fuel-convert mnist --dtype int7 -d "$RAW"
     assert_usage_error fuel-convert "invalid choice: int7"
     run --separate-stderr fuel-convert mnist --colour red
-    assert_usage_error fuel-convert "--colour"
+    assert_usage_error fuel-convert "unknown option" "--colour"
     run fuel-convert mnist -d "$RAW" -o "$OUT/absent"
     [ "$status" -eq 7 ]
     [ "$output" = "fuel-convert: cannot write output: $OUT/absent: not an existing directory" ]

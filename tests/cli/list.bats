@@ -99,7 +99,7 @@ mnist.hdf5 $DATA/mnist.hdf5 $size 2023-11-14T22:13:20Z" ]
     [ "$status" -eq 2 ]
     [ "$stderr" = "fuel-list: unexpected argument: extra; see 'fuel-list -h'" ]
     run --separate-stderr fuel list --bogus
-    assert_usage_error fuel-list "--bogus"
+    assert_usage_error fuel-list "unknown option" "--bogus"
     run fuel list -h
     [ "$status" -eq 0 ]
     [[ "$output" == "usage: fuel-list"* ]]
