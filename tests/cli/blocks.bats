@@ -5,9 +5,9 @@
 #
 # Block sizes, as the converters have them: binarized MNIST BLOCK_ROWS 1,024 rows; Iris grows its
 # rows in doubling arrays from 256 (the 1,024-row boundary is crossed too); MNIST BLOCK_BYTES 1 MiB,
-# i.e. 1,337 images of 28x28 and 1,048,576 labels (or 1x1 images); CIFAR a batch at a time
-# through a buffer as large as the largest member; SVHN format 2 BLOCK_IMAGES 256 images and
-# BLOCK_LABELS 4,096 labels.
+# i.e. 1,337 images of 28x28 and 1,048,576 labels (or 1x1 images); CIFAR batches spooled and
+# copied back in blocks of rows (batches of different sizes, past two 1 MiB blocks of 341 rows);
+# SVHN format 2 BLOCK_IMAGES 256 images and BLOCK_LABELS 4,096 labels.
 
 PYTHON=/usr/bin/python3
 HELPER=tests/helpers/block_inputs.py
