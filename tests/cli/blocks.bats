@@ -7,7 +7,8 @@
 # rows in doubling arrays from 256 (the 1,024-row boundary is crossed too); MNIST BLOCK_BYTES 1 MiB,
 # i.e. 1,337 images of 28x28 and 1,048,576 labels (or 1x1 images); CIFAR batches spooled and
 # copied back in blocks of rows (batches of different sizes, past two 1 MiB blocks of 341 rows);
-# SVHN format 2 BLOCK_IMAGES 256 images and BLOCK_LABELS 4,096 labels.
+# SVHN format 2 BLOCK_IMAGES 256 images and BLOCK_LABELS 4,096 labels; fuel fixture --from
+# (common/hdf5/h5py_cut.c) CUT_BLOCK_EXAMPLES 65,536 examples.
 
 PYTHON=/usr/bin/python3
 HELPER=tests/helpers/block_inputs.py
@@ -71,6 +72,34 @@ compare() {
 @test "svhn 2: 2x4096+3 train, 2x256+5 test and exactly 256 extra images, every value" {
     make_and_check svhn2 "svhn 2" 8195 517 256
     [ "$converted" = "$OUT/svhn_format_2.hdf5" ]
+}
+
+@test "fuel fixture --from: 2x65536+5 examples cut in blocks, the first N and a shuffled N" {
+    $PYTHON "$HELPER" make iris "$RAW" 131077
+    fuel-convert iris -d "$RAW" -o "$RAW" > /dev/null
+    # Every example made unique, so that a cut's examples can be found in the parent.
+    $PYTHON -c 'import sys, h5py, numpy
+with h5py.File(sys.argv[1], "r+") as handle:
+    handle["features"][:, 0] = numpy.arange(len(handle["features"]), dtype=numpy.float32)' \
+        "$RAW/iris.hdf5"
+    run fuel-fixture --from "$RAW/iris.hdf5" -n 131076 -o "$OUT" -r first
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    run fuel-fixture --from "$RAW/iris.hdf5" -n 131074 --shuffle --seed 5 -o "$OUT" -r shuffled
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    run $PYTHON - "$RAW/iris.hdf5" "$OUT/first.hdf5" "$OUT/shuffled.hdf5" <<'PY'
+import sys, h5py, numpy
+parent, first, shuffled = (h5py.File(path, "r") for path in sys.argv[1:])
+for name in ("features", "targets"):
+    assert numpy.array_equal(first[name][...], parent[name][:131076]), name
+picked = shuffled["features"][:, 0].astype(numpy.int64)
+assert len(picked) == 131074 and numpy.all(numpy.diff(picked) > 0), picked
+for name in ("features", "targets"):
+    assert numpy.array_equal(shuffled[name][...], parent[name][...][picked]), name
+for handle, count in ((first, 131076), (shuffled, 131074)):
+    rows = [(r["split"], int(r["start"]), int(r["stop"])) for r in handle.attrs["split"]]
+    assert rows == [(b"all", 0, count)] * 2, rows
+PY
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
 @test "the comparison fails on a file missing one row of a block" {
