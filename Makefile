@@ -54,6 +54,15 @@ $(BUILD)/tests/%: tests/unit/%.c $(UNIT_SUPPORT) $(BUILD)/libfuel.a
 
 unit: $(UNIT_BINARIES)
 
+# LD_PRELOAD shims for the CLI tests (tests/helpers/X.c -> build/tests/X.so), built without
+# sanitizers so they load into any build of fuel.
+TEST_SHIMS = $(patsubst tests/helpers/%.c,$(BUILD)/tests/%.so,$(wildcard tests/helpers/*.c))
+$(BUILD)/tests/%.so: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -shared -fPIC -o $@ $< -ldl
+
+check: $(TEST_SHIMS)
+
 check: all unit
 	BUILD=$(abspath $(BUILD)) bash tests/run
 
