@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char *program = "fuel-convert";
 
@@ -20,6 +21,7 @@ struct convert_request {
     const char *input_directory;
     const char *output_directory;
     const char *output_filename;
+    bool quiet;
     const struct converter *converter;
     struct converter_arguments arguments;
 };
@@ -27,9 +29,13 @@ struct convert_request {
 static void print_overview(FILE *stream, const struct extra_converters *extras)
 {
     fprintf(stream,
-            "usage: fuel-convert [-h] DATASET [FORMAT] [-d DIR] [-o OUTDIR] [-r NAME] [OPTIONS]\n\n"
+            "usage: fuel-convert [-h] DATASET [FORMAT] [-d DIR] [-o OUTDIR] [-r NAME] [--threads N]\n"
+            "                    [-q] [OPTIONS]\n\n"
             "Converts the raw files of DATASET in DIR (default: the current directory) into\n"
-            "one HDF5 file in OUTDIR (default: the current directory).\n\ndatasets:\n");
+            "one HDF5 file in OUTDIR (default: the current directory), using N threads\n"
+            "(default: the online CPUs, %u here). On a terminal a line on stderr shows the\n"
+            "progress; -q or a stderr that is not a terminal leaves it out.\n\ndatasets:\n",
+            conversion_default_threads());
     for (size_t index = 0; converters[index] != NULL; index++) {
         const struct converter *converter = converters[index];
         char name[64];
@@ -51,7 +57,8 @@ static void print_converter_help(const struct converter *converter)
     converter_list_inputs(converter, &defaults, &inputs);
     char output[256];
     converter_name_output(converter, &defaults, output, sizeof output);
-    printf("usage: fuel-convert %s%s%s [-d DIR] [-o OUTDIR] [-r NAME]", converter->name,
+    printf("usage: fuel-convert %s%s%s [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q]",
+           converter->name,
            converter->variant ? " " : "", converter->variant ? converter->variant : "");
     for (size_t index = 0; index < converter->option_count; index++)
         printf(" [%s VALUE]", converter->options[index].name);
@@ -61,7 +68,10 @@ static void print_converter_help(const struct converter *converter)
     printf("\noutput (in OUTDIR): %s\n\noptions:\n", output);
     printf("  -d, --directory DIR         where the input files are (default: .)\n"
            "  -o, --output-directory DIR  where to write the output (default: .)\n"
-           "  -r, --output_filename NAME  output file name (.hdf5 added without .hdf5/.hdf/.h5)\n");
+           "  -r, --output_filename NAME  output file name (.hdf5 added without .hdf5/.hdf/.h5)\n"
+           "  --threads N                 worker threads (default: the online CPUs, %u here)\n"
+           "  -q, --quiet                 no progress line on a terminal\n",
+           conversion_default_threads());
     for (size_t index = 0; index < converter->option_count; index++) {
         const struct converter_option *option = &converter->options[index];
         printf("  %s {", option->name);
@@ -146,6 +156,8 @@ static int parse_common_option(struct convert_request *request, const char *name
     else if (strcmp(name, "-r") == 0 || strcmp(name, "--output_filename") == 0 ||
              strcmp(name, "--output-filename") == 0)
         target = &request->output_filename;
+    else if (strcmp(name, "--threads") == 0)
+        return conversion_parse_threads(program, value, &request->arguments.threads);
     else
         *matched = false;
     if (target == NULL)
@@ -178,6 +190,10 @@ static int parse_arguments(struct convert_request *request, int argc, char **arg
         char *argument = argv[index];
         if (strcmp(argument, "-h") == 0 || strcmp(argument, "--help") == 0) {
             *help = true;
+            continue;
+        }
+        if (strcmp(argument, "-q") == 0 || strcmp(argument, "--quiet") == 0) {
+            request->quiet = true;
             continue;
         }
         if (argument[0] != '-' || argument[1] == '\0') {
@@ -253,8 +269,10 @@ static int write_output(const struct convert_request *request, const char *const
                         size_t input_count, const char *name)
 {
     char path[4096];
+    enum progress_mode mode =
+        !request->quiet && isatty(STDERR_FILENO) ? PROGRESS_LIVE : PROGRESS_QUIET;
     int result = conversion_write(request->converter, &request->arguments, inputs, input_count,
-                                  request->output_directory, name, path, sizeof path);
+                                  request->output_directory, name, mode, path, sizeof path);
     if (result == EXIT_OK)
         printf("%s\n", path);
     return result;
@@ -271,7 +289,8 @@ int check_output_directory(const char *directory)
 
 static int convert_builtin(int argc, char **argv, const struct extra_converters *extras)
 {
-    struct convert_request request = {.input_directory = ".", .output_directory = "."};
+    struct convert_request request = {.input_directory = ".", .output_directory = ".",
+                                      .arguments.threads = conversion_default_threads()};
     bool help = false;
     int result = parse_arguments(&request, argc, argv, &help);
     if (result != EXIT_OK)
@@ -311,7 +330,7 @@ static const char *dataset_argument(int argc, char **argv)
 {
     static const char *const valued[] = {"-d", "--directory", "-o", "--output-directory",
                                          "--output_directory", "-r", "--output_filename",
-                                         "--output-filename"};
+                                         "--output-filename", "--threads"};
     for (int index = 1; index < argc; index++) {
         if (argv[index][0] != '-' || argv[index][1] == '\0')
             return argv[index];

@@ -42,6 +42,7 @@ static const char usage[] =
     "  --url-prefix PREFIX  fetch every file from PREFIX/NAME instead of the built-in URLs\n"
     "  --checksums FILE     md5sum/sha256sum lines replacing the built-in checksums\n"
     "  -j N                 transfers at once (default 4)\n"
+    "  --threads N          conversion threads (default: the online CPUs)\n"
     "  --retries N          retries of a transient failure per URL (default 5)\n"
     "  --timeout SECONDS    give up a stalled connection after SECONDS (default 60)\n"
     "  --retry-delay SECONDS  pause before the first retry, doubled each time (default 1)\n"
@@ -85,6 +86,8 @@ static int download_option_set(struct fetch_request *request, const char *name, 
         request->url_prefix = value;
     else if (strcmp(name, "--checksums") == 0)
         request->checksums = value;
+    else if (strcmp(name, "--threads") == 0)
+        return conversion_parse_threads(program, value, &request->arguments.threads);
     else if (strcmp(name, "-j") == 0 || strcmp(name, "--jobs") == 0) {
         if (!number_parse(value, 1, 64, true, &number))
             return usage_error(program, "invalid -j: %s: expected a whole number from 1 to 64",
@@ -299,7 +302,7 @@ static int raw_convert(struct fetch_request *request, const char *directory, con
                              "not include it", input_paths[index]);
     }
     return conversion_write(request->converter, &request->arguments, input_list, inputs.count,
-                            directory, name, path, size);
+                            directory, name, request->options.progress, path, size);
 }
 
 static int raw_remove(const struct fetch_request *request, const char *directory)
@@ -448,6 +451,7 @@ int cmd_fetch(int argc, char **argv)
 {
     struct fetch_request request = {
         .options = {.jobs = 4, .retries = 5, .timeout = 60, .retry_delay = 1},
+        .arguments = {.threads = conversion_default_threads()},
     };
     struct fuel_config config = {0};
     error_clear();

@@ -17,6 +17,11 @@ struct progress *progress_begin(enum progress_mode mode, FILE *stream, size_t sl
 /* File SLOT becomes active: NAME, TOTAL bytes expected (0 unknown), DONE already on disk. */
 void progress_start(struct progress *progress, size_t slot, const char *name, uint64_t total,
                     uint64_t done);
+/* SLOT becomes active counting items rather than bytes: NAME, TOTAL items expected (0 unknown),
+   drawn as "NAME  DONE of TOTAL UNIT  PERCENT  RATE UNIT/s  ETA". */
+void progress_start_count(struct progress *progress, size_t slot, const char *name,
+                          uint64_t total, const char *unit);
+
 /* DONE bytes of file SLOT are on disk; TOTAL, when not 0, is the size learnt meanwhile. */
 void progress_update(struct progress *progress, size_t slot, uint64_t done, uint64_t total);
 
