@@ -3,30 +3,36 @@
 #include "converter.h"
 
 #include "common/base/error.h"
+#include "common/base/ordered_pool.h"
 #include "common/formats/matlab73.h"
 #include "common/formats/png_rgb.h"
 #include "common/formats/tar_stream.h"
+#include "common/hdf5/publish.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Members may come in any order, and the writer needs every source's example count (all three
    digitStruct.mat files) before the first row. Buffering images until the boxes arrive would hold
    up to a whole archive (2 GB of PNGs for extra); instead each archive is read twice: a first pass
    stops as soon as SPLIT/digitStruct.mat is read (at once when it comes first, after inflating the
    archive when it comes last) and keeps only the boxes, a few bytes per digit; the second pass
-   decodes each PNG as it streams by and writes it at its image number's row. Memory stays bounded
-   by one digitStruct.mat, one PNG and the boxes. */
+   decodes the PNGs as they stream by, on a pool of worker threads, and writes each at its image
+   number's row in the order the archive holds them (whatever the thread count, the same writes in
+   the same order: the same file). digitStruct.mat goes to a briefly named scratch file that
+   libhdf5 reads piece by piece, so memory stays bounded by a few PNGs per thread and the boxes. */
 
 enum { SPLIT_COUNT = 3, FIELD_COUNT = 5, LABEL_FIELD = 0 };
 
-/* digitStruct.mat is held whole in memory for libhdf5; PNG members likewise, one at a time. */
-#define MAXIMUM_DIGIT_STRUCT_BYTES (2048u * 1024u * 1024u)
+/* PNG members are held whole in memory, a few per thread. */
 #define MAXIMUM_IMAGE_BYTES (64u * 1024u * 1024u)
+enum { COPY_BLOCK_BYTES = 1 << 16, JOBS_PER_THREAD = 4 };
 
 _Static_assert(PNG_RGB_MAX_SIDE <= UINT16_MAX, "image sides are stored in uint16 shapes");
 
@@ -47,15 +53,27 @@ struct split_boxes {
     uint64_t box_capacity;
 };
 
+/* One PNG member on its way: read by the main thread, decoded by a worker, written in order. */
+struct image_job {
+    unsigned char *bytes;
+    size_t size;
+    size_t capacity;
+    uint64_t row;
+    char label[4200];
+    struct png_rgb image;
+};
+
 struct svhn_conversion {
     const struct converter_arguments *arguments;
     struct h5py_writer *writer;
     struct split_boxes boxes[SPLIT_COUNT];
     int features;
     int box_sources[FIELD_COUNT];
-    unsigned char *member;          /* the current PNG's bytes */
-    size_t member_capacity;
-    bool *seen;                     /* images of the current split already written */
+    struct image_job *jobs;         /* one per slot of the pool, reused in turn */
+    size_t job_count;
+    size_t next_job;
+    uint64_t written;               /* images of the current split written */
+    bool *seen;                     /* images of the current split already queued */
 };
 
 static void archive_path(const struct svhn_conversion *conversion, int split, char *path,
@@ -120,27 +138,24 @@ static int read_image_boxes(struct matlab73_vector *bbox, uint64_t image,
                             const char *where)
 {
     uint64_t first = boxes->box_count;
-    size_t count = 0;
-    for (int field = 0; field < FIELD_COUNT; field++) {
-        int result = matlab73_vector_numbers(bbox, image, field_names[field], numbers);
-        if (result != EXIT_OK)
-            return result;
-        if (field == 0)
-            count = numbers->count;
-        if (count > UINT16_MAX)
-            return error_set(EXIT_CORRUPT_INPUT, "bad bounding box: %s: %zu boxes, more than %u",
-                             where, count, UINT16_MAX);
-        if (numbers->count != count)
+    int result = matlab73_vector_fields(bbox, image, field_names, FIELD_COUNT, numbers);
+    size_t count = numbers[LABEL_FIELD].count;
+    if (result == EXIT_OK && count > UINT16_MAX)
+        return error_set(EXIT_CORRUPT_INPUT, "bad bounding box: %s: %zu boxes, more than %u",
+                         where, count, UINT16_MAX);
+    if (result == EXIT_OK)
+        result = reserve_boxes(boxes, first + count);
+    for (int field = 0; result == EXIT_OK && field < FIELD_COUNT; field++) {
+        if (numbers[field].count != count)
             return error_set(EXIT_CORRUPT_INPUT,
                              "bad bounding box: %s: %zu labels but %zu %s values", where, count,
-                             numbers->count, field_names[field]);
-        result = reserve_boxes(boxes, first + count);
+                             numbers[field].count, field_names[field]);
         for (size_t box = 0; result == EXIT_OK && box < count; box++)
-            result = store_value(numbers->values[box], field, &boxes->values[field][first + box],
-                                 where);
-        if (result != EXIT_OK)
-            return result;
+            result = store_value(numbers[field].values[box], field,
+                                 &boxes->values[field][first + box], where);
     }
+    if (result != EXIT_OK)
+        return result;
     boxes->box_count = first + count;
     boxes->first_box[image + 1] = boxes->box_count;
     return EXIT_OK;
@@ -160,55 +175,91 @@ static int check_name(struct matlab73_vector *names, uint64_t image, const char 
     return EXIT_OK;
 }
 
-static int read_all_boxes(struct matlab73 *file, struct split_boxes *boxes, const char *label)
+static int open_vectors(struct matlab73 *file, struct matlab73_vector **bbox,
+                        struct matlab73_vector **names, const char *label)
 {
-    struct matlab73_vector *bbox = NULL, *names = NULL;
-    struct matlab73_numbers numbers = {0};
-    int result = matlab73_vector_open(file, "digitStruct/bbox", &bbox);
+    int result = matlab73_vector_open(file, "digitStruct/bbox", bbox);
     if (result == EXIT_OK)
-        result = matlab73_vector_open(file, "digitStruct/name", &names);
-    if (result == EXIT_OK && matlab73_vector_length(names) != matlab73_vector_length(bbox))
+        result = matlab73_vector_open(file, "digitStruct/name", names);
+    if (result == EXIT_OK && matlab73_vector_length(*names) != matlab73_vector_length(*bbox))
         result = error_set(EXIT_CORRUPT_INPUT,
                            "bad digitStruct: %s: %" PRIu64 " names but %" PRIu64 " bbox rows",
-                           label, matlab73_vector_length(names), matlab73_vector_length(bbox));
+                           label, matlab73_vector_length(*names), matlab73_vector_length(*bbox));
+    return result;
+}
+
+static int read_all_boxes(const struct svhn_conversion *conversion, struct matlab73 *file,
+                          struct split_boxes *boxes, const char *label)
+{
+    struct matlab73_vector *bbox = NULL, *names = NULL;
+    struct matlab73_numbers numbers[FIELD_COUNT] = {{0}};
+    int result = open_vectors(file, &bbox, &names, label);
     if (result == EXIT_OK) {
         boxes->images = matlab73_vector_length(bbox);
         boxes->first_box = calloc(boxes->images + 1, sizeof *boxes->first_box);
         if (boxes->first_box == NULL)
             result = error_set(EXIT_OTHER, "cannot convert: out of memory");
+        converter_report_stage(conversion->arguments, label, boxes->images);
     }
     for (uint64_t image = 0; result == EXIT_OK && image < boxes->images; image++) {
         char where[4300];
         snprintf(where, sizeof where, "%s: digitStruct/bbox(%" PRIu64 ")", label, image + 1);
-        result = read_image_boxes(bbox, image, boxes, &numbers, where);
+        result = read_image_boxes(bbox, image, boxes, numbers, where);
         snprintf(where, sizeof where, "%s: digitStruct/name(%" PRIu64 ")", label, image + 1);
         if (result == EXIT_OK)
             result = check_name(names, image, where);
+        converter_report_done(conversion->arguments, image + 1);
     }
-    matlab73_numbers_free(&numbers);
+    for (int field = 0; field < FIELD_COUNT; field++)
+        matlab73_numbers_free(&numbers[field]);
     matlab73_vector_close(bbox);
     matlab73_vector_close(names);
     return result;
 }
 
-static int read_digit_struct(struct tar_stream *stream, uint64_t size, const char *label,
-                             struct split_boxes *boxes)
+/* Copies the current member (SIZE bytes) into DESCRIPTOR, block by block. */
+static int copy_to_file(struct tar_stream *stream, uint64_t size, int descriptor,
+                        const char *path)
 {
-    if (size > MAXIMUM_DIGIT_STRUCT_BYTES)
-        return error_set(EXIT_CORRUPT_INPUT, "bad digitStruct: %s: %" PRIu64
-                         " bytes, more than the %u this converter holds in memory",
-                         label, size, MAXIMUM_DIGIT_STRUCT_BYTES);
-    unsigned char *image = malloc(size > 0 ? size : 1);
-    if (image == NULL)
-        return error_set(EXIT_OTHER, "cannot convert: out of memory");
+    unsigned char block[COPY_BLOCK_BYTES];
+    while (size > 0) {
+        size_t count = size < sizeof block ? (size_t)size : sizeof block;
+        int result = tar_stream_read_exactly(stream, block, count);
+        if (result != EXIT_OK)
+            return result;
+        for (size_t written = 0; written < count;) {
+            ssize_t done = write(descriptor, block + written, count - written);
+            if (done < 0)
+                return error_set(EXIT_WRITE, "cannot write scratch file: %s: %s", path,
+                                 strerror(errno));
+            written += (size_t)done;
+        }
+        size -= count;
+    }
+    return EXIT_OK;
+}
+
+/* digitStruct.mat goes to a scratch file in the output directory (HDF5 1.10 opens files by name
+   only: it refuses an unlinked file's /proc/self/fd path), named as fuel-convert's temporaries
+   are so that `fuel clean` removes it after a kill, and unlinked as soon as libhdf5 opened it. */
+static int read_digit_struct(const struct svhn_conversion *conversion, struct tar_stream *stream,
+                             uint64_t size, const char *label, struct split_boxes *boxes)
+{
+    const char *directory = conversion->arguments->scratch_directory;
+    if (directory == NULL)
+        directory = getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp";
+    struct publication scratch;
+    int result = publish_begin(&scratch, directory, "digitStruct.mat.h5");
+    if (result != EXIT_OK)
+        return result;
     struct matlab73 *file = NULL;
-    int result = tar_stream_read_exactly(stream, image, size);
+    result = copy_to_file(stream, size, scratch.lock_descriptor, scratch.temporary_path);
     if (result == EXIT_OK)
-        result = matlab73_open(&file, image, size, label);
+        result = matlab73_open_file(&file, scratch.temporary_path, label);
+    publish_abort(&scratch);
     if (result == EXIT_OK)
-        result = read_all_boxes(file, boxes, label);
+        result = read_all_boxes(conversion, file, boxes, label);
     matlab73_close(file);
-    free(image);
     return result;
 }
 
@@ -237,7 +288,7 @@ static int read_split_boxes(struct svhn_conversion *conversion, int split)
             continue;
         char label[4200];
         snprintf(label, sizeof label, "%s: %s", path, name);
-        result = read_digit_struct(stream, size, label, &conversion->boxes[split]);
+        result = read_digit_struct(conversion, stream, size, label, &conversion->boxes[split]);
         break;
     }
     tar_stream_close(stream);
@@ -314,40 +365,64 @@ static uint64_t image_number(const char *name)
     return strcmp(name, ".png") == 0 ? number : 0;
 }
 
-static int read_member(struct svhn_conversion *conversion, struct tar_stream *stream,
-                       uint64_t size, const char *label)
+static int read_member(struct image_job *job, struct tar_stream *stream, uint64_t size)
 {
     if (size > MAXIMUM_IMAGE_BYTES)
         return error_set(EXIT_CORRUPT_INPUT, "image too large: %s: %" PRIu64
-                         " bytes, more than %u", label, size, MAXIMUM_IMAGE_BYTES);
-    if (size > conversion->member_capacity) {
-        unsigned char *grown = realloc(conversion->member, (size_t)size);
+                         " bytes, more than %u", job->label, size, MAXIMUM_IMAGE_BYTES);
+    if (size > job->capacity) {
+        unsigned char *grown = realloc(job->bytes, (size_t)size);
         if (grown == NULL)
             return error_set(EXIT_OTHER, "cannot convert: out of memory");
-        conversion->member = grown;
-        conversion->member_capacity = (size_t)size;
+        job->bytes = grown;
+        job->capacity = (size_t)size;
     }
-    return tar_stream_read_exactly(stream, conversion->member, (size_t)size);
+    job->size = (size_t)size;
+    return tar_stream_read_exactly(stream, job->bytes, (size_t)size);
 }
 
-static int copy_image(struct svhn_conversion *conversion, struct tar_stream *stream,
-                      uint64_t size, uint64_t row, const char *label)
+/* In a worker thread: the PNG's pixels. */
+static int decode_job(void *argument)
 {
-    struct png_rgb image;
-    int result = read_member(conversion, stream, size, label);
-    if (result == EXIT_OK)
-        result = png_rgb_decode(conversion->member, (size_t)size, label, &image);
+    struct image_job *job = argument;
+    return png_rgb_decode(job->bytes, job->size, job->label, &job->image);
+}
+
+/* The oldest job of the pool, decoded, written at its row. */
+static int write_oldest(struct svhn_conversion *conversion, struct ordered_pool *pool)
+{
+    void *argument;
+    int result = ordered_pool_collect(pool, &argument);
+    struct image_job *job = argument;
     if (result != EXIT_OK)
         return result;
-    uint16_t shape[3] = {3, (uint16_t)image.height, (uint16_t)image.width};
-    result = h5py_writer_write_variable(conversion->writer, conversion->features, row,
-                                        image.pixels, shape);
-    png_rgb_free(&image);
+    uint16_t shape[3] = {3, (uint16_t)job->image.height, (uint16_t)job->image.width};
+    result = h5py_writer_write_variable(conversion->writer, conversion->features, job->row,
+                                        job->image.pixels, shape);
+    png_rgb_free(&job->image);
+    converter_report_done(conversion->arguments, ++conversion->written);
     return result;
 }
 
-static int copy_member(struct svhn_conversion *conversion, struct tar_stream *stream, int split,
-                       const char *name, uint64_t size, uint64_t offset, const char *path)
+static int queue_image(struct svhn_conversion *conversion, struct ordered_pool *pool,
+                       struct tar_stream *stream, uint64_t size, uint64_t row, const char *label)
+{
+    int result = ordered_pool_full(pool) ? write_oldest(conversion, pool) : EXIT_OK;
+    if (result != EXIT_OK)
+        return result;
+    struct image_job *job = &conversion->jobs[conversion->next_job];
+    conversion->next_job = (conversion->next_job + 1) % conversion->job_count;
+    snprintf(job->label, sizeof job->label, "%s", label);
+    job->row = row;
+    result = read_member(job, stream, size);
+    if (result == EXIT_OK)
+        ordered_pool_submit(pool, job);
+    return result;
+}
+
+static int copy_member(struct svhn_conversion *conversion, struct ordered_pool *pool,
+                       struct tar_stream *stream, int split, const char *name, uint64_t size,
+                       uint64_t offset, const char *path)
 {
     const char *inside = inside_split(name, split);
     uint64_t number = inside != NULL ? image_number(inside) : 0;
@@ -362,7 +437,7 @@ static int copy_member(struct svhn_conversion *conversion, struct tar_stream *st
     if (conversion->seen[number - 1])
         return error_set(EXIT_CORRUPT_INPUT, "duplicate image: %s", label);
     conversion->seen[number - 1] = true;
-    return copy_image(conversion, stream, size, offset + number - 1, label);
+    return queue_image(conversion, pool, stream, size, offset + number - 1, label);
 }
 
 static int check_every_image_seen(const struct svhn_conversion *conversion, int split,
@@ -377,14 +452,10 @@ static int check_every_image_seen(const struct svhn_conversion *conversion, int 
     return EXIT_OK;
 }
 
-/* Second pass: decodes every SPLIT/N.png as it streams by and writes it at row OFFSET + N - 1. */
-static int copy_split_images(struct svhn_conversion *conversion, int split, uint64_t offset)
+/* Streams the members of PATH into the pool, then writes what is still pending. */
+static int stream_images(struct svhn_conversion *conversion, struct ordered_pool *pool, int split,
+                         uint64_t offset, const char *path)
 {
-    char path[4096];
-    archive_path(conversion, split, path, sizeof path);
-    conversion->seen = calloc(conversion->boxes[split].images + 1, sizeof *conversion->seen);
-    if (conversion->seen == NULL)
-        return error_set(EXIT_OTHER, "cannot convert: out of memory");
     struct tar_stream *stream = NULL;
     int result = tar_stream_open(&stream, path);
     while (result == EXIT_OK) {
@@ -393,15 +464,57 @@ static int copy_split_images(struct svhn_conversion *conversion, int split, uint
         result = tar_stream_next(stream, &name, &size);
         if (result != EXIT_OK || name == NULL)
             break;
-        result = copy_member(conversion, stream, split, name, size, offset, path);
+        result = copy_member(conversion, pool, stream, split, name, size, offset, path);
     }
-    if (result == EXIT_OK)
-        result = check_every_image_seen(conversion, split, path);
+    while (result == EXIT_OK && ordered_pool_pending(pool) > 0)
+        result = write_oldest(conversion, pool);
     if (stream != NULL)
         tar_stream_close(stream);
+    return result;
+}
+
+/* Second pass: decodes every SPLIT/N.png as it streams by and writes it at row OFFSET + N - 1. */
+static int copy_split_images(struct svhn_conversion *conversion, int split, uint64_t offset)
+{
+    char path[4096];
+    archive_path(conversion, split, path, sizeof path);
+    conversion->seen = calloc(conversion->boxes[split].images + 1, sizeof *conversion->seen);
+    if (conversion->seen == NULL)
+        return error_set(EXIT_OTHER, "cannot convert: out of memory");
+    conversion->written = 0;
+    converter_report_stage(conversion->arguments, path, conversion->boxes[split].images);
+    unsigned threads = converter_threads(conversion->arguments);
+    struct ordered_pool *pool = NULL;
+    int result = ordered_pool_create(&pool, threads, conversion->job_count, decode_job);
+    if (result == EXIT_OK)
+        result = stream_images(conversion, pool, split, offset, path);
+    ordered_pool_destroy(pool);
+    if (result == EXIT_OK)
+        result = check_every_image_seen(conversion, split, path);
     free(conversion->seen);
     conversion->seen = NULL;
     return result;
+}
+
+/* One job per slot of the pool: a few per thread keep every worker busy while the main thread
+   reads and writes. */
+static int allocate_jobs(struct svhn_conversion *conversion)
+{
+    unsigned threads = converter_threads(conversion->arguments);
+    conversion->job_count = threads > 1 ? (size_t)threads * JOBS_PER_THREAD : 1;
+    conversion->jobs = calloc(conversion->job_count, sizeof *conversion->jobs);
+    if (conversion->jobs == NULL)
+        return error_set(EXIT_OTHER, "cannot convert: out of memory");
+    return EXIT_OK;
+}
+
+static void free_jobs(struct svhn_conversion *conversion)
+{
+    for (size_t index = 0; conversion->jobs != NULL && index < conversion->job_count; index++) {
+        free(conversion->jobs[index].bytes);
+        png_rgb_free(&conversion->jobs[index].image);
+    }
+    free(conversion->jobs);
 }
 
 static int convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
@@ -415,6 +528,8 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     }
     if (result == EXIT_OK)
         result = declare_sources(&conversion, total);
+    if (result == EXIT_OK)
+        result = allocate_jobs(&conversion);
     uint64_t offset = 0;
     for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++) {
         result = write_split_boxes(&conversion, &conversion.boxes[split], offset);
@@ -424,7 +539,7 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     }
     for (int split = 0; split < SPLIT_COUNT; split++)
         free_boxes(&conversion.boxes[split]);
-    free(conversion.member);
+    free_jobs(&conversion);
     return result;
 }
 

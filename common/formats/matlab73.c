@@ -6,11 +6,15 @@
 
 #include <hdf5.h>
 #include <hdf5_hl.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Type conversion (references are converted even to their own type) uses a buffer HDF5 would
    otherwise calloc at 1 MiB per read; SVHN's files take millions of tiny reads. */
@@ -26,6 +30,8 @@ struct matlab73 {
     hid_t file;
     hid_t transfer;
     size_t size;
+    const unsigned char *image; /* the file's bytes when opened from memory, else NULL */
+    int descriptor;             /* the file when opened by path (for raw reads), else 0 or -1 */
     char *name;
     H5E_auto2_t saved_error_handler;
     void *saved_error_data;
@@ -66,40 +72,80 @@ static herr_t fix_metadata_cache(hid_t file)
     return H5Fset_mdc_config(file, &config);
 }
 
-int matlab73_open(struct matlab73 **file, void *image, size_t size, const char *name)
+/* A handle named NAME of SIZE bytes with the error handler silenced and its transfer properties;
+   NULL with error_set on failure. */
+static struct matlab73 *handle_create(size_t size, const char *name)
 {
     struct matlab73 *opened = calloc(1, sizeof *opened);
     if (opened == NULL || (opened->name = strdup(name)) == NULL) {
         free(opened);
-        return error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: out of memory", name);
+        error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: out of memory", name);
+        return NULL;
     }
     opened->size = size;
+    opened->file = -1;
     H5Eget_auto2(H5E_DEFAULT, &opened->saved_error_handler, &opened->saved_error_data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     opened->transfer = H5Pcreate(H5P_DATASET_XFER);
     if (opened->transfer < 0 ||
         H5Pset_buffer(opened->transfer, CONVERSION_BUFFER_BYTES, NULL, NULL) < 0) {
-        opened->file = -1;
         matlab73_close(opened);
-        return error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: no transfer properties",
-                         name);
+        error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: no transfer properties", name);
+        return NULL;
     }
-    /* HDF5 finds the superblock behind MATLAB's 512-byte header by itself: it looks at offsets
-       0, 512, 1024, ... as for any file with a user block. */
-    opened->file = H5LTopen_file_image(image, size,
-                                       H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE);
+    return opened;
+}
+
+/* Takes OPENED's file just opened (or failed to), sizes its cache and hands it out. */
+static int handle_finish(struct matlab73 *opened, struct matlab73 **file)
+{
     if (opened->file < 0) {
         int code = corrupt(opened, "file", "not an HDF5 file (MATLAB 7.3 format)");
         matlab73_close(opened);
         return code;
     }
     if (fix_metadata_cache(opened->file) < 0) {
+        int code = error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: cannot size the cache",
+                             opened->name);
         matlab73_close(opened);
-        return error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: cannot size the cache",
-                         name);
+        return code;
     }
     *file = opened;
     return EXIT_OK;
+}
+
+int matlab73_open(struct matlab73 **file, void *image, size_t size, const char *name)
+{
+    struct matlab73 *opened = handle_create(size, name);
+    if (opened == NULL)
+        return error_code();
+    opened->image = image;
+    /* HDF5 finds the superblock behind MATLAB's 512-byte header by itself: it looks at offsets
+       0, 512, 1024, ... as for any file with a user block. */
+    opened->file = H5LTopen_file_image(image, size,
+                                       H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE);
+    return handle_finish(opened, file);
+}
+
+int matlab73_open_file(struct matlab73 **file, const char *path, const char *name)
+{
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat status;
+    if (descriptor < 0 || fstat(descriptor, &status) != 0) {
+        int number = errno;
+        if (descriptor >= 0)
+            close(descriptor);
+        return error_set(EXIT_MISSING_INPUT, "cannot read MATLAB 7.3 file: %s: %s", name,
+                         strerror(number));
+    }
+    struct matlab73 *opened = handle_create((size_t)status.st_size, name);
+    if (opened == NULL) {
+        close(descriptor);
+        return error_code();
+    }
+    opened->descriptor = descriptor;
+    opened->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    return handle_finish(opened, file);
 }
 
 void matlab73_close(struct matlab73 *file)
@@ -108,8 +154,10 @@ void matlab73_close(struct matlab73 *file)
         return;
     if (file->file >= 0)
         H5Fclose(file->file);
-    if (file->transfer >= 0)
+    if (file->transfer > 0)
         H5Pclose(file->transfer);
+    if (file->descriptor > 0)
+        close(file->descriptor);
     H5Eset_auto2(H5E_DEFAULT, file->saved_error_handler, file->saved_error_data);
     free(file->name);
     free(file);
@@ -250,6 +298,7 @@ static int dereference(struct matlab73 *file, const hobj_ref_t *reference, H5I_t
         return corrupt(file, where, "dangling object reference");
     if (H5Iget_type(*object) != type) {
         H5Oclose(*object);
+        *object = -1;
         return corrupt(file, where,
                        type == H5I_GROUP ? "reference to something other than a struct"
                                          : "reference to something other than a dataset");
@@ -355,21 +404,31 @@ static int read_field(struct matlab73_vector *vector, hid_t group, const char *f
     return code;
 }
 
+int matlab73_vector_fields(struct matlab73_vector *vector, uint64_t index,
+                           const char *const *fields, size_t count,
+                           struct matlab73_numbers *numbers)
+{
+    char where[256];
+    describe_element(vector, index, count > 0 ? fields[0] : NULL, where, sizeof where);
+    for (size_t field = 0; field < count; field++)
+        numbers[field].count = 0;
+    if (index >= vector->length)
+        return corrupt(vector->file, where, "no such element");
+    hid_t group = -1;
+    int code = dereference(vector->file, &vector->elements[index], H5I_GROUP, where, &group);
+    for (size_t field = 0; code == EXIT_OK && field < count; field++) {
+        describe_element(vector, index, fields[field], where, sizeof where);
+        code = read_field(vector, group, fields[field], &numbers[field], where);
+    }
+    if (group >= 0)
+        H5Gclose(group);
+    return code;
+}
+
 int matlab73_vector_numbers(struct matlab73_vector *vector, uint64_t index, const char *field,
                             struct matlab73_numbers *numbers)
 {
-    char where[256];
-    describe_element(vector, index, field, where, sizeof where);
-    numbers->count = 0;
-    if (index >= vector->length)
-        return corrupt(vector->file, where, "no such element");
-    hid_t group;
-    int code = dereference(vector->file, &vector->elements[index], H5I_GROUP, where, &group);
-    if (code != EXIT_OK)
-        return code;
-    code = read_field(vector, group, field, numbers, where);
-    H5Gclose(group);
-    return code;
+    return matlab73_vector_fields(vector, index, &field, 1, numbers);
 }
 
 static int read_characters(struct matlab73 *file, hid_t dataset, char *text, size_t size,
