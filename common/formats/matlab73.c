@@ -3,6 +3,7 @@
 #include "matlab73.h"
 
 #include "common/base/error.h"
+#include "hdf5_object_header.h"
 
 #include <hdf5.h>
 #include <hdf5_hl.h>
@@ -32,6 +33,7 @@ struct matlab73 {
     size_t size;
     const unsigned char *image; /* the file's bytes when opened from memory, else NULL */
     int descriptor;             /* the file when opened by path (for raw reads), else 0 or -1 */
+    struct hdf5_layout layout;  /* for checking object headers before libhdf5 loads them */
     char *name;
     H5E_auto2_t saved_error_handler;
     void *saved_error_data;
@@ -96,6 +98,35 @@ static struct matlab73 *handle_create(size_t size, const char *name)
     return opened;
 }
 
+static bool read_raw(void *source, uint64_t offset, void *buffer, size_t size)
+{
+    const struct matlab73 *file = source;
+    if (offset > file->size || size > file->size - offset)
+        return false;
+    if (file->image != NULL) {
+        memcpy(buffer, file->image + offset, size);
+        return true;
+    }
+    return pread(file->descriptor, buffer, size, (off_t)offset) == (ssize_t)size;
+}
+
+/* Where addresses count from and how wide they are, from the file's creation properties. */
+static herr_t learn_layout(struct matlab73 *file)
+{
+    hid_t creation = H5Fget_create_plist(file->file);
+    size_t offset_size = 0, length_size = 0;
+    hsize_t user_block = 0;
+    herr_t status = creation >= 0 && H5Pget_sizes(creation, &offset_size, &length_size) >= 0 &&
+                            H5Pget_userblock(creation, &user_block) >= 0
+                        ? 0
+                        : -1;
+    if (creation >= 0)
+        H5Pclose(creation);
+    file->layout = (struct hdf5_layout){user_block, file->size, (unsigned)offset_size,
+                                        (unsigned)length_size, read_raw, file};
+    return status;
+}
+
 /* Takes OPENED's file just opened (or failed to), sizes its cache and hands it out. */
 static int handle_finish(struct matlab73 *opened, struct matlab73 **file)
 {
@@ -104,7 +135,7 @@ static int handle_finish(struct matlab73 *opened, struct matlab73 **file)
         matlab73_close(opened);
         return code;
     }
-    if (fix_metadata_cache(opened->file) < 0) {
+    if (fix_metadata_cache(opened->file) < 0 || learn_layout(opened) < 0) {
         int code = error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: cannot size the cache",
                              opened->name);
         matlab73_close(opened);
@@ -239,6 +270,37 @@ static int read_references(struct matlab73 *file, hid_t dataset, int64_t element
     return EXIT_OK;
 }
 
+/* The object that link NAME of LOCATION names, checked before libhdf5 loads it; MISSING when
+   there is no such hard link. */
+static int check_link(struct matlab73 *file, hid_t location, const char *name, const char *where,
+                      const char *missing)
+{
+    H5L_info_t information;
+    if (H5Lexists(location, name, H5P_DEFAULT) <= 0 ||
+        H5Lget_info(location, name, &information, H5P_DEFAULT) < 0 ||
+        information.type != H5L_TYPE_HARD)
+        return corrupt(file, where, missing);
+    const char *why = hdf5_object_header_check(&file->layout, information.u.address);
+    return why != NULL ? corrupt(file, where, why) : EXIT_OK;
+}
+
+/* Each group on PATH, then PATH itself, checked in turn before libhdf5 goes through it. */
+static int check_path(struct matlab73 *file, const char *path)
+{
+    char prefix[256];
+    int code = EXIT_OK;
+    for (size_t length = 1; code == EXIT_OK && length <= strlen(path); length++) {
+        if (path[length] != '/' && path[length] != '\0')
+            continue;
+        if (length >= sizeof prefix)
+            return corrupt(file, path, "path too long");
+        memcpy(prefix, path, length);
+        prefix[length] = '\0';
+        code = check_link(file, file->file, prefix, path, "no such dataset");
+    }
+    return code;
+}
+
 int matlab73_vector_open(struct matlab73 *file, const char *path, struct matlab73_vector **vector)
 {
     struct matlab73_vector *opened = calloc(1, sizeof *opened);
@@ -247,11 +309,13 @@ int matlab73_vector_open(struct matlab73 *file, const char *path, struct matlab7
         return out_of_memory(file);
     }
     opened->file = file;
-    int code = EXIT_OK;
-    hid_t dataset = H5Dopen2(file->file, path, H5P_DEFAULT);
+    int code = check_path(file, path);
+    hid_t dataset = code == EXIT_OK ? H5Dopen2(file->file, path, H5P_DEFAULT) : -1;
     int64_t elements = dataset >= 0 ? vector_elements(dataset) : -1;
     size_t capacity = 0;
-    if (dataset < 0)
+    if (code != EXIT_OK)
+        ;
+    else if (dataset < 0)
         code = corrupt(file, path, "no such dataset");
     else if (elements < 0 || !is_object_reference(dataset))
         code = corrupt(file, path, "not a vector of object references");
@@ -293,6 +357,11 @@ void matlab73_numbers_free(struct matlab73_numbers *numbers)
 static int dereference(struct matlab73 *file, const hobj_ref_t *reference, H5I_type_t type,
                        const char *where, hid_t *object)
 {
+    const char *why = hdf5_object_header_check(&file->layout, *reference);
+    if (why != NULL) {
+        *object = -1;
+        return corrupt(file, where, why == hdf5_no_object_header ? "dangling object reference" : why);
+    }
     *object = H5Rdereference2(file->file, H5P_DEFAULT, H5R_OBJECT, reference);
     if (*object < 0)
         return corrupt(file, where, "dangling object reference");
@@ -384,14 +453,14 @@ static int read_field(struct matlab73_vector *vector, hid_t group, const char *f
                       struct matlab73_numbers *numbers, const char *where)
 {
     struct matlab73 *file = vector->file;
-    if (H5Lexists(group, field, H5P_DEFAULT) <= 0)
-        return corrupt(file, where, "no such field");
+    int code = check_link(file, group, field, where, "no such field");
+    if (code != EXIT_OK)
+        return code;
     hid_t dataset = H5Dopen2(group, field, H5P_DEFAULT);
     if (dataset < 0)
         return corrupt(file, where, "field is not a dataset");
     int64_t elements = vector_elements(dataset);
     size_t element_size;
-    int code;
     if (elements < 0)
         code = corrupt(file, where, "field is not a vector");
     else if (is_object_reference(dataset))
