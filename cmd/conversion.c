@@ -65,7 +65,7 @@ static void listener_stage(void *context, const char *label, uint64_t total)
     snprintf(listener->label, sizeof listener->label, "%s%s%s: %s", converter->name,
              converter->variant ? " " : "", converter->variant ? converter->variant : "", label);
     progress_start_count(listener->progress, 0, listener->label, total, "examples");
-    progress_refresh(listener->progress);
+    progress_redraw(listener->progress);
 }
 
 static void listener_advance(void *context, uint64_t done)

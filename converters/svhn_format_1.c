@@ -1,57 +1,44 @@
 /* SVHN format 1: {train,test,extra}.tar.gz (SPLIT/N.png images and SPLIT/digitStruct.mat boxes)
    into variable-length features and bbox_* sources, as Fuel 0.2 writes svhn_format_1.hdf5. */
 #include "converter.h"
+#include "svhn_boxes.h"
 
 #include "common/base/error.h"
 #include "common/base/ordered_pool.h"
-#include "common/formats/matlab73.h"
 #include "common/formats/png_rgb.h"
 #include "common/formats/tar_stream.h"
-#include "common/hdf5/publish.h"
 
-#include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-/* Members may come in any order, and the writer needs every source's example count (all three
-   digitStruct.mat files) before the first row. Buffering images until the boxes arrive would hold
-   up to a whole archive (2 GB of PNGs for extra); instead each archive is read twice: a first pass
-   stops as soon as SPLIT/digitStruct.mat is read (at once when it comes first, after inflating the
-   archive when it comes last) and keeps only the boxes, a few bytes per digit; the second pass
-   decodes the PNGs as they stream by, on a pool of worker threads, and writes each at its image
-   number's row in the order the archive holds them (whatever the thread count, the same writes in
-   the same order: the same file). digitStruct.mat goes to a briefly named scratch file that
-   libhdf5 reads piece by piece, so memory stays bounded by a few PNGs per thread and the boxes. */
+/* Members may come in any order, and the writer needs every source's example count (the rows of
+   all three digitStruct.mat files) before the first row. Buffering images until the boxes arrive
+   would hold up to a whole archive (2 GB of PNGs for extra); instead each archive is read twice:
+   a first pass stops as soon as SPLIT/digitStruct.mat is read (at once when it comes first,
+   after inflating the archive when it comes last), copies it to a scratch file and counts its
+   rows; the second pass decodes the PNGs as they stream by on a pool of worker threads while
+   this thread reads the boxes (libhdf5 is not thread-safe: every HDF5 call stays here) and
+   writes, in an order fixed by the archive and the thread count alone, so the same inputs and
+   command give the same file. Memory stays bounded by a few PNGs per thread and one image's
+   boxes, whatever the size of digitStruct.mat. */
 
-enum { SPLIT_COUNT = 3, FIELD_COUNT = 5, LABEL_FIELD = 0 };
+enum { SPLIT_COUNT = 3, FIELD_COUNT = SVHN_FIELD_COUNT, LABEL_FIELD = SVHN_LABEL_FIELD };
 
 /* PNG members are held whole in memory, a few per thread. */
 #define MAXIMUM_IMAGE_BYTES (64u * 1024u * 1024u)
-enum { COPY_BLOCK_BYTES = 1 << 16, JOBS_PER_THREAD = 4 };
+enum { JOBS_PER_THREAD = 4 };
 
 _Static_assert(PNG_RGB_MAX_SIDE <= UINT16_MAX, "image sides are stored in uint16 shapes");
 
 static const char *const split_names[SPLIT_COUNT] = {"train", "test", "extra"};
 static const char *const archive_names[SPLIT_COUNT] = {"train.tar.gz", "test.tar.gz",
                                                        "extra.tar.gz"};
-static const char *const field_names[FIELD_COUNT] = {"label", "height", "width", "left", "top"};
 static const char *const box_source_names[FIELD_COUNT] = {
     "bbox_labels", "bbox_heights", "bbox_widths", "bbox_lefts", "bbox_tops"};
 static const char *const box_axis_labels[FIELD_COUNT] = {"index", "height", "width", "x", "y"};
-
-/* The boxes of one split: image I (from 0) has boxes first_box[I] to first_box[I + 1] - 1. */
-struct split_boxes {
-    uint64_t images;
-    uint64_t *first_box;
-    uint16_t *values[FIELD_COUNT];
-    uint64_t box_count;
-    uint64_t box_capacity;
-};
 
 /* One PNG member on its way: read by the main thread, decoded by a worker, written in order. */
 struct image_job {
@@ -66,7 +53,9 @@ struct image_job {
 struct svhn_conversion {
     const struct converter_arguments *arguments;
     struct h5py_writer *writer;
-    struct split_boxes boxes[SPLIT_COUNT];
+    struct svhn_boxes *boxes[SPLIT_COUNT];
+    uint64_t images[SPLIT_COUNT];   /* rows of each split's digitStruct.mat */
+    uint64_t next_boxes;            /* the next image of the current split whose boxes to write */
     int features;
     int box_sources[FIELD_COUNT];
     struct image_job *jobs;         /* one per slot of the pool, reused in turn */
@@ -93,181 +82,14 @@ static const char *inside_split(const char *name, int split)
     return name + length + 1;
 }
 
-static void free_boxes(struct split_boxes *boxes)
-{
-    free(boxes->first_box);
-    for (int field = 0; field < FIELD_COUNT; field++)
-        free(boxes->values[field]);
-    *boxes = (struct split_boxes){0};
-}
-
-static int reserve_boxes(struct split_boxes *boxes, uint64_t needed)
-{
-    if (needed <= boxes->box_capacity)
-        return EXIT_OK;
-    uint64_t capacity = boxes->box_capacity > 0 ? boxes->box_capacity : 1024;
-    while (capacity < needed)
-        capacity *= 2;
-    for (int field = 0; field < FIELD_COUNT; field++) {
-        uint16_t *grown = realloc(boxes->values[field], capacity * sizeof *grown);
-        if (grown == NULL)
-            return error_set(EXIT_OTHER, "cannot convert: out of memory");
-        boxes->values[field] = grown;
-    }
-    boxes->box_capacity = capacity;
-    return EXIT_OK;
-}
-
-/* Fuel clamps negative values to 0, truncates to integers and stores uint16 (labels uint8 with
-   10 meaning the digit 0); values that cannot be stored so are refused. */
-static int store_value(double value, int field, uint16_t *stored, const char *where)
-{
-    if (isnan(value) || value > UINT16_MAX)
-        return error_set(EXIT_CORRUPT_INPUT, "bad bounding box: %s.%s: value %g out of range",
-                         where, field_names[field], value);
-    uint16_t integer = value > 0 ? (uint16_t)value : 0;
-    if (field == LABEL_FIELD && integer > 10)
-        return error_set(EXIT_CORRUPT_INPUT, "bad bounding box: %s.label: %u is above 10",
-                         where, integer);
-    *stored = field == LABEL_FIELD && integer == 10 ? 0 : integer;
-    return EXIT_OK;
-}
-
-static int read_image_boxes(struct matlab73_vector *bbox, uint64_t image,
-                            struct split_boxes *boxes, struct matlab73_numbers *numbers,
-                            const char *where)
-{
-    uint64_t first = boxes->box_count;
-    int result = matlab73_vector_fields(bbox, image, field_names, FIELD_COUNT, numbers);
-    size_t count = numbers[LABEL_FIELD].count;
-    if (result == EXIT_OK && count > UINT16_MAX)
-        return error_set(EXIT_CORRUPT_INPUT, "bad bounding box: %s: %zu boxes, more than %u",
-                         where, count, UINT16_MAX);
-    if (result == EXIT_OK)
-        result = reserve_boxes(boxes, first + count);
-    for (int field = 0; result == EXIT_OK && field < FIELD_COUNT; field++) {
-        if (numbers[field].count != count)
-            return error_set(EXIT_CORRUPT_INPUT,
-                             "bad bounding box: %s: %zu labels but %zu %s values", where, count,
-                             numbers[field].count, field_names[field]);
-        for (size_t box = 0; result == EXIT_OK && box < count; box++)
-            result = store_value(numbers[field].values[box], field,
-                                 &boxes->values[field][first + box], where);
-    }
-    if (result != EXIT_OK)
-        return result;
-    boxes->box_count = first + count;
-    boxes->first_box[image + 1] = boxes->box_count;
-    return EXIT_OK;
-}
-
-/* digitStruct/name(I) must be "I.png": Fuel pairs rows and images by position, we check it. */
-static int check_name(struct matlab73_vector *names, uint64_t image, const char *where)
-{
-    char name[64], expected[32];
-    int result = matlab73_vector_text(names, image, name, sizeof name);
-    if (result != EXIT_OK)
-        return result;
-    snprintf(expected, sizeof expected, "%" PRIu64 ".png", image + 1);
-    if (strcmp(name, expected) != 0)
-        return error_set(EXIT_CORRUPT_INPUT, "bad image name: %s: \"%s\", expected \"%s\"", where,
-                         name, expected);
-    return EXIT_OK;
-}
-
-static int open_vectors(struct matlab73 *file, struct matlab73_vector **bbox,
-                        struct matlab73_vector **names, const char *label)
-{
-    int result = matlab73_vector_open(file, "digitStruct/bbox", bbox);
-    if (result == EXIT_OK)
-        result = matlab73_vector_open(file, "digitStruct/name", names);
-    if (result == EXIT_OK && matlab73_vector_length(*names) != matlab73_vector_length(*bbox))
-        result = error_set(EXIT_CORRUPT_INPUT,
-                           "bad digitStruct: %s: %" PRIu64 " names but %" PRIu64 " bbox rows",
-                           label, matlab73_vector_length(*names), matlab73_vector_length(*bbox));
-    return result;
-}
-
-static int read_all_boxes(const struct svhn_conversion *conversion, struct matlab73 *file,
-                          struct split_boxes *boxes, const char *label)
-{
-    struct matlab73_vector *bbox = NULL, *names = NULL;
-    struct matlab73_numbers numbers[FIELD_COUNT] = {{0}};
-    int result = open_vectors(file, &bbox, &names, label);
-    if (result == EXIT_OK) {
-        boxes->images = matlab73_vector_length(bbox);
-        boxes->first_box = calloc(boxes->images + 1, sizeof *boxes->first_box);
-        if (boxes->first_box == NULL)
-            result = error_set(EXIT_OTHER, "cannot convert: out of memory");
-        converter_report_stage(conversion->arguments, label, boxes->images);
-    }
-    for (uint64_t image = 0; result == EXIT_OK && image < boxes->images; image++) {
-        char where[4300];
-        snprintf(where, sizeof where, "%s: digitStruct/bbox(%" PRIu64 ")", label, image + 1);
-        result = read_image_boxes(bbox, image, boxes, numbers, where);
-        snprintf(where, sizeof where, "%s: digitStruct/name(%" PRIu64 ")", label, image + 1);
-        if (result == EXIT_OK)
-            result = check_name(names, image, where);
-        converter_report_done(conversion->arguments, image + 1);
-    }
-    for (int field = 0; field < FIELD_COUNT; field++)
-        matlab73_numbers_free(&numbers[field]);
-    matlab73_vector_close(bbox);
-    matlab73_vector_close(names);
-    return result;
-}
-
-/* Copies the current member (SIZE bytes) into DESCRIPTOR, block by block. */
-static int copy_to_file(struct tar_stream *stream, uint64_t size, int descriptor,
-                        const char *path)
-{
-    unsigned char block[COPY_BLOCK_BYTES];
-    while (size > 0) {
-        size_t count = size < sizeof block ? (size_t)size : sizeof block;
-        int result = tar_stream_read_exactly(stream, block, count);
-        if (result != EXIT_OK)
-            return result;
-        for (size_t written = 0; written < count;) {
-            ssize_t done = write(descriptor, block + written, count - written);
-            if (done < 0)
-                return error_set(EXIT_WRITE, "cannot write scratch file: %s: %s", path,
-                                 strerror(errno));
-            written += (size_t)done;
-        }
-        size -= count;
-    }
-    return EXIT_OK;
-}
-
-/* digitStruct.mat goes to a scratch file in the output directory (HDF5 1.10 opens files by name
-   only: it refuses an unlinked file's /proc/self/fd path), named as fuel-convert's temporaries
-   are so that `fuel clean` removes it after a kill, and unlinked as soon as libhdf5 opened it. */
-static int read_digit_struct(const struct svhn_conversion *conversion, struct tar_stream *stream,
-                             uint64_t size, const char *label, struct split_boxes *boxes)
-{
-    const char *directory = conversion->arguments->scratch_directory;
-    if (directory == NULL)
-        directory = getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp";
-    struct publication scratch;
-    int result = publish_begin(&scratch, directory, "digitStruct.mat.h5");
-    if (result != EXIT_OK)
-        return result;
-    struct matlab73 *file = NULL;
-    result = copy_to_file(stream, size, scratch.lock_descriptor, scratch.temporary_path);
-    if (result == EXIT_OK)
-        result = matlab73_open_file(&file, scratch.temporary_path, label);
-    publish_abort(&scratch);
-    if (result == EXIT_OK)
-        result = read_all_boxes(conversion, file, boxes, label);
-    matlab73_close(file);
-    return result;
-}
-
-/* First pass: reads SPLIT/digitStruct.mat, wherever it is in the archive, and stops there. */
-static int read_split_boxes(struct svhn_conversion *conversion, int split)
+/* First pass: opens SPLIT/digitStruct.mat, wherever it is in the archive, and stops there. */
+static int open_split_boxes(struct svhn_conversion *conversion, int split)
 {
     char path[4096];
     archive_path(conversion, split, path, sizeof path);
+    char stage[4200];
+    snprintf(stage, sizeof stage, "%s: looking for %s/digitStruct.mat", path, split_names[split]);
+    converter_report_stage(conversion->arguments, stage, 0);
     struct tar_stream *stream;
     int result = tar_stream_open(&stream, path);
     if (result != EXIT_OK)
@@ -288,7 +110,10 @@ static int read_split_boxes(struct svhn_conversion *conversion, int split)
             continue;
         char label[4200];
         snprintf(label, sizeof label, "%s: %s", path, name);
-        result = read_digit_struct(conversion, stream, size, label, &conversion->boxes[split]);
+        result = svhn_boxes_open(&conversion->boxes[split], stream, size,
+                                 conversion->arguments->scratch_directory, label);
+        if (result == EXIT_OK)
+            conversion->images[split] = svhn_boxes_images(conversion->boxes[split]);
         break;
     }
     tar_stream_close(stream);
@@ -321,34 +146,32 @@ static int declare_sources(struct svhn_conversion *conversion, uint64_t total)
     }
     uint64_t start = 0;
     for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++) {
-        uint64_t stop = start + conversion->boxes[split].images;
+        uint64_t stop = start + conversion->images[split];
         result = h5py_writer_add_split(conversion->writer, split_names[split], NULL, start, stop);
         start = stop;
     }
     return result;
 }
 
-static int write_split_boxes(struct svhn_conversion *conversion, const struct split_boxes *boxes,
-                             uint64_t offset)
+/* Reads the boxes of the split's next image and writes them at row OFFSET + that image. */
+static int write_next_boxes(struct svhn_conversion *conversion, int split, uint64_t offset)
 {
+    struct svhn_image_boxes *boxes;
+    uint64_t image = conversion->next_boxes++;
+    int result = svhn_boxes_read(conversion->boxes[split], image, &boxes);
     uint8_t labels[UINT16_MAX];
-    for (uint64_t image = 0; image < boxes->images; image++) {
-        uint64_t first = boxes->first_box[image];
-        uint16_t shape[2] = {(uint16_t)(boxes->first_box[image + 1] - first), 1};
-        for (int field = 0; field < FIELD_COUNT; field++) {
-            const void *data = boxes->values[field] + first;
-            if (field == LABEL_FIELD) {
-                for (uint16_t box = 0; box < shape[0]; box++)
-                    labels[box] = (uint8_t)boxes->values[field][first + box];
-                data = labels;
-            }
-            int result = h5py_writer_write_variable(
-                conversion->writer, conversion->box_sources[field], offset + image, data, shape);
-            if (result != EXIT_OK)
-                return result;
+    uint16_t shape[2] = {(uint16_t)boxes->count, 1};
+    for (int field = 0; result == EXIT_OK && field < FIELD_COUNT; field++) {
+        const void *data = boxes->values[field];
+        if (field == LABEL_FIELD) {
+            for (uint16_t box = 0; box < shape[0]; box++)
+                labels[box] = (uint8_t)boxes->values[field][box];
+            data = labels;
         }
+        result = h5py_writer_write_variable(conversion->writer, conversion->box_sources[field],
+                                            offset + image, data, shape);
     }
-    return EXIT_OK;
+    return result;
 }
 
 /* The image number N of a member named "N.png" (N from 1, no leading zero), or 0. */
@@ -430,10 +253,10 @@ static int copy_member(struct svhn_conversion *conversion, struct ordered_pool *
         return EXIT_OK; /* see_bboxes.m, digitStruct.mat, anything that is not an image */
     char label[4200];
     snprintf(label, sizeof label, "%s: %s", path, name);
-    if (number > conversion->boxes[split].images)
+    if (number > conversion->images[split])
         return error_set(EXIT_CORRUPT_INPUT,
                          "image without bounding boxes: %s: digitStruct.mat has %" PRIu64 " rows",
-                         label, conversion->boxes[split].images);
+                         label, conversion->images[split]);
     if (conversion->seen[number - 1])
         return error_set(EXIT_CORRUPT_INPUT, "duplicate image: %s", label);
     conversion->seen[number - 1] = true;
@@ -443,7 +266,7 @@ static int copy_member(struct svhn_conversion *conversion, struct ordered_pool *
 static int check_every_image_seen(const struct svhn_conversion *conversion, int split,
                                   const char *path)
 {
-    for (uint64_t image = 0; image < conversion->boxes[split].images; image++)
+    for (uint64_t image = 0; image < conversion->images[split]; image++)
         if (!conversion->seen[image])
             return error_set(EXIT_CORRUPT_INPUT,
                              "missing image: %s: %s/%" PRIu64
@@ -465,7 +288,12 @@ static int stream_images(struct svhn_conversion *conversion, struct ordered_pool
         if (result != EXIT_OK || name == NULL)
             break;
         result = copy_member(conversion, pool, stream, split, name, size, offset, path);
+        /* One image's boxes per member, read while the workers decode. */
+        if (result == EXIT_OK && conversion->next_boxes < conversion->images[split])
+            result = write_next_boxes(conversion, split, offset);
     }
+    while (result == EXIT_OK && conversion->next_boxes < conversion->images[split])
+        result = write_next_boxes(conversion, split, offset);
     while (result == EXIT_OK && ordered_pool_pending(pool) > 0)
         result = write_oldest(conversion, pool);
     if (stream != NULL)
@@ -478,11 +306,12 @@ static int copy_split_images(struct svhn_conversion *conversion, int split, uint
 {
     char path[4096];
     archive_path(conversion, split, path, sizeof path);
-    conversion->seen = calloc(conversion->boxes[split].images + 1, sizeof *conversion->seen);
+    conversion->seen = calloc(conversion->images[split] + 1, sizeof *conversion->seen);
     if (conversion->seen == NULL)
         return error_set(EXIT_OTHER, "cannot convert: out of memory");
     conversion->written = 0;
-    converter_report_stage(conversion->arguments, path, conversion->boxes[split].images);
+    conversion->next_boxes = 0;
+    converter_report_stage(conversion->arguments, path, conversion->images[split]);
     unsigned threads = converter_threads(conversion->arguments);
     struct ordered_pool *pool = NULL;
     int result = ordered_pool_create(&pool, threads, conversion->job_count, decode_job);
@@ -523,8 +352,8 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     int result = EXIT_OK;
     uint64_t total = 0;
     for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++) {
-        result = read_split_boxes(&conversion, split);
-        total += conversion.boxes[split].images;
+        result = open_split_boxes(&conversion, split);
+        total += conversion.images[split];
     }
     if (result == EXIT_OK)
         result = declare_sources(&conversion, total);
@@ -532,13 +361,11 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
         result = allocate_jobs(&conversion);
     uint64_t offset = 0;
     for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++) {
-        result = write_split_boxes(&conversion, &conversion.boxes[split], offset);
-        if (result == EXIT_OK)
-            result = copy_split_images(&conversion, split, offset);
-        offset += conversion.boxes[split].images;
+        result = copy_split_images(&conversion, split, offset);
+        offset += conversion.images[split];
     }
     for (int split = 0; split < SPLIT_COUNT; split++)
-        free_boxes(&conversion.boxes[split]);
+        svhn_boxes_close(conversion.boxes[split]);
     free_jobs(&conversion);
     return result;
 }

@@ -184,6 +184,12 @@ void progress_refresh(struct progress *progress)
     progress_draw(progress);
 }
 
+void progress_redraw(struct progress *progress)
+{
+    if (progress->mode == PROGRESS_LIVE)
+        progress_draw(progress);
+}
+
 void progress_end(struct progress *progress)
 {
     if (progress == NULL)

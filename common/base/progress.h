@@ -38,6 +38,9 @@ void progress_note(struct progress *progress, const char *format, ...)
 /* Redraws the live lines when at least a fifth of a second passed since the last redraw. */
 void progress_refresh(struct progress *progress);
 
+/* Redraws the live lines now (in live mode), however recent the last redraw. */
+void progress_redraw(struct progress *progress);
+
 /* Clears the live lines and frees PROGRESS. */
 void progress_end(struct progress *progress);
 

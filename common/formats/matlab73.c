@@ -34,6 +34,9 @@ struct matlab73 {
     const unsigned char *image; /* the file's bytes when opened from memory, else NULL */
     int descriptor;             /* the file when opened by path (for raw reads), else 0 or -1 */
     struct hdf5_layout layout;  /* for checking object headers before libhdf5 loads them */
+    unsigned char window[4096]; /* the last block read for those checks, from window_offset */
+    uint64_t window_offset;
+    size_t window_size;
     char *name;
     H5E_auto2_t saved_error_handler;
     void *saved_error_data;
@@ -100,14 +103,25 @@ static struct matlab73 *handle_create(size_t size, const char *name)
 
 static bool read_raw(void *source, uint64_t offset, void *buffer, size_t size)
 {
-    const struct matlab73 *file = source;
+    struct matlab73 *file = source;
     if (offset > file->size || size > file->size - offset)
         return false;
     if (file->image != NULL) {
         memcpy(buffer, file->image + offset, size);
         return true;
     }
-    return pread(file->descriptor, buffer, size, (off_t)offset) == (ssize_t)size;
+    if (size > sizeof file->window)
+        return pread(file->descriptor, buffer, size, (off_t)offset) == (ssize_t)size;
+    /* A header's messages are read a few bytes at a time: one read of the block around them. */
+    if (offset < file->window_offset || offset + size > file->window_offset + file->window_size) {
+        ssize_t count = pread(file->descriptor, file->window, sizeof file->window, (off_t)offset);
+        file->window_offset = offset;
+        file->window_size = count > 0 ? (size_t)count : 0;
+        if (size > file->window_size)
+            return false;
+    }
+    memcpy(buffer, file->window + (offset - file->window_offset), size);
+    return true;
 }
 
 /* Where addresses count from and how wide they are, from the file's creation properties. */
@@ -234,18 +248,19 @@ static bool is_numeric(hid_t dataset, size_t *element_size)
    that they cover the dataspace: a forged file made it copy from NULL. Checked before reading. */
 static bool stored_data_covers(hid_t dataset, int64_t elements)
 {
-    hid_t properties = H5Dget_create_plist(dataset);
-    H5D_layout_t layout = properties >= 0 ? H5Pget_layout(properties) : H5D_LAYOUT_ERROR;
-    if (properties >= 0)
-        H5Pclose(properties);
-    if (layout != H5D_COMPACT)
-        return layout != H5D_LAYOUT_ERROR;
     hid_t type = H5Dget_type(dataset);
     size_t element_size = type >= 0 ? H5Tget_size(type) : 0;
     if (type >= 0)
         H5Tclose(type);
-    return element_size > 0 &&
-           H5Dget_storage_size(dataset) / element_size >= (uint64_t)elements;
+    /* Storage that holds them all settles it without the creation properties, which cost a
+       property list copy per read (SVHN reads hundreds of thousands of one-number cells). */
+    if (element_size > 0 && H5Dget_storage_size(dataset) / element_size >= (uint64_t)elements)
+        return true;
+    hid_t properties = H5Dget_create_plist(dataset);
+    H5D_layout_t layout = properties >= 0 ? H5Pget_layout(properties) : H5D_LAYOUT_ERROR;
+    if (properties >= 0)
+        H5Pclose(properties);
+    return layout != H5D_COMPACT && layout != H5D_LAYOUT_ERROR;
 }
 
 /* Reads the ELEMENTS references of DATASET into BUFFER, checking first that the file can hold
@@ -270,17 +285,17 @@ static int read_references(struct matlab73 *file, hid_t dataset, int64_t element
     return EXIT_OK;
 }
 
-/* The object that link NAME of LOCATION names, checked before libhdf5 loads it; MISSING when
-   there is no such hard link. */
+/* The address of the object that link NAME of LOCATION names, checked before libhdf5 loads it;
+   MISSING when there is no such hard link. */
 static int check_link(struct matlab73 *file, hid_t location, const char *name, const char *where,
-                      const char *missing)
+                      const char *missing, haddr_t *address)
 {
     H5L_info_t information;
-    if (H5Lexists(location, name, H5P_DEFAULT) <= 0 ||
-        H5Lget_info(location, name, &information, H5P_DEFAULT) < 0 ||
+    if (H5Lget_info(location, name, &information, H5P_DEFAULT) < 0 ||
         information.type != H5L_TYPE_HARD)
         return corrupt(file, where, missing);
     const char *why = hdf5_object_header_check(&file->layout, information.u.address);
+    *address = information.u.address;
     return why != NULL ? corrupt(file, where, why) : EXIT_OK;
 }
 
@@ -296,7 +311,8 @@ static int check_path(struct matlab73 *file, const char *path)
             return corrupt(file, path, "path too long");
         memcpy(prefix, path, length);
         prefix[length] = '\0';
-        code = check_link(file, file->file, prefix, path, "no such dataset");
+        haddr_t address;
+        code = check_link(file, file->file, prefix, path, "no such dataset", &address);
     }
     return code;
 }
@@ -453,10 +469,16 @@ static int read_field(struct matlab73_vector *vector, hid_t group, const char *f
                       struct matlab73_numbers *numbers, const char *where)
 {
     struct matlab73 *file = vector->file;
-    int code = check_link(file, group, field, where, "no such field");
+    haddr_t address;
+    int code = check_link(file, group, field, where, "no such field", &address);
     if (code != EXIT_OK)
         return code;
-    hid_t dataset = H5Dopen2(group, field, H5P_DEFAULT);
+    /* Opened by the address just checked: a second lookup of the name would cost as much. */
+    hid_t dataset = H5Oopen_by_addr(group, address);
+    if (dataset >= 0 && H5Iget_type(dataset) != H5I_DATASET) {
+        H5Oclose(dataset);
+        dataset = -1;
+    }
     if (dataset < 0)
         return corrupt(file, where, "field is not a dataset");
     int64_t elements = vector_elements(dataset);
