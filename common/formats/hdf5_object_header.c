@@ -7,6 +7,7 @@
 enum {
     MAXIMUM_CHUNKS = 1024,
     CONTINUATION_MESSAGE = 0x10,
+    SYMBOL_TABLE_MESSAGE = 0x11,
     VERSION_1_PREFIX = 16,
     VERSION_1_MESSAGE_HEADER = 8,
     CHECKSUM_BYTES = 4,
@@ -80,6 +81,30 @@ static const char *follow(struct walk *walk, uint64_t data, uint64_t size)
     return add_chunk(walk, offset + sizeof signature, offset + length - CHECKSUM_BYTES);
 }
 
+/* A group's symbol table message: its local heap (names) must keep its data segment, which
+   libhdf5 allocates at the size the heap declares, inside the file. */
+static const char *check_local_heap(struct walk *walk, uint64_t data, uint64_t size)
+{
+    const struct hdf5_layout *layout = walk->layout;
+    unsigned offset_size = layout->offset_size, length_size = layout->length_size;
+    unsigned char bytes[32];
+    if (size < 2 * offset_size ||
+        !layout->read(layout->source, data + offset_size, bytes, offset_size))
+        return "symbol table message cut short";
+    uint64_t heap;
+    if (!locate(layout, little_endian(bytes, offset_size), 0, 8 + 2 * length_size + offset_size,
+                &heap) ||
+        !layout->read(layout->source, heap, bytes, 8 + 2 * length_size + offset_size) ||
+        memcmp(bytes, "HEAP", 4) != 0)
+        return "local heap missing";
+    uint64_t segment_size = little_endian(bytes + 8, length_size);
+    uint64_t segment_address = little_endian(bytes + 8 + 2 * length_size, offset_size);
+    uint64_t segment;
+    if (!locate(layout, segment_address, 0, segment_size, &segment))
+        return "local heap beyond the end of the file";
+    return NULL;
+}
+
 /* The messages of CHUNK, following each continuation message. */
 static const char *walk_chunk(struct walk *walk, const struct chunk *chunk)
 {
@@ -94,8 +119,11 @@ static const char *walk_chunk(struct walk *walk, const struct chunk *chunk)
         uint64_t size = little_endian(bytes + (first_version ? 2 : 1), 2);
         if (size > chunk->end - position - header)
             return "object header message longer than its chunk";
-        const char *why = type == CONTINUATION_MESSAGE ? follow(walk, position + header, size)
-                                                       : NULL;
+        const char *why = NULL;
+        if (type == CONTINUATION_MESSAGE)
+            why = follow(walk, position + header, size);
+        else if (type == SYMBOL_TABLE_MESSAGE)
+            why = check_local_heap(walk, position + header, size);
         if (why != NULL)
             return why;
         position += header + size;

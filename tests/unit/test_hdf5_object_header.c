@@ -124,6 +124,37 @@ static void test_a_chain_of_chunks_is_bounded(void **state)
                         "more than 1024 object header chunks");
 }
 
+/* A version 1 group header: a symbol table message naming a B-tree and a local heap whose data
+   segment is SEGMENT_SIZE bytes at 3072. */
+static void group_header(uint64_t segment_size)
+{
+    uint64_t at = BASE + 64;
+    memset(file, 0, sizeof file);
+    file[at] = 1;
+    put(at + 2, 1, 2);
+    put(at + 8, 8 + 16, 4);
+    put(at + 16, 0x11, 2);
+    put(at + 18, 16, 2);
+    put(at + 24, 256, 8);  /* B-tree */
+    put(at + 32, 1024, 8); /* local heap */
+    memcpy(file + BASE + 1024, "HEAP", 4);
+    put(BASE + 1024 + 8, segment_size, 8);
+    put(BASE + 1024 + 24, 3072, 8);
+}
+
+static void test_local_heap_of_a_group(void **state)
+{
+    (void)state;
+    group_header(512);
+    assert_null(hdf5_object_header_check(&layout, 64));
+    group_header(1706557440);
+    assert_string_equal(hdf5_object_header_check(&layout, 64),
+                        "local heap beyond the end of the file");
+    group_header(512);
+    memcpy(file + BASE + 1024, "HEAQ", 4);
+    assert_string_equal(hdf5_object_header_check(&layout, 64), "local heap missing");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -132,6 +163,7 @@ int main(void)
         cmocka_unit_test(test_no_header_and_overlong_messages),
         cmocka_unit_test(test_version_2_headers),
         cmocka_unit_test(test_a_chain_of_chunks_is_bounded),
+        cmocka_unit_test(test_local_heap_of_a_group),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
