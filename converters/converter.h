@@ -28,7 +28,8 @@ struct converter_progress {
 
 struct converter_arguments {
     const char *input_directory;
-    /* Where a converter may keep unlinked scratch files (the output directory); NULL: $TMPDIR. */
+    /* Where a converter may keep scratch files (the output directory): unlinked ones, or named as
+       publish_begin names temporaries so that `fuel clean` finds them; NULL: $TMPDIR. */
     const char *scratch_directory;
     const char *values[CONVERTER_MAX_OPTIONS]; /* one per option, in declaration order */
     /* Worker threads a converter may use (0 counts as 1); the data written never depend on it. */
