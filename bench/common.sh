@@ -30,3 +30,21 @@ check() {
         return 1
     fi
 }
+
+# Prints the largest sum of resident set sizes (KiB) of "$@" and its child processes, sampled
+# every 0.1 s (a child's pages shared with its parent count twice: an upper bound).
+peak_tree_kib() {
+    "$@" > /dev/null 2>&1 &
+    local pid=$! peak=0 total process rss
+    while kill -0 "$pid" 2> /dev/null; do
+        total=0
+        for process in "$pid" $(pgrep -P "$pid"); do
+            rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$process/status" 2> /dev/null)
+            total=$((total + ${rss:-0}))
+        done
+        [ "$total" -le "$peak" ] || peak=$total
+        sleep 0.1
+    done
+    wait "$pid" || { echo "benchmark command failed: $*" >&2; return 1; }
+    echo "$peak"
+}

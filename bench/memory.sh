@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Peak RSS of fuel-convert for every dataset at full size, in one table; each must stay within
-# 64 MiB. Inputs: the real Fashion-MNIST files, and synthetic full-size ones made by the bench/
+# 64 MiB. The peak is the sum over fuel-convert and its child processes (svhn 1 reads
+# digitStruct.mat in one), sampled every 0.1 s. Inputs: the real Fashion-MNIST files, and synthetic full-size ones made by the bench/
 # and tests/helpers generators (kept in BENCH_DATA between runs: they take minutes to make).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,7 +35,7 @@ row() {
     local label=$1 examples=$2
     shift 2
     local kib
-    kib=$(peak_kib "$FUEL" convert "$@" -o "$work" -q)
+    kib=$(peak_tree_kib "$FUEL" convert "$@" -o "$work" -q)
     rm -f "$work"/*.hdf5
     printf '  %-16s %-40s %8d KiB %7.1f MiB\n' "$label" "$examples" "$kib" "$(echo "$kib / 1024" | bc -l)"
     [ "$kib" -le $((64 * 1024)) ]

@@ -27,6 +27,8 @@ done
 one_median=$(median "${one_times[@]}")
 default_median=$(median "${default_times[@]}")
 peak=$(peak_kib "$FUEL" convert svhn 1 -d "$archives" -o "$work/out" -q)
+# With threads, digitStruct.mat is read in a child process: both count.
+tree_peak=$(peak_tree_kib "$FUEL" convert svhn 1 -d "$archives" -o "$work/out" -q)
 one_peak=$(peak_kib "$FUEL" convert svhn 1 -d "$archives" -o "$work/out" --threads 1 -q)
 echo "svhn1: fuel-convert svhn 1, default threads ($(nproc) online CPUs) vs --threads 1," \
     "$(du -m "$archives/train.tar.gz" | cut -f1) MB train.tar.gz, $RUNS interleaved runs," \
@@ -34,9 +36,9 @@ echo "svhn1: fuel-convert svhn 1, default threads ($(nproc) online CPUs) vs --th
 echo "  --threads 1 times: ${one_times[*]}"
 echo "  default times: ${default_times[*]}"
 echo "  --threads 1 median ${one_median}s (peak RSS ${one_peak} KiB), default median" \
-    "${default_median}s (peak RSS ${peak} KiB)"
+    "${default_median}s (peak RSS ${peak} KiB, with its child process ${tree_peak} KiB)"
 status=0
 check "speed-up (threads 1 / default)" "$(echo "$one_median / $default_median" | bc -l)" ">=" 1.8 ||
     status=1
-check "peak RSS (MiB)" "$(echo "$peak / 1024" | bc -l)" "<=" 64 || status=1
+check "peak RSS with the child (MiB)" "$(echo "$tree_peak / 1024" | bc -l)" "<=" 64 || status=1
 exit $status

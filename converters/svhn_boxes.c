@@ -1,5 +1,6 @@
 /* SVHN format 1's digitStruct.mat: copied to a briefly named scratch file that libhdf5 reads
-   piece by piece (never whole in memory), then each image's boxes read on demand. */
+   piece by piece (never whole in memory), then each image's boxes read on demand, here or in a
+   child process that streams them through a pipe. */
 #include "svhn_boxes.h"
 
 #include "common/base/error.h"
@@ -7,6 +8,9 @@
 #include "common/hdf5/publish.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +25,10 @@ const char *const svhn_field_names[SVHN_FIELD_COUNT] = {"label", "height", "widt
 
 struct svhn_boxes {
     char label[4200];
+    uint64_t images;
+    pid_t child;      /* the reading process, or 0 when reading here */
+    int pipe;         /* its records, in image order */
+    uint64_t next;    /* the image its next record is about */
     struct matlab73 *file;
     struct matlab73_vector *bbox;
     struct matlab73_vector *names;
@@ -96,7 +104,7 @@ static int check_name(struct matlab73_vector *names, uint64_t image, const char 
     return EXIT_OK;
 }
 
-int svhn_boxes_read(struct svhn_boxes *boxes, uint64_t image, struct svhn_image_boxes **read)
+static int read_here(struct svhn_boxes *boxes, uint64_t image, struct svhn_image_boxes **read)
 {
     char where[4300];
     snprintf(where, sizeof where, "%s: digitStruct/bbox(%" PRIu64 ")", boxes->label, image + 1);
@@ -106,11 +114,6 @@ int svhn_boxes_read(struct svhn_boxes *boxes, uint64_t image, struct svhn_image_
         result = check_name(boxes->names, image, where);
     *read = &boxes->image;
     return result;
-}
-
-uint64_t svhn_boxes_images(const struct svhn_boxes *boxes)
-{
-    return matlab73_vector_length(boxes->bbox);
 }
 
 static int open_vectors(struct svhn_boxes *boxes)
@@ -125,6 +128,147 @@ static int open_vectors(struct svhn_boxes *boxes)
                            boxes->label, matlab73_vector_length(boxes->names),
                            matlab73_vector_length(boxes->bbox));
     return result;
+}
+
+uint64_t svhn_boxes_images(const struct svhn_boxes *boxes)
+{
+    return boxes->images;
+}
+
+/* A record of the child: CODE, then its message, or VALUE (the image count, or an image's box
+   count followed by its values, field by field). */
+struct record {
+    int32_t code;
+    uint32_t message_length;
+    uint64_t value;
+};
+
+static bool write_all(int descriptor, const void *data, size_t size)
+{
+    for (const char *cursor = data; size > 0;) {
+        ssize_t done = write(descriptor, cursor, size);
+        if (done < 0 && errno == EINTR)
+            continue;
+        if (done <= 0)
+            return false;
+        cursor += done;
+        size -= (size_t)done;
+    }
+    return true;
+}
+
+static bool read_all(int descriptor, void *data, size_t size)
+{
+    for (char *cursor = data; size > 0;) {
+        ssize_t done = read(descriptor, cursor, size);
+        if (done < 0 && errno == EINTR)
+            continue;
+        if (done <= 0)
+            return false;
+        cursor += done;
+        size -= (size_t)done;
+    }
+    return true;
+}
+
+static bool send_record(int descriptor, int code, uint64_t value,
+                        const struct svhn_image_boxes *image)
+{
+    const char *message = code == EXIT_OK ? "" : error_message();
+    struct record record = {code, (uint32_t)strlen(message), value};
+    bool sent = write_all(descriptor, &record, sizeof record) &&
+                write_all(descriptor, message, record.message_length);
+    for (int field = 0; sent && image != NULL && field < SVHN_FIELD_COUNT; field++)
+        sent = write_all(descriptor, image->values[field], image->count * sizeof(uint16_t));
+    return sent;
+}
+
+/* In the child: opens PATH, sends the image count, then each image's boxes, until a failure
+   (sent as its code and message) or the last image. Never returns. */
+static void serve(struct svhn_boxes *boxes, const char *path, int descriptor)
+{
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    int result = matlab73_open_file(&boxes->file, path, boxes->label);
+    if (result == EXIT_OK)
+        result = open_vectors(boxes);
+    uint64_t images = result == EXIT_OK ? matlab73_vector_length(boxes->bbox) : 0;
+    bool sent = send_record(descriptor, result, images, NULL);
+    for (uint64_t image = 0; sent && result == EXIT_OK && image < images; image++) {
+        struct svhn_image_boxes *read;
+        result = read_here(boxes, image, &read);
+        sent = send_record(descriptor, result, read->count, result == EXIT_OK ? read : NULL);
+    }
+    /* _exit: nothing of the parent's (its output file, its temporaries) is flushed or removed. */
+    _exit(sent ? EXIT_OK : EXIT_OTHER);
+}
+
+/* The child's next record; its failure set here with the child's message. */
+static int receive_record(struct svhn_boxes *boxes, uint64_t *value)
+{
+    struct record record;
+    char message[2048];
+    if (!read_all(boxes->pipe, &record, sizeof record) ||
+        record.message_length >= sizeof message ||
+        !read_all(boxes->pipe, message, record.message_length))
+        return error_set(EXIT_OTHER, "cannot read bounding boxes: %s: the reading process "
+                         "stopped", boxes->label);
+    message[record.message_length] = '\0';
+    if (record.code != EXIT_OK)
+        return error_set(record.code, "%s", message);
+    *value = record.value;
+    return EXIT_OK;
+}
+
+static int read_from_child(struct svhn_boxes *boxes, uint64_t image,
+                           struct svhn_image_boxes **read)
+{
+    *read = &boxes->image;
+    boxes->image.count = 0;
+    if (image != boxes->next++)
+        return error_set(EXIT_OTHER, "cannot read bounding boxes: %s: out of order",
+                         boxes->label);
+    uint64_t count;
+    int result = receive_record(boxes, &count);
+    if (result == EXIT_OK && count > UINT16_MAX)
+        result = error_set(EXIT_OTHER, "cannot read bounding boxes: %s: garbled", boxes->label);
+    if (result == EXIT_OK)
+        result = reserve(boxes, (size_t)count);
+    for (int field = 0; result == EXIT_OK && field < SVHN_FIELD_COUNT; field++)
+        if (!read_all(boxes->pipe, boxes->image.values[field], (size_t)count * sizeof(uint16_t)))
+            result = error_set(EXIT_OTHER, "cannot read bounding boxes: %s: the reading "
+                               "process stopped", boxes->label);
+    boxes->image.count = (size_t)count;
+    return result;
+}
+
+int svhn_boxes_read(struct svhn_boxes *boxes, uint64_t image, struct svhn_image_boxes **read)
+{
+    return boxes->child > 0 ? read_from_child(boxes, image, read) : read_here(boxes, image, read);
+}
+
+/* libhdf5 is not thread-safe, so the boxes are read in a process of their own while this one
+   writes; it has the scratch file open once its first record (the image count) arrives. */
+static int start_child(struct svhn_boxes *boxes, const char *path)
+{
+    int ends[2];
+    if (pipe(ends) != 0)
+        return error_set(EXIT_OTHER, "cannot start reading bounding boxes: %s: %s", boxes->label,
+                         strerror(errno));
+    fflush(NULL);
+    boxes->child = fork();
+    if (boxes->child == 0) {
+        close(ends[0]);
+        serve(boxes, path, ends[1]);
+    }
+    close(ends[1]);
+    boxes->pipe = ends[0];
+    if (boxes->child < 0) {
+        boxes->child = 0;
+        return error_set(EXIT_OTHER, "cannot start reading bounding boxes: %s: %s", boxes->label,
+                         strerror(errno));
+    }
+    return receive_record(boxes, &boxes->images);
 }
 
 /* Copies the current member (SIZE bytes) into DESCRIPTOR, block by block. */
@@ -153,7 +297,7 @@ static int copy_to_file(struct tar_stream *stream, uint64_t size, int descriptor
    scratch file is named as fuel-convert's temporaries are, so that `fuel clean` removes it after
    a kill, and unlinked as soon as libhdf5 has it open. */
 int svhn_boxes_open(struct svhn_boxes **boxes, struct tar_stream *stream, uint64_t size,
-                    const char *scratch_directory, const char *label)
+                    const char *scratch_directory, const char *label, bool in_child)
 {
     const char *directory = scratch_directory;
     if (directory == NULL)
@@ -162,16 +306,21 @@ int svhn_boxes_open(struct svhn_boxes **boxes, struct tar_stream *stream, uint64
     if (*boxes == NULL)
         return error_set(EXIT_OTHER, "cannot convert: out of memory");
     snprintf((*boxes)->label, sizeof (*boxes)->label, "%s", label);
+    (*boxes)->pipe = -1;
     struct publication scratch;
     int result = publish_begin(&scratch, directory, "digitStruct.mat.h5");
     if (result == EXIT_OK) {
         result = copy_to_file(stream, size, scratch.lock_descriptor, scratch.temporary_path);
-        if (result == EXIT_OK)
+        if (result == EXIT_OK && in_child)
+            result = start_child(*boxes, scratch.temporary_path);
+        else if (result == EXIT_OK)
             result = matlab73_open_file(&(*boxes)->file, scratch.temporary_path, label);
         publish_abort(&scratch);
     }
-    if (result == EXIT_OK)
+    if (result == EXIT_OK && !in_child)
         result = open_vectors(*boxes);
+    if (result == EXIT_OK && !in_child)
+        (*boxes)->images = matlab73_vector_length((*boxes)->bbox);
     if (result != EXIT_OK) {
         svhn_boxes_close(*boxes);
         *boxes = NULL;
@@ -183,6 +332,12 @@ void svhn_boxes_close(struct svhn_boxes *boxes)
 {
     if (boxes == NULL)
         return;
+    if (boxes->pipe >= 0)
+        close(boxes->pipe);
+    if (boxes->child > 0) {
+        kill(boxes->child, SIGKILL);
+        waitpid(boxes->child, NULL, 0);
+    }
     for (int field = 0; field < SVHN_FIELD_COUNT; field++) {
         matlab73_numbers_free(&boxes->numbers[field]);
         free(boxes->image.values[field]);

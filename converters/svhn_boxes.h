@@ -4,6 +4,7 @@
 
 #include "common/formats/tar_stream.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,9 +23,11 @@ struct svhn_image_boxes {
 };
 
 /* Opens the current member of STREAM (SIZE bytes), named LABEL in messages, through a scratch
-   file in SCRATCH_DIRECTORY; EXIT_CORRUPT_INPUT when it is not a digitStruct.mat. */
+   file in SCRATCH_DIRECTORY; EXIT_CORRUPT_INPUT when it is not a digitStruct.mat. IN_CHILD: a
+   child process reads it (libhdf5 is not thread-safe: this lets the reading run beside the
+   caller's own HDF5 work), and the images must then be read in order, each once. */
 int svhn_boxes_open(struct svhn_boxes **boxes, struct tar_stream *stream, uint64_t size,
-                    const char *scratch_directory, const char *label);
+                    const char *scratch_directory, const char *label, bool in_child);
 
 /* The number of images (rows of digitStruct/bbox and digitStruct/name). */
 uint64_t svhn_boxes_images(const struct svhn_boxes *boxes);

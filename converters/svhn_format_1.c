@@ -111,7 +111,8 @@ static int open_split_boxes(struct svhn_conversion *conversion, int split)
         char label[4200];
         snprintf(label, sizeof label, "%s: %s", path, name);
         result = svhn_boxes_open(&conversion->boxes[split], stream, size,
-                                 conversion->arguments->scratch_directory, label);
+                                 conversion->arguments->scratch_directory, label,
+                                 converter_threads(conversion->arguments) > 1);
         if (result == EXIT_OK)
             conversion->images[split] = svhn_boxes_images(conversion->boxes[split]);
         break;
