@@ -143,10 +143,12 @@ struct record {
     uint64_t value;
 };
 
-static bool write_all(int descriptor, const void *data, size_t size)
+/* Writes (WRITING) or reads exactly SIZE bytes at DATA through DESCRIPTOR; false on a failure
+   or an early end. */
+static bool move_all(int descriptor, void *data, size_t size, bool writing)
 {
-    for (const char *cursor = data; size > 0;) {
-        ssize_t done = write(descriptor, cursor, size);
+    for (char *cursor = data; size > 0;) {
+        ssize_t done = writing ? write(descriptor, cursor, size) : read(descriptor, cursor, size);
         if (done < 0 && errno == EINTR)
             continue;
         if (done <= 0)
@@ -157,18 +159,14 @@ static bool write_all(int descriptor, const void *data, size_t size)
     return true;
 }
 
+static bool write_all(int descriptor, const void *data, size_t size)
+{
+    return move_all(descriptor, (void *)data, size, true);
+}
+
 static bool read_all(int descriptor, void *data, size_t size)
 {
-    for (char *cursor = data; size > 0;) {
-        ssize_t done = read(descriptor, cursor, size);
-        if (done < 0 && errno == EINTR)
-            continue;
-        if (done <= 0)
-            return false;
-        cursor += done;
-        size -= (size_t)done;
-    }
-    return true;
+    return move_all(descriptor, data, size, false);
 }
 
 static bool send_record(int descriptor, int code, uint64_t value,
