@@ -31,20 +31,26 @@ check() {
     fi
 }
 
-# Prints the largest sum of resident set sizes (KiB) of "$@" and its child processes, sampled
+# Prints the peak memory (KiB) of "$@" with its child processes: the larger of its own peak RSS
+# (/usr/bin/time) and the largest sum of the resident set sizes of it and its children, sampled
 # every 0.1 s (a child's pages shared with its parent count twice: an upper bound).
 peak_tree_kib() {
-    "$@" > /dev/null 2>&1 &
-    local pid=$! peak=0 total process rss
-    while kill -0 "$pid" 2> /dev/null; do
+    local record
+    record=$(mktemp)
+    /usr/bin/time -f '%M' -o "$record" "$@" > /dev/null 2>&1 &
+    local timer=$! peak=0 total process rss
+    while kill -0 "$timer" 2> /dev/null; do
         total=0
-        for process in "$pid" $(pgrep -P "$pid"); do
+        for process in $(pgrep -P "$timer") $(pgrep -P "$(pgrep -P "$timer" | head -n 1)"); do
             rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$process/status" 2> /dev/null)
             total=$((total + ${rss:-0}))
         done
         [ "$total" -le "$peak" ] || peak=$total
         sleep 0.1
     done
-    wait "$pid" || { echo "benchmark command failed: $*" >&2; return 1; }
-    echo "$peak"
+    wait "$timer" || { echo "benchmark command failed: $*" >&2; rm -f "$record"; return 1; }
+    local own
+    own=$(tail -n 1 "$record")
+    rm -f "$record"
+    echo $((own > peak ? own : peak))
 }
