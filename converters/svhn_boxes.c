@@ -181,12 +181,31 @@ static bool send_record(int descriptor, int code, uint64_t value,
     return sent;
 }
 
+/* Whatever a forged file makes libhdf5 ask for beyond what hdf5_object_header checks, the reading
+   process cannot map more than 1 GiB over what it has when it starts. */
+static void limit_address_space(void)
+{
+    unsigned long pages = 0;
+    FILE *status = fopen("/proc/self/statm", "r");
+    if (status == NULL || fscanf(status, "%lu", &pages) != 1)
+        pages = 0;
+    if (status != NULL)
+        fclose(status);
+    long page = sysconf(_SC_PAGESIZE);
+    if (pages == 0 || page <= 0)
+        return;
+    rlim_t size = (rlim_t)pages * (rlim_t)page + ((rlim_t)1 << 30);
+    struct rlimit limit = {size, size};
+    setrlimit(RLIMIT_AS, &limit);
+}
+
 /* In the child: opens PATH, sends the image count, then each image's boxes, until a failure
    (sent as its code and message) or the last image. Never returns. */
 static void serve(struct svhn_boxes *boxes, const char *path, int descriptor)
 {
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
+    limit_address_space();
     int result = matlab73_open_file(&boxes->file, path, boxes->label);
     if (result == EXIT_OK)
         result = open_vectors(boxes);
