@@ -32,8 +32,9 @@ check() {
 }
 
 # Prints the peak memory (KiB) of "$@" with its child processes: the larger of its own peak RSS
-# (/usr/bin/time) and the largest sum of the resident set sizes of it and its children, sampled
-# every 0.1 s (a child's pages shared with its parent count twice: an upper bound).
+# (/usr/bin/time) and the largest sum of the proportional set sizes (Pss: a page shared by N
+# processes counts 1/N in each, so the libraries and the pages a forked child shares with its
+# parent count once) of it and its children, sampled every 0.1 s.
 peak_tree_kib() {
     local record
     record=$(mktemp)
@@ -42,7 +43,7 @@ peak_tree_kib() {
     while kill -0 "$timer" 2> /dev/null; do
         total=0
         for process in $(pgrep -P "$timer") $(pgrep -P "$(pgrep -P "$timer" | head -n 1)"); do
-            rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$process/status" 2> /dev/null)
+            rss=$(awk '/^Pss:/ { print $2 }' "/proc/$process/smaps_rollup" 2> /dev/null)
             total=$((total + ${rss:-0}))
         done
         [ "$total" -le "$peak" ] || peak=$total
