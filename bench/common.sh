@@ -39,10 +39,11 @@ peak_tree_kib() {
     local record
     record=$(mktemp)
     /usr/bin/time -f '%M' -o "$record" "$@" > /dev/null 2>&1 &
-    local timer=$! peak=0 total process rss
+    local timer=$! peak=0 total process rss command
     while kill -0 "$timer" 2> /dev/null; do
         total=0
-        for process in $(pgrep -P "$timer") $(pgrep -P "$(pgrep -P "$timer" | head -n 1)"); do
+        command=$(pgrep -P "$timer" | head -n 1)
+        for process in $command ${command:+$(pgrep -P "$command")}; do
             rss=$(awk '/^Pss:/ { print $2 }' "/proc/$process/smaps_rollup" 2> /dev/null)
             total=$((total + ${rss:-0}))
         done
