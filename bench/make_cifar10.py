@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Writes a full-size cifar-10-python.tar.gz (50,000 + 10,000 images) laid out as the real one.
 
-usage: make_cifar10.py DIRECTORY
+usage: make_cifar10.py DIRECTORY [--cifar100]
+--cifar100 writes cifar-100-python.tar.gz instead: members train (50,000 images, one 155 MB
+pickle) and test (10,000), with fine_labels and coarse_labels.
 Each batch is pickled as Python 2's cPickle wrote the real archive (protocol 2, str opcodes, memo
 via BINPUT), members in the real archive's order. Images are smooth blocks plus noise, which
 gzip compresses about as much as the real photographs (ratio ~0.92).
@@ -68,7 +70,7 @@ class Python2Pickle:
         w(b"t"); self.put()
         w(b"b")
 
-    def batch(self, label, data, labels, filenames):
+    def batch(self, label, data, labels, filenames, label_keys=(b"labels",)):
         w = self.out.write
         w(b"\x80\x02}"); self.put()
         w(b"(")
@@ -78,10 +80,11 @@ class Python2Pickle:
         for name in filenames:
             self.string(name)
         w(b"e")
-        self.string(b"labels"); w(b"]"); self.put(); w(b"(")
-        for value in labels:
-            self.integer(int(value))
-        w(b"e")
+        for key, values in zip(label_keys, labels):
+            self.string(key); w(b"]"); self.put(); w(b"(")
+            for value in values:
+                self.integer(int(value))
+            w(b"e")
         w(b"u.")
         return self.out.getvalue()
 
@@ -103,21 +106,31 @@ def member_bytes(name, generator):
              else b"training batch %d of 5" % int(name[-1]))
     labels = generator.integers(0, 10, IMAGES_PER_BATCH)
     filenames = [b"image_%05d.png" % index for index in range(IMAGES_PER_BATCH)]
-    return Python2Pickle().batch(label, images(generator, IMAGES_PER_BATCH), labels, filenames)
+    return Python2Pickle().batch(label, images(generator, IMAGES_PER_BATCH), [labels], filenames)
+
+
+def cifar100_member(name, generator):
+    count = 50000 if name == "train" else 10000
+    labels = [generator.integers(0, 100, count), generator.integers(0, 20, count)]
+    filenames = [b"image_%05d.png" % index for index in range(count)]
+    return Python2Pickle().batch(name.encode(), images(generator, count), labels, filenames,
+                                 (b"fine_labels", b"coarse_labels"))
 
 
 def main():
     directory = sys.argv[1]
+    cifar100 = "--cifar100" in sys.argv[2:]
     generator = numpy.random.default_rng(2026)
-    path = os.path.join(directory, "cifar-10-python.tar.gz")
+    path = os.path.join(directory, "cifar-100-python.tar.gz" if cifar100 else "cifar-10-python.tar.gz")
+    folder_name = "cifar-100-python" if cifar100 else "cifar-10-batches-py"
     with tarfile.open(path, "w:gz", format=tarfile.GNU_FORMAT) as archive:
-        folder = tarfile.TarInfo("cifar-10-batches-py")
+        folder = tarfile.TarInfo(folder_name)
         folder.type = tarfile.DIRTYPE
         folder.mode = 0o755
         archive.addfile(folder)
-        for name in MEMBER_ORDER:
-            content = member_bytes(name, generator)
-            info = tarfile.TarInfo("cifar-10-batches-py/" + name)
+        for name in (["train", "test"] if cifar100 else MEMBER_ORDER):
+            content = cifar100_member(name, generator) if cifar100 else member_bytes(name, generator)
+            info = tarfile.TarInfo(folder_name + "/" + name)
             info.size = len(content)
             info.mode = 0o644
             archive.addfile(info, io.BytesIO(content))

@@ -26,6 +26,7 @@ struct split_input {
 };
 
 struct svhn_output {
+    const struct converter_arguments *arguments;
     struct h5py_writer *writer;
     int features;
     int targets;
@@ -150,6 +151,7 @@ static int write_images(struct svhn_output *output, struct matlab_file *file, ui
         status = h5py_writer_write(output->writer, output->features, first + done, block,
                                    output->transposed);
         done += block;
+        converter_report_done(output->arguments, done);
     }
     read_ahead_end(ahead);
     return status;
@@ -187,6 +189,7 @@ static int write_split(struct svhn_output *output, const struct split_input *inp
     status = find_images(file, input->path, &images);
     if (status == EXIT_OK && images.dimensions[3] != input->count)
         status = wrong(input->path, "changed while being converted", "");
+    converter_report_stage(output->arguments, input->path, input->count);
     if (status == EXIT_OK)
         status = write_images(output, file, first, input->count);
     if (status == EXIT_OK)
@@ -241,6 +244,7 @@ static int svhn_convert(const struct converter_arguments *arguments, struct h5py
         total += inputs[split].count;
     }
     struct svhn_output output = {
+        .arguments = arguments,
         .writer = writer,
         .transposed = malloc(BLOCK_IMAGES * IMAGE_SIZE),
         .labels = malloc(BLOCK_LABELS * sizeof(double)),

@@ -45,6 +45,8 @@ binarized_mnist/short_row          4  malformed amat file: CASE/binarized_mnist_
 binarized_mnist/binary_garbage     4  malformed amat file: CASE/binarized_mnist_valid.amat:1: value other than 0 or 1
 svhn1/digitstruct_not_hdf5         4  cannot read MATLAB 7.3 file: CASE/test.tar.gz: test/digitStruct.mat: file: not an HDF5 file
 svhn1/compact_without_data         4  cannot read MATLAB 7.3 file: CASE/test.tar.gz: test/digitStruct.mat: digitStruct/name: stored data shorter than its dimensions
+svhn1/continuation_3tb             4  cannot read MATLAB 7.3 file: CASE/test.tar.gz: test/digitStruct.mat: digitStruct/bbox(1).label: continuation chunk beyond the end of the file
+svhn1/root_heap_1_7gb              4  cannot read MATLAB 7.3 file: CASE/test.tar.gz: test/digitStruct.mat: /: local heap beyond the end of the file
 svhn1/png_bomb                     4  cannot decode PNG: CASE/test.tar.gz: test/1.png: declares 8000x8000 pixels
 svhn1/png_garbage                  4  cannot decode PNG: CASE/test.tar.gz: test/2.png:
 svhn1/member_escape                4  refusing archive member: CASE/extra.tar.gz: extra/../../../tmp/fuel-escaped: path with a ".." component
