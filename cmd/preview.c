@@ -20,7 +20,7 @@ static const struct command_option options[] = {
     {.short_name = 'o', .long_name = "output", .kind = OPTION_STRING, .value = &chosen.output,
      .argument = "FILE", .help = "the PNG to write (required)", .completion = COMPLETE_FILE},
     {.long_name = "split", .kind = OPTION_STRING, .value = &chosen.split, .argument = "S",
-     .help = "the split shown (default: the file's first)"},
+     .help = "the split shown (default: train, else the file's first)"},
     {.short_name = 'n', .kind = OPTION_INTEGER, .value = &chosen.count, .argument = "N",
      .help = "how many examples (default: 64)", .minimum = 1, .maximum = PREVIEW_MAX_EXAMPLES},
     {.long_name = "source", .kind = OPTION_STRING, .value = &chosen.source, .argument = "S",

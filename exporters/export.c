@@ -53,10 +53,7 @@ static int data_check(struct export_plan *plan)
     if (!plan->form->images)
         return EXIT_OK;
     forms_holding(false, data->variable, holders, sizeof holders);
-    int result = image_axes_find(data, holders, &plan->axes);
-    if (result != EXIT_OK)
-        return error_set(EXIT_USAGE, "%s: %s", plan->form->name, error_message());
-    return EXIT_OK;
+    return image_axes_find(data, holders, &plan->axes);
 }
 
 static int label_check(struct export_plan *plan)

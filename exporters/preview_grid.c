@@ -40,12 +40,21 @@ static int boxes_open(struct preview_grid *grid, const struct h5py_file *file, c
     return EXIT_OK;
 }
 
+/* "train" when the file has it, else its first split. */
+static const char *preview_default_split(const struct h5py_file *file)
+{
+    for (size_t index = 0; index < file->split_count; index++)
+        if (strcmp(file->splits[index], "train") == 0)
+            return "train";
+    return file->split_count ? file->splits[0] : "";
+}
+
 int preview_grid_open(struct preview_grid *grid, const struct h5py_file *file,
                       const struct preview_request *request)
 {
     *grid = (struct preview_grid){.zoom = request->zoom ? request->zoom : 1,
                                   .loaded_row = UINT32_MAX};
-    const char *split = request->split ? request->split : file->split_count ? file->splits[0] : "";
+    const char *split = request->split ? request->split : preview_default_split(file);
     example_source_init(&grid->data);
     example_source_init(&grid->label);
     for (int index = 0; index < BOX_SOURCES; index++)
