@@ -91,8 +91,34 @@ static int example_measure(struct preview_grid *grid, uint64_t index, uint64_t *
     return EXIT_OK;
 }
 
+/* Whether every chosen example of an integer source holds only 0 and 1. */
+static int binary_detect(struct preview_grid *grid)
+{
+    grid->binary = grid->data.type.kind == 'u' || grid->data.type.kind == 'i';
+    for (uint64_t index = 0; grid->binary && index < grid->count; index++) {
+        void *data = NULL;
+        uint64_t shape[H5PY_VLEN_MAX_RANK], elements = 1;
+        int rank;
+        int result = example_source_read_one(&grid->data, grid->numbers[index], &data, shape,
+                                             &rank);
+        for (int axis = 0; result == EXIT_OK && axis < rank; axis++)
+            elements *= shape[axis];
+        for (uint64_t element = 0; result == EXIT_OK && element < elements; element++)
+            if (element_value(data, element, grid->data.type) > 1 ||
+                element_value(data, element, grid->data.type) < 0)
+                grid->binary = false;
+        free(data);
+        if (result != EXIT_OK)
+            return result;
+    }
+    return EXIT_OK;
+}
+
 int preview_grid_measure(struct preview_grid *grid)
 {
+    int status = binary_detect(grid);
+    if (status != EXIT_OK)
+        return status;
     uint64_t tile_height = 1, tile_width = 1, channels = grid->has_boxes ? 3 : 1;
     for (uint64_t index = 0; index < grid->count; index++) {
         uint64_t height, width, depth;
@@ -204,8 +230,10 @@ static void tiles_fill(const struct preview_grid *grid, uint32_t tile_y, uint8_t
             }
             const uint8_t *pixel = image->pixels + ((size_t)y * image->width + x) *
                                                        (size_t)image->channels;
-            for (int channel = 0; channel < grid->channels; channel++)
-                out[channel] = pixel[image->channels == 1 ? 0 : channel];
+            for (int channel = 0; channel < grid->channels; channel++) {
+                uint8_t value = pixel[image->channels == 1 ? 0 : channel];
+                out[channel] = grid->binary && value ? 255 : value;
+            }
         }
     }
 }

@@ -25,6 +25,7 @@ struct preview_grid {
     uint32_t tile_width, tile_height; /* the largest example, before zoom */
     unsigned zoom;
     int channels;                     /* of the montage: 1, or 3 for color or boxes */
+    bool binary;                      /* integers all 0 or 1: drawn black and white */
     uint32_t width, height;           /* of the montage */
     struct image *images;             /* the tiles of the grid row in memory */
     uint32_t loaded_row;              /* UINT32_MAX: none */

@@ -307,3 +307,15 @@ kill_loop() {
     kill_loop image-list small.hdf5 25
     kill_loop recordio big.hdf5 10
 }
+
+@test "a file converted by fuel convert from the raw fixtures exports like Fuel's own" {
+    fuel convert mnist -d "$FUEL_FIXTURES/raw/mnist" -o "$BATS_TEST_TMPDIR" --dtype float32
+    run fuel export "$BATS_TEST_TMPDIR/mnist_float32.hdf5" --to hdf5-layer -o "$OUT" --split train
+    [ "$status" -eq 0 ]
+    run $PYTHON "$CHECK" hdf5-layer "$OUT/mnist_float32_train.txt" "$EXPECTED/mnist_float32.hdf5" train 1 float32 0
+    [ "$status" -eq 0 ]
+    fuel convert cifar10 -d "$FUEL_FIXTURES/raw/cifar10" -o "$BATS_TEST_TMPDIR"
+    fuel export "$BATS_TEST_TMPDIR/cifar10.hdf5" --to recordio -o "$OUT" --split test
+    run $PYTHON "$CHECK" recordio "$OUT/cifar10_test" "$EXPECTED/cifar10.hdf5" test
+    [ "$status" -eq 0 ]
+}
