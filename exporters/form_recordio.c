@@ -11,12 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { RECORDIO_FILES = 3 };
+enum { RECORDIO_FILES = 3, STREAM_BUFFER = 1 << 20 };
 static const char *const extensions[RECORDIO_FILES] = {"rec", "idx", "lst"};
 
 struct recordio_output {
     struct export_job *job;
     FILE *streams[RECORDIO_FILES]; /* .rec, .idx, .lst */
+    char *buffers[RECORDIO_FILES];  /* theirs, 1 MiB each (glibc ignores a size without one) */
     char entries[RECORDIO_FILES][600];
     uint64_t offset;
     uint8_t *payload;
@@ -76,7 +77,9 @@ static int recordio_open(struct recordio_output *output)
             return result;
         if ((output->streams[file] = fopen(path, "wb")) == NULL)
             return recordio_failed(output, file);
-        setvbuf(output->streams[file], NULL, _IOFBF, (size_t)1 << 20);
+        output->buffers[file] = malloc(STREAM_BUFFER);
+        if (output->buffers[file] != NULL)
+            setvbuf(output->streams[file], output->buffers[file], _IOFBF, STREAM_BUFFER);
     }
     return EXIT_OK;
 }
@@ -87,10 +90,12 @@ static int recordio_form_write(struct export_job *job)
     int result = recordio_open(&output);
     if (result == EXIT_OK)
         result = png_blocks_run(job, recordio_consume, &output);
-    for (int file = 0; file < RECORDIO_FILES; file++)
+    for (int file = 0; file < RECORDIO_FILES; file++) {
         if (output.streams[file] != NULL && fclose(output.streams[file]) != 0 &&
             result == EXIT_OK)
             result = recordio_failed(&output, file);
+        free(output.buffers[file]);
+    }
     free(output.payload);
     snprintf(job->main_file, sizeof job->main_file, "%s", output.entries[0]);
     if (result == EXIT_OK)
