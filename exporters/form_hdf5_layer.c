@@ -1,6 +1,7 @@
 /* The hdf5-layer form (Caffe's HDF5Data, Mocha's HDF5DataLayer): files of float `data` and `label`
    (N x 1), contiguous and uncompressed, at most --examples-per-file each, and a list of them. */
 #include "common/base/error.h"
+#include "common/hdf5/h5py_tag.h"
 #include "export_form.h"
 
 #include <hdf5.h>
@@ -139,20 +140,7 @@ static int layer_provenance_set(struct export_job *job, struct layer_part *part)
     char *text = export_provenance_text(job->provenance, job->split);
     if (text == NULL)
         return error_code();
-    hid_t type = H5Tcopy(H5T_C_S1);
-    hid_t space = H5Screate(H5S_SCALAR);
-    hid_t attribute = -1;
-    if (type >= 0 && space >= 0 && H5Tset_size(type, H5T_VARIABLE) >= 0)
-        attribute = H5Acreate2(part->file, "fuel_provenance", type, space, H5P_DEFAULT,
-                               H5P_DEFAULT);
-    int result = attribute >= 0 && H5Awrite(attribute, type, &text) >= 0
-                     ? EXIT_OK : layer_failed(part, "HDF5 refused the provenance attribute");
-    if (attribute >= 0)
-        H5Aclose(attribute);
-    if (space >= 0)
-        H5Sclose(space);
-    if (type >= 0)
-        H5Tclose(type);
+    int result = h5py_string_attribute_set(part->file, part->path, "fuel_provenance", text);
     free(text);
     return result;
 }

@@ -22,8 +22,8 @@ struct image {
 };
 
 /* Finds the image axes of SOURCE's examples from their labels. EXIT_USAGE naming the source and
-   FORMS (the export forms that can hold it; NULL: none named) when the labels are not (channel,) height, width or a fixed
-   source's channel count is not 1 or 3. */
+   FORMS (the export forms that can hold it; NULL: none named) when the labels are not
+   (channel,) height, width or a fixed source's channel count is not 1 or 3. */
 int image_axes_find(const struct example_source *source, const char *forms,
                     struct image_axes *axes);
 
