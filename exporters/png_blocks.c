@@ -12,7 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { MAX_THREADS = 64, MAX_BLOCK = 256 };
+/* Large blocks keep the threads' wait at each block's end small beside its encoding, even when
+   a loaded machine deschedules one of them for a while. */
+enum { MAX_THREADS = 64, MAX_BLOCK = 4096, BLOCK_BYTES = 8 << 20 };
 
 struct block_item {
     void *data; /* variable-length sources: the example's own copy */
@@ -160,12 +162,13 @@ int png_blocks_run(struct export_job *job, encoded_consumer consume, void *conte
     run->job = job;
     run->threads = threads_choose(job->request);
     size_t bytes = job->data->variable ? (size_t)1 << 16 : job->data->fixed.example_bytes;
-    run->block = export_block_examples(bytes);
-    run->block = run->block > MAX_BLOCK ? MAX_BLOCK : run->block;
+    run->block = BLOCK_BYTES / (bytes ? bytes : 1);
+    run->block = run->block > MAX_BLOCK ? MAX_BLOCK : run->block ? run->block : 1;
     run->raw = job->data->variable ? NULL : malloc(run->block * bytes + 1);
-    double labels[MAX_BLOCK];
+    double *labels = malloc(MAX_BLOCK * sizeof *labels);
     uint64_t total = job->data->selection.count;
-    int result = job->data->variable || run->raw ? EXIT_OK : error_set(EXIT_OTHER, "out of memory");
+    int result = labels && (job->data->variable || run->raw) ? EXIT_OK
+                 : error_set(EXIT_OTHER, "out of memory");
     for (run->first = 0; result == EXIT_OK && run->first < total; run->first += run->count) {
         run->count = total - run->first < run->block ? total - run->first : run->block;
         result = block_read(run);
@@ -177,6 +180,7 @@ int png_blocks_run(struct export_job *job, encoded_consumer consume, void *conte
             result = block_hand_on(run, labels, consume, context);
         export_progress(job, run->first + run->count, total);
     }
+    free(labels);
     run_free(run);
     return result;
 }
