@@ -31,6 +31,9 @@ layer_median=$(median "${layer_times[@]}")
 one_median=$(median "${one_times[@]}")
 default_median=$(median "${default_times[@]}")
 echo "export: full-size CIFAR-10 ($(du -m "$input" | cut -f1) MB), $RUNS interleaved runs, $(nproc) processors, load $(cut -d' ' -f1-3 /proc/loadavg)"
+# With autogroup scheduling each terminal session gets an equal share of the processors, so on a
+# machine busy with other sessions more threads cannot buy more processor time.
+echo "  scheduler autogroup: $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo unknown), cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo unknown)"
 echo "  dd ($((blocks * 4)) MiB, conv=fsync) times: ${dd_times[*]}"
 echo "  hdf5-layer float32 times: ${layer_times[*]}"
 echo "  recordio --threads 1 times: ${one_times[*]}"
