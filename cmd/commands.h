@@ -11,6 +11,7 @@ int cmd_convert(int argc, char **argv);
 int cmd_download(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_fetch(int argc, char **argv);
+int cmd_fixture(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_path(int argc, char **argv);
@@ -18,6 +19,7 @@ int cmd_preview(int argc, char **argv);
 
 /* Each command's option table (cmd/parse_options.h), listed in fuel.c's command table. */
 extern const struct command_line path_command_line;
+extern const struct command_line fixture_command_line;
 extern const struct command_line export_command_line;
 extern const struct command_line preview_command_line;
 

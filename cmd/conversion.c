@@ -7,6 +7,7 @@
 #include "common/hdf5/publish.h"
 #include "commands.h"
 
+#include <jansson.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,10 +31,38 @@ char *typed_command(void)
     return command;
 }
 
-static int finish_file(struct h5py_writer *writer, struct provenance *provenance)
+/* The provenance JSON with NOTE, when given, first under "fixture"; a parent file's sha256 (the
+   first input hashed) is copied into NOTE's "parent" (caller frees). */
+static char *provenance_with_note(const char *json, json_t *note)
+{
+    json_t *provenance = json_loads(json, 0, NULL);
+    json_t *noted = json_object();
+    if (provenance == NULL || noted == NULL) {
+        json_decref(provenance);
+        json_decref(noted);
+        return NULL;
+    }
+    json_t *parent = json_object_get(note, "parent");
+    json_t *input = json_array_get(json_object_get(provenance, "inputs"), 0);
+    if (parent != NULL && input != NULL)
+        json_object_set(parent, "sha256", json_object_get(input, "sha256"));
+    json_object_set(noted, "fixture", note);
+    json_object_update(noted, provenance);
+    char *text = json_dumps(noted, JSON_COMPACT);
+    json_decref(provenance);
+    json_decref(noted);
+    return text;
+}
+
+static int finish_file(struct h5py_writer *writer, struct provenance *provenance, json_t *note)
 {
     char *json = provenance_finish(provenance);
     char *command = typed_command();
+    if (json != NULL && note != NULL) {
+        char *noted = provenance_with_note(json, note);
+        free(json);
+        json = noted;
+    }
     if (json == NULL || command == NULL) {
         free(json);
         free(command);
@@ -47,9 +76,9 @@ static int finish_file(struct h5py_writer *writer, struct provenance *provenance
     return result;
 }
 
-int conversion_write(const struct converter *converter, const struct converter_arguments *arguments,
-                     const char *const *inputs, size_t input_count, const char *directory,
-                     const char *name, char *path, size_t size)
+static int write_published(const struct conversion_filler *filler, const char *const *inputs,
+                           size_t input_count, json_t *note, const char *directory,
+                           const char *name, char *path, size_t size)
 {
     struct publication publication;
     int result = publish_begin(&publication, directory, name);
@@ -61,9 +90,9 @@ int conversion_write(const struct converter *converter, const struct converter_a
     if (result == EXIT_OK)
         result = h5py_writer_create(&writer, publication.temporary_path);
     if (result == EXIT_OK)
-        result = converter->convert(arguments, writer);
+        result = filler->fill(filler->context, writer);
     if (result == EXIT_OK) {
-        result = finish_file(writer, provenance);
+        result = finish_file(writer, provenance, note);
         provenance = NULL;
         writer = NULL;
     }
@@ -79,3 +108,29 @@ int conversion_write(const struct converter *converter, const struct converter_a
     return EXIT_OK;
 }
 
+struct converter_run {
+    const struct converter *converter;
+    const struct converter_arguments *arguments;
+};
+
+static int converter_fill(void *context, struct h5py_writer *writer)
+{
+    const struct converter_run *run = context;
+    return run->converter->convert(run->arguments, writer);
+}
+
+int conversion_write(const struct converter *converter, const struct converter_arguments *arguments,
+                     const char *const *inputs, size_t input_count, const char *directory,
+                     const char *name, char *path, size_t size)
+{
+    struct converter_run run = {converter, arguments};
+    struct conversion_filler filler = {converter_fill, &run};
+    return write_published(&filler, inputs, input_count, NULL, directory, name, path, size);
+}
+
+int conversion_write_fixture(const struct conversion_filler *filler, const char *const *inputs,
+                             size_t input_count, json_t *note, const char *directory,
+                             const char *name, char *path, size_t size)
+{
+    return write_published(filler, inputs, input_count, note, directory, name, path, size);
+}

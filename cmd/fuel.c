@@ -26,6 +26,8 @@ static const struct command commands[] = {
     {"fetch", cmd_fetch, "download, convert and remove the raw files, in one step", NULL},
     {"cache", cmd_cache, "copy a data path file to the local data path once", NULL},
     {"clean", cmd_clean, "remove temporary files that killed conversions left behind", NULL},
+    {"fixture", cmd_fixture, "write small, faithful data for CI jobs (HDF5 or raw files)",
+     &fixture_command_line},
     {"export", cmd_export, "write a file's splits for Caffe, Mocha, MXNet, image lists or NumPy",
      &export_command_line},
     {"preview", cmd_preview, "draw a split's examples as a PNG grid and print their labels",

@@ -5,6 +5,7 @@
 #include "common/hdf5/h5py_reader.h"
 #include "commands.h"
 #include "info_check.h"
+#include "info_fixture.h"
 #include "usage.h"
 
 #include <ctype.h>
@@ -404,6 +405,7 @@ static int provenance_print(const struct h5py_file *file)
 
 static int text_print(const struct h5py_file *file, const char *name)
 {
+    info_fixture_print(file);
     fuel_block_print(file, name);
     int result = splits_print(file);
     if (result == 0)

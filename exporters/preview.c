@@ -3,6 +3,7 @@
 #include "preview.h"
 
 #include "common/base/error.h"
+#include "common/base/random.h"
 #include "common/formats/png_encode.h"
 #include "common/hdf5/publish.h"
 #include "preview_grid.h"
@@ -10,15 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* splitmix64: a small generator whose sequence depends only on the seed. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t value = (*state += 0x9e3779b97f4a7c15u);
-    value = (value ^ (value >> 30)) * 0xbf58476d1ce4e5b9u;
-    value = (value ^ (value >> 27)) * 0x94d049bb133111ebu;
-    return value ^ (value >> 31);
-}
 
 static int number_compare(const void *left, const void *right)
 {
@@ -36,14 +28,15 @@ static int examples_choose(struct preview_grid *grid, const struct preview_reque
     if (grid->numbers == NULL)
         return error_set(EXIT_OTHER, "out of memory");
     grid->count = count;
-    uint64_t state = request->seed;
+    struct random_state state;
+    random_seed(&state, request->seed, 0);
     for (uint64_t index = 0; index < count; index++) {
         if (!request->seeded) {
             grid->numbers[index] = index;
             continue;
         }
         uint64_t candidate_limit = available - count + index;
-        uint64_t candidate = next_random(&state) % (candidate_limit + 1);
+        uint64_t candidate = random_below(&state, candidate_limit + 1);
         for (uint64_t earlier = 0; earlier < index; earlier++)
             if (grid->numbers[earlier] == candidate)
                 candidate = candidate_limit;
