@@ -8,26 +8,17 @@
 
 #include "common/base/error.h"
 #include "common/hdf5/h5py_vlen_examples.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static struct h5py_file *open_expected(const char *name)
-{
-    const char *fixtures = getenv("FUEL_FIXTURES");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/expected/%s", fixtures ? fixtures : "../shared/fixtures", name);
-    struct h5py_file *file = NULL;
-    assert_int_equal(h5py_reader_open(&file, path), EXIT_OK);
-    return file;
-}
-
 /* Values h5py reads from svhn_format_1.hdf5: features_shapes[3], features[3][:5], bbox_lefts[3]. */
 static void test_images_of_svhn_format_1(void **state)
 {
     (void)state;
-    struct h5py_file *file = open_expected("svhn_format_1.hdf5");
+    struct h5py_file *file = test_open_expected("svhn_format_1.hdf5");
     struct h5py_vlen_examples examples;
     assert_int_equal(h5py_vlen_examples_open(&examples, file, "features"), EXIT_OK);
     assert_int_equal(examples.count, 22);
@@ -56,7 +47,7 @@ static void test_images_of_svhn_format_1(void **state)
 static void test_boxes_of_svhn_format_1(void **state)
 {
     (void)state;
-    struct h5py_file *file = open_expected("svhn_format_1.hdf5");
+    struct h5py_file *file = test_open_expected("svhn_format_1.hdf5");
     struct h5py_vlen_examples examples;
     assert_int_equal(h5py_vlen_examples_open(&examples, file, "bbox_lefts"), EXIT_OK);
     assert_int_equal(examples.element_size, 2);
@@ -74,7 +65,7 @@ static void test_boxes_of_svhn_format_1(void **state)
 static void test_refusals(void **state)
 {
     (void)state;
-    struct h5py_file *file = open_expected("mnist.hdf5");
+    struct h5py_file *file = test_open_expected("mnist.hdf5");
     struct h5py_vlen_examples examples;
     assert_int_equal(h5py_vlen_examples_open(&examples, file, "features"), EXIT_USAGE);
     assert_int_equal(h5py_vlen_examples_open(&examples, file, "labels"), EXIT_MISSING_INPUT);
