@@ -72,20 +72,20 @@ static void print_published(const char *path, void *context)
     fflush(stdout);
 }
 
-static int export_start(const char *argument)
+static int export_start(const char *argument, const struct typed_command *typed)
 {
     char input[PATH_MAX];
     int result = input_find(argument, input, sizeof input);
     if (result != EXIT_OK)
         return result;
-    char *command = typed_command();
+    char *command = typed_command_text(typed);
     struct export_request request = {
         .input_path = input, .directory = chosen.directory, .form = chosen.form,
         .splits = chosen.splits.items, .split_count = chosen.splits.count,
         .data_source = chosen.data ? chosen.data : "features", .label_source = chosen.label,
         .dtype = chosen.dtype, .scale = chosen.scale,
         .examples_per_file = (uint64_t)chosen.examples_per_file,
-        .threads = (unsigned)chosen.threads, .argc = typed_argc, .argv = typed_argv,
+        .threads = (unsigned)chosen.threads, .argc = typed->argc, .argv = typed->argv,
         .command = command ? command : program,
         .progress = chosen.quiet || !isatty(STDERR_FILENO) ? PROGRESS_QUIET : PROGRESS_LIVE,
     };
@@ -94,7 +94,7 @@ static int export_start(const char *argument)
     return result;
 }
 
-int cmd_export(int argc, char **argv)
+int cmd_export(int argc, char **argv, const struct typed_command *typed)
 {
     chosen = (struct export_options){.scale = 1.0};
     struct parsed_arguments parsed;
@@ -109,7 +109,7 @@ int cmd_export(int argc, char **argv)
         result = usage_error(program, "missing -o DIR");
     else if (result == EXIT_OK) {
         error_clear();
-        result = export_start(parsed.positionals[0]);
+        result = export_start(parsed.positionals[0], typed);
         if (result != EXIT_OK)
             error_print(program);
     }

@@ -3,10 +3,12 @@
 #include "common/base/config.h"
 #include "common/base/error.h"
 #include "common/hdf5/h5py_cut.h"
+#include "common/hdf5/publish.h"
+#include "converters/conversion.h"
 #include "commands.h"
-#include "conversion.h"
-#include "convert.h"
+#include "dataset_arguments.h"
 #include "converters/converter.h"
+#include "converters/extra.h"
 #include "downloaders/downloader.h"
 #include "fixture_options.h"
 #include "fixtures/fixture.h"
@@ -162,29 +164,25 @@ static int request_build(const struct raw_fixture *fixture, struct fixture_reque
     return result;
 }
 
-/* The dataset options (--dtype) given on the command line, for the converter. */
+/* The dataset options (--dtype) given on the command line, for the converter; none with --raw,
+   whose files have no options. */
 static int converter_options(const struct converter *converter,
                              const struct parsed_arguments *parsed,
                              struct converter_arguments *arguments)
 {
     converter_set_defaults(converter, arguments);
-    for (size_t index = 0; index < parsed->passed_count; index++) {
-        const struct passed_option *passed = &parsed->passed[index];
-        int option = converter_option_index(converter, passed->name);
-        if (option < 0 || chosen.raw)
-            return usage_error(program, "unknown option: %s%s", passed->name,
-                               option >= 0 ? " (with --raw)" : "");
-        if (passed->value == NULL)
-            return usage_error(program, "option %s needs a value", passed->name);
-        if (!converter_option_choose(converter, option, arguments, passed->value))
-            return usage_error(program, "invalid choice: %s %s", passed->name, passed->value);
+    if (chosen.raw && parsed->passed_count > 0) {
+        const char *name = parsed->passed[0].name;
+        return usage_error(program, "unknown option: %s%s", name,
+                           converter_option_index(converter, name) >= 0 ? " (with --raw)" : "");
     }
-    return EXIT_OK;
+    return dataset_options_apply(program, parsed, converter, arguments);
 }
 
 struct synthetic_run {
     const struct converter *converter;
     struct converter_arguments arguments;
+    const struct typed_command *typed;
 };
 
 static int converter_fill(void *context, struct h5py_writer *writer)
@@ -196,7 +194,7 @@ static int converter_fill(void *context, struct h5py_writer *writer)
 static void output_name(struct synthetic_run *run, char *name, size_t size)
 {
     if (chosen.output_filename != NULL)
-        output_file_name(chosen.output_filename, name, size);
+        publish_file_name(chosen.output_filename, name, size);
     else
         converter_name_output(run->converter, &run->arguments, name, size);
 }
@@ -223,8 +221,8 @@ static int synthetic_convert(const struct raw_fixture *fixture, struct synthetic
     struct conversion_filler filler = {converter_fill, run};
     result = note == NULL ? error_set(EXIT_OTHER, "out of memory")
                           : conversion_write_fixture(&filler, list, inputs.count, note,
-                                                     chosen.output_directory, name, path,
-                                                     sizeof path);
+                                                     chosen.output_directory, name, run->typed,
+                                                     path, sizeof path);
     json_decref(note);
     if (result == EXIT_OK)
         printf("%s\n", path);
@@ -247,11 +245,12 @@ static const char *scratch_parent(void)
     return directory != NULL && *directory != '\0' ? directory : "/tmp";
 }
 
-static int synthetic_run(const struct parsed_arguments *parsed)
+static int synthetic_run(const struct parsed_arguments *parsed,
+                         const struct typed_command *typed)
 {
     const struct raw_fixture *fixture = NULL;
     struct fixture_request request = {0};
-    struct synthetic_run run = {0};
+    struct synthetic_run run = {.typed = typed};
     int result = fixture_choose(parsed, &fixture);
     if (result == EXIT_OK)
         result = request_build(fixture, &request);
@@ -262,7 +261,7 @@ static int synthetic_run(const struct parsed_arguments *parsed)
     if (result != EXIT_OK)
         return result;
     error_clear();
-    result = check_output_directory(chosen.output_directory);
+    result = publish_check_directory(chosen.output_directory);
     char scratch[4096];
     if (result == EXIT_OK && chosen.raw) {
         result = raw_fixture_write(fixture, &request, chosen.output_directory);
@@ -307,7 +306,7 @@ static int cut_name(char *name, size_t size)
 {
     const char *slash = strrchr(chosen.from, '/');
     if (chosen.output_filename != NULL)
-        output_file_name(chosen.output_filename, name, size);
+        publish_file_name(chosen.output_filename, name, size);
     else
         snprintf(name, size, "%s", slash != NULL ? slash + 1 : chosen.from);
     char target[4096];
@@ -320,7 +319,7 @@ static int cut_name(char *name, size_t size)
     return EXIT_OK;
 }
 
-static int cut_publish(struct cut_plan *plan)
+static int cut_publish(struct cut_plan *plan, const struct typed_command *typed)
 {
     char name[1024], path[4096];
     int result = cut_name(name, sizeof name);
@@ -330,7 +329,7 @@ static int cut_publish(struct cut_plan *plan)
     struct conversion_filler filler = {cut_fill, plan};
     const char *inputs[1] = {chosen.from};
     result = conversion_write_fixture(&filler, inputs, 1, note, chosen.output_directory, name,
-                                      path, sizeof path);
+                                      typed, path, sizeof path);
     json_decref(note);
     if (result == EXIT_OK)
         printf("%s\n", path);
@@ -339,7 +338,7 @@ static int cut_publish(struct cut_plan *plan)
     return result;
 }
 
-static int cut_run(const struct parsed_arguments *parsed)
+static int cut_run(const struct parsed_arguments *parsed, const struct typed_command *typed)
 {
     if (parsed->positional_count > 0)
         return usage_error(program, "--from takes no NAME (the fixture has FILE's layout), got: %s",
@@ -355,32 +354,32 @@ static int cut_run(const struct parsed_arguments *parsed)
         return result;
     error_clear();
     struct cut_plan *plan = NULL;
-    result = check_output_directory(chosen.output_directory);
+    result = publish_check_directory(chosen.output_directory);
     if (result == EXIT_OK)
         result = cut_plan_open(&plan, chosen.from, &request);
     if (result != EXIT_OK) {
         error_print(program);
         return result;
     }
-    result = cut_publish(plan);
+    result = cut_publish(plan, typed);
     cut_plan_close(plan);
     return result;
 }
 
-static int fixture_run(const struct parsed_arguments *parsed)
+static int fixture_run(const struct parsed_arguments *parsed, const struct typed_command *typed)
 {
     if (chosen.shuffle && chosen.from == NULL)
         return usage_error(program, "--shuffle needs --from");
     if (chosen.from != NULL)
-        return cut_run(parsed);
+        return cut_run(parsed, typed);
     if (parsed->positional_count == 0)
         return usage_error(program, "missing NAME (datasets: %s)", dataset_list);
     if (chosen.raw && chosen.output_filename != NULL)
         return usage_error(program, "-r names the HDF5 file; --raw writes the raw files' own names");
-    return synthetic_run(parsed);
+    return synthetic_run(parsed, typed);
 }
 
-int cmd_fixture(int argc, char **argv)
+int cmd_fixture(int argc, char **argv, const struct typed_command *typed)
 {
     memset(&chosen, 0, sizeof chosen);
     chosen.output_directory = ".";
@@ -389,7 +388,7 @@ int cmd_fixture(int argc, char **argv)
     if (result == EXIT_OK && parsed.help)
         options_print_help(&fixture_command_line, stdout);
     else if (result == EXIT_OK)
-        result = fixture_run(&parsed);
+        result = fixture_run(&parsed, typed);
     parsed_arguments_free(&parsed);
     return result;
 }

@@ -69,8 +69,9 @@ static int preview_start(const char *argument)
     return result;
 }
 
-int cmd_preview(int argc, char **argv)
+int cmd_preview(int argc, char **argv, const struct typed_command *typed)
 {
+    (void)typed;
     chosen = (struct preview_options){.count = 64, .seed = -1, .zoom = 1};
     struct parsed_arguments parsed;
     int result = options_parse(&preview_command_line, argc, argv, &parsed);

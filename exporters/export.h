@@ -23,7 +23,7 @@ struct export_request {
     uint64_t examples_per_file;      /* hdf5-layer; 0: as many as Caffe's limits allow */
     unsigned threads;                /* PNG encoders; 0: one per online processor */
     int argc;                        /* the command line typed, for the provenance */
-    char **argv;
+    char *const *argv;
     const char *command;
     enum progress_mode progress;
 };

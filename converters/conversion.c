@@ -1,34 +1,25 @@
-/* Runs a converter into an atomically published HDF5 file with Fuel's attributes and provenance.
-   Shared by fuel-convert and fuel-fetch. */
+/* Runs a converter, or a fixture's filler, into an atomically published HDF5 file with Fuel's
+   attributes and provenance, as fuel-convert, fuel-fetch and fuel-fixture do. */
 #include "conversion.h"
 
 #include "common/base/error.h"
-#include "common/hdf5/provenance.h"
 #include "common/hdf5/publish.h"
-#include "commands.h"
 
-#include <jansson.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-char *typed_command(void)
+void conversion_inputs_list(const struct converter *converter,
+                            const struct converter_arguments *arguments,
+                            struct conversion_inputs *inputs)
 {
-    size_t length = 1;
-    for (int index = 0; index < typed_argc; index++)
-        length += strlen(typed_argv[index]) + 1;
-    char *command = malloc(length);
-    if (command == NULL)
-        return NULL;
-    char *first = strdup(typed_argv[0]);
-    snprintf(command, length, "%s", first ? basename(first) : typed_argv[0]);
-    free(first);
-    for (int index = 1; index < typed_argc; index++) {
-        strcat(command, " ");
-        strcat(command, typed_argv[index]);
+    struct converter_inputs names = {0};
+    converter_list_inputs(converter, arguments, &names);
+    for (size_t index = 0; index < names.count; index++) {
+        snprintf(inputs->paths[index], sizeof inputs->paths[index], "%s/%s",
+                 arguments->input_directory, names.names[index]);
+        inputs->list[index] = inputs->paths[index];
     }
-    return command;
+    inputs->count = names.count;
 }
 
 /* The provenance JSON with NOTE, when given, first under "fixture"; a parent file's sha256 (the
@@ -54,10 +45,11 @@ static char *provenance_with_note(const char *json, json_t *note)
     return text;
 }
 
-static int finish_file(struct h5py_writer *writer, struct provenance *provenance, json_t *note)
+static int finish_file(struct h5py_writer *writer, struct provenance *provenance, json_t *note,
+                       const struct typed_command *typed)
 {
     char *json = provenance_finish(provenance);
-    char *command = typed_command();
+    char *command = typed_command_text(typed);
     if (json != NULL && note != NULL) {
         char *noted = provenance_with_note(json, note);
         free(json);
@@ -78,7 +70,8 @@ static int finish_file(struct h5py_writer *writer, struct provenance *provenance
 
 static int write_published(const struct conversion_filler *filler, const char *const *inputs,
                            size_t input_count, json_t *note, const char *directory,
-                           const char *name, char *path, size_t size)
+                           const char *name, const struct typed_command *typed, char *path,
+                           size_t size)
 {
     struct publication publication;
     int result = publish_begin(&publication, directory, name);
@@ -86,13 +79,13 @@ static int write_published(const struct conversion_filler *filler, const char *c
         return result;
     struct provenance *provenance = NULL;
     struct h5py_writer *writer = NULL;
-    result = provenance_begin(&provenance, typed_argc, typed_argv, inputs, input_count);
+    result = provenance_begin(&provenance, typed->argc, typed->argv, inputs, input_count);
     if (result == EXIT_OK)
         result = h5py_writer_create(&writer, publication.temporary_path);
     if (result == EXIT_OK)
         result = filler->fill(filler->context, writer);
     if (result == EXIT_OK) {
-        result = finish_file(writer, provenance, note);
+        result = finish_file(writer, provenance, note, typed);
         provenance = NULL;
         writer = NULL;
     }
@@ -121,16 +114,19 @@ static int converter_fill(void *context, struct h5py_writer *writer)
 
 int conversion_write(const struct converter *converter, const struct converter_arguments *arguments,
                      const char *const *inputs, size_t input_count, const char *directory,
-                     const char *name, char *path, size_t size)
+                     const char *name, const struct typed_command *typed, char *path,
+                     size_t size)
 {
     struct converter_run run = {converter, arguments};
     struct conversion_filler filler = {converter_fill, &run};
-    return write_published(&filler, inputs, input_count, NULL, directory, name, path, size);
+    return write_published(&filler, inputs, input_count, NULL, directory, name, typed, path,
+                           size);
 }
 
 int conversion_write_fixture(const struct conversion_filler *filler, const char *const *inputs,
                              size_t input_count, json_t *note, const char *directory,
-                             const char *name, char *path, size_t size)
+                             const char *name, const struct typed_command *typed, char *path,
+                             size_t size)
 {
-    return write_published(filler, inputs, input_count, note, directory, name, path, size);
+    return write_published(filler, inputs, input_count, note, directory, name, typed, path, size);
 }
