@@ -8,6 +8,14 @@ BUILD ?= build
 FUEL_FIXTURES ?= $(abspath ../shared/fixtures)
 
 LIBRARIES = hdf5 libcurl zlib libarchive jansson yaml-0.1 libcrypto libpng
+# Inflate with ISA-L where pkg-config finds libisal, else with zlib; make INFLATE=zlib forces zlib.
+INFLATE ?= $(if $(shell pkg-config --exists libisal && echo found),isal,zlib)
+ifeq ($(INFLATE),isal)
+LIBRARIES += libisal
+INFLATE_FLAGS = -DFUEL_ISAL_VERSION='"$(shell pkg-config --modversion libisal)"'
+else
+INFLATE_FLAGS = -DFUEL_INFLATE_ZLIB
+endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(LIBRARIES))
 PKG_LIBS := $(shell pkg-config --libs $(LIBRARIES))
 
@@ -15,7 +23,7 @@ PKG_LIBS := $(shell pkg-config --libs $(LIBRARIES))
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP $(SANITIZE)
 LDFLAGS += $(SANITIZE)
-CPPFLAGS += -I. -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS)
+CPPFLAGS += -I. -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(INFLATE_FLAGS)
 LDLIBS += $(PKG_LIBS) -lhdf5_hl -lpthread -lm
 
 COMMANDS = download convert info list path fetch cache clean

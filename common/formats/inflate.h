@@ -17,7 +17,7 @@
    - a stream or member cut short, a lone 1f or 1f 8b after a member included, is
      "unexpected end of file".
    INFLATE_ZLIB reads one zlib stream (RFC 1950, Adler-32 checked); bytes fed after its end are
-   left unused (inflater_unused). */
+   ignored (ISA-L 2.30 may use up to 8 of them: inflater_unused is then an underestimate). */
 enum inflate_format { INFLATE_GZIP, INFLATE_ZLIB };
 
 enum inflate_status {
@@ -50,8 +50,7 @@ enum inflate_status inflater_pull(struct inflater *inflater, void *output, size_
 /* Why the last pull returned INFLATE_CORRUPT, as gzip words it, e.g. "unexpected end of file". */
 const char *inflater_reason(const struct inflater *inflater);
 
-/* Bytes of the last input fed that the inflater has not used (after INFLATE_END: what follows a
-   zlib stream). */
+/* Bytes of the last input fed that the inflater has not used; exact in INFLATE_GZIP. */
 size_t inflater_unused(const struct inflater *inflater);
 
 void inflater_free(struct inflater *inflater);
