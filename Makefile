@@ -36,7 +36,7 @@ UNIT_BINARIES = $(UNIT_SOURCES:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_SUPPORT = $(BUILD)/tests/unit/support.o
 MAN_PAGES = $(wildcard man/*.1 man/*.5)
 
-.PHONY: all check check-sanitize fuzz fuzz-binaries unit bench install uninstall clean setup
+.PHONY: all check check-sanitize check-inflate-zlib fuzz fuzz-binaries unit bench install uninstall clean setup
 
 all: $(BUILD)/fuel $(COMMANDS:%=$(BUILD)/fuel-%)
 
@@ -73,6 +73,15 @@ check-sanitize:
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=99 \
 	LSAN_OPTIONS=suppressions=$(abspath tests/sanitize/lsan.supp):print_suppressions=0 \
 	CFLAGS="-O1 -g" $(MAKE) BUILD=$(SANITIZE_BUILD) SANITIZE="$(SANITIZE_FLAGS)" check
+
+# The readers' unit tests and the converters' CLI tests again, inflating with zlib instead of ISA-L.
+ZLIB_BUILD = build-zlib
+INFLATE_UNITS = inflate idx tar_stream matlab_v5
+check-inflate-zlib:
+	$(MAKE) BUILD=$(ZLIB_BUILD) INFLATE=zlib all $(INFLATE_UNITS:%=$(ZLIB_BUILD)/tests/test_%)
+	for unit in $(INFLATE_UNITS); do $(ZLIB_BUILD)/tests/test_$$unit || exit 1; done
+	PATH=$(abspath $(ZLIB_BUILD)):$$PATH FUEL_FIXTURES=$(FUEL_FIXTURES) \
+		bats tests/cli/convert_*.bats tests/cli/hostile.bats
 
 # libFuzzer targets (clang): tests/fuzz/fuzz_X.c is built when the reader header it includes
 # exists; `make fuzz FUZZ_SECONDS=N [FUZZ_TARGETS="idx png"]` runs each for N seconds.
@@ -114,6 +123,6 @@ uninstall:
 	rm -f $(addprefix $(MANDIR)/man5/,$(notdir $(filter %.5,$(MAN_PAGES))))
 
 clean:
-	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD) $(ZLIB_BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

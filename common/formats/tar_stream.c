@@ -124,6 +124,21 @@ static const char *refusal_reason(struct archive_entry *entry, const char *name)
     }
 }
 
+/* Reads on past the tar end-of-archive blocks to the end of the file, so that the gzip trailers
+   and what follows the last member are checked, as gzip -t would. */
+static int check_end(struct tar_stream *stream)
+{
+    const void *block;
+    size_t size;
+    do {
+        int status = inflate_file_block(stream->file, &block, &size);
+        if (status != EXIT_OK)
+            return error_set(status, "cannot read archive: %s: after the last member: %s",
+                             stream->path, inflate_file_reason(stream->file));
+    } while (size > 0);
+    return EXIT_OK;
+}
+
 int tar_stream_next(struct tar_stream *stream, const char **name, uint64_t *size)
 {
     for (;;) {
@@ -132,7 +147,7 @@ int tar_stream_next(struct tar_stream *stream, const char **name, uint64_t *size
         if (status == ARCHIVE_EOF) {
             *name = NULL;
             *size = 0;
-            return EXIT_OK;
+            return check_end(stream);
         }
         if (status != ARCHIVE_OK && status != ARCHIVE_WARN)
             return error_set(EXIT_CORRUPT_INPUT, "cannot read archive: %s: %s", stream->path,
