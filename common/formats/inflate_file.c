@@ -3,16 +3,21 @@
 
 #include "common/base/error.h"
 #include "inflate.h"
+#include "read_ahead.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Reads of at least BLOCK_SIZE bytes are inflated straight into the caller's buffer. */
-enum { INPUT_SIZE = 1 << 18, BLOCK_SIZE = 1 << 18 };
+/* Without a thread, reads of at least BLOCK_SIZE bytes are inflated straight into the caller's
+   buffer; with one, it inflates AHEAD_BLOCK_SIZE bytes at a time while the caller works. */
+enum { INPUT_SIZE = 1 << 18, BLOCK_SIZE = 1 << 18, AHEAD_BLOCK_SIZE = 1 << 18 };
+
+static atomic_bool use_thread = true;
 
 struct inflate_file {
     int descriptor;
@@ -22,8 +27,11 @@ struct inflate_file {
     struct inflater *inflater;
     /* Plain files: the bytes read while looking for the magic, served first. */
     size_t input_offset, input_size;
-    /* Inflated bytes not yet read, for reads smaller than a block. */
-    size_t block_offset, block_size;
+    /* The thread inflating ahead, or NULL. */
+    struct read_ahead *ahead;
+    /* The block being read: BLOCK, or the thread's; its bytes from CURRENT_OFFSET are unread. */
+    const unsigned char *current;
+    size_t current_offset, current_size;
     /* A failure met after some bytes were inflated: reported once those have been read. */
     int failure;
     const char *reason;
@@ -64,6 +72,8 @@ static int open_descriptor(struct inflate_file *file, const char *path, const ch
                      strerror(failure));
 }
 
+static int inflate_ahead(void *source, void *block, size_t size, size_t *filled);
+
 /* Reads the first bytes and decides: gzip's magic 1f 8b, or a plain file. */
 static int look_at_start(struct inflate_file *file, const char *path, const char *what)
 {
@@ -81,6 +91,9 @@ static int look_at_start(struct inflate_file *file, const char *path, const char
     if (inflater_create(&file->inflater, INFLATE_GZIP) != EXIT_OK)
         return error_set(EXIT_OTHER, "%s: %s: out of memory", what, path);
     inflater_feed(file->inflater, file->input, count);
+    if (use_thread &&
+        read_ahead_start_stream(&file->ahead, inflate_ahead, file, AHEAD_BLOCK_SIZE) != EXIT_OK)
+        file->ahead = NULL; /* inflated in the caller's thread instead */
     return EXIT_OK;
 }
 
@@ -156,35 +169,51 @@ static int read_plain(struct inflate_file *file, unsigned char *buffer, size_t s
     return EXIT_OK;
 }
 
-static int fill_block(struct inflate_file *file)
+/* read_ahead's fill, run by the thread, which owns the inflater and the descriptor meanwhile. */
+static int inflate_ahead(void *source, void *block, size_t size, size_t *filled)
 {
-    file->block_offset = 0;
-    return inflate_into(file, file->block, BLOCK_SIZE, &file->block_size);
+    struct inflate_file *file = source;
+    int status = inflate_into(file, block, size, filled);
+    if (status == EXIT_OK)
+        status = file->failure; /* met after the bytes inflated: they go out first */
+    return status == EXIT_OK ? EXIT_OK : error_set(status, "%s", file->reason);
+}
+
+/* Makes the next block current; its size is 0 at the end. */
+static int next_block(struct inflate_file *file)
+{
+    file->current_offset = 0;
+    file->current_size = 0;
+    if (file->ahead != NULL)
+        return read_ahead_next(file->ahead, &file->current, &file->current_size);
+    file->current = file->block;
+    if (!file->compressed)
+        return read_plain(file, file->block, BLOCK_SIZE, &file->current_size);
+    return inflate_into(file, file->block, BLOCK_SIZE, &file->current_size);
 }
 
 int inflate_file_read(struct inflate_file *file, void *buffer, size_t size, size_t *read)
 {
-    if (!file->compressed)
-        return read_plain(file, buffer, size, read);
     unsigned char *cursor = buffer;
     *read = 0;
     while (*read < size) {
-        size_t pending = file->block_size - file->block_offset;
-        if (pending == 0 && size - *read >= BLOCK_SIZE) {
-            size_t count;
-            int status = inflate_into(file, cursor + *read, size - *read, &count);
+        size_t pending = file->current_size - file->current_offset, count;
+        bool direct = !file->compressed || (file->ahead == NULL && size - *read >= BLOCK_SIZE);
+        if (pending == 0 && direct) {
+            int status = file->compressed ? inflate_into(file, cursor + *read, size - *read, &count)
+                                          : read_plain(file, cursor + *read, size - *read, &count);
             *read += count;
             return status;
         }
         if (pending == 0) {
-            int status = fill_block(file);
-            if (status != EXIT_OK || file->block_size == 0)
+            int status = next_block(file);
+            if (status != EXIT_OK || file->current_size == 0)
                 return status;
-            pending = file->block_size;
+            pending = file->current_size;
         }
-        size_t count = pending < size - *read ? pending : size - *read;
-        memcpy(cursor + *read, file->block + file->block_offset, count);
-        file->block_offset += count;
+        count = pending < size - *read ? pending : size - *read;
+        memcpy(cursor + *read, file->current + file->current_offset, count);
+        file->current_offset += count;
         *read += count;
     }
     return EXIT_OK;
@@ -192,19 +221,15 @@ int inflate_file_read(struct inflate_file *file, void *buffer, size_t size, size
 
 int inflate_file_block(struct inflate_file *file, const void **data, size_t *size)
 {
-    if (file->compressed && file->block_offset == file->block_size) {
-        int status = fill_block(file);
+    if (file->current_offset == file->current_size) {
+        int status = next_block(file);
         if (status != EXIT_OK)
             return status;
     }
-    if (file->compressed) {
-        *data = file->block + file->block_offset;
-        *size = file->block_size - file->block_offset;
-        file->block_offset = file->block_size;
-        return EXIT_OK;
-    }
-    *data = file->block;
-    return read_plain(file, file->block, BLOCK_SIZE, size);
+    *data = file->current + file->current_offset;
+    *size = file->current_size - file->current_offset;
+    file->current_offset = file->current_size;
+    return EXIT_OK;
 }
 
 const char *inflate_file_reason(const struct inflate_file *file)
@@ -212,10 +237,16 @@ const char *inflate_file_reason(const struct inflate_file *file)
     return file->reason != NULL ? file->reason : "";
 }
 
+void inflate_file_use_thread(bool use)
+{
+    use_thread = use;
+}
+
 void inflate_file_close(struct inflate_file *file)
 {
     if (file == NULL)
         return;
+    read_ahead_end(file->ahead);
     if (file->descriptor >= 0)
         close(file->descriptor);
     inflater_free(file->inflater);

@@ -28,6 +28,11 @@ int inflate_file_block(struct inflate_file *file, const void **data, size_t *siz
 /* Why the last read failed, e.g. "unexpected end of file". */
 const char *inflate_file_reason(const struct inflate_file *file);
 
+/* Whether files opened from now on that are gzipped get a thread of their own that inflates a few
+   256 KiB blocks ahead of the reader (the default), so that inflating and the caller's work
+   overlap; false inflates in the caller's thread (fuel-convert --threads 1). */
+void inflate_file_use_thread(bool use);
+
 void inflate_file_close(struct inflate_file *file);
 
 #endif
