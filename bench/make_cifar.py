@@ -6,9 +6,9 @@ usage: make_cifar.py cifar10|cifar100 DIRECTORY
 Each batch is pickled as Python 2's cPickle wrote the real archives (protocol 2, str opcodes, memo
 via BINPUT), members in the real archive's order. The real cifar-10-python.tar.gz is 163 MB for
 184 MB of pickles (0.886); random pixels would make stored blocks and measure no inflate at all.
-These images are a smooth scene (a level, a tint per channel, a gradient, a blob) plus Gaussian
-noise of sigma 3.3, which deflate -9 takes to 0.885 of their size: Huffman-coded literals and
-short matches, as in the real files.
+The images (tests/helpers/photos.py) are smooth scenes plus Gaussian noise of sigma 3.3, which
+deflate -9 takes to 0.885 of their size: Huffman-coded literals and short matches, as in the real
+files.
 """
 import io
 import os
@@ -17,6 +17,9 @@ import sys
 import tarfile
 
 import numpy
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "helpers"))
+import photos  # noqa: E402
 
 IMAGES_PER_BATCH = 10000
 NOISE_SIGMA = 3.3
@@ -98,17 +101,7 @@ class Python2Pickle:
 
 
 def images(generator, count):
-    y, x = numpy.mgrid[0:32, 0:32].astype(numpy.float32)
-    shape = (count, 1, 1, 1)
-    level = generator.uniform(30, 220, shape)
-    tint = generator.normal(0, 20, (count, 3, 1, 1))
-    slope_x, slope_y = generator.normal(0, 2.5, shape), generator.normal(0, 2.5, shape)
-    centre_x, centre_y = generator.uniform(0, 32, shape), generator.uniform(0, 32, shape)
-    height, radius = generator.normal(0, 50, shape), generator.uniform(4, 12, shape)
-    blob = height * numpy.exp(-((x - centre_x) ** 2 + (y - centre_y) ** 2) / (2 * radius ** 2))
-    scene = level + tint + slope_x * (x - 16) + slope_y * (y - 16) + blob
-    scene += generator.normal(0, NOISE_SIGMA, (count, 3, 32, 32))
-    return numpy.clip(scene, 0, 255).astype(numpy.uint8).reshape(count, 3072)
+    return photos.scenes(generator, count, NOISE_SIGMA).reshape(count, 3072)
 
 
 def cifar10_member(name, generator):

@@ -55,7 +55,7 @@ echo "  CPU: baseline median $(median "${baseline_cpu[@]}")s, fuel-convert media
      "$(median "${fuel_cpu[@]}")s (including the provenance thread hashing the inputs)"
 echo "  fuel-convert peak RSS ${peak} KiB (largest of the runs)"
 status=0
-check "wall time ratio (fuel / inflate)" "$(echo "$fuel_median / $baseline_median" | bc -l)" "<=" 1.3 ||
+check "wall time ratio (fuel / inflate)" "$(echo "$fuel_median / $baseline_median" | bc -l)" "<=" 0.6 ||
     status=1
 check "peak RSS (MiB)" "$(echo "$peak / 1024" | bc -l)" "<=" 64 || status=1
 exit $status
