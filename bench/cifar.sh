@@ -21,22 +21,23 @@ for dataset in cifar10 cifar100; do
         /usr/bin/python3 bench/make_cifar.py "$dataset" "$work" > /dev/null
         mv "$work/${archive##*/}" "$archive"
     fi
-    baseline() { tar -xzOf "$archive" > /dev/null; }
-    convert() { "$FUEL" convert "$dataset" -d "$DATA/$dataset" -o "$work"; }
-    fuel_times=() tar_times=()
+    load=$(load_note)
+    fuel_times=() fuel_cpu=() fuel_peaks=() tar_times=() tar_cpu=() tar_peaks=()
     for run in $(seq "$RUNS"); do
-        tar_times+=("$(wall_seconds baseline)")
-        fuel_times+=("$(wall_seconds convert)")
+        measure tar tar -xzOf "$archive"
+        measure fuel "$FUEL" convert "$dataset" -d "$DATA/$dataset" -o "$work"
+        rm -f "$work/$dataset.hdf5"
     done
     tar_median=$(median "${tar_times[@]}")
     fuel_median=$(median "${fuel_times[@]}")
-    peak=$(peak_kib "$FUEL" convert "$dataset" -d "$DATA/$dataset" -o "$work")
-    rm -f "$work/$dataset.hdf5"
+    peak=$(largest "${fuel_peaks[@]}")
     echo "$dataset: fuel-convert $dataset vs tar -xzOf, $(du -m "$archive" | cut -f1) MB archive," \
          "$RUNS interleaved runs"
-    echo "  tar times: ${tar_times[*]}"
-    echo "  fuel times: ${fuel_times[*]}"
-    echo "  tar median ${tar_median}s, fuel-convert median ${fuel_median}s, peak RSS ${peak} KiB"
+    echo "$load"
+    echo "  wall: tar median ${tar_median}s, fuel-convert median ${fuel_median}s"
+    echo "  CPU: tar median $(median "${tar_cpu[@]}")s, fuel-convert median" \
+         "$(median "${fuel_cpu[@]}")s"
+    echo "  fuel-convert peak RSS ${peak} KiB (largest of the runs)"
     check "$dataset wall time ratio (fuel / tar)" "$(echo "$fuel_median / $tar_median" | bc -l)" \
         "<=" 0.7 || status=1
     check "$dataset peak RSS (MiB)" "$(echo "$peak / 1024" | bc -l)" "<=" 64 || status=1
