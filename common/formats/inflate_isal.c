@@ -34,6 +34,8 @@ void engine_restart(struct inflate_engine *engine)
 
 static void remember_used(struct inflate_engine *engine, const unsigned char *used, size_t size)
 {
+    if (size == 0)
+        return;
     if (size >= sizeof engine->last) {
         memcpy(engine->last, used + size - sizeof engine->last, sizeof engine->last);
         return;
