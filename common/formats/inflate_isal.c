@@ -85,15 +85,25 @@ enum engine_result engine_run(struct inflate_engine *engine, const unsigned char
     state->next_out = *output;
     state->avail_out = (uint32_t)*output_size;
     int status = isal_inflate(state);
-    size_t used = *input_size - state->avail_in;
-    remember_used(engine, *input, used);
-    *input += used;
-    *input_size -= used;
     *output_size -= (size_t)(state->next_out - *output);
     *output = state->next_out;
     if (status != ISAL_DECOMP_OK) {
+        /* The input count may be wrong then (ISA-L 2.30 can leave avail_in at -1); when it
+           holds, the bytes used end with the trailer a checksum error is told by. */
+        if (state->avail_in < *input_size)
+            remember_used(engine, *input, *input_size - state->avail_in);
         *reason = error_reason(engine, status);
         return ENGINE_ERROR;
+    }
+    if (state->avail_in > *input_size) {
+        *reason = "invalid compressed data--format violated (input handed back)";
+        return ENGINE_ERROR;
+    }
+    size_t used = *input_size - state->avail_in;
+    if (used > 0) {
+        remember_used(engine, *input, used);
+        *input += used;
+        *input_size -= used;
     }
     return state->block_state == ISAL_BLOCK_FINISH ? ENGINE_END : ENGINE_MORE;
 }

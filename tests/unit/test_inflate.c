@@ -230,6 +230,18 @@ static void corrupt_data_and_wrong_wrappers(void **state)
     check_corrupt(INFLATE_ZLIB, size, "not a zlib stream");
 }
 
+/* Found by fuzzing: ISA-L 2.30 reports this member's invalid symbol with avail_in at -1. */
+static void a_corrupt_member_after_a_valid_start(void **state)
+{
+    (void)state;
+    static const unsigned char member[] = {0x1f, 0x8b, 8, 0, 1, 0, 0, 0, 0, 0, 2, 0xff, 0x63,
+                                           0x60, 0x08, 0xe0, 0x60, 0x60, 0xe2, 0x60, 0x01, 0x28,
+                                           0x00, 0x08, 0, 0};
+    size_t size = append(0, member, sizeof member), produced;
+    for (size_t feed = 1; feed <= sizeof member; feed++)
+        assert_int_equal(inflate_pieces(INFLATE_GZIP, size, feed, 7, &produced), INFLATE_CORRUPT);
+}
+
 static void zlib_stream_leaves_what_follows(void **state)
 {
     (void)state;
@@ -290,6 +302,23 @@ static void output_full_and_exact_sizes(void **state)
     inflater_free(inflater);
 }
 
+/* As the MAT-file reader does at each element: a pull before anything is fed asks for input. */
+static void pulling_before_any_input(void **state)
+{
+    (void)state;
+    struct inflater *inflater;
+    size_t produced = 1;
+    assert_int_equal(inflater_create(&inflater, INFLATE_ZLIB), EXIT_OK);
+    assert_int_equal(inflater_pull(inflater, result, 100, &produced), INFLATE_NEED_INPUT);
+    assert_int_equal(produced, 0);
+    inflater_reset(inflater);
+    assert_int_equal(inflater_pull(inflater, result, 100, &produced), INFLATE_NEED_INPUT);
+    inflater_end_input(inflater);
+    assert_int_equal(inflater_pull(inflater, result, 100, &produced), INFLATE_CORRUPT);
+    assert_string_equal(inflater_reason(inflater), "unexpected end of file");
+    inflater_free(inflater);
+}
+
 static void names_its_library(void **state)
 {
     (void)state;
@@ -313,9 +342,11 @@ int main(void)
         cmocka_unit_test(truncation_is_unexpected_end_of_file),
         cmocka_unit_test(wrong_crc_and_wrong_length_are_told_apart),
         cmocka_unit_test(corrupt_data_and_wrong_wrappers),
+        cmocka_unit_test(a_corrupt_member_after_a_valid_start),
         cmocka_unit_test(zlib_stream_leaves_what_follows),
         cmocka_unit_test(zlib_checksum_and_truncation),
         cmocka_unit_test(output_full_and_exact_sizes),
+        cmocka_unit_test(pulling_before_any_input),
         cmocka_unit_test(names_its_library),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
