@@ -1,5 +1,5 @@
 /* libFuzzer target: the inflater (gzip members and zlib streams), fed in pieces of every size; the
-   result must not depend on the pieces, and a zlib stream zlib inflates must inflate to the same
+   verdict and the bytes must not depend on the pieces, and a zlib stream zlib inflates must inflate to the same
    bytes (ISA-L may accept a few streams zlib refuses, e.g. a window size field over 32 KiB). */
 #include "common/formats/inflate.h"
 
@@ -71,8 +71,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     enum inflate_status first = run(format, data + 1, size - 1, SIZE_MAX, SIZE_MAX, first_output,
                                     &first_total);
     enum inflate_status second = run(format, data + 1, size - 1, feed, pull, output, &total);
+    /* How much a corrupt stream yields before its error shows depends on the pieces; what it
+       yields does not. */
+    size_t common = first_total < total ? first_total : total;
+    if (memcmp(first_output, output, common) != 0)
+        abort();
     if (first_total < OUTPUT_LIMIT && total < OUTPUT_LIMIT &&
-        (first != second || first_total != total || memcmp(first_output, output, total) != 0))
+        (first != second || (first == INFLATE_END && first_total != total)))
         abort();
     if (format == INFLATE_ZLIB && first_total < OUTPUT_LIMIT) {
         int verdict = zlib_inflate(data + 1, size - 1, &total);
