@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 load=$(load_note)
 fuel_times=() fuel_cpu=() fuel_peaks=() zcat_times=() zcat_cpu=() zcat_peaks=()
 for run in $(seq "$RUNS"); do
-    measure zcat sh -c "zcat $DATA/*.gz > /dev/null"
+    measure zcat zcat "$DATA"/*.gz
     measure fuel "$FUEL" convert fashion_mnist -d "$DATA" -o "$work"
 done
 zcat_median=$(median "${zcat_times[@]}")
