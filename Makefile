@@ -4,6 +4,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man
+BASH_COMPLETION_DIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 BUILD ?= build
 FUEL_FIXTURES ?= $(abspath ../shared/fixtures)
 
@@ -26,8 +28,8 @@ LDFLAGS += $(SANITIZE)
 CPPFLAGS += -I. -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(INFLATE_FLAGS)
 LDLIBS += $(PKG_LIBS) -lhdf5_hl -lpthread -lm
 
-COMMANDS = download convert info list path fetch cache clean
-LIBRARY_SOURCES = $(wildcard common/*/*.c converters/*.c downloaders/*.c)
+COMMANDS = download convert info list path fetch cache clean fixture completion
+LIBRARY_SOURCES = $(wildcard common/*/*.c converters/*.c downloaders/*.c fixtures/*.c)
 COMMAND_SOURCES = $(wildcard cmd/*.c)
 UNIT_SOURCES = $(wildcard tests/unit/test_*.c)
 LIBRARY_OBJECTS = $(LIBRARY_SOURCES:%.c=$(BUILD)/%.o)
@@ -116,11 +118,16 @@ install: all
 	for command in $(COMMANDS); do ln -sf fuel $(BINDIR)/fuel-$$command; done
 	install -m 644 $(filter %.1,$(MAN_PAGES)) $(MANDIR)/man1/
 	install -m 644 $(filter %.5,$(MAN_PAGES)) $(MANDIR)/man5/
+	install -d $(BASH_COMPLETION_DIR) $(ZSH_COMPLETION_DIR)
+	$(BUILD)/fuel completion bash > $(BASH_COMPLETION_DIR)/fuel
+	for command in $(COMMANDS); do ln -sf fuel $(BASH_COMPLETION_DIR)/fuel-$$command; done
+	$(BUILD)/fuel completion zsh > $(ZSH_COMPLETION_DIR)/_fuel
 
 uninstall:
 	rm -f $(BINDIR)/fuel $(COMMANDS:%=$(BINDIR)/fuel-%)
 	rm -f $(addprefix $(MANDIR)/man1/,$(notdir $(filter %.1,$(MAN_PAGES))))
 	rm -f $(addprefix $(MANDIR)/man5/,$(notdir $(filter %.5,$(MAN_PAGES))))
+	rm -f $(BASH_COMPLETION_DIR)/fuel $(COMMANDS:%=$(BASH_COMPLETION_DIR)/fuel-%) $(ZSH_COMPLETION_DIR)/_fuel
 
 clean:
 	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD) $(ZLIB_BUILD)

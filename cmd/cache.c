@@ -5,7 +5,6 @@
 #include "commands.h"
 #include "usage.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -14,18 +13,28 @@
 
 static const char program[] = "fuel-cache";
 
-static const char usage[] =
-    "usage: fuel-cache [-h] [-q] [--json] NAME\n"
-    "\n"
-    "Copies NAME, found in the data path, to the local data path (FUEL_LOCAL_DATA_PATH or\n"
-    "local_data_path in ~/.fuelrc) and prints the local copy's path. The copy is made once,\n"
-    "under a lock and atomically, and reused while its size and modification time match the\n"
-    "original's, as Fuel's local_data_path does.\n"
-    "\n"
-    "options:\n"
-    "  -h, --help  show this help and exit\n"
-    "  -q          do not say on stderr whether the file was copied or reused\n"
-    "  --json      print {\"name\", \"original\", \"path\", \"copied\"}\n";
+static bool as_json, quiet;
+
+static const struct command_option options[] = {
+    {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, .value = &quiet,
+     .help = "do not say on stderr whether the file was copied or reused"},
+    {.long_name = "json", .kind = OPTION_FLAG, .value = &as_json,
+     .help = "print {\"name\", \"original\", \"path\", \"copied\"}"},
+};
+
+const struct command_line cache_command_line = {
+    .program = program,
+    .usage = "[-h] [-q] [--json] NAME",
+    .description =
+        "Copies NAME, found in the data path, to the local data path (FUEL_LOCAL_DATA_PATH or\n"
+        "local_data_path in ~/.fuelrc) and prints the local copy's path. The copy is made once,\n"
+        "under a lock and atomically, and reused while its size and modification time match the\n"
+        "original's, as Fuel's local_data_path does.",
+    .options = options,
+    .option_count = sizeof options / sizeof options[0],
+    .maximum_positionals = (size_t)-1,
+    .positional_completion = COMPLETE_FILE,
+};
 
 static int result_print(const char *name, const char *original, const char *path,
                         enum cache_outcome outcome, bool as_json)
@@ -82,40 +91,33 @@ static bool name_escapes(const char *name)
     return false;
 }
 
-int cmd_cache(int argc, char **argv)
+static int cache_arguments(const struct parsed_arguments *parsed)
 {
-    enum { OPTION_JSON = 256 };
-    static const struct option options[] = {{"help", no_argument, NULL, 'h'},
-                                            {"json", no_argument, NULL, OPTION_JSON},
-                                            {"quiet", no_argument, NULL, 'q'},
-                                            {NULL, 0, NULL, 0}};
-    bool as_json = false, quiet = false;
-    int option;
-    opterr = 0;
-    optind = 1;
-    while ((option = getopt_long(argc, argv, "hq", options, NULL)) != -1) {
-        if (option == 'h') {
-            fputs(usage, stdout);
-            return EXIT_OK;
-        }
-        if (option == 'q')
-            quiet = true;
-        else if (option == OPTION_JSON)
-            as_json = true;
-        else
-            return usage_error(program, "unknown option: %s", argv[optind - 1]);
-    }
-    if (optind == argc)
+    if (parsed->positional_count == 0)
         return usage_error(program, "missing NAME");
-    if (argc - optind > 1)
-        return usage_error(program, "one NAME expected, got also: %s", argv[optind + 1]);
-    if (name_escapes(argv[optind]))
+    if (parsed->positional_count > 1)
+        return usage_error(program, "one NAME expected, got also: %s", parsed->positionals[1]);
+    if (name_escapes(parsed->positionals[0]))
         return usage_error(program,
                            "NAME must stay inside the data path, no '/' first nor '..': %s",
-                           argv[optind]);
+                           parsed->positionals[0]);
+    return EXIT_OK;
+}
+
+static int cache_command(const struct parsed_arguments *parsed)
+{
+    int result = cache_arguments(parsed);
+    if (result != EXIT_OK)
+        return result;
     error_clear();
-    int result = cache_run(argv[optind], as_json, quiet);
+    result = cache_run(parsed->positionals[0], as_json, quiet);
     if (result != EXIT_OK)
         error_print(program);
     return result;
+}
+
+int cmd_cache(int argc, char **argv, const struct typed_command *typed)
+{
+    (void)typed;
+    return options_run(&cache_command_line, argc, argv, cache_command);
 }

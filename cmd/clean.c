@@ -7,27 +7,36 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: fuel-clean [-h] [-d DIRECTORY]... [--dry-run]\n"
-    "\n"
-    "Removes .NAME.XXXXXX files (NAME ending in .hdf5, .h5 or .hdf) that fuel-convert runs\n"
-    "killed before they finished left behind; a file a running fuel-convert still writes is\n"
-    "locked and left alone. Looks in each DIRECTORY, or else in the current directory and the\n"
-    "data path (FUEL_DATA_PATH or data_path in ~/.fuelrc, and local_data_path). Prints each\n"
-    "file removed.\n"
-    "\n"
-    "options:\n"
-    "  -h, --help            show this help and exit\n"
-    "  -d, --directory DIR   look in DIR (may be given several times)\n"
-    "  --dry-run             print what would be removed, remove nothing\n";
+static const char program[] = "fuel-clean";
 
-enum { MAXIMUM_DIRECTORIES = 64 };
+static bool dry_run;
+static struct option_list directories;
+
+static const struct command_option options[] = {
+    {.short_name = 'd', .long_name = "directory", .kind = OPTION_LIST, .value = &directories,
+     .argument = "DIR", .help = "look in DIR (may be given several times)",
+     .completion = COMPLETE_DIRECTORY},
+    {.long_name = "dry-run", .kind = OPTION_FLAG, .value = &dry_run,
+     .help = "print what would be removed, remove nothing"},
+};
+
+const struct command_line clean_command_line = {
+    .program = program,
+    .usage = "[-h] [-d DIRECTORY]... [--dry-run]",
+    .description =
+        "Removes .NAME.XXXXXX files (NAME ending in .hdf5, .h5 or .hdf) that fuel-convert runs\n"
+        "killed before they finished left behind; a file a running fuel-convert still writes is\n"
+        "locked and left alone. Looks in each DIRECTORY, or else in the current directory and the\n"
+        "data path (FUEL_DATA_PATH or data_path in ~/.fuelrc, and local_data_path). Prints each\n"
+        "file removed.",
+    .options = options,
+    .option_count = sizeof options / sizeof options[0],
+};
 
 struct cleaning {
     const char *program;
@@ -89,46 +98,26 @@ static int clean_data_path(struct cleaning *cleaning)
     return EXIT_OK;
 }
 
-int cmd_clean(int argc, char **argv)
+static int clean_run(const struct parsed_arguments *parsed)
 {
-    static const struct option options[] = {{"help", no_argument, NULL, 'h'},
-                                            {"directory", required_argument, NULL, 'd'},
-                                            {"dry-run", no_argument, NULL, 'n'},
-                                            {NULL, 0, NULL, 0}};
-    struct cleaning cleaning = {.program = argv[0]};
-    const char *directories[MAXIMUM_DIRECTORIES];
-    size_t directory_count = 0;
-    int option;
-    opterr = 0;
-    optind = 1;
-    while ((option = getopt_long(argc, argv, ":hd:", options, NULL)) != -1) {
-        if (option == 'h') {
-            fputs(usage, stdout);
-            return 0;
-        } else if (option == 'n') {
-            cleaning.dry_run = true;
-        } else if (option == 'd' && directory_count < MAXIMUM_DIRECTORIES) {
-            directories[directory_count++] = optarg;
-        } else if (option == 'd') {
-            return usage_error(argv[0], "too many directories");
-        } else if (option == ':') {
-            return usage_error(argv[0], "missing value of %s", argv[optind - 1]);
-        } else {
-            return usage_error(argv[0], "unknown option: %s", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return usage_error(argv[0], "unexpected argument: %s", argv[optind]);
-    if (directory_count == 0) {
+    (void)parsed;
+    struct cleaning cleaning = {.program = program, .dry_run = dry_run};
+    if (directories.count == 0) {
         int result = clean_data_path(&cleaning);
         if (result != EXIT_OK)
             return result;
     }
-    for (size_t index = 0; index < directory_count; index++)
-        clean_directory(&cleaning, directories[index], true);
+    for (size_t index = 0; index < directories.count; index++)
+        clean_directory(&cleaning, directories.items[index], true);
     if (fflush(stdout) != 0) {
-        fprintf(stderr, "%s: cannot write: standard output: %s\n", argv[0], strerror(errno));
+        fprintf(stderr, "%s: cannot write: standard output: %s\n", program, strerror(errno));
         return EXIT_WRITE;
     }
     return cleaning.result;
+}
+
+int cmd_clean(int argc, char **argv, const struct typed_command *typed)
+{
+    (void)typed;
+    return options_run(&clean_command_line, argc, argv, clean_run);
 }

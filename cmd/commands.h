@@ -2,27 +2,44 @@
 #ifndef FUEL_COMMANDS_H
 #define FUEL_COMMANDS_H
 
+#include "common/hdf5/provenance.h"
 #include "parse_options.h"
 
-/* Each takes argv with argv[0] = "fuel-NAME" and returns the process exit code. */
-int cmd_cache(int argc, char **argv);
-int cmd_clean(int argc, char **argv);
-int cmd_convert(int argc, char **argv);
-int cmd_download(int argc, char **argv);
-int cmd_fetch(int argc, char **argv);
-int cmd_info(int argc, char **argv);
-int cmd_list(int argc, char **argv);
-int cmd_path(int argc, char **argv);
+/* Each takes argv with argv[0] = "fuel-NAME" and TYPED, the command line exactly as the user
+   typed it (main's argv, for provenance), and returns the process exit code. */
+int cmd_cache(int argc, char **argv, const struct typed_command *typed);
+int cmd_clean(int argc, char **argv, const struct typed_command *typed);
+int cmd_completion(int argc, char **argv, const struct typed_command *typed);
+int cmd_complete(int argc, char **argv, const struct typed_command *typed);
+int cmd_convert(int argc, char **argv, const struct typed_command *typed);
+int cmd_download(int argc, char **argv, const struct typed_command *typed);
+int cmd_fetch(int argc, char **argv, const struct typed_command *typed);
+int cmd_fixture(int argc, char **argv, const struct typed_command *typed);
+int cmd_info(int argc, char **argv, const struct typed_command *typed);
+int cmd_list(int argc, char **argv, const struct typed_command *typed);
+int cmd_path(int argc, char **argv, const struct typed_command *typed);
+
+/* An entry of fuel.c's command table. */
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv, const struct typed_command *typed);
+    const char *summary;             /* NULL: hidden, neither listed nor completed */
+    const struct command_line *line; /* its options, for completion */
+};
+
+/* The command table, COUNT entries. */
+const struct command *commands_list(size_t *count);
 
 /* Each command's option table (cmd/parse_options.h), listed in fuel.c's command table. */
+extern const struct command_line cache_command_line;
+extern const struct command_line clean_command_line;
+extern const struct command_line completion_command_line;
+extern const struct command_line convert_command_line;
+extern const struct command_line download_command_line;
+extern const struct command_line fetch_command_line;
+extern const struct command_line fixture_command_line;
+extern const struct command_line info_command_line;
+extern const struct command_line list_command_line;
 extern const struct command_line path_command_line;
-
-/* The command line exactly as the user typed it (argv of main), for provenance. */
-extern int typed_argc;
-extern char **typed_argv;
-
-/* The basename of typed argv[0] and the arguments, space-joined: fuel_convert_command (caller
-   frees); NULL when out of memory. Defined in conversion.c. */
-char *typed_command(void);
 
 #endif

@@ -1,35 +1,60 @@
-/* fuel-convert: parses options, checks inputs, and runs a converter into an atomically published file. */
+/* fuel-convert: parses options, checks inputs, and runs a converter (built-in or extra) into an
+   atomically published file. */
 #include "common/base/config.h"
 #include "common/base/error.h"
+#include "common/hdf5/publish.h"
+#include "converters/conversion.h"
 #include "converters/converter.h"
+#include "converters/extra_conversion.h"
 #include "commands.h"
-#include "conversion.h"
-#include "convert.h"
+#include "dataset_arguments.h"
 #include "usage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
-static const char *program = "fuel-convert";
+static const char program[] = "fuel-convert";
+
+static const char *input_directory = ".", *output_directory = ".", *output_filename;
+
+static const struct command_option options[] = {
+    {.short_name = 'd', .long_name = "directory", .kind = OPTION_STRING,
+     .value = &input_directory, .argument = "DIR", .completion = COMPLETE_DIRECTORY,
+     .help = "where the input files are (default: .)"},
+    {.short_name = 'o', .long_name = "output-directory", .alias = "output_directory",
+     .kind = OPTION_STRING, .value = &output_directory, .argument = "DIR",
+     .completion = COMPLETE_DIRECTORY, .help = "where to write the output (default: .)"},
+    {.short_name = 'r', .long_name = "output_filename", .alias = "output-filename",
+     .kind = OPTION_STRING, .value = &output_filename, .argument = "NAME",
+     .completion = COMPLETE_FILE,
+     .help = "output file name (.hdf5 added without .hdf5/.hdf/.h5)"},
+};
+
+const struct command_line convert_command_line = {
+    .program = program,
+    .usage = "[-h] DATASET [FORMAT] [-d DIR] [-o OUTDIR] [-r NAME] [OPTIONS]",
+    .description = "Converts the raw files of DATASET in DIR (default: the current directory) into\n"
+                   "one HDF5 file in OUTDIR (default: the current directory).",
+    .options = options,
+    .option_count = sizeof options / sizeof options[0],
+    .maximum_positionals = (size_t)-1,
+    .positional_completion = COMPLETE_DATASET,
+    .pass_unknown = true,
+};
 
 struct convert_request {
-    const char *dataset;
-    const char *variant;
-    const char *input_directory;
-    const char *output_directory;
-    const char *output_filename;
+    struct dataset_arguments dataset;
     const struct converter *converter;
     struct converter_arguments arguments;
 };
 
 static void print_overview(FILE *stream, const struct extra_converters *extras)
 {
-    fprintf(stream,
-            "usage: fuel-convert [-h] DATASET [FORMAT] [-d DIR] [-o OUTDIR] [-r NAME] [OPTIONS]\n\n"
-            "Converts the raw files of DATASET in DIR (default: the current directory) into\n"
-            "one HDF5 file in OUTDIR (default: the current directory).\n\ndatasets:\n");
+    fprintf(stream, "usage: %s %s\n\n%s\n\ndatasets:\n", program, convert_command_line.usage,
+            convert_command_line.description);
     for (size_t index = 0; converters[index] != NULL; index++) {
         const struct converter *converter = converters[index];
         char name[64];
@@ -43,6 +68,18 @@ static void print_overview(FILE *stream, const struct extra_converters *extras)
     fprintf(stream, "\n'fuel-convert DATASET -h' lists a dataset's inputs and options.\n");
 }
 
+static void print_converter_options(const struct converter *converter)
+{
+    options_print_table(&convert_command_line, stdout);
+    for (size_t index = 0; index < converter->option_count; index++) {
+        const struct converter_option *option = &converter->options[index];
+        printf("  %s {", option->name);
+        for (size_t choice = 0; option->choices[choice] != NULL; choice++)
+            printf("%s%s", choice ? "," : "", option->choices[choice]);
+        printf("}\n      %s (default: %s)\n", option->help, option->default_value);
+    }
+}
+
 static void print_converter_help(const struct converter *converter)
 {
     struct converter_arguments defaults = {.input_directory = "."};
@@ -51,24 +88,15 @@ static void print_converter_help(const struct converter *converter)
     converter_list_inputs(converter, &defaults, &inputs);
     char output[256];
     converter_name_output(converter, &defaults, output, sizeof output);
-    printf("usage: fuel-convert %s%s%s [-d DIR] [-o OUTDIR] [-r NAME]", converter->name,
+    printf("usage: %s %s%s%s [-d DIR] [-o OUTDIR] [-r NAME]", program, converter->name,
            converter->variant ? " " : "", converter->variant ? converter->variant : "");
     for (size_t index = 0; index < converter->option_count; index++)
         printf(" [%s VALUE]", converter->options[index].name);
     printf("\n\n%s\n\ninputs (in DIR):\n", converter->summary);
     for (size_t index = 0; index < inputs.count; index++)
         printf("  %s\n", inputs.names[index]);
-    printf("\noutput (in OUTDIR): %s\n\noptions:\n", output);
-    printf("  -d, --directory DIR         where the input files are (default: .)\n"
-           "  -o, --output-directory DIR  where to write the output (default: .)\n"
-           "  -r, --output_filename NAME  output file name (.hdf5 added without .hdf5/.hdf/.h5)\n");
-    for (size_t index = 0; index < converter->option_count; index++) {
-        const struct converter_option *option = &converter->options[index];
-        printf("  %s {", option->name);
-        for (size_t choice = 0; option->choices[choice] != NULL; choice++)
-            printf("%s%s", choice ? "," : "", option->choices[choice]);
-        printf("}\n      %s (default: %s)\n", option->help, option->default_value);
-    }
+    printf("\noutput (in OUTDIR): %s\n\n", output);
+    print_converter_options(converter);
 }
 
 /* DATASET -h without a format: the help of each of its formats. */
@@ -83,245 +111,159 @@ static void print_formats_help(const char *dataset)
         }
 }
 
+static int has_variants(const char *dataset)
+{
+    for (size_t index = 0; converters[index] != NULL; index++)
+        if (strcmp(converters[index]->name, dataset) == 0 && converters[index]->variant != NULL)
+            return 1;
+    return 0;
+}
+
 /* Picks the converter of DATASET, and of its FORMAT when it has several. */
 static int find_converter(struct convert_request *request)
 {
-    bool known = converter_find(request->dataset) != NULL;
-    const struct converter *match = converter_find_variant(request->dataset, request->variant);
-    if (!known)
-        return usage_error(program, "usage error: unknown dataset: %s", request->dataset);
+    const char *name = request->dataset.name, *format = request->dataset.format;
+    const struct converter *match = converter_find_variant(name, format);
+    if (converter_find(name) == NULL)
+        return usage_error(program, "unknown dataset: %s", name);
     if (match == NULL)
-        return usage_error(program, request->variant ? "usage error: unknown format: %s"
-                                            : "usage error: missing format of %s",
-                           request->variant ? request->variant : request->dataset);
+        return usage_error(program, format ? "unknown format: %s" : "missing format of %s",
+                           format ? format : name);
     request->converter = match;
     converter_set_defaults(match, &request->arguments);
     return EXIT_OK;
 }
 
-static bool has_variants(const char *dataset)
+/* Fuel's message when inputs are missing: each one, then the hint. */
+static int check_inputs(const struct conversion_inputs *inputs)
 {
-    for (size_t index = 0; converters[index] != NULL; index++)
-        if (strcmp(converters[index]->name, dataset) == 0 && converters[index]->variant != NULL)
-            return true;
-    return false;
-}
-
-static int set_converter_option(struct convert_request *request, const char *name,
-                                const char *value)
-{
-    int index = converter_option_index(request->converter, name);
-    if (index < 0)
-        return usage_error(program, "usage error: unknown option: %s", name);
-    if (value == NULL)
-        return usage_error(program, "usage error: option %s needs a value", name);
-    if (!converter_option_choose(request->converter, index, &request->arguments, value))
-        return usage_error(program, "usage error: invalid choice: %s", value);
-    return EXIT_OK;
-}
-
-/* Splits "--name=value" into NAME and VALUE, or takes VALUE from the next argument. */
-static const char *option_value(char *argument, int *index, int argc, char **argv)
-{
-    char *equals = strchr(argument, '=');
-    if (argument[0] == '-' && argument[1] == '-' && equals != NULL) {
-        *equals = '\0';
-        return equals + 1;
-    }
-    if (*index + 1 < argc)
-        return argv[++*index];
-    return NULL;
-}
-
-static int parse_common_option(struct convert_request *request, const char *name,
-                               const char *value, bool *matched)
-{
-    const char **target = NULL;
-    *matched = true;
-    if (strcmp(name, "-d") == 0 || strcmp(name, "--directory") == 0)
-        target = &request->input_directory;
-    else if (strcmp(name, "-o") == 0 || strcmp(name, "--output-directory") == 0 ||
-             strcmp(name, "--output_directory") == 0)
-        target = &request->output_directory;
-    else if (strcmp(name, "-r") == 0 || strcmp(name, "--output_filename") == 0 ||
-             strcmp(name, "--output-filename") == 0)
-        target = &request->output_filename;
-    else
-        *matched = false;
-    if (target == NULL)
-        return EXIT_OK;
-    if (value == NULL)
-        return usage_error(program, "usage error: option %s needs a value", name);
-    *target = value;
-    return EXIT_OK;
-}
-
-static int parse_positional(struct convert_request *request, const char *argument)
-{
-    if (request->dataset == NULL) {
-        request->dataset = argument;
-        return EXIT_OK;
-    }
-    if (request->variant == NULL && has_variants(request->dataset)) {
-        request->variant = argument;
-        return EXIT_OK;
-    }
-    return usage_error(program, "usage error: unexpected argument: %s", argument);
-}
-
-/* Options may come before or after DATASET, as Fuel's argparse allows after it. */
-static int parse_arguments(struct convert_request *request, int argc, char **argv, bool *help)
-{
-    char *pending[2 * CONVERTER_MAX_OPTIONS];
-    size_t pending_count = 0;
-    for (int index = 1; index < argc; index++) {
-        char *argument = argv[index];
-        if (strcmp(argument, "-h") == 0 || strcmp(argument, "--help") == 0) {
-            *help = true;
-            continue;
-        }
-        if (argument[0] != '-' || argument[1] == '\0') {
-            int result = parse_positional(request, argument);
-            if (result != EXIT_OK)
-                return result;
-            continue;
-        }
-        const char *value = option_value(argument, &index, argc, argv);
-        bool matched;
-        int result = parse_common_option(request, argument, value, &matched);
-        if (result != EXIT_OK)
-            return result;
-        if (!matched && pending_count + 2 > sizeof pending / sizeof pending[0])
-            return usage_error(program, "usage error: too many options: %s", argument);
-        if (!matched) {
-            pending[pending_count++] = argument;
-            pending[pending_count++] = (char *)value;
-        }
-    }
-    if (*help && (request->dataset == NULL ||
-                  (request->variant == NULL && has_variants(request->dataset))))
-        return EXIT_OK;
-    if (request->dataset == NULL)
-        return usage_error(program, "usage error: missing dataset");
-    int result = find_converter(request);
-    for (size_t index = 0; result == EXIT_OK && index < pending_count; index += 2)
-        result = set_converter_option(request, pending[index], pending[index + 1]);
-    return result;
-}
-
-static int check_inputs(const struct convert_request *request, char paths[][4096],
-                        const char **path_list, size_t *count)
-{
-    struct converter_inputs inputs = {0};
-    converter_list_inputs(request->converter, &request->arguments, &inputs);
     size_t missing = 0;
-    for (size_t index = 0; index < inputs.count; index++) {
-        snprintf(paths[index], 4096, "%s/%s", request->input_directory, inputs.names[index]);
-        path_list[index] = paths[index];
+    for (size_t index = 0; index < inputs->count; index++) {
         struct stat status;
-        if (stat(paths[index], &status) != 0 || !S_ISREG(status.st_mode)) {
-            if (missing++ == 0)
-                fprintf(stderr, "%s: the following required files were not found:\n", program);
-            fprintf(stderr, "   * %s\n", paths[index]);
-        }
+        if (stat(inputs->paths[index], &status) == 0 && S_ISREG(status.st_mode))
+            continue;
+        if (missing++ == 0)
+            fprintf(stderr, "%s: the following required files were not found:\n", program);
+        fprintf(stderr, "   * %s\n", inputs->paths[index]);
     }
-    *count = inputs.count;
     if (missing == 0)
         return EXIT_OK;
     fprintf(stderr, "Did you forget to run fuel-download?\n");
     return EXIT_MISSING_INPUT;
 }
 
-void output_file_name(const char *given, char *name, size_t size)
+static int write_output(const struct convert_request *request, const struct typed_command *typed)
 {
-    const char *extension = strrchr(given, '.');
-    bool known = extension != NULL &&
-                 (strcmp(extension, ".hdf5") == 0 || strcmp(extension, ".hdf") == 0 ||
-                  strcmp(extension, ".h5") == 0);
-    snprintf(name, size, "%s%s", given, known ? "" : ".hdf5");
-}
-
-static void output_name(const struct convert_request *request, char *name, size_t size)
-{
-    if (request->output_filename == NULL)
-        converter_name_output(request->converter, &request->arguments, name, size);
+    struct conversion_inputs inputs;
+    char name[1024], path[PATH_MAX];
+    conversion_inputs_list(request->converter, &request->arguments, &inputs);
+    int result = check_inputs(&inputs);
+    if (result != EXIT_OK)
+        return result;
+    if (output_filename == NULL)
+        converter_name_output(request->converter, &request->arguments, name, sizeof name);
     else
-        output_file_name(request->output_filename, name, size);
-}
-
-static int write_output(const struct convert_request *request, const char *const *inputs,
-                        size_t input_count, const char *name)
-{
-    char path[4096];
-    int result = conversion_write(request->converter, &request->arguments, inputs, input_count,
-                                  request->output_directory, name, path, sizeof path);
+        publish_file_name(output_filename, name, sizeof name);
+    error_clear();
+    result = publish_check_directory(output_directory);
+    if (result == EXIT_OK)
+        result = conversion_write(request->converter, &request->arguments, inputs.list,
+                                  inputs.count, output_directory, name, typed, path, sizeof path);
     if (result == EXIT_OK)
         printf("%s\n", path);
-    return result;
-}
-
-int check_output_directory(const char *directory)
-{
-    struct stat status;
-    if (stat(directory, &status) != 0 || !S_ISDIR(status.st_mode))
-        return error_set(EXIT_WRITE, "cannot write output: %s: not an existing directory",
-                         directory);
-    return EXIT_OK;
-}
-
-static int convert_builtin(int argc, char **argv, const struct extra_converters *extras)
-{
-    struct convert_request request = {.input_directory = ".", .output_directory = "."};
-    bool help = false;
-    int result = parse_arguments(&request, argc, argv, &help);
-    if (result != EXIT_OK)
-        return result;
-    if (help && request.converter == NULL && request.dataset != NULL) {
-        print_formats_help(request.dataset);
-        return EXIT_OK;
-    }
-    if (help && request.converter == NULL) {
-        print_overview(stdout, extras);
-        return EXIT_OK;
-    }
-    if (help) {
-        print_converter_help(request.converter);
-        return EXIT_OK;
-    }
-    request.arguments.input_directory = request.input_directory;
-    request.arguments.scratch_directory = request.output_directory;
-    char paths[CONVERTER_MAX_INPUTS][4096];
-    const char *path_list[CONVERTER_MAX_INPUTS];
-    size_t input_count = 0;
-    result = check_inputs(&request, paths, path_list, &input_count);
-    if (result != EXIT_OK)
-        return result;
-    char name[1024];
-    output_name(&request, name, sizeof name);
-    result = check_output_directory(request.output_directory);
-    if (result == EXIT_OK)
-        result = write_output(&request, path_list, input_count, name);
-    if (result != EXIT_OK)
+    else
         error_print(program);
     return result;
 }
 
-/* The first argument that is neither an option nor the value of -d, -o or -r: the dataset. */
-static const char *dataset_argument(int argc, char **argv)
+/* -h: the datasets, the formats of one, or one converter's inputs and options. */
+static int print_help(struct convert_request *request, const struct extra_converters *extras)
 {
-    static const char *const valued[] = {"-d", "--directory", "-o", "--output-directory",
-                                         "--output_directory", "-r", "--output_filename",
-                                         "--output-filename"};
-    for (int index = 1; index < argc; index++) {
-        if (argv[index][0] != '-' || argv[index][1] == '\0')
-            return argv[index];
-        for (size_t option = 0; option < sizeof valued / sizeof valued[0]; option++)
-            if (strcmp(argv[index], valued[option]) == 0) {
-                index++;
-                break;
-            }
+    if (request->dataset.name == NULL) {
+        print_overview(stdout, extras);
+        return EXIT_OK;
     }
-    return NULL;
+    if (request->dataset.format == NULL && has_variants(request->dataset.name)) {
+        print_formats_help(request->dataset.name);
+        return EXIT_OK;
+    }
+    int result = find_converter(request);
+    if (result == EXIT_OK)
+        print_converter_help(request->converter);
+    return result;
+}
+
+static int convert_builtin(const struct parsed_arguments *parsed,
+                           const struct extra_converters *extras, const struct typed_command *typed)
+{
+    struct convert_request request = {0};
+    int result = dataset_arguments_read(program, parsed, has_variants, &request.dataset);
+    if (result != EXIT_OK)
+        return result;
+    if (parsed->help)
+        return print_help(&request, extras);
+    result = find_converter(&request);
+    if (result == EXIT_OK)
+        result = dataset_options_apply(program, parsed, request.converter, &request.arguments);
+    if (result != EXIT_OK)
+        return result;
+    request.arguments.input_directory = input_directory;
+    request.arguments.scratch_directory = output_directory;
+    return write_output(&request, typed);
+}
+
+/* A violation of the H5PYDataset rules in an extra converter's file, one line. */
+static void violation_print(const char *line)
+{
+    fprintf(stderr, "%s: %s\n", program, line);
+}
+
+static int print_extra_help(const struct extra_converter *converter, const char *const *words,
+                            size_t count)
+{
+    printf("usage: %s %s [-d DIR] [-o OUTDIR] [-r NAME] [ARGUMENTS]\n\n"
+           "extra converter %s; its own help follows.\n\n", program, converter->name,
+           converter->path);
+    fflush(stdout);
+    struct subprocess_result run;
+    int result = extra_conversion_help(converter, words, count, &run);
+    if (result == EXIT_OK) {
+        fwrite(run.output, 1, run.length, stdout);
+        result = WIFEXITED(run.status) ? WEXITSTATUS(run.status) : EXIT_OTHER;
+    } else {
+        error_print(program);
+    }
+    free(run.output);
+    return result;
+}
+
+/* Every argument but -d, -o, -r, -h and the dataset name goes to the extra converter. */
+static int convert_extra(const struct extra_converter *converter,
+                         const struct parsed_arguments *parsed, const struct typed_command *typed)
+{
+    const char **words = calloc(parsed->word_count + 1, sizeof *words);
+    if (words == NULL) {
+        fprintf(stderr, "%s: out of memory\n", program);
+        return EXIT_OTHER;
+    }
+    size_t count = dataset_extra_words(parsed, words);
+    if (parsed->help) {
+        int status = print_extra_help(converter, words, count);
+        free(words);
+        return status;
+    }
+    struct extra_conversion conversion = {converter, input_directory, output_directory,
+                                          output_filename, words, count, typed,
+                                          violation_print};
+    char path[4096];
+    error_clear();
+    int result = extra_conversion_write(&conversion, path, sizeof path);
+    if (result == EXIT_OK)
+        printf("%s\n", path);
+    else
+        error_print(program);
+    free(words);
+    return result;
 }
 
 /* The extra converters of the config's extra_converters directories. */
@@ -339,47 +281,21 @@ static int load_extras(struct extra_converters *extras)
     return result;
 }
 
-/* A copy of ARGV's strings, freed with arguments_free: option parsing splits "--name=value" in
-   place, and the typed command must stay as typed for fuel_convert_command. */
-static char **arguments_copy(int argc, char **argv)
-{
-    char **copy = calloc((size_t)argc + 1, sizeof *copy);
-    for (int index = 0; copy != NULL && index < argc; index++)
-        if ((copy[index] = strdup(argv[index])) == NULL)
-            return copy;
-    return copy;
-}
-
-static void arguments_free(int argc, char **copy)
-{
-    for (int index = 0; copy != NULL && index < argc; index++)
-        free(copy[index]);
-    free(copy);
-}
-
-static int convert_builtin_copy(int argc, char **argv, const struct extra_converters *extras)
-{
-    char **copy = arguments_copy(argc, argv);
-    bool complete = copy != NULL && (argc == 0 || copy[argc - 1] != NULL);
-    int result = complete ? convert_builtin(argc, copy, extras)
-                          : error_set(EXIT_OTHER, "out of memory");
-    if (!complete)
-        error_print(program);
-    arguments_free(argc, copy);
-    return result;
-}
-
-int cmd_convert(int argc, char **argv)
+int cmd_convert(int argc, char **argv, const struct typed_command *typed)
 {
     struct extra_converters extras = {0};
-    int result = load_extras(&extras);
+    struct parsed_arguments parsed;
+    int result = options_parse(&convert_command_line, argc, argv, &parsed);
+    if (result == EXIT_OK)
+        result = load_extras(&extras);
     if (result == EXIT_OK) {
-        const char *dataset = dataset_argument(argc, argv);
+        const char *dataset = parsed.positional_count > 0 ? parsed.positionals[0] : NULL;
         const struct extra_converter *extra =
             dataset != NULL ? extra_converter_find(&extras, dataset) : NULL;
-        result = extra != NULL ? convert_extra(extra, argc, argv)
-                               : convert_builtin_copy(argc, argv, &extras);
+        result = extra != NULL ? convert_extra(extra, &parsed, typed)
+                               : convert_builtin(&parsed, &extras, typed);
     }
     extra_converters_free(&extras);
+    parsed_arguments_free(&parsed);
     return result;
 }

@@ -3,12 +3,13 @@
 #include "common/base/config.h"
 #include "common/base/directory.h"
 #include "common/base/error.h"
+#include "downloaders/download_items.h"
 #include "commands.h"
-#include "download_items.h"
+#include "dataset_arguments.h"
+#include "transfer_options.h"
 #include "usage.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,49 +20,37 @@
 static const char program[] = "fuel-download";
 
 struct download_arguments {
-    const char *name;
-    const char *variant;
-    const char *directory;
-    const char *url_prefix;
-    const char *checksums;
-    bool clear, help, print_urls, quiet;
+    struct dataset_arguments dataset;
+    bool help;
     struct download_options options;
 };
 
-enum {
-    OPTION_CLEAR = 256, OPTION_URL_PREFIX, OPTION_FORCE, OPTION_RETRIES, OPTION_TIMEOUT,
-    OPTION_RETRY_DELAY, OPTION_PRINT_URLS, OPTION_CHECKSUMS,
+static const char *directory = ".";
+static bool clear, force, print_urls;
+static struct transfer_settings transfer = TRANSFER_SETTINGS_DEFAULT;
+
+static const struct command_option options[] = {
+    {.short_name = 'd', .long_name = "directory", .kind = OPTION_STRING, .value = &directory,
+     .argument = "DIR", .help = "where the files go (default: the current directory)",
+     .completion = COMPLETE_DIRECTORY},
+    {.long_name = "clear", .kind = OPTION_FLAG, .value = &clear,
+     .help = "remove the dataset's files and .part leftovers instead"},
+    {.long_name = "force", .kind = OPTION_FLAG, .value = &force,
+     .help = "download again even files present and verified"},
+    {.long_name = "print-urls", .kind = OPTION_FLAG, .value = &print_urls,
+     .help = "print URL<TAB>destination per file and exit"},
+    TRANSFER_OPTIONS(transfer),
 };
 
-static const struct option long_options[] = {
-    {"directory", required_argument, NULL, 'd'},
-    {"clear", no_argument, NULL, OPTION_CLEAR},
-    {"url-prefix", required_argument, NULL, OPTION_URL_PREFIX},
-    {"force", no_argument, NULL, OPTION_FORCE},
-    {"jobs", required_argument, NULL, 'j'},
-    {"retries", required_argument, NULL, OPTION_RETRIES},
-    {"timeout", required_argument, NULL, OPTION_TIMEOUT},
-    {"retry-delay", required_argument, NULL, OPTION_RETRY_DELAY},
-    {"quiet", no_argument, NULL, 'q'},
-    {"print-urls", no_argument, NULL, OPTION_PRINT_URLS},
-    {"checksums", required_argument, NULL, OPTION_CHECKSUMS},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+const struct command_line download_command_line = {
+    .program = program,
+    .usage = "NAME [FORMAT] [-d DIR] [--clear] [--url-prefix PREFIX] [options]",
+    .options = options,
+    .option_count = sizeof options / sizeof options[0],
+    .maximum_positionals = 2,
+    .positional_completion = COMPLETE_DATASET,
+    .own_help = true,
 };
-
-static const char options_usage[] =
-    "options:\n"
-    "  -d DIR               where the files go (default: the current directory)\n"
-    "  --clear              remove the dataset's files and .part leftovers instead\n"
-    "  --url-prefix PREFIX  fetch every file from PREFIX/NAME instead of the built-in URLs\n"
-    "  --force              download again even files present and verified\n"
-    "  -j N                 transfers at once (default 4)\n"
-    "  --retries N          retries of a transient failure per URL (default 5)\n"
-    "  --timeout SECONDS    give up a connection or a stalled transfer after SECONDS (default 60)\n"
-    "  --retry-delay SECONDS  pause before the first retry, doubled each time (default 1)\n"
-    "  -q                   print only errors\n"
-    "  --print-urls         print URL<TAB>destination per file and exit\n"
-    "  --checksums FILE     md5sum/sha256sum lines replacing the built-in checksums\n";
 
 static uint64_t downloader_total_size(const struct downloader *downloader, bool *complete)
 {
@@ -76,8 +65,7 @@ static uint64_t downloader_total_size(const struct downloader *downloader, bool 
 
 static void print_datasets(void)
 {
-    printf("usage: %s NAME [FORMAT] [-d DIR] [--clear] [--url-prefix PREFIX] [options]\n\n"
-           "datasets:\n", program);
+    printf("usage: %s %s\n\ndatasets:\n", program, download_command_line.usage);
     const struct downloader *const *list = downloader_list();
     for (size_t index = 0; list[index] != NULL; index++) {
         const struct downloader *downloader = list[index];
@@ -93,7 +81,8 @@ static void print_datasets(void)
             printf(" (%s)", downloader->manifest);
         printf("\n");
     }
-    printf("\n%s", options_usage);
+    printf("\n");
+    options_print_table(&download_command_line, stdout);
 }
 
 static void print_dataset(const struct downloader *downloader)
@@ -116,82 +105,8 @@ static void print_dataset(const struct downloader *downloader)
         for (size_t url = 0; url < DOWNLOADER_MAX_URLS && file->urls[url] != NULL; url++)
             printf("    %s\n", file->urls[url]);
     }
-    printf("\n%s", options_usage);
-}
-
-static bool parse_number(const char *text, double minimum, double maximum, double *value)
-{
-    char *end;
-    errno = 0;
-    *value = strtod(text, &end);
-    return errno == 0 && end != text && *end == '\0' && *value >= minimum && *value <= maximum;
-}
-
-static int parse_option(struct download_arguments *arguments, int option)
-{
-    double value;
-    switch (option) {
-    case 'd': arguments->directory = optarg; return EXIT_OK;
-    case OPTION_CLEAR: arguments->clear = true; return EXIT_OK;
-    case OPTION_URL_PREFIX: arguments->url_prefix = optarg; return EXIT_OK;
-    case OPTION_FORCE: arguments->options.force = true; return EXIT_OK;
-    case 'q': arguments->quiet = true; return EXIT_OK;
-    case OPTION_PRINT_URLS: arguments->print_urls = true; return EXIT_OK;
-    case OPTION_CHECKSUMS: arguments->checksums = optarg; return EXIT_OK;
-    case 'h': arguments->help = true; return EXIT_OK;
-    case 'j':
-        if (!parse_number(optarg, 1, 64, &value) || value != (unsigned)value)
-            return usage_error(program, "invalid -j: %s: expected a whole number from 1 to 64",
-                               optarg);
-        arguments->options.jobs = (unsigned)value;
-        return EXIT_OK;
-    case OPTION_RETRIES:
-        if (!parse_number(optarg, 0, 100, &value) || value != (unsigned)value)
-            return usage_error(program,
-                               "invalid --retries: %s: expected a whole number from 0 to 100",
-                               optarg);
-        arguments->options.retries = (unsigned)value;
-        return EXIT_OK;
-    case OPTION_TIMEOUT:
-        if (!parse_number(optarg, 0.001, 86400, &arguments->options.timeout))
-            return usage_error(program, "invalid --timeout: %s: expected seconds above 0", optarg);
-        return EXIT_OK;
-    case OPTION_RETRY_DELAY:
-        if (!parse_number(optarg, 0, 3600, &arguments->options.retry_delay))
-            return usage_error(program, "invalid --retry-delay: %s: expected seconds", optarg);
-        return EXIT_OK;
-    default:
-        fprintf(stderr, "see '%s -h'\n", program);
-        return EXIT_USAGE;
-    }
-}
-
-static int parse_arguments(struct download_arguments *arguments, int argc, char **argv)
-{
-    *arguments = (struct download_arguments){
-        .directory = ".",
-        .options = {.jobs = 4, .retries = 5, .timeout = 60, .retry_delay = 1},
-    };
-    optind = 1;
-    opterr = 1;
-    int option;
-    while ((option = getopt_long(argc, argv, "d:j:qh", long_options, NULL)) != -1) {
-        int result = parse_option(arguments, option);
-        if (result != EXIT_OK)
-            return result;
-    }
-    if (optind < argc)
-        arguments->name = argv[optind++];
-    if (optind < argc)
-        arguments->variant = argv[optind++];
-    if (optind < argc)
-        return usage_error(program, "unexpected argument: %s", argv[optind]);
-    if (arguments->name == NULL && !arguments->help)
-        return usage_error(program, "missing dataset name");
-    arguments->options.directory = arguments->directory;
-    arguments->options.progress = arguments->quiet            ? PROGRESS_QUIET
-                                  : isatty(STDERR_FILENO) ? PROGRESS_LIVE : PROGRESS_LINES;
-    return EXIT_OK;
+    printf("\n");
+    options_print_table(&download_command_line, stdout);
 }
 
 /* "1 or 2": the variants registered under NAME. */
@@ -211,74 +126,46 @@ static int find_downloader(const struct download_arguments *arguments,
                            const struct downloader **downloader)
 {
     char choices[64];
-    if (!downloader_has_variants(arguments->name)) {
-        *downloader = downloader_find(arguments->name, NULL);
+    if (!downloader_has_variants(arguments->dataset.name)) {
+        *downloader = downloader_find(arguments->dataset.name, NULL);
         if (*downloader == NULL)
-            return usage_error(program, "unknown dataset: %s", arguments->name);
-        if (arguments->variant != NULL)
-            return usage_error(program, "unexpected argument: %s", arguments->variant);
+            return usage_error(program, "unknown dataset: %s", arguments->dataset.name);
         return EXIT_OK;
     }
-    variant_choices(arguments->name, choices, sizeof choices);
+    variant_choices(arguments->dataset.name, choices, sizeof choices);
     *downloader = NULL;
-    if (arguments->variant != NULL)
-        *downloader = downloader_find(arguments->name, arguments->variant);
+    if (arguments->dataset.format != NULL)
+        *downloader = downloader_find(arguments->dataset.name, arguments->dataset.format);
     if (*downloader != NULL)
         return EXIT_OK;
-    return usage_error(program, "%s needs a format, %s: %s", arguments->name, choices,
-                       arguments->variant != NULL ? arguments->variant : "none given");
+    return usage_error(program, "%s needs a format, %s: %s", arguments->dataset.name, choices,
+                       arguments->dataset.format != NULL ? arguments->dataset.format : "none given");
 }
 
-static void print_urls(const struct item_table *table, const char *directory)
+static void print_url_lines(const struct item_table *table)
 {
     for (size_t index = 0; index < table->count; index++)
         printf("%s\t%s/%s\n", table->items[index].urls[0], directory, table->items[index].name);
 }
 
-static int remove_if_present(const char *directory, const char *name, const char *suffix)
-{
-    char path[PATH_MAX];
-    if (snprintf(path, sizeof path, "%s/%s%s", directory, name, suffix) >= (int)sizeof path)
-        return error_set(EXIT_WRITE, "cannot remove: %s/%s: name too long", directory, name);
-    if (unlink(path) != 0 && errno != ENOENT)
-        return error_set(EXIT_WRITE, "cannot remove: %s: %s", path, strerror(errno));
-    return EXIT_OK;
-}
-
-static int clear_files(const struct item_table *table, const char *directory)
-{
-    for (size_t index = 0; index < table->count; index++) {
-        int result = remove_if_present(directory, table->items[index].name, "");
-        if (result == EXIT_OK)
-            result = remove_if_present(directory, table->items[index].name, ".part");
-        if (result != EXIT_OK)
-            return result;
-    }
-    return EXIT_OK;
-}
-
 /* Creates and locks the directory (waiting for another run holding it), then clears or fetches.
    Clearing a directory that does not exist has nothing to do, and creates nothing. */
-static int download_locked(const struct item_table *table,
+static int download_locked(const struct downloader *downloader, const struct item_table *table,
                            const struct download_arguments *arguments)
 {
-    const char *directory = arguments->directory;
     struct stat status;
-    if (arguments->clear && stat(directory, &status) != 0 && errno == ENOENT)
+    if (clear && stat(directory, &status) != 0 && errno == ENOENT)
         return EXIT_OK;
-    int result = directory_create(directory), lock;
-    bool busy;
+    char waiting[PATH_MAX + 64];
+    snprintf(waiting, sizeof waiting, "%s: waiting for another fuel-download in %s", program,
+             directory);
+    int lock = -1, result = directory_create(directory);
     if (result == EXIT_OK)
-        result = directory_lock(directory, false, &lock, &busy);
-    if (result == EXIT_OK && busy) {
-        if (!arguments->quiet)
-            fprintf(stderr, "%s: waiting for another fuel-download in %s\n", program, directory);
-        result = directory_lock(directory, true, &lock, &busy);
-    }
+        result = directory_lock_waiting(directory, transfer.quiet ? NULL : waiting, &lock);
     if (result != EXIT_OK)
         return result;
-    if (arguments->clear)
-        result = clear_files(table, directory);
+    if (clear)
+        result = downloader_files_remove(downloader, directory, true);
     else
         result = download_run(table->items, table->count, &arguments->options);
     directory_unlock(lock);
@@ -290,19 +177,19 @@ static int download_dataset(const struct downloader *downloader,
                             const struct fuel_config *config)
 {
     struct item_table table = {0};
-    int result = item_table_build(&table, downloader, arguments->url_prefix, config,
-                                  arguments->checksums);
-    if (result == EXIT_OK && arguments->print_urls)
-        print_urls(&table, arguments->directory);
+    int result = item_table_build(&table, downloader, transfer.url_prefix, config,
+                                  transfer.checksums);
+    if (result == EXIT_OK && print_urls)
+        print_url_lines(&table);
     else if (result == EXIT_OK)
-        result = download_locked(&table, arguments);
+        result = download_locked(downloader, &table, arguments);
     item_table_free(&table);
     return result;
 }
 
 static int print_help(const struct download_arguments *arguments)
 {
-    if (arguments->name == NULL) {
+    if (arguments->dataset.name == NULL) {
         print_datasets();
         return EXIT_OK;
     }
@@ -310,9 +197,9 @@ static int print_help(const struct download_arguments *arguments)
     const struct downloader *const *list = downloader_list();
     for (size_t index = 0; list[index] != NULL; index++) {
         const struct downloader *downloader = list[index];
-        if (strcmp(downloader->name, arguments->name) != 0 ||
-            (arguments->variant != NULL && downloader->variant != NULL &&
-             strcmp(downloader->variant, arguments->variant) != 0))
+        if (strcmp(downloader->name, arguments->dataset.name) != 0 ||
+            (arguments->dataset.format != NULL && downloader->variant != NULL &&
+             strcmp(downloader->variant, arguments->dataset.format) != 0))
             continue;
         if (found)
             printf("\n");
@@ -320,7 +207,7 @@ static int print_help(const struct download_arguments *arguments)
         found = true;
     }
     if (!found)
-        return usage_error(program, "unknown dataset: %s", arguments->name);
+        return usage_error(program, "unknown dataset: %s", arguments->dataset.name);
     return EXIT_OK;
 }
 
@@ -353,16 +240,25 @@ static int run_download(const struct download_arguments *arguments,
     return result;
 }
 
-int cmd_download(int argc, char **argv)
+static int download_command(const struct parsed_arguments *parsed)
 {
-    struct download_arguments arguments;
+    struct download_arguments arguments = {.help = parsed->help,
+                                           .options = {.directory = directory, .force = force}};
+    transfer_settings_apply(&transfer, &arguments.options);
     struct fuel_config config = {0};
-    int result = parse_arguments(&arguments, argc, argv);
+    int result = load_registry(&config);
     if (result == EXIT_OK)
-        result = load_registry(&config);
+        result = dataset_arguments_read(program, parsed, downloader_has_variants,
+                                        &arguments.dataset);
     if (result == EXIT_OK)
         result = run_download(&arguments, &config);
     downloader_registry_free();
     config_free(&config);
     return result;
+}
+
+int cmd_download(int argc, char **argv, const struct typed_command *typed)
+{
+    (void)typed;
+    return options_run(&download_command_line, argc, argv, download_command);
 }

@@ -3,11 +3,13 @@
 #include "common/base/directory.h"
 #include "common/base/error.h"
 #include "common/hdf5/h5py_file_facts.h"
+#include "converters/conversion.h"
 #include "converters/converter.h"
+#include "converters/extra_conversion.h"
+#include "downloaders/download_items.h"
 #include "commands.h"
-#include "conversion.h"
-#include "convert.h"
-#include "download_items.h"
+#include "dataset_arguments.h"
+#include "transfer_options.h"
 #include "usage.h"
 
 #include <errno.h>
@@ -24,239 +26,105 @@
 
 static const char program[] = "fuel-fetch";
 
-static const char usage[] =
-    "usage: fuel-fetch [-h] NAME [FORMAT] [DATASET OPTIONS] [--keep-raw] [--force] [-d DIR]\n"
-    "                  [options]\n"
-    "\n"
-    "Downloads the raw files of NAME, converts them and removes them, leaving the HDF5 file in\n"
-    "DIR or else in the first writable directory of the data path. When the converted file is\n"
-    "already there and passes fuel-info --check, does nothing and says so. Prints the file's\n"
-    "path.\n"
-    "\n"
-    "options:\n"
-    "  -d DIR               where the files go (default: the first writable data path directory)\n"
-    "  --keep-raw           keep the raw files after converting\n"
-    "  --force              make the file again even when it is there and passes the check\n"
-    "                       (raw files present and verified are used again)\n"
-    "  --json               print {\"name\", \"path\", \"fetched\"}\n"
-    "  --url-prefix PREFIX  fetch every file from PREFIX/NAME instead of the built-in URLs\n"
-    "  --checksums FILE     md5sum/sha256sum lines replacing the built-in checksums\n"
-    "  -j N                 transfers at once (default 4)\n"
-    "  --retries N          retries of a transient failure per URL (default 5)\n"
-    "  --timeout SECONDS    give up a stalled connection after SECONDS (default 60)\n"
-    "  --retry-delay SECONDS  pause before the first retry, doubled each time (default 1)\n"
-    "  -q                   print only errors\n"
-    "\n"
+static const char *directory_given;
+static bool keep_raw, force, as_json;
+static struct transfer_settings transfer = TRANSFER_SETTINGS_DEFAULT;
+
+static const struct command_option options[] = {
+    {.short_name = 'd', .long_name = "directory", .kind = OPTION_STRING,
+     .value = &directory_given, .argument = "DIR", .completion = COMPLETE_DIRECTORY,
+     .help = "where the files go (default: the first writable data path directory)"},
+    {.long_name = "keep-raw", .kind = OPTION_FLAG, .value = &keep_raw,
+     .help = "keep the raw files after converting"},
+    {.long_name = "force", .kind = OPTION_FLAG, .value = &force,
+     .help = "make the file again even when it is there and passes the check (raw files "
+             "present and verified are used again)"},
+    {.long_name = "json", .kind = OPTION_FLAG, .value = &as_json,
+     .help = "print {\"name\", \"path\", \"fetched\"}"},
+    TRANSFER_OPTIONS(transfer),
+};
+
+const struct command_line fetch_command_line = {
+    .program = program,
+    .usage = "[-h] NAME [FORMAT] [DATASET OPTIONS] [--keep-raw] [--force] [-d DIR] [options]",
+    .description =
+        "Downloads the raw files of NAME, converts them and removes them, leaving the HDF5 file in\n"
+        "DIR or else in the first writable directory of the data path. When the converted file is\n"
+        "already there and passes fuel-info --check, does nothing and says so. Prints the file's\n"
+        "path.",
+    .options = options,
+    .option_count = sizeof options / sizeof options[0],
+    .maximum_positionals = (size_t)-1,
+    .positional_completion = COMPLETE_DATASET,
+    .pass_unknown = true,
+};
+
+static const char dataset_options_help[] =
     "DATASET OPTIONS are those of fuel-convert NAME -h, e.g. mnist --dtype float32; an extra\n"
     "converter (extra_converters) gets FORMAT and them as typed, each option with a value.\n";
 
+/* A violation of the H5PYDataset rules in an extra converter's file, one line. */
+static void violation_print(const char *line)
+{
+    fprintf(stderr, "%s: %s\n", program, line);
+}
+
 struct fetch_request {
-    const char *name, *variant, *directory, *url_prefix, *checksums;
-    bool keep_raw, force, quiet, as_json, help;
+    struct dataset_arguments dataset;
+    const struct parsed_arguments *parsed;
+    const struct typed_command *typed;
     const struct downloader *downloader;
     const struct converter *converter;
     const struct extra_converter *extra; /* when NAME has no built-in converter */
     struct extra_converters extras;
     struct converter_arguments arguments;
-    char *pending[2 * CONVERTER_MAX_OPTIONS]; /* dataset options, resolved once NAME is known */
-    size_t pending_count;
     struct download_options options;
 };
-
-static bool number_parse(const char *text, double minimum, double maximum, bool whole,
-                         double *value)
-{
-    char *end;
-    errno = 0;
-    *value = strtod(text, &end);
-    return errno == 0 && end != text && *end == '\0' && *value >= minimum && *value <= maximum &&
-           (!whole || *value == (double)(unsigned)*value);
-}
-
-/* Options of fuel-download that fetch passes on, each taking a value. */
-static int download_option_set(struct fetch_request *request, const char *name, const char *value,
-                               bool *matched)
-{
-    double number;
-    *matched = true;
-    if (strcmp(name, "-d") == 0 || strcmp(name, "--directory") == 0)
-        request->directory = value;
-    else if (strcmp(name, "--url-prefix") == 0)
-        request->url_prefix = value;
-    else if (strcmp(name, "--checksums") == 0)
-        request->checksums = value;
-    else if (strcmp(name, "-j") == 0 || strcmp(name, "--jobs") == 0) {
-        if (!number_parse(value, 1, 64, true, &number))
-            return usage_error(program, "invalid -j: %s: expected a whole number from 1 to 64",
-                               value);
-        request->options.jobs = (unsigned)number;
-    } else if (strcmp(name, "--retries") == 0) {
-        if (!number_parse(value, 0, 100, true, &number))
-            return usage_error(program,
-                               "invalid --retries: %s: expected a whole number from 0 to 100",
-                               value);
-        request->options.retries = (unsigned)number;
-    } else if (strcmp(name, "--timeout") == 0) {
-        if (!number_parse(value, 0.001, 86400, false, &request->options.timeout))
-            return usage_error(program, "invalid --timeout: %s: expected seconds above 0", value);
-    } else if (strcmp(name, "--retry-delay") == 0) {
-        if (!number_parse(value, 0, 3600, false, &request->options.retry_delay))
-            return usage_error(program, "invalid --retry-delay: %s: expected seconds", value);
-    } else
-        *matched = false;
-    return EXIT_OK;
-}
-
-static bool flag_set(struct fetch_request *request, const char *argument)
-{
-    bool *flags[] = {&request->keep_raw, &request->force, &request->quiet, &request->quiet,
-                     &request->as_json, &request->help, &request->help};
-    static const char *const names[] = {"--keep-raw", "--force", "-q", "--quiet", "--json", "-h",
-                                        "--help"};
-    for (size_t index = 0; index < sizeof names / sizeof names[0]; index++)
-        if (strcmp(argument, names[index]) == 0) {
-            *flags[index] = true;
-            return true;
-        }
-    return false;
-}
-
-static int positional_add(struct fetch_request *request, const char *argument)
-{
-    if (request->name == NULL)
-        request->name = argument;
-    else if (request->variant == NULL && downloader_has_variants(request->name))
-        request->variant = argument;
-    else
-        return usage_error(program, "unexpected argument: %s", argument);
-    return EXIT_OK;
-}
-
-/* An option with a value: "--name=value" or "--name value". */
-static int valued_option(struct fetch_request *request, char *argument, int *index, int argc,
-                         char **argv)
-{
-    char *equals = strchr(argument, '=');
-    const char *value = NULL;
-    if (argument[1] == '-' && equals != NULL) {
-        *equals = '\0';
-        value = equals + 1;
-    } else if (*index + 1 < argc) {
-        value = argv[++*index];
-    }
-    if (value == NULL)
-        return usage_error(program, "option %s needs a value", argument);
-    bool matched;
-    int result = download_option_set(request, argument, value, &matched);
-    if (result != EXIT_OK || matched)
-        return result;
-    if (request->pending_count + 2 > sizeof request->pending / sizeof request->pending[0])
-        return usage_error(program, "too many options: %s", argument);
-    request->pending[request->pending_count++] = argument;
-    request->pending[request->pending_count++] = (char *)value;
-    return EXIT_OK;
-}
-
-static int arguments_parse(struct fetch_request *request, int argc, char **argv)
-{
-    for (int index = 1; index < argc; index++) {
-        char *argument = argv[index];
-        int result = EXIT_OK;
-        if (flag_set(request, argument))
-            continue;
-        if (argument[0] != '-' || argument[1] == '\0')
-            result = positional_add(request, argument);
-        else
-            result = valued_option(request, argument, &index, argc, argv);
-        if (result != EXIT_OK)
-            return result;
-    }
-    if (request->name == NULL && !request->help)
-        return usage_error(program, "missing dataset name");
-    return EXIT_OK;
-}
-
-static int converter_option_set(struct fetch_request *request, const char *name,
-                                const char *value)
-{
-    int index = converter_option_index(request->converter, name);
-    if (index < 0)
-        return usage_error(program, "unknown option: %s", name);
-    if (!converter_option_choose(request->converter, index, &request->arguments, value))
-        return usage_error(program, "invalid choice: %s", value);
-    return EXIT_OK;
-}
 
 /* The downloader and converter of NAME [FORMAT], and the dataset options given. */
 static int dataset_resolve(struct fetch_request *request)
 {
-    bool variants = downloader_has_variants(request->name);
-    request->downloader = downloader_find(request->name, variants ? request->variant : NULL);
+    const char *name = request->dataset.name, *format = request->dataset.format;
+    bool variants = downloader_has_variants(name);
+    request->downloader = downloader_find(name, variants ? format : NULL);
     if (request->downloader == NULL && !variants)
-        return usage_error(program, "unknown dataset: %s", request->name);
-    if (request->downloader == NULL && request->variant != NULL)
-        return usage_error(program, "unknown format: %s", request->variant);
+        return usage_error(program, "unknown dataset: %s", name);
+    if (request->downloader == NULL && format != NULL)
+        return usage_error(program, "unknown format: %s", format);
     if (request->downloader == NULL)
-        return usage_error(program, "%s needs a format: none given", request->name);
-    request->converter = converter_find_variant(request->name, request->variant);
+        return usage_error(program, "%s needs a format: none given", name);
+    request->converter = converter_find_variant(name, format);
     if (request->converter == NULL)
-        request->extra = extra_converter_find(&request->extras, request->name);
+        request->extra = extra_converter_find(&request->extras, name);
     if (request->extra != NULL)
         return EXIT_OK;
     if (request->converter == NULL)
-        return usage_error(program, "no converter for this dataset: %s", request->name);
+        return usage_error(program, "no converter for this dataset: %s", name);
     converter_set_defaults(request->converter, &request->arguments);
-    int result = EXIT_OK;
-    for (size_t index = 0; index < request->pending_count && result == EXIT_OK; index += 2)
-        result = converter_option_set(request, request->pending[index],
-                                      request->pending[index + 1]);
-    return result;
-}
-
-static bool writable_directory(const char *path)
-{
-    struct stat status;
-    return stat(path, &status) == 0 && S_ISDIR(status.st_mode) && access(path, W_OK | X_OK) == 0;
+    return dataset_options_apply(program, request->parsed, request->converter,
+                                 &request->arguments);
 }
 
 static int output_directory_choose(const struct fetch_request *request,
                                    const struct fuel_config *config, const char **directory)
 {
-    if (request->directory != NULL) {
-        *directory = request->directory;
-        return directory_create(request->directory);
+    if (directory_given != NULL) {
+        *directory = directory_given;
+        return directory_create(directory_given);
     }
-    for (size_t index = 0; index < config->data_path.count; index++)
-        if (writable_directory(config->data_path.items[index])) {
-            *directory = config->data_path.items[index];
-            return EXIT_OK;
-        }
+    *directory = data_path_writable(config);
+    if (*directory != NULL)
+        return EXIT_OK;
     return error_set(EXIT_WRITE, "no writable directory in the data path: %s: give -d DIR, or "
-                     "set data_path in ~/.fuelrc or FUEL_DATA_PATH", request->name);
-}
-
-/* The lock fuel-download takes on the directory, held for the whole fetch: a concurrent fetch
-   waits, then finds the file made, and never sees the raw files removed under it. */
-static int directory_lock_wait(const struct fetch_request *request, const char *directory,
-                               int *lock)
-{
-    bool busy;
-    int result = directory_lock(directory, false, lock, &busy);
-    if (result == EXIT_OK && busy) {
-        if (!request->quiet)
-            fprintf(stderr, "%s: waiting for another download or fetch in %s\n", program,
-                    directory);
-        result = directory_lock(directory, true, lock, &busy);
-    }
-    return result;
+                     "set data_path in ~/.fuelrc or FUEL_DATA_PATH", request->dataset.name);
 }
 
 static int raw_download(const struct fetch_request *request, const struct fuel_config *config,
                         const char *directory)
 {
     struct item_table table = {0};
-    int result = item_table_build(&table, request->downloader, request->url_prefix, config,
-                                  request->checksums);
+    int result = item_table_build(&table, request->downloader, transfer.url_prefix, config,
+                                  transfer.checksums);
     struct download_options options = request->options;
     options.directory = directory;
     if (result == EXIT_OK)
@@ -265,19 +133,20 @@ static int raw_download(const struct fetch_request *request, const struct fuel_c
     return result;
 }
 
-/* An extra converter run on DIRECTORY with FORMAT and the dataset options, as fuel-convert
-   NAME [FORMAT] OPTIONS would run it. */
-static int extra_convert(struct fetch_request *request, const char *directory, char *path,
+/* An extra converter run on DIRECTORY with FORMAT and the dataset options as typed, as
+   fuel-convert NAME [FORMAT] OPTIONS would run it. */
+static int extra_convert(const struct fetch_request *request, const char *directory, char *path,
                          size_t size)
 {
-    char *arguments[1 + 2 * CONVERTER_MAX_OPTIONS];
-    size_t count = 0;
-    if (request->variant != NULL)
-        arguments[count++] = (char *)request->variant;
-    for (size_t index = 0; index < request->pending_count; index++)
-        arguments[count++] = request->pending[index];
-    return extra_conversion_write(request->extra, directory, directory, NULL, arguments, count,
-                                  path, size);
+    const char **words = calloc(request->parsed->word_count + 1, sizeof *words);
+    if (words == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    struct extra_conversion conversion = {request->extra, directory, directory, NULL, words,
+                                          dataset_extra_words(request->parsed, words),
+                                          request->typed, violation_print};
+    int result = extra_conversion_write(&conversion, path, size);
+    free(words);
+    return result;
 }
 
 static int raw_convert(struct fetch_request *request, const char *directory, const char *name,
@@ -285,38 +154,22 @@ static int raw_convert(struct fetch_request *request, const char *directory, con
 {
     if (request->extra != NULL)
         return extra_convert(request, directory, path, size);
-    struct converter_inputs inputs = {0};
-    char input_paths[CONVERTER_MAX_INPUTS][PATH_MAX];
-    const char *input_list[CONVERTER_MAX_INPUTS];
+    struct conversion_inputs inputs;
     request->arguments.input_directory = directory;
     request->arguments.scratch_directory = directory;
-    converter_list_inputs(request->converter, &request->arguments, &inputs);
-    for (size_t index = 0; index < inputs.count; index++) {
-        snprintf(input_paths[index], PATH_MAX, "%s/%s", directory, inputs.names[index]);
-        input_list[index] = input_paths[index];
-        if (access(input_paths[index], R_OK) != 0)
+    conversion_inputs_list(request->converter, &request->arguments, &inputs);
+    for (size_t index = 0; index < inputs.count; index++)
+        if (access(inputs.paths[index], R_OK) != 0)
             return error_set(EXIT_MISSING_INPUT, "not downloaded: %s: the dataset's files do "
-                             "not include it", input_paths[index]);
-    }
-    return conversion_write(request->converter, &request->arguments, input_list, inputs.count,
-                            directory, name, path, size);
-}
-
-static int raw_remove(const struct fetch_request *request, const char *directory)
-{
-    for (size_t index = 0; index < request->downloader->file_count; index++) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s/%s", directory, request->downloader->files[index].name);
-        if (unlink(path) != 0 && errno != ENOENT)
-            return error_set(EXIT_WRITE, "cannot remove: %s: %s", path, strerror(errno));
-    }
-    return EXIT_OK;
+                             "not include it", inputs.paths[index]);
+    return conversion_write(request->converter, &request->arguments, inputs.list, inputs.count,
+                            directory, name, request->typed, path, size);
 }
 
 static int result_print(const struct fetch_request *request, const char *path, bool fetched)
 {
-    if (request->as_json) {
-        json_t *document = json_pack("{s:s, s:s, s:b}", "name", request->name, "path", path,
+    if (as_json) {
+        json_t *document = json_pack("{s:s, s:s, s:b}", "name", request->dataset.name, "path", path,
                                      "fetched", fetched);
         json_dumpf(document, stdout, JSON_INDENT(2));
         json_decref(document);
@@ -353,21 +206,21 @@ static int fetch_locked(struct fetch_request *request, const struct fuel_config 
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", directory, name);
     bool present = access(path, F_OK) == 0;
-    if (present && !request->force && converted_file_sound(path)) {
-        if (!request->quiet)
+    if (present && !force && converted_file_sound(path)) {
+        if (!transfer.quiet)
             fprintf(stderr, "%s: nothing to do: %s is there and passes fuel-info --check\n",
                     program, path);
         return result_print(request, path, false);
     }
-    if (present && !request->quiet)
-        fprintf(stderr, request->force ? "%s: --force: making %s again\n"
+    if (present && !transfer.quiet)
+        fprintf(stderr, force ? "%s: --force: making %s again\n"
                                        : "%s: %s fails fuel-info --check: making it again\n",
                 program, path);
     int result = raw_download(request, config, directory);
     if (result == EXIT_OK)
         result = raw_convert(request, directory, name, path, sizeof path);
-    if (result == EXIT_OK && !request->keep_raw)
-        result = raw_remove(request, directory);
+    if (result == EXIT_OK && !keep_raw)
+        result = downloader_files_remove(request->downloader, directory, false);
     if (result == EXIT_OK)
         result = result_print(request, path, true);
     return result;
@@ -376,11 +229,14 @@ static int fetch_locked(struct fetch_request *request, const struct fuel_config 
 static int fetch_run(struct fetch_request *request, const struct fuel_config *config)
 {
     const char *directory = NULL;
-    char name[1024];
+    char name[1024], waiting[PATH_MAX + 64];
     int lock = -1;
     int result = output_directory_choose(request, config, &directory);
     if (result == EXIT_OK)
-        result = directory_lock_wait(request, directory, &lock);
+        snprintf(waiting, sizeof waiting, "%s: waiting for another download or fetch in %s",
+                 program, directory);
+    if (result == EXIT_OK)
+        result = directory_lock_waiting(directory, transfer.quiet ? NULL : waiting, &lock);
     if (result != EXIT_OK)
         return result;
     request->arguments.input_directory = directory;
@@ -396,8 +252,8 @@ static int fetch_run(struct fetch_request *request, const struct fuel_config *co
 /* The usage, then the datasets that have both a downloader and a converter, extras included. */
 static int help_print(const struct fetch_request *request)
 {
-    fputs(usage, stdout);
-    printf("\ndatasets:\n");
+    options_print_help(&fetch_command_line, stdout);
+    printf("\n%s\ndatasets:\n", dataset_options_help);
     const struct downloader *const *list = downloader_list();
     for (size_t index = 0; list[index] != NULL; index++) {
         const struct downloader *downloader = list[index];
@@ -425,40 +281,42 @@ static int extras_load(struct fetch_request *request, struct fuel_config *config
     return result;
 }
 
-/* NAME's arguments parsed and resolved, then the fetch; the extras loaded already. */
-static int fetch_command(struct fetch_request *request, const struct fuel_config *config,
-                         int argc, char **argv)
+/* NAME's arguments read and resolved, then the fetch; the extras loaded already. */
+static int fetch_command(struct fetch_request *request, const struct fuel_config *config)
 {
-    int result = arguments_parse(request, argc, argv);
+    if (request->parsed->help)
+        return help_print(request);
+    int result = dataset_arguments_read(program, request->parsed, downloader_has_variants,
+                                        &request->dataset);
+    if (result == EXIT_OK)
+        result = dataset_resolve(request);
     if (result != EXIT_OK)
         return result;
-    if (request->help)
-        return help_print(request);
-    if ((result = dataset_resolve(request)) != EXIT_OK)
-        return result;
-    request->options.progress = request->quiet             ? PROGRESS_QUIET
-                                : isatty(STDERR_FILENO) ? PROGRESS_LIVE : PROGRESS_LINES;
+    transfer_settings_apply(&transfer, &request->options);
     result = fetch_run(request, config);
     if (result != EXIT_OK)
         error_print(program);
     return result;
 }
 
-int cmd_fetch(int argc, char **argv)
+int cmd_fetch(int argc, char **argv, const struct typed_command *typed)
 {
-    struct fetch_request request = {
-        .options = {.jobs = 4, .retries = 5, .timeout = 60, .retry_delay = 1},
-    };
+    struct parsed_arguments parsed;
+    struct fetch_request request = {.parsed = &parsed, .typed = typed};
     struct fuel_config config = {0};
-    error_clear();
+    int result = options_parse(&fetch_command_line, argc, argv, &parsed);
     /* The extras first: whether NAME takes a FORMAT may come from a manifest. */
-    int result = extras_load(&request, &config);
-    if (result == EXIT_OK)
-        result = fetch_command(&request, &config, argc, argv);
-    else
-        error_print(program);
+    if (result == EXIT_OK) {
+        error_clear();
+        result = extras_load(&request, &config);
+        if (result == EXIT_OK)
+            result = fetch_command(&request, &config);
+        else
+            error_print(program);
+    }
     downloader_registry_free();
     extra_converters_free(&request.extras);
     config_free(&config);
+    parsed_arguments_free(&parsed);
     return result;
 }

@@ -3,40 +3,47 @@
 #include "commands.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-struct command {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *summary;
-    const struct command_line *line; /* its options, for completion; NULL: not declared yet */
-};
-
 static const struct command commands[] = {
-    {"download", cmd_download, "download a dataset's raw files, verified and resumable", NULL},
-    {"convert", cmd_convert, "convert downloaded raw files into an H5PYDataset HDF5 file", NULL},
-    {"info", cmd_info, "show what an H5PYDataset file holds: splits, sources, provenance", NULL},
-    {"list", cmd_list, "list datasets, the state of their raw files and converted files", NULL},
+    {"download", cmd_download, "download a dataset's raw files, verified and resumable",
+     &download_command_line},
+    {"convert", cmd_convert, "convert downloaded raw files into an H5PYDataset HDF5 file",
+     &convert_command_line},
+    {"info", cmd_info, "show what an H5PYDataset file holds: splits, sources, provenance",
+     &info_command_line},
+    {"list", cmd_list, "list datasets, the state of their raw files and converted files",
+     &list_command_line},
     {"path", cmd_path, "print where a name is found in the data path", &path_command_line},
-    {"fetch", cmd_fetch, "download, convert and remove the raw files, in one step", NULL},
-    {"cache", cmd_cache, "copy a data path file to the local data path once", NULL},
-    {"clean", cmd_clean, "remove temporary files that killed conversions left behind", NULL},
+    {"fetch", cmd_fetch, "download, convert and remove the raw files, in one step",
+     &fetch_command_line},
+    {"cache", cmd_cache, "copy a data path file to the local data path once", &cache_command_line},
+    {"clean", cmd_clean, "remove temporary files that killed conversions left behind",
+     &clean_command_line},
+    {"fixture", cmd_fixture, "write small, faithful data for CI jobs (HDF5 or raw files)",
+     &fixture_command_line},
+    {"completion", cmd_completion, "print a bash or zsh completion script",
+     &completion_command_line},
+    {"__complete", cmd_complete, NULL, NULL},
 };
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
 
-int typed_argc;
-char **typed_argv;
+const struct command *commands_list(size_t *count)
+{
+    *count = COMMAND_COUNT;
+    return commands;
+}
 
 static void print_usage(FILE *stream)
 {
     fprintf(stream, "usage: fuel [--version] [-h] COMMAND [ARGS]\n\ncommands:\n");
     for (size_t index = 0; index < COMMAND_COUNT; index++)
-        fprintf(stream, "  %-10s %s\n", commands[index].name, commands[index].summary);
+        if (commands[index].summary != NULL)
+            fprintf(stream, "  %-10s %s\n", commands[index].name, commands[index].summary);
     fprintf(stream, "\n'fuel help COMMAND' or 'fuel COMMAND -h' shows a command's options.\n"
                     "Any executable fuel-NAME on PATH runs as 'fuel NAME'.\n");
 }
@@ -86,6 +93,8 @@ static int unknown_command(const char *name)
     const char *separator = ". The most similar: ";
     for (size_t index = 0; index < COMMAND_COUNT; index++) {
         const char *candidate = commands[index].name;
+        if (commands[index].summary == NULL)
+            continue;
         if (edit_distance(name, candidate) <= 2 || strncmp(name, candidate, strlen(name)) == 0) {
             fprintf(stderr, "%s%s", separator, candidate);
             separator = ", ";
@@ -119,39 +128,42 @@ static int run_external(const char *name, int argc, char **argv)
 
 /* EXTERNAL: whether a NAME outside the table may run fuel-NAME from PATH; not when fuel itself
    was invoked as fuel-NAME, which would run this very program again, forever. */
-static int run_command(const char *name, int argc, char **argv, bool external)
+/* Runs NAME with ARGV[0] "fuel-NAME" (a copy: ARGV stays as TYPED, for provenance). */
+static int run_command(const char *name, int argc, char **argv, bool external,
+                       const struct typed_command *typed)
 {
     const struct command *command = command_find(name);
     if (command == NULL)
         return external ? run_external(name, argc, argv) : unknown_command(name);
     char program[64];
     snprintf(program, sizeof program, "fuel-%s", command->name);
-    argv[0] = program;
-    return command->run(argc, argv);
+    char **arguments = calloc((size_t)argc + 1, sizeof *arguments);
+    if (arguments == NULL)
+        return 1;
+    memcpy(arguments + 1, argv + 1, (size_t)(argc - 1) * sizeof *arguments);
+    arguments[0] = program;
+    int result = command->run(argc, arguments, typed);
+    free(arguments);
+    return result;
 }
 
-static int run_help(int argc, char **argv)
+static int run_help(int argc, char **argv, const struct typed_command *typed)
 {
     if (argc < 3) {
         print_usage(stdout);
         return 0;
     }
     char *help_argv[] = {argv[2], "-h", NULL};
-    return run_command(argv[2], 2, help_argv, true);
+    return run_command(argv[2], 2, help_argv, true, typed);
 }
 
 int main(int argc, char **argv)
 {
-    /* Commands see argv[0] rewritten to "fuel-NAME"; provenance keeps what was typed. */
-    char **typed = calloc((size_t)argc + 1, sizeof *typed);
-    if (typed == NULL)
-        return 1;
-    memcpy(typed, argv, (size_t)argc * sizeof *typed);
-    typed_argc = argc;
-    typed_argv = typed;
-    char *invoked = basename(argv[0]);
+    const struct typed_command typed = {argc, argv};
+    const char *slash = strrchr(argv[0], '/');
+    const char *invoked = slash != NULL ? slash + 1 : argv[0];
     if (strncmp(invoked, "fuel-", 5) == 0)
-        return run_command(invoked + 5, argc, argv, false);
+        return run_command(invoked + 5, argc, argv, false, &typed);
     if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
         print_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
@@ -159,11 +171,11 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--version") == 0)
         return print_version();
     if (strcmp(argv[1], "help") == 0)
-        return run_help(argc, argv);
+        return run_help(argc, argv, &typed);
     if (argv[1][0] == '-') {
         fprintf(stderr, "fuel: unknown option: %s\n", argv[1]);
         print_usage(stderr);
         return 2;
     }
-    return run_command(argv[1], argc - 1, argv + 1, true);
+    return run_command(argv[1], argc - 1, argv + 1, true, &typed);
 }

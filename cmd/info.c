@@ -5,11 +5,11 @@
 #include "common/hdf5/h5py_reader.h"
 #include "commands.h"
 #include "info_check.h"
+#include "info_fixture.h"
 #include "usage.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <limits.h>
@@ -19,30 +19,37 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char usage[] =
-    "usage: fuel-info [-h] [--json] [--check] [--verify-inputs] FILE|NAME...\n"
-    "\n"
-    "Prints what an H5PYDataset HDF5 file holds: the command and versions that made it, its\n"
-    "splits and sources, and its provenance. A NAME that is not an existing file is looked up\n"
-    "in the data path (FUEL_DATA_PATH or data_path in ~/.fuelrc). Given several files, prints\n"
-    "one line per file: name, dataset, splits with their counts, creation time.\n"
-    "\n"
-    "options:\n"
-    "  -h, --help        show this help and exit\n"
-    "  --json            print JSON instead of text (an array for several files)\n"
-    "  --check           check the H5PYDataset invariants; exit 4 with one line per violation\n"
-    "  --verify-inputs   re-hash the raw inputs the provenance names (beside the file or in the\n"
-    "                    data path): each matching, different (exit 6) or missing (exit 3)\n";
+static const char program[] = "fuel-info";
+
+static bool as_json, check_invariants, verify_inputs;
+
+static const struct command_option options[] = {
+    {.long_name = "json", .kind = OPTION_FLAG, .value = &as_json,
+     .help = "print JSON instead of text (an array for several files)"},
+    {.long_name = "check", .kind = OPTION_FLAG, .value = &check_invariants,
+     .help = "check the H5PYDataset invariants; exit 4 with one line per violation"},
+    {.long_name = "verify-inputs", .kind = OPTION_FLAG, .value = &verify_inputs,
+     .help = "re-hash the raw inputs the provenance names (beside the file or in the data path): "
+             "each matching, different (exit 6) or missing (exit 3)"},
+};
+
+const struct command_line info_command_line = {
+    .program = program,
+    .usage = "[-h] [--json] [--check] [--verify-inputs] FILE|NAME...",
+    .description =
+        "Prints what an H5PYDataset HDF5 file holds: the command and versions that made it, its\n"
+        "splits and sources, and its provenance. A NAME that is not an existing file is looked up\n"
+        "in the data path (FUEL_DATA_PATH or data_path in ~/.fuelrc). Given several files, prints\n"
+        "one line per file: name, dataset, splits with their counts, creation time.",
+    .options = options,
+    .option_count = sizeof options / sizeof options[0],
+    .maximum_positionals = (size_t)-1,
+    .positional_completion = COMPLETE_FILE,
+};
 
 /* Root attributes shown in their own sections rather than among the other attributes. */
 static const char *const shown_apart[] = {"h5py_interface_version", "fuel_convert_version",
                                           "fuel_convert_command", "fuel_provenance"};
-
-static int unknown_option(const char *program, const char *argument)
-{
-    char short_option[3] = {'-', (char)optopt, '\0'};
-    return usage_error(program, "unknown option: %s", optopt != 0 ? short_option : argument);
-}
 
 /* --- Text output -------------------------------------------------------------------------- */
 
@@ -404,6 +411,7 @@ static int provenance_print(const struct h5py_file *file)
 
 static int text_print(const struct h5py_file *file, const char *name)
 {
+    info_fixture_print(file);
     fuel_block_print(file, name);
     int result = splits_print(file);
     if (result == 0)
@@ -579,8 +587,8 @@ static int info_run(const char *program, const char *name, bool as_json)
 struct info_request {
     bool as_json;
     struct info_check_request check;
-    char **names;
-    int count;
+    const char *const *names;
+    size_t count;
 };
 
 /* The dataset named by fuel_convert_command, e.g. "mnist" or "svhn 2": the first word that is
@@ -710,7 +718,7 @@ static int info_several(const char *program, const struct info_request *request)
     struct table table = {.indent = 0, .columns = 4, .right_aligned = right};
     json_t *document = json_array();
     int first_failure = 0;
-    for (int index = 0; index < request->count; index++) {
+    for (size_t index = 0; index < request->count; index++) {
         error_clear();
         int result = info_one(program, request, request->names[index], &table, document);
         fflush(stdout);
@@ -732,40 +740,27 @@ static int info_several(const char *program, const struct info_request *request)
     return first_failure != 0 ? first_failure : result;
 }
 
-int cmd_info(int argc, char **argv)
+static int info_command(const struct parsed_arguments *parsed)
 {
-    enum { OPTION_JSON = 256, OPTION_CHECK, OPTION_VERIFY_INPUTS };
-    static const struct option options[] = {
-        {"help", no_argument, NULL, 'h'}, {"json", no_argument, NULL, OPTION_JSON},
-        {"check", no_argument, NULL, OPTION_CHECK},
-        {"verify-inputs", no_argument, NULL, OPTION_VERIFY_INPUTS}, {NULL, 0, NULL, 0}};
-    struct info_request request = {0};
-    int option;
-    opterr = 0;
-    optind = 1;
-    while ((option = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-        if (option == 'h') {
-            fputs(usage, stdout);
-            return 0;
-        }
-        if (option == OPTION_JSON)
-            request.as_json = true;
-        else if (option == OPTION_CHECK)
-            request.check.invariants = true;
-        else if (option == OPTION_VERIFY_INPUTS)
-            request.check.inputs = true;
-        else
-            return unknown_option(argv[0], argv[optind - 1]);
-    }
-    if (optind == argc)
-        return usage_error(argv[0], "missing FILE or NAME");
-    request.names = argv + optind;
-    request.count = argc - optind;
-    if (request.count > 1 || request.check.invariants || request.check.inputs)
-        return info_several(argv[0], &request);
+    struct info_request request = {
+        .as_json = as_json,
+        .check = {.invariants = check_invariants, .inputs = verify_inputs},
+        .names = parsed->positionals,
+        .count = parsed->positional_count,
+    };
+    if (request.count == 0)
+        return usage_error(program, "missing FILE or NAME");
+    if (request.count > 1 || check_invariants || verify_inputs)
+        return info_several(program, &request);
     error_clear();
-    int result = info_run(argv[0], argv[optind], request.as_json);
-    if (result != 0)
-        error_print(argv[0]);
+    int result = info_run(program, request.names[0], as_json);
+    if (result != EXIT_OK)
+        error_print(program);
     return result;
+}
+
+int cmd_info(int argc, char **argv, const struct typed_command *typed)
+{
+    (void)typed;
+    return options_run(&info_command_line, argc, argv, info_command);
 }

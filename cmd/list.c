@@ -11,9 +11,9 @@
 #include "converters/extra.h"
 #include "downloaders/downloader.h"
 #include "commands.h"
+#include "usage.h"
 
 #include <dirent.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -24,20 +24,33 @@
 
 static const char program[] = "fuel-list";
 
-static const char usage[] =
-    "usage: fuel-list [-h] [--json] [--verify] [--checksums FILE] [-d DIR]\n"
-    "\n"
-    "Lists every dataset: its raw files and their state (missing, partial, present, wrong size,\n"
-    "or with --verify verified or corrupt), and its converted file as found in the data path\n"
-    "(FUEL_DATA_PATH or data_path in ~/.fuelrc), with size and creation time.\n"
-    "\n"
-    "options:\n"
-    "  -h, --help  show this help and exit\n"
-    "  --json      print a JSON array, one object per dataset\n"
-    "  --verify    hash the raw files present and compare them with the published checksums\n"
-    "  --checksums FILE  md5sum/sha256sum lines replacing the published checksums (and sizes)\n"
-    "  -d DIR      look for the raw files in DIR (default: the first data path directory\n"
-    "              holding each file)\n";
+static const char *directory, *checksums_path;
+static bool as_json, verify;
+
+static const struct command_option options[] = {
+    {.long_name = "json", .kind = OPTION_FLAG, .value = &as_json,
+     .help = "print a JSON array, one object per dataset"},
+    {.long_name = "verify", .kind = OPTION_FLAG, .value = &verify,
+     .help = "hash the raw files present and compare them with the published checksums"},
+    {.long_name = "checksums", .kind = OPTION_STRING, .value = &checksums_path,
+     .argument = "FILE", .completion = COMPLETE_FILE,
+     .help = "md5sum/sha256sum lines replacing the published checksums (and sizes)"},
+    {.short_name = 'd', .long_name = "directory", .kind = OPTION_STRING, .value = &directory,
+     .argument = "DIR", .completion = COMPLETE_DIRECTORY,
+     .help = "look for the raw files in DIR (default: the first data path directory holding "
+             "each file)"},
+};
+
+const struct command_line list_command_line = {
+    .program = program,
+    .usage = "[-h] [--json] [--verify] [--checksums FILE] [-d DIR]",
+    .description =
+        "Lists every dataset: its raw files and their state (missing, partial, present, wrong size,\n"
+        "or with --verify verified or corrupt), and its converted file as found in the data path\n"
+        "(FUEL_DATA_PATH or data_path in ~/.fuelrc), with size and creation time.",
+    .options = options,
+    .option_count = sizeof options / sizeof options[0],
+};
 
 struct list_request {
     const char *directory, *checksums_path;
@@ -330,45 +343,20 @@ static int list_run(struct list_request *request)
     return result;
 }
 
-int cmd_list(int argc, char **argv)
+static int list_command(const struct parsed_arguments *parsed)
 {
-    enum { OPTION_JSON = 256, OPTION_VERIFY, OPTION_CHECKSUMS };
-    static const struct option options[] = {
-        {"help", no_argument, NULL, 'h'}, {"json", no_argument, NULL, OPTION_JSON},
-        {"verify", no_argument, NULL, OPTION_VERIFY},
-        {"checksums", required_argument, NULL, OPTION_CHECKSUMS},
-        {"directory", required_argument, NULL, 'd'}, {NULL, 0, NULL, 0}};
-    struct list_request request = {0};
-    int option;
-    opterr = 0;
-    optind = 1;
-    while ((option = getopt_long(argc, argv, "hd:", options, NULL)) != -1) {
-        if (option == 'h') {
-            fputs(usage, stdout);
-            return EXIT_OK;
-        }
-        if (option == OPTION_JSON)
-            request.as_json = true;
-        else if (option == OPTION_VERIFY)
-            request.verify = true;
-        else if (option == 'd')
-            request.directory = optarg;
-        else if (option == OPTION_CHECKSUMS)
-            request.checksums_path = optarg;
-        else {
-            fprintf(stderr, "%s: unknown option or missing value: %s; see '%s -h'\n", program,
-                    argv[optind - 1], program);
-            return EXIT_USAGE;
-        }
-    }
-    if (optind < argc) {
-        fprintf(stderr, "%s: unexpected argument: %s; see '%s -h'\n", program, argv[optind],
-                program);
-        return EXIT_USAGE;
-    }
+    (void)parsed;
+    struct list_request request = {.directory = directory, .checksums_path = checksums_path,
+                                   .as_json = as_json, .verify = verify};
     error_clear();
     int result = list_run(&request);
     if (result != EXIT_OK)
         error_print(program);
     return result;
+}
+
+int cmd_list(int argc, char **argv, const struct typed_command *typed)
+{
+    (void)typed;
+    return options_run(&list_command_line, argc, argv, list_command);
 }

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,28 @@ struct parser {
     int index;
     struct parsed_arguments *parsed;
 };
+
+static int parse_failure(const struct parser *parser, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* A usage error, printed unless -h was given: then the rest is parsed only for what it names. */
+static int parse_failure(const struct parser *parser, const char *format, ...)
+{
+    char message[512];
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(message, sizeof message, format, arguments);
+    va_end(arguments);
+    if (parser->parsed->help)
+        return EXIT_USAGE;
+    return usage_error(parser->line->program, "%s", message);
+}
+
+/* ARGUMENT, not taken by the table, kept as typed for an extra converter. */
+static void keep_word(const struct parser *parser, const char *argument)
+{
+    parser->parsed->words[parser->parsed->word_count++] = argument;
+}
 
 const struct command_option *options_find(const struct command_line *line, const char *name)
 {
@@ -61,11 +84,10 @@ static int store_number(const struct parser *parser, const struct command_option
     if (errno != 0 || end == value || *end != '\0' || !(number >= option->minimum) ||
         !(number <= option->maximum) || (whole && number != floor(number))) {
         if (whole)
-            return usage_error(parser->line->program,
-                               "invalid %s: %s: expected a whole number from %.0f to %.0f", name,
-                               value, option->minimum, option->maximum);
-        return usage_error(parser->line->program, "invalid %s: %s: expected a number from %g to %g",
-                           name, value, option->minimum, option->maximum);
+            return parse_failure(parser, "invalid %s: %s: expected a whole number from %.0f to %.0f",
+                                 name, value, option->minimum, option->maximum);
+        return parse_failure(parser, "invalid %s: %s: expected a number from %g to %g", name, value,
+                             option->minimum, option->maximum);
     }
     if (whole)
         *(long *)option->value = (long)number;
@@ -78,9 +100,8 @@ static int store_number(const struct parser *parser, const struct command_option
 static int store(const struct parser *parser, const struct command_option *option, const char *name,
                  const char *value)
 {
-    const char *program = parser->line->program;
     if (option->choices != NULL && value != NULL && !is_choice(option->choices, value))
-        return usage_error(program, "invalid choice: %s", value);
+        return parse_failure(parser, "invalid choice: %s", value);
     switch (option->kind) {
     case OPTION_FLAG: *(bool *)option->value = true; return EXIT_OK;
     case OPTION_COUNT: (*(int *)option->value)++; return EXIT_OK;
@@ -88,7 +109,7 @@ static int store(const struct parser *parser, const struct command_option *optio
     case OPTION_LIST: {
         struct option_list *list = option->value;
         if (list->count == OPTION_LIST_MAX)
-            return usage_error(program, "too many %s options", name);
+            return parse_failure(parser, "too many %s options", name);
         list->items[list->count++] = value;
         return EXIT_OK;
     }
@@ -107,7 +128,7 @@ static int next_value(struct parser *parser, const char *name, const char *attac
         return EXIT_OK;
     }
     if (parser->index + 1 >= parser->argc)
-        return usage_error(parser->line->program, "option %s needs a value", name);
+        return parse_failure(parser, "option %s needs a value", name);
     *value = parser->argv[++parser->index];
     return EXIT_OK;
 }
@@ -119,15 +140,18 @@ static int pass_unknown(struct parser *parser, const char *argument, size_t name
     struct parsed_arguments *parsed = parser->parsed;
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)name_length, argument);
-    if (!parser->line->pass_unknown || argument[1] != '-')
-        return usage_error(parser->line->program, "unknown option: %s", name);
+    if (!parser->line->pass_unknown)
+        return parse_failure(parser, "unknown option: %s", name);
     if (parsed->passed_count == PASSED_OPTION_MAX || name_length >= sizeof name)
-        return usage_error(parser->line->program, "too many options: %s", name);
+        return parse_failure(parser, "too many options: %s", name);
     struct passed_option *passed = &parsed->passed[parsed->passed_count++];
     memcpy(passed->name, name, name_length + 1);
     passed->value = attached;
-    if (attached == NULL && parser->index + 1 < parser->argc)
+    keep_word(parser, argument);
+    if (attached == NULL && parser->index + 1 < parser->argc) {
         passed->value = parser->argv[++parser->index];
+        keep_word(parser, passed->value);
+    }
     return EXIT_OK;
 }
 
@@ -138,7 +162,7 @@ static int parse_long(struct parser *parser, const char *argument)
     const char *attached = equals != NULL ? equals + 1 : NULL;
     char name[128];
     if (name_length >= sizeof name)
-        return usage_error(parser->line->program, "unknown option: %.60s...", argument);
+        return parse_failure(parser, "unknown option: %.60s...", argument);
     memcpy(name, argument, name_length);
     name[name_length] = '\0';
     if (strcmp(name, "--help") == 0) {
@@ -149,7 +173,7 @@ static int parse_long(struct parser *parser, const char *argument)
     if (option == NULL)
         return pass_unknown(parser, argument, name_length, attached);
     if (!takes_value(option) && attached != NULL)
-        return usage_error(parser->line->program, "option %s takes no value", name);
+        return parse_failure(parser, "option %s takes no value", name);
     const char *value = NULL;
     int result = takes_value(option) ? next_value(parser, name, attached, &value) : EXIT_OK;
     return result == EXIT_OK ? store(parser, option, name, value) : result;
@@ -165,8 +189,10 @@ static int parse_short(struct parser *parser, const char *argument)
             continue;
         }
         const struct command_option *option = options_find(parser->line, name);
+        if (option == NULL && letter == argument + 1)
+            return pass_unknown(parser, argument, strlen(argument), NULL);
         if (option == NULL)
-            return usage_error(parser->line->program, "unknown option: %s", name);
+            return parse_failure(parser, "unknown option: %s", name);
         if (!takes_value(option)) {
             int result = store(parser, option, name, NULL);
             if (result != EXIT_OK)
@@ -184,8 +210,9 @@ static int add_positional(struct parser *parser, const char *argument)
 {
     struct parsed_arguments *parsed = parser->parsed;
     if (parsed->positional_count >= parser->line->maximum_positionals)
-        return usage_error(parser->line->program, "unexpected argument: %s", argument);
+        return parse_failure(parser, "unexpected argument: %s", argument);
     parsed->positionals[parsed->positional_count++] = argument;
+    keep_word(parser, argument);
     return EXIT_OK;
 }
 
@@ -194,11 +221,12 @@ int options_parse(const struct command_line *line, int argc, char *const *argv,
 {
     *parsed = (struct parsed_arguments){0};
     parsed->positionals = calloc((size_t)argc + 1, sizeof *parsed->positionals);
-    if (parsed->positionals == NULL)
+    parsed->words = calloc((size_t)argc + 1, sizeof *parsed->words);
+    if (parsed->positionals == NULL || parsed->words == NULL)
         return error_set(EXIT_OTHER, "out of memory");
     struct parser parser = {line, argc, argv, 1, parsed};
     bool options_ended = false;
-    for (; parser.index < argc && !parsed->help; parser.index++) {
+    for (; parser.index < argc; parser.index++) {
         const char *argument = argv[parser.index];
         int result;
         if (options_ended || argument[0] != '-' || argument[1] == '\0')
@@ -210,7 +238,7 @@ int options_parse(const struct command_line *line, int argc, char *const *argv,
         else
             result = parse_short(&parser, argument);
         if (result != EXIT_OK)
-            return result;
+            return parsed->help ? EXIT_OK : result;
     }
     return EXIT_OK;
 }
@@ -218,8 +246,24 @@ int options_parse(const struct command_line *line, int argc, char *const *argv,
 void parsed_arguments_free(struct parsed_arguments *parsed)
 {
     free(parsed->positionals);
+    free(parsed->words);
     parsed->positionals = NULL;
+    parsed->words = NULL;
     parsed->positional_count = 0;
+    parsed->word_count = 0;
+}
+
+int options_run(const struct command_line *line, int argc, char *const *argv,
+                int (*body)(const struct parsed_arguments *parsed))
+{
+    struct parsed_arguments parsed;
+    int result = options_parse(line, argc, argv, &parsed);
+    if (result == EXIT_OK && parsed.help && !line->own_help)
+        options_print_help(line, stdout);
+    else if (result == EXIT_OK)
+        result = body(&parsed);
+    parsed_arguments_free(&parsed);
+    return result;
 }
 
 /* "-d, --directory DIR" */
@@ -234,6 +278,28 @@ static void option_synopsis(const struct command_option *option, char *text, siz
         snprintf(text + used, size - (size_t)used, " %s", option->argument);
 }
 
+/* HELP from column 29, words carried to a new line past column 100. */
+static void help_print(const char *help, FILE *stream)
+{
+    enum { COLUMN = 29, WIDTH = 100 };
+    size_t used = COLUMN;
+    for (const char *word = help; *word != '\0';) {
+        size_t length = strcspn(word, " ");
+        if (word != help && used + 1 + length > WIDTH) {
+            fprintf(stream, "\n%*s", COLUMN, "");
+            used = COLUMN;
+        } else if (word != help) {
+            fputc(' ', stream);
+            used++;
+        }
+        fprintf(stream, "%.*s", (int)length, word);
+        used += length;
+        word += length;
+        word += strspn(word, " ");
+    }
+    fputc('\n', stream);
+}
+
 void options_print_table(const struct command_line *line, FILE *stream)
 {
     fprintf(stream, "options:\n");
@@ -241,9 +307,10 @@ void options_print_table(const struct command_line *line, FILE *stream)
         char synopsis[96];
         option_synopsis(&line->options[index], synopsis, sizeof synopsis);
         if (strlen(synopsis) <= 26)
-            fprintf(stream, "  %-26s %s\n", synopsis, line->options[index].help);
+            fprintf(stream, "  %-26s ", synopsis);
         else
-            fprintf(stream, "  %s\n  %-26s %s\n", synopsis, "", line->options[index].help);
+            fprintf(stream, "  %s\n  %-26s ", synopsis, "");
+        help_print(line->options[index].help, stream);
     }
     fprintf(stream, "  %-26s %s\n", "-h, --help", "show this help and exit");
 }

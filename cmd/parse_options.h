@@ -61,9 +61,12 @@ struct command_line {
     size_t option_count;
     size_t maximum_positionals;           /* more is a usage error */
     enum completion_kind positional_completion;
+    const char *positional_choices; /* space-separated words for COMPLETE_CHOICE positionals */
     /* Options not in the table are kept, each with a value, in passed[] (the dataset's own
        options), instead of being a usage error. */
     bool pass_unknown;
+    /* -h is the command's to answer (options_run passes it on): its help names the dataset. */
+    bool own_help;
 };
 
 struct parsed_arguments {
@@ -71,17 +74,27 @@ struct parsed_arguments {
     size_t positional_count;
     struct passed_option passed[PASSED_OPTION_MAX];
     size_t passed_count;
+    /* Every argument the table did not take (positionals, passed options and their values), as
+       typed and in order: what an extra converter is given. */
+    const char **words;
+    size_t word_count;
     bool help;
 };
 
 /* Parses ARGV[1..ARGC) against LINE, storing option values through the table's pointers; options
    and positionals may be mixed, "--" ends the options. ARGV is never modified. On a usage error
-   prints one line (usage_error) and returns EXIT_USAGE; -h/--help sets PARSED->help and stops
-   checking. */
+   prints one line (usage_error) and returns EXIT_USAGE; -h/--help sets PARSED->help, and the rest
+   is still parsed (a dataset after -h is kept) but no longer reported as a usage error. With
+   pass_unknown, an unknown "-x" or "--name" is passed on with the next argument as its value. */
 int options_parse(const struct command_line *line, int argc, char *const *argv,
                   struct parsed_arguments *parsed);
 
 void parsed_arguments_free(struct parsed_arguments *parsed);
+
+/* A command's entry point whole: parses ARGV against LINE, prints the help on -h (unless
+   LINE->own_help), else returns BODY(PARSED); frees what parsing took. */
+int options_run(const struct command_line *line, int argc, char *const *argv,
+                int (*body)(const struct parsed_arguments *parsed));
 
 /* "usage: PROGRAM USAGE", the description and the option table, generated from LINE. */
 void options_print_help(const struct command_line *line, FILE *stream);

@@ -56,22 +56,21 @@ static int path_print(const char *name, bool json)
     return EXIT_OK;
 }
 
-int cmd_path(int argc, char **argv)
+static int path_command(const struct parsed_arguments *parsed)
 {
-    struct parsed_arguments parsed;
-    int result = options_parse(&path_command_line, argc, argv, &parsed);
-    if (result == EXIT_OK && parsed.help)
-        options_print_help(&path_command_line, stdout);
-    else if (result == EXIT_OK && parsed.positional_count == 0)
-        result = usage_error(program, "missing NAME");
-    else if (result == EXIT_OK && parsed.positional_count > 1)
-        result = usage_error(program, "one NAME expected, got also: %s", parsed.positionals[1]);
-    else if (result == EXIT_OK) {
-        error_clear();
-        result = path_print(parsed.positionals[0], as_json);
-        if (result != EXIT_OK)
-            error_print(program);
-    }
-    parsed_arguments_free(&parsed);
+    if (parsed->positional_count == 0)
+        return usage_error(program, "missing NAME");
+    if (parsed->positional_count > 1)
+        return usage_error(program, "one NAME expected, got also: %s", parsed->positionals[1]);
+    error_clear();
+    int result = path_print(parsed->positionals[0], as_json);
+    if (result != EXIT_OK)
+        error_print(program);
     return result;
+}
+
+int cmd_path(int argc, char **argv, const struct typed_command *typed)
+{
+    (void)typed;
+    return options_run(&path_command_line, argc, argv, path_command);
 }

@@ -653,3 +653,15 @@ int data_path_find(const struct fuel_config *config, const char *name, char *pat
         path[0] = '\0';
     return not_found(config, name);
 }
+
+const char *data_path_writable(const struct fuel_config *config)
+{
+    for (size_t index = 0; index < config->data_path.count; index++) {
+        const char *directory = config->data_path.items[index];
+        struct stat status;
+        if (stat(directory, &status) == 0 && S_ISDIR(status.st_mode) &&
+            access(directory, W_OK | X_OK) == 0)
+            return directory;
+    }
+    return NULL;
+}

@@ -30,4 +30,7 @@ void config_free(struct fuel_config *config);
    naming the directories searched, when none does. */
 int data_path_find(const struct fuel_config *config, const char *name, char *path, size_t size);
 
+/* The first directory of the data path that exists and can be written in; NULL when none. */
+const char *data_path_writable(const struct fuel_config *config);
+
 #endif

@@ -44,6 +44,18 @@ int directory_lock(const char *directory, bool wait, int *descriptor, bool *busy
     return directory_lock_file(directory, DIRECTORY_LOCK_NAME, wait, descriptor, busy);
 }
 
+int directory_lock_waiting(const char *directory, const char *waiting, int *descriptor)
+{
+    bool busy;
+    int result = directory_lock(directory, false, descriptor, &busy);
+    if (result == EXIT_OK && busy) {
+        if (waiting != NULL)
+            fprintf(stderr, "%s\n", waiting);
+        result = directory_lock(directory, true, descriptor, &busy);
+    }
+    return result;
+}
+
 int directory_lock_file(const char *directory, const char *name, bool wait, int *descriptor,
                         bool *busy)
 {

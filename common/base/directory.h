@@ -14,6 +14,10 @@ int directory_create(const char *path);
    EXIT_WRITE when the lock file cannot be opened or locked. */
 int directory_lock(const char *directory, bool wait, int *descriptor, bool *busy);
 
+/* Takes DIRECTORY's lock, waiting while another run holds it; before waiting prints WAITING
+   (a whole line; NULL: nothing) on stderr. */
+int directory_lock_waiting(const char *directory, const char *waiting, int *descriptor);
+
 /* The same with the lock file DIRECTORY/NAME. */
 int directory_lock_file(const char *directory, const char *name, bool wait, int *descriptor,
                         bool *busy);

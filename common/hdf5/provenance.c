@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <libgen.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -31,6 +32,24 @@ struct provenance {
     int result;
     char message[2048];
 };
+
+char *typed_command_text(const struct typed_command *typed)
+{
+    size_t length = 1;
+    for (int index = 0; index < typed->argc; index++)
+        length += strlen(typed->argv[index]) + 1;
+    char *command = malloc(length), *first = strdup(typed->argc > 0 ? typed->argv[0] : "");
+    if (command == NULL || first == NULL) {
+        free(command);
+        free(first);
+        return NULL;
+    }
+    size_t used = (size_t)snprintf(command, length, "%s", basename(first));
+    for (int index = 1; index < typed->argc; index++)
+        used += (size_t)snprintf(command + used, length - used, " %s", typed->argv[index]);
+    free(first);
+    return command;
+}
 
 static void provenance_free(struct provenance *provenance)
 {
@@ -57,7 +76,7 @@ static void *hash_inputs(void *argument)
     return NULL;
 }
 
-static int copy_arguments(struct provenance *provenance, int argc, char **argv,
+static int copy_arguments(struct provenance *provenance, int argc, char *const *argv,
                           const char *const *input_paths, size_t input_count)
 {
     provenance->argv = json_array();
@@ -78,7 +97,7 @@ static int copy_arguments(struct provenance *provenance, int argc, char **argv,
     return 0;
 }
 
-int provenance_begin(struct provenance **provenance, int argc, char **argv,
+int provenance_begin(struct provenance **provenance, int argc, char *const *argv,
                      const char *const *input_paths, size_t input_count)
 {
     *provenance = calloc(1, sizeof **provenance);

@@ -6,8 +6,19 @@
 
 struct provenance;
 
+/* The command line exactly as typed (main's argc and argv): recorded whole in fuel_provenance
+   and, joined, as fuel_convert_command. */
+struct typed_command {
+    int argc;
+    char *const *argv;
+};
+
+/* The basename of TYPED's argv[0] and its arguments, space-joined: fuel_convert_command (caller
+   frees); NULL when out of memory. */
+char *typed_command_text(const struct typed_command *typed);
+
 /* Starts hashing the input files (in a background thread, so conversion runs meanwhile). */
-int provenance_begin(struct provenance **provenance, int argc, char **argv,
+int provenance_begin(struct provenance **provenance, int argc, char *const *argv,
                      const char *const *input_paths, size_t input_count);
 
 /* Waits for the hashes and returns the JSON text (caller frees); NULL with error_set on failure. */

@@ -271,3 +271,21 @@ int publish_remove_leftover(const char *path, bool dry_run, bool *removed)
     close(descriptor);
     return result;
 }
+
+void publish_file_name(const char *given, char *name, size_t size)
+{
+    const char *extension = strrchr(given, '.');
+    bool known = extension != NULL &&
+                 (strcmp(extension, ".hdf5") == 0 || strcmp(extension, ".hdf") == 0 ||
+                  strcmp(extension, ".h5") == 0);
+    snprintf(name, size, "%s%s", given, known ? "" : ".hdf5");
+}
+
+int publish_check_directory(const char *directory)
+{
+    struct stat status;
+    if (stat(directory, &status) != 0 || !S_ISDIR(status.st_mode))
+        return error_set(EXIT_WRITE, "cannot write output: %s: not an existing directory",
+                         directory);
+    return EXIT_OK;
+}

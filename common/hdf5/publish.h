@@ -19,6 +19,12 @@ struct publication {
    be created. */
 int publish_begin(struct publication *publication, const char *directory, const char *name);
 
+/* GIVEN (fuel-convert -r) with .hdf5 appended unless it ends in .hdf5, .hdf or .h5. */
+void publish_file_name(const char *given, char *name, size_t size);
+
+/* EXIT_WRITE unless DIRECTORY, where a file is to be published, is an existing directory. */
+int publish_check_directory(const char *directory);
+
 /* fsyncs the temporary file, renames it over the final name and fsyncs the directory. */
 int publish_commit(struct publication *publication);
 

@@ -116,7 +116,7 @@ time.sleep(600)' "$OUT/.mnist.hdf5.Live01" "$BATS_TEST_TMPDIR/locked" &
     [ "$stderr" = "fuel-clean: unknown option: --bogus; see 'fuel-clean -h'" ]
     run --separate-stderr fuel-clean -d
     [ "$status" -eq 2 ]
-    [ "$stderr" = "fuel-clean: missing value of -d; see 'fuel-clean -h'" ]
+    [ "$stderr" = "fuel-clean: option -d needs a value; see 'fuel-clean -h'" ]
     run --separate-stderr fuel-clean extra
     [ "$status" -eq 2 ]
     [ "$stderr" = "fuel-clean: unexpected argument: extra; see 'fuel-clean -h'" ]

@@ -490,6 +490,26 @@ static void test_data_path_find_takes_the_first_directory_holding_name(void **st
                      EXIT_USAGE);
 }
 
+/* The first directory of the data path that exists and is one: not a missing one, not a file. */
+static void test_data_path_writable(void **state)
+{
+    struct fixture *fixture = *state;
+    char file[512], directory[256], value[1536];
+    make_directory(fixture, "directory", directory);
+    snprintf(file, sizeof file, "%s/plain", directory);
+    write_file(file, "x", 1);
+    snprintf(value, sizeof value, "%s/absent:%s:%s", directory, file, directory);
+    setenv("FUEL_DATA_PATH", value, 1);
+    assert_int_equal(config_load(&fixture->config), EXIT_OK);
+    assert_string_equal(data_path_writable(&fixture->config), directory);
+    config_free(&fixture->config);
+    fixture->config = (struct fuel_config){0};
+    snprintf(value, sizeof value, "%s/absent:%s", directory, file);
+    setenv("FUEL_DATA_PATH", value, 1);
+    assert_int_equal(config_load(&fixture->config), EXIT_OK);
+    assert_null(data_path_writable(&fixture->config));
+}
+
 static void test_data_path_find_with_empty_data_path(void **state)
 {
     struct fixture *fixture = *state;
@@ -528,6 +548,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_data_path_find_takes_the_first_directory_holding_name,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_data_path_find_with_empty_data_path, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_data_path_writable, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char base[] = "/tmp/fuel-test-directory-XXXXXX";
@@ -81,6 +83,49 @@ static void test_lock_in_missing_directory_fails(void **state)
     assert_non_null(strstr(error_message(), "cannot lock: /nonexistent/dir/.fuel-download.lock"));
 }
 
+static double seconds_now(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+/* A free lock is taken at once and nothing is said; a held one is waited for, said once. */
+static void test_lock_waiting(void **state)
+{
+    (void)state;
+    char said[256], text[256];
+    snprintf(said, sizeof said, "%s/said", base);
+    int descriptor;
+    assert_int_equal(directory_lock_waiting(base, "waiting here", &descriptor), EXIT_OK);
+    assert_true(descriptor >= 0);
+    pid_t holder = fork();
+    if (holder == 0) {
+        usleep(300000); /* the parent's lock, inherited, is let go of only when both close it */
+        _exit(0);
+    }
+    directory_unlock(descriptor);
+    int other;
+    bool busy;
+    assert_int_equal(directory_lock(base, false, &other, &busy), EXIT_OK);
+    assert_true(busy);
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    assert_true(freopen(said, "w", stderr) != NULL);
+    double start = seconds_now();
+    assert_int_equal(directory_lock_waiting(base, "waiting here", &descriptor), EXIT_OK);
+    double waited = seconds_now() - start;
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    assert_true(descriptor >= 0);
+    assert_true(waited > 0.05);
+    test_file_read(said, text, sizeof text);
+    assert_string_equal(text, "waiting here\n");
+    directory_unlock(descriptor);
+    waitpid(holder, NULL, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -88,6 +133,7 @@ int main(void)
         cmocka_unit_test(test_create_over_a_file_fails),
         cmocka_unit_test(test_lock_is_exclusive),
         cmocka_unit_test(test_lock_in_missing_directory_fails),
+        cmocka_unit_test(test_lock_waiting),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

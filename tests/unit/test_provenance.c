@@ -175,10 +175,28 @@ static void test_created_now_without_epoch(void **state)
     assert_int_equal(strlen(created), 20);
 }
 
+/* fuel_convert_command: the basename of argv[0], then every argument as typed. */
+static void test_typed_command_text(void **state)
+{
+    (void)state;
+    char *argv[] = {"/usr/local/bin/fuel", "fetch", "fashion_mnist", "--dtype=float32", "-q"};
+    struct typed_command typed = {5, argv};
+    char *text = typed_command_text(&typed);
+    assert_string_equal(text, "fuel fetch fashion_mnist --dtype=float32 -q");
+    free(text);
+    assert_string_equal(argv[0], "/usr/local/bin/fuel");
+    assert_string_equal(argv[3], "--dtype=float32");
+    struct typed_command alone = {1, argv};
+    text = typed_command_text(&alone);
+    assert_string_equal(text, "fuel");
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fields),
+        cmocka_unit_test(test_typed_command_text),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_no_inputs),
         cmocka_unit_test(test_missing_input),

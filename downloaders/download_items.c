@@ -4,7 +4,12 @@
 
 #include "common/base/error.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 void item_table_free(struct item_table *table)
 {
@@ -61,3 +66,27 @@ int item_table_build(struct item_table *table, const struct downloader *download
     return EXIT_OK;
 }
 
+
+static int remove_if_present(const char *directory, const char *name, const char *suffix)
+{
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%s%s", directory, name, suffix) >= (int)sizeof path)
+        return error_set(EXIT_WRITE, "cannot remove: %s/%s: name too long", directory, name);
+    if (unlink(path) != 0 && errno != ENOENT)
+        return error_set(EXIT_WRITE, "cannot remove: %s: %s", path, strerror(errno));
+    return EXIT_OK;
+}
+
+int downloader_files_remove(const struct downloader *downloader, const char *directory,
+                            bool parts)
+{
+    for (size_t index = 0; index < downloader->file_count; index++) {
+        const char *name = downloader->files[index].name;
+        int result = remove_if_present(directory, name, "");
+        if (result == EXIT_OK && parts)
+            result = remove_if_present(directory, name, ".part");
+        if (result != EXIT_OK)
+            return result;
+    }
+    return EXIT_OK;
+}

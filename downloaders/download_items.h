@@ -7,7 +7,7 @@
 #include "common/base/config.h"
 #include "common/download/download.h"
 #include "common/download/url_list.h"
-#include "downloaders/downloader.h"
+#include "downloader.h"
 
 struct item_table {
     struct download_item *items;
@@ -22,5 +22,10 @@ int item_table_build(struct item_table *table, const struct downloader *download
                      const char *url_prefix, const struct fuel_config *config,
                      const char *checksums_path);
 void item_table_free(struct item_table *table);
+
+/* Removes DOWNLOADER's files from DIRECTORY, and their .part files too with PARTS; a file not
+   there is no error. EXIT_WRITE naming the file that cannot be removed. */
+int downloader_files_remove(const struct downloader *downloader, const char *directory,
+                            bool parts);
 
 #endif

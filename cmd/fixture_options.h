@@ -1,0 +1,15 @@
+/* fuel-fixture's -n values: N, or SPLIT=N,SPLIT=N, possibly repeated. */
+#ifndef FUEL_FIXTURE_OPTIONS_H
+#define FUEL_FIXTURE_OPTIONS_H
+
+#include "common/hdf5/h5py_cut_plan.h"
+#include "parse_options.h"
+
+#include <stdint.h>
+
+/* Reads the -n values LIST into REQUEST (examples and named splits); DEFAULT_EXAMPLES when none
+   gives a bare N. Every count must be from 1 to MAXIMUM: otherwise a usage error. */
+int examples_parse(const char *program, const struct option_list *list, uint64_t default_examples,
+                   uint64_t maximum, struct cut_request *request);
+
+#endif

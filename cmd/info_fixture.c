@@ -1,0 +1,50 @@
+/* Says in words that a file is a fixture (fuel-fixture's provenance entry), so that no one takes
+   it for the real data. */
+#include "info_fixture.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+static void examples_print(json_t *examples)
+{
+    const char *split, *separator = "";
+    json_t *count;
+    json_object_foreach(examples, split, count) {
+        printf("%s%s %lld", separator, split, (long long)json_integer_value(count));
+        separator = ", ";
+    }
+}
+
+void info_fixture_print(const struct h5py_file *file)
+{
+    const char *text = h5py_file_attribute(file, "fuel_provenance");
+    json_t *provenance = text != NULL ? json_loads(text, 0, NULL) : NULL;
+    json_t *fixture = json_object_get(provenance, "fixture");
+    if (!json_is_object(fixture)) {
+        json_decref(provenance);
+        return;
+    }
+    json_t *parent = json_object_get(fixture, "parent");
+    json_t *examples = json_object_get(fixture, "examples");
+    if (json_is_object(parent)) {
+        bool shuffled = json_is_true(json_object_get(fixture, "shuffle"));
+        printf("THIS IS A FIXTURE, NOT THE REAL DATA: a cut of %s (sha256 %s): ",
+               json_string_value(json_object_get(parent, "name")),
+               json_string_value(json_object_get(parent, "sha256")));
+        if (shuffled)
+            printf("random examples of each split, seed %lld (",
+                   (long long)json_integer_value(json_object_get(fixture, "seed")));
+        else
+            printf("the first examples of each split (");
+        examples_print(examples);
+        printf(").\n");
+    } else {
+        printf("THIS IS A FIXTURE, NOT THE REAL DATA: synthetic examples written by fuel-fixture "
+               "in the real layout, seed %lld (",
+               (long long)json_integer_value(json_object_get(fixture, "seed")));
+        examples_print(examples);
+        printf(").\n");
+    }
+    json_decref(provenance);
+}

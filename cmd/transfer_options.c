@@ -1,0 +1,15 @@
+/* What fuel-download's and fuel-fetch's shared transfer options make of the download options. */
+#include "transfer_options.h"
+
+#include <unistd.h>
+
+void transfer_settings_apply(const struct transfer_settings *settings,
+                             struct download_options *options)
+{
+    options->jobs = (unsigned)settings->jobs;
+    options->retries = (unsigned)settings->retries;
+    options->timeout = settings->timeout;
+    options->retry_delay = settings->retry_delay;
+    options->progress = settings->quiet            ? PROGRESS_QUIET
+                        : isatty(STDERR_FILENO) ? PROGRESS_LIVE : PROGRESS_LINES;
+}

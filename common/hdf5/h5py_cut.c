@@ -1,0 +1,105 @@
+/* Copies a cut plan's examples into a writer: fixed-shape sources in blocks, variable-length ones
+   example by example with their shapes. */
+#include "h5py_cut.h"
+
+#include "common/base/error.h"
+#include "h5py_writer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *dtype;
+    enum element_type type;
+} types[] = {{"uint8", ELEMENT_UINT8},     {"uint16", ELEMENT_UINT16},
+             {"int64", ELEMENT_INT64},     {"float32", ELEMENT_FLOAT32},
+             {"float64", ELEMENT_FLOAT64}, {"bool", ELEMENT_BOOL}};
+
+static enum element_type element_type_of(const char *dtype)
+{
+    for (size_t index = 0; index < sizeof types / sizeof *types; index++)
+        if (strcmp(types[index].dtype, dtype) == 0)
+            return types[index].type;
+    return ELEMENT_UINT8;
+}
+
+static int source_declare(struct h5py_writer *writer, const struct cut_source *cut, int *index)
+{
+    struct h5py_source source = {
+        .name = cut->name, .type = element_type_of(cut->dtype), .rank = cut->rank,
+        .variable_length = cut->variable_length, .example_rank = cut->example_rank,
+    };
+    for (int axis = 0; axis < cut->rank; axis++) {
+        source.shape[axis] = cut->shape[axis];
+        source.axis_labels[axis] = cut->axis_labels[axis];
+    }
+    for (int axis = 0; axis < cut->example_rank; axis++)
+        source.shape_labels[axis] = cut->shape_labels[axis];
+    return h5py_writer_add_source(writer, &source, index);
+}
+
+static int fixed_copy(struct cut_plan *plan, size_t source, struct h5py_writer *writer, int index)
+{
+    const struct cut_source *cut = cut_plan_source(plan, source);
+    uint64_t block = cut->example_bytes > 0 ? CUT_BLOCK_BYTES / cut->example_bytes : 1;
+    block = block > CUT_BLOCK_EXAMPLES ? CUT_BLOCK_EXAMPLES : block > 0 ? block : 1;
+    block = block < cut->shape[0] ? block : cut->shape[0];
+    void *buffer = malloc(block * cut->example_bytes + 1);
+    if (buffer == NULL)
+        return error_set(EXIT_OTHER, "cannot cut: out of memory");
+    int result = EXIT_OK;
+    for (uint64_t first = 0; result == EXIT_OK && first < cut->shape[0]; first += block) {
+        uint64_t count = cut->shape[0] - first < block ? cut->shape[0] - first : block;
+        result = cut_plan_read(plan, source, first, count, buffer);
+        if (result == EXIT_OK)
+            result = h5py_writer_write(writer, index, first, count, buffer);
+    }
+    free(buffer);
+    return result;
+}
+
+static int variable_copy(struct cut_plan *plan, size_t source, struct h5py_writer *writer,
+                         int index)
+{
+    const struct cut_source *cut = cut_plan_source(plan, source);
+    void *data = NULL;
+    size_t capacity = 0;
+    uint16_t shape[CUT_MAX_RANK];
+    int result = EXIT_OK;
+    for (uint64_t example = 0; result == EXIT_OK && example < cut->shape[0]; example++) {
+        result = cut_plan_read_variable(plan, source, example, &data, &capacity, shape);
+        if (result == EXIT_OK)
+            result = h5py_writer_write_variable(writer, index, example, data, shape);
+    }
+    free(data);
+    return result;
+}
+
+static int splits_declare(struct cut_plan *plan, struct h5py_writer *writer)
+{
+    int result = EXIT_OK;
+    for (size_t split = 0; split < cut_plan_split_count(plan); split++)
+        for (size_t source = 0; result == EXIT_OK && source < cut_plan_source_count(plan);
+             source++) {
+            uint64_t start, stop;
+            if (cut_plan_range(plan, source, split, &start, &stop))
+                result = h5py_writer_add_split(writer, cut_plan_split_name(plan, split),
+                                               cut_plan_source(plan, source)->name, start, stop);
+        }
+    return result;
+}
+
+int h5py_cut_write(struct cut_plan *plan, struct h5py_writer *writer)
+{
+    int result = EXIT_OK;
+    for (size_t source = 0; result == EXIT_OK && source < cut_plan_source_count(plan); source++) {
+        int index;
+        const struct cut_source *cut = cut_plan_source(plan, source);
+        result = source_declare(writer, cut, &index);
+        if (result == EXIT_OK && cut->variable_length)
+            result = variable_copy(plan, source, writer, index);
+        else if (result == EXIT_OK)
+            result = fixed_copy(plan, source, writer, index);
+    }
+    return result == EXIT_OK ? splits_declare(plan, writer) : result;
+}

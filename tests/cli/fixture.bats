@@ -1,0 +1,367 @@
+#!/usr/bin/env bats
+# fuel fixture: synthetic files in the real layout, raw files the real pipeline reads, cuts of
+# existing files, determinism, the provenance note, and every refusal.
+
+bats_require_minimum_version 1.5.0
+
+PYTHON=/usr/bin/python3
+CHECK=tests/helpers/fixture_check.py
+
+# dataset words, raw fixture folder under $FUEL_FIXTURES/raw, output file
+DATASETS=(
+    "mnist|mnist|mnist.hdf5"
+    "fashion_mnist|mnist|fashion_mnist.hdf5"
+    "binarized_mnist|binarized_mnist|binarized_mnist.hdf5"
+    "cifar10|cifar10|cifar10.hdf5"
+    "cifar100|cifar100|cifar100.hdf5"
+    "iris|iris|iris.hdf5"
+    "svhn 1|svhn1|svhn_format_1.hdf5"
+    "svhn 2|svhn2|svhn_format_2.hdf5"
+)
+
+setup() {
+    cd "$BATS_TEST_DIRNAME/../.."
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    unset FUEL_EXTRA_DOWNLOADERS FUEL_EXTRA_CONVERTERS FUEL_MIRROR SOURCE_DATE_EPOCH
+    OUT="$BATS_TEST_TMPDIR/out"
+    mkdir -p "$HOME" "$OUT"
+}
+
+# layout_matches "DATASET WORDS" RAW FILE [OPTIONS...]: the fixture and the real conversion of the
+# shared raw files have the same fuel-info --json layout (counts, commands and provenance aside).
+layout_matches() {
+    local words=$1 raw=$2 file=$3
+    shift 3
+    local real="$BATS_TEST_TMPDIR/real" fixture="$BATS_TEST_TMPDIR/fixture"
+    rm -rf "$real" "$fixture"
+    mkdir -p "$real" "$fixture"
+    # shellcheck disable=SC2086
+    fuel-convert $words -d "$FUEL_FIXTURES/raw/$raw" -o "$real" "$@" > /dev/null
+    # shellcheck disable=SC2086
+    fuel-fixture $words -o "$fixture" "$@" > /dev/null
+    fuel-info --check "$fixture/$file" > /dev/null
+    fuel-info --json "$real/$file" > "$BATS_TEST_TMPDIR/real.json"
+    fuel-info --json "$fixture/$file" > "$BATS_TEST_TMPDIR/fixture.json"
+    $PYTHON $CHECK layout "$BATS_TEST_TMPDIR/fixture.json" "$BATS_TEST_TMPDIR/real.json"
+}
+
+@test "every built-in dataset and format: the layout of the real conversion, fuel-info --check passes" {
+    for entry in "${DATASETS[@]}"; do
+        IFS='|' read -r words raw file <<<"$entry"
+        layout_matches "$words" "$raw" "$file"
+    done
+}
+
+@test "mnist --dtype float32, float64, bool: the layout of the real conversion with that dtype" {
+    layout_matches mnist mnist mnist_float32.hdf5 --dtype float32
+    layout_matches mnist mnist mnist_float64.hdf5 --dtype float64
+    layout_matches mnist mnist mnist_bool.hdf5 --dtype bool
+}
+
+@test "the layout check catches a different layout" {
+    fuel-convert mnist -d "$FUEL_FIXTURES/raw/mnist" -o "$OUT" --dtype float32 > /dev/null
+    fuel-fixture mnist -o "$OUT" > /dev/null
+    fuel-info --json "$OUT/mnist_float32.hdf5" > "$BATS_TEST_TMPDIR/a.json"
+    fuel-info --json "$OUT/mnist.hdf5" > "$BATS_TEST_TMPDIR/b.json"
+    run $PYTHON $CHECK layout "$BATS_TEST_TMPDIR/b.json" "$BATS_TEST_TMPDIR/a.json"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"float32"* ]]
+}
+
+@test "values are plausible: labels in range, binarized 0/1, iris positive, svhn boxes inside" {
+    declare -A keys=([mnist]=mnist [fashion_mnist]=fashion_mnist [binarized_mnist]=binarized_mnist
+        [cifar10]=cifar10 [cifar100]=cifar100 [iris]=iris ["svhn 1"]=svhn1 ["svhn 2"]=svhn2)
+    for entry in "${DATASETS[@]}"; do
+        IFS='|' read -r words raw file <<<"$entry"
+        # shellcheck disable=SC2086
+        fuel-fixture $words -o "$OUT" -n 25 --seed 11 > /dev/null
+        $PYTHON $CHECK plausible "${keys[$words]}" "$OUT/$file"
+    done
+}
+
+@test "raw fixture -> fuel-download file:// with MD5SUMS -> fuel-convert: the HDF5 fixture's values" {
+    for entry in "${DATASETS[@]}"; do
+        IFS='|' read -r words raw file <<<"$entry"
+        local dir="$BATS_TEST_TMPDIR/$raw"
+        rm -rf "$dir" "$BATS_TEST_TMPDIR/downloaded" "$BATS_TEST_TMPDIR/data"
+        mkdir -p "$dir" "$BATS_TEST_TMPDIR/data"
+        # shellcheck disable=SC2086
+        fuel-fixture $words --raw -o "$dir" -n 7 --seed 5 > /dev/null
+        # shellcheck disable=SC2086
+        fuel-download $words --url-prefix "file://$dir/" --checksums "$dir/MD5SUMS" \
+            -d "$BATS_TEST_TMPDIR/downloaded" > /dev/null 2>&1
+        # shellcheck disable=SC2086
+        fuel-convert $words -d "$BATS_TEST_TMPDIR/downloaded" -o "$BATS_TEST_TMPDIR/data" > /dev/null
+        # shellcheck disable=SC2086
+        fuel-fixture $words -o "$OUT" -n 7 --seed 5 > /dev/null
+        $PYTHON tests/helpers/compare_hdf5.py "$BATS_TEST_TMPDIR/data/$file" "$OUT/$file"
+    done
+}
+
+@test "a corrupted raw fixture fails fuel-download's --checksums check" {
+    fuel-fixture mnist --raw -o "$OUT" > /dev/null
+    printf 'x' >> "$OUT/t10k-labels-idx1-ubyte.gz"
+    run fuel-download mnist --url-prefix "file://$OUT/" --checksums "$OUT/MD5SUMS" \
+        -d "$BATS_TEST_TMPDIR/downloaded"
+    [ "$status" -eq 6 ]
+}
+
+@test "raw files read back with Python's gzip, pickle, scipy.io.loadmat, h5py and PIL" {
+    declare -A keys=([mnist]=mnist [fashion_mnist]=fashion_mnist [binarized_mnist]=binarized_mnist
+        [cifar10]=cifar10 [cifar100]=cifar100 [iris]=iris ["svhn 1"]=svhn1 ["svhn 2"]=svhn2)
+    for entry in "${DATASETS[@]}"; do
+        IFS='|' read -r words raw file <<<"$entry"
+        local dir="$BATS_TEST_TMPDIR/$raw"
+        mkdir -p "$dir"
+        # shellcheck disable=SC2086
+        run --separate-stderr fuel-fixture $words --raw -o "$dir" -n 6
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [[ "$output" == *"$dir/MD5SUMS"* ]]
+        $PYTHON $CHECK raw "${keys[$words]}" "$dir" 6
+        [ -z "$(find "$dir" -name '.*' -mindepth 1)" ]
+    done
+}
+
+@test "CIFAR-10 spreads the training examples over the five batches, as in the real archive" {
+    fuel-fixture cifar10 --raw -o "$OUT" -n train=7,test=1 > /dev/null
+    run tar -tzf "$OUT/cifar-10-python.tar.gz"
+    [ "$status" -eq 0 ]
+    for member in data_batch_1 data_batch_2 data_batch_3 data_batch_4 data_batch_5 test_batch \
+        batches.meta readme.html; do
+        [[ "$output" == *"cifar-10-batches-py/$member"* ]]
+    done
+    $PYTHON - "$OUT/cifar-10-python.tar.gz" <<'PY'
+import pickle, sys, tarfile
+archive = tarfile.open(sys.argv[1])
+counts = [len(pickle.load(archive.extractfile("cifar-10-batches-py/data_batch_%d" % n),
+                          encoding="bytes")[b"labels"]) for n in range(1, 6)]
+assert counts == [2, 2, 1, 1, 1], counts
+PY
+}
+
+@test "-n SPLIT=N sets one split, the others keep 10; Fuel-style reading of the split attribute" {
+    run fuel-fixture svhn 1 -o "$OUT" -n test=3,extra=1
+    [ "$status" -eq 0 ]
+    [ "$output" = "$OUT/svhn_format_1.hdf5" ]
+    $PYTHON $CHECK splits "$OUT/svhn_format_1.hdf5" train=10 test=3 extra=1
+    fuel-fixture binarized_mnist -o "$OUT" -n 4 -n valid=2 > /dev/null
+    $PYTHON $CHECK splits "$OUT/binarized_mnist.hdf5" train=4 valid=2 test=4
+    run $PYTHON $CHECK splits "$OUT/binarized_mnist.hdf5" train=5
+    [ "$status" -eq 1 ]
+}
+
+@test "the same command and SOURCE_DATE_EPOCH give the same bytes; another seed other values" {
+    for dir in one two; do
+        mkdir -p "$BATS_TEST_TMPDIR/$dir"
+        (cd "$BATS_TEST_TMPDIR/$dir" && for words in mnist cifar100 iris "svhn 1" "svhn 2"; do
+            # shellcheck disable=SC2086
+            SOURCE_DATE_EPOCH=1700000000 fuel-fixture $words --seed 3 > /dev/null
+            # shellcheck disable=SC2086
+            SOURCE_DATE_EPOCH=1700000000 fuel-fixture $words --raw --seed 3 > /dev/null
+        done)
+    done
+    files=$(ls "$BATS_TEST_TMPDIR/one")
+    [ "$(echo "$files" | wc -l)" -ge 14 ]
+    for file in $files; do
+        cmp "$BATS_TEST_TMPDIR/one/$file" "$BATS_TEST_TMPDIR/two/$file"
+    done
+    (cd "$BATS_TEST_TMPDIR/two" && SOURCE_DATE_EPOCH=1700000000 fuel-fixture mnist --seed 4 > /dev/null)
+    run $PYTHON tests/helpers/compare_hdf5.py "$BATS_TEST_TMPDIR/one/mnist.hdf5" "$BATS_TEST_TMPDIR/two/mnist.hdf5"
+    [ "$status" -eq 1 ]
+}
+
+@test "the provenance says fixture with seed and examples; fuel-info says so first, in words" {
+    fuel-fixture mnist -o "$OUT" --seed 9 -n train=4 > /dev/null
+    fuel-info --json "$OUT/mnist.hdf5" | $PYTHON -c '
+import json, sys
+provenance = json.load(sys.stdin)["provenance"]
+assert list(provenance)[0] == "fixture", provenance
+assert provenance["fixture"] == {"seed": 9, "examples": {"train": 4, "test": 10}}, provenance
+assert [entry["name"] for entry in provenance["inputs"]][0] == "train-images-idx3-ubyte.gz"
+'
+    run fuel-info "$OUT/mnist.hdf5"
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == "THIS IS A FIXTURE, NOT THE REAL DATA: synthetic examples"*"seed 9 (train 4, test 10)." ]]
+    run fuel-info "$FUEL_FIXTURES/expected/mnist.hdf5"
+    [[ "$output" != *"FIXTURE"* ]]
+}
+
+@test "an existing file is replaced atomically, as fuel-convert does; no scratch left behind" {
+    TMPDIR=/nonexistent run fuel-fixture iris -o "$OUT"
+    [ "$status" -eq 7 ]
+    [ -z "$(ls -A "$OUT")" ]
+    printf 'old' > "$OUT/iris.hdf5"
+    before=$(stat -c %i "$OUT/iris.hdf5")
+    mkdir -p "$BATS_TEST_TMPDIR/scratch"
+    TMPDIR="$BATS_TEST_TMPDIR/scratch" run fuel-fixture iris -o "$OUT"
+    [ "$status" -eq 0 ]
+    [ -z "$(ls -A "$BATS_TEST_TMPDIR/scratch")" ]
+    fuel-info --check "$OUT/iris.hdf5" > /dev/null
+    [ "$(stat -c %i "$OUT/iris.hdf5")" != "$before" ]
+    [ "$(ls -A "$OUT")" = "iris.hdf5" ]
+}
+
+@test "--from: the first N of every split of Fuel's files equal h5py's slices of the parent" {
+    for parent in "$FUEL_FIXTURES"/expected/*.hdf5; do
+        name=$(basename "$parent")
+        run fuel-fixture --from "$parent" -n 3 -o "$OUT"
+        [ "$status" -eq 0 ]
+        [ "$output" = "$OUT/$name" ]
+        $PYTHON $CHECK cut "$parent" "$OUT/$name" 3
+        fuel-info --check "$OUT/$name" > /dev/null
+        fuel-info --json "$parent" > "$BATS_TEST_TMPDIR/parent.json"
+        fuel-info --json "$OUT/$name" > "$BATS_TEST_TMPDIR/child.json"
+        $PYTHON $CHECK layout "$BATS_TEST_TMPDIR/child.json" "$BATS_TEST_TMPDIR/parent.json"
+    done
+}
+
+@test "--from -n SPLIT=N, and a cut of a cut; a fixture of fuel's own file" {
+    fuel-fixture --from "$FUEL_FIXTURES/expected/cifar10.hdf5" -n train=5,test=1 -o "$OUT" > /dev/null
+    $PYTHON $CHECK splits "$OUT/cifar10.hdf5" train=5 test=1
+    fuel-fixture --from "$OUT/cifar10.hdf5" -n 2 -o "$OUT" -r twice > /dev/null
+    $PYTHON $CHECK cut "$OUT/cifar10.hdf5" "$OUT/twice.hdf5" 2
+    $PYTHON $CHECK splits "$OUT/twice.hdf5" train=2 test=1
+}
+
+@test "--from a parent whose split lists indices: the listed examples, in order" {
+    fuel-fixture mnist -o "$OUT" -n 6 > /dev/null
+    $PYTHON - "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/indexed.hdf5" <<'PY'
+import shutil, sys, h5py, numpy
+shutil.copy(sys.argv[1], sys.argv[2])
+handle = h5py.File(sys.argv[2], "r+")
+handle["train_indices"] = numpy.array([5, 1, 3, 0], dtype=numpy.int64)
+rows = handle.attrs["split"]
+for row in rows:
+    if row["split"].rstrip(b"\0") == b"train":
+        row["indices"] = handle["train_indices"].ref
+handle.attrs["split"] = rows
+PY
+    fuel-fixture --from "$BATS_TEST_TMPDIR/indexed.hdf5" -n 3 -o "$OUT" -r cut > /dev/null
+    $PYTHON $CHECK cut "$BATS_TEST_TMPDIR/indexed.hdf5" "$OUT/cut.hdf5" 3
+}
+
+@test "--from --shuffle --seed: N random examples, the same ones in every source, reproducible" {
+    parent="$FUEL_FIXTURES/expected/svhn_format_1.hdf5"
+    fuel-fixture --from "$parent" -n 3 --shuffle --seed 2 -o "$OUT" -r a > /dev/null
+    fuel-fixture --from "$parent" -n 3 --shuffle --seed 2 -o "$OUT" -r b > /dev/null
+    $PYTHON $CHECK cut "$parent" "$OUT/a.hdf5" 3 2
+    $PYTHON tests/helpers/compare_hdf5.py "$OUT/a.hdf5" "$OUT/b.hdf5"
+    fuel-fixture --from "$FUEL_FIXTURES/expected/iris.hdf5" -n 5 --shuffle --seed 1 -o "$OUT" > /dev/null
+    $PYTHON $CHECK cut "$FUEL_FIXTURES/expected/iris.hdf5" "$OUT/iris.hdf5" 5 1
+    run $PYTHON $CHECK cut "$FUEL_FIXTURES/expected/iris.hdf5" "$OUT/iris.hdf5" 5
+    [ "$status" -eq 1 ]
+}
+
+@test "--from: the provenance names the parent's sha256 and command; fuel-info says it first" {
+    parent="$FUEL_FIXTURES/expected/mnist.hdf5"
+    fuel-fixture --from "$parent" -n 1 -o "$OUT" > /dev/null
+    sha=$(sha256sum "$parent" | cut -d' ' -f1)
+    fuel-info --json "$OUT/mnist.hdf5" | $PYTHON -c '
+import json, sys
+fixture = json.load(sys.stdin)["provenance"]["fixture"]
+parent = fixture["parent"]
+assert parent["sha256"] == sys.argv[1], parent
+assert parent["name"] == "mnist.hdf5" and parent["command"].startswith("fuel-convert"), parent
+assert fixture["examples"] == {"test": 1, "train": 1} and fixture["shuffle"] is False, fixture
+' "$sha"
+    run fuel-info "$OUT/mnist.hdf5"
+    [[ "${lines[0]}" == "THIS IS A FIXTURE, NOT THE REAL DATA: a cut of mnist.hdf5 (sha256 $sha)"* ]]
+}
+
+@test "bad input: unknown dataset or format (exit 2 with the list), N out of range (exit 2)" {
+    run fuel-fixture nosuch -o "$OUT"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"unknown dataset: nosuch"*"mnist, fashion_mnist"*"svhn 2"* ]]
+    run fuel-fixture svhn 3 -o "$OUT"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"unknown format: svhn 3 (formats: 1, 2)"* ]]
+    run fuel-fixture svhn -o "$OUT"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"missing format of svhn"* ]]
+    for bad in 0 -3 1000001 ten train=0 =4; do
+        run fuel-fixture mnist -n "$bad" -o "$OUT"
+        [ "$status" -eq 2 ]
+        [[ "$output" == *"invalid -n"* ]]
+    done
+    run fuel-fixture mnist -n valid=3 -o "$OUT"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"unknown split: valid (mnist has: train, test)"* ]]
+    run fuel-fixture mnist --dtype int8 -o "$OUT"
+    [ "$status" -eq 2 ]
+    run fuel-fixture mnist --raw --dtype float32 -o "$OUT"
+    [ "$status" -eq 2 ]
+    run fuel-fixture --shuffle -o "$OUT"
+    [ "$status" -eq 2 ]
+    run fuel-fixture mnist --raw -r name -o "$OUT"
+    [ "$status" -eq 2 ]
+    run fuel-fixture -o "$OUT"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"missing NAME"* ]]
+    [ -z "$(ls -A "$OUT")" ]
+}
+
+@test "bad input: --from a file that is not H5PYDataset: exit 4, nothing written" {
+    printf 'not hdf5' > "$BATS_TEST_TMPDIR/plain.hdf5"
+    run fuel-fixture --from "$BATS_TEST_TMPDIR/plain.hdf5" -o "$OUT"
+    [ "$status" -eq 4 ]
+    [[ "$output" == "fuel-fixture: "*"plain.hdf5"* ]]
+    $PYTHON -c 'import h5py, sys; h5py.File(sys.argv[1], "w")["x"] = [1, 2]' "$BATS_TEST_TMPDIR/bare.hdf5"
+    run fuel-fixture --from "$BATS_TEST_TMPDIR/bare.hdf5" -o "$OUT"
+    [ "$status" -eq 4 ]
+    run fuel-fixture --from "$BATS_TEST_TMPDIR/missing.hdf5" -o "$OUT"
+    [ "$status" -eq 3 ]
+    run fuel-fixture --from "$FUEL_FIXTURES/expected/mnist.hdf5" -n nosplit=2 -o "$OUT"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"unknown split: nosplit"* ]]
+    run fuel-fixture --from "$FUEL_FIXTURES/expected/mnist.hdf5" mnist -o "$OUT"
+    [ "$status" -eq 2 ]
+    [ -z "$(ls -A "$OUT")" ]
+}
+
+@test "bad input: --from never replaces its parent; an unwritable output directory is exit 7" {
+    cp "$FUEL_FIXTURES/expected/iris.hdf5" "$OUT/"
+    run fuel-fixture --from "$OUT/iris.hdf5" -o "$OUT"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"would replace its parent"* ]]
+    cmp "$OUT/iris.hdf5" "$FUEL_FIXTURES/expected/iris.hdf5"
+    run fuel-fixture iris -o "$BATS_TEST_TMPDIR/missing-directory"
+    [ "$status" -eq 7 ]
+    [[ "$output" == "fuel-fixture: cannot write output: "* ]]
+}
+
+@test "an extra (manifest) dataset: a clear error naming --from" {
+    export FUEL_EXTRA_DOWNLOADERS="$PWD/examples/semeion.json"
+    run fuel-fixture semeion -o "$OUT"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"no synthetic fixture for the extra dataset semeion"*"--from FILE"* ]]
+    [ -z "$(ls -A "$OUT")" ]
+}
+
+@test "-h lists every option; fuel fixture and fuel help fixture are the same command" {
+    run fuel-fixture -h
+    [ "$status" -eq 0 ]
+    for word in --output-directory --examples --seed --raw --from --shuffle --output_filename; do
+        [[ "$output" == *"$word"* ]]
+    done
+    run fuel help fixture
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"usage: fuel-fixture"* ]]
+    run fuel fixture iris -o "$OUT"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$OUT/iris.hdf5" ]
+    run fuel -h
+    [[ "$output" == *"fixture"* ]]
+}
+
+@test "examples/ci-fixture.sh runs both forms and finds the same data in each" {
+    for words in mnist "svhn 1"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr env PYTHON=$PYTHON WORK="$BATS_TEST_TMPDIR/ci" bash examples/ci-fixture.sh $words
+        [ "$status" -eq 0 ]
+        [[ "${lines[0]}" == "THIS IS A FIXTURE, NOT THE REAL DATA"* ]]
+        [[ "$output" == *"train/features: 20 examples"* ]]
+        [[ "$output" == *"test/features: 5 examples"* ]]
+        [[ "${lines[-1]}" == "fixture ready: $BATS_TEST_TMPDIR/ci/data/"* ]]
+    done
+}

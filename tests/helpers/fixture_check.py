@@ -1,0 +1,296 @@
+#!/usr/bin/python3
+"""Checks fuel-fixture's output with Python's own readers.
+
+usage: fixture_check.py layout ACTUAL.json EXPECTED.json
+         the fuel-info --json documents agree on everything but counts, commands and provenance
+       fixture_check.py raw DATASET DIR N
+         reads DIR's raw files back with gzip, pickle, scipy.io.loadmat, h5py and PIL: N examples
+         per split, plausible values, MD5SUMS right
+       fixture_check.py plausible DATASET FILE
+         the HDF5 fixture's values are plausible (labels in range, boxes inside images, ...)
+       fixture_check.py splits FILE SPLIT=N...
+         read as Fuel's H5PYDataset reads the split attribute, each split holds N examples of
+         every source
+       fixture_check.py cut PARENT CHILD N [SEED]
+         each split of CHILD holds the first N (SEED given: a sorted random N) examples of PARENT's
+         split, for every source, read as Fuel's H5PYDataset reads the split attribute
+Prints one line per problem and exits 1 when there is any.
+"""
+import gzip
+import hashlib
+import io
+import json
+import os
+import pickle
+import sys
+import tarfile
+
+import h5py
+import numpy
+import scipy.io
+from PIL import Image
+
+PROBLEMS = []
+
+
+def expect(condition, message):
+    if not condition:
+        PROBLEMS.append(message)
+
+
+def layout_of(document):
+    rows = sorted((row["split"], row["source"], row["available"], row["comment"], row["layout"])
+                  for row in document["split_rows"])
+    sources = []
+    for source in document["sources"]:
+        source = dict(source)
+        source["shape"] = source["shape"][1:]
+        sources.append(source)
+    return {"splits": document["splits"], "rows": rows, "sources": sources,
+            "interface": document["h5py_interface_version"]}
+
+
+def layout(actual_path, expected_path):
+    with open(actual_path) as actual, open(expected_path) as expected:
+        actual_layout, expected_layout = layout_of(json.load(actual)), layout_of(json.load(expected))
+    for key in expected_layout:
+        expect(actual_layout[key] == expected_layout[key],
+               "%s differs: %r != %r" % (key, actual_layout[key], expected_layout[key]))
+
+
+def md5sums(directory):
+    with open(os.path.join(directory, "MD5SUMS")) as listing:
+        for line in listing:
+            digest, name = line.split()
+            with open(os.path.join(directory, name), "rb") as raw:
+                expect(hashlib.md5(raw.read()).hexdigest() == digest, "MD5SUMS wrong for " + name)
+
+
+def idx(path, magic, count):
+    data = gzip.open(path).read()
+    expect(int.from_bytes(data[:4], "big") == magic, path + ": magic")
+    expect(int.from_bytes(data[4:8], "big") == count, path + ": count")
+    return data
+
+
+def raw_mnist(directory, count):
+    for prefix in ("train", "t10k"):
+        images = idx(os.path.join(directory, prefix + "-images-idx3-ubyte.gz"), 2051, count)
+        labels = idx(os.path.join(directory, prefix + "-labels-idx1-ubyte.gz"), 2049, count)
+        expect(images[8:16] == bytes([0, 0, 0, 28, 0, 0, 0, 28]), prefix + ": not 28x28")
+        expect(len(images) == 16 + 784 * count, prefix + ": image bytes")
+        expect(all(label < 10 for label in labels[8:]), prefix + ": label out of range")
+        expect(len(labels) == 8 + count, prefix + ": label bytes")
+        expect(max(images[16:]) > 128, prefix + ": no bright stroke")
+
+
+def raw_binarized(directory, count):
+    for split in ("train", "valid", "test"):
+        with open(os.path.join(directory, "binarized_mnist_%s.amat" % split)) as amat:
+            rows = [line.split() for line in amat if line.strip()]
+        expect(len(rows) == count, split + ": rows")
+        expect(all(len(row) == 784 and set(row) <= {"0", "1"} for row in rows), split + ": values")
+
+
+def raw_iris(directory, count):
+    with open(os.path.join(directory, "iris.data")) as data:
+        rows = [line.strip().split(",") for line in data if line.strip()]
+    expect(len(rows) == count, "iris rows")
+    classes = {"Iris-setosa", "Iris-versicolor", "Iris-virginica"}
+    expect(all(row[4] in classes for row in rows), "iris class")
+    expect(all(0 < float(value) < 10 for row in rows for value in row[:4]), "iris features")
+
+
+def unpickle(archive, name):
+    return pickle.load(archive.extractfile(name), encoding="bytes")
+
+
+def raw_cifar(directory, count, hundred):
+    name = "cifar-100-python.tar.gz" if hundred else "cifar-10-python.tar.gz"
+    with tarfile.open(os.path.join(directory, name)) as archive:
+        if hundred:
+            batches, meta = ["cifar-100-python/train"], unpickle(archive, "cifar-100-python/meta")
+            test = "cifar-100-python/test"
+            expect(len(meta[b"fine_label_names"]) == 100, "fine_label_names")
+        else:
+            batches = ["cifar-10-batches-py/data_batch_%d" % number for number in range(1, 6)]
+            test = "cifar-10-batches-py/test_batch"
+            meta = unpickle(archive, "cifar-10-batches-py/batches.meta")
+            expect(meta[b"label_names"][0] == b"airplane", "label_names")
+        for members in (batches, [test]):
+            total = 0
+            for member in members:
+                batch = unpickle(archive, member)
+                data = batch[b"data"]
+                expect(data.dtype == numpy.uint8 and data.shape[1:] == (3072,), member + ": data")
+                total += data.shape[0]
+                labels = batch[b"fine_labels" if hundred else b"labels"]
+                expect(len(labels) == data.shape[0], member + ": labels")
+                expect(all(0 <= label < (100 if hundred else 10) for label in labels), member)
+                if hundred:
+                    expect(all(0 <= label < 20 for label in batch[b"coarse_labels"]), member)
+                expect(isinstance(batch[b"batch_label"], bytes), member + ": Python 2 str")
+            expect(total == count, "%s: %d examples" % (members[0], total))
+
+
+def raw_svhn2(directory, count):
+    for split in ("train", "test", "extra"):
+        mat = scipy.io.loadmat(os.path.join(directory, split + "_32x32.mat"))
+        expect(mat["X"].dtype == numpy.uint8 and mat["X"].shape == (32, 32, 3, count), split + " X")
+        expect(mat["y"].dtype == numpy.float64 and mat["y"].shape == (count, 1), split + " y")
+        expect(mat["y"].min() >= 1 and mat["y"].max() <= 10, split + ": labels 1-10")
+
+
+def svhn1_split(archive, split, count):
+    struct = h5py.File(io.BytesIO(archive.extractfile(split + "/digitStruct.mat").read()), "r")
+    expect(struct.userblock_size == 512, split + ": user block")
+    expect(struct["digitStruct"].attrs["MATLAB_class"] == b"struct", split + ": MATLAB_class")
+    boxes, names = struct["digitStruct/bbox"], struct["digitStruct/name"]
+    expect(boxes.shape == (count, 1) and names.shape == (count, 1), split + ": struct shape")
+    for index in range(count):
+        name = "".join(chr(unit) for unit in struct[names[index, 0]][:, 0])
+        expect(name == "%d.png" % (index + 1), split + ": name " + name)
+        image = Image.open(archive.extractfile(split + "/" + name))
+        expect(image.mode == "RGB", split + ": mode")
+        group = struct[boxes[index, 0]]
+        fields = {}
+        for field in ("label", "height", "width", "left", "top"):
+            values = group[field]
+            if values.dtype == object:
+                fields[field] = [float(struct[reference][0, 0]) for reference in values[:, 0]]
+            else:
+                fields[field] = [float(values[0, 0])]
+        for box in range(len(fields["label"])):
+            expect(1 <= fields["label"][box] <= 10, split + ": label")
+            expect(fields["left"][box] >= 0 and fields["top"][box] >= 0, split + ": box origin")
+            expect(fields["left"][box] + fields["width"][box] <= image.size[0], split + ": box x")
+            expect(fields["top"][box] + fields["height"][box] <= image.size[1], split + ": box y")
+
+
+def raw_svhn1(directory, count):
+    for split in ("train", "test", "extra"):
+        with tarfile.open(os.path.join(directory, split + ".tar.gz")) as archive:
+            svhn1_split(archive, split, count)
+
+
+def raw(dataset, directory, count):
+    readers = {"mnist": raw_mnist, "fashion_mnist": raw_mnist, "binarized_mnist": raw_binarized,
+               "iris": raw_iris, "svhn2": raw_svhn2, "svhn1": raw_svhn1,
+               "cifar10": lambda d, c: raw_cifar(d, c, False),
+               "cifar100": lambda d, c: raw_cifar(d, c, True)}
+    readers[dataset](directory, count)
+    md5sums(directory)
+
+
+def plausible(dataset, path):
+    handle = h5py.File(path, "r")
+    provenance = json.loads(handle.attrs["fuel_provenance"])
+    expect("fixture" in provenance, "no fixture in the provenance")
+    ranges = {"mnist": ("targets", 10), "fashion_mnist": ("targets", 10), "cifar10": ("targets", 10),
+              "cifar100": ("fine_labels", 100), "iris": ("targets", 3), "svhn2": ("targets", 10)}
+    if dataset in ranges:
+        source, limit = ranges[dataset]
+        targets = handle[source][...]
+        expect(targets.min() >= 0 and targets.max() < limit, "%s out of range" % source)
+    if dataset == "binarized_mnist":
+        expect(set(numpy.unique(handle["features"][...])) <= {0, 1}, "binarized not 0/1")
+    if dataset == "iris":
+        expect(handle["features"][...].min() > 0, "iris features not positive")
+    if dataset == "svhn1":
+        shapes = handle["features_shapes"][...]
+        for index in range(len(shapes)):
+            lefts, widths = handle["bbox_lefts"][index], handle["bbox_widths"][index]
+            tops, heights = handle["bbox_tops"][index], handle["bbox_heights"][index]
+            labels = handle["bbox_labels"][index]
+            expect(labels.max() <= 9, "svhn 1 labels: the converter writes 10 as 0")
+            expect((lefts + widths <= shapes[index][2]).all(), "svhn 1 box past the width")
+            expect((tops + heights <= shapes[index][1]).all(), "svhn 1 box past the height")
+
+
+def split_examples(handle, split, source):
+    """A split's examples of a source, as Fuel's H5PYDataset finds them from the split attribute."""
+    for row in handle.attrs["split"]:
+        if row["split"].rstrip(b"\0").decode() == split and \
+                row["source"].rstrip(b"\0").decode() == source and row["available"]:
+            if row["indices"]:
+                return [handle[source][index] for index in handle[row["indices"]][...]]
+            return [handle[source][index] for index in range(row["start"], row["stop"])]
+    return None
+
+
+def splits(path, counts):
+    handle = h5py.File(path, "r")
+    sources = sorted({row["source"].rstrip(b"\0").decode() for row in handle.attrs["split"]})
+    for item in counts:
+        split, count = item.split("=")
+        for source in sources:
+            examples = split_examples(handle, split, source)
+            expect(examples is not None and len(examples) == int(count),
+                   "%s/%s: %s examples, expected %s" % (
+                       split, source, None if examples is None else len(examples), count))
+
+
+def parent_positions(parent, child, split, source):
+    """Where each of CHILD's examples of SPLIT comes from among PARENT's (first match)."""
+    expected, actual = split_examples(parent, split, source), split_examples(child, split, source)
+    positions = []
+    for item in actual:
+        matches = [number for number, candidate in enumerate(expected)
+                   if numpy.array_equal(item, candidate)]
+        positions.append(matches)
+    return positions
+
+
+def cut(parent_path, child_path, count, seed):
+    parent, child = h5py.File(parent_path, "r"), h5py.File(child_path, "r")
+    split_names = sorted({row["split"].rstrip(b"\0").decode() for row in parent.attrs["split"]})
+    sources = sorted({row["source"].rstrip(b"\0").decode() for row in parent.attrs["split"]})
+    picks = {}
+    for split in split_names:
+        for source in sources:
+            expected, actual = split_examples(parent, split, source), split_examples(child, split, source)
+            if expected is None:
+                expect(actual is None, "%s/%s should be unavailable" % (split, source))
+                continue
+            wanted = min(count, len(expected))
+            expect(len(actual) == wanted, "%s/%s: %d examples" % (split, source, len(actual)))
+            if seed is None:
+                expected = expected[:wanted]
+            else:
+                positions = parent_positions(parent, child, split, source)
+                expect(all(positions), "%s/%s: an example not in the parent" % (split, source))
+                picks.setdefault(split, []).append(positions)
+                continue
+            for number, (item, reference) in enumerate(zip(actual, expected)):
+                expect(numpy.array_equal(item, reference) and item.dtype == reference.dtype,
+                       "%s/%s: example %d differs" % (split, source, number))
+        for source in sources:
+            expect(child[source].dims[0].label == parent[source].dims[0].label, source + " labels")
+    for split, per_source in picks.items():
+        # Every source keeps the same examples: some parent position fits each source's example.
+        for number in range(len(per_source[0])):
+            common = set(per_source[0][number])
+            for positions in per_source[1:]:
+                common &= set(positions[number])
+            expect(common, "%s: example %d is not the same example in every source" % (split, number))
+
+
+def main(arguments):
+    command = arguments[0]
+    if command == "layout":
+        layout(arguments[1], arguments[2])
+    elif command == "raw":
+        raw(arguments[1], arguments[2], int(arguments[3]))
+    elif command == "plausible":
+        plausible(arguments[1], arguments[2])
+    elif command == "splits":
+        splits(arguments[1], arguments[2:])
+    elif command == "cut":
+        cut(arguments[1], arguments[2], int(arguments[3]), arguments[4] if len(arguments) > 4 else None)
+    for problem in PROBLEMS:
+        print(problem)
+    return 1 if PROBLEMS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
