@@ -9,7 +9,7 @@ ZSH_COMPLETION_DIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 BUILD ?= build
 FUEL_FIXTURES ?= $(abspath ../shared/fixtures)
 
-LIBRARIES = hdf5 libcurl zlib libarchive jansson yaml-0.1 libcrypto libpng
+LIBRARIES = hdf5 libcurl zlib libarchive jansson yaml-0.1 libcrypto libpng libzmq
 # Inflate with ISA-L where pkg-config finds libisal, else with zlib; make INFLATE=zlib forces zlib.
 INFLATE ?= $(if $(shell pkg-config --exists libisal && echo found),isal,zlib)
 ifeq ($(INFLATE),isal)
@@ -28,8 +28,8 @@ LDFLAGS += $(SANITIZE)
 CPPFLAGS += -I. -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(INFLATE_FLAGS)
 LDLIBS += $(PKG_LIBS) -lhdf5_hl -lpthread -lm
 
-COMMANDS = download convert info list path fetch cache clean fixture completion
-LIBRARY_SOURCES = $(wildcard common/*/*.c converters/*.c downloaders/*.c fixtures/*.c)
+COMMANDS = download convert info list path fetch cache clean fixture completion serve
+LIBRARY_SOURCES = $(wildcard common/*/*.c converters/*.c downloaders/*.c fixtures/*.c serving/*.c)
 COMMAND_SOURCES = $(wildcard cmd/*.c)
 UNIT_SOURCES = $(wildcard tests/unit/test_*.c)
 LIBRARY_OBJECTS = $(LIBRARY_SOURCES:%.c=$(BUILD)/%.o)
@@ -61,6 +61,15 @@ $(BUILD)/tests/%: tests/unit/%.c $(UNIT_SUPPORT) $(BUILD)/libfuel.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_SUPPORT) $(BUILD)/libfuel.a $(LDLIBS) -lcmocka
 
 unit: $(UNIT_BINARIES)
+
+# LD_PRELOAD shims for the CLI tests (tests/helpers/X.c -> build/tests/X.so), built without
+# sanitizers so they load into any build of fuel.
+TEST_SHIMS = $(patsubst tests/helpers/%.c,$(BUILD)/tests/%.so,$(wildcard tests/helpers/*.c))
+$(BUILD)/tests/%.so: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -shared -fPIC -o $@ $< -ldl
+
+check: $(TEST_SHIMS)
 
 check: all unit
 	BUILD=$(abspath $(BUILD)) bash tests/run

@@ -18,6 +18,7 @@ int cmd_fixture(int argc, char **argv, const struct typed_command *typed);
 int cmd_info(int argc, char **argv, const struct typed_command *typed);
 int cmd_list(int argc, char **argv, const struct typed_command *typed);
 int cmd_path(int argc, char **argv, const struct typed_command *typed);
+int cmd_serve(int argc, char **argv, const struct typed_command *typed);
 
 /* An entry of fuel.c's command table. */
 struct command {
@@ -41,5 +42,6 @@ extern const struct command_line fixture_command_line;
 extern const struct command_line info_command_line;
 extern const struct command_line list_command_line;
 extern const struct command_line path_command_line;
+extern const struct command_line serve_command_line;
 
 #endif

@@ -26,6 +26,8 @@ static const struct command commands[] = {
      &clean_command_line},
     {"fixture", cmd_fixture, "write small, faithful data for CI jobs (HDF5 or raw files)",
      &fixture_command_line},
+    {"serve", cmd_serve, "push a split's batches over ZeroMQ in Python Fuel's protocol",
+     &serve_command_line},
     {"completion", cmd_completion, "print a bash or zsh completion script",
      &completion_command_line},
     {"__complete", cmd_complete, NULL, NULL},

@@ -517,23 +517,6 @@ static int json_print(const struct h5py_file *file, const char *name)
 
 /* --- The command -------------------------------------------------------------------------- */
 
-/* PATH when it names an existing file, else the first match of NAME in the data path. */
-static int input_resolve(const char *name, char *path, size_t size)
-{
-    struct stat status;
-    if (stat(name, &status) == 0 || errno != ENOENT) {
-        if (snprintf(path, size, "%s", name) >= (int)size)
-            return error_set(EXIT_USAGE, "path too long: %s", name);
-        return 0;
-    }
-    struct fuel_config config = {0};
-    int result = config_load(&config);
-    if (result == 0)
-        result = data_path_find(&config, name, path, size);
-    config_free(&config);
-    return result;
-}
-
 static int output_flush(void)
 {
     if (fflush(stdout) != 0 || ferror(stdout))
@@ -546,7 +529,7 @@ static int output_flush(void)
 static int info_open(const char *program, const char *name, struct h5py_file **file)
 {
     char path[PATH_MAX];
-    int result = input_resolve(name, path, sizeof path);
+    int result = data_path_resolve(name, path, sizeof path);
     if (result != 0)
         return result;
     fault_guard_set(program, path);

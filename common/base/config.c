@@ -665,3 +665,19 @@ const char *data_path_writable(const struct fuel_config *config)
     }
     return NULL;
 }
+
+int data_path_resolve(const char *name, char *path, size_t size)
+{
+    struct stat status;
+    if (stat(name, &status) == 0 || errno != ENOENT) {
+        if (snprintf(path, size, "%s", name) >= (int)size)
+            return error_set(EXIT_USAGE, "path too long: %s", name);
+        return EXIT_OK;
+    }
+    struct fuel_config config = {0};
+    int result = config_load(&config);
+    if (result == EXIT_OK)
+        result = data_path_find(&config, name, path, size);
+    config_free(&config);
+    return result;
+}

@@ -33,4 +33,8 @@ int data_path_find(const struct fuel_config *config, const char *name, char *pat
 /* The first directory of the data path that exists and can be written in; NULL when none. */
 const char *data_path_writable(const struct fuel_config *config);
 
+/* Writes into PATH NAME itself when such a file exists (or cannot be looked at), else the first
+   match of NAME in the data path of the loaded config (data_path_find's errors). */
+int data_path_resolve(const char *name, char *path, size_t size);
+
 #endif

@@ -139,8 +139,13 @@ static int file_publish(struct run *run, struct file_state *file)
     transfer->pipeline = NULL;
     if (result != EXIT_OK)
         return result;
-    if (fsync(transfer->descriptor) != 0)
-        return error_set(EXIT_WRITE, "cannot write: %s: %s", file->part_path, strerror(errno));
+    /* After a failed fsync the kernel may have dropped the pages it could not write: what the
+       .part holds can no longer be trusted for a resume. */
+    if (fsync(transfer->descriptor) != 0) {
+        int number = errno;
+        unlink(file->part_path);
+        return error_set(EXIT_WRITE, "cannot write: %s: %s", file->part_path, strerror(number));
+    }
     if (item->size > 0 && transfer->written != item->size) {
         unlink(file->part_path);
         return error_set(EXIT_CHECKSUM, "size mismatch: %s: expected %llu bytes, got %llu",
@@ -200,6 +205,7 @@ static void file_attempt_failed(struct run *run, struct file_state *file, bool t
 static void file_failed_for_good(struct run *run, struct file_state *file, int code)
 {
     file->phase = FILE_FAILED;
+    part_remove_when_empty(file);
     run_fail(run, code);
 }
 

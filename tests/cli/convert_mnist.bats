@@ -1,6 +1,10 @@
 #!/usr/bin/env bats
 # fuel-convert mnist and fashion_mnist: Fuel's output, options, provenance, and every error path.
 
+bats_require_minimum_version 1.5.0
+
+load ../helpers/assertions
+
 PYTHON=/usr/bin/python3
 
 setup() {
@@ -78,10 +82,17 @@ PY
 }
 
 @test "-r keeps .h5, .hdf and .hdf5 extensions and adds .hdf5 otherwise" {
-    fuel-convert mnist -d "$RAW" -o "$OUT" -r a.h5
-    fuel-convert mnist -d "$RAW" -o "$OUT" --output_filename b.hdf
-    fuel-convert mnist -d "$RAW" -o "$OUT" --output_filename=c.data
-    [ -f "$OUT/a.h5" ] && [ -f "$OUT/b.hdf" ] && [ -f "$OUT/c.data.hdf5" ]
+    run fuel-convert mnist -d "$RAW" -o "$OUT" -r a.h5
+    [ "$output" = "$OUT/a.h5" ]
+    run fuel-convert mnist -d "$RAW" -o "$OUT" --output_filename b.hdf
+    [ "$output" = "$OUT/b.hdf" ]
+    run fuel-convert mnist -d "$RAW" -o "$OUT" --output_filename=c.data
+    [ "$output" = "$OUT/c.data.hdf5" ]
+    [ "$(ls -A "$OUT" | tr '\n' ' ')" = "a.h5 b.hdf c.data.hdf5 " ]
+    for name in a.h5 b.hdf c.data.hdf5; do
+        run $PYTHON tests/helpers/compare_hdf5.py "$OUT/$name" "$EXPECTED/mnist.hdf5"
+        [ "$status" -eq 0 ] || { echo "$name: $output"; false; }
+    done
 }
 
 @test "-r is joined to -o as Fuel's os.path.join: a subdirectory, or an absolute path" {
@@ -161,6 +172,32 @@ PY
     [ -z "$(ls -A "$OUT")" ]
 }
 
+# Replaces the magic number of the gzipped IDX file FILE with MAGIC, keeping the rest.
+set_magic() {
+    $PYTHON -c 'import gzip, struct, sys
+data = gzip.open(sys.argv[1]).read()
+gzip.open(sys.argv[1], "wb").write(struct.pack(">I", int(sys.argv[2])) + data[4:])' "$1" "$2"
+}
+
+@test "an IDX magic number of another element type (3075: int32, 3 dimensions) exits 4 naming it" {
+    copy_raw
+    fuel-convert mnist -d "$RAW" -o "$OUT"
+    cp "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/previous.hdf5"
+    set_magic "$RAW/train-images-idx3-ubyte.gz" 3075
+    run --separate-stderr fuel-convert mnist -d "$RAW" -o "$OUT"
+    [ "$status" -eq 4 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-convert: not an MNIST image file: $RAW/train-images-idx3-ubyte.gz: magic number 3075" ]
+    cmp "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/previous.hdf5"
+    no_temporary_files
+    set_magic "$RAW/train-images-idx3-ubyte.gz" 2051
+    set_magic "$RAW/t10k-labels-idx1-ubyte.gz" 3329
+    run --separate-stderr fuel-convert mnist -d "$RAW" -o "$OUT"
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-convert: not an MNIST label file: $RAW/t10k-labels-idx1-ubyte.gz: magic number 3329" ]
+    cmp "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/previous.hdf5"
+}
+
 @test "an image and label count mismatch exits 4" {
     copy_raw
     cp "$RAW/t10k-labels-idx1-ubyte.gz" "$RAW/train-labels-idx1-ubyte.gz"
@@ -193,16 +230,14 @@ print(f["features"].shape, [(r["split"].decode(), r["start"], r["stop"]) for r i
 }
 
 @test "usage errors exit 2; a missing output directory exits 7" {
-    run fuel-convert
-    [ "$status" -eq 2 ]
-    run fuel-convert nosuchset
-    [ "$status" -eq 2 ]
-    [[ "$output" == *"unknown dataset: nosuchset"* ]]
-    run fuel-convert mnist --dtype int7 -d "$RAW"
-    [ "$status" -eq 2 ]
-    [[ "$output" == *"invalid choice: int7"* ]]
-    run fuel-convert mnist --colour red
-    [ "$status" -eq 2 ]
+    run --separate-stderr fuel-convert
+    assert_usage_error fuel-convert "missing dataset"
+    run --separate-stderr fuel-convert nosuchset
+    assert_usage_error fuel-convert "unknown dataset: nosuchset"
+    run --separate-stderr fuel-convert mnist --dtype int7 -d "$RAW"
+    assert_usage_error fuel-convert "invalid choice: int7"
+    run --separate-stderr fuel-convert mnist --colour red
+    assert_usage_error fuel-convert "unknown option" "--colour"
     run fuel-convert mnist -d "$RAW" -o "$OUT/absent"
     [ "$status" -eq 7 ]
     [ "$output" = "fuel-convert: cannot write output: $OUT/absent: not an existing directory" ]

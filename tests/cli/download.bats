@@ -2,7 +2,10 @@
 # fuel-download's command line: help, usage errors, --print-urls, --clear, --checksums, locking,
 # SIGINT, and the real Fashion-MNIST files Debian ships.
 
+bats_require_minimum_version 1.5.0
+
 load ../helpers/download
+load ../helpers/assertions
 
 setup() {
     make_served_files
@@ -35,26 +38,22 @@ teardown() {
 }
 
 @test "usage errors exit 2 with one message" {
-    run fuel-download
-    [ "$status" -eq 2 ]
-    [[ "$output" == *"fuel-download: missing dataset name"* ]]
-    run fuel-download nosuchset
-    [ "$status" -eq 2 ]
-    [[ "$output" == *"fuel-download: unknown dataset: nosuchset"* ]]
-    run fuel-download svhn
-    [ "$status" -eq 2 ]
-    [[ "$output" == *"fuel-download: svhn needs a format, 1 or 2: none given"* ]]
-    run fuel-download svhn 3
-    [ "$status" -eq 2 ]
-    run fuel-download mnist extra
-    [ "$status" -eq 2 ]
-    [[ "$output" == *"unexpected argument: extra"* ]]
-    run fuel-download mnist -j 0
-    [ "$status" -eq 2 ]
-    run fuel-download mnist --timeout soon
-    [ "$status" -eq 2 ]
-    run fuel-download mnist --no-such-option
-    [ "$status" -eq 2 ]
+    run --separate-stderr fuel-download
+    assert_usage_error fuel-download "missing dataset name"
+    run --separate-stderr fuel-download nosuchset
+    assert_usage_error fuel-download "unknown dataset: nosuchset"
+    run --separate-stderr fuel-download svhn
+    assert_usage_error fuel-download "svhn needs a format, 1 or 2: none given"
+    run --separate-stderr fuel-download svhn 3
+    assert_usage_error fuel-download "svhn needs a format, 1 or 2: 3"
+    run --separate-stderr fuel-download mnist extra
+    assert_usage_error fuel-download "unexpected argument: extra"
+    run --separate-stderr fuel-download mnist -j 0
+    assert_usage_error fuel-download "-j: 0: expected a whole number from 1 to 64"
+    run --separate-stderr fuel-download mnist --timeout soon
+    assert_usage_error fuel-download "--timeout: soon: expected "
+    run --separate-stderr fuel-download mnist --no-such-option
+    assert_usage_error fuel-download "unknown option" "--no-such-option"
 }
 
 @test "--print-urls prints URL<TAB>destination per file and touches nothing" {

@@ -39,10 +39,14 @@ teardown() {
     mapfile -t lines < <(requests /train-images-idx3-ubyte.gz)
     [ "${#lines[@]}" -eq 2 ]
     read -r status start sent range if_range _ <<< "${lines[0]}"
-    [ "$status" = 200 ] && [ "$sent" = 100000 ]
+    [ "$status" = 200 ]
+    [ "$sent" = 100000 ]
     read -r status start sent range if_range _ <<< "${lines[1]}"
-    [ "$status" = 206 ] && [ "$start" = 100000 ] && [ "$sent" = 200000 ]
-    [ "$range" = "bytes=100000-" ] && [ "$if_range" != "-" ]
+    [ "$status" = 206 ]
+    [ "$start" = 100000 ]
+    [ "$sent" = 200000 ]
+    [ "$range" = "bytes=100000-" ]
+    [ "$if_range" != "-" ]
     [ "$(bytes_sent /train-images-idx3-ubyte.gz)" -eq 300000 ]
 }
 

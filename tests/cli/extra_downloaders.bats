@@ -136,7 +136,8 @@ PY
     run fuel-download toy -d "$TARGET"
     [ "$status" -eq 0 ]
     [ "$(requests /mirror/toy.bin | awk '{print $1}')" = 200 ]
-    [ -z "$(requests /toy.bin)" ] && [ -z "$(requests /missing/toy.bin)" ]
+    [ -z "$(requests /toy.bin)" ]
+    [ -z "$(requests /missing/toy.bin)" ]
     touch "$TARGET/toy.bin.part" "$TARGET/other"
     run fuel-download toy -d "$TARGET" --clear
     [ "$status" -eq 0 ]

@@ -31,13 +31,21 @@ assert_no_raw_files() {
     done
 }
 
+# Asserts that FILE holds, value for value, what Python Fuel converted from the same raw fixture
+# (EXPECTED, default mnist.hdf5), besides passing fuel-info --check.
+assert_fuel_values() {
+    run fuel-info --check "$1"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    run $PYTHON "$HELPERS/compare_hdf5.py" "$1" "$FUEL_FIXTURES/expected/${2:-mnist.hdf5}"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
 @test "fetch mnist: into the first writable data path directory, raw files removed" {
     SOURCE_DATE_EPOCH=1700000000 run --separate-stderr fuel fetch mnist --url-prefix "file://$RAW" --checksums "$RAW_SUMS"
     [ "$status" -eq 0 ]
     [ "$output" = "$DATA/mnist.hdf5" ]
     assert_no_raw_files "$DATA"
-    run fuel-info --check "$DATA/mnist.hdf5"
-    [ "$status" -eq 0 ]
+    assert_fuel_values "$DATA/mnist.hdf5"
     # The same file fuel-convert writes from the same raw files.
     mkdir "$BATS_TEST_TMPDIR/converted"
     fuel-convert mnist -d "$RAW" -o "$BATS_TEST_TMPDIR/converted" > /dev/null
@@ -82,8 +90,7 @@ assert d == {"name": "mnist", "path": sys.argv[1], "fetched": False}, d
     [ "$(stat -c %i "$DATA/mnist.hdf5")" != "$before" ]
     [ "$(requests /train-images-idx3-ubyte.gz | wc -l)" -eq 1 ]
     assert_no_raw_files "$DATA"
-    run fuel-info --check "$DATA/mnist.hdf5"
-    [ "$status" -eq 0 ]
+    assert_fuel_values "$DATA/mnist.hdf5"
 }
 
 @test "a converted file that fails --check is fetched again" {
@@ -99,8 +106,7 @@ f.attrs["split"] = rows
     run --separate-stderr fuel fetch mnist --url-prefix "file://$RAW" --checksums "$RAW_SUMS"
     [ "$status" -eq 0 ]
     [ "${stderr%%$'\n'*}" = "fuel-fetch: $DATA/mnist.hdf5 fails fuel-info --check: making it again" ]
-    run fuel-info --check "$DATA/mnist.hdf5"
-    [ "$status" -eq 0 ]
+    assert_fuel_values "$DATA/mnist.hdf5"
 }
 
 @test "a converted file so damaged that HDF5 faults reading it is fetched again" {
@@ -115,8 +121,7 @@ f.attrs["split"] = rows
     [ "$status" -eq 0 ]
     [ "${stderr%%$'\n'*}" = "fuel-fetch: $DATA/mnist.hdf5 fails fuel-info --check: making it again" ]
     [ "$output" = "$DATA/mnist.hdf5" ]
-    run fuel-info --check "$DATA/mnist.hdf5"
-    [ "$status" -eq 0 ]
+    assert_fuel_values "$DATA/mnist.hdf5"
 }
 
 @test "the mirror of FUEL_MIRROR or of the config's mirrors list is used" {
@@ -128,8 +133,7 @@ f.attrs["split"] = rows
         > "$FUEL_CONFIG"
     run --separate-stderr fuel fetch mnist --checksums "$RAW_SUMS" -q --retries 0
     [ "$status" -eq 0 ]
-    run fuel-info --check "$DATA/mnist.hdf5"
-    [ "$status" -eq 0 ]
+    assert_fuel_values "$DATA/mnist.hdf5"
 }
 
 @test "-d DIR, --keep-raw and a dataset option: mnist --dtype float32" {
@@ -141,8 +145,7 @@ f.attrs["split"] = rows
         cmp "$RAW/$name" "$BATS_TEST_TMPDIR/new/dir/$name"
     done
     [ ! -e "$DATA/mnist_float32.hdf5" ]
-    run fuel-info --json "$output"
-    [[ "$output" == *'"dtype": "float32"'* ]]
+    assert_fuel_values "$output" mnist_float32.hdf5
 }
 
 @test "iris from a local HTTP server, checksum given as sha256" {
@@ -155,6 +158,7 @@ f.attrs["split"] = rows
     [ "$output" = "$DATA/iris.hdf5" ]
     [ "$stderr" = "$(printf '%s\n' "$stderr" | grep '^iris.data: ')" ]
     [ ! -e "$DATA/iris.data" ]
+    assert_fuel_values "$DATA/iris.hdf5" iris.hdf5
 }
 
 @test "a checksum mismatch: exit 6, no converted file, no raw file under its final name" {
@@ -243,6 +247,5 @@ datasets:
     [ "$(cat "$BATS_TEST_TMPDIR"/err.* | grep -c '^fuel-fetch: nothing to do: ')" -eq 2 ]
     [ "$(cat "$BATS_TEST_TMPDIR"/err.* | grep -c '^train-images-idx3-ubyte.gz: ')" -eq 1 ]
     assert_no_raw_files "$DATA"
-    run fuel-info --check "$DATA/mnist.hdf5"
-    [ "$status" -eq 0 ]
+    assert_fuel_values "$DATA/mnist.hdf5"
 }

@@ -38,6 +38,10 @@ with h5py.File(sys.argv[1], "r") as f:
            for r in document["split_rows"]]
     if rows != got:
         problems.append(f"rows {got} != {rows}")
+    listed = [source["name"] for source in document["sources"]]
+    sources = sorted({r["source"].decode() for r in f.attrs["split"]})
+    if sorted(listed) != sources or len(set(listed)) != len(listed):
+        problems.append(f"sources {listed} != {sources}")
     for source in document["sources"]:
         name, dataset = source["name"], f[source["name"]]
         if list(dataset.shape) != source["shape"]:
@@ -109,6 +113,23 @@ Metadata for mnist.hdf5
     sources=$(printf '%s\n' "$output" | sed -n '/^Sources/,$p' | tr -s ' ')
     grep -qx ' features uint8 (22,) batch variable-length; shapes features_shapes (22 x 3); shape labels channel, height, width' <<<"$sources"
     grep -qx ' bbox_lefts uint16 (22,) batch variable-length; shapes bbox_lefts_shapes (22 x 2); shape labels bounding_box, x' <<<"$sources"
+}
+
+@test "the --json check itself fails on a document missing a source or a split row" {
+    run --separate-stderr fuel-info --json "$EXPECTED/mnist.hdf5"
+    [ "$status" -eq 0 ]
+    document=$output
+    run json_matches_h5py "$EXPECTED/mnist.hdf5" <<<"$document"
+    [ "$status" -eq 0 ]
+    drop='import json, sys; d = json.load(sys.stdin); exec(sys.argv[1]); print(json.dumps(d))'
+    run json_matches_h5py "$EXPECTED/mnist.hdf5" \
+        < <($PYTHON -c "$drop" 'd["sources"] = [s for s in d["sources"] if s["name"] != "targets"]' <<<"$document")
+    [ "$status" -eq 1 ]
+    [ "$output" = "sources ['features'] != ['features', 'targets']" ]
+    run json_matches_h5py "$EXPECTED/mnist.hdf5" \
+        < <($PYTHON -c "$drop" 'd["split_rows"].pop()' <<<"$document")
+    [ "$status" -eq 1 ]
+    [[ "$output" == "rows "* ]]
 }
 
 @test "fuel-info --json on every reference file parses and holds h5py's values" {

@@ -4,6 +4,8 @@
 
 bats_require_minimum_version 1.5.0
 
+load ../helpers/assertions
+
 PYTHON=/usr/bin/python3
 
 setup() {
@@ -97,7 +99,7 @@ mnist.hdf5 $DATA/mnist.hdf5 $size 2023-11-14T22:13:20Z" ]
     [ "$status" -eq 2 ]
     [ "$stderr" = "fuel-list: unexpected argument: extra; see 'fuel-list -h'" ]
     run --separate-stderr fuel list --bogus
-    [ "$status" -eq 2 ]
+    assert_usage_error fuel-list "unknown option" "--bogus"
     run fuel list -h
     [ "$status" -eq 0 ]
     [[ "$output" == "usage: fuel-list"* ]]

@@ -175,22 +175,52 @@ static void test_commit_failure_keeps_existing(void **state)
     assert_int_equal(entries_in_directory(), 0);
 }
 
-/* A child that begins a publication and then dies of SIGNAL_NUMBER, or exits when it is 0. */
+/* The child of run_interrupted_child: begins a publication, writes to the temporary, says so on
+   READY, then waits for the parent's signal (or, with SIGNAL_NUMBER 0, exits once told to). */
+static void interrupted_child(int ready, int proceed, int signal_number)
+{
+    struct publication publication;
+    if (publish_begin(&publication, test_directory, "interrupted.hdf5") != EXIT_OK)
+        _exit(10);
+    write_text(publication.temporary_path, "partial");
+    char byte = signal_number == 0 ? 'e' : 's';
+    if (write(ready, &byte, 1) != 1)
+        _exit(12);
+    /* Blocks until the parent's signal ends this process, or the parent writes or goes away. */
+    if (read(proceed, &byte, 1) < 0)
+        _exit(13);
+    exit(11);
+}
+
+/* A child that begins a publication and is then killed by the parent with SIGNAL_NUMBER, or exits
+   when it is 0. The two synchronise on pipes: the signal is sent only once the temporary exists
+   and has been written, however slowly the child gets there. */
 static void run_interrupted_child(int signal_number)
 {
+    int ready[2], proceed[2];
+    assert_int_equal(pipe(ready), 0);
+    assert_int_equal(pipe(proceed), 0);
+    fflush(NULL); /* nothing buffered here is written twice by the child's exit */
     pid_t child = fork();
     assert_true(child >= 0);
     if (child == 0) {
-        struct publication publication;
-        if (publish_begin(&publication, test_directory, "interrupted.hdf5") != EXIT_OK)
-            _exit(10);
-        write_text(publication.temporary_path, "partial");
-        if (signal_number != 0)
-            raise(signal_number);
-        exit(11);
+        close(ready[0]);
+        close(proceed[1]);
+        interrupted_child(ready[1], proceed[0], signal_number);
     }
+    close(ready[1]);
+    close(proceed[0]);
+    char byte = 0;
+    assert_int_equal(read(ready[0], &byte, 1), 1);
+    assert_int_equal(entries_in_directory(), 1);
+    if (signal_number != 0)
+        assert_int_equal(kill(child, signal_number), 0);
+    else
+        assert_int_equal(write(proceed[1], "x", 1), 1);
     int status;
     assert_int_equal(waitpid(child, &status, 0), child);
+    close(ready[0]);
+    close(proceed[1]);
     if (signal_number != 0) {
         assert_true(WIFSIGNALED(status));
         assert_int_equal(WTERMSIG(status), signal_number);
@@ -285,6 +315,17 @@ static void test_temporary_names_recognised(void **state)
 
 int main(void)
 {
+    /* The signal tests need the default dispositions, whatever this process inherited (a shell
+       starts background jobs with SIGINT ignored, nohup ignores SIGHUP), and publish_begin
+       installs its handlers once, in the first test, only over signals that are not ignored. */
+    static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP};
+    sigset_t fatal;
+    sigemptyset(&fatal);
+    for (size_t index = 0; index < sizeof fatal_signals / sizeof *fatal_signals; index++) {
+        signal(fatal_signals[index], SIG_DFL);
+        sigaddset(&fatal, fatal_signals[index]);
+    }
+    sigprocmask(SIG_UNBLOCK, &fatal, NULL);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_temporary_name),
         cmocka_unit_test(test_name_with_directories),

@@ -1,0 +1,173 @@
+/* Reads one source's examples of a batch: a range when contiguous, else sorted runs of indices. */
+#include "source_batch.h"
+
+#include "common/base/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Reads the whole source into memory when it fits BUDGET: then no batch reads the file. */
+static int resident_load(struct source_batch *source, size_t *budget)
+{
+    uint64_t examples = source->examples.shape[0];
+    size_t bytes = source->examples.example_bytes;
+    if (bytes == 0 || examples > *budget / bytes)
+        return EXIT_OK;
+    source->resident = malloc(examples * bytes > 0 ? examples * bytes : 1);
+    if (source->resident == NULL)
+        return EXIT_OK;
+    int result = h5py_examples_read(&source->examples, 0, examples, source->resident);
+    if (result != EXIT_OK) {
+        free(source->resident);
+        source->resident = NULL;
+        return result;
+    }
+    *budget -= examples * bytes;
+    return EXIT_OK;
+}
+
+int source_batch_open(struct source_batch *source, const struct h5py_file *file,
+                      const char *split, const char *name, bool to_float32, double scale,
+                      size_t *resident_budget)
+{
+    *source = (struct source_batch){.to_float32 = to_float32, .scale = scale};
+    int result = h5py_examples_open(&source->examples, file, name);
+    if (result != EXIT_OK)
+        return result;
+    result = h5py_selection_find(&source->selection, file, split, name);
+    if (result != EXIT_OK) {
+        h5py_examples_close(&source->examples);
+        return result;
+    }
+    result = resident_load(source, resident_budget);
+    if (result != EXIT_OK) {
+        source_batch_close(source);
+        return result;
+    }
+    source->is_direct = source->resident == NULL &&
+                        h5py_direct_open(&source->direct, &source->examples, file->path);
+    source->example_bytes = source->examples.example_bytes;
+    memcpy(source->descr, source->examples.descr, sizeof source->descr);
+    if (to_float32) {
+        source->example_bytes = source->example_bytes / source->examples.element_size * 4;
+        snprintf(source->descr, sizeof source->descr, "<f4");
+    }
+    return EXIT_OK;
+}
+
+void source_batch_close(struct source_batch *source)
+{
+    if (source->is_direct)
+        h5py_direct_close(&source->direct);
+    h5py_examples_close(&source->examples);
+    h5py_selection_free(&source->selection);
+    free(source->resident);
+    source->resident = NULL;
+    free(source->indices);
+    source->indices = NULL;
+}
+
+void source_batch_shape(const struct source_batch *source, uint64_t count, uint64_t *shape)
+{
+    shape[0] = count;
+    for (int axis = 1; axis < source->examples.rank; axis++)
+        shape[axis] = source->examples.shape[axis];
+}
+
+#define CONVERT(type)                                                                             \
+    for (size_t index = 0; index < count; index++)                                                \
+        output[index] = (float)((double)((const type *)input)[index] * scale);
+
+/* Converts COUNT elements of the stored type (numpy kind KIND, SIZE bytes) to float. */
+static void float32_convert(char kind, size_t size, const void *input, float *output,
+                            size_t count, double scale)
+{
+    if (kind == 'f' && size == 4) {
+        CONVERT(float)
+    } else if (kind == 'f') {
+        CONVERT(double)
+    } else if ((kind == 'u' || kind == 'b') && size == 1) {
+        CONVERT(uint8_t)
+    } else if (kind == 'u' && size == 2) {
+        CONVERT(uint16_t)
+    } else if (kind == 'u' && size == 4) {
+        CONVERT(uint32_t)
+    } else if (kind == 'u') {
+        CONVERT(uint64_t)
+    } else if (size == 1) {
+        CONVERT(int8_t)
+    } else if (size == 2) {
+        CONVERT(int16_t)
+    } else if (size == 4) {
+        CONVERT(int32_t)
+    } else {
+        CONVERT(int64_t)
+    }
+}
+
+static int resident_copy(const struct source_batch *source, const uint64_t *indices,
+                         uint64_t count, unsigned char *stored)
+{
+    size_t bytes = source->examples.example_bytes;
+    for (uint64_t number = 0; number < count; number++)
+        memcpy(stored + number * bytes, source->resident + indices[number] * bytes, bytes);
+    return EXIT_OK;
+}
+
+/* Reads the examples as stored into the new *STORED. */
+static int stored_read(struct source_batch *source, const uint64_t *numbers, uint64_t count,
+                       bool consecutive, unsigned char *stored)
+{
+    const struct h5py_selection *selection = &source->selection;
+    if (consecutive && selection->indices == NULL && source->resident == NULL)
+        return source->is_direct
+                   ? h5py_direct_read(&source->direct, selection->start + numbers[0], count, stored)
+                   : h5py_examples_read(&source->examples, selection->start + numbers[0], count,
+                                        stored);
+    if (source->indices_room < count) {
+        free(source->indices);
+        source->indices = malloc(count * sizeof *source->indices);
+        source->indices_room = source->indices != NULL ? count : 0;
+        if (source->indices == NULL)
+            return error_set(EXIT_OTHER, "cannot read a batch: out of memory");
+    }
+    for (uint64_t number = 0; number < count; number++)
+        source->indices[number] = h5py_selection_example(selection, numbers[number]);
+    if (source->resident != NULL)
+        return resident_copy(source, source->indices, count, stored);
+    if (source->is_direct)
+        return h5py_direct_read_indices(&source->direct, source->indices, count, stored);
+    return h5py_examples_read_indices(&source->examples, source->indices, count, stored);
+}
+
+int source_batch_read(struct source_batch *source, const uint64_t *numbers, uint64_t count,
+                      bool consecutive, void **array, size_t *size)
+{
+    size_t stored_size = count * source->examples.example_bytes;
+    void *stored = malloc(stored_size > 0 ? stored_size : 1);
+    *array = NULL;
+    *size = 0;
+    if (stored == NULL)
+        return error_set(EXIT_OTHER, "cannot read a batch: out of memory");
+    int result = stored_read(source, numbers, count, consecutive, stored);
+    if (result == EXIT_OK && source->to_float32) {
+        size_t elements = stored_size / source->examples.element_size;
+        float *converted = malloc(elements > 0 ? elements * sizeof *converted : 1);
+        if (converted == NULL)
+            result = error_set(EXIT_OTHER, "cannot convert a batch: out of memory");
+        else
+            float32_convert(source->examples.descr[1], source->examples.element_size, stored,
+                            converted, elements, source->scale);
+        free(stored);
+        stored = converted;
+        stored_size = elements * sizeof(float);
+    }
+    if (result != EXIT_OK) {
+        free(stored);
+        return result;
+    }
+    *array = stored;
+    *size = stored_size;
+    return EXIT_OK;
+}
