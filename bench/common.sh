@@ -56,3 +56,25 @@ peak_tree_kib() {
     rm -f "$record"
     echo $((own > peak ? own : peak))
 }
+
+# Prints the machine's load averages (1, 5, 15 minutes): timings on a shared machine need them.
+load_note() {
+    echo "  load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
+}
+
+# measure NAME COMMAND...: runs COMMAND, appending its wall seconds, CPU seconds (user + system,
+# every thread and child) and peak RSS (KiB) to NAME_times, NAME_cpu and NAME_peaks; needs $work.
+measure() {
+    local name=$1
+    shift
+    /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" > /dev/null 2>&1 ||
+        { echo "benchmark command failed: $*" >&2; exit 1; }
+    read -r seconds user system kib < "$work/time"
+    eval "${name}_times+=($seconds) ${name}_peaks+=($kib)"
+    eval "${name}_cpu+=($(echo "$user + $system" | bc -l))"
+}
+
+# Prints the largest of the numbers given as arguments.
+largest() {
+    printf '%s\n' "$@" | sort -g | tail -n 1
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes a full-size CIFAR-10 H5PYDataset file (50,000 train + 10,000 test, Fuel's layout) with
-the images bench/make_cifar10.py makes (smooth blocks plus noise, compressing like photographs),
+the images bench/make_cifar.py makes (smooth scenes plus noise, compressing like photographs),
 without the minute of building and converting the archive.
 
 usage: make_cifar10_hdf5.py FILE
@@ -12,7 +12,7 @@ import h5py
 import numpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_cifar10 import images  # noqa: E402
+from make_cifar import images  # noqa: E402
 
 
 def main():

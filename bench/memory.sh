@@ -15,9 +15,9 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$DATA/cifar10" "$DATA/cifar100" "$DATA/binarized_mnist" "$DATA/svhn1" "$SVHN2"
 
 [ -f "$DATA/cifar10/cifar-10-python.tar.gz" ] ||
-    /usr/bin/python3 bench/make_cifar10.py "$DATA/cifar10" > /dev/null
+    /usr/bin/python3 bench/make_cifar.py cifar10 "$DATA/cifar10" > /dev/null
 [ -f "$DATA/cifar100/cifar-100-python.tar.gz" ] ||
-    /usr/bin/python3 bench/make_cifar10.py "$DATA/cifar100" --cifar100 > /dev/null
+    /usr/bin/python3 bench/make_cifar.py cifar100 "$DATA/cifar100" > /dev/null
 [ -f "$DATA/binarized_mnist/binarized_mnist_test.amat" ] ||
     /usr/bin/python3 bench/make_binarized_mnist.py "$DATA/binarized_mnist"
 [ -f "$DATA/svhn1/extra.tar.gz" ] ||

@@ -315,3 +315,36 @@ PY
     [ ! -e "$OUT/mnist.hdf5" ]
     no_temporary_files
 }
+
+# gzip as gzip reads it (common/formats/inflate.h says what gzip 1.12 does with each case).
+@test "IDX files of several gzip members followed by zeros are read whole, as gzip -dc reads them" {
+    copy_raw
+    for file in "$RAW"/*.gz; do
+        $PYTHON tests/helpers/gzip_variant.py members "$FUEL_FIXTURES/raw/mnist/${file##*/}" "$file"
+    done
+    run gzip -t "$RAW/train-images-idx3-ubyte.gz"
+    [ "$status" -eq 0 ]
+    run fuel-convert mnist -d "$RAW" -o "$OUT"
+    [ "$status" -eq 0 ]
+    run $PYTHON tests/helpers/compare_hdf5.py "$OUT/mnist.hdf5" "$EXPECTED/mnist.hdf5"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "trailing garbage, a wrong CRC-32 or ISIZE, a member cut after 1f 8b: exit 4 naming the file" {
+    # MODE FILE, gzip -t's exit status, fuel's reason.
+    cases='garbage train-images-idx3-ubyte.gz 2 trailing garbage after the gzip data
+crc t10k-labels-idx1-ubyte.gz 1 invalid compressed data--crc error
+length train-labels-idx1-ubyte.gz 1 invalid compressed data--length error
+cut_member t10k-images-idx3-ubyte.gz 1 unexpected end of file'
+    copy_raw
+    while read -r mode file gzip_status reason; do
+        cp "$FUEL_FIXTURES/raw/mnist"/* "$RAW/"
+        $PYTHON tests/helpers/gzip_variant.py "$mode" "$FUEL_FIXTURES/raw/mnist/$file" "$RAW/$file"
+        run gzip -t "$RAW/$file"
+        [ "$status" -eq "$gzip_status" ]
+        run fuel-convert mnist -d "$RAW" -o "$OUT"
+        [ "$status" -eq 4 ]
+        [ "$output" = "fuel-convert: cannot read IDX data: $RAW/$file: $reason" ]
+        [ -z "$(ls -A "$OUT")" ]
+    done <<< "$cases"
+}

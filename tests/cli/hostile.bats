@@ -17,7 +17,7 @@ mnist/rank_four                    4  not an MNIST image file: CASE/train-images
 mnist/float_elements               4  IDX header declares more data than the file can hold: CASE/train-images-idx3-ubyte.gz: 37632 bytes declared
 mnist/truncated_gzip               4  cannot read IDX data: CASE/train-images-idx3-ubyte.gz: unexpected end of file
 mnist/trailing_data                4  cannot read IDX data: CASE/train-images-idx3-ubyte.gz: more data than the header declares
-mnist/not_gzip                     4  cannot read IDX header: CASE/train-images-idx3-ubyte.gz: invalid stored block lengths
+mnist/not_gzip                     4  cannot read IDX header: CASE/train-images-idx3-ubyte.gz: invalid compressed data--format violated
 mnist/empty_file                   4  cannot read IDX header: CASE/train-images-idx3-ubyte.gz: unexpected end of file
 mnist/count_mismatch               4  count mismatch: CASE/train-images-idx3-ubyte.gz: 12 images but CASE/train-labels-idx1-ubyte.gz has 11 labels
 mnist/directory_input              3  CASE/train-images-idx3-ubyte.gz
@@ -34,7 +34,7 @@ cifar10/absolute_member            4  refusing archive member: CASE/cifar-10-pyt
 cifar10/symlink_member             4  refusing archive member: CASE/cifar-10-python.tar.gz: cifar-10-batches-py/link: symbolic link
 cifar10/missing_batch              4  CASE/cifar-10-python.tar.gz: cifar-10-batches-py/data_batch_3
 cifar10/not_an_archive             4  cannot open archive: CASE/cifar-10-python.tar.gz: Unrecognized archive format
-cifar10/truncated_archive          4  cannot read archive: CASE/cifar-10-python.tar.gz: cifar-10-batches-py/data_batch_2: truncated gzip input
+cifar10/truncated_archive          4  cannot read archive: CASE/cifar-10-python.tar.gz: cifar-10-batches-py/data_batch_2: unexpected end of file
 iris/nul_byte                      4  malformed line: CASE/iris.data:4: NUL byte in the line
 iris/not_a_number                  4  malformed line: CASE/iris.data:5: not a decimal number: '"'three'"'
 iris/five_numbers                  4  malformed line: CASE/iris.data:6: not one class name
