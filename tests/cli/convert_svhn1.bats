@@ -335,6 +335,22 @@ with h5py.File(sys.argv[1], 'r+') as mat:
     [ "$output" = "159 True" ]
 }
 
+@test "--threads 1 and --threads 4 give the same bytes but for the thread count typed" {
+    export SOURCE_DATE_EPOCH=0
+    /usr/bin/python3 bench/make_svhn1.py "$WORK" 300 40 9 7
+    mkdir "$OUT/t1" "$OUT/t4"
+    run fuel-convert svhn 1 -d "$WORK" -o "$OUT/t1" --threads 1
+    [ "$status" -eq 0 ]
+    run fuel-convert svhn 1 -d "$WORK" -o "$OUT/t4" --threads 4
+    [ "$status" -eq 0 ]
+    # cmp -l: offset, then the two bytes in octal; '1' is 61, '4' is 64: only the typed "t1" and
+    # "--threads 1" of the command and the provenance's argv differ.
+    run cmp -l "$OUT/t1/svhn_format_1.hdf5" "$OUT/t4/svhn_format_1.hdf5"
+    [ "$status" -eq 1 ]
+    [ "$(awk '$2 != 61 || $3 != 64' <<< "$output")" = "" ]
+    [ "${#lines[@]}" -eq 4 ]
+}
+
 @test "--threads with a bad value is a usage error" {
     run fuel-convert svhn 1 -d "$WORK" -o "$OUT" --threads 0
     [ "$status" -eq 2 ]
