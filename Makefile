@@ -10,6 +10,14 @@ BUILD ?= build
 FUEL_FIXTURES ?= $(abspath ../shared/fixtures)
 
 LIBRARIES = hdf5 libcurl zlib libarchive jansson yaml-0.1 libcrypto libpng libzmq
+# Inflate with ISA-L where pkg-config finds libisal, else with zlib; make INFLATE=zlib forces zlib.
+INFLATE ?= $(if $(shell pkg-config --exists libisal && echo found),isal,zlib)
+ifeq ($(INFLATE),isal)
+LIBRARIES += libisal
+INFLATE_FLAGS = -DFUEL_ISAL_VERSION='"$(shell pkg-config --modversion libisal)"'
+else
+INFLATE_FLAGS = -DFUEL_INFLATE_ZLIB
+endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(LIBRARIES))
 PKG_LIBS := $(shell pkg-config --libs $(LIBRARIES))
 
@@ -17,11 +25,11 @@ PKG_LIBS := $(shell pkg-config --libs $(LIBRARIES))
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP $(SANITIZE)
 LDFLAGS += $(SANITIZE)
-CPPFLAGS += -I. -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS)
+CPPFLAGS += -I. -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(INFLATE_FLAGS)
 LDLIBS += $(PKG_LIBS) -lhdf5_hl -lpthread -lm
 
-COMMANDS = download convert info list path fetch cache clean fixture completion serve
-LIBRARY_SOURCES = $(wildcard common/*/*.c datasets/*.c fixtures/*.c serving/*.c)
+COMMANDS = download convert info list path fetch cache clean fixture completion export preview serve
+LIBRARY_SOURCES = $(wildcard common/*/*.c datasets/*.c fixtures/*.c exporters/*.c serving/*.c)
 COMMAND_SOURCES = $(wildcard cmd/*.c)
 UNIT_SOURCES = $(wildcard tests/unit/test_*.c)
 LIBRARY_OBJECTS = $(LIBRARY_SOURCES:%.c=$(BUILD)/%.o)
@@ -30,7 +38,7 @@ UNIT_BINARIES = $(UNIT_SOURCES:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_SUPPORT = $(BUILD)/tests/unit/support.o
 MAN_PAGES = $(wildcard man/*.1 man/*.5)
 
-.PHONY: all check check-sanitize fuzz fuzz-binaries unit bench install uninstall clean setup
+.PHONY: all check check-sanitize check-inflate-zlib fuzz fuzz-binaries unit bench install uninstall clean setup
 
 all: $(BUILD)/fuel $(COMMANDS:%=$(BUILD)/fuel-%)
 
@@ -77,6 +85,15 @@ check-sanitize:
 	LSAN_OPTIONS=suppressions=$(abspath tests/sanitize/lsan.supp):print_suppressions=0 \
 	CFLAGS="-O1 -g" $(MAKE) BUILD=$(SANITIZE_BUILD) SANITIZE="$(SANITIZE_FLAGS)" check
 
+# The readers' unit tests and the converters' CLI tests again, inflating with zlib instead of ISA-L.
+ZLIB_BUILD = build-zlib
+INFLATE_UNITS = inflate inflate_file read_ahead idx tar_stream matlab_v5
+check-inflate-zlib:
+	$(MAKE) BUILD=$(ZLIB_BUILD) INFLATE=zlib all $(INFLATE_UNITS:%=$(ZLIB_BUILD)/tests/test_%)
+	for unit in $(INFLATE_UNITS); do $(ZLIB_BUILD)/tests/test_$$unit || exit 1; done
+	PATH=$(abspath $(ZLIB_BUILD)):$$PATH FUEL_FIXTURES=$(FUEL_FIXTURES) \
+		bats tests/cli/convert_*.bats tests/cli/hostile.bats
+
 # libFuzzer targets (clang): tests/fuzz/fuzz_X.c is built when the reader header it includes
 # exists; `make fuzz FUZZ_SECONDS=N [FUZZ_TARGETS="idx png"]` runs each for N seconds.
 FUZZ_BUILD = build-fuzz
@@ -122,6 +139,6 @@ uninstall:
 	rm -f $(BASH_COMPLETION_DIR)/fuel $(COMMANDS:%=$(BASH_COMPLETION_DIR)/fuel-%) $(ZSH_COMPLETION_DIR)/_fuel
 
 clean:
-	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD) $(ZLIB_BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

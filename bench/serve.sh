@@ -18,11 +18,11 @@ for program in serve_client serve_baseline; do
     [ "$BUILD/bench/$program" -nt "bench/$program.c" ] ||
         cc -O2 -Wall -Wextra -Werror "bench/$program.c" -o "$BUILD/bench/$program" -lzmq
 done
-# CIFAR10_BENCH_DIR may hold an archive made earlier by bench/make_cifar10.py (it takes a minute).
+# CIFAR10_BENCH_DIR may hold an archive made earlier by bench/make_cifar.py (it takes a minute).
 archive_directory=${CIFAR10_BENCH_DIR:-$work/raw}
 if [ ! -f "$archive_directory/cifar-10-python.tar.gz" ]; then
     mkdir -p "$archive_directory"
-    /usr/bin/python3 bench/make_cifar10.py "$archive_directory" > /dev/null
+    /usr/bin/python3 bench/make_cifar.py cifar10 "$archive_directory" > /dev/null
 fi
 "$FUEL" convert cifar10 -d "$archive_directory" -o "$work" > /dev/null 2>&1
 input=$work/cifar10.hdf5

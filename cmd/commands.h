@@ -13,11 +13,13 @@ int cmd_completion(int argc, char **argv, const struct typed_command *typed);
 int cmd_complete(int argc, char **argv, const struct typed_command *typed);
 int cmd_convert(int argc, char **argv, const struct typed_command *typed);
 int cmd_download(int argc, char **argv, const struct typed_command *typed);
+int cmd_export(int argc, char **argv, const struct typed_command *typed);
 int cmd_fetch(int argc, char **argv, const struct typed_command *typed);
 int cmd_fixture(int argc, char **argv, const struct typed_command *typed);
 int cmd_info(int argc, char **argv, const struct typed_command *typed);
 int cmd_list(int argc, char **argv, const struct typed_command *typed);
 int cmd_path(int argc, char **argv, const struct typed_command *typed);
+int cmd_preview(int argc, char **argv, const struct typed_command *typed);
 int cmd_serve(int argc, char **argv, const struct typed_command *typed);
 
 /* An entry of fuel.c's command table. */
@@ -37,11 +39,13 @@ extern const struct command_line clean_command_line;
 extern const struct command_line completion_command_line;
 extern const struct command_line convert_command_line;
 extern const struct command_line download_command_line;
+extern const struct command_line export_command_line;
 extern const struct command_line fetch_command_line;
 extern const struct command_line fixture_command_line;
 extern const struct command_line info_command_line;
 extern const struct command_line list_command_line;
 extern const struct command_line path_command_line;
+extern const struct command_line preview_command_line;
 extern const struct command_line serve_command_line;
 
 #endif

@@ -7,6 +7,7 @@
 #include "datasets/dataset.h"
 #include "datasets/extra_conversion.h"
 #include "commands.h"
+#include "conversion_progress.h"
 #include "dataset_arguments.h"
 #include "usage.h"
 
@@ -19,6 +20,8 @@
 static const char program[] = "fuel-convert";
 
 static const char *input_directory = ".", *output_directory = ".", *output_filename;
+static long threads;
+static bool quiet;
 
 static const struct command_option options[] = {
     {.short_name = 'd', .long_name = "directory", .kind = OPTION_STRING,
@@ -31,13 +34,17 @@ static const struct command_option options[] = {
      .kind = OPTION_STRING, .value = &output_filename, .argument = "NAME",
      .completion = COMPLETE_FILE,
      .help = "output file name (.hdf5 added without .hdf5/.hdf/.h5)"},
+    CONVERSION_THREADS_OPTION(threads),
+    {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, .value = &quiet,
+     .help = "no progress line (drawn only when stderr is a terminal)"},
 };
 
 const struct command_line convert_command_line = {
     .program = program,
-    .usage = "[-h] DATASET [FORMAT] [-d DIR] [-o OUTDIR] [-r NAME] [OPTIONS]",
+    .usage = "[-h] DATASET [FORMAT] [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q] [OPTIONS]",
     .description = "Converts the raw files of DATASET in DIR (default: the current directory) into\n"
-                   "one HDF5 file in OUTDIR (default: the current directory).",
+                   "one HDF5 file in OUTDIR (default: the current directory), on N threads\n"
+                   "(default: the online CPUs). On a terminal, a line on stderr shows the progress.",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
     .maximum_positionals = (size_t)-1,
@@ -92,8 +99,8 @@ static void print_converter_help(const struct dataset *dataset)
     converter_list_inputs(dataset, &inputs);
     char output[256];
     converter_name_output(converter, &defaults, output, sizeof output);
-    printf("usage: %s %s%s%s [-d DIR] [-o OUTDIR] [-r NAME]", program, dataset->name,
-           dataset->variant ? " " : "", dataset->variant ? dataset->variant : "");
+    printf("usage: %s %s%s%s [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q]", program,
+           dataset->name, dataset->variant ? " " : "", dataset->variant ? dataset->variant : "");
     for (size_t index = 0; index < converter->option_count; index++)
         printf(" [%s VALUE]", converter->options[index].name);
     printf("\n\n%s\n\ninputs (in DIR):\n", converter->summary);
@@ -164,9 +171,13 @@ static int write_output(const struct convert_request *request, const struct type
         publish_file_name(output_filename, name, sizeof name);
     error_clear();
     result = publish_check_directory(output_directory);
+    struct converter_arguments arguments = request->arguments;
+    struct conversion_listener listener;
+    conversion_listen(&listener, quiet, &arguments);
     if (result == EXIT_OK)
-        result = conversion_write(request->converter, &request->arguments, inputs.list,
-                                  inputs.count, output_directory, name, typed, path, sizeof path);
+        result = conversion_write(request->converter, &arguments, inputs.list, inputs.count,
+                                  output_directory, name, typed, path, sizeof path);
+    conversion_listener_end(&listener, &arguments);
     if (result == EXIT_OK)
         printf("%s\n", path);
     else
@@ -207,6 +218,7 @@ static int convert_builtin(const struct parsed_arguments *parsed,
         return result;
     request.arguments.input_directory = input_directory;
     request.arguments.scratch_directory = output_directory;
+    request.arguments.threads = conversion_threads(threads);
     return write_output(&request, typed);
 }
 

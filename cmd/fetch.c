@@ -8,6 +8,7 @@
 #include "datasets/download_items.h"
 #include "datasets/extra_conversion.h"
 #include "commands.h"
+#include "conversion_progress.h"
 #include "dataset_arguments.h"
 #include "transfer_options.h"
 #include "usage.h"
@@ -28,6 +29,7 @@ static const char program[] = "fuel-fetch";
 
 static const char *directory_given;
 static bool keep_raw, force, as_json;
+static long threads;
 static struct transfer_settings transfer = TRANSFER_SETTINGS_DEFAULT;
 
 static const struct command_option options[] = {
@@ -41,6 +43,7 @@ static const struct command_option options[] = {
              "present and verified are used again)"},
     {.long_name = "json", .kind = OPTION_FLAG, .value = &as_json,
      .help = "print {\"name\", \"path\", \"fetched\"}"},
+    CONVERSION_THREADS_OPTION(threads),
     TRANSFER_OPTIONS(transfer),
 };
 
@@ -165,8 +168,13 @@ static int raw_convert(struct fetch_request *request, const char *directory, con
         if (access(inputs.paths[index], R_OK) != 0)
             return error_set(EXIT_MISSING_INPUT, "not downloaded: %s: the dataset's files do "
                              "not include it", inputs.paths[index]);
-    return conversion_write(request->converter, &request->arguments, inputs.list, inputs.count,
-                            directory, name, request->typed, path, size);
+    request->arguments.threads = conversion_threads(threads);
+    struct conversion_listener listener;
+    conversion_listen(&listener, transfer.quiet, &request->arguments);
+    int result = conversion_write(request->converter, &request->arguments, inputs.list,
+                                  inputs.count, directory, name, request->typed, path, size);
+    conversion_listener_end(&listener, &request->arguments);
+    return result;
 }
 
 static int result_print(const struct fetch_request *request, const char *path, bool fetched)

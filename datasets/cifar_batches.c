@@ -13,6 +13,7 @@
 enum {
     IMAGE_BYTES = 3 * 32 * 32,
     MAXIMUM_MEMBER_BYTES = 1 << 30,
+    COPY_BYTES = 1 << 20,
 };
 
 struct batch {
@@ -24,23 +25,20 @@ struct batch {
 
 /* The rows of a CIFAR archive can only be written once every batch has been parsed: the
    writer's datasets are contiguous, so their example count must be known when they are declared,
-   members come in any order, and a batch's count is only learnt by parsing it. Holding every
-   batch (180 MB) would break the memory bound, and reading the archive twice doubles the inflate
-   time, so each batch's image rows go to an unlinked scratch file beside the output as soon as
-   the next wanted member arrives, and are copied into place at the end. The last batch parsed is
-   still in the member buffer then and is written from there without a detour. */
+   members come in any order, and a batch's count is only learnt by parsing it. Holding a member
+   (CIFAR-100's train is 155 MB) would break the memory bound, and reading the archive twice
+   doubles the inflate time, so each wanted member streams block by block into an unlinked
+   scratch file beside the output, is parsed there through a copy-on-write mapping (the pickle's
+   big byte string is never touched while parsing), and its image rows are copied into place
+   from the scratch file at the end, a block at a time. */
 struct conversion {
     const struct cifar_layout *layout;
+    const struct converter_arguments *arguments;
     char path[4096];
     struct tar_stream *stream;
     struct spool *spool;
-    unsigned char *buffer;
-    size_t buffer_size;
+    unsigned char *buffer; /* COPY_BYTES */
     struct batch batches[CIFAR_MAX_MEMBERS];
-    int pending; /* batch whose rows are still in the buffer, or -1 */
-    const unsigned char *pending_rows;
-    /* Kept until those rows are spooled: text decoded from protocol 0 lives in its arena. */
-    struct pickle *pending_pickle;
 };
 
 static int find_member(const struct cifar_layout *layout, const char *name)
@@ -53,33 +51,22 @@ static int find_member(const struct cifar_layout *layout, const char *name)
     return -1;
 }
 
-static int spool_pending(struct conversion *conversion)
-{
-    if (conversion->pending < 0)
-        return EXIT_OK;
-    struct batch *batch = &conversion->batches[conversion->pending];
-    conversion->pending = -1;
-    int result = spool_append(conversion->spool, conversion->pending_rows,
-                              (size_t)(batch->count * IMAGE_BYTES), &batch->spool_offset);
-    pickle_free(conversion->pending_pickle);
-    conversion->pending_pickle = NULL;
-    return result;
-}
-
-static int read_member(struct conversion *conversion, const char *member, uint64_t size)
+/* Appends the current member (SIZE bytes) to the spool, a block at a time. */
+static int spool_member(struct conversion *conversion, const char *member, uint64_t size,
+                        uint64_t *offset)
 {
     if (size > MAXIMUM_MEMBER_BYTES)
         return error_set(EXIT_CORRUPT_INPUT, "member too large: %s: %s: %llu bytes",
                          conversion->path, member, (unsigned long long)size);
-    if (size > conversion->buffer_size) {
-        free(conversion->buffer);
-        conversion->buffer = malloc((size_t)size);
-        conversion->buffer_size = conversion->buffer != NULL ? (size_t)size : 0;
-        if (conversion->buffer == NULL)
-            return error_set(EXIT_OTHER, "cannot read member: %s: %s: out of memory",
-                             conversion->path, member);
+    int result = spool_append(conversion->spool, "", 0, offset);
+    for (uint64_t done = 0; result == EXIT_OK && done < size;) {
+        size_t count = size - done < COPY_BYTES ? (size_t)(size - done) : COPY_BYTES;
+        result = tar_stream_read_exactly(conversion->stream, conversion->buffer, count);
+        if (result == EXIT_OK)
+            result = spool_append(conversion->spool, conversion->buffer, count, NULL);
+        done += count;
     }
-    return tar_stream_read_exactly(conversion->stream, conversion->buffer, (size_t)size);
+    return result;
 }
 
 static int check_images(const struct pickle_value *data, const char *name)
@@ -116,9 +103,9 @@ static int copy_labels(const struct pickle_value *list, const struct cifar_label
     return EXIT_OK;
 }
 
-/* Takes the rows and labels out of a parsed batch; the rows stay in the member buffer. */
+/* Takes the labels out of a parsed batch and finds its image rows (*ROWS, within the mapping). */
 static int extract_batch(struct conversion *conversion, const struct pickle_value *root,
-                         const char *name, struct batch *batch)
+                         const char *name, struct batch *batch, const struct pickle_array **rows)
 {
     const struct pickle_value *data = pickle_dict_find(root, "data");
     int result = check_images(data, name);
@@ -129,7 +116,52 @@ static int extract_batch(struct conversion *conversion, const struct pickle_valu
     for (size_t kind = 0; result == EXIT_OK && kind < layout->label_count; kind++)
         result = copy_labels(pickle_dict_find(root, layout->labels[kind].key),
                              &layout->labels[kind], batch->count, name, &batch->labels[kind]);
-    conversion->pending_rows = data->array->data;
+    *rows = data->array;
+    return result;
+}
+
+/* Where BATCH's rows are in the spool: in the member itself when the pickle held them as read,
+   else (rewritten while parsing, e.g. from protocol 0 text) copied after it, a block at a time. */
+static int place_rows(struct conversion *conversion, struct spool_view *view,
+                      uint64_t member_offset, const struct pickle_array *rows, struct batch *batch)
+{
+    bool inside = rows->data >= view->bytes && rows->data <= view->bytes + view->size;
+    size_t start = inside ? (size_t)(rows->data - view->bytes) : 0;
+    if (rows->data_as_read && inside) {
+        batch->spool_offset = member_offset + start;
+        return EXIT_OK;
+    }
+    size_t total = (size_t)(batch->count * IMAGE_BYTES);
+    int result = spool_append(conversion->spool, "", 0, &batch->spool_offset);
+    for (size_t done = 0; result == EXIT_OK && done < total;) {
+        size_t count = total - done < COPY_BYTES ? total - done : COPY_BYTES;
+        result = spool_append(conversion->spool, rows->data + done, count, NULL);
+        if (inside)
+            spool_view_forget(view, start + done, count);
+        done += count;
+    }
+    return result;
+}
+
+/* Parses the member spooled at MEMBER_OFFSET (SIZE bytes) through a copy-on-write mapping. */
+static int parse_member(struct conversion *conversion, uint64_t member_offset, uint64_t size,
+                        const char *name, struct batch *batch)
+{
+    static unsigned char empty[1];
+    struct spool_view view = {.bytes = empty};
+    int result = size > 0 ? spool_map(conversion->spool, member_offset, (size_t)size, &view)
+                          : EXIT_OK;
+    struct pickle *pickle = NULL;
+    struct pickle_value root;
+    const struct pickle_array *rows = NULL;
+    if (result == EXIT_OK)
+        result = pickle_parse(&pickle, view.bytes, (size_t)size, name, &root);
+    if (result == EXIT_OK)
+        result = extract_batch(conversion, &root, name, batch, &rows);
+    if (result == EXIT_OK)
+        result = place_rows(conversion, &view, member_offset, rows, batch);
+    pickle_free(pickle);
+    spool_unmap(&view);
     return result;
 }
 
@@ -140,26 +172,16 @@ static int take_member(struct conversion *conversion, int index, const char *mem
     if (batch->seen)
         return error_set(EXIT_CORRUPT_INPUT, "duplicate member: %s: %s", conversion->path, member);
     batch->seen = true;
-    int result = spool_pending(conversion);
-    if (result == EXIT_OK)
-        result = read_member(conversion, member, size);
-    if (result != EXIT_OK)
-        return result;
     char name[4200];
     snprintf(name, sizeof name, "%s: %s", conversion->path, member);
-    struct pickle *pickle;
-    struct pickle_value root;
-    result = pickle_parse(&pickle, conversion->buffer, (size_t)size, name, &root);
-    if (result != EXIT_OK)
-        return result;
-    result = extract_batch(conversion, &root, name, batch);
-    if (result != EXIT_OK) {
-        pickle_free(pickle);
-        return result;
-    }
-    conversion->pending = index;
-    conversion->pending_pickle = pickle;
-    return EXIT_OK;
+    converter_report_stage(conversion->arguments, name, 0);
+    uint64_t member_offset;
+    int result = spool_member(conversion, member, size, &member_offset);
+    if (result == EXIT_OK)
+        result = parse_member(conversion, member_offset, size, name, batch);
+    if (result == EXIT_OK)
+        converter_report_done(conversion->arguments, batch->count);
+    return result;
 }
 
 static int read_archive(struct conversion *conversion)
@@ -208,11 +230,11 @@ static int declare_sources(struct conversion *conversion, struct h5py_writer *wr
     return result;
 }
 
-/* Copies a spooled batch into place through the member buffer, a block of rows at a time. */
+/* Copies a spooled batch into place through the copy buffer, a block of rows at a time. */
 static int copy_spooled(struct conversion *conversion, struct h5py_writer *writer, int features,
                         const struct batch *batch, uint64_t first)
 {
-    uint64_t block_rows = conversion->buffer_size / IMAGE_BYTES;
+    uint64_t block_rows = COPY_BYTES / IMAGE_BYTES;
     for (uint64_t done = 0; done < batch->count;) {
         uint64_t rows = batch->count - done < block_rows ? batch->count - done : block_rows;
         int result = spool_read(conversion->spool, batch->spool_offset + done * IMAGE_BYTES,
@@ -238,22 +260,18 @@ static int write_rows(struct conversion *conversion, struct h5py_writer *writer,
                       const int sources[1 + CIFAR_MAX_LABELS])
 {
     int result = EXIT_OK;
-    /* The batch left in the buffer goes first, so the buffer is free to carry the others. */
-    if (conversion->pending >= 0 && conversion->batches[conversion->pending].count > 0)
-        result = h5py_writer_write(writer, sources[0],
-                                   first_row(conversion, (size_t)conversion->pending),
-                                   conversion->batches[conversion->pending].count,
-                                   conversion->pending_rows);
+    uint64_t total = first_row(conversion, conversion->layout->member_count);
+    converter_report_stage(conversion->arguments, "writing images", total);
     for (size_t index = 0; result == EXIT_OK && index < conversion->layout->member_count; index++) {
         const struct batch *batch = &conversion->batches[index];
         uint64_t first = first_row(conversion, index);
         if (batch->count == 0)
             continue;
-        if ((int)index != conversion->pending)
-            result = copy_spooled(conversion, writer, sources[0], batch, first);
+        result = copy_spooled(conversion, writer, sources[0], batch, first);
         for (size_t kind = 0; result == EXIT_OK && kind < conversion->layout->label_count; kind++)
             result = h5py_writer_write(writer, sources[1 + kind], first, batch->count,
                                        batch->labels[kind]);
+        converter_report_done(conversion->arguments, first + batch->count);
     }
     return result;
 }
@@ -293,7 +311,6 @@ static void release(struct conversion *conversion)
 {
     tar_stream_close(conversion->stream);
     spool_close(conversion->spool);
-    pickle_free(conversion->pending_pickle);
     free(conversion->buffer);
     for (size_t index = 0; index < CIFAR_MAX_MEMBERS; index++)
         for (size_t kind = 0; kind < CIFAR_MAX_LABELS; kind++)
@@ -308,7 +325,12 @@ int cifar_convert(const struct cifar_layout *layout, const struct converter_argu
     if (conversion == NULL)
         return error_set(EXIT_OTHER, "cannot convert: out of memory");
     conversion->layout = layout;
-    conversion->pending = -1;
+    conversion->arguments = arguments;
+    conversion->buffer = malloc(COPY_BYTES);
+    if (conversion->buffer == NULL) {
+        release(conversion);
+        return error_set(EXIT_OTHER, "cannot convert: out of memory");
+    }
     converter_input_path(arguments, 0, conversion->path, sizeof conversion->path);
     int result = tar_stream_open(&conversion->stream, conversion->path);
     if (result == EXIT_OK)

@@ -3,6 +3,7 @@
 #include "conversion.h"
 
 #include "common/base/error.h"
+#include "common/formats/inflate_file.h"
 #include "common/hdf5/publish.h"
 #include "dataset.h"
 
@@ -106,6 +107,7 @@ struct converter_run {
 static int converter_fill(void *context, struct h5py_writer *writer)
 {
     const struct converter_run *run = context;
+    inflate_file_use_thread(converter_threads(run->arguments) > 1);
     return run->converter->convert(run->arguments, writer);
 }
 

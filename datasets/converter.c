@@ -57,3 +57,21 @@ bool converter_option_choose(const struct converter *converter, int index,
         }
     return false;
 }
+
+void converter_report_stage(const struct converter_arguments *arguments, const char *label,
+                            uint64_t total)
+{
+    if (arguments->progress != NULL)
+        arguments->progress->stage(arguments->progress->context, label, total);
+}
+
+void converter_report_done(const struct converter_arguments *arguments, uint64_t done)
+{
+    if (arguments->progress != NULL)
+        arguments->progress->advance(arguments->progress->context, done);
+}
+
+unsigned converter_threads(const struct converter_arguments *arguments)
+{
+    return arguments->threads > 0 ? arguments->threads : 1;
+}

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define CONVERTER_MAX_OPTIONS 4
 #define CONVERTER_MAX_INPUTS 16
@@ -20,12 +21,24 @@ struct converter_option {
     const char *help;
 };
 
+/* How far a conversion got, told to the command that draws it (converters never print): a stage
+   (an input or split being read, TOTAL examples, 0 unknown), then the examples done in it. */
+struct converter_progress {
+    void (*stage)(void *context, const char *label, uint64_t total);
+    void (*advance)(void *context, uint64_t done);
+    void *context;
+};
+
 struct converter_arguments {
     const struct dataset *dataset; /* whose converter runs, and whose files its inputs are */
     const char *input_directory;
-    /* Where a converter may keep unlinked scratch files (the output directory); NULL: $TMPDIR. */
+    /* Where a converter may keep scratch files (the output directory): unlinked ones, or named as
+       publish_begin names temporaries so that `fuel clean` finds them; NULL: $TMPDIR. */
     const char *scratch_directory;
     const char *values[CONVERTER_MAX_OPTIONS]; /* one per option, in declaration order */
+    /* Worker threads a converter may use (0 counts as 1); the data written never depend on it. */
+    unsigned threads;
+    const struct converter_progress *progress; /* NULL: nobody listens */
 };
 
 struct converter {
@@ -71,5 +84,15 @@ int converter_option_index(const struct converter *converter, const char *name);
 /* Sets ARGUMENTS' value of option INDEX to VALUE; false when VALUE is not one of its choices. */
 bool converter_option_choose(const struct converter *converter, int index,
                              struct converter_arguments *arguments, const char *value);
+
+/* Tells ARGUMENTS' listener that the stage LABEL of TOTAL examples begins; nothing without one. */
+void converter_report_stage(const struct converter_arguments *arguments, const char *label,
+                            uint64_t total);
+
+/* Tells ARGUMENTS' listener that DONE examples of the current stage are written. */
+void converter_report_done(const struct converter_arguments *arguments, uint64_t done);
+
+/* ARGUMENTS' thread count, at least 1. */
+unsigned converter_threads(const struct converter_arguments *arguments);
 
 #endif

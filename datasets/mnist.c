@@ -4,6 +4,7 @@
 
 #include "common/base/error.h"
 #include "common/formats/idx.h"
+#include "common/formats/read_ahead.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,28 +181,88 @@ static uint64_t image_bytes(const struct idx_header *header)
     return (uint64_t)header->dimensions[1] * header->dimensions[2];
 }
 
-static int copy_images(struct h5py_writer *writer, int features, struct split_input *input,
-                       uint64_t first, enum element_type type, struct block *block)
+struct image_output {
+    const struct converter_arguments *arguments;
+    struct h5py_writer *writer;
+    int features;
+    enum element_type type;
+    struct block *block;
+    uint64_t done; /* images written, every split */
+};
+
+/* Writes COUNT images of PIXELS at row FIRST, converted to the output's type. */
+static int write_images(struct image_output *output, const unsigned char *pixels, uint64_t count,
+                        uint64_t image_size, uint64_t first)
 {
+    const void *data = pixels;
+    if (output->block->converted != NULL) {
+        convert_pixels(pixels, (size_t)(count * image_size), output->type,
+                       output->block->converted);
+        data = output->block->converted;
+    }
+    int result = h5py_writer_write(output->writer, output->features, first, count, data);
+    output->done += count;
+    converter_report_done(output->arguments, output->done);
+    return result;
+}
+
+static int copy_images(struct image_output *output, struct split_input *input, uint64_t first)
+{
+    struct block *block = output->block;
     uint64_t image_size = image_bytes(&input->image_header);
     uint64_t remaining = input->image_header.dimensions[0];
     while (remaining > 0) {
         uint64_t count = remaining < block->images ? remaining : block->images;
         int result = idx_read(input->images, block->pixels, (size_t)(count * image_size));
-        if (result != EXIT_OK)
-            return result;
-        const void *data = block->pixels;
-        if (block->converted != NULL) {
-            convert_pixels(block->pixels, (size_t)(count * image_size), type, block->converted);
-            data = block->converted;
-        }
-        result = h5py_writer_write(writer, features, first, count, data);
+        if (result == EXIT_OK)
+            result = write_images(output, block->pixels, count, image_size, first);
         if (result != EXIT_OK)
             return result;
         first += count;
         remaining -= count;
     }
     return idx_finish(input->images);
+}
+
+static int fill_images(void *reader, void *block, size_t size)
+{
+    return idx_read(reader, block, size);
+}
+
+/* Both image files inflate at once, each in its own thread, while this one converts and writes
+   their blocks in turn (at their own rows: the file is the same whatever the order). */
+static int copy_images_together(struct image_output *output, struct split_input inputs[SPLIT_COUNT])
+{
+    struct read_ahead *aheads[SPLIT_COUNT] = {NULL};
+    uint64_t rows[SPLIT_COUNT], remaining[SPLIT_COUNT];
+    uint64_t image_size = image_bytes(&inputs[0].image_header);
+    int result = EXIT_OK;
+    for (int split = 0; split < SPLIT_COUNT; split++) {
+        rows[split] = split == 0 ? 0 : inputs[0].image_header.dimensions[0];
+        remaining[split] = inputs[split].image_header.dimensions[0];
+        if (result == EXIT_OK)
+            result = read_ahead_start(&aheads[split], fill_images, inputs[split].images,
+                                      (size_t)(output->block->images * image_size),
+                                      remaining[split] * image_size);
+    }
+    while (result == EXIT_OK && remaining[0] + remaining[1] > 0)
+        for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++) {
+            if (remaining[split] == 0)
+                continue;
+            const unsigned char *pixels;
+            size_t size;
+            result = read_ahead_next(aheads[split], &pixels, &size);
+            uint64_t count = size / image_size;
+            if (result == EXIT_OK)
+                result = write_images(output, pixels, count, image_size, rows[split]);
+            rows[split] += count;
+            remaining[split] -= count;
+        }
+    for (int split = 0; split < SPLIT_COUNT; split++)
+        read_ahead_end(aheads[split]);
+    for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++)
+        result = idx_finish(inputs[split].images);
+    return result;
 }
 
 static int copy_labels(struct h5py_writer *writer, int targets, struct split_input *input,
@@ -237,17 +298,29 @@ static int allocate_block(struct block *block, const struct split_input *input,
     return EXIT_OK;
 }
 
-static int copy_splits(struct h5py_writer *writer, struct split_input inputs[SPLIT_COUNT],
-                       enum element_type type, int features, int targets)
+static int copy_splits(const struct converter_arguments *arguments, struct h5py_writer *writer,
+                       struct split_input inputs[SPLIT_COUNT], enum element_type type,
+                       int features, int targets)
 {
     struct block block = {0};
     int result = allocate_block(&block, &inputs[0], type);
+    struct image_output output = {arguments, writer, features, type, &block, 0};
+    uint64_t total = (uint64_t)inputs[0].image_header.dimensions[0] +
+                     inputs[1].image_header.dimensions[0];
+    converter_report_stage(arguments, "images", total);
+    bool together = converter_threads(arguments) > 1 && total > 0;
+    if (result == EXIT_OK && together)
+        result = copy_images_together(&output, inputs);
     uint64_t first = 0;
+    for (int split = 0; !together && result == EXIT_OK && split < SPLIT_COUNT; split++) {
+        if (inputs[split].image_header.dimensions[0] > 0)
+            result = copy_images(&output, &inputs[split], first);
+        first += inputs[split].image_header.dimensions[0];
+    }
+    first = 0;
     for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++) {
         uint64_t count = inputs[split].image_header.dimensions[0];
         if (count > 0)
-            result = copy_images(writer, features, &inputs[split], first, type, &block);
-        if (result == EXIT_OK && count > 0)
             result = copy_labels(writer, targets, &inputs[split], first, &block);
         if (result == EXIT_OK)
             result = h5py_writer_add_split(writer, split_names[split], NULL, first, first + count);
@@ -271,7 +344,7 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     if (result == EXIT_OK)
         result = declare_sources(writer, inputs, type, &features, &targets);
     if (result == EXIT_OK)
-        result = copy_splits(writer, inputs, type, features, targets);
+        result = copy_splits(arguments, writer, inputs, type, features, targets);
     for (int split = 0; split < SPLIT_COUNT; split++) {
         idx_close(inputs[split].images);
         idx_close(inputs[split].labels);

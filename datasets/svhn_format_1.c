@@ -1,32 +1,35 @@
 /* SVHN format 1: {train,test,extra}.tar.gz (SPLIT/N.png images and SPLIT/digitStruct.mat boxes)
    into variable-length features and bbox_* sources, as Fuel 0.2 writes svhn_format_1.hdf5. */
 #include "dataset.h"
+#include "svhn_boxes.h"
 
 #include "common/base/error.h"
-#include "common/formats/matlab73.h"
+#include "common/base/ordered_pool.h"
 #include "common/formats/png_rgb.h"
 #include "common/formats/tar_stream.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Members may come in any order, and the writer needs every source's example count (all three
-   digitStruct.mat files) before the first row. Buffering images until the boxes arrive would hold
-   up to a whole archive (2 GB of PNGs for extra); instead each archive is read twice: a first pass
-   stops as soon as SPLIT/digitStruct.mat is read (at once when it comes first, after inflating the
-   archive when it comes last) and keeps only the boxes, a few bytes per digit; the second pass
-   decodes each PNG as it streams by and writes it at its image number's row. Memory stays bounded
-   by one digitStruct.mat, one PNG and the boxes. */
+/* Members may come in any order, and the writer needs every source's example count (the rows of
+   all three digitStruct.mat files) before the first row. Buffering images until the boxes arrive
+   would hold up to a whole archive (2 GB of PNGs for extra); instead each archive is read twice:
+   a first pass stops as soon as SPLIT/digitStruct.mat is read (at once when it comes first,
+   after inflating the archive when it comes last), copies it to a scratch file and counts its
+   rows; the second pass decodes the PNGs as they stream by on a pool of worker threads while
+   this thread reads the boxes (libhdf5 is not thread-safe: every HDF5 call stays here) and
+   writes, in an order fixed by the archive and the thread count alone, so the same inputs and
+   command give the same file. Memory stays bounded by a few PNGs per thread and one image's
+   boxes, whatever the size of digitStruct.mat. */
 
-enum { SPLIT_COUNT = 3, FIELD_COUNT = 5, LABEL_FIELD = 0 };
+enum { SPLIT_COUNT = 3, FIELD_COUNT = SVHN_FIELD_COUNT, LABEL_FIELD = SVHN_LABEL_FIELD };
 
-/* digitStruct.mat is held whole in memory for libhdf5; PNG members likewise, one at a time. */
-#define MAXIMUM_DIGIT_STRUCT_BYTES (2048u * 1024u * 1024u)
+/* PNG members are held whole in memory, a few per thread. */
 #define MAXIMUM_IMAGE_BYTES (64u * 1024u * 1024u)
+enum { JOBS_PER_THREAD = 4 };
 
 _Static_assert(PNG_RGB_MAX_SIDE <= UINT16_MAX, "image sides are stored in uint16 shapes");
 
@@ -41,29 +44,33 @@ static const struct dataset_file files[SPLIT_COUNT] = {
     SVHN_FILE("test.tar.gz", 276555967, "790d9c8d42f1fcbd219b59956c853a81"),
     SVHN_FILE("extra.tar.gz", 1955489752, "606f41243d71ca4d5fe66dbaf1f02bee"),
 };
-static const char *const field_names[FIELD_COUNT] = {"label", "height", "width", "left", "top"};
 static const char *const box_source_names[FIELD_COUNT] = {
     "bbox_labels", "bbox_heights", "bbox_widths", "bbox_lefts", "bbox_tops"};
 static const char *const box_axis_labels[FIELD_COUNT] = {"index", "height", "width", "x", "y"};
 
-/* The boxes of one split: image I (from 0) has boxes first_box[I] to first_box[I + 1] - 1. */
-struct split_boxes {
-    uint64_t images;
-    uint64_t *first_box;
-    uint16_t *values[FIELD_COUNT];
-    uint64_t box_count;
-    uint64_t box_capacity;
+/* One PNG member on its way: read by the main thread, decoded by a worker, written in order. */
+struct image_job {
+    unsigned char *bytes;
+    size_t size;
+    size_t capacity;
+    uint64_t row;
+    char label[4200];
+    struct png_rgb image;
 };
 
 struct svhn_conversion {
     const struct converter_arguments *arguments;
     struct h5py_writer *writer;
-    struct split_boxes boxes[SPLIT_COUNT];
+    struct svhn_boxes *boxes[SPLIT_COUNT];
+    uint64_t images[SPLIT_COUNT];   /* rows of each split's digitStruct.mat */
+    uint64_t next_boxes;            /* the next image of the current split whose boxes to write */
     int features;
     int box_sources[FIELD_COUNT];
-    unsigned char *member;          /* the current PNG's bytes */
-    size_t member_capacity;
-    bool *seen;                     /* images of the current split already written */
+    struct image_job *jobs;         /* one per slot of the pool, reused in turn */
+    size_t job_count;
+    size_t next_job;
+    uint64_t written;               /* images of the current split written */
+    bool *seen;                     /* images of the current split already queued */
 };
 
 static void archive_path(const struct svhn_conversion *conversion, int split, char *path,
@@ -83,148 +90,14 @@ static const char *inside_split(const char *name, int split)
     return name + length + 1;
 }
 
-static void free_boxes(struct split_boxes *boxes)
-{
-    free(boxes->first_box);
-    for (int field = 0; field < FIELD_COUNT; field++)
-        free(boxes->values[field]);
-    *boxes = (struct split_boxes){0};
-}
-
-static int reserve_boxes(struct split_boxes *boxes, uint64_t needed)
-{
-    if (needed <= boxes->box_capacity)
-        return EXIT_OK;
-    uint64_t capacity = boxes->box_capacity > 0 ? boxes->box_capacity : 1024;
-    while (capacity < needed)
-        capacity *= 2;
-    for (int field = 0; field < FIELD_COUNT; field++) {
-        uint16_t *grown = realloc(boxes->values[field], capacity * sizeof *grown);
-        if (grown == NULL)
-            return error_set(EXIT_OTHER, "cannot convert: out of memory");
-        boxes->values[field] = grown;
-    }
-    boxes->box_capacity = capacity;
-    return EXIT_OK;
-}
-
-/* Fuel clamps negative values to 0, truncates to integers and stores uint16 (labels uint8 with
-   10 meaning the digit 0); values that cannot be stored so are refused. */
-static int store_value(double value, int field, uint16_t *stored, const char *where)
-{
-    if (isnan(value) || value > UINT16_MAX)
-        return error_set(EXIT_CORRUPT_INPUT, "bad bounding box: %s.%s: value %g out of range",
-                         where, field_names[field], value);
-    uint16_t integer = value > 0 ? (uint16_t)value : 0;
-    if (field == LABEL_FIELD && integer > 10)
-        return error_set(EXIT_CORRUPT_INPUT, "bad bounding box: %s.label: %u is above 10",
-                         where, integer);
-    *stored = field == LABEL_FIELD && integer == 10 ? 0 : integer;
-    return EXIT_OK;
-}
-
-static int read_image_boxes(struct matlab73_vector *bbox, uint64_t image,
-                            struct split_boxes *boxes, struct matlab73_numbers *numbers,
-                            const char *where)
-{
-    uint64_t first = boxes->box_count;
-    size_t count = 0;
-    for (int field = 0; field < FIELD_COUNT; field++) {
-        int result = matlab73_vector_numbers(bbox, image, field_names[field], numbers);
-        if (result != EXIT_OK)
-            return result;
-        if (field == 0)
-            count = numbers->count;
-        if (count > UINT16_MAX)
-            return error_set(EXIT_CORRUPT_INPUT, "bad bounding box: %s: %zu boxes, more than %u",
-                             where, count, UINT16_MAX);
-        if (numbers->count != count)
-            return error_set(EXIT_CORRUPT_INPUT,
-                             "bad bounding box: %s: %zu labels but %zu %s values", where, count,
-                             numbers->count, field_names[field]);
-        result = reserve_boxes(boxes, first + count);
-        for (size_t box = 0; result == EXIT_OK && box < count; box++)
-            result = store_value(numbers->values[box], field, &boxes->values[field][first + box],
-                                 where);
-        if (result != EXIT_OK)
-            return result;
-    }
-    boxes->box_count = first + count;
-    boxes->first_box[image + 1] = boxes->box_count;
-    return EXIT_OK;
-}
-
-/* digitStruct/name(I) must be "I.png": Fuel pairs rows and images by position, we check it. */
-static int check_name(struct matlab73_vector *names, uint64_t image, const char *where)
-{
-    char name[64], expected[32];
-    int result = matlab73_vector_text(names, image, name, sizeof name);
-    if (result != EXIT_OK)
-        return result;
-    snprintf(expected, sizeof expected, "%" PRIu64 ".png", image + 1);
-    if (strcmp(name, expected) != 0)
-        return error_set(EXIT_CORRUPT_INPUT, "bad image name: %s: \"%s\", expected \"%s\"", where,
-                         name, expected);
-    return EXIT_OK;
-}
-
-static int read_all_boxes(struct matlab73 *file, struct split_boxes *boxes, const char *label)
-{
-    struct matlab73_vector *bbox = NULL, *names = NULL;
-    struct matlab73_numbers numbers = {0};
-    int result = matlab73_vector_open(file, "digitStruct/bbox", &bbox);
-    if (result == EXIT_OK)
-        result = matlab73_vector_open(file, "digitStruct/name", &names);
-    if (result == EXIT_OK && matlab73_vector_length(names) != matlab73_vector_length(bbox))
-        result = error_set(EXIT_CORRUPT_INPUT,
-                           "bad digitStruct: %s: %" PRIu64 " names but %" PRIu64 " bbox rows",
-                           label, matlab73_vector_length(names), matlab73_vector_length(bbox));
-    if (result == EXIT_OK) {
-        boxes->images = matlab73_vector_length(bbox);
-        boxes->first_box = calloc(boxes->images + 1, sizeof *boxes->first_box);
-        if (boxes->first_box == NULL)
-            result = error_set(EXIT_OTHER, "cannot convert: out of memory");
-    }
-    for (uint64_t image = 0; result == EXIT_OK && image < boxes->images; image++) {
-        char where[4300];
-        snprintf(where, sizeof where, "%s: digitStruct/bbox(%" PRIu64 ")", label, image + 1);
-        result = read_image_boxes(bbox, image, boxes, &numbers, where);
-        snprintf(where, sizeof where, "%s: digitStruct/name(%" PRIu64 ")", label, image + 1);
-        if (result == EXIT_OK)
-            result = check_name(names, image, where);
-    }
-    matlab73_numbers_free(&numbers);
-    matlab73_vector_close(bbox);
-    matlab73_vector_close(names);
-    return result;
-}
-
-static int read_digit_struct(struct tar_stream *stream, uint64_t size, const char *label,
-                             struct split_boxes *boxes)
-{
-    if (size > MAXIMUM_DIGIT_STRUCT_BYTES)
-        return error_set(EXIT_CORRUPT_INPUT, "bad digitStruct: %s: %" PRIu64
-                         " bytes, more than the %u this converter holds in memory",
-                         label, size, MAXIMUM_DIGIT_STRUCT_BYTES);
-    unsigned char *image = malloc(size > 0 ? size : 1);
-    if (image == NULL)
-        return error_set(EXIT_OTHER, "cannot convert: out of memory");
-    struct matlab73 *file = NULL;
-    int result = tar_stream_read_exactly(stream, image, size);
-    if (result == EXIT_OK)
-        result = matlab73_open(&file, image, size, label);
-    if (result == EXIT_OK)
-        result = read_all_boxes(file, boxes, label);
-    matlab73_close(file);
-    free(image);
-    return result;
-}
-
-/* First pass: reads SPLIT/digitStruct.mat, wherever it is in the archive, and stops there. */
-static int read_split_boxes(struct svhn_conversion *conversion, int split)
+/* First pass: opens SPLIT/digitStruct.mat, wherever it is in the archive, and stops there. */
+static int open_split_boxes(struct svhn_conversion *conversion, int split)
 {
     char path[4096];
     archive_path(conversion, split, path, sizeof path);
+    char stage[4200];
+    snprintf(stage, sizeof stage, "%s: looking for %s/digitStruct.mat", path, split_names[split]);
+    converter_report_stage(conversion->arguments, stage, 0);
     struct tar_stream *stream;
     int result = tar_stream_open(&stream, path);
     if (result != EXIT_OK)
@@ -245,7 +118,11 @@ static int read_split_boxes(struct svhn_conversion *conversion, int split)
             continue;
         char label[4200];
         snprintf(label, sizeof label, "%s: %s", path, name);
-        result = read_digit_struct(stream, size, label, &conversion->boxes[split]);
+        result = svhn_boxes_open(&conversion->boxes[split], stream, size,
+                                 conversion->arguments->scratch_directory, label,
+                                 converter_threads(conversion->arguments) > 1);
+        if (result == EXIT_OK)
+            conversion->images[split] = svhn_boxes_images(conversion->boxes[split]);
         break;
     }
     tar_stream_close(stream);
@@ -278,34 +155,32 @@ static int declare_sources(struct svhn_conversion *conversion, uint64_t total)
     }
     uint64_t start = 0;
     for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++) {
-        uint64_t stop = start + conversion->boxes[split].images;
+        uint64_t stop = start + conversion->images[split];
         result = h5py_writer_add_split(conversion->writer, split_names[split], NULL, start, stop);
         start = stop;
     }
     return result;
 }
 
-static int write_split_boxes(struct svhn_conversion *conversion, const struct split_boxes *boxes,
-                             uint64_t offset)
+/* Reads the boxes of the split's next image and writes them at row OFFSET + that image. */
+static int write_next_boxes(struct svhn_conversion *conversion, int split, uint64_t offset)
 {
+    struct svhn_image_boxes *boxes;
+    uint64_t image = conversion->next_boxes++;
+    int result = svhn_boxes_read(conversion->boxes[split], image, &boxes);
     uint8_t labels[UINT16_MAX];
-    for (uint64_t image = 0; image < boxes->images; image++) {
-        uint64_t first = boxes->first_box[image];
-        uint16_t shape[2] = {(uint16_t)(boxes->first_box[image + 1] - first), 1};
-        for (int field = 0; field < FIELD_COUNT; field++) {
-            const void *data = boxes->values[field] + first;
-            if (field == LABEL_FIELD) {
-                for (uint16_t box = 0; box < shape[0]; box++)
-                    labels[box] = (uint8_t)boxes->values[field][first + box];
-                data = labels;
-            }
-            int result = h5py_writer_write_variable(
-                conversion->writer, conversion->box_sources[field], offset + image, data, shape);
-            if (result != EXIT_OK)
-                return result;
+    uint16_t shape[2] = {(uint16_t)boxes->count, 1};
+    for (int field = 0; result == EXIT_OK && field < FIELD_COUNT; field++) {
+        const void *data = boxes->values[field];
+        if (field == LABEL_FIELD) {
+            for (uint16_t box = 0; box < shape[0]; box++)
+                labels[box] = (uint8_t)boxes->values[field][box];
+            data = labels;
         }
+        result = h5py_writer_write_variable(conversion->writer, conversion->box_sources[field],
+                                            offset + image, data, shape);
     }
-    return EXIT_OK;
+    return result;
 }
 
 /* The image number N of a member named "N.png" (N from 1, no leading zero), or 0. */
@@ -322,40 +197,64 @@ static uint64_t image_number(const char *name)
     return strcmp(name, ".png") == 0 ? number : 0;
 }
 
-static int read_member(struct svhn_conversion *conversion, struct tar_stream *stream,
-                       uint64_t size, const char *label)
+static int read_member(struct image_job *job, struct tar_stream *stream, uint64_t size)
 {
     if (size > MAXIMUM_IMAGE_BYTES)
         return error_set(EXIT_CORRUPT_INPUT, "image too large: %s: %" PRIu64
-                         " bytes, more than %u", label, size, MAXIMUM_IMAGE_BYTES);
-    if (size > conversion->member_capacity) {
-        unsigned char *grown = realloc(conversion->member, (size_t)size);
+                         " bytes, more than %u", job->label, size, MAXIMUM_IMAGE_BYTES);
+    if (size > job->capacity) {
+        unsigned char *grown = realloc(job->bytes, (size_t)size);
         if (grown == NULL)
             return error_set(EXIT_OTHER, "cannot convert: out of memory");
-        conversion->member = grown;
-        conversion->member_capacity = (size_t)size;
+        job->bytes = grown;
+        job->capacity = (size_t)size;
     }
-    return tar_stream_read_exactly(stream, conversion->member, (size_t)size);
+    job->size = (size_t)size;
+    return tar_stream_read_exactly(stream, job->bytes, (size_t)size);
 }
 
-static int copy_image(struct svhn_conversion *conversion, struct tar_stream *stream,
-                      uint64_t size, uint64_t row, const char *label)
+/* In a worker thread: the PNG's pixels. */
+static int decode_job(void *argument)
 {
-    struct png_rgb image;
-    int result = read_member(conversion, stream, size, label);
-    if (result == EXIT_OK)
-        result = png_rgb_decode(conversion->member, (size_t)size, label, &image);
+    struct image_job *job = argument;
+    return png_rgb_decode(job->bytes, job->size, job->label, &job->image);
+}
+
+/* The oldest job of the pool, decoded, written at its row. */
+static int write_oldest(struct svhn_conversion *conversion, struct ordered_pool *pool)
+{
+    void *argument;
+    int result = ordered_pool_collect(pool, &argument);
+    struct image_job *job = argument;
     if (result != EXIT_OK)
         return result;
-    uint16_t shape[3] = {3, (uint16_t)image.height, (uint16_t)image.width};
-    result = h5py_writer_write_variable(conversion->writer, conversion->features, row,
-                                        image.pixels, shape);
-    png_rgb_free(&image);
+    uint16_t shape[3] = {3, (uint16_t)job->image.height, (uint16_t)job->image.width};
+    result = h5py_writer_write_variable(conversion->writer, conversion->features, job->row,
+                                        job->image.pixels, shape);
+    png_rgb_free(&job->image);
+    converter_report_done(conversion->arguments, ++conversion->written);
     return result;
 }
 
-static int copy_member(struct svhn_conversion *conversion, struct tar_stream *stream, int split,
-                       const char *name, uint64_t size, uint64_t offset, const char *path)
+static int queue_image(struct svhn_conversion *conversion, struct ordered_pool *pool,
+                       struct tar_stream *stream, uint64_t size, uint64_t row, const char *label)
+{
+    int result = ordered_pool_full(pool) ? write_oldest(conversion, pool) : EXIT_OK;
+    if (result != EXIT_OK)
+        return result;
+    struct image_job *job = &conversion->jobs[conversion->next_job];
+    conversion->next_job = (conversion->next_job + 1) % conversion->job_count;
+    snprintf(job->label, sizeof job->label, "%s", label);
+    job->row = row;
+    result = read_member(job, stream, size);
+    if (result == EXIT_OK)
+        ordered_pool_submit(pool, job);
+    return result;
+}
+
+static int copy_member(struct svhn_conversion *conversion, struct ordered_pool *pool,
+                       struct tar_stream *stream, int split, const char *name, uint64_t size,
+                       uint64_t offset, const char *path)
 {
     const char *inside = inside_split(name, split);
     uint64_t number = inside != NULL ? image_number(inside) : 0;
@@ -363,20 +262,20 @@ static int copy_member(struct svhn_conversion *conversion, struct tar_stream *st
         return EXIT_OK; /* see_bboxes.m, digitStruct.mat, anything that is not an image */
     char label[4200];
     snprintf(label, sizeof label, "%s: %s", path, name);
-    if (number > conversion->boxes[split].images)
+    if (number > conversion->images[split])
         return error_set(EXIT_CORRUPT_INPUT,
                          "image without bounding boxes: %s: digitStruct.mat has %" PRIu64 " rows",
-                         label, conversion->boxes[split].images);
+                         label, conversion->images[split]);
     if (conversion->seen[number - 1])
         return error_set(EXIT_CORRUPT_INPUT, "duplicate image: %s", label);
     conversion->seen[number - 1] = true;
-    return copy_image(conversion, stream, size, offset + number - 1, label);
+    return queue_image(conversion, pool, stream, size, offset + number - 1, label);
 }
 
 static int check_every_image_seen(const struct svhn_conversion *conversion, int split,
                                   const char *path)
 {
-    for (uint64_t image = 0; image < conversion->boxes[split].images; image++)
+    for (uint64_t image = 0; image < conversion->images[split]; image++)
         if (!conversion->seen[image])
             return error_set(EXIT_CORRUPT_INPUT,
                              "missing image: %s: %s/%" PRIu64
@@ -385,14 +284,10 @@ static int check_every_image_seen(const struct svhn_conversion *conversion, int 
     return EXIT_OK;
 }
 
-/* Second pass: decodes every SPLIT/N.png as it streams by and writes it at row OFFSET + N - 1. */
-static int copy_split_images(struct svhn_conversion *conversion, int split, uint64_t offset)
+/* Streams the members of PATH into the pool, then writes what is still pending. */
+static int stream_images(struct svhn_conversion *conversion, struct ordered_pool *pool, int split,
+                         uint64_t offset, const char *path)
 {
-    char path[4096];
-    archive_path(conversion, split, path, sizeof path);
-    conversion->seen = calloc(conversion->boxes[split].images + 1, sizeof *conversion->seen);
-    if (conversion->seen == NULL)
-        return error_set(EXIT_OTHER, "cannot convert: out of memory");
     struct tar_stream *stream = NULL;
     int result = tar_stream_open(&stream, path);
     while (result == EXIT_OK) {
@@ -401,15 +296,63 @@ static int copy_split_images(struct svhn_conversion *conversion, int split, uint
         result = tar_stream_next(stream, &name, &size);
         if (result != EXIT_OK || name == NULL)
             break;
-        result = copy_member(conversion, stream, split, name, size, offset, path);
+        result = copy_member(conversion, pool, stream, split, name, size, offset, path);
+        /* One image's boxes per member, read while the workers decode. */
+        if (result == EXIT_OK && conversion->next_boxes < conversion->images[split])
+            result = write_next_boxes(conversion, split, offset);
     }
-    if (result == EXIT_OK)
-        result = check_every_image_seen(conversion, split, path);
+    while (result == EXIT_OK && conversion->next_boxes < conversion->images[split])
+        result = write_next_boxes(conversion, split, offset);
+    while (result == EXIT_OK && ordered_pool_pending(pool) > 0)
+        result = write_oldest(conversion, pool);
     if (stream != NULL)
         tar_stream_close(stream);
+    return result;
+}
+
+/* Second pass: decodes every SPLIT/N.png as it streams by and writes it at row OFFSET + N - 1. */
+static int copy_split_images(struct svhn_conversion *conversion, int split, uint64_t offset)
+{
+    char path[4096];
+    archive_path(conversion, split, path, sizeof path);
+    conversion->seen = calloc(conversion->images[split] + 1, sizeof *conversion->seen);
+    if (conversion->seen == NULL)
+        return error_set(EXIT_OTHER, "cannot convert: out of memory");
+    conversion->written = 0;
+    conversion->next_boxes = 0;
+    converter_report_stage(conversion->arguments, path, conversion->images[split]);
+    unsigned threads = converter_threads(conversion->arguments);
+    struct ordered_pool *pool = NULL;
+    int result = ordered_pool_create(&pool, threads, conversion->job_count, decode_job);
+    if (result == EXIT_OK)
+        result = stream_images(conversion, pool, split, offset, path);
+    ordered_pool_destroy(pool);
+    if (result == EXIT_OK)
+        result = check_every_image_seen(conversion, split, path);
     free(conversion->seen);
     conversion->seen = NULL;
     return result;
+}
+
+/* One job per slot of the pool: a few per thread keep every worker busy while the main thread
+   reads and writes. */
+static int allocate_jobs(struct svhn_conversion *conversion)
+{
+    unsigned threads = converter_threads(conversion->arguments);
+    conversion->job_count = threads > 1 ? (size_t)threads * JOBS_PER_THREAD : 1;
+    conversion->jobs = calloc(conversion->job_count, sizeof *conversion->jobs);
+    if (conversion->jobs == NULL)
+        return error_set(EXIT_OTHER, "cannot convert: out of memory");
+    return EXIT_OK;
+}
+
+static void free_jobs(struct svhn_conversion *conversion)
+{
+    for (size_t index = 0; conversion->jobs != NULL && index < conversion->job_count; index++) {
+        free(conversion->jobs[index].bytes);
+        png_rgb_free(&conversion->jobs[index].image);
+    }
+    free(conversion->jobs);
 }
 
 static int convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
@@ -418,21 +361,21 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     int result = EXIT_OK;
     uint64_t total = 0;
     for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++) {
-        result = read_split_boxes(&conversion, split);
-        total += conversion.boxes[split].images;
+        result = open_split_boxes(&conversion, split);
+        total += conversion.images[split];
     }
     if (result == EXIT_OK)
         result = declare_sources(&conversion, total);
+    if (result == EXIT_OK)
+        result = allocate_jobs(&conversion);
     uint64_t offset = 0;
     for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++) {
-        result = write_split_boxes(&conversion, &conversion.boxes[split], offset);
-        if (result == EXIT_OK)
-            result = copy_split_images(&conversion, split, offset);
-        offset += conversion.boxes[split].images;
+        result = copy_split_images(&conversion, split, offset);
+        offset += conversion.images[split];
     }
     for (int split = 0; split < SPLIT_COUNT; split++)
-        free_boxes(&conversion.boxes[split]);
-    free(conversion.member);
+        svhn_boxes_close(conversion.boxes[split]);
+    free_jobs(&conversion);
     return result;
 }
 

@@ -3,6 +3,7 @@
 
 #include "monotonic_clock.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@ struct progress_slot {
     uint64_t first;     /* bytes already on disk when the transfer started */
     double started;
     bool active;
+    const char *unit; /* items counted (e.g. "examples"); NULL: bytes */
 };
 
 struct progress {
@@ -63,15 +65,28 @@ static void progress_clear(struct progress *progress)
     progress->lines_drawn = 0;
 }
 
+/* DONE, TOTAL and RATE of SLOT as sizes, or as counts of its unit. */
+static void progress_format_amounts(const struct progress_slot *slot, double rate, char *done,
+                                    char *total, char *speed, size_t size)
+{
+    if (slot->unit == NULL) {
+        progress_format_size(done, size, (double)slot->done);
+        progress_format_size(total, size, (double)slot->total);
+        progress_format_size(speed, size, rate);
+        return;
+    }
+    snprintf(done, size, "%" PRIu64, slot->done);
+    snprintf(total, size, "%" PRIu64 " %s", slot->total, slot->unit);
+    snprintf(speed, size, "%.0f %s", rate, slot->unit);
+}
+
 static void progress_draw_slot(struct progress *progress, const struct progress_slot *slot,
                                double now)
 {
-    char done[32], total[32], speed[32], percent[16] = "", eta[32] = "";
+    char done[48], total[48], speed[48], percent[16] = "", eta[32] = "";
     double elapsed = now - slot->started;
     double rate = elapsed > 0 ? (double)(slot->done - slot->first) / elapsed : 0;
-    progress_format_size(done, sizeof done, (double)slot->done);
-    progress_format_size(total, sizeof total, (double)slot->total);
-    progress_format_size(speed, sizeof speed, rate);
+    progress_format_amounts(slot, rate, done, total, speed, sizeof done);
     if (slot->total > 0) {
         snprintf(percent, sizeof percent, " %3.0f%%", 100.0 * (double)slot->done / (double)slot->total);
         if (rate > 0 && slot->total > slot->done)
@@ -105,6 +120,14 @@ void progress_start(struct progress *progress, size_t slot, const char *name, ui
     entry->first = done;
     entry->started = monotonic_seconds();
     entry->active = true;
+    entry->unit = NULL;
+}
+
+void progress_start_count(struct progress *progress, size_t slot, const char *name,
+                          uint64_t total, const char *unit)
+{
+    progress_start(progress, slot, name, total, 0);
+    progress->slots[slot].unit = unit;
 }
 
 void progress_update(struct progress *progress, size_t slot, uint64_t done, uint64_t total)
@@ -159,6 +182,12 @@ void progress_refresh(struct progress *progress)
     if (progress->mode != PROGRESS_LIVE || monotonic_seconds() - progress->last_draw < 0.2)
         return;
     progress_draw(progress);
+}
+
+void progress_redraw(struct progress *progress)
+{
+    if (progress->mode == PROGRESS_LIVE)
+        progress_draw(progress);
 }
 
 void progress_end(struct progress *progress)

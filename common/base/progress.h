@@ -17,6 +17,11 @@ struct progress *progress_begin(enum progress_mode mode, FILE *stream, size_t sl
 /* File SLOT becomes active: NAME, TOTAL bytes expected (0 unknown), DONE already on disk. */
 void progress_start(struct progress *progress, size_t slot, const char *name, uint64_t total,
                     uint64_t done);
+/* SLOT becomes active counting items rather than bytes: NAME, TOTAL items expected (0 unknown),
+   drawn as "NAME  DONE of TOTAL UNIT  PERCENT  RATE UNIT/s  ETA". */
+void progress_start_count(struct progress *progress, size_t slot, const char *name,
+                          uint64_t total, const char *unit);
+
 /* DONE bytes of file SLOT are on disk; TOTAL, when not 0, is the size learnt meanwhile. */
 void progress_update(struct progress *progress, size_t slot, uint64_t done, uint64_t total);
 
@@ -32,6 +37,9 @@ void progress_note(struct progress *progress, const char *format, ...)
 
 /* Redraws the live lines when at least a fifth of a second passed since the last redraw. */
 void progress_refresh(struct progress *progress);
+
+/* Redraws the live lines now (in live mode), however recent the last redraw. */
+void progress_redraw(struct progress *progress);
 
 /* Clears the live lines and frees PROGRESS. */
 void progress_end(struct progress *progress);

@@ -1,4 +1,4 @@
-/* Asks each library for its own version string. */
+/* Asks each library for its own version string (ISA-L has none: the one built against). */
 #include "versions.h"
 
 #include <archive.h>
@@ -28,4 +28,10 @@ void library_versions(struct library_version versions[LIBRARY_VERSION_COUNT])
     snprintf(versions[4].version, sizeof versions[4].version, "%s", png_get_libpng_ver(NULL));
     versions[5].name = "jansson";
     snprintf(versions[5].version, sizeof versions[5].version, "%s", jansson_version_str());
+    versions[6].name = "libisal";
+#ifdef FUEL_ISAL_VERSION
+    snprintf(versions[6].version, sizeof versions[6].version, "%s", FUEL_ISAL_VERSION);
+#else
+    snprintf(versions[6].version, sizeof versions[6].version, "none");
+#endif
 }

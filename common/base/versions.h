@@ -9,9 +9,11 @@ struct library_version {
     char version[64];
 };
 
-enum { LIBRARY_VERSION_COUNT = 6 };
+enum { LIBRARY_VERSION_COUNT = 7 };
 
-/* Fills VERSIONS with hdf5, zlib, libarchive, libcurl, libpng and jansson, in that order. */
+/* Fills VERSIONS with hdf5, zlib, libarchive, libcurl, libpng, jansson and libisal, in that
+   order. ISA-L does not report its version: libisal's is the one built against (pkg-config's),
+   "none" in a build that inflates with zlib. */
 void library_versions(struct library_version versions[LIBRARY_VERSION_COUNT]);
 
 #endif

@@ -1,49 +1,27 @@
-/* Reads IDX headers and data through zlib's gz interface, which also accepts uncompressed files. */
+/* Reads IDX headers and data through inflate_file, which also reads uncompressed files. */
 #include "idx.h"
 
 #include "common/base/error.h"
+#include "inflate_file.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <zlib.h>
 
 struct idx_reader {
-    gzFile file;
+    struct inflate_file *file;
     const char *path;
 };
 
-static const char *gzip_reason(struct idx_reader *reader)
-{
-    int code = Z_OK;
-    const char *message = gzerror(reader->file, &code);
-    if (code == Z_ERRNO)
-        return strerror(errno);
-    if (code == Z_OK || message == NULL || message[0] == '\0')
-        return "unexpected end of file";
-    /* zlib prefixes its message with the path given to gzopen; the caller names the file. */
-    size_t length = strlen(reader->path);
-    if (strncmp(message, reader->path, length) == 0 && strncmp(message + length, ": ", 2) == 0)
-        return message + length + 2;
-    return message;
-}
-
 static int read_exactly(struct idx_reader *reader, void *buffer, size_t size, const char *what)
 {
-    unsigned char *cursor = buffer;
-    while (size > 0) {
-        unsigned chunk = size > (1u << 30) ? (1u << 30) : (unsigned)size;
-        int count = gzread(reader->file, cursor, chunk);
-        if (count <= 0)
-            return error_set(EXIT_CORRUPT_INPUT, "cannot read %s: %s: %s", what, reader->path,
-                             gzip_reason(reader));
-        cursor += count;
-        size -= (size_t)count;
-    }
-    return EXIT_OK;
+    size_t count;
+    int status = inflate_file_read(reader->file, buffer, size, &count);
+    if (status == EXIT_OK && count == size)
+        return EXIT_OK;
+    return error_set(status == EXIT_OTHER ? EXIT_OTHER : EXIT_CORRUPT_INPUT, "cannot read %s: %s: %s",
+                     what, reader->path,
+                     status == EXIT_OK ? "unexpected end of file" : inflate_file_reason(reader->file));
 }
 
 static uint32_t big_endian(const unsigned char *bytes)
@@ -89,11 +67,10 @@ enum { DEFLATE_MAXIMUM_RATIO = 1032 };
    gzipped. Only for regular files, whose size is known. */
 static int check_declared_size(struct idx_reader *reader, const struct idx_header *header)
 {
-    struct stat status;
-    if (stat(reader->path, &status) != 0 || !S_ISREG(status.st_mode))
+    uint64_t file_size = inflate_file_size(reader->file);
+    if (file_size == 0)
         return EXIT_OK;
-    bool plain = gzdirect(reader->file) != 0;
-    uint64_t file_size = (uint64_t)status.st_size;
+    bool plain = !inflate_file_compressed(reader->file);
     uint64_t header_size = 4 + 4 * (uint64_t)header->rank;
     uint64_t limit = plain ? (file_size > header_size ? file_size - header_size : 0)
                            : file_size * DEFLATE_MAXIMUM_RATIO;
@@ -112,16 +89,13 @@ int idx_open(struct idx_reader **reader, const char *path, struct idx_header *he
     if (*reader == NULL)
         return error_set(EXIT_OTHER, "cannot read: %s: out of memory", path);
     (*reader)->path = path;
-    (*reader)->file = gzopen(path, "rb");
-    if ((*reader)->file == NULL) {
-        int failure = errno;
+    int result = inflate_file_open(&(*reader)->file, path, "cannot open");
+    if (result != EXIT_OK) {
         free(*reader);
         *reader = NULL;
-        return error_set(failure == ENOENT ? EXIT_MISSING_INPUT : EXIT_CORRUPT_INPUT,
-                         "cannot open: %s: %s", path, strerror(failure));
+        return result;
     }
-    gzbuffer((*reader)->file, 1 << 18);
-    int result = read_header(*reader, header);
+    result = read_header(*reader, header);
     if (result == EXIT_OK)
         result = check_declared_size(*reader, header);
     if (result != EXIT_OK) {
@@ -148,16 +122,15 @@ int idx_read(struct idx_reader *reader, void *buffer, size_t size)
 int idx_finish(struct idx_reader *reader)
 {
     unsigned char extra;
-    int count = gzread(reader->file, &extra, 1);
+    size_t count;
+    int status = inflate_file_read(reader->file, &extra, 1, &count);
+    if (status != EXIT_OK)
+        return error_set(status, "cannot read IDX data: %s: %s", reader->path,
+                         inflate_file_reason(reader->file));
     if (count > 0)
         return error_set(EXIT_CORRUPT_INPUT,
                          "cannot read IDX data: %s: more data than the header declares",
                          reader->path);
-    int code = Z_OK;
-    gzerror(reader->file, &code);
-    if (count < 0 || code != Z_OK)
-        return error_set(EXIT_CORRUPT_INPUT, "cannot read IDX data: %s: %s", reader->path,
-                         gzip_reason(reader));
     return EXIT_OK;
 }
 
@@ -165,6 +138,6 @@ void idx_close(struct idx_reader *reader)
 {
     if (reader == NULL)
         return;
-    gzclose(reader->file);
+    inflate_file_close(reader->file);
     free(reader);
 }

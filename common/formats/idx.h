@@ -1,4 +1,4 @@
-/* Streams IDX files (LeCun's MNIST format), gzip-compressed or plain, through zlib. */
+/* Streams IDX files (LeCun's MNIST format), gzip-compressed or plain, through the inflater. */
 #ifndef FUEL_IDX_H
 #define FUEL_IDX_H
 

@@ -3,29 +3,40 @@
 #include "matlab73.h"
 
 #include "common/base/error.h"
+#include "hdf5_object_header.h"
 
 #include <hdf5.h>
 #include <hdf5_hl.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Type conversion (references are converted even to their own type) uses a buffer HDF5 would
    otherwise calloc at 1 MiB per read; SVHN's files take millions of tiny reads. */
 enum { CONVERSION_BUFFER_BYTES = 4096 };
 
 /* HDF5's adaptive metadata cache counts entries by their size on disk, but a decoded object header
-   takes many times that in memory: reading a 20,000-struct file grew it by 500 MB. The file is in
-   memory, so a cache miss costs a decode, not a read: a small fixed cache keeps the overhead near
-   25 MB at the same speed. */
-enum { METADATA_CACHE_BYTES = 1 << 20 };
+   takes many times that in memory: reading a 20,000-struct file grew it by 500 MB. Each object of
+   a digitStruct.mat is read once, so a cache miss costs a decode, not a second one: a 256 KiB
+   cache (some 10 MB decoded) reads as fast as 1 MiB did (25 MB). */
+enum { METADATA_CACHE_BYTES = 1 << 18 };
 
 struct matlab73 {
     hid_t file;
     hid_t transfer;
     size_t size;
+    const unsigned char *image; /* the file's bytes when opened from memory, else NULL */
+    int descriptor;             /* the file when opened by path (for raw reads), else 0 or -1 */
+    struct hdf5_layout layout;  /* for checking object headers before libhdf5 loads them */
+    unsigned char window[4096]; /* the last block read for those checks, from window_offset */
+    uint64_t window_offset;
+    size_t window_size;
     char *name;
     H5E_auto2_t saved_error_handler;
     void *saved_error_data;
@@ -66,40 +77,134 @@ static herr_t fix_metadata_cache(hid_t file)
     return H5Fset_mdc_config(file, &config);
 }
 
-int matlab73_open(struct matlab73 **file, void *image, size_t size, const char *name)
+/* A handle named NAME of SIZE bytes with the error handler silenced and its transfer properties;
+   NULL with error_set on failure. */
+static struct matlab73 *handle_create(size_t size, const char *name)
 {
     struct matlab73 *opened = calloc(1, sizeof *opened);
     if (opened == NULL || (opened->name = strdup(name)) == NULL) {
         free(opened);
-        return error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: out of memory", name);
+        error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: out of memory", name);
+        return NULL;
     }
     opened->size = size;
+    opened->file = -1;
+    /* libhdf5 keeps freed objects on free lists of up to 40 MB (its defaults) for reuse; the
+       millions of small objects of a digitStruct.mat filled them. A few hundred KiB reuse as
+       well. The limits are the process's: they bound the writer's lists too. */
+    H5set_free_list_limits(1 << 18, 1 << 16, 1 << 18, 1 << 16, 1 << 20, 1 << 18);
     H5Eget_auto2(H5E_DEFAULT, &opened->saved_error_handler, &opened->saved_error_data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     opened->transfer = H5Pcreate(H5P_DATASET_XFER);
     if (opened->transfer < 0 ||
         H5Pset_buffer(opened->transfer, CONVERSION_BUFFER_BYTES, NULL, NULL) < 0) {
-        opened->file = -1;
         matlab73_close(opened);
-        return error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: no transfer properties",
-                         name);
+        error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: no transfer properties", name);
+        return NULL;
     }
-    /* HDF5 finds the superblock behind MATLAB's 512-byte header by itself: it looks at offsets
-       0, 512, 1024, ... as for any file with a user block. */
-    opened->file = H5LTopen_file_image(image, size,
-                                       H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE);
+    return opened;
+}
+
+static bool read_raw(void *source, uint64_t offset, void *buffer, size_t size)
+{
+    struct matlab73 *file = source;
+    if (offset > file->size || size > file->size - offset)
+        return false;
+    if (file->image != NULL) {
+        memcpy(buffer, file->image + offset, size);
+        return true;
+    }
+    if (size > sizeof file->window)
+        return pread(file->descriptor, buffer, size, (off_t)offset) == (ssize_t)size;
+    /* A header's messages are read a few bytes at a time: one read of the block around them. */
+    if (offset < file->window_offset || offset + size > file->window_offset + file->window_size) {
+        ssize_t count = pread(file->descriptor, file->window, sizeof file->window, (off_t)offset);
+        file->window_offset = offset;
+        file->window_size = count > 0 ? (size_t)count : 0;
+        if (size > file->window_size)
+            return false;
+    }
+    memcpy(buffer, file->window + (offset - file->window_offset), size);
+    return true;
+}
+
+/* Where addresses count from and how wide they are, from the file's creation properties. */
+static herr_t learn_layout(struct matlab73 *file)
+{
+    hid_t creation = H5Fget_create_plist(file->file);
+    size_t offset_size = 0, length_size = 0;
+    hsize_t user_block = 0;
+    herr_t status = creation >= 0 && H5Pget_sizes(creation, &offset_size, &length_size) >= 0 &&
+                            H5Pget_userblock(creation, &user_block) >= 0
+                        ? 0
+                        : -1;
+    if (creation >= 0)
+        H5Pclose(creation);
+    file->layout = (struct hdf5_layout){user_block, file->size, (unsigned)offset_size,
+                                        (unsigned)length_size, read_raw, file};
+    return status;
+}
+
+/* Takes OPENED's file just opened (or failed to), sizes its cache and hands it out. */
+static int handle_finish(struct matlab73 *opened, struct matlab73 **file)
+{
     if (opened->file < 0) {
         int code = corrupt(opened, "file", "not an HDF5 file (MATLAB 7.3 format)");
         matlab73_close(opened);
         return code;
     }
-    if (fix_metadata_cache(opened->file) < 0) {
+    if (fix_metadata_cache(opened->file) < 0 || learn_layout(opened) < 0) {
+        int code = error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: cannot size the cache",
+                             opened->name);
         matlab73_close(opened);
-        return error_set(EXIT_OTHER, "cannot read MATLAB 7.3 file: %s: cannot size the cache",
-                         name);
+        return code;
+    }
+    /* The root group's header was read when the file was opened; its local heap is not yet. */
+    H5O_info_t root;
+    const char *why = H5Oget_info2(opened->file, &root, H5O_INFO_BASIC) < 0
+                          ? "no root group"
+                          : hdf5_object_header_check(&opened->layout, root.addr);
+    if (why != NULL) {
+        int code = corrupt(opened, "/", why);
+        matlab73_close(opened);
+        return code;
     }
     *file = opened;
     return EXIT_OK;
+}
+
+int matlab73_open(struct matlab73 **file, void *image, size_t size, const char *name)
+{
+    struct matlab73 *opened = handle_create(size, name);
+    if (opened == NULL)
+        return error_code();
+    opened->image = image;
+    /* HDF5 finds the superblock behind MATLAB's 512-byte header by itself: it looks at offsets
+       0, 512, 1024, ... as for any file with a user block. */
+    opened->file = H5LTopen_file_image(image, size,
+                                       H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE);
+    return handle_finish(opened, file);
+}
+
+int matlab73_open_file(struct matlab73 **file, const char *path, const char *name)
+{
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat status;
+    if (descriptor < 0 || fstat(descriptor, &status) != 0) {
+        int number = errno;
+        if (descriptor >= 0)
+            close(descriptor);
+        return error_set(EXIT_MISSING_INPUT, "cannot read MATLAB 7.3 file: %s: %s", name,
+                         strerror(number));
+    }
+    struct matlab73 *opened = handle_create((size_t)status.st_size, name);
+    if (opened == NULL) {
+        close(descriptor);
+        return error_code();
+    }
+    opened->descriptor = descriptor;
+    opened->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    return handle_finish(opened, file);
 }
 
 void matlab73_close(struct matlab73 *file)
@@ -108,8 +213,10 @@ void matlab73_close(struct matlab73 *file)
         return;
     if (file->file >= 0)
         H5Fclose(file->file);
-    if (file->transfer >= 0)
+    if (file->transfer > 0)
         H5Pclose(file->transfer);
+    if (file->descriptor > 0)
+        close(file->descriptor);
     H5Eset_auto2(H5E_DEFAULT, file->saved_error_handler, file->saved_error_data);
     free(file->name);
     free(file);
@@ -155,18 +262,19 @@ static bool is_numeric(hid_t dataset, size_t *element_size)
    that they cover the dataspace: a forged file made it copy from NULL. Checked before reading. */
 static bool stored_data_covers(hid_t dataset, int64_t elements)
 {
-    hid_t properties = H5Dget_create_plist(dataset);
-    H5D_layout_t layout = properties >= 0 ? H5Pget_layout(properties) : H5D_LAYOUT_ERROR;
-    if (properties >= 0)
-        H5Pclose(properties);
-    if (layout != H5D_COMPACT)
-        return layout != H5D_LAYOUT_ERROR;
     hid_t type = H5Dget_type(dataset);
     size_t element_size = type >= 0 ? H5Tget_size(type) : 0;
     if (type >= 0)
         H5Tclose(type);
-    return element_size > 0 &&
-           H5Dget_storage_size(dataset) / element_size >= (uint64_t)elements;
+    /* Storage that holds them all settles it without the creation properties, which cost a
+       property list copy per read (SVHN reads hundreds of thousands of one-number cells). */
+    if (element_size > 0 && H5Dget_storage_size(dataset) / element_size >= (uint64_t)elements)
+        return true;
+    hid_t properties = H5Dget_create_plist(dataset);
+    H5D_layout_t layout = properties >= 0 ? H5Pget_layout(properties) : H5D_LAYOUT_ERROR;
+    if (properties >= 0)
+        H5Pclose(properties);
+    return layout != H5D_COMPACT && layout != H5D_LAYOUT_ERROR;
 }
 
 /* Reads the ELEMENTS references of DATASET into BUFFER, checking first that the file can hold
@@ -191,6 +299,38 @@ static int read_references(struct matlab73 *file, hid_t dataset, int64_t element
     return EXIT_OK;
 }
 
+/* The address of the object that link NAME of LOCATION names, checked before libhdf5 loads it;
+   MISSING when there is no such hard link. */
+static int check_link(struct matlab73 *file, hid_t location, const char *name, const char *where,
+                      const char *missing, haddr_t *address)
+{
+    H5L_info_t information;
+    if (H5Lget_info(location, name, &information, H5P_DEFAULT) < 0 ||
+        information.type != H5L_TYPE_HARD)
+        return corrupt(file, where, missing);
+    const char *why = hdf5_object_header_check(&file->layout, information.u.address);
+    *address = information.u.address;
+    return why != NULL ? corrupt(file, where, why) : EXIT_OK;
+}
+
+/* Each group on PATH, then PATH itself, checked in turn before libhdf5 goes through it. */
+static int check_path(struct matlab73 *file, const char *path)
+{
+    char prefix[256];
+    int code = EXIT_OK;
+    for (size_t length = 1; code == EXIT_OK && length <= strlen(path); length++) {
+        if (path[length] != '/' && path[length] != '\0')
+            continue;
+        if (length >= sizeof prefix)
+            return corrupt(file, path, "path too long");
+        memcpy(prefix, path, length);
+        prefix[length] = '\0';
+        haddr_t address;
+        code = check_link(file, file->file, prefix, path, "no such dataset", &address);
+    }
+    return code;
+}
+
 int matlab73_vector_open(struct matlab73 *file, const char *path, struct matlab73_vector **vector)
 {
     struct matlab73_vector *opened = calloc(1, sizeof *opened);
@@ -199,11 +339,13 @@ int matlab73_vector_open(struct matlab73 *file, const char *path, struct matlab7
         return out_of_memory(file);
     }
     opened->file = file;
-    int code = EXIT_OK;
-    hid_t dataset = H5Dopen2(file->file, path, H5P_DEFAULT);
+    int code = check_path(file, path);
+    hid_t dataset = code == EXIT_OK ? H5Dopen2(file->file, path, H5P_DEFAULT) : -1;
     int64_t elements = dataset >= 0 ? vector_elements(dataset) : -1;
     size_t capacity = 0;
-    if (dataset < 0)
+    if (code != EXIT_OK)
+        ;
+    else if (dataset < 0)
         code = corrupt(file, path, "no such dataset");
     else if (elements < 0 || !is_object_reference(dataset))
         code = corrupt(file, path, "not a vector of object references");
@@ -245,11 +387,17 @@ void matlab73_numbers_free(struct matlab73_numbers *numbers)
 static int dereference(struct matlab73 *file, const hobj_ref_t *reference, H5I_type_t type,
                        const char *where, hid_t *object)
 {
+    const char *why = hdf5_object_header_check(&file->layout, *reference);
+    if (why != NULL) {
+        *object = -1;
+        return corrupt(file, where, why == hdf5_no_object_header ? "dangling object reference" : why);
+    }
     *object = H5Rdereference2(file->file, H5P_DEFAULT, H5R_OBJECT, reference);
     if (*object < 0)
         return corrupt(file, where, "dangling object reference");
     if (H5Iget_type(*object) != type) {
         H5Oclose(*object);
+        *object = -1;
         return corrupt(file, where,
                        type == H5I_GROUP ? "reference to something other than a struct"
                                          : "reference to something other than a dataset");
@@ -335,14 +483,20 @@ static int read_field(struct matlab73_vector *vector, hid_t group, const char *f
                       struct matlab73_numbers *numbers, const char *where)
 {
     struct matlab73 *file = vector->file;
-    if (H5Lexists(group, field, H5P_DEFAULT) <= 0)
-        return corrupt(file, where, "no such field");
-    hid_t dataset = H5Dopen2(group, field, H5P_DEFAULT);
+    haddr_t address;
+    int code = check_link(file, group, field, where, "no such field", &address);
+    if (code != EXIT_OK)
+        return code;
+    /* Opened by the address just checked: a second lookup of the name would cost as much. */
+    hid_t dataset = H5Oopen_by_addr(group, address);
+    if (dataset >= 0 && H5Iget_type(dataset) != H5I_DATASET) {
+        H5Oclose(dataset);
+        dataset = -1;
+    }
     if (dataset < 0)
         return corrupt(file, where, "field is not a dataset");
     int64_t elements = vector_elements(dataset);
     size_t element_size;
-    int code;
     if (elements < 0)
         code = corrupt(file, where, "field is not a vector");
     else if (is_object_reference(dataset))
@@ -355,21 +509,31 @@ static int read_field(struct matlab73_vector *vector, hid_t group, const char *f
     return code;
 }
 
+int matlab73_vector_fields(struct matlab73_vector *vector, uint64_t index,
+                           const char *const *fields, size_t count,
+                           struct matlab73_numbers *numbers)
+{
+    char where[256];
+    describe_element(vector, index, count > 0 ? fields[0] : NULL, where, sizeof where);
+    for (size_t field = 0; field < count; field++)
+        numbers[field].count = 0;
+    if (index >= vector->length)
+        return corrupt(vector->file, where, "no such element");
+    hid_t group = -1;
+    int code = dereference(vector->file, &vector->elements[index], H5I_GROUP, where, &group);
+    for (size_t field = 0; code == EXIT_OK && field < count; field++) {
+        describe_element(vector, index, fields[field], where, sizeof where);
+        code = read_field(vector, group, fields[field], &numbers[field], where);
+    }
+    if (group >= 0)
+        H5Gclose(group);
+    return code;
+}
+
 int matlab73_vector_numbers(struct matlab73_vector *vector, uint64_t index, const char *field,
                             struct matlab73_numbers *numbers)
 {
-    char where[256];
-    describe_element(vector, index, field, where, sizeof where);
-    numbers->count = 0;
-    if (index >= vector->length)
-        return corrupt(vector->file, where, "no such element");
-    hid_t group;
-    int code = dereference(vector->file, &vector->elements[index], H5I_GROUP, where, &group);
-    if (code != EXIT_OK)
-        return code;
-    code = read_field(vector, group, field, numbers, where);
-    H5Gclose(group);
-    return code;
+    return matlab73_vector_fields(vector, index, &field, 1, numbers);
 }
 
 static int read_characters(struct matlab73 *file, hid_t dataset, char *text, size_t size,

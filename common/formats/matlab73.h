@@ -21,6 +21,10 @@ struct matlab73_numbers {
    outlive the handle and is never written. NAME labels every error message. */
 int matlab73_open(struct matlab73 **file, void *image, size_t size, const char *name);
 
+/* Opens the MAT-file PATH with libhdf5's default file driver, which reads it piece by piece as
+   needed: the file is never held whole. NAME labels every error message. */
+int matlab73_open_file(struct matlab73 **file, const char *path, const char *name);
+
 /* Opens PATH, a vector (N, 1xN or Nx1) of object references. EXIT_CORRUPT_INPUT if it is missing
    or something else. */
 int matlab73_vector_open(struct matlab73 *file, const char *path, struct matlab73_vector **vector);
@@ -33,6 +37,12 @@ uint64_t matlab73_vector_length(const struct matlab73_vector *vector);
    to anything but a one-number dataset, or a non-numeric field is EXIT_CORRUPT_INPUT. */
 int matlab73_vector_numbers(struct matlab73_vector *vector, uint64_t index, const char *field,
                             struct matlab73_numbers *numbers);
+
+/* As matlab73_vector_numbers for each of the COUNT fields FIELDS of the one group that element
+   INDEX references (dereferenced once), into NUMBERS[0] to NUMBERS[COUNT - 1]. */
+int matlab73_vector_fields(struct matlab73_vector *vector, uint64_t index,
+                           const char *const *fields, size_t count,
+                           struct matlab73_numbers *numbers);
 
 /* Reads the char array (UTF-16 code units) that element INDEX references as ASCII text;
    EXIT_CORRUPT_INPUT if it is not ASCII or needs SIZE bytes or more. */

@@ -8,6 +8,7 @@
 #include "matlab_v5.h"
 
 #include "common/base/error.h"
+#include "inflate.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -15,14 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zlib.h>
 
 #define HEADER_SIZE 128
 #define INPUT_SIZE (128 * 1024)
 #define STAGING_ELEMENTS 4096
 /* Deflate cannot expand data by more than 1032:1, so no compressed element holds more. */
 #define MAX_DEFLATE_RATIO 1032
-#define MAX_INFLATE_CALL (1u << 30)
 
 enum stored_type {
     MI_INT8 = 1,
@@ -48,8 +47,7 @@ struct matlab_file {
     uint64_t next_element; /* file offset of the next top-level element */
     /* The top-level element being read. */
     bool compressed;
-    bool inflating;
-    z_stream zlib;
+    struct inflater *inflater; /* made at the first compressed element, reset at each */
     uint64_t input_left;  /* bytes of the element still unread in the file */
     uint64_t matrix_left; /* bytes of the miMATRIX contents not yet read */
     unsigned char small[4]; /* data of a small-data-element tag, served before the stream */
@@ -140,43 +138,32 @@ static int fill_input(struct matlab_file *file)
     if (status != EXIT_OK)
         return status;
     file->input_left -= size;
-    file->zlib.next_in = file->input;
-    file->zlib.avail_in = (uInt)size;
+    inflater_feed(file->inflater, file->input, size);
     return EXIT_OK;
 }
 
-/* Inflates exactly SIZE bytes (at most MAX_INFLATE_CALL) of the current compressed element. */
-static int inflate_part(struct matlab_file *file, unsigned char *data, size_t size)
+static int corrupt_stream(struct matlab_file *file)
 {
-    file->zlib.next_out = data;
-    file->zlib.avail_out = (uInt)size;
-    while (file->zlib.avail_out > 0) {
-        if (file->zlib.avail_in == 0) {
-            int status = fill_input(file);
-            if (status != EXIT_OK)
-                return status;
-        }
-        int status = inflate(&file->zlib, Z_NO_FLUSH);
-        if (status == Z_STREAM_END && file->zlib.avail_out > 0)
-            return corrupt(file, "zlib stream ends before the data its matrix declares");
-        if (status == Z_DATA_ERROR || status == Z_NEED_DICT)
-            return corrupt(file, "corrupt zlib stream (%s)",
-                           file->zlib.msg ? file->zlib.msg : "invalid data");
-        if (status == Z_MEM_ERROR)
-            return error_set(EXIT_OTHER, "cannot read MATLAB file: %s: out of memory", file->path);
-    }
-    return EXIT_OK;
+    return corrupt(file, "corrupt zlib stream (%s)", inflater_reason(file->inflater));
 }
 
+/* Inflates exactly SIZE bytes of the current compressed element. */
 static int inflate_bytes(struct matlab_file *file, unsigned char *data, size_t size)
 {
-    while (size > 0) {
-        size_t part = size < MAX_INFLATE_CALL ? size : MAX_INFLATE_CALL;
-        int status = inflate_part(file, data, part);
-        if (status != EXIT_OK)
-            return status;
-        data += part;
-        size -= part;
+    size_t done = 0;
+    while (done < size) {
+        size_t count;
+        enum inflate_status status = inflater_pull(file->inflater, data + done, size - done, &count);
+        done += count;
+        if (status == INFLATE_CORRUPT)
+            return corrupt_stream(file);
+        if (status == INFLATE_END && done < size)
+            return corrupt(file, "zlib stream ends before the data its matrix declares");
+        if (status == INFLATE_NEED_INPUT) {
+            int result = fill_input(file);
+            if (result != EXIT_OK)
+                return result;
+        }
     }
     return EXIT_OK;
 }
@@ -492,21 +479,19 @@ static int finish_variable(struct matlab_file *file)
     status = matrix_skip(file, file->matrix_left);
     if (status != EXIT_OK)
         return status;
-    unsigned char extra;
-    file->zlib.next_out = &extra;
-    file->zlib.avail_out = 1;
-    while ((status = inflate(&file->zlib, Z_NO_FLUSH)) != Z_STREAM_END) {
-        if (status == Z_DATA_ERROR || status == Z_NEED_DICT)
-            return corrupt(file, "corrupt zlib stream (%s)",
-                           file->zlib.msg ? file->zlib.msg : "invalid data");
-        if (file->zlib.avail_out == 0)
+    for (;;) {
+        unsigned char extra;
+        size_t count;
+        enum inflate_status result = inflater_pull(file->inflater, &extra, 1, &count);
+        if (count > 0)
             return corrupt(file, "a compressed element holds more than its matrix declares");
-        if (file->zlib.avail_in == 0 && (status = fill_input(file)) != EXIT_OK)
+        if (result == INFLATE_END)
+            return EXIT_OK;
+        if (result == INFLATE_CORRUPT)
+            return corrupt_stream(file);
+        if ((status = fill_input(file)) != EXIT_OK)
             return status;
     }
-    return file->zlib.avail_out == 0
-               ? corrupt(file, "a compressed element holds more than its matrix declares")
-               : EXIT_OK;
 }
 
 int matlab_read(struct matlab_file *file, void *data, uint64_t count)
@@ -538,19 +523,15 @@ int matlab_read(struct matlab_file *file, void *data, uint64_t count)
 
 static void end_element(struct matlab_file *file)
 {
-    if (file->inflating)
-        inflateEnd(&file->zlib);
-    file->inflating = false;
     file->readable = false;
     file->small_left = 0;
 }
 
 static int enter_compressed(struct matlab_file *file, uint64_t size)
 {
-    memset(&file->zlib, 0, sizeof file->zlib);
-    if (inflateInit(&file->zlib) != Z_OK)
+    if (file->inflater == NULL && inflater_create(&file->inflater, INFLATE_ZLIB) != EXIT_OK)
         return error_set(EXIT_OTHER, "cannot read MATLAB file: %s: out of memory", file->path);
-    file->inflating = true;
+    inflater_reset(file->inflater);
     file->compressed = true;
     file->input_left = size;
     file->matrix_left = 8;
@@ -680,6 +661,7 @@ void matlab_close(struct matlab_file *file)
     if (file == NULL)
         return;
     end_element(file);
+    inflater_free(file->inflater);
     if (file->stream != NULL)
         fclose(file->stream);
     free(file->path);

@@ -162,7 +162,8 @@ static int push_string(struct pickle_parser *parser, enum pickle_type type, unsi
     struct pickle_string *string = pickle_allocate(parser, sizeof *string);
     if (string == NULL)
         return error_code();
-    *string = (struct pickle_string){bytes, length, type == PICKLE_TEXT};
+    bool inside = bytes >= parser->data && bytes < parser->data + parser->size;
+    *string = (struct pickle_string){bytes, length, type == PICKLE_TEXT, inside};
     return push(parser, (struct pickle_value){.type = type, .string = string});
 }
 
@@ -268,7 +269,10 @@ static int run_quoted_string(struct pickle_parser *parser)
         return result;
     if (!pickle_text_unquote(line, length, &written))
         return pickle_refuse(parser, "malformed quoted string");
-    return push_string(parser, PICKLE_BYTES, line, written);
+    result = push_string(parser, PICKLE_BYTES, line, written);
+    if (result == EXIT_OK)
+        parser->stack[parser->stack_count - 1].string->as_read = false;
+    return result;
 }
 
 /* UNICODE: raw-unicode-escape text, made UTF-8 (at most twice as long). */

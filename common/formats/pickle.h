@@ -29,6 +29,7 @@ struct pickle_string {
     const unsigned char *bytes; /* inside the parsed data: not a C string */
     size_t length;
     bool text; /* still the UTF-8 of a text, not yet the latin-1 bytes _codecs.encode made */
+    bool as_read; /* the parsed data's own bytes, unchanged (a counted string, not unescaped) */
 };
 
 struct pickle_array {
@@ -38,6 +39,7 @@ struct pickle_array {
     bool complete; /* numpy's __setstate__ (BUILD) has given it shape and data */
     const unsigned char *data; /* inside the parsed data, one byte per element */
     uint64_t size;
+    bool data_as_read; /* DATA are the parsed data's bytes as read, not rewritten in place */
 };
 
 struct pickle_items;

@@ -138,6 +138,7 @@ static int encode_latin1(struct pickle_parser *parser, struct pickle_string *str
         }
         bytes[written++] = byte;
     }
+    string->as_read = string->as_read && written == string->length;
     string->length = written;
     string->text = false;
     return EXIT_OK;
@@ -177,6 +178,7 @@ static int reduce_frombuffer(struct pickle_parser *parser, const struct pickle_v
     struct pickle_array *array = result->array;
     status = set_shape(parser, array, argument(arguments, 2), buffer->string->length);
     array->data = buffer->string->bytes;
+    array->data_as_read = buffer->string->as_read;
     array->size = buffer->string->length;
     array->fortran_order = pickle_string_equals(order, "F");
     array->complete = true;
@@ -210,6 +212,7 @@ static int build_array(struct pickle_parser *parser, struct pickle_array *array,
         return pickle_refuse(parser, "ndarray state is not (version, shape, dtype, fortran, data)");
     int status = set_shape(parser, array, &fields[0], fields[3].string->length);
     array->data = fields[3].string->bytes;
+    array->data_as_read = fields[3].string->as_read;
     array->size = fields[3].string->length;
     array->fortran_order = fields[2].integer != 0;
     array->complete = status == EXIT_OK;

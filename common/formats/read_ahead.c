@@ -15,6 +15,8 @@ struct read_ahead {
     pthread_mutex_t mutex;
     pthread_cond_t changed;
     read_ahead_fill fill;
+    read_ahead_fill_stream fill_stream; /* instead of FILL when the length is unknown */
+    size_t lengths[BLOCK_COUNT];        /* with FILL_STREAM: each slot's length */
     void *source;
     size_t block_size;
     uint64_t total;
@@ -35,6 +37,8 @@ static unsigned char *block_address(const struct read_ahead *ahead, uint64_t ind
 
 static size_t block_length(const struct read_ahead *ahead, uint64_t index)
 {
+    if (ahead->fill_stream != NULL)
+        return ahead->lengths[index % BLOCK_COUNT];
     uint64_t left = ahead->total - index * ahead->block_size;
     return left < ahead->block_size ? (size_t)left : ahead->block_size;
 }
@@ -58,9 +62,20 @@ static void *read_ahead_run(void *argument)
     pthread_mutex_lock(&ahead->mutex);
     for (uint64_t index = 0; index < ahead->block_total && slot_wait(ahead, index); index++) {
         pthread_mutex_unlock(&ahead->mutex);
-        int status = ahead->fill(ahead->source, block_address(ahead, index),
-                                 block_length(ahead, index));
+        size_t filled = 0;
+        int status = ahead->fill_stream != NULL
+                         ? ahead->fill_stream(ahead->source, block_address(ahead, index),
+                                              ahead->block_size, &filled)
+                         : ahead->fill(ahead->source, block_address(ahead, index),
+                                       block_length(ahead, index));
         pthread_mutex_lock(&ahead->mutex);
+        if (ahead->fill_stream != NULL) {
+            ahead->lengths[index % BLOCK_COUNT] = filled;
+            if (status == EXIT_OK && filled < ahead->block_size)
+                ahead->block_total = index + 1;
+            if (status != EXIT_OK && filled > 0)
+                ahead->filled++; /* the bytes before the failure are handed out first */
+        }
         if (status != EXIT_OK) {
             ahead->failed = true;
             ahead->status = status;
@@ -75,20 +90,14 @@ static void *read_ahead_run(void *argument)
     return NULL;
 }
 
-int read_ahead_start(struct read_ahead **result, read_ahead_fill fill, void *source,
-                     size_t block_size, uint64_t total)
+static int start(struct read_ahead **result, struct read_ahead *ahead, size_t block_size)
 {
-    struct read_ahead *ahead = calloc(1, sizeof *ahead);
     if (ahead == NULL || block_size == 0 ||
         (ahead->blocks = malloc(BLOCK_COUNT * block_size)) == NULL) {
         free(ahead);
         return error_set(EXIT_OTHER, "cannot read ahead: out of memory");
     }
-    ahead->fill = fill;
-    ahead->source = source;
     ahead->block_size = block_size;
-    ahead->total = total;
-    ahead->block_total = total / block_size + (total % block_size != 0);
     pthread_mutex_init(&ahead->mutex, NULL);
     pthread_cond_init(&ahead->changed, NULL);
     if (pthread_create(&ahead->thread, NULL, read_ahead_run, ahead) != 0) {
@@ -102,11 +111,40 @@ int read_ahead_start(struct read_ahead **result, read_ahead_fill fill, void *sou
     return EXIT_OK;
 }
 
+int read_ahead_start(struct read_ahead **result, read_ahead_fill fill, void *source,
+                     size_t block_size, uint64_t total)
+{
+    struct read_ahead *ahead = calloc(1, sizeof *ahead);
+    if (ahead != NULL) {
+        ahead->fill = fill;
+        ahead->source = source;
+        ahead->total = total;
+        ahead->block_total = block_size > 0 ? total / block_size + (total % block_size != 0) : 0;
+    }
+    return start(result, ahead, block_size);
+}
+
+int read_ahead_start_stream(struct read_ahead **result, read_ahead_fill_stream fill, void *source,
+                            size_t block_size)
+{
+    struct read_ahead *ahead = calloc(1, sizeof *ahead);
+    if (ahead != NULL) {
+        ahead->fill_stream = fill;
+        ahead->source = source;
+        ahead->total = UINT64_MAX;
+        ahead->block_total = UINT64_MAX;
+    }
+    return start(result, ahead, block_size);
+}
+
 int read_ahead_next(struct read_ahead *ahead, const unsigned char **block, size_t *size)
 {
     pthread_mutex_lock(&ahead->mutex);
     if (ahead->taken >= ahead->block_total) {
         pthread_mutex_unlock(&ahead->mutex);
+        *size = 0;
+        if (ahead->fill_stream != NULL)
+            return EXIT_OK;
         return error_set(EXIT_OTHER, "cannot read ahead: reading past the end");
     }
     ahead->taken++;   /* gives back the block handed out before */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 struct spool {
@@ -84,6 +85,47 @@ int spool_read(struct spool *spool, uint64_t offset, void *buffer, size_t size)
         size -= (size_t)count;
     }
     return EXIT_OK;
+}
+
+static uint64_t page_size(void)
+{
+    long size = sysconf(_SC_PAGESIZE);
+    return size > 0 ? (uint64_t)size : 4096;
+}
+
+int spool_map(struct spool *spool, uint64_t offset, size_t size, struct spool_view *view)
+{
+    *view = (struct spool_view){0};
+    if (size == 0 || offset > spool->size || size > spool->size - offset)
+        return error_set(EXIT_OTHER, "cannot map scratch file: %s: outside what it holds",
+                         spool->directory);
+    uint64_t start = offset - offset % page_size();
+    size_t length = (size_t)(offset - start) + size;
+    void *base = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE, spool->descriptor,
+                      (off_t)start);
+    if (base == MAP_FAILED)
+        return error_set(EXIT_OTHER, "cannot map scratch file: %s: %s", spool->directory,
+                         strerror(errno));
+    *view = (struct spool_view){(unsigned char *)base + (offset - start), size, base, length};
+    return EXIT_OK;
+}
+
+void spool_view_forget(struct spool_view *view, size_t from, size_t size)
+{
+    uint64_t page = page_size();
+    uint64_t begin = (uint64_t)(view->bytes - (unsigned char *)view->base) + from;
+    uint64_t end = begin + size;
+    begin = (begin + page - 1) / page * page;
+    end = end / page * page;
+    if (end > begin)
+        madvise((unsigned char *)view->base + begin, (size_t)(end - begin), MADV_DONTNEED);
+}
+
+void spool_unmap(struct spool_view *view)
+{
+    if (view->base != NULL)
+        munmap(view->base, view->length);
+    *view = (struct spool_view){0};
 }
 
 void spool_close(struct spool *spool)

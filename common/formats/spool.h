@@ -17,6 +17,24 @@ int spool_append(struct spool *spool, const void *data, size_t size, uint64_t *o
 /* Reads back SIZE bytes from OFFSET. */
 int spool_read(struct spool *spool, uint64_t offset, void *buffer, size_t size);
 
+/* SIZE bytes of the spool from OFFSET mapped copy-on-write: they may be rewritten in memory,
+   the file never is; pages are read in as touched and count in memory only while they are. */
+struct spool_view {
+    unsigned char *bytes;
+    size_t size;
+    void *base;    /* the mapping, from the page holding OFFSET */
+    size_t length;
+};
+
+/* Maps SIZE bytes (at least 1) from OFFSET, which must lie within what was appended. */
+int spool_map(struct spool *spool, uint64_t offset, size_t size, struct spool_view *view);
+
+/* Drops the pages wholly inside bytes [FROM, FROM + SIZE) of VIEW from memory: touched again,
+   they are read again from the file (changes made to them are lost). */
+void spool_view_forget(struct spool_view *view, size_t from, size_t size);
+
+void spool_unmap(struct spool_view *view);
+
 void spool_close(struct spool *spool);
 
 #endif

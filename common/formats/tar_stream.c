@@ -1,7 +1,10 @@
-/* Streams the regular-file members of a (gzipped) tar archive with libarchive, never to disk. */
+/* Streams the regular-file members of a (gzipped) tar archive with libarchive, never to disk.
+   The gzip layer is ours (inflate_file, on ISA-L): libarchive gets the inflated bytes through its
+   read callback and only parses tar. */
 #include "tar_stream.h"
 
 #include "common/base/error.h"
+#include "inflate_file.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -10,13 +13,13 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* Deflate turns one compressed byte into at most 1032 bytes (a 258-byte match in under 2 bits). */
-enum { READ_BLOCK_SIZE = 1 << 16, DEFLATE_MAXIMUM_RATIO = 1032 };
+enum { DEFLATE_MAXIMUM_RATIO = 1032 };
 
 struct tar_stream {
     struct archive *archive;
+    struct inflate_file *file;
     char *path;
     uint64_t file_size; /* 0 when not a regular file (its size unknown) */
     const char *member; /* the current member's name, owned by libarchive */
@@ -28,6 +31,32 @@ static const char *archive_reason(struct archive *archive)
     return reason != NULL ? reason : "unreadable archive";
 }
 
+/* libarchive's read callback: the next block of the (inflated) archive, 0 bytes at its end. */
+static la_ssize_t read_block(struct archive *archive, void *data, const void **block)
+{
+    struct tar_stream *stream = data;
+    size_t size;
+    int status = inflate_file_block(stream->file, block, &size);
+    if (status == EXIT_OK)
+        return (la_ssize_t)size;
+    archive_set_error(archive, status == EXIT_OTHER ? EIO : EINVAL, "%s",
+                      inflate_file_reason(stream->file));
+    return -1;
+}
+
+static int open_archive(struct tar_stream *stream)
+{
+    struct archive *archive = stream->archive;
+    archive_read_support_filter_none(archive);
+    archive_read_support_format_tar(archive);
+    archive_read_set_read_callback(archive, read_block);
+    archive_read_set_callback_data(archive, stream);
+    if (archive_read_open1(archive) != ARCHIVE_OK)
+        return error_set(EXIT_CORRUPT_INPUT, "cannot open archive: %s: %s", stream->path,
+                         archive_reason(archive));
+    return EXIT_OK;
+}
+
 int tar_stream_open(struct tar_stream **stream, const char *path)
 {
     *stream = calloc(1, sizeof **stream);
@@ -37,23 +66,16 @@ int tar_stream_open(struct tar_stream **stream, const char *path)
         *stream = NULL;
         return error_set(EXIT_OTHER, "cannot open archive: %s: out of memory", path);
     }
-    struct archive *archive = (*stream)->archive;
-    archive_read_support_filter_gzip(archive);
-    archive_read_support_format_tar(archive);
-    if (archive_read_open_filename(archive, path, READ_BLOCK_SIZE) != ARCHIVE_OK) {
-        int code = archive_errno(archive) == ENOENT || archive_errno(archive) == EACCES ||
-                           archive_errno(archive) == ENOTDIR
-                       ? EXIT_MISSING_INPUT
-                       : EXIT_CORRUPT_INPUT;
-        error_set(code, "cannot open archive: %s: %s", path, archive_reason(archive));
+    int status = inflate_file_open(&(*stream)->file, path, "cannot open archive");
+    if (status == EXIT_OK) {
+        (*stream)->file_size = inflate_file_size((*stream)->file);
+        status = open_archive(*stream);
+    }
+    if (status != EXIT_OK) {
         tar_stream_close(*stream);
         *stream = NULL;
-        return code;
     }
-    struct stat status;
-    if (stat(path, &status) == 0 && S_ISREG(status.st_mode))
-        (*stream)->file_size = (uint64_t)status.st_size;
-    return EXIT_OK;
+    return status;
 }
 
 /* A member's declared size, which readers may allocate by, must fit in what the archive can
@@ -62,7 +84,7 @@ static bool size_can_follow(const struct tar_stream *stream, uint64_t size)
 {
     if (stream->file_size == 0)
         return true;
-    bool compressed = archive_filter_count(stream->archive) > 1;
+    bool compressed = inflate_file_compressed(stream->file);
     return size <= stream->file_size * (compressed ? DEFLATE_MAXIMUM_RATIO : 1);
 }
 
@@ -102,6 +124,21 @@ static const char *refusal_reason(struct archive_entry *entry, const char *name)
     }
 }
 
+/* Reads on past the tar end-of-archive blocks to the end of the file, so that the gzip trailers
+   and what follows the last member are checked, as gzip -t would. */
+static int check_end(struct tar_stream *stream)
+{
+    const void *block;
+    size_t size;
+    do {
+        int status = inflate_file_block(stream->file, &block, &size);
+        if (status != EXIT_OK)
+            return error_set(status, "cannot read archive: %s: after the last member: %s",
+                             stream->path, inflate_file_reason(stream->file));
+    } while (size > 0);
+    return EXIT_OK;
+}
+
 int tar_stream_next(struct tar_stream *stream, const char **name, uint64_t *size)
 {
     for (;;) {
@@ -110,7 +147,7 @@ int tar_stream_next(struct tar_stream *stream, const char **name, uint64_t *size
         if (status == ARCHIVE_EOF) {
             *name = NULL;
             *size = 0;
-            return EXIT_OK;
+            return check_end(stream);
         }
         if (status != ARCHIVE_OK && status != ARCHIVE_WARN)
             return error_set(EXIT_CORRUPT_INPUT, "cannot read archive: %s: %s", stream->path,
@@ -173,6 +210,7 @@ void tar_stream_close(struct tar_stream *stream)
         return;
     if (stream->archive != NULL)
         archive_read_free(stream->archive);
+    inflate_file_close(stream->file);
     free(stream->path);
     free(stream);
 }

@@ -12,7 +12,8 @@ struct tar_stream;
 int tar_stream_open(struct tar_stream **stream, const char *path);
 
 /* Advances to the next regular-file member: *NAME (valid until the next call) and *SIZE, or
-   *NAME = NULL at the end. Directories are passed over. A member that names an absolute path, a
+   *NAME = NULL at the end, once the rest of the file has been read and its gzip trailers checked
+   (EXIT_CORRUPT_INPUT otherwise, as for a corrupt member). Directories are passed over. A member that names an absolute path, a
    path with a ".." component, a symbolic or hard link, or a device is refused: EXIT_CORRUPT_INPUT
    naming the archive and the member. */
 int tar_stream_next(struct tar_stream *stream, const char **name, uint64_t *size);

@@ -10,8 +10,7 @@ static int tag_failure(const char *path, const char *name)
     return error_set(EXIT_WRITE, "cannot write: %s: attribute %s: HDF5 refused it", path, name);
 }
 
-/* A scalar variable-length ASCII string attribute, replacing one of the same name. */
-static int set_string_attribute(hid_t file, const char *path, const char *name, const char *value)
+int h5py_string_attribute_set(hid_t file, const char *path, const char *name, const char *value)
 {
     if (H5Aexists(file, name) > 0 && H5Adelete(file, name) < 0)
         return tag_failure(path, name);
@@ -53,13 +52,13 @@ int h5py_tag(const char *path, const char *command, const char *version,
     hid_t file = open_file(path);
     if (file < 0)
         return error_set(EXIT_WRITE, "cannot write: %s: HDF5 cannot open it read-write", path);
-    int result = set_string_attribute(file, path, "h5py_interface_version", "0.3");
+    int result = h5py_string_attribute_set(file, path, "h5py_interface_version", "0.3");
     if (result == EXIT_OK)
-        result = set_string_attribute(file, path, "fuel_convert_version", version);
+        result = h5py_string_attribute_set(file, path, "fuel_convert_version", version);
     if (result == EXIT_OK)
-        result = set_string_attribute(file, path, "fuel_convert_command", command);
+        result = h5py_string_attribute_set(file, path, "fuel_convert_command", command);
     if (result == EXIT_OK && provenance_json != NULL)
-        result = set_string_attribute(file, path, "fuel_provenance", provenance_json);
+        result = h5py_string_attribute_set(file, path, "fuel_provenance", provenance_json);
     if (H5Fclose(file) < 0 && result == EXIT_OK)
         result = error_set(EXIT_WRITE, "cannot write: %s: HDF5 cannot close it", path);
     return result;

@@ -11,7 +11,7 @@
 
 /* Rows are gathered into blocks of at most this many bytes (and, for variable-length sources,
    this many examples) before one H5Dwrite, so per-example calls stay cheap. */
-enum { BLOCK_BYTES = 4 << 20, BLOCK_EXAMPLES = 4096 };
+enum { BLOCK_BYTES = 4 << 20, BLOCK_EXAMPLES = 4096, METADATA_CACHE_BYTES = 4 << 20 };
 
 struct pending_block {
     uint64_t first;
@@ -145,6 +145,22 @@ static hid_t track_times_off(hid_t class)
     return properties;
 }
 
+/* The metadata cache grows to 32 MB by default; variable-length rows fill it with global heap
+   collections that are written once and never read back. 4 MB writes as fast. */
+static herr_t bound_metadata_cache(hid_t access)
+{
+    H5AC_cache_config_t config = {.version = H5AC__CURR_CACHE_CONFIG_VERSION};
+    if (H5Pget_mdc_config(access, &config) < 0)
+        return -1;
+    config.max_size = METADATA_CACHE_BYTES;
+    config.initial_size = config.initial_size < METADATA_CACHE_BYTES ? config.initial_size
+                                                                      : METADATA_CACHE_BYTES;
+    config.set_initial_size = true;
+    config.min_size = config.min_size < config.initial_size ? config.min_size
+                                                             : config.initial_size;
+    return H5Pset_mdc_config(access, &config);
+}
+
 /* Object times off for the root group, every object closed with the file, locking ignored where
    the filesystem has none (some NFS mounts) rather than failing. */
 static hid_t create_file(const char *path)
@@ -153,7 +169,7 @@ static hid_t create_file(const char *path)
     hid_t access = H5Pcreate(H5P_FILE_ACCESS);
     hid_t file = -1;
     if (creation >= 0 && access >= 0 && H5Pset_fclose_degree(access, H5F_CLOSE_STRONG) >= 0 &&
-        H5Pset_file_locking(access, true, true) >= 0)
+        H5Pset_file_locking(access, true, true) >= 0 && bound_metadata_cache(access) >= 0)
         file = H5Fcreate(path, H5F_ACC_TRUNC, creation, access);
     if (creation >= 0)
         H5Pclose(creation);

@@ -182,3 +182,35 @@ hostile() {
     [[ "$output" == *"Did you forget to run fuel-download?"* ]]
     nothing_written
 }
+
+# The gzip layer of tar.gz archives as gzip reads it (see common/formats/inflate.h).
+@test "a tar.gz of several gzip members followed by zeros gives Fuel's file" {
+    $PYTHON tests/helpers/gzip_variant.py members "$FUEL_FIXTURES/raw/cifar10/cifar-10-python.tar.gz" \
+        "$RAW/cifar-10-python.tar.gz"
+    run fuel-convert cifar10 -d "$RAW" -o "$OUT"
+    [ "$status" -eq 0 ]
+    matches_fuel cifar10
+}
+
+@test "a tar.gz with a wrong CRC-32, a wrong ISIZE or trailing garbage is refused, naming it" {
+    archive=$RAW/cifar-10-python.tar.gz
+    cases='crc invalid compressed data--crc error
+length invalid compressed data--length error
+garbage trailing garbage after the gzip data'
+    while read -r mode reason; do
+        $PYTHON tests/helpers/gzip_variant.py "$mode" "$FUEL_FIXTURES/raw/cifar10/${archive##*/}" "$archive"
+        run fuel-convert cifar10 -d "$RAW" -o "$OUT"
+        [ "$status" -eq 4 ]
+        [ "$output" = "fuel-convert: cannot read archive: $archive: after the last member: $reason" ]
+        nothing_written
+    done <<< "$cases"
+}
+
+@test "a tar.gz cut inside a member is refused naming the archive and the member" {
+    whole=$FUEL_FIXTURES/raw/cifar10/cifar-10-python.tar.gz
+    head -c $(($(stat -c %s "$whole") / 2)) "$whole" > "$RAW/cifar-10-python.tar.gz"
+    run fuel-convert cifar10 -d "$RAW" -o "$OUT"
+    [ "$status" -eq 4 ]
+    [[ "$output" == "fuel-convert: cannot read archive: $RAW/cifar-10-python.tar.gz: cifar-10-batches-py/"*": unexpected end of file" ]]
+    nothing_written
+}

@@ -283,3 +283,68 @@ PY
         "$OUT/mnist_float32.hdf5"
     [ "$output" = "fuel-convert mnist --directory=$RAW -o $OUT --dtype=float32" ]
 }
+
+@test "--threads 1 and --threads 4 write the same sources and splits (fixture and Fashion-MNIST)" {
+    for dtype in uint8 float32; do
+        run fuel-convert mnist -d "$RAW" -o "$OUT" --dtype $dtype --threads 1 -r one
+        [ "$status" -eq 0 ]
+        run fuel-convert mnist -d "$RAW" -o "$OUT" --dtype $dtype --threads 4 -r four
+        [ "$status" -eq 0 ]
+        run $PYTHON tests/helpers/compare_hdf5.py "$OUT/one.hdf5" "$OUT/four.hdf5"
+        [ "$status" -eq 0 ] || { echo "$output"; false; }
+    done
+    local fashion=/usr/share/datasets/fashion-mnist
+    [ -e "$fashion/train-images-idx3-ubyte.gz" ] || return 0
+    run fuel-convert fashion_mnist -d "$fashion" -o "$OUT" --threads 1 -r fashion_one
+    [ "$status" -eq 0 ]
+    run fuel-convert fashion_mnist -d "$fashion" -o "$OUT" --threads 4 -r fashion_four
+    [ "$status" -eq 0 ]
+    run $PYTHON tests/helpers/compare_hdf5.py "$OUT/fashion_one.hdf5" "$OUT/fashion_four.hdf5"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    run $PYTHON -c "import h5py; f = h5py.File('$OUT/fashion_four.hdf5', 'r'); print(f['features'].shape, int(f['features'][69999].sum()))"
+    [ "$output" = "$($PYTHON -c "import gzip, numpy; d = numpy.frombuffer(gzip.open('$fashion/t10k-images-idx3-ubyte.gz').read()[16:], numpy.uint8); print((70000, 1, 28, 28), int(d[-784:].astype(int).sum()))")" ]
+}
+
+@test "a truncated test image file with both inflating at once is exit 4, naming it" {
+    copy_raw
+    gzip -dc "$RAW/t10k-images-idx3-ubyte.gz" | head -c 1000 | gzip > "$BATS_TEST_TMPDIR/cut.gz"
+    mv "$BATS_TEST_TMPDIR/cut.gz" "$RAW/t10k-images-idx3-ubyte.gz"
+    run fuel-convert mnist -d "$RAW" -o "$OUT" --threads 2
+    [ "$status" -eq 4 ]
+    [[ "$output" == *"t10k-images-idx3-ubyte.gz"* ]]
+    [ ! -e "$OUT/mnist.hdf5" ]
+    no_temporary_files
+}
+
+# gzip as gzip reads it (common/formats/inflate.h says what gzip 1.12 does with each case).
+@test "IDX files of several gzip members followed by zeros are read whole, as gzip -dc reads them" {
+    copy_raw
+    for file in "$RAW"/*.gz; do
+        $PYTHON tests/helpers/gzip_variant.py members "$FUEL_FIXTURES/raw/mnist/${file##*/}" "$file"
+    done
+    run gzip -t "$RAW/train-images-idx3-ubyte.gz"
+    [ "$status" -eq 0 ]
+    run fuel-convert mnist -d "$RAW" -o "$OUT"
+    [ "$status" -eq 0 ]
+    run $PYTHON tests/helpers/compare_hdf5.py "$OUT/mnist.hdf5" "$EXPECTED/mnist.hdf5"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "trailing garbage, a wrong CRC-32 or ISIZE, a member cut after 1f 8b: exit 4 naming the file" {
+    # MODE FILE, gzip -t's exit status, fuel's reason.
+    cases='garbage train-images-idx3-ubyte.gz 2 trailing garbage after the gzip data
+crc t10k-labels-idx1-ubyte.gz 1 invalid compressed data--crc error
+length train-labels-idx1-ubyte.gz 1 invalid compressed data--length error
+cut_member t10k-images-idx3-ubyte.gz 1 unexpected end of file'
+    copy_raw
+    while read -r mode file gzip_status reason; do
+        cp "$FUEL_FIXTURES/raw/mnist"/* "$RAW/"
+        $PYTHON tests/helpers/gzip_variant.py "$mode" "$FUEL_FIXTURES/raw/mnist/$file" "$RAW/$file"
+        run gzip -t "$RAW/$file"
+        [ "$status" -eq "$gzip_status" ]
+        run fuel-convert mnist -d "$RAW" -o "$OUT"
+        [ "$status" -eq 4 ]
+        [ "$output" = "fuel-convert: cannot read IDX data: $RAW/$file: $reason" ]
+        [ -z "$(ls -A "$OUT")" ]
+    done <<< "$cases"
+}

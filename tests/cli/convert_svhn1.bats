@@ -322,3 +322,61 @@ with h5py.File(sys.argv[1], 'r+') as mat:
     [ "$status" -eq 0 ]
     cmp "$OUT/svhn_format_1.hdf5" "$BATS_TEST_TMPDIR/first.hdf5"
 }
+
+@test "--threads 1 and --threads 4 write the same sources and splits" {
+    /usr/bin/python3 bench/make_svhn1.py "$WORK" 120 30 9 7
+    run fuel-convert svhn 1 -d "$WORK" -o "$OUT" --threads 1 -r one
+    [ "$status" -eq 0 ]
+    run fuel-convert svhn 1 -d "$WORK" -o "$OUT" --threads 4 -r four
+    [ "$status" -eq 0 ]
+    run $PYTHON tests/helpers/compare_hdf5.py "$OUT/one.hdf5" "$OUT/four.hdf5"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    run $PYTHON -c "import h5py; f = h5py.File('$OUT/four.hdf5', 'r'); print(len(f['features']), f['bbox_labels'][0].size > 0)"
+    [ "$output" = "159 True" ]
+}
+
+@test "--threads 1 and --threads 4 give the same bytes but for the thread count typed" {
+    export SOURCE_DATE_EPOCH=0
+    /usr/bin/python3 bench/make_svhn1.py "$WORK" 300 40 9 7
+    mkdir "$OUT/t1" "$OUT/t4"
+    run fuel-convert svhn 1 -d "$WORK" -o "$OUT/t1" --threads 1
+    [ "$status" -eq 0 ]
+    run fuel-convert svhn 1 -d "$WORK" -o "$OUT/t4" --threads 4
+    [ "$status" -eq 0 ]
+    # cmp -l: offset, then the two bytes in octal; '1' is 61, '4' is 64: only the typed "t1" and
+    # "--threads 1" of the command and the provenance's argv differ.
+    run cmp -l "$OUT/t1/svhn_format_1.hdf5" "$OUT/t4/svhn_format_1.hdf5"
+    [ "$status" -eq 1 ]
+    [ "$(awk '$2 != 61 || $3 != 64' <<< "$output")" = "" ]
+    [ "${#lines[@]}" -eq 4 ]
+}
+
+@test "--threads with a bad value is a usage error" {
+    run fuel-convert svhn 1 -d "$WORK" -o "$OUT" --threads 0
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"invalid --threads: 0"* ]]
+    nothing_written
+}
+
+@test "a failing image with every worker busy leaves no file and names the member" {
+    /usr/bin/python3 bench/make_svhn1.py "$WORK" 60 5 5 3
+    printf 'not a png' > "$BATS_TEST_TMPDIR/bad"
+    $PYTHON tests/helpers/remake_tar.py "$WORK/train.tar.gz" "$WORK/broken.tar.gz" \
+        replace=train/40.png:"$BATS_TEST_TMPDIR/bad"
+    mv "$WORK/broken.tar.gz" "$WORK/train.tar.gz"
+    run fuel-convert svhn 1 -d "$WORK" -o "$OUT" --threads 4
+    [ "$status" -eq 4 ]
+    [[ "$output" == *"train.tar.gz: train/40.png"* ]]
+    nothing_written
+}
+
+@test "digitStruct.mat's scratch file does not outlive the conversion; fuel clean knows its name" {
+    run fuel-convert svhn 1 -d "$RAW" -o "$OUT"
+    [ "$status" -eq 0 ]
+    [ "$(ls -A "$OUT")" = "svhn_format_1.hdf5" ]
+    printf 'left by a killed run' > "$OUT/.digitStruct.mat.h5.Ab12Cd"
+    run fuel-clean -d "$OUT"
+    [ "$status" -eq 0 ]
+    [ "$output" = "removed $OUT/.digitStruct.mat.h5.Ab12Cd" ]
+    [ "$(ls -A "$OUT")" = "svhn_format_1.hdf5" ]
+}

@@ -76,7 +76,7 @@ listed_commands() {
     version=$(sed -n 's/^VERSION = //p' "$REPOSITORY/Makefile")
     [ -n "$version" ]
     [ "${lines[0]}" = "fuel $version" ]
-    for library in hdf5 libcurl zlib libarchive jansson libpng; do
+    for library in hdf5 libcurl zlib libarchive jansson libpng libisal; do
         expected="$library $(pkg-config --modversion "$library")"
         printf '%s\n' "${lines[@]}" | grep -qxF "$expected"
     done

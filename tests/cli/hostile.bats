@@ -17,7 +17,7 @@ mnist/rank_four                    4  not an MNIST image file: CASE/train-images
 mnist/float_elements               4  IDX header declares more data than the file can hold: CASE/train-images-idx3-ubyte.gz: 37632 bytes declared
 mnist/truncated_gzip               4  cannot read IDX data: CASE/train-images-idx3-ubyte.gz: unexpected end of file
 mnist/trailing_data                4  cannot read IDX data: CASE/train-images-idx3-ubyte.gz: more data than the header declares
-mnist/not_gzip                     4  cannot read IDX header: CASE/train-images-idx3-ubyte.gz: invalid stored block lengths
+mnist/not_gzip                     4  cannot read IDX header: CASE/train-images-idx3-ubyte.gz: invalid compressed data--format violated
 mnist/empty_file                   4  cannot read IDX header: CASE/train-images-idx3-ubyte.gz: unexpected end of file
 mnist/count_mismatch               4  count mismatch: CASE/train-images-idx3-ubyte.gz: 12 images but CASE/train-labels-idx1-ubyte.gz has 11 labels
 mnist/directory_input              3  CASE/train-images-idx3-ubyte.gz
@@ -34,7 +34,7 @@ cifar10/absolute_member            4  refusing archive member: CASE/cifar-10-pyt
 cifar10/symlink_member             4  refusing archive member: CASE/cifar-10-python.tar.gz: cifar-10-batches-py/link: symbolic link
 cifar10/missing_batch              4  CASE/cifar-10-python.tar.gz: cifar-10-batches-py/data_batch_3
 cifar10/not_an_archive             4  cannot open archive: CASE/cifar-10-python.tar.gz: Unrecognized archive format
-cifar10/truncated_archive          4  cannot read archive: CASE/cifar-10-python.tar.gz: cifar-10-batches-py/data_batch_2: truncated gzip input
+cifar10/truncated_archive          4  cannot read archive: CASE/cifar-10-python.tar.gz: cifar-10-batches-py/data_batch_2: unexpected end of file
 iris/nul_byte                      4  malformed line: CASE/iris.data:4: NUL byte in the line
 iris/not_a_number                  4  malformed line: CASE/iris.data:5: not a decimal number: '"'three'"'
 iris/five_numbers                  4  malformed line: CASE/iris.data:6: not one class name
@@ -45,6 +45,8 @@ binarized_mnist/short_row          4  malformed amat file: CASE/binarized_mnist_
 binarized_mnist/binary_garbage     4  malformed amat file: CASE/binarized_mnist_valid.amat:1: value other than 0 or 1
 svhn1/digitstruct_not_hdf5         4  cannot read MATLAB 7.3 file: CASE/test.tar.gz: test/digitStruct.mat: file: not an HDF5 file
 svhn1/compact_without_data         4  cannot read MATLAB 7.3 file: CASE/test.tar.gz: test/digitStruct.mat: digitStruct/name: stored data shorter than its dimensions
+svhn1/continuation_3tb             4  cannot read MATLAB 7.3 file: CASE/test.tar.gz: test/digitStruct.mat: digitStruct/bbox(1).label: continuation chunk beyond the end of the file
+svhn1/root_heap_1_7gb              4  cannot read MATLAB 7.3 file: CASE/test.tar.gz: test/digitStruct.mat: /: local heap beyond the end of the file
 svhn1/png_bomb                     4  cannot decode PNG: CASE/test.tar.gz: test/1.png: declares 8000x8000 pixels
 svhn1/png_garbage                  4  cannot decode PNG: CASE/test.tar.gz: test/2.png:
 svhn1/member_escape                4  refusing archive member: CASE/extra.tar.gz: extra/../../../tmp/fuel-escaped: path with a ".." component

@@ -6,6 +6,9 @@
 
 #include "support.h"
 
+#include "common/base/error.h"
+#include "common/hdf5/h5py_reader.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,4 +109,14 @@ size_t test_file_read(const char *path, char *text, size_t size)
     text[length] = '\0';
     fclose(stream);
     return length;
+}
+
+struct h5py_file *test_open_expected(const char *name)
+{
+    const char *fixtures = getenv("FUEL_FIXTURES");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/expected/%s", fixtures ? fixtures : "../shared/fixtures", name);
+    struct h5py_file *file = NULL;
+    assert_int_equal(h5py_reader_open(&file, path), EXIT_OK);
+    return file;
 }

@@ -39,4 +39,10 @@ void test_file_write(const char *path, const char *text);
 /* Reads at most SIZE - 1 bytes of PATH into TEXT, terminated; returns how many bytes were read. */
 size_t test_file_read(const char *path, char *text, size_t size);
 
+struct h5py_file;
+
+/* Opens NAME of the fixtures' expected/ folder (FUEL_FIXTURES, else ../shared/fixtures) with
+   h5py_reader_open; fails the test when it cannot. */
+struct h5py_file *test_open_expected(const char *name);
+
 #endif

@@ -7,25 +7,16 @@
 
 #include "common/base/error.h"
 #include "common/hdf5/h5py_examples.h"
+#include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static struct h5py_file *open_expected(const char *name)
-{
-    const char *fixtures = getenv("FUEL_FIXTURES");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/expected/%s", fixtures ? fixtures : "../shared/fixtures", name);
-    struct h5py_file *file = NULL;
-    assert_int_equal(h5py_reader_open(&file, path), EXIT_OK);
-    return file;
-}
-
 static void test_selections_of_mnist(void **state)
 {
     (void)state;
-    struct h5py_file *file = open_expected("mnist.hdf5");
+    struct h5py_file *file = test_open_expected("mnist.hdf5");
     struct h5py_selection selection;
     assert_int_equal(h5py_selection_find(&selection, file, "train", "features"), EXIT_OK);
     assert_int_equal(selection.start, 0);
@@ -45,7 +36,7 @@ static void test_selections_of_mnist(void **state)
 static void test_ranges_and_indices_agree(void **state)
 {
     (void)state;
-    struct h5py_file *file = open_expected("mnist.hdf5");
+    struct h5py_file *file = test_open_expected("mnist.hdf5");
     struct h5py_examples examples;
     assert_int_equal(h5py_examples_open(&examples, file, "features"), EXIT_OK);
     assert_string_equal(examples.descr, "|u1");
@@ -74,7 +65,7 @@ static void test_ranges_and_indices_agree(void **state)
 static void test_float_and_missing_sources(void **state)
 {
     (void)state;
-    struct h5py_file *file = open_expected("mnist_float32.hdf5");
+    struct h5py_file *file = test_open_expected("mnist_float32.hdf5");
     struct h5py_examples examples;
     assert_int_equal(h5py_examples_open(&examples, file, "features"), EXIT_OK);
     assert_string_equal(examples.descr, "<f4");
@@ -93,7 +84,7 @@ static void test_float_and_missing_sources(void **state)
 static void test_variable_length_refused(void **state)
 {
     (void)state;
-    struct h5py_file *file = open_expected("svhn_format_1.hdf5");
+    struct h5py_file *file = test_open_expected("svhn_format_1.hdf5");
     struct h5py_examples examples;
     error_clear();
     assert_int_equal(h5py_examples_open(&examples, file, "features"), EXIT_USAGE);

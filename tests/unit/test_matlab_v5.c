@@ -379,7 +379,7 @@ static void test_checksum_verified(void **state)
     put_images(&bytes, 1);
     bytes.data[bytes.size - 1] ^= 1;
     write_file(&bytes);
-    read_all_images(EXIT_CORRUPT_INPUT, "incorrect data check");
+    read_all_images(EXIT_CORRUPT_INPUT, "corrupt zlib stream (invalid compressed data--adler32 error)");
 }
 
 static void test_size_mismatch(void **state)

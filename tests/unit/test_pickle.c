@@ -115,6 +115,8 @@ static void test_python2_protocol2_batch(void **state)
     const struct pickle_value *data = pickle_dict_find(&parsed.root, "data");
     assert_true(data->array->data > parsed.data &&
                 data->array->data < parsed.data + sizeof python2_batch);
+    /* and they are the bytes as read, which a caller may find again in the input */
+    assert_true(data->array->data_as_read);
     release(&parsed);
 }
 
@@ -152,6 +154,8 @@ static void test_python2_protocol0(void **state)
     struct parsed parsed;
     assert_int_equal(parse(&parsed, python2_protocol0, sizeof python2_protocol0 - 1), EXIT_OK);
     assert_array(&parsed.root, 1, 4, (const unsigned char *)"\000\n'\377");
+    /* unescaped in place from a quoted repr: not the input's bytes */
+    assert_false(pickle_dict_find(&parsed.root, "data")->array->data_as_read);
     assert_labels(&parsed.root, "labels", (const int[]){3, 9}, 2);
     const struct pickle_value *flag = pickle_dict_find(&parsed.root, "flag");
     assert_non_null(flag);
@@ -203,6 +207,9 @@ static void check_python3_pickle(int protocol, const char *keys)
         expected[index] = (unsigned char)(index * 17);
     expected[14] = 200;
     assert_array(&parsed.root, 3, 5, expected);
+    /* protocols 0 to 2 carry bytes as text for _codecs.encode (rewritten as latin-1), 3 and up
+       as bytes, found as read */
+    assert_int_equal(pickle_dict_find(&parsed.root, "data")->array->data_as_read, protocol >= 3);
     const struct pickle_value *labels = pickle_dict_find(&parsed.root, "labels");
     assert_non_null(labels);
     assert_int_equal(labels->items->count, 3);

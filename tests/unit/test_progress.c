@@ -99,6 +99,30 @@ static void test_restart_below_the_resume_point_counts_every_byte(void **state)
     assert_string_equal(capture(stream), "a.gz: 200.0 KiB in 2.0 s (100.0 KiB/s)\n");
 }
 
+static void test_counted_slot_draws_items_and_redraws_on_demand(void **state)
+{
+    (void)state;
+    FILE *stream = tmpfile();
+    struct progress *progress = progress_begin(PROGRESS_LIVE, stream, 1);
+    progress_start_count(progress, 0, "svhn 1: train.tar.gz", 33402, "examples");
+    progress_redraw(progress);
+    progress_update(progress, 0, 16701, 0);
+    progress_redraw(progress);
+    progress_end(progress);
+    char *text = capture(stream);
+    assert_non_null(strstr(text, "svhn 1: train.tar.gz  0 of 33402 examples   0%  0 examples/s\033[K\n"));
+    assert_non_null(strstr(text, "\033[1A\r\033[Jsvhn 1: train.tar.gz  16701 of 33402 examples  50%  "));
+    assert_non_null(strstr(text, " examples/s ETA "));
+    /* a counted slot started as bytes again draws sizes */
+    stream = tmpfile();
+    progress = progress_begin(PROGRESS_LIVE, stream, 1);
+    progress_start_count(progress, 0, "x", 10, "examples");
+    progress_start(progress, 0, "a.gz", 1000, 0);
+    progress_redraw(progress);
+    progress_end(progress);
+    assert_non_null(strstr(capture(stream), "a.gz  0 B of 1000 B   0%"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -107,6 +131,7 @@ int main(void)
         cmocka_unit_test(test_quiet_prints_nothing),
         cmocka_unit_test(test_live_mode_redraws_in_place),
         cmocka_unit_test(test_restart_below_the_resume_point_counts_every_byte),
+        cmocka_unit_test(test_counted_slot_draws_items_and_redraws_on_demand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

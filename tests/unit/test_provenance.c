@@ -93,7 +93,8 @@ static void test_fields(void **state)
     struct library_version versions[LIBRARY_VERSION_COUNT];
     library_versions(versions);
     json_t *libraries = json_object_get(root, "libraries");
-    const char *library_keys[] = {"hdf5", "zlib", "libarchive", "libcurl", "libpng", "jansson"};
+    const char *library_keys[] = {"hdf5",   "zlib",    "libarchive", "libcurl",
+                                  "libpng", "jansson", "libisal"};
     assert_keys(libraries, library_keys, LIBRARY_VERSION_COUNT);
     for (int index = 0; index < LIBRARY_VERSION_COUNT; index++)
         assert_string_equal(json_string_value(json_object_get(libraries, versions[index].name)),

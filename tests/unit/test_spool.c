@@ -56,6 +56,34 @@ static void test_append_and_read_back_leaving_no_name(void **state)
     free(back);
 }
 
+static void test_mapped_bytes_are_copy_on_write(void **state)
+{
+    (void)state;
+    struct spool *spool;
+    assert_int_equal(spool_create(&spool, NULL), EXIT_OK);
+    enum { SIZE = 5 * 4096 + 123 };
+    static unsigned char data[SIZE], back[SIZE];
+    for (size_t index = 0; index < SIZE; index++)
+        data[index] = (unsigned char)(index * 13 + 1);
+    assert_int_equal(spool_append(spool, data, SIZE, NULL), EXIT_OK);
+    struct spool_view view;
+    assert_int_equal(spool_map(spool, 4097, SIZE - 4097, &view), EXIT_OK);
+    assert_int_equal(view.size, SIZE - 4097);
+    assert_memory_equal(view.bytes, data + 4097, SIZE - 4097);
+    /* written in memory, never in the file; forgotten pages come back from the file */
+    memset(view.bytes, 0xAB, 3 * 4096);
+    assert_int_equal(spool_read(spool, 0, back, SIZE), EXIT_OK);
+    assert_memory_equal(back, data, SIZE);
+    spool_view_forget(&view, 0, 3 * 4096);
+    assert_int_equal(view.bytes[0], 0xAB); /* its page is only partly inside: kept */
+    assert_memory_equal(view.bytes + 4095, data + 4097 + 4095, 2 * 4096);
+    spool_unmap(&view);
+    assert_null(view.base);
+    assert_int_equal(spool_map(spool, SIZE - 10, 11, &view), EXIT_OTHER);
+    assert_int_equal(spool_map(spool, 0, 0, &view), EXIT_OTHER);
+    spool_close(spool);
+}
+
 static void test_unusable_directory(void **state)
 {
     (void)state;
@@ -69,6 +97,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_append_and_read_back_leaving_no_name),
+        cmocka_unit_test(test_mapped_bytes_are_copy_on_write),
         cmocka_unit_test(test_unusable_directory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

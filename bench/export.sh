@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# fuel export on a full-size CIFAR-10 file: hdf5-layer float32 against dd writing as many bytes
+# with fsync; recordio with the default threads against --threads 1; peak RSS of every form.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/common.sh
+FUEL=${BUILD:-$PWD/build}/fuel
+RUNS=${RUNS:-5}
+work=$(mktemp -d "${BENCH_DIR:-$PWD}/.bench-export.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+input=${CIFAR10_HDF5:-$work/cifar10.hdf5}
+[ -f "$input" ] || /usr/bin/python3 bench/make_cifar10_hdf5.py "$input"
+
+# The bytes hdf5-layer writes: 60,000 x 3,072 float32 values and 60,000 float32 labels.
+bytes=$((60000 * 3072 * 4 + 60000 * 4))
+blocks=$(( (bytes + 4194303) / 4194304 ))
+dd_write() { dd if=/dev/zero of="$work/zeros" bs=4M count=$blocks conv=fsync status=none; rm -f "$work/zeros"; }
+layer() { "$FUEL" export "$input" --to hdf5-layer -o "$work/layer" -q; rm -rf "$work/layer"; }
+recordio_default() { "$FUEL" export "$input" --to recordio -o "$work/rec" -q; rm -rf "$work/rec"; }
+recordio_one() { "$FUEL" export "$input" --to recordio -o "$work/rec" -q --threads 1; rm -rf "$work/rec"; }
+
+dd_times=() layer_times=() default_times=() one_times=()
+for run in $(seq "$RUNS"); do
+    dd_times+=("$(wall_seconds dd_write)")
+    layer_times+=("$(wall_seconds layer)")
+    one_times+=("$(wall_seconds recordio_one)")
+    default_times+=("$(wall_seconds recordio_default)")
+done
+dd_median=$(median "${dd_times[@]}")
+layer_median=$(median "${layer_times[@]}")
+one_median=$(median "${one_times[@]}")
+default_median=$(median "${default_times[@]}")
+echo "export: full-size CIFAR-10 ($(du -m "$input" | cut -f1) MB), $RUNS interleaved runs, $(nproc) processors, load $(cut -d' ' -f1-3 /proc/loadavg)"
+# With autogroup scheduling each terminal session gets an equal share of the processors, so on a
+# machine busy with other sessions more threads cannot buy more processor time.
+echo "  scheduler autogroup: $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo unknown), cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo unknown)"
+echo "  dd ($((blocks * 4)) MiB, conv=fsync) times: ${dd_times[*]}"
+echo "  hdf5-layer float32 times: ${layer_times[*]}"
+echo "  recordio --threads 1 times: ${one_times[*]}"
+echo "  recordio default threads times: ${default_times[*]}"
+status=0
+check "hdf5-layer / dd wall time" "$(echo "$layer_median / $dd_median" | bc -l)" "<=" 1.5 || status=1
+check "recordio --threads 1 / default" "$(echo "$one_median / $default_median" | bc -l)" ">=" 1.8 || status=1
+for form in hdf5-layer recordio image-list npy; do
+    peak=$(peak_kib "$FUEL" export "$input" --to $form -o "$work/$form" -q)
+    rm -rf "$work/$form"
+    check "$form peak RSS (MiB)" "$(echo "$peak / 1024" | bc -l)" "<=" 64 || status=1
+done
+exit $status

@@ -1,0 +1,57 @@
+/* The --threads default and the conversion's live progress line, for fuel-convert and fuel-fetch. */
+#include "conversion_progress.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+unsigned conversion_threads(long threads)
+{
+    if (threads > 0)
+        return (unsigned)threads;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (online < 1)
+        return 1;
+    return online > CONVERSION_MAX_THREADS ? CONVERSION_MAX_THREADS : (unsigned)online;
+}
+
+static void listener_stage(void *context, const char *label, uint64_t total)
+{
+    struct conversion_listener *listener = context;
+    const struct dataset *dataset = listener->dataset;
+    snprintf(listener->label, sizeof listener->label, "%s%s%s: %s", dataset->name,
+             dataset->variant ? " " : "", dataset->variant ? dataset->variant : "", label);
+    progress_start_count(listener->progress, 0, listener->label, total, "examples");
+    progress_redraw(listener->progress);
+}
+
+static void listener_advance(void *context, uint64_t done)
+{
+    struct conversion_listener *listener = context;
+    progress_update(listener->progress, 0, done, 0);
+    progress_refresh(listener->progress);
+}
+
+void conversion_listen(struct conversion_listener *listener, bool quiet,
+                       struct converter_arguments *arguments)
+{
+    memset(listener, 0, sizeof *listener);
+    if (quiet || !isatty(STDERR_FILENO))
+        return;
+    listener->progress = progress_begin(PROGRESS_LIVE, stderr, 1);
+    if (listener->progress == NULL)
+        return; /* out of memory: the conversion runs without its line */
+    listener->dataset = arguments->dataset;
+    listener->hooks = (struct converter_progress){listener_stage, listener_advance, listener};
+    arguments->progress = &listener->hooks;
+}
+
+void conversion_listener_end(struct conversion_listener *listener,
+                             struct converter_arguments *arguments)
+{
+    if (listener->progress == NULL)
+        return;
+    progress_end(listener->progress);
+    listener->progress = NULL;
+    arguments->progress = NULL;
+}

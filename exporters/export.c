@@ -1,0 +1,202 @@
+/* The export driver: checks the request against the input, then exports split after split. */
+#include "export.h"
+
+#include "common/base/error.h"
+#include "common/base/monotonic_clock.h"
+#include "common/hdf5/h5py_reader.h"
+#include "export_form.h"
+#include "export_provenance.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char export_form_names[] = "hdf5-layer recordio image-list npy";
+
+static const struct export_form *const forms[] = {
+    &export_form_hdf5_layer, &export_form_recordio, &export_form_image_list, &export_form_npy,
+};
+enum { FORM_COUNT = sizeof forms / sizeof forms[0] };
+
+struct export_plan {
+    const struct export_request *request;
+    const struct export_form *form;
+    struct h5py_file *file;
+    char name[256];
+    struct example_source data, label;
+    bool has_label;
+    struct image_axes axes;
+    const char **splits;
+    size_t split_count;
+};
+
+/* The forms that hold a source of the given kind, for messages. */
+static void forms_holding(bool image, bool variable, char *text, size_t size)
+{
+    size_t length = 0;
+    text[0] = '\0';
+    for (size_t index = 0; index < FORM_COUNT; index++)
+        if ((image || !forms[index]->images) && (!variable || forms[index]->variable))
+            length += (size_t)snprintf(text + length, size - length, "%s%s", length ? ", " : "",
+                                       forms[index]->name);
+}
+
+static int data_check(struct export_plan *plan)
+{
+    char holders[128];
+    struct example_source *data = &plan->data;
+    if (data->variable && !plan->form->variable) {
+        forms_holding(true, true, holders, sizeof holders);
+        return error_set(EXIT_USAGE, "source %s is variable-length: %s cannot hold it; %s can",
+                         data->name, plan->form->name, holders);
+    }
+    if (!plan->form->images)
+        return EXIT_OK;
+    forms_holding(false, data->variable, holders, sizeof holders);
+    return image_axes_find(data, holders, &plan->axes);
+}
+
+static int label_check(struct export_plan *plan)
+{
+    const struct export_request *request = plan->request;
+    const char *name = request->label_source ? request->label_source : "targets";
+    if (request->label_source == NULL && h5py_file_source(plan->file, name) == NULL)
+        return EXIT_OK;
+    int result = example_source_open(&plan->label, plan->file, name);
+    plan->has_label = result == EXIT_OK;
+    if (result == EXIT_OK && (plan->label.variable ||
+                              (plan->form != &export_form_npy && plan->label.example_elements != 1)))
+        result = error_set(EXIT_USAGE, "label source %s does not hold one value per example: "
+                           "--label must name one that does", name);
+    return result;
+}
+
+static int splits_choose(struct export_plan *plan)
+{
+    const struct export_request *request = plan->request;
+    size_t count = request->split_count ? request->split_count : plan->file->split_count;
+    plan->splits = calloc(count ? count : 1, sizeof *plan->splits);
+    if (plan->splits == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    for (size_t index = 0; index < count; index++) {
+        const char *split = request->split_count ? request->splits[index]
+                                                 : plan->file->splits[index];
+        plan->splits[plan->split_count++] = split;
+        int result = example_source_select(&plan->data, plan->file, split);
+        if (result == EXIT_OK && plan->has_label)
+            result = example_source_select(&plan->label, plan->file, split);
+        if (result == EXIT_OK && plan->has_label &&
+            plan->label.selection.count != plan->data.selection.count)
+            result = error_set(EXIT_CORRUPT_INPUT, "split %s has %llu examples of %s but %llu of "
+                               "%s: %s", split, (unsigned long long)plan->data.selection.count,
+                               plan->data.name, (unsigned long long)plan->label.selection.count,
+                               plan->label.name, plan->file->path);
+        if (result != EXIT_OK)
+            return result;
+    }
+    return EXIT_OK;
+}
+
+static int plan_make(struct export_plan *plan)
+{
+    const struct export_request *request = plan->request;
+    for (size_t index = 0; index < FORM_COUNT && plan->form == NULL; index++)
+        if (strcmp(forms[index]->name, request->form) == 0)
+            plan->form = forms[index];
+    if (plan->form == NULL)
+        return error_set(EXIT_USAGE, "unknown form %s: the forms are %s", request->form,
+                         export_form_names);
+    if (request->dtype == NULL && request->scale != 1 && plan->form == &export_form_npy)
+        return error_set(EXIT_USAGE, "--scale applies when converting to float: give --dtype");
+    int result = h5py_reader_open(&plan->file, request->input_path);
+    if (result == EXIT_OK)
+        result = example_source_open(&plan->data, plan->file, request->data_source);
+    if (result == EXIT_OK)
+        result = data_check(plan);
+    if (result == EXIT_OK)
+        result = label_check(plan);
+    if (result == EXIT_OK)
+        result = splits_choose(plan);
+    return result;
+}
+
+static void plan_free(struct export_plan *plan)
+{
+    example_source_close(&plan->data);
+    example_source_close(&plan->label);
+    free(plan->splits);
+    h5py_reader_close(plan->file);
+}
+
+/* The input's file name without its directory and HDF5 extension: "mnist". */
+static void input_name(const char *path, char *name, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    snprintf(name, size, "%s", slash ? slash + 1 : path);
+    char *dot = strrchr(name, '.');
+    if (dot != NULL && dot != name &&
+        (strcmp(dot, ".hdf5") == 0 || strcmp(dot, ".h5") == 0 || strcmp(dot, ".hdf") == 0))
+        *dot = '\0';
+}
+
+static int split_export(struct export_plan *plan, struct export_job *job, const char *split)
+{
+    char stem[512];
+    snprintf(stem, sizeof stem, "%s_%s", plan->name, split);
+    int result = example_source_select(&plan->data, plan->file, split);
+    if (result == EXIT_OK && plan->has_label)
+        result = example_source_select(&plan->label, plan->file, split);
+    struct export_set set;
+    if (result == EXIT_OK)
+        result = export_set_begin(&set, plan->request->directory, stem);
+    if (result != EXIT_OK)
+        return result;
+    job->stem = stem;
+    job->split = split;
+    job->set = &set;
+    job->main_file[0] = '\0';
+    uint64_t unit = plan->data.variable ? 1 : plan->data.fixed.example_bytes;
+    job->progress_unit = unit;
+    double started = monotonic_seconds();
+    progress_start(job->progress, 0, stem, plan->data.selection.count * unit, 0);
+    result = plan->form->write(job);
+    if (result == EXIT_OK)
+        result = export_set_commit(&set);
+    else
+        export_set_abort(&set);
+    if (result == EXIT_OK)
+        progress_finish(job->progress, 0, plan->data.selection.count * unit,
+                        monotonic_seconds() - started);
+    else
+        progress_stop(job->progress, 0);
+    return result;
+}
+
+int export_run(const struct export_request *request,
+               void (*print_published)(const char *path, void *context), void *context)
+{
+    struct export_plan plan = {.request = request};
+    example_source_init(&plan.data);
+    example_source_init(&plan.label);
+    int result = plan_make(&plan);
+    input_name(request->input_path, plan.name, sizeof plan.name);
+    struct export_job job = {.request = request, .file = plan.file, .data = &plan.data,
+                             .label = plan.has_label ? &plan.label : NULL, .axes = plan.axes};
+    if (result == EXIT_OK)
+        result = export_provenance_begin(&job.provenance, request, plan.file);
+    if (result == EXIT_OK)
+        job.progress = progress_begin(request->progress, stderr, 1);
+    for (size_t index = 0; result == EXIT_OK && index < plan.split_count; index++) {
+        result = split_export(&plan, &job, plan.splits[index]);
+        if (result == EXIT_OK && print_published != NULL) {
+            char path[4800];
+            snprintf(path, sizeof path, "%s/%s", request->directory, job.main_file);
+            print_published(path, context);
+        }
+    }
+    if (job.progress != NULL)
+        progress_end(job.progress);
+    export_provenance_free(job.provenance);
+    plan_free(&plan);
+    return result;
+}

@@ -1,0 +1,41 @@
+/* fuel export: an H5PYDataset file's splits written in the layouts other frameworks read
+   (Caffe/Mocha HDF5 layer lists, MXNet RecordIO, image lists, NumPy .npy), one set per split. */
+#ifndef FUEL_EXPORT_H
+#define FUEL_EXPORT_H
+
+#include "common/base/progress.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct export_request {
+    const char *input_path;
+    const char *directory;
+    const char *form;                /* "hdf5-layer", "recordio", "image-list" or "npy" */
+    const char *const *splits;       /* the splits to export; all of the file's when none */
+    size_t split_count;
+    const char *data_source;         /* "features" */
+    const char *label_source;        /* NULL: "targets" when the file has it, else no labels */
+    const char *dtype;               /* NULL (float32 for hdf5-layer, as stored for npy) or
+                                        "float32" / "float64" */
+    double scale;                    /* multiplies the data converted to float */
+    uint64_t examples_per_file;      /* hdf5-layer; 0: as many as Caffe's limits allow */
+    unsigned threads;                /* PNG encoders; 0: one per online processor */
+    int argc;                        /* the command line typed, for the provenance */
+    char *const *argv;
+    const char *command;
+    enum progress_mode progress;
+};
+
+/* The forms, space-separated, for help and completion. */
+extern const char export_form_names[];
+
+/* Exports every requested split of the input into its own set of files in the output directory.
+   Checks everything (forms, sources, splits) before writing anything: EXIT_USAGE when the form
+   cannot hold the data source, naming the forms that can. Prints each published set's list or
+   main file on stdout through PRINT_PUBLISHED when not NULL. */
+int export_run(const struct export_request *request,
+               void (*print_published)(const char *path, void *context), void *context);
+
+#endif

@@ -1,0 +1,80 @@
+/* Builds each exported set's provenance JSON around the common fuel_provenance document. */
+#include "export_provenance.h"
+
+#include "common/base/error.h"
+#include "common/hdf5/provenance.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+
+struct export_provenance {
+    const struct export_request *request;
+    struct provenance *hashing; /* until finished */
+    json_t *base;               /* then the finished document */
+    json_t *input_provenance;   /* the input's fuel_provenance, null when it has none */
+};
+
+int export_provenance_begin(struct export_provenance **provenance,
+                            const struct export_request *request, const struct h5py_file *file)
+{
+    struct export_provenance *made = calloc(1, sizeof *made);
+    if (made == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    made->request = request;
+    const char *text = h5py_file_attribute(file, "fuel_provenance");
+    made->input_provenance = text ? json_loads(text, 0, NULL) : NULL;
+    if (made->input_provenance == NULL)
+        made->input_provenance = json_null();
+    const char *inputs[] = {request->input_path};
+    int result = provenance_begin(&made->hashing, request->argc, request->argv, inputs, 1);
+    if (result != EXIT_OK) {
+        export_provenance_free(made);
+        return result;
+    }
+    *provenance = made;
+    return EXIT_OK;
+}
+
+static int base_finish(struct export_provenance *provenance)
+{
+    if (provenance->base != NULL)
+        return EXIT_OK;
+    char *text = provenance_finish(provenance->hashing);
+    provenance->hashing = NULL;
+    if (text == NULL)
+        return error_code();
+    provenance->base = json_loads(text, 0, NULL);
+    free(text);
+    return provenance->base ? EXIT_OK : error_set(EXIT_OTHER, "cannot build the provenance");
+}
+
+char *export_provenance_text(struct export_provenance *provenance, const char *split)
+{
+    if (base_finish(provenance) != EXIT_OK)
+        return NULL;
+    const struct export_request *request = provenance->request;
+    json_t *document = json_deep_copy(provenance->base);
+    json_t *export = json_pack("{s:s, s:s, s:s, s:s}", "form", request->form, "split", split,
+                               "data", request->data_source, "command", request->command);
+    char *text = NULL;
+    if (document != NULL && export != NULL) {
+        json_object_set(document, "export", export);
+        json_object_set(document, "input_provenance", provenance->input_provenance);
+        text = json_dumps(document, JSON_INDENT(2) | JSON_SORT_KEYS);
+    }
+    json_decref(export);
+    json_decref(document);
+    if (text == NULL)
+        error_set(EXIT_OTHER, "cannot build the provenance: out of memory");
+    return text;
+}
+
+void export_provenance_free(struct export_provenance *provenance)
+{
+    if (provenance == NULL)
+        return;
+    provenance_discard(provenance->hashing);
+    json_decref(provenance->base);
+    json_decref(provenance->input_provenance);
+    free(provenance);
+}

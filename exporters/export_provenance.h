@@ -1,0 +1,21 @@
+/* The provenance of an exported set: the input file's sha256 (hashed while the export runs), the
+   input's own fuel_provenance, the export command, form and split. */
+#ifndef FUEL_EXPORT_PROVENANCE_H
+#define FUEL_EXPORT_PROVENANCE_H
+
+#include "common/hdf5/h5py_reader.h"
+#include "export.h"
+
+struct export_provenance;
+
+/* Starts hashing the input of REQUEST. */
+int export_provenance_begin(struct export_provenance **provenance,
+                            const struct export_request *request, const struct h5py_file *file);
+
+/* The JSON text for the set of SPLIT (caller frees); waits for the hash the first time. NULL with
+   error_set on failure. */
+char *export_provenance_text(struct export_provenance *provenance, const char *split);
+
+void export_provenance_free(struct export_provenance *provenance);
+
+#endif

@@ -1,0 +1,323 @@
+#!/usr/bin/env bats
+# fuel-export: every form read back independently (h5py, a RecordIO reader written from the format,
+# PIL, numpy.load with mmap) and compared value by value with the source file; refusals; the
+# atomic publication of each set under SIGKILL.
+
+bats_require_minimum_version 1.5.0
+
+PYTHON=/usr/bin/python3
+
+setup() {
+    EXPECTED="$FUEL_FIXTURES/expected"
+    CHECK="$BATS_TEST_DIRNAME/../helpers/export_check.py"
+    OUT="$BATS_TEST_TMPDIR/out"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export SOURCE_DATE_EPOCH=1700000000
+    mkdir -p "$HOME"
+    unset FUEL_DATA_PATH
+}
+
+# Copies mnist.hdf5 with float32 targets set to VALUE for example 0 (other labels kept).
+mnist_with_label() {
+    $PYTHON - "$EXPECTED/mnist.hdf5" "$1" "$2" <<'EOF2'
+import shutil, sys, h5py, numpy as np
+shutil.copy(sys.argv[1], sys.argv[2])
+with h5py.File(sys.argv[2], "r+") as f:
+    labels = f["targets"][...].astype(np.float32)
+    labels[0, 0] = np.frombuffer(bytes.fromhex(sys.argv[3]), "<f4")[0]
+    del f["targets"]
+    f["targets"] = labels
+    f["targets"].dims[0].label = "batch"
+    f["targets"].dims[1].label = "index"
+EOF2
+}
+
+# A copy of mnist.hdf5 whose train split holds COUNT examples (the 12 repeated).
+mnist_large() {
+    $PYTHON - "$EXPECTED/mnist.hdf5" "$1" "$2" <<'EOF2'
+import sys, h5py, numpy as np
+count = int(sys.argv[3])
+with h5py.File(sys.argv[1], "r") as source, h5py.File(sys.argv[2], "w") as f:
+    features = np.resize(source["features"][:12], (count, 1, 28, 28))
+    targets = np.resize(source["targets"][:12], (count, 1))
+    f["features"], f["targets"] = features, targets
+    for name, labels in (("features", ("batch", "channel", "height", "width")),
+                         ("targets", ("batch", "index"))):
+        for axis, label in enumerate(labels):
+            f[name].dims[axis].label = label
+    split = np.array([(b"train", b"features", 0, count, None, True, b"."),
+                      (b"train", b"targets", 0, count, None, True, b".")],
+                     dtype=[("split", "S5"), ("source", "S8"), ("start", "<i8"), ("stop", "<i8"),
+                            ("indices", h5py.special_dtype(ref=h5py.Reference)),
+                            ("available", bool), ("comment", "S1")])
+    f.attrs["split"] = split
+EOF2
+}
+
+@test "hdf5-layer: every split's data and labels read back with h5py equal the source" {
+    run fuel export "$EXPECTED/mnist.hdf5" --to hdf5-layer -o "$OUT"
+    [ "$status" -eq 0 ]
+    [ "$(printf '%s\n' "${lines[@]}" | sort | tr '\n' ' ')" = "$OUT/mnist_test.txt $OUT/mnist_train.txt " ]
+    for split in train test; do
+        run $PYTHON "$CHECK" hdf5-layer "$OUT/mnist_$split.txt" "$EXPECTED/mnist.hdf5" $split 1 float32 0
+        [ "$status" -eq 0 ]
+    done
+    [ "$(cat "$OUT/mnist_train.txt")" = "$(cd "$OUT" && pwd -P)/mnist_train.h5" ]
+}
+
+@test "hdf5-layer: --scale and --dtype float64 convert the data, not the labels" {
+    run fuel export "$EXPECTED/cifar10.hdf5" --to hdf5-layer -o "$OUT" --split train --scale 0.00390625 --dtype float64
+    [ "$status" -eq 0 ]
+    run $PYTHON "$CHECK" hdf5-layer "$OUT/cifar10_train.txt" "$EXPECTED/cifar10.hdf5" train 0.00390625 float64 0
+    [ "$status" -eq 0 ]
+    [ ! -e "$OUT/cifar10_test.txt" ]
+}
+
+@test "hdf5-layer: --examples-per-file splits a split into files listed in order" {
+    run fuel export "$EXPECTED/cifar10.hdf5" --to hdf5-layer -o "$OUT" --split train --examples-per-file 25 --scale 0.5
+    [ "$status" -eq 0 ]
+    [ "$(wc -l < "$OUT/cifar10_train.txt")" -eq 3 ]
+    [ "$(sed -n 3p "$OUT/cifar10_train.txt")" = "$(cd "$OUT" && pwd -P)/cifar10_train_2.h5" ]
+    run $PYTHON "$CHECK" hdf5-layer "$OUT/cifar10_train.txt" "$EXPECTED/cifar10.hdf5" train 0.5 float32 25
+    [ "$status" -eq 0 ]
+}
+
+@test "hdf5-layer: the provenance attribute names the input's sha256, its provenance and the command" {
+    fuel export "$EXPECTED/mnist.hdf5" --to hdf5-layer -o "$OUT" --split test
+    run $PYTHON - "$OUT/mnist_test.h5" "$EXPECTED/mnist.hdf5" <<'EOF2'
+import hashlib, json, sys, h5py
+provenance = json.loads(h5py.File(sys.argv[1], "r").attrs["fuel_provenance"])
+digest = hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest()
+print(provenance["inputs"][0]["sha256"] == digest, provenance["export"]["command"],
+      provenance["export"]["form"], provenance["created"], "input_provenance" in provenance)
+EOF2
+    [ "$output" = "True fuel export $EXPECTED/mnist.hdf5 --to hdf5-layer -o $OUT --split test hdf5-layer 2023-11-14T22:13:20Z True" ]
+}
+
+@test "recordio: records read back by the format's rules: header, label, id, PNG pixels, .idx, .lst" {
+    run fuel export "$EXPECTED/cifar100.hdf5" --to recordio -o "$OUT" --label fine_labels
+    [ "$status" -eq 0 ]
+    for split in train test; do
+        run $PYTHON "$CHECK" recordio "$OUT/cifar100_$split" "$EXPECTED/cifar100.hdf5" $split fine_labels
+        [ "$status" -eq 0 ]
+        [ "$output" = "whole" ]
+        [ -s "$OUT/cifar100_$split.provenance.json" ]
+    done
+}
+
+@test "recordio: a payload holding the magic at an aligned offset is split into cflag parts" {
+    # label 0xced7230a: the header's bytes 4..8 are the magic
+    mnist_with_label "$BATS_TEST_TMPDIR/magic.hdf5" 0a23d7ce
+    run fuel export "$BATS_TEST_TMPDIR/magic.hdf5" --to recordio -o "$OUT" --split train --threads 3
+    [ "$status" -eq 0 ]
+    run $PYTHON "$CHECK" recordio "$OUT/magic_train" "$BATS_TEST_TMPDIR/magic.hdf5" train
+    [ "$status" -eq 0 ]
+    [ "$output" = "parts" ]
+    # the first record: a part of cflag 1 and length 4 (the flag), then cflag 3
+    run $PYTHON -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); print(hex(struct.unpack("<I",d[4:8])[0]), hex(struct.unpack("<I",d[16:20])[0]>>29))' "$OUT/magic_train.rec"
+    [ "$output" = "0x20000004 0x3" ]
+}
+
+@test "recordio: the same bytes with one thread and with several, and from run to run" {
+    mkdir -p "$OUT/first" "$OUT/second"
+    fuel export "$EXPECTED/cifar10.hdf5" --to recordio -o "$OUT/one" --threads 1
+    (cd "$OUT/first" && fuel export "$EXPECTED/cifar10.hdf5" --to recordio -o set --threads 4)
+    (cd "$OUT/second" && fuel export "$EXPECTED/cifar10.hdf5" --to recordio -o set --threads 4)
+    cmp "$OUT/one/cifar10_train.rec" "$OUT/first/set/cifar10_train.rec"
+    cmp "$OUT/one/cifar10_train.idx" "$OUT/first/set/cifar10_train.idx"
+    for file in rec idx lst provenance.json; do
+        cmp "$OUT/first/set/cifar10_train.$file" "$OUT/second/set/cifar10_train.$file"
+    done
+}
+
+@test "recordio: SVHN format 1's variable-size images become PNGs of their own size" {
+    run fuel export "$EXPECTED/svhn_format_1.hdf5" --to recordio -o "$OUT" --split test
+    [ "$status" -eq 0 ]
+    run $PYTHON - "$OUT/svhn_format_1_test.rec" "$EXPECTED/svhn_format_1.hdf5" <<'EOF2'
+import io, struct, sys, h5py, numpy as np
+from PIL import Image
+f = h5py.File(sys.argv[2], "r")
+data = open(sys.argv[1], "rb").read()
+offset, number = 0, 12
+while offset < len(data):
+    magic, word = struct.unpack("<II", data[offset:offset + 8])
+    length = word & ((1 << 29) - 1)
+    payload = data[offset + 8:offset + 8 + length]
+    offset += 8 + (length + 3) // 4 * 4
+    pixels = np.asarray(Image.open(io.BytesIO(payload[24:])))
+    expected = f["features"][number].reshape(f["features_shapes"][number]).transpose(1, 2, 0)
+    assert np.array_equal(pixels, expected), number
+    number += 1
+print(number)
+EOF2
+    [ "$output" = "16" ]
+}
+
+@test "image-list: SPLIT/LABEL/N.png decoded with PIL equal the examples; the list names them" {
+    run fuel export "$EXPECTED/svhn_format_2.hdf5" --to image-list -o "$OUT"
+    [ "$status" -eq 0 ]
+    for split in train test extra; do
+        run $PYTHON "$CHECK" image-list "$OUT" svhn_format_2 "$EXPECTED/svhn_format_2.hdf5" $split
+        [ "$status" -eq 0 ]
+    done
+    [ -f "$OUT/extra/$(sed -n 1p "$OUT/svhn_format_2_extra.txt" | cut -d' ' -f1 | cut -d/ -f2-)" ]
+}
+
+@test "image-list: float and binary sources become 0..255 pixels" {
+    run fuel export "$EXPECTED/mnist_float32.hdf5" --to image-list -o "$OUT" --split test
+    [ "$status" -eq 0 ]
+    run $PYTHON "$CHECK" image-list "$OUT" mnist_float32 "$EXPECTED/mnist_float32.hdf5" test
+    [ "$status" -eq 0 ]
+}
+
+@test "npy: numpy.load(mmap_mode='r') maps arrays equal to the source, dtype and shape kept" {
+    run fuel export "$EXPECTED/iris.hdf5" --to npy -o "$OUT"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$OUT/iris_all_features.npy" ]
+    for source in features targets; do
+        run $PYTHON "$CHECK" npy "$OUT" iris "$EXPECTED/iris.hdf5" all $source stored 1
+        [ "$status" -eq 0 ]
+    done
+    fuel export "$EXPECTED/binarized_mnist.hdf5" --to npy -o "$OUT"
+    run $PYTHON "$CHECK" npy "$OUT" binarized_mnist "$EXPECTED/binarized_mnist.hdf5" valid features stored 1
+    [ "$status" -eq 0 ]
+}
+
+@test "npy: --dtype and --scale convert the data; the header is numpy's own" {
+    fuel export "$EXPECTED/cifar10.hdf5" --to npy -o "$OUT" --dtype float32 --scale 0.1
+    run $PYTHON "$CHECK" npy "$OUT" cifar10 "$EXPECTED/cifar10.hdf5" train features float32 0.1
+    [ "$status" -eq 0 ]
+    run $PYTHON - "$OUT/cifar10_train_features.npy" <<'EOF2'
+import io, sys, numpy as np
+header = io.BytesIO()
+np.lib.format.write_array_header_1_0(header, {"descr": "<f4", "fortran_order": False, "shape": (60, 3, 32, 32)})
+print(open(sys.argv[1], "rb").read(len(header.getvalue())) == header.getvalue())
+EOF2
+    [ "$output" = "True" ]
+}
+
+@test "a form that cannot hold the source exits 2 naming it and the forms that can, writing nothing" {
+    run fuel export "$EXPECTED/svhn_format_1.hdf5" --to hdf5-layer -o "$OUT"
+    [ "$status" -eq 2 ]
+    [ "$output" = "fuel-export: source features is variable-length: hdf5-layer cannot hold it; recordio, image-list can" ]
+    run fuel export "$EXPECTED/svhn_format_1.hdf5" --to npy -o "$OUT"
+    [ "$status" -eq 2 ]
+    run fuel export "$EXPECTED/iris.hdf5" --to image-list -o "$OUT"
+    [ "$status" -eq 2 ]
+    [ "$output" = "fuel-export: source features is not an image (axes feature): hdf5-layer, npy can hold it" ]
+    run fuel export "$EXPECTED/iris.hdf5" --to recordio -o "$OUT"
+    [ "$status" -eq 2 ]
+    [ ! -e "$OUT" ]
+}
+
+@test "usage errors: missing --to or -o, unknown form, source or split" {
+    run fuel export "$EXPECTED/mnist.hdf5" -o "$OUT"
+    [ "$status" -eq 2 ]
+    run fuel export "$EXPECTED/mnist.hdf5" --to tfrecord -o "$OUT"
+    [ "$status" -eq 2 ]
+    run fuel export "$EXPECTED/mnist.hdf5" --to npy
+    [ "$status" -eq 2 ]
+    run fuel export "$EXPECTED/cifar100.hdf5" --to npy -o "$OUT" --label labels
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"no source labels"*"coarse_labels, features, fine_labels"* ]]
+    run fuel export "$EXPECTED/mnist.hdf5" --to npy -o "$OUT" --split valid
+    [ "$status" -eq 2 ]
+    run fuel export "$BATS_TEST_TMPDIR/none.hdf5" --to npy -o "$OUT"
+    [ "$status" -eq 3 ]
+    [ ! -e "$OUT" ]
+}
+
+@test "NAME is found through the data path; -h lists the options" {
+    mkdir -p "$BATS_TEST_TMPDIR/data"
+    cp "$EXPECTED/mnist.hdf5" "$BATS_TEST_TMPDIR/data/"
+    FUEL_DATA_PATH="$BATS_TEST_TMPDIR/data" run fuel export mnist --to npy -o "$OUT" --split test
+    [ "$status" -eq 0 ]
+    [ "$output" = "$OUT/mnist_test_features.npy" ]
+    run fuel-export -h
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"--examples-per-file N"* ]]
+}
+
+@test "no progress without a terminal; one live line on a terminal, none with -q" {
+    run --separate-stderr fuel export "$EXPECTED/mnist.hdf5" --to npy -o "$OUT"
+    [ "$stderr" = "" ]
+    command -v script >/dev/null
+    script -qec "fuel export '$EXPECTED/mnist.hdf5' --to npy -o '$OUT/tty' --split test" /dev/null > "$BATS_TEST_TMPDIR/tty.txt"
+    grep -q "mnist_test: " "$BATS_TEST_TMPDIR/tty.txt"
+    script -qec "fuel export '$EXPECTED/mnist.hdf5' --to npy -o '$OUT/quiet' --split test -q" /dev/null > "$BATS_TEST_TMPDIR/quiet.txt"
+    [ "$(cat "$BATS_TEST_TMPDIR/quiet.txt")" = "$OUT/quiet/mnist_test_features.npy"$'\r' ]
+}
+
+@test "a failed export leaves no partial set and keeps the earlier one" {
+    fuel export "$EXPECTED/mnist.hdf5" --to recordio -o "$OUT" --split train
+    before=$(sha256sum "$OUT"/mnist_train.* | sha256sum)
+    chmod 500 "$OUT"
+    run fuel export "$EXPECTED/mnist.hdf5" --to recordio -o "$OUT" --split train --label features
+    chmod 700 "$OUT"
+    [ "$status" -eq 2 ]
+    [ "$(sha256sum "$OUT"/mnist_train.* | sha256sum)" = "$before" ]
+    [ "$(ls -A "$OUT" | grep -c '^\.')" -eq 0 ]
+}
+
+# The sha256 of every file of the set in DIR (staging directories, hidden, excluded), by name.
+set_digest() {
+    (cd "$1" && find . -path './.*' -prune -o -type f -print | sort | xargs sha256sum | sha256sum)
+}
+
+# Kills fuel export FORM ARGS... (run in the current directory into ./set) at random moments up
+# to MAX tenths of a second, ten times, each over a copy of the earlier set; after each kill the
+# set on disk must be the earlier one or the new one, whole; a last export then cleans up.
+kill_loop() {
+    local form=$1 input=$2 max=$3
+    shift 3
+    rm -rf set
+    fuel export "$input" --to $form -o set "$@"
+    local new old kept=0 replaced=0
+    new=$(set_digest set)
+    fuel export "$input" --to $form -o set --scale 2 "$@"
+    old=$(set_digest set)
+    [ "$old" != "$new" ]
+    rm -rf "old-$form"
+    cp -a set "old-$form"
+    for attempt in $(seq 1 10); do
+        rm -rf set
+        cp -a "old-$form" set
+        fuel export "$input" --to $form -o set "$@" &
+        local pid=$!
+        sleep "$(( RANDOM % max / 10 )).$(( RANDOM % 10 ))"
+        kill -9 $pid 2>/dev/null || true
+        wait $pid || true
+        state=$(set_digest set)
+        if [ "$state" = "$old" ]; then
+            kept=$((kept + 1))
+        else
+            [ "$state" = "$new" ]
+            replaced=$((replaced + 1))
+        fi
+    done
+    echo "# $form: $kept kills kept the earlier set, $replaced came after the new one" >&3
+    fuel export "$input" --to $form -o set "$@"
+    [ "$(set_digest set)" = "$new" ]
+    [ "$(ls -A set | grep -c '^\.')" -eq 0 ]
+}
+
+@test "SIGKILL at any moment: every set on disk is the earlier one or the new one, whole" {
+    cd "$BATS_TEST_TMPDIR"
+    mnist_large big.hdf5 20000
+    kill_loop hdf5-layer big.hdf5 5 --examples-per-file 500
+    mnist_large small.hdf5 4000
+    kill_loop image-list small.hdf5 25
+    kill_loop recordio big.hdf5 10
+}
+
+@test "a file converted by fuel convert from the raw fixtures exports like Fuel's own" {
+    fuel convert mnist -d "$FUEL_FIXTURES/raw/mnist" -o "$BATS_TEST_TMPDIR" --dtype float32
+    run fuel export "$BATS_TEST_TMPDIR/mnist_float32.hdf5" --to hdf5-layer -o "$OUT" --split train
+    [ "$status" -eq 0 ]
+    run $PYTHON "$CHECK" hdf5-layer "$OUT/mnist_float32_train.txt" "$EXPECTED/mnist_float32.hdf5" train 1 float32 0
+    [ "$status" -eq 0 ]
+    fuel convert cifar10 -d "$FUEL_FIXTURES/raw/cifar10" -o "$BATS_TEST_TMPDIR"
+    fuel export "$BATS_TEST_TMPDIR/cifar10.hdf5" --to recordio -o "$OUT" --split test
+    run $PYTHON "$CHECK" recordio "$OUT/cifar10_test" "$EXPECTED/cifar10.hdf5" test
+    [ "$status" -eq 0 ]
+}

@@ -1,0 +1,101 @@
+/* Unit tests for common/base/ordered_pool.c: jobs come back in submission order, whatever the
+   thread count, with the failure of a job and its message. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "common/base/error.h"
+#include "common/base/ordered_pool.h"
+
+#include <stdint.h>
+#include <time.h>
+
+struct job {
+    uint64_t input;
+    uint64_t output;
+};
+
+/* Uneven work, so that later jobs often finish before earlier ones. */
+static int square_slowly(void *argument)
+{
+    struct job *job = argument;
+    struct timespec pause = {0, (long)(job->input % 7) * 200000};
+    nanosleep(&pause, NULL);
+    if (job->input == 1000003)
+        return error_set(EXIT_CORRUPT_INPUT, "job %llu refused", (unsigned long long)job->input);
+    job->output = job->input * job->input;
+    return EXIT_OK;
+}
+
+/* Runs COUNT jobs through a pool of THREADS and DEPTH, collecting when full, then the rest. */
+static void run_in_order(unsigned threads, size_t depth, uint64_t count)
+{
+    struct ordered_pool *pool;
+    assert_int_equal(ordered_pool_create(&pool, threads, depth, square_slowly), EXIT_OK);
+    struct job jobs[16];
+    assert_true(depth <= 16);
+    uint64_t next = 0, collected = 0;
+    for (uint64_t index = 0; index < count; index++) {
+        if (ordered_pool_full(pool)) {
+            void *done;
+            assert_int_equal(ordered_pool_collect(pool, &done), EXIT_OK);
+            assert_int_equal(((struct job *)done)->output, collected * collected);
+            collected++;
+        }
+        struct job *job = &jobs[next++ % depth];
+        *job = (struct job){index, 0};
+        ordered_pool_submit(pool, job);
+    }
+    while (ordered_pool_pending(pool) > 0) {
+        void *done;
+        assert_int_equal(ordered_pool_collect(pool, &done), EXIT_OK);
+        assert_int_equal(((struct job *)done)->output, collected * collected);
+        collected++;
+    }
+    assert_int_equal(collected, count);
+    ordered_pool_destroy(pool);
+}
+
+static void test_one_thread_runs_inline(void **state)
+{
+    (void)state;
+    run_in_order(1, 1, 50);
+}
+
+static void test_four_threads_give_jobs_back_in_order(void **state)
+{
+    (void)state;
+    run_in_order(4, 16, 500);
+    run_in_order(3, 5, 200);
+}
+
+static void test_a_failure_comes_back_with_its_message(void **state)
+{
+    (void)state;
+    struct ordered_pool *pool;
+    assert_int_equal(ordered_pool_create(&pool, 2, 4, square_slowly), EXIT_OK);
+    struct job jobs[3] = {{5, 0}, {1000003, 0}, {6, 0}};
+    for (int index = 0; index < 3; index++)
+        ordered_pool_submit(pool, &jobs[index]);
+    void *done;
+    error_clear();
+    assert_int_equal(ordered_pool_collect(pool, &done), EXIT_OK);
+    assert_ptr_equal(done, &jobs[0]);
+    assert_int_equal(ordered_pool_collect(pool, &done), EXIT_CORRUPT_INPUT);
+    assert_ptr_equal(done, &jobs[1]);
+    assert_string_equal(error_message(), "job 1000003 refused");
+    assert_int_equal(error_code(), EXIT_CORRUPT_INPUT);
+    /* Destroyed with a job pending: it is waited for or dropped, never run on freed memory. */
+    ordered_pool_destroy(pool);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_thread_runs_inline),
+        cmocka_unit_test(test_four_threads_give_jobs_back_in_order),
+        cmocka_unit_test(test_a_failure_comes_back_with_its_message),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
