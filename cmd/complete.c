@@ -5,9 +5,8 @@
    then one candidate a line. */
 #include "common/base/config.h"
 #include "common/base/error.h"
-#include "converters/converter.h"
-#include "converters/extra.h"
-#include "downloaders/downloader.h"
+#include "datasets/dataset.h"
+#include "datasets/extra.h"
 #include "commands.h"
 
 #include <stdbool.h>
@@ -72,13 +71,11 @@ static void word_set_offer(const struct completion *completion, const struct wor
         candidate(completion, set->words[index]);
 }
 
-/* Every dataset name: built-in converters, downloaders (manifests included), extra converters. */
+/* Every dataset name: the datasets (manifests included), then the extra converters. */
 static void dataset_names(const struct completion *completion)
 {
     struct word_set names = {0};
-    for (size_t index = 0; converters[index] != NULL; index++)
-        word_set_add(&names, converters[index]->name);
-    const struct downloader *const *list = downloader_list();
+    const struct dataset *const *list = dataset_list();
     for (size_t index = 0; list[index] != NULL; index++)
         word_set_add(&names, list[index]->name);
     for (size_t index = 0; index < completion->extras->count; index++)
@@ -86,14 +83,11 @@ static void dataset_names(const struct completion *completion)
     word_set_offer(completion, &names);
 }
 
-/* The formats of dataset NAME, from both registries. */
+/* The formats of dataset NAME. */
 static void dataset_formats(const struct completion *completion, const char *name)
 {
     struct word_set formats = {0};
-    for (size_t index = 0; converters[index] != NULL; index++)
-        if (strcmp(converters[index]->name, name) == 0 && converters[index]->variant != NULL)
-            word_set_add(&formats, converters[index]->variant);
-    const struct downloader *const *list = downloader_list();
+    const struct dataset *const *list = dataset_list();
     for (size_t index = 0; list[index] != NULL; index++)
         if (strcmp(list[index]->name, name) == 0 && list[index]->variant != NULL)
             word_set_add(&formats, list[index]->variant);
@@ -105,10 +99,13 @@ static const struct converter *scanned_converter(const struct scan *scan)
 {
     if (scan->positional_count == 0)
         return NULL;
-    const struct converter *converter =
-        converter_find_variant(scan->positionals[0], scan->positional_count > 1
-                                                         ? scan->positionals[1] : NULL);
-    return converter != NULL ? converter : converter_find(scan->positionals[0]);
+    const char *name = scan->positionals[0];
+    const char *format = scan->positional_count > 1 ? scan->positionals[1] : NULL;
+    const struct dataset *dataset;
+    if (dataset_find(name, format, &dataset) != DATASET_FOUND &&
+        dataset_find(name, NULL, &dataset) != DATASET_FOUND)
+        return NULL;
+    return dataset_converts(dataset) ? &dataset->converter : NULL;
 }
 
 static void option_names(const struct completion *completion, const struct scan *scan)
@@ -318,8 +315,8 @@ int cmd_complete(int argc, char **argv, const struct typed_command *typed)
     struct completion completion = {.current = "", .lead = "", .extras = &extras};
     /* Extras complete when the config is sound; built-ins always do. */
     if (config_load(&config) == EXIT_OK &&
-        downloader_registry_load(config.extra_downloaders.items,
-                                 config.extra_downloaders.count) == EXIT_OK)
+        dataset_registry_load(config.extra_downloaders.items,
+                              config.extra_downloaders.count) == EXIT_OK)
         extra_converters_find(&extras, config.extra_converters.items,
                               config.extra_converters.count);
     error_clear();
@@ -328,7 +325,7 @@ int cmd_complete(int argc, char **argv, const struct typed_command *typed)
     else
         printf("words\n");
     extra_converters_free(&extras);
-    downloader_registry_free();
+    dataset_registry_free();
     config_free(&config);
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_WRITE;
 }

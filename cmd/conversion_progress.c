@@ -18,9 +18,9 @@ unsigned conversion_threads(long threads)
 static void listener_stage(void *context, const char *label, uint64_t total)
 {
     struct conversion_listener *listener = context;
-    const struct converter *converter = listener->converter;
-    snprintf(listener->label, sizeof listener->label, "%s%s%s: %s", converter->name,
-             converter->variant ? " " : "", converter->variant ? converter->variant : "", label);
+    const struct dataset *dataset = listener->dataset;
+    snprintf(listener->label, sizeof listener->label, "%s%s%s: %s", dataset->name,
+             dataset->variant ? " " : "", dataset->variant ? dataset->variant : "", label);
     progress_start_count(listener->progress, 0, listener->label, total, "examples");
     progress_redraw(listener->progress);
 }
@@ -32,8 +32,8 @@ static void listener_advance(void *context, uint64_t done)
     progress_refresh(listener->progress);
 }
 
-void conversion_listen(struct conversion_listener *listener, const struct converter *converter,
-                       bool quiet, struct converter_arguments *arguments)
+void conversion_listen(struct conversion_listener *listener, bool quiet,
+                       struct converter_arguments *arguments)
 {
     memset(listener, 0, sizeof *listener);
     if (quiet || !isatty(STDERR_FILENO))
@@ -41,7 +41,7 @@ void conversion_listen(struct conversion_listener *listener, const struct conver
     listener->progress = progress_begin(PROGRESS_LIVE, stderr, 1);
     if (listener->progress == NULL)
         return; /* out of memory: the conversion runs without its line */
-    listener->converter = converter;
+    listener->dataset = arguments->dataset;
     listener->hooks = (struct converter_progress){listener_stage, listener_advance, listener};
     arguments->progress = &listener->hooks;
 }

@@ -4,7 +4,7 @@
 #define FUEL_CONVERSION_PROGRESS_H
 
 #include "common/base/progress.h"
-#include "converters/converter.h"
+#include "datasets/dataset.h"
 #include "parse_options.h"
 
 #include <stdbool.h>
@@ -23,15 +23,16 @@ unsigned conversion_threads(long threads);
 /* Draws a converter's stages and counts on one line of stderr, redrawn in place. */
 struct conversion_listener {
     struct progress *progress;
-    const struct converter *converter;
+    const struct dataset *dataset;
     struct converter_progress hooks;
     char label[512];
 };
 
 /* When stderr is a terminal and not QUIET, points ARGUMENTS' progress at LISTENER, which draws
-   CONVERTER's progress until conversion_listener_end; otherwise leaves ARGUMENTS silent. */
-void conversion_listen(struct conversion_listener *listener, const struct converter *converter,
-                       bool quiet, struct converter_arguments *arguments);
+   the progress of ARGUMENTS' dataset until conversion_listener_end; otherwise leaves ARGUMENTS
+   silent. */
+void conversion_listen(struct conversion_listener *listener, bool quiet,
+                       struct converter_arguments *arguments);
 
 /* Clears the line and frees what conversion_listen made (nothing when it drew nothing). */
 void conversion_listener_end(struct conversion_listener *listener,

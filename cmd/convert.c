@@ -3,9 +3,9 @@
 #include "common/base/config.h"
 #include "common/base/error.h"
 #include "common/hdf5/publish.h"
-#include "converters/conversion.h"
-#include "converters/converter.h"
-#include "converters/extra_conversion.h"
+#include "datasets/conversion.h"
+#include "datasets/dataset.h"
+#include "datasets/extra_conversion.h"
 #include "commands.h"
 #include "conversion_progress.h"
 #include "dataset_arguments.h"
@@ -62,12 +62,15 @@ static void print_overview(FILE *stream, const struct extra_converters *extras)
 {
     fprintf(stream, "usage: %s %s\n\n%s\n\ndatasets:\n", program, convert_command_line.usage,
             convert_command_line.description);
-    for (size_t index = 0; converters[index] != NULL; index++) {
-        const struct converter *converter = converters[index];
+    const struct dataset *const *list = dataset_list();
+    for (size_t index = 0; list[index] != NULL; index++) {
+        const struct dataset *dataset = list[index];
         char name[64];
-        snprintf(name, sizeof name, "%s%s%s", converter->name, converter->variant ? " " : "",
-                 converter->variant ? converter->variant : "");
-        fprintf(stream, "  %-16s %s\n", name, converter->summary);
+        if (!dataset_converts(dataset))
+            continue;
+        snprintf(name, sizeof name, "%s%s%s", dataset->name, dataset->variant ? " " : "",
+                 dataset->variant ? dataset->variant : "");
+        fprintf(stream, "  %-16s %s\n", name, dataset->converter.summary);
     }
     for (size_t index = 0; index < extras->count; index++)
         fprintf(stream, "  %-16s extra converter %s\n", extras->items[index].name,
@@ -87,17 +90,17 @@ static void print_converter_options(const struct converter *converter)
     }
 }
 
-static void print_converter_help(const struct converter *converter)
+static void print_converter_help(const struct dataset *dataset)
 {
+    const struct converter *converter = &dataset->converter;
     struct converter_arguments defaults = {.input_directory = "."};
-    converter_set_defaults(converter, &defaults);
+    converter_arguments_init(&defaults, dataset);
     struct converter_inputs inputs = {0};
-    converter_list_inputs(converter, &defaults, &inputs);
+    converter_list_inputs(dataset, &inputs);
     char output[256];
     converter_name_output(converter, &defaults, output, sizeof output);
     printf("usage: %s %s%s%s [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q]", program,
-           converter->name, converter->variant ? " " : "",
-           converter->variant ? converter->variant : "");
+           dataset->name, dataset->variant ? " " : "", dataset->variant ? dataset->variant : "");
     for (size_t index = 0; index < converter->option_count; index++)
         printf(" [%s VALUE]", converter->options[index].name);
     printf("\n\n%s\n\ninputs (in DIR):\n", converter->summary);
@@ -111,34 +114,28 @@ static void print_converter_help(const struct converter *converter)
 static void print_formats_help(const char *dataset)
 {
     const char *separator = "";
-    for (size_t index = 0; converters[index] != NULL; index++)
-        if (strcmp(converters[index]->name, dataset) == 0) {
+    const struct dataset *const *list = dataset_list();
+    for (size_t index = 0; list[index] != NULL; index++)
+        if (strcmp(list[index]->name, dataset) == 0 && dataset_converts(list[index])) {
             fputs(separator, stdout);
-            print_converter_help(converters[index]);
+            print_converter_help(list[index]);
             separator = "\n";
         }
-}
-
-static int has_variants(const char *dataset)
-{
-    for (size_t index = 0; converters[index] != NULL; index++)
-        if (strcmp(converters[index]->name, dataset) == 0 && converters[index]->variant != NULL)
-            return 1;
-    return 0;
 }
 
 /* Picks the converter of DATASET, and of its FORMAT when it has several. */
 static int find_converter(struct convert_request *request)
 {
     const char *name = request->dataset.name, *format = request->dataset.format;
-    const struct converter *match = converter_find_variant(name, format);
-    if (converter_find(name) == NULL)
+    const struct dataset *match;
+    enum dataset_lookup found = dataset_find(name, format, &match);
+    if (found == DATASET_UNKNOWN || (found == DATASET_FOUND && !dataset_converts(match)))
         return usage_error(program, "unknown dataset: %s", name);
-    if (match == NULL)
+    if (found != DATASET_FOUND)
         return usage_error(program, format ? "unknown format: %s" : "missing format of %s",
                            format ? format : name);
-    request->converter = match;
-    converter_set_defaults(match, &request->arguments);
+    request->converter = &match->converter;
+    converter_arguments_init(&request->arguments, match);
     return EXIT_OK;
 }
 
@@ -164,7 +161,7 @@ static int write_output(const struct convert_request *request, const struct type
 {
     struct conversion_inputs inputs;
     char name[1024], path[PATH_MAX];
-    conversion_inputs_list(request->converter, &request->arguments, &inputs);
+    conversion_inputs_list(&request->arguments, &inputs);
     int result = check_inputs(&inputs);
     if (result != EXIT_OK)
         return result;
@@ -176,7 +173,7 @@ static int write_output(const struct convert_request *request, const struct type
     result = publish_check_directory(output_directory);
     struct converter_arguments arguments = request->arguments;
     struct conversion_listener listener;
-    conversion_listen(&listener, request->converter, quiet, &arguments);
+    conversion_listen(&listener, quiet, &arguments);
     if (result == EXIT_OK)
         result = conversion_write(request->converter, &arguments, inputs.list, inputs.count,
                                   output_directory, name, typed, path, sizeof path);
@@ -195,13 +192,13 @@ static int print_help(struct convert_request *request, const struct extra_conver
         print_overview(stdout, extras);
         return EXIT_OK;
     }
-    if (request->dataset.format == NULL && has_variants(request->dataset.name)) {
+    if (request->dataset.format == NULL && dataset_has_formats(request->dataset.name)) {
         print_formats_help(request->dataset.name);
         return EXIT_OK;
     }
     int result = find_converter(request);
     if (result == EXIT_OK)
-        print_converter_help(request->converter);
+        print_converter_help(request->arguments.dataset);
     return result;
 }
 
@@ -209,7 +206,7 @@ static int convert_builtin(const struct parsed_arguments *parsed,
                            const struct extra_converters *extras, const struct typed_command *typed)
 {
     struct convert_request request = {0};
-    int result = dataset_arguments_read(program, parsed, has_variants, &request.dataset);
+    int result = dataset_arguments_read(program, parsed, &request.dataset);
     if (result != EXIT_OK)
         return result;
     if (parsed->help)

@@ -5,13 +5,14 @@
 #include "usage.h"
 
 int dataset_arguments_read(const char *program, const struct parsed_arguments *parsed,
-                           int (*has_formats)(const char *name), struct dataset_arguments *dataset)
+                           struct dataset_arguments *dataset)
 {
     *dataset = (struct dataset_arguments){0};
     size_t taken = 0;
     if (parsed->positional_count > 0)
         dataset->name = parsed->positionals[taken++];
-    if (dataset->name != NULL && parsed->positional_count > 1 && has_formats(dataset->name))
+    if (dataset->name != NULL && parsed->positional_count > 1 &&
+        dataset_has_formats(dataset->name))
         dataset->format = parsed->positionals[taken++];
     if (parsed->help)
         return EXIT_OK;

@@ -3,7 +3,7 @@
 #ifndef FUEL_DATASET_ARGUMENTS_H
 #define FUEL_DATASET_ARGUMENTS_H
 
-#include "converters/converter.h"
+#include "datasets/dataset.h"
 #include "parse_options.h"
 
 #include <stdbool.h>
@@ -13,10 +13,10 @@ struct dataset_arguments {
     const char *format; /* NULL when NAME has no formats or none was given */
 };
 
-/* NAME, then FORMAT when HAS_FORMATS(NAME); no NAME (without -h) or another positional is a
-   usage error of PROGRAM. */
+/* NAME, then FORMAT when the dataset NAME has formats; no NAME (without -h) or another
+   positional is a usage error of PROGRAM. */
 int dataset_arguments_read(const char *program, const struct parsed_arguments *parsed,
-                           int (*has_formats)(const char *name), struct dataset_arguments *dataset);
+                           struct dataset_arguments *dataset);
 
 /* Each option PARSED passed on, set in ARGUMENTS as CONVERTER's option; an option it does not
    have, one without a value or a value not among its choices is a usage error of PROGRAM. */

@@ -3,7 +3,7 @@
 #include "common/base/config.h"
 #include "common/base/directory.h"
 #include "common/base/error.h"
-#include "downloaders/download_items.h"
+#include "datasets/download_items.h"
 #include "commands.h"
 #include "dataset_arguments.h"
 #include "transfer_options.h"
@@ -52,13 +52,13 @@ const struct command_line download_command_line = {
     .own_help = true,
 };
 
-static uint64_t downloader_total_size(const struct downloader *downloader, bool *complete)
+static uint64_t dataset_total_size(const struct dataset *dataset, bool *complete)
 {
     uint64_t total = 0;
     *complete = true;
-    for (size_t index = 0; index < downloader->file_count; index++) {
-        total += downloader->files[index].size;
-        *complete = *complete && downloader->files[index].size > 0;
+    for (size_t index = 0; index < dataset->file_count; index++) {
+        total += dataset->files[index].size;
+        *complete = *complete && dataset->files[index].size > 0;
     }
     return total;
 }
@@ -66,35 +66,35 @@ static uint64_t downloader_total_size(const struct downloader *downloader, bool 
 static void print_datasets(void)
 {
     printf("usage: %s %s\n\ndatasets:\n", program, download_command_line.usage);
-    const struct downloader *const *list = downloader_list();
+    const struct dataset *const *list = dataset_list();
     for (size_t index = 0; list[index] != NULL; index++) {
-        const struct downloader *downloader = list[index];
+        const struct dataset *dataset = list[index];
         char label[64], size[32] = "size unknown";
         bool complete;
-        uint64_t total = downloader_total_size(downloader, &complete);
-        snprintf(label, sizeof label, "%s%s%s", downloader->name, downloader->variant ? " " : "",
-                 downloader->variant ? downloader->variant : "");
+        uint64_t total = dataset_total_size(dataset, &complete);
+        snprintf(label, sizeof label, "%s%s%s", dataset->name, dataset->variant ? " " : "",
+                 dataset->variant ? dataset->variant : "");
         if (complete)
             progress_format_size(size, sizeof size, (double)total);
-        printf("  %-16s %12s  %s", label, size, downloader->summary);
-        if (downloader->manifest != NULL)
-            printf(" (%s)", downloader->manifest);
+        printf("  %-16s %12s  %s", label, size, dataset->summary);
+        if (dataset->manifest != NULL)
+            printf(" (%s)", dataset->manifest);
         printf("\n");
     }
     printf("\n");
     options_print_table(&download_command_line, stdout);
 }
 
-static void print_dataset(const struct downloader *downloader)
+static void print_dataset(const struct dataset *dataset)
 {
     printf("usage: %s %s%s%s [-d DIR] [--clear] [--url-prefix PREFIX] [options]\n%s\n",
-           program, downloader->name, downloader->variant ? " " : "",
-           downloader->variant ? downloader->variant : "", downloader->summary);
-    if (downloader->manifest != NULL)
-        printf("declared in %s\n", downloader->manifest);
+           program, dataset->name, dataset->variant ? " " : "",
+           dataset->variant ? dataset->variant : "", dataset->summary);
+    if (dataset->manifest != NULL)
+        printf("declared in %s\n", dataset->manifest);
     printf("\nfiles:\n");
-    for (size_t index = 0; index < downloader->file_count; index++) {
-        const struct dataset_file *file = &downloader->files[index];
+    for (size_t index = 0; index < dataset->file_count; index++) {
+        const struct dataset_file *file = &dataset->files[index];
         char size[32] = "size unknown";
         if (file->size > 0)
             snprintf(size, sizeof size, "%llu bytes", (unsigned long long)file->size);
@@ -102,44 +102,28 @@ static void print_dataset(const struct downloader *downloader)
                                 : strlen(file->checksum) == 64 ? "sha256" : "md5";
         printf("  %s  %s  %s %s\n", file->name, size, algorithm,
                file->checksum ? file->checksum : "unknown");
-        for (size_t url = 0; url < DOWNLOADER_MAX_URLS && file->urls[url] != NULL; url++)
+        for (size_t url = 0; url < DATASET_MAX_URLS && file->urls[url] != NULL; url++)
             printf("    %s\n", file->urls[url]);
     }
     printf("\n");
     options_print_table(&download_command_line, stdout);
 }
 
-/* "1 or 2": the variants registered under NAME. */
-static void variant_choices(const char *name, char *text, size_t size)
+static int find_dataset(const struct download_arguments *arguments,
+                        const struct dataset **dataset)
 {
-    text[0] = '\0';
-    const struct downloader *const *list = downloader_list();
-    for (size_t index = 0; list[index] != NULL; index++) {
-        if (strcmp(list[index]->name, name) != 0 || list[index]->variant == NULL)
-            continue;
-        size_t used = strlen(text);
-        snprintf(text + used, size - used, "%s%s", used > 0 ? " or " : "", list[index]->variant);
-    }
-}
-
-static int find_downloader(const struct download_arguments *arguments,
-                           const struct downloader **downloader)
-{
+    const char *name = arguments->dataset.name, *format = arguments->dataset.format;
     char choices[64];
-    if (!downloader_has_variants(arguments->dataset.name)) {
-        *downloader = downloader_find(arguments->dataset.name, NULL);
-        if (*downloader == NULL)
-            return usage_error(program, "unknown dataset: %s", arguments->dataset.name);
+    switch (dataset_find(name, format, dataset)) {
+    case DATASET_FOUND:
         return EXIT_OK;
+    case DATASET_UNKNOWN:
+        return usage_error(program, "unknown dataset: %s", name);
+    default:
+        dataset_format_list(name, " or ", choices, sizeof choices);
+        return usage_error(program, "%s needs a format, %s: %s", name, choices,
+                           format != NULL ? format : "none given");
     }
-    variant_choices(arguments->dataset.name, choices, sizeof choices);
-    *downloader = NULL;
-    if (arguments->dataset.format != NULL)
-        *downloader = downloader_find(arguments->dataset.name, arguments->dataset.format);
-    if (*downloader != NULL)
-        return EXIT_OK;
-    return usage_error(program, "%s needs a format, %s: %s", arguments->dataset.name, choices,
-                       arguments->dataset.format != NULL ? arguments->dataset.format : "none given");
 }
 
 static void print_url_lines(const struct item_table *table)
@@ -150,7 +134,7 @@ static void print_url_lines(const struct item_table *table)
 
 /* Creates and locks the directory (waiting for another run holding it), then clears or fetches.
    Clearing a directory that does not exist has nothing to do, and creates nothing. */
-static int download_locked(const struct downloader *downloader, const struct item_table *table,
+static int download_locked(const struct dataset *dataset, const struct item_table *table,
                            const struct download_arguments *arguments)
 {
     struct stat status;
@@ -165,24 +149,24 @@ static int download_locked(const struct downloader *downloader, const struct ite
     if (result != EXIT_OK)
         return result;
     if (clear)
-        result = downloader_files_remove(downloader, directory, true);
+        result = dataset_files_remove(dataset, directory, true);
     else
         result = download_run(table->items, table->count, &arguments->options);
     directory_unlock(lock);
     return result;
 }
 
-static int download_dataset(const struct downloader *downloader,
+static int download_dataset(const struct dataset *dataset,
                             const struct download_arguments *arguments,
                             const struct fuel_config *config)
 {
     struct item_table table = {0};
-    int result = item_table_build(&table, downloader, transfer.url_prefix, config,
+    int result = item_table_build(&table, dataset, transfer.url_prefix, config,
                                   transfer.checksums);
     if (result == EXIT_OK && print_urls)
         print_url_lines(&table);
     else if (result == EXIT_OK)
-        result = download_locked(downloader, &table, arguments);
+        result = download_locked(dataset, &table, arguments);
     item_table_free(&table);
     return result;
 }
@@ -194,16 +178,16 @@ static int print_help(const struct download_arguments *arguments)
         return EXIT_OK;
     }
     bool found = false;
-    const struct downloader *const *list = downloader_list();
+    const struct dataset *const *list = dataset_list();
     for (size_t index = 0; list[index] != NULL; index++) {
-        const struct downloader *downloader = list[index];
-        if (strcmp(downloader->name, arguments->dataset.name) != 0 ||
-            (arguments->dataset.format != NULL && downloader->variant != NULL &&
-             strcmp(downloader->variant, arguments->dataset.format) != 0))
+        const struct dataset *dataset = list[index];
+        if (strcmp(dataset->name, arguments->dataset.name) != 0 ||
+            (arguments->dataset.format != NULL && dataset->variant != NULL &&
+             strcmp(dataset->variant, arguments->dataset.format) != 0))
             continue;
         if (found)
             printf("\n");
-        print_dataset(downloader);
+        print_dataset(dataset);
         found = true;
     }
     if (!found)
@@ -211,14 +195,14 @@ static int print_help(const struct download_arguments *arguments)
     return EXIT_OK;
 }
 
-/* The config and the extra downloaders it names; prints the error when either is malformed. */
+/* The config and the extra datasets it names; prints the error when either is malformed. */
 static int load_registry(struct fuel_config *config)
 {
     error_clear();
     int result = config_load(config);
     if (result == EXIT_OK)
-        result = downloader_registry_load(config->extra_downloaders.items,
-                                          config->extra_downloaders.count);
+        result = dataset_registry_load(config->extra_downloaders.items,
+                                       config->extra_downloaders.count);
     if (result != EXIT_OK)
         error_print(program);
     return result;
@@ -229,12 +213,12 @@ static int run_download(const struct download_arguments *arguments,
 {
     if (arguments->help)
         return print_help(arguments);
-    const struct downloader *downloader;
-    int result = find_downloader(arguments, &downloader);
+    const struct dataset *dataset;
+    int result = find_dataset(arguments, &dataset);
     if (result != EXIT_OK)
         return result;
     error_clear();
-    result = download_dataset(downloader, arguments, config);
+    result = download_dataset(dataset, arguments, config);
     if (result != EXIT_OK)
         error_print(program);
     return result;
@@ -248,11 +232,10 @@ static int download_command(const struct parsed_arguments *parsed)
     struct fuel_config config = {0};
     int result = load_registry(&config);
     if (result == EXIT_OK)
-        result = dataset_arguments_read(program, parsed, downloader_has_variants,
-                                        &arguments.dataset);
+        result = dataset_arguments_read(program, parsed, &arguments.dataset);
     if (result == EXIT_OK)
         result = run_download(&arguments, &config);
-    downloader_registry_free();
+    dataset_registry_free();
     config_free(&config);
     return result;
 }

@@ -2,11 +2,11 @@
 #include "common/base/config.h"
 #include "common/base/directory.h"
 #include "common/base/error.h"
-#include "common/hdf5/h5py_file_facts.h"
-#include "converters/conversion.h"
-#include "converters/converter.h"
-#include "converters/extra_conversion.h"
-#include "downloaders/download_items.h"
+#include "common/hdf5/h5py_check.h"
+#include "datasets/conversion.h"
+#include "datasets/dataset.h"
+#include "datasets/download_items.h"
+#include "datasets/extra_conversion.h"
 #include "commands.h"
 #include "conversion_progress.h"
 #include "dataset_arguments.h"
@@ -76,7 +76,7 @@ struct fetch_request {
     struct dataset_arguments dataset;
     const struct parsed_arguments *parsed;
     const struct typed_command *typed;
-    const struct downloader *downloader;
+    const struct dataset *record; /* the dataset NAME [FORMAT] names */
     const struct converter *converter;
     const struct extra_converter *extra; /* when NAME has no built-in converter */
     struct extra_converters extras;
@@ -84,26 +84,29 @@ struct fetch_request {
     struct download_options options;
 };
 
-/* The downloader and converter of NAME [FORMAT], and the dataset options given. */
+/* The dataset and converter of NAME [FORMAT], and the dataset options given. */
 static int dataset_resolve(struct fetch_request *request)
 {
     const char *name = request->dataset.name, *format = request->dataset.format;
-    bool variants = downloader_has_variants(name);
-    request->downloader = downloader_find(name, variants ? format : NULL);
-    if (request->downloader == NULL && !variants)
-        return usage_error(program, "unknown dataset: %s", name);
-    if (request->downloader == NULL && format != NULL)
+    switch (dataset_find(name, format, &request->record)) {
+    case DATASET_FOUND:
+        break;
+    case DATASET_FORMAT_UNKNOWN:
         return usage_error(program, "unknown format: %s", format);
-    if (request->downloader == NULL)
+    case DATASET_FORMAT_MISSING:
         return usage_error(program, "%s needs a format: none given", name);
-    request->converter = converter_find_variant(name, format);
-    if (request->converter == NULL)
+    default:
+        return usage_error(program, "unknown dataset: %s", name);
+    }
+    if (dataset_converts(request->record))
+        request->converter = &request->record->converter;
+    else
         request->extra = extra_converter_find(&request->extras, name);
     if (request->extra != NULL)
         return EXIT_OK;
     if (request->converter == NULL)
         return usage_error(program, "no converter for this dataset: %s", name);
-    converter_set_defaults(request->converter, &request->arguments);
+    converter_arguments_init(&request->arguments, request->record);
     return dataset_options_apply(program, request->parsed, request->converter,
                                  &request->arguments);
 }
@@ -126,7 +129,7 @@ static int raw_download(const struct fetch_request *request, const struct fuel_c
                         const char *directory)
 {
     struct item_table table = {0};
-    int result = item_table_build(&table, request->downloader, transfer.url_prefix, config,
+    int result = item_table_build(&table, request->record, transfer.url_prefix, config,
                                   transfer.checksums);
     struct download_options options = request->options;
     options.directory = directory;
@@ -160,14 +163,14 @@ static int raw_convert(struct fetch_request *request, const char *directory, con
     struct conversion_inputs inputs;
     request->arguments.input_directory = directory;
     request->arguments.scratch_directory = directory;
-    conversion_inputs_list(request->converter, &request->arguments, &inputs);
+    conversion_inputs_list(&request->arguments, &inputs);
     for (size_t index = 0; index < inputs.count; index++)
         if (access(inputs.paths[index], R_OK) != 0)
             return error_set(EXIT_MISSING_INPUT, "not downloaded: %s: the dataset's files do "
                              "not include it", inputs.paths[index]);
     request->arguments.threads = conversion_threads(threads);
     struct conversion_listener listener;
-    conversion_listen(&listener, request->converter, transfer.quiet, &request->arguments);
+    conversion_listen(&listener, transfer.quiet, &request->arguments);
     int result = conversion_write(request->converter, &request->arguments, inputs.list,
                                   inputs.count, directory, name, request->typed, path, size);
     conversion_listener_end(&listener, &request->arguments);
@@ -228,7 +231,7 @@ static int fetch_locked(struct fetch_request *request, const struct fuel_config 
     if (result == EXIT_OK)
         result = raw_convert(request, directory, name, path, sizeof path);
     if (result == EXIT_OK && !keep_raw)
-        result = downloader_files_remove(request->downloader, directory, false);
+        result = dataset_files_remove(request->record, directory, false);
     if (result == EXIT_OK)
         result = result_print(request, path, true);
     return result;
@@ -257,21 +260,21 @@ static int fetch_run(struct fetch_request *request, const struct fuel_config *co
     return result;
 }
 
-/* The usage, then the datasets that have both a downloader and a converter, extras included. */
+/* The usage, then the datasets that have both files and a converter, extras included. */
 static int help_print(const struct fetch_request *request)
 {
     options_print_help(&fetch_command_line, stdout);
     printf("\n%s\ndatasets:\n", dataset_options_help);
-    const struct downloader *const *list = downloader_list();
+    const struct dataset *const *list = dataset_list();
     for (size_t index = 0; list[index] != NULL; index++) {
-        const struct downloader *downloader = list[index];
+        const struct dataset *dataset = list[index];
         char label[64];
-        if (converter_find_variant(downloader->name, downloader->variant) == NULL &&
-            extra_converter_find(&request->extras, downloader->name) == NULL)
+        if (!dataset_converts(dataset) &&
+            extra_converter_find(&request->extras, dataset->name) == NULL)
             continue;
-        snprintf(label, sizeof label, "%s%s%s", downloader->name, downloader->variant ? " " : "",
-                 downloader->variant ? downloader->variant : "");
-        printf("  %-16s %s\n", label, downloader->summary);
+        snprintf(label, sizeof label, "%s%s%s", dataset->name, dataset->variant ? " " : "",
+                 dataset->variant ? dataset->variant : "");
+        printf("  %-16s %s\n", label, dataset->summary);
     }
     return EXIT_OK;
 }
@@ -281,8 +284,8 @@ static int extras_load(struct fetch_request *request, struct fuel_config *config
 {
     int result = config_load(config);
     if (result == EXIT_OK)
-        result = downloader_registry_load(config->extra_downloaders.items,
-                                          config->extra_downloaders.count);
+        result = dataset_registry_load(config->extra_downloaders.items,
+                                       config->extra_downloaders.count);
     if (result == EXIT_OK)
         result = extra_converters_find(&request->extras, config->extra_converters.items,
                                        config->extra_converters.count);
@@ -294,8 +297,7 @@ static int fetch_command(struct fetch_request *request, const struct fuel_config
 {
     if (request->parsed->help)
         return help_print(request);
-    int result = dataset_arguments_read(program, request->parsed, downloader_has_variants,
-                                        &request->dataset);
+    int result = dataset_arguments_read(program, request->parsed, &request->dataset);
     if (result == EXIT_OK)
         result = dataset_resolve(request);
     if (result != EXIT_OK)
@@ -322,7 +324,7 @@ int cmd_fetch(int argc, char **argv, const struct typed_command *typed)
         else
             error_print(program);
     }
-    downloader_registry_free();
+    dataset_registry_free();
     extra_converters_free(&request.extras);
     config_free(&config);
     parsed_arguments_free(&parsed);

@@ -4,12 +4,11 @@
 #include "common/base/error.h"
 #include "common/hdf5/h5py_cut.h"
 #include "common/hdf5/publish.h"
-#include "converters/conversion.h"
 #include "commands.h"
 #include "dataset_arguments.h"
-#include "converters/converter.h"
-#include "converters/extra.h"
-#include "downloaders/downloader.h"
+#include "datasets/conversion.h"
+#include "datasets/dataset.h"
+#include "datasets/extra.h"
 #include "fixture_options.h"
 #include "fixtures/fixture.h"
 #include "parse_options.h"
@@ -91,8 +90,18 @@ static json_t *note_create(const char *const *splits, const uint64_t *examples, 
     return json_pack("{s:I, s:o}", "seed", (json_int_t)chosen.seed, "examples", counts);
 }
 
-static const char dataset_list[] =
-    "mnist, fashion_mnist, binarized_mnist, cifar10, cifar100, iris, svhn 1, svhn 2";
+/* "mnist, fashion_mnist, ..., svhn 2": the datasets that have a fixture. */
+static void fixture_names(char *text, size_t size)
+{
+    text[0] = '\0';
+    for (size_t index = 0; raw_fixtures[index] != NULL; index++) {
+        const struct dataset *dataset = raw_fixtures[index]->dataset;
+        size_t used = strlen(text);
+        snprintf(text + used, size - used, "%s%s%s%s", used > 0 ? ", " : "", dataset->name,
+                 dataset->variant != NULL ? " " : "",
+                 dataset->variant != NULL ? dataset->variant : "");
+    }
+}
 
 /* A NAME without a synthetic fixture: an extra dataset (cut from its file instead) or unknown. */
 static int unknown_dataset(const char *name)
@@ -102,15 +111,16 @@ static int unknown_dataset(const char *name)
     error_clear();
     int result = config_load(&config);
     if (result == EXIT_OK)
-        result = downloader_registry_load(config.extra_downloaders.items,
-                                          config.extra_downloaders.count);
+        result = dataset_registry_load(config.extra_downloaders.items,
+                                       config.extra_downloaders.count);
     if (result == EXIT_OK)
         result = extra_converters_find(&extras, config.extra_converters.items,
                                        config.extra_converters.count);
-    bool extra = result == EXIT_OK && (downloader_find(name, NULL) != NULL ||
+    const struct dataset *dataset;
+    bool extra = result == EXIT_OK && (dataset_find(name, NULL, &dataset) != DATASET_UNKNOWN ||
                                        extra_converter_find(&extras, name) != NULL);
     extra_converters_free(&extras);
-    downloader_registry_free();
+    dataset_registry_free();
     config_free(&config);
     if (result != EXIT_OK) {
         error_print(program);
@@ -119,23 +129,32 @@ static int unknown_dataset(const char *name)
     if (extra)
         return usage_error(program, "no synthetic fixture for the extra dataset %s: convert it "
                            "once, then cut a fixture from its file with --from FILE", name);
-    return usage_error(program, "unknown dataset: %s (datasets: %s)", name, dataset_list);
+    char names[256];
+    fixture_names(names, sizeof names);
+    return usage_error(program, "unknown dataset: %s (datasets: %s)", name, names);
 }
 
 static int fixture_choose(const struct parsed_arguments *parsed, const struct raw_fixture **found)
 {
     const char *name = parsed->positionals[0];
     const char *variant = parsed->positional_count > 1 ? parsed->positionals[1] : NULL;
-    if (raw_fixture_find(name, NULL) == NULL && !raw_fixture_has_variants(name))
-        return unknown_dataset(name);
-    if (raw_fixture_has_variants(name) && variant == NULL)
-        return usage_error(program, "missing format of %s (formats: 1, 2)", name);
-    if (!raw_fixture_has_variants(name) && variant != NULL)
+    const struct dataset *dataset;
+    char formats[64];
+    dataset_format_list(name, ", ", formats, sizeof formats);
+    switch (dataset_find(name, variant, &dataset)) {
+    case DATASET_FOUND:
+        break;
+    case DATASET_FORMAT_MISSING:
+        return usage_error(program, "missing format of %s (formats: %s)", name, formats);
+    case DATASET_FORMAT_UNEXPECTED:
         return usage_error(program, "%s has one format, got also: %s", name, variant);
-    *found = raw_fixture_find(name, variant);
-    if (*found == NULL)
-        return usage_error(program, "unknown format: %s %s (formats: 1, 2)", name, variant);
-    return EXIT_OK;
+    case DATASET_FORMAT_UNKNOWN:
+        return usage_error(program, "unknown format: %s %s (formats: %s)", name, variant, formats);
+    default:
+        return unknown_dataset(name);
+    }
+    *found = raw_fixture_of(dataset);
+    return *found != NULL ? EXIT_OK : unknown_dataset(name);
 }
 
 static int request_build(const struct raw_fixture *fixture, struct fixture_request *request)
@@ -152,13 +171,15 @@ static int request_build(const struct raw_fixture *fixture, struct fixture_reque
             split++;
         if (split == fixture->split_count)
             return usage_error(program, "unknown split: %s (%s has: %s%s%s%s%s)",
-                               counts.split_names[named], fixture->name, fixture->splits[0],
+                               counts.split_names[named], fixture->dataset->name,
+                               fixture->splits[0],
                                fixture->split_count > 1 ? ", " : "",
                                fixture->split_count > 1 ? fixture->splits[1] : "",
                                fixture->split_count > 2 ? ", " : "",
                                fixture->split_count > 2 ? fixture->splits[2] : "");
         request->examples[split] = counts.split_examples[named];
     }
+    request->dataset = fixture->dataset;
     request->seed = (uint64_t)chosen.seed;
     request->mtime = source_date_epoch();
     return result;
@@ -166,11 +187,11 @@ static int request_build(const struct raw_fixture *fixture, struct fixture_reque
 
 /* The dataset options (--dtype) given on the command line, for the converter; none with --raw,
    whose files have no options. */
-static int converter_options(const struct converter *converter,
-                             const struct parsed_arguments *parsed,
+static int converter_options(const struct dataset *dataset, const struct parsed_arguments *parsed,
                              struct converter_arguments *arguments)
 {
-    converter_set_defaults(converter, arguments);
+    const struct converter *converter = &dataset->converter;
+    converter_arguments_init(arguments, dataset);
     if (chosen.raw && parsed->passed_count > 0) {
         const char *name = parsed->passed[0].name;
         return usage_error(program, "unknown option: %s%s", name,
@@ -208,19 +229,14 @@ static int synthetic_convert(const struct raw_fixture *fixture, struct synthetic
         return result;
     run->arguments.input_directory = scratch;
     run->arguments.scratch_directory = chosen.output_directory;
-    struct converter_inputs inputs = {0};
-    converter_list_inputs(run->converter, &run->arguments, &inputs);
-    char paths[CONVERTER_MAX_INPUTS][4096], name[1024], path[4096];
-    const char *list[CONVERTER_MAX_INPUTS];
-    for (size_t index = 0; index < inputs.count; index++) {
-        snprintf(paths[index], sizeof paths[index], "%s/%s", scratch, inputs.names[index]);
-        list[index] = paths[index];
-    }
+    struct conversion_inputs inputs;
+    char name[1024], path[4096];
+    conversion_inputs_list(&run->arguments, &inputs);
     output_name(run, name, sizeof name);
     json_t *note = note_create(fixture->splits, request->examples, fixture->split_count);
     struct conversion_filler filler = {converter_fill, run};
     result = note == NULL ? error_set(EXIT_OTHER, "out of memory")
-                          : conversion_write_fixture(&filler, list, inputs.count, note,
+                          : conversion_write_fixture(&filler, inputs.list, inputs.count, note,
                                                      chosen.output_directory, name, run->typed,
                                                      path, sizeof path);
     json_decref(note);
@@ -231,8 +247,8 @@ static int synthetic_convert(const struct raw_fixture *fixture, struct synthetic
 
 static int raw_print(const struct raw_fixture *fixture)
 {
-    for (size_t index = 0; index < fixture->file_count; index++)
-        printf("%s/%s\n", chosen.output_directory, fixture->files[index]);
+    for (size_t index = 0; index < fixture->dataset->file_count; index++)
+        printf("%s/%s\n", chosen.output_directory, fixture->dataset->files[index].name);
     printf("%s/MD5SUMS\n", chosen.output_directory);
     return EXIT_OK;
 }
@@ -255,8 +271,8 @@ static int synthetic_run(const struct parsed_arguments *parsed,
     if (result == EXIT_OK)
         result = request_build(fixture, &request);
     if (result == EXIT_OK) {
-        run.converter = converter_find_variant(fixture->name, fixture->variant);
-        result = converter_options(run.converter, parsed, &run.arguments);
+        run.converter = &fixture->dataset->converter;
+        result = converter_options(fixture->dataset, parsed, &run.arguments);
     }
     if (result != EXIT_OK)
         return result;
@@ -372,8 +388,11 @@ static int fixture_run(const struct parsed_arguments *parsed, const struct typed
         return usage_error(program, "--shuffle needs --from");
     if (chosen.from != NULL)
         return cut_run(parsed, typed);
-    if (parsed->positional_count == 0)
-        return usage_error(program, "missing NAME (datasets: %s)", dataset_list);
+    if (parsed->positional_count == 0) {
+        char names[256];
+        fixture_names(names, sizeof names);
+        return usage_error(program, "missing NAME (datasets: %s)", names);
+    }
     if (chosen.raw && chosen.output_filename != NULL)
         return usage_error(program, "-r names the HDF5 file; --raw writes the raw files' own names");
     return synthetic_run(parsed, typed);

@@ -179,7 +179,7 @@ static int splits_print(const struct h5py_file *file)
     return result;
 }
 
-static char *shape_text(const struct h5py_source *source)
+static char *shape_text(const struct h5py_file_source *source)
 {
     char *text = strdup("(");
     for (int axis = 0; axis < source->rank && text != NULL; axis++) {
@@ -210,7 +210,7 @@ static char *labels_text(char *const *labels, size_t count)
     return text;
 }
 
-static char *variable_length_text(const struct h5py_source *source)
+static char *variable_length_text(const struct h5py_file_source *source)
 {
     if (!source->variable_length)
         return strdup("");
@@ -226,7 +226,7 @@ static char *variable_length_text(const struct h5py_source *source)
     return text;
 }
 
-static int source_cells(const struct h5py_source *source, char **cells)
+static int source_cells(const struct h5py_file_source *source, char **cells)
 {
     cells[0] = strdup(source->name);
     if (!source->present) {
@@ -454,7 +454,7 @@ static json_t *row_json(const struct h5py_split_row *row)
                      "indices", optional_string(row->indices_name));
 }
 
-static json_t *source_json(const struct h5py_source *source)
+static json_t *source_json(const struct h5py_file_source *source)
 {
     json_t *object = json_pack("{s:s, s:b}", "name", source->name, "present", source->present);
     if (object == NULL || !source->present)
@@ -545,19 +545,13 @@ static void info_close(struct h5py_file *file)
     fault_guard_clear();
 }
 
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash != NULL ? slash + 1 : path;
-}
-
 static int info_run(const char *program, const char *name, bool as_json)
 {
     struct h5py_file *file = NULL;
     int result = info_open(program, name, &file);
     if (result != 0)
         return result;
-    const char *base = base_name(file->path);
+    const char *base = basename(file->path);
     result = as_json ? json_print(file, base) : text_print(file, base);
     if (result == 0)
         result = output_flush();
@@ -640,7 +634,7 @@ static json_t *summary_json(const struct h5py_file *file)
                             json_integer((json_int_t)split_length(file, file->splits[index])));
     char *dataset = dataset_of(file), *created = created_of(file);
     json_t *summary = json_pack("{s:s, s:s, s:s?, s:o, s:s?}", "file", file->path, "name",
-                                base_name(file->path), "dataset", dataset, "splits", splits,
+                                basename(file->path), "dataset", dataset, "splits", splits,
                                 "created", created);
     free(dataset);
     free(created);
@@ -650,7 +644,7 @@ static json_t *summary_json(const struct h5py_file *file)
 static int summary_add(struct table *table, const struct h5py_file *file)
 {
     char *created = created_of(file);
-    char *cells[] = {strdup(base_name(file->path)), dataset_of(file), splits_text(file),
+    char *cells[] = {strdup(basename(file->path)), dataset_of(file), splits_text(file),
                      strdup(created != NULL ? created : "-")};
     free(created);
     return table_add(table, cells);

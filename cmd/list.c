@@ -3,13 +3,12 @@
 #include "common/base/config.h"
 #include "common/base/error.h"
 #include "common/hdf5/fault_guard.h"
-#include "common/hdf5/h5py_file_facts.h"
+#include "common/hdf5/provenance.h"
 #include "common/base/progress.h"
 #include "common/hdf5/publish.h"
 #include "common/download/raw_file.h"
-#include "converters/converter.h"
-#include "converters/extra.h"
-#include "downloaders/downloader.h"
+#include "datasets/dataset.h"
+#include "datasets/extra.h"
 #include "commands.h"
 #include "usage.h"
 
@@ -104,24 +103,11 @@ static json_t *raw_file_json(const struct list_request *request, const struct da
     return object;
 }
 
-/* The converter registered for NAME and VARIANT, NULL when there is none. */
-static const struct converter *converter_of(const char *name, const char *variant)
-{
-    for (size_t index = 0; converters[index] != NULL; index++) {
-        const struct converter *converter = converters[index];
-        if (strcmp(converter->name, name) == 0 &&
-            (converter->variant == NULL) == (variant == NULL) &&
-            (variant == NULL || strcmp(converter->variant, variant) == 0))
-            return converter;
-    }
-    return NULL;
-}
-
 /* The creation time in PATH's provenance; HDF5 faulting on a damaged file is exit 4, one line. */
 static json_t *created_json(const char *path)
 {
     fault_guard_set(program, path);
-    char *created = h5py_file_created(path);
+    char *created = provenance_file_created(path);
     fault_guard_clear();
     json_t *value = created != NULL ? json_string(created) : json_null();
     free(created);
@@ -170,24 +156,22 @@ static json_t *converted_file_json(const struct list_request *request, const cha
     return object;
 }
 
-static json_t *converted_json(const struct list_request *request,
-                              const struct converter *converter)
+static json_t *converted_json(const struct list_request *request, const struct dataset *dataset)
 {
     struct converter_arguments defaults = {.input_directory = "."};
-    converter_set_defaults(converter, &defaults);
+    converter_arguments_init(&defaults, dataset);
     char name[256];
-    converter_name_output(converter, &defaults, name, sizeof name);
+    converter_name_output(&dataset->converter, &defaults, name, sizeof name);
     return converted_file_json(request, name);
 }
 
 /* The converted file of dataset NAME: its built-in converter's output, NAME.hdf5 for an extra
    converter, null without a converter. */
 static json_t *dataset_converted_json(const struct list_request *request, const char *name,
-                                      const char *variant)
+                                      const char *variant, const struct dataset *dataset)
 {
-    const struct converter *converter = converter_of(name, variant);
-    if (converter != NULL)
-        return converted_json(request, converter);
+    if (dataset != NULL && dataset_converts(dataset))
+        return converted_json(request, dataset);
     if (variant != NULL || extra_converter_find(&request->extras, name) == NULL)
         return json_null();
     char file[256];
@@ -197,11 +181,11 @@ static json_t *dataset_converted_json(const struct list_request *request, const 
 
 static json_t *dataset_json(const struct list_request *request, const char *name,
                             const char *variant, const char *summary,
-                            const struct downloader *downloader)
+                            const struct dataset *dataset)
 {
     json_t *files = json_array();
-    for (size_t index = 0; downloader != NULL && index < downloader->file_count; index++) {
-        json_t *file = raw_file_json(request, &downloader->files[index]);
+    for (size_t index = 0; dataset != NULL && index < dataset->file_count; index++) {
+        json_t *file = raw_file_json(request, &dataset->files[index]);
         if (file == NULL) {
             json_decref(files);
             return NULL;
@@ -210,41 +194,24 @@ static json_t *dataset_json(const struct list_request *request, const char *name
     }
     return json_pack("{s:s, s:s?, s:s, s:o, s:o}", "name", name, "variant", variant, "summary",
                      summary, "files", files, "converted",
-                     dataset_converted_json(request, name, variant));
+                     dataset_converted_json(request, name, variant, dataset));
 }
 
-static bool has_downloader(const struct converter *converter)
-{
-    const struct downloader *const *list = downloader_list();
-    for (size_t index = 0; list[index] != NULL; index++)
-        if (converter_of(list[index]->name, list[index]->variant) == converter)
-            return true;
-    return false;
-}
-
-/* Every dataset: the downloaders (built-in, then extra), then converters (built-in, then extra)
-   no downloader matches. */
+/* Every dataset (built-in, then extra), then the extra converters no dataset matches. */
 static int datasets_json(const struct list_request *request, json_t *datasets)
 {
-    const struct downloader *const *list = downloader_list();
+    const struct dataset *const *list = dataset_list();
     for (size_t index = 0; list[index] != NULL; index++) {
-        const struct downloader *downloader = list[index];
-        json_t *dataset = dataset_json(request, downloader->name, downloader->variant,
-                                       downloader->summary, downloader);
+        json_t *dataset = dataset_json(request, list[index]->name, list[index]->variant,
+                                       list[index]->summary, list[index]);
         if (dataset == NULL)
             return error_code() != EXIT_OK ? error_code() : EXIT_OTHER;
         json_array_append_new(datasets, dataset);
     }
-    for (size_t index = 0; converters[index] != NULL; index++) {
-        const struct converter *converter = converters[index];
-        if (!has_downloader(converter))
-            json_array_append_new(datasets, dataset_json(request, converter->name,
-                                                         converter->variant, converter->summary,
-                                                         NULL));
-    }
     for (size_t index = 0; index < request->extras.count; index++) {
         const struct extra_converter *extra = &request->extras.items[index];
-        if (downloader_find(extra->name, NULL) == NULL && !downloader_has_variants(extra->name))
+        const struct dataset *dataset;
+        if (dataset_find(extra->name, NULL, &dataset) == DATASET_UNKNOWN)
             json_array_append_new(datasets,
                                   dataset_json(request, extra->name, NULL, extra->path, NULL));
     }
@@ -318,8 +285,8 @@ static int list_run(struct list_request *request)
     json_t *datasets = json_array();
     int result = config_load(&request->config);
     if (result == EXIT_OK)
-        result = downloader_registry_load(request->config.extra_downloaders.items,
-                                          request->config.extra_downloaders.count);
+        result = dataset_registry_load(request->config.extra_downloaders.items,
+                                       request->config.extra_downloaders.count);
     if (result == EXIT_OK)
         result = extra_converters_find(&request->extras, request->config.extra_converters.items,
                                        request->config.extra_converters.count);
@@ -337,7 +304,7 @@ static int list_run(struct list_request *request)
         result = error_set(EXIT_WRITE, "cannot write: standard output");
     json_decref(datasets);
     checksum_list_free(&request->checksums);
-    downloader_registry_free();
+    dataset_registry_free();
     extra_converters_free(&request->extras);
     config_free(&request->config);
     return result;

@@ -108,7 +108,7 @@ int example_source_read_one(const struct example_source *source, uint64_t number
 
 const char *example_source_axis_label(const struct example_source *source, int axis)
 {
-    const struct h5py_source *facts = source->facts;
+    const struct h5py_file_source *facts = source->facts;
     if (source->variable)
         return (size_t)axis < facts->shape_label_count ? facts->shape_labels[axis] : "";
     return (size_t)axis + 1 < facts->axis_label_count ? facts->axis_labels[axis + 1] : "";

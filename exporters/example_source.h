@@ -13,7 +13,7 @@
 
 struct example_source {
     const char *name;
-    const struct h5py_source *facts; /* axis labels, shape labels */
+    const struct h5py_file_source *facts; /* axis labels, shape labels */
     bool variable;
     struct h5py_examples fixed;
     struct h5py_vlen_examples vlen;

@@ -88,17 +88,11 @@ int checksum_list_load(struct checksum_list *list, const char *path)
     return result;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash != NULL ? slash + 1 : path;
-}
-
 const char *checksum_list_find(const struct checksum_list *list, const char *name)
 {
     const char *found = NULL;
     for (size_t index = 0; index < list->count; index++)
-        if (strcmp(base_name(list->entries[index].name), name) == 0)
+        if (strcmp(basename(list->entries[index].name), name) == 0)
             found = list->entries[index].hex;
     return found;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
     INDEX_CHUNK = 65536,  /* index values read at once */
@@ -88,7 +89,7 @@ static int sources_present_check(const struct h5py_file *file, struct h5py_viola
 }
 
 /* The examples of SOURCE: the first dimension of its dataset, 0 when it has none. */
-static uint64_t source_length(const struct h5py_source *source)
+static uint64_t source_length(const struct h5py_file_source *source)
 {
     return source != NULL && source->present && source->rank > 0 ? source->shape[0] : 0;
 }
@@ -96,7 +97,7 @@ static uint64_t source_length(const struct h5py_source *source)
 static int span_check(const struct h5py_file *file, const struct h5py_split_row *row,
                       struct h5py_violations *violations)
 {
-    const struct h5py_source *source = h5py_file_source(file, row->source);
+    const struct h5py_file_source *source = h5py_file_source(file, row->source);
     if (!row->available || row->indices != INDICES_NONE || source == NULL || !source->present)
         return EXIT_OK;
     uint64_t length = source_length(source);
@@ -250,7 +251,8 @@ static int indices_check(const struct h5py_file *file, struct h5py_violations *v
 
 /* --- Sources ------------------------------------------------------------------------------ */
 
-static int axis_labels_check(const struct h5py_source *source, struct h5py_violations *violations)
+static int axis_labels_check(const struct h5py_file_source *source,
+                             struct h5py_violations *violations)
 {
     if (!source->present || source->axis_label_count == (size_t)source->rank)
         return EXIT_OK;
@@ -341,7 +343,8 @@ static int shapes_scan_run(struct shapes_scan *scan)
 }
 
 /* Compares each example's element count with the product of its row in the shapes scale. */
-static int element_sizes_check(const struct h5py_file *file, const struct h5py_source *source,
+static int element_sizes_check(const struct h5py_file *file,
+                               const struct h5py_file_source *source,
                                struct h5py_violations *violations)
 {
     struct shapes_scan scan = {.columns = source->shapes_columns, .length = source->shape[0]};
@@ -374,7 +377,8 @@ static int element_sizes_check(const struct h5py_file *file, const struct h5py_s
                          source->name, scan.bad, scan.bad_count, scan.bad_product);
 }
 
-static int variable_length_check(const struct h5py_file *file, const struct h5py_source *source,
+static int variable_length_check(const struct h5py_file *file,
+                                 const struct h5py_file_source *source,
                                  struct h5py_violations *violations)
 {
     if (!source->present || !source->variable_length)
@@ -421,4 +425,16 @@ int h5py_check(const struct h5py_file *file, struct h5py_violations *violations)
     for (size_t index = 0; index < sizeof checks / sizeof checks[0] && result == EXIT_OK; index++)
         result = checks[index](file, violations);
     return result;
+}
+
+bool h5py_file_passes_check(const char *path)
+{
+    struct h5py_file *file = NULL;
+    struct h5py_violations violations = {0};
+    bool sound = access(path, F_OK) == 0 && h5py_reader_open(&file, path) == EXIT_OK &&
+                 h5py_check(file, &violations) == EXIT_OK && violations.count == 0;
+    h5py_violations_free(&violations);
+    h5py_reader_close(file);
+    error_clear();
+    return sound;
 }

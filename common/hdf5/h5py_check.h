@@ -4,6 +4,7 @@
 
 #include "h5py_reader.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct h5py_violations {
@@ -21,5 +22,9 @@ struct h5py_violations {
 int h5py_check(const struct h5py_file *file, struct h5py_violations *violations);
 
 void h5py_violations_free(struct h5py_violations *violations);
+
+/* Whether PATH opens as an H5PYDataset file and breaks none of the invariants above; leaves no
+   error behind. */
+bool h5py_file_passes_check(const char *path);
 
 #endif

@@ -25,7 +25,7 @@ static enum element_type element_type_of(const char *dtype)
 
 static int source_declare(struct h5py_writer *writer, const struct cut_source *cut, int *index)
 {
-    struct h5py_source source = {
+    struct h5py_source_declaration source = {
         .name = cut->name, .type = element_type_of(cut->dtype), .rank = cut->rank,
         .variable_length = cut->variable_length, .example_rank = cut->example_rank,
     };

@@ -38,7 +38,7 @@ static const char *const writable_types[] = {"uint8", "uint16", "int64", "float3
 
 static int source_describe(struct cut_plan *plan, size_t index)
 {
-    const struct h5py_source *parent = &plan->file->sources[index];
+    const struct h5py_file_source *parent = &plan->file->sources[index];
     struct cut_source *source = &plan->sources[index];
     bool writable = false;
     for (size_t type = 0; type < sizeof writable_types / sizeof *writable_types; type++)
@@ -76,7 +76,7 @@ static int source_open(struct cut_plan *plan, size_t index)
         source->example_bytes = state->examples.example_bytes;
         return result;
     }
-    const struct h5py_source *parent = &plan->file->sources[index];
+    const struct h5py_file_source *parent = &plan->file->sources[index];
     state->dataset = H5Dopen2(plan->file->handle, source->name, H5P_DEFAULT);
     state->shapes = parent->shapes_name != NULL
                         ? H5Dopen2(plan->file->handle, parent->shapes_name, H5P_DEFAULT) : -1;

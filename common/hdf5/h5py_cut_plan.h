@@ -1,7 +1,6 @@
 /* The reading half of cutting a fixture from an H5PYDataset file: which examples of each split to
-   keep (the first N, or N drawn at random), and reading them back source by source. Kept apart
-   from the writing half (h5py_cut.c) because the reader's and the writer's headers both name a
-   struct h5py_source. */
+   keep (the first N, or N drawn at random), and reading them back source by source; h5py_cut.c
+   is the writing half. */
 #ifndef FUEL_H5PY_CUT_PLAN_H
 #define FUEL_H5PY_CUT_PLAN_H
 

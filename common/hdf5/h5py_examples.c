@@ -204,7 +204,7 @@ int h5py_selection_find(struct h5py_selection *selection, const struct h5py_file
                         const char *split, const char *source)
 {
     *selection = (struct h5py_selection){0};
-    const struct h5py_source *facts = h5py_file_source(file, source);
+    const struct h5py_file_source *facts = h5py_file_source(file, source);
     uint64_t limit = facts != NULL && facts->rank > 0 ? facts->shape[0] : 0;
     for (size_t index = 0; index < file->row_count; index++) {
         const struct h5py_split_row *row = &file->rows[index];

@@ -505,7 +505,8 @@ static char *type_name(hid_t type)
     return strdup(name);
 }
 
-static int source_shape_read(struct reading *reading, hid_t dataset, struct h5py_source *source)
+static int source_shape_read(struct reading *reading, hid_t dataset,
+                             struct h5py_file_source *source)
 {
     hid_t space = H5Dget_space(dataset);
     int rank = space < 0 ? -1 : H5Sget_simple_extent_ndims(space);
@@ -574,7 +575,7 @@ static int string_array_read(struct reading *reading, hid_t attribute, hid_t dat
 /* Dimension labels are the DIMENSION_LABELS attribute, one string per dimension. Read here
    rather than with H5DSget_label, which frees uninitialised pointers when that read fails.
    A count that differs from the rank is kept for h5py_check to report, not refused. */
-static int axis_labels_read(struct reading *reading, hid_t dataset, struct h5py_source *source)
+static int axis_labels_read(struct reading *reading, hid_t dataset, struct h5py_file_source *source)
 {
     char **labels = NULL;
     size_t count = 0;
@@ -603,7 +604,7 @@ static int axis_labels_read(struct reading *reading, hid_t dataset, struct h5py_
     return result;
 }
 
-static int shape_labels_read(struct reading *reading, hid_t scale, struct h5py_source *source)
+static int shape_labels_read(struct reading *reading, hid_t scale, struct h5py_file_source *source)
 {
     int result = string_array_read(reading, -1, scale, H5S_MAX_RANK, &source->shape_labels,
                                    &source->shape_label_count);
@@ -613,7 +614,7 @@ static int shape_labels_read(struct reading *reading, hid_t scale, struct h5py_s
     return result;
 }
 
-static int shapes_scale_read(struct reading *reading, hid_t scale, struct h5py_source *source)
+static int shapes_scale_read(struct reading *reading, hid_t scale, struct h5py_file_source *source)
 {
     ssize_t length = H5Iget_name(scale, NULL, 0);
     hid_t space = H5Dget_space(scale);
@@ -640,7 +641,7 @@ static int shapes_scale_read(struct reading *reading, hid_t scale, struct h5py_s
 }
 
 /* Keeps a scale attached to dimension 0 when its NAME is `shapes` or `shape_labels`. */
-static int scale_read(struct reading *reading, hid_t scale, struct h5py_source *source)
+static int scale_read(struct reading *reading, hid_t scale, struct h5py_file_source *source)
 {
     if (H5Aexists(scale, "NAME") <= 0)
         return 0;
@@ -658,7 +659,7 @@ static int scale_read(struct reading *reading, hid_t scale, struct h5py_source *
 }
 
 static int scales_read(struct reading *reading, hid_t dataset, const hvl_t *references,
-                       struct h5py_source *source)
+                       struct h5py_file_source *source)
 {
     int result = 0;
     for (size_t index = 0; index < references->len && result == 0; index++) {
@@ -674,7 +675,8 @@ static int scales_read(struct reading *reading, hid_t dataset, const hvl_t *refe
 
 /* The scales of dimension 0, from DIMENSION_LIST (one list of object references per dimension).
    Read here rather than with H5DSiterate_scales, which double-frees on some damaged files. */
-static int variable_length_read(struct reading *reading, hid_t dataset, struct h5py_source *source)
+static int variable_length_read(struct reading *reading, hid_t dataset,
+                                struct h5py_file_source *source)
 {
     if (source->rank < 1 || H5Aexists(dataset, "DIMENSION_LIST") <= 0)
         return 0;
@@ -704,7 +706,7 @@ static int variable_length_read(struct reading *reading, hid_t dataset, struct h
     return result;
 }
 
-static int source_read(struct reading *reading, struct h5py_source *source)
+static int source_read(struct reading *reading, struct h5py_file_source *source)
 {
     hid_t handle = reading->file->handle;
     if (H5Lexists(handle, source->name, H5P_DEFAULT) <= 0)
@@ -840,7 +842,7 @@ int h5py_reader_open(struct h5py_file **result, const char *path)
     return 0;
 }
 
-static void source_free(struct h5py_source *source)
+static void source_free(struct h5py_file_source *source)
 {
     free(source->name);
     free(source->dtype);
@@ -890,7 +892,7 @@ const char *h5py_file_attribute(const struct h5py_file *file, const char *name)
     return NULL;
 }
 
-const struct h5py_source *h5py_file_source(const struct h5py_file *file, const char *name)
+const struct h5py_file_source *h5py_file_source(const struct h5py_file *file, const char *name)
 {
     for (size_t index = 0; index < file->source_count; index++)
         if (strcmp(file->sources[index].name, name) == 0)

@@ -28,7 +28,8 @@ struct h5py_split_row {
     bool indices_integer;
 };
 
-struct h5py_source {
+/* A source as the file holds it: what the split array names, and the dataset found for it. */
+struct h5py_file_source {
     char *name;
     bool present;       /* a dataset of that name exists in the root group */
     char *dtype;        /* numpy's name: uint8, float32, bool, S12, str, ...; for variable-length
@@ -61,7 +62,7 @@ struct h5py_file {
     size_t split_count;
     char **splits;                     /* distinct split names, in order of first appearance */
     size_t source_count;
-    struct h5py_source *sources;       /* distinct source names, in order of first appearance */
+    struct h5py_file_source *sources;  /* distinct source names, in order of first appearance */
     size_t attribute_count;
     struct h5py_attribute *attributes; /* string root attributes, in HDF5's name order */
 };
@@ -78,7 +79,7 @@ void h5py_reader_close(struct h5py_file *file);
 const char *h5py_file_attribute(const struct h5py_file *file, const char *name);
 
 /* The source named NAME, NULL when the split array does not name it. */
-const struct h5py_source *h5py_file_source(const struct h5py_file *file, const char *name);
+const struct h5py_file_source *h5py_file_source(const struct h5py_file *file, const char *name);
 
 /* The number of examples a row selects: the indices dataset's length, stop - start for a
    contiguous row (0 when stop < start), 0 when unavailable or dangling. */

@@ -45,7 +45,7 @@ static int dimensions_read(hid_t dataset, int expected_rank, hsize_t *dimensions
 
 static int shapes_open(struct h5py_vlen_examples *examples, const struct h5py_file *file)
 {
-    const struct h5py_source *facts = h5py_file_source(file, examples->source);
+    const struct h5py_file_source *facts = h5py_file_source(file, examples->source);
     examples->example_rank = 1;
     if (facts == NULL || facts->shapes_name == NULL)
         return EXIT_OK;

@@ -299,8 +299,8 @@ static hid_t fixed_string_type(size_t length)
 }
 
 /* NAME_vlen_axis_labels: one fixed string per axis of an example, made the `shape_labels` scale. */
-static int create_shape_labels(hid_t file, const char *name, const struct h5py_source *declared,
-                               hid_t dataset)
+static int create_shape_labels(hid_t file, const char *name,
+                               const struct h5py_source_declaration *declared, hid_t dataset)
 {
     char scale_name[1024];
     snprintf(scale_name, sizeof scale_name, "%s_vlen_axis_labels", name);
@@ -338,7 +338,8 @@ static int create_shapes(hid_t file, struct writer_source *source)
     return 0;
 }
 
-static int validate_source(const struct h5py_writer *writer, const struct h5py_source *source)
+static int validate_source(const struct h5py_writer *writer,
+                           const struct h5py_source_declaration *source)
 {
     if (source->name == NULL || source->name[0] == '\0' || strchr(source->name, '/') != NULL ||
         strcmp(source->name, ".") == 0 || strlen(source->name) > 900)
@@ -363,7 +364,7 @@ static int validate_source(const struct h5py_writer *writer, const struct h5py_s
 }
 
 /* Bytes of one example of a fixed-shape source; false when that overflows. */
-static bool fixed_row_bytes(const struct h5py_source *source, size_t *bytes)
+static bool fixed_row_bytes(const struct h5py_source_declaration *source, size_t *bytes)
 {
     *bytes = element_size(source->type);
     for (int axis = 1; axis < source->rank; axis++) {
@@ -375,7 +376,7 @@ static bool fixed_row_bytes(const struct h5py_source *source, size_t *bytes)
 }
 
 static int create_source_datasets(struct h5py_writer *writer, struct writer_source *source,
-                                  const struct h5py_source *declared)
+                                  const struct h5py_source_declaration *declared)
 {
     hid_t file_type = source_hdf5_type(source, false);
     source->memory_type = source_hdf5_type(source, true);
@@ -396,8 +397,8 @@ static int create_source_datasets(struct h5py_writer *writer, struct writer_sour
     return EXIT_OK;
 }
 
-int h5py_writer_add_source(struct h5py_writer *writer, const struct h5py_source *declared,
-                           int *index)
+int h5py_writer_add_source(struct h5py_writer *writer,
+                           const struct h5py_source_declaration *declared, int *index)
 {
     forget_failure();
     int result = validate_source(writer, declared);

@@ -1,4 +1,6 @@
-/* Writes one HDF5 file laid out as Fuel's H5PYDataset interface 0.3 (see DESIGN.md). */
+/* Writes one HDF5 file laid out as Fuel's H5PYDataset interface 0.3 (fuel-convert(1)): a
+   contiguous dataset per source in the root group, the `split` attribute, axis labels as
+   dimension-scale labels. */
 #ifndef FUEL_H5PY_WRITER_H
 #define FUEL_H5PY_WRITER_H
 
@@ -20,7 +22,8 @@ enum element_type {
 /* Size in bytes of one element of TYPE in memory (ELEMENT_BOOL is one byte, 0 or 1). */
 size_t element_size(enum element_type type);
 
-struct h5py_source {
+/* A source as a converter declares it, before its first row is written. */
+struct h5py_source_declaration {
     const char *name;
     enum element_type type;
     /* Fixed-shape sources: the dataset's dimensions, the example axis first; shape[0] counts the
@@ -47,7 +50,8 @@ struct h5py_writer;
 int h5py_writer_create(struct h5py_writer **writer, const char *path);
 
 /* Declares a source and creates its contiguous, uncompressed dataset; *index names it below. */
-int h5py_writer_add_source(struct h5py_writer *writer, const struct h5py_source *source, int *index);
+int h5py_writer_add_source(struct h5py_writer *writer,
+                           const struct h5py_source_declaration *source, int *index);
 
 /* Writes COUNT examples from FIRST of a fixed-shape source; DATA holds COUNT whole examples,
    row-major, in the source's element type. */

@@ -1,9 +1,11 @@
-/* Builds the fuel_provenance JSON, hashing the input files in a thread while the conversion runs. */
+/* Builds the fuel_provenance JSON, hashing the input files in a thread while the conversion runs;
+   reads its creation time back from a file. */
 #include "provenance.h"
 
 #include "common/base/error.h"
 #include "common/base/hash.h"
 #include "common/base/versions.h"
+#include "h5py_reader.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -119,19 +121,13 @@ int provenance_begin(struct provenance **provenance, int argc, char *const *argv
     return EXIT_OK;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash != NULL ? slash + 1 : path;
-}
-
 static json_t *inputs_json(const struct provenance *provenance)
 {
     json_t *inputs = json_array();
     for (size_t index = 0; inputs != NULL && index < provenance->input_count; index++) {
         const struct input_digest *input = &provenance->inputs[index];
         json_t *entry = json_object();
-        json_object_set_new(entry, "name", json_string(base_name(input->path)));
+        json_object_set_new(entry, "name", json_string(basename(input->path)));
         json_object_set_new(entry, "size", json_integer((json_int_t)input->size));
         json_object_set_new(entry, "sha256", json_string(input->sha256));
         json_array_append_new(inputs, entry);
@@ -217,4 +213,20 @@ void provenance_created(char *buffer, size_t size)
     struct tm calendar;
     if (gmtime_r(&seconds, &calendar) == NULL || strftime(buffer, size, "%Y-%m-%dT%H:%M:%SZ", &calendar) == 0)
         snprintf(buffer, size, "1970-01-01T00:00:00Z");
+}
+
+char *provenance_file_created(const char *path)
+{
+    struct h5py_file *file = NULL;
+    char *created = NULL;
+    if (h5py_reader_open(&file, path) == EXIT_OK) {
+        const char *text = h5py_file_attribute(file, "fuel_provenance");
+        json_t *provenance = text != NULL ? json_loads(text, 0, NULL) : NULL;
+        const char *value = json_string_value(json_object_get(provenance, "created"));
+        created = value != NULL ? strdup(value) : NULL;
+        json_decref(provenance);
+    }
+    h5py_reader_close(file);
+    error_clear();
+    return created;
 }

@@ -30,4 +30,8 @@ void provenance_discard(struct provenance *provenance);
 /* "created" value: SOURCE_DATE_EPOCH when set, else now; UTC ISO 8601 "YYYY-MM-DDTHH:MM:SSZ". */
 void provenance_created(char *buffer, size_t size);
 
+/* The "created" of the fuel_provenance attribute of the HDF5 file PATH (caller frees); NULL when
+   there is none or PATH does not open, leaving no error behind. */
+char *provenance_file_created(const char *path);
+
 #endif

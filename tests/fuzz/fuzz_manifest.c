@@ -1,5 +1,5 @@
 /* libFuzzer target: the JSON manifests of extra downloaders (extra_downloaders in fuelrc(5)). */
-#include "downloaders/manifest.h"
+#include "datasets/manifest.h"
 #include "fuzz_input.h"
 
 #include <string.h>
@@ -11,15 +11,15 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     struct manifest manifest = {0};
     if (manifest_load(&manifest, fuzz_input_file(data, size)) == 0) {
         size_t total = 0;
-        for (size_t index = 0; index < manifest.downloader_count; index++) {
-            const struct downloader *downloader = &manifest.downloaders[index];
-            total += strlen(downloader->name);
-            if (downloader->variant != NULL)
-                total += strlen(downloader->variant);
-            for (size_t file = 0; file < downloader->file_count; file++) {
-                const struct dataset_file *entry = &downloader->files[file];
+        for (size_t index = 0; index < manifest.dataset_count; index++) {
+            const struct dataset *dataset = &manifest.datasets[index];
+            total += strlen(dataset->name);
+            if (dataset->variant != NULL)
+                total += strlen(dataset->variant);
+            for (size_t file = 0; file < dataset->file_count; file++) {
+                const struct dataset_file *entry = &dataset->files[file];
                 total += strlen(entry->name);
-                for (int url = 0; url < DOWNLOADER_MAX_URLS && entry->urls[url] != NULL; url++)
+                for (int url = 0; url < DATASET_MAX_URLS && entry->urls[url] != NULL; url++)
                     total += strlen(entry->urls[url]);
             }
         }

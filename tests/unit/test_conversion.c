@@ -1,4 +1,4 @@
-/* Unit tests of converters/conversion.c: a converter run into a published file that records the
+/* Unit tests of datasets/conversion.c: a converter run into a published file that records the
    command line it is given, as typed, without the command around it. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,7 +7,8 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "converters/conversion.h"
+#include "datasets/conversion.h"
+#include "datasets/dataset.h"
 #include "support.h"
 
 #include <hdf5.h>
@@ -49,22 +50,20 @@ static char *attribute(const char *path, const char *name)
 static const struct converter *iris_prepared(struct converter_arguments *arguments,
                                              struct conversion_inputs *inputs)
 {
-    const struct converter *iris = converter_find("iris");
     *arguments = (struct converter_arguments){.input_directory = raw_directory,
                                               .scratch_directory = test_directory};
-    converter_set_defaults(iris, arguments);
-    conversion_inputs_list(iris, arguments, inputs);
-    return iris;
+    converter_arguments_init(arguments, &iris_dataset);
+    conversion_inputs_list(arguments, inputs);
+    return &iris_dataset.converter;
 }
 
 static void test_inputs_list(void **state)
 {
     (void)state;
-    const struct converter *iris = converter_find("iris");
     struct converter_arguments arguments = {.input_directory = "/raw"};
-    converter_set_defaults(iris, &arguments);
+    converter_arguments_init(&arguments, &iris_dataset);
     struct conversion_inputs inputs;
-    conversion_inputs_list(iris, &arguments, &inputs);
+    conversion_inputs_list(&arguments, &inputs);
     assert_int_equal(inputs.count, 1);
     assert_string_equal(inputs.list[0], "/raw/iris.data");
     assert_ptr_equal(inputs.list[0], inputs.paths[0]);

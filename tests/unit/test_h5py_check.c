@@ -220,6 +220,25 @@ static void shapes_scale_on_fixed_datasets(void **state)
     h5py_violations_free(&violations);
 }
 
+/* The whole question asked of a path: it opens and breaks nothing; no error is left behind. */
+static void file_passes_check(void **state)
+{
+    (void)state;
+    char path[200];
+    snprintf(path, sizeof path, "%s/broken.hdf5", test_directory);
+    struct h5py_violations violations = violations_of("iris.hdf5", "pass");
+    h5py_violations_free(&violations);
+    assert_true(h5py_file_passes_check(path));
+    violations = violations_of(
+        "iris.hdf5", "rows = f.attrs['split']; rows[0]['stop'] = 9; f.attrs['split'] = rows");
+    assert_int_equal(violations.count, 1);
+    h5py_violations_free(&violations);
+    assert_false(h5py_file_passes_check(path));
+    assert_false(h5py_file_passes_check("/nonexistent/iris.hdf5"));
+    assert_false(h5py_file_passes_check(fixtures()));
+    assert_int_equal(error_code(), EXIT_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +255,7 @@ int main(void)
         cmocka_unit_test(variable_length_element_count),
         cmocka_unit_test(variable_length_shape_rows_and_labels),
         cmocka_unit_test(shapes_scale_on_fixed_datasets),
+        cmocka_unit_test(file_passes_check),
     };
     return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
 }

@@ -116,7 +116,7 @@ enum { EXPECTED_FILE_COUNT = sizeof expected_files / sizeof expected_files[0] };
 
 static void check_source(const struct h5py_file *file, const struct expected_source *expected)
 {
-    const struct h5py_source *source = h5py_file_source(file, expected->name);
+    const struct h5py_file_source *source = h5py_file_source(file, expected->name);
     assert_non_null(source);
     assert_true(source->present);
     assert_string_equal(source->dtype, expected->dtype);
@@ -395,7 +395,7 @@ static void reads_chapter_four_file(void **state)
         assert_int_equal(h5py_split_row_count(&file->rows[index]), 50);
         assert_true(file->rows[index].available);
     }
-    const struct h5py_source *images = h5py_file_source(file, "image_features");
+    const struct h5py_file_source *images = h5py_file_source(file, "image_features");
     assert_non_null(images);
     assert_true(images->variable_length);
     assert_string_equal(images->dtype, "uint8");
@@ -403,7 +403,7 @@ static void reads_chapter_four_file(void **state)
     assert_int_equal(images->shapes_columns, 3);
     assert_string_equal(joined(images->shape_labels, images->shape_label_count),
                         "channel,height,width");
-    const struct h5py_source *vectors = h5py_file_source(file, "vector_features");
+    const struct h5py_file_source *vectors = h5py_file_source(file, "vector_features");
     assert_string_equal(joined(vectors->axis_labels, 2), ",");
     h5py_reader_close(file);
 }
@@ -555,7 +555,7 @@ static void extra_axis_labels_are_counted(void **state)
     H5Fclose(file);
     struct h5py_file *opened;
     assert_int_equal(h5py_reader_open(&opened, path), EXIT_OK);
-    const struct h5py_source *features = h5py_file_source(opened, "features");
+    const struct h5py_file_source *features = h5py_file_source(opened, "features");
     assert_int_equal(features->rank, 2);
     assert_int_equal(features->axis_label_count, 3);
     assert_string_equal(joined(features->axis_labels, 2), "batch,feature");

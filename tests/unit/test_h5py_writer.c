@@ -34,11 +34,12 @@ static void write_fixed_file(const char *path)
 {
     struct h5py_writer *writer;
     assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
-    struct h5py_source features = {.name = "features", .type = ELEMENT_UINT8, .rank = 4,
-                                   .shape = {5, 1, 2, 3},
-                                   .axis_labels = {"batch", "channel", "height", "width"}};
-    struct h5py_source targets = {.name = "targets", .type = ELEMENT_UINT8, .rank = 2,
-                                  .shape = {5, 1}, .axis_labels = {"batch", "index"}};
+    struct h5py_source_declaration features = {
+        .name = "features", .type = ELEMENT_UINT8, .rank = 4, .shape = {5, 1, 2, 3},
+        .axis_labels = {"batch", "channel", "height", "width"}};
+    struct h5py_source_declaration targets = {
+        .name = "targets", .type = ELEMENT_UINT8, .rank = 2, .shape = {5, 1},
+        .axis_labels = {"batch", "index"}};
     int features_index, targets_index;
     assert_int_equal(h5py_writer_add_source(writer, &features, &features_index), EXIT_OK);
     assert_int_equal(h5py_writer_add_source(writer, &targets, &targets_index), EXIT_OK);
@@ -272,10 +273,11 @@ static void test_unavailable_pairs_and_source_order(void **state)
     path_in_directory(path, sizeof path, "unavailable.hdf5");
     struct h5py_writer *writer;
     assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
-    struct h5py_source zeta = {.name = "zeta", .type = ELEMENT_INT64, .rank = 1, .shape = {4},
-                               .axis_labels = {"batch"}};
-    struct h5py_source alpha = {.name = "alpha", .type = ELEMENT_FLOAT64, .rank = 1, .shape = {2},
-                                .axis_labels = {"batch"}};
+    struct h5py_source_declaration zeta = {
+        .name = "zeta", .type = ELEMENT_INT64, .rank = 1, .shape = {4}, .axis_labels = {"batch"}};
+    struct h5py_source_declaration alpha = {
+        .name = "alpha", .type = ELEMENT_FLOAT64, .rank = 1, .shape = {2},
+        .axis_labels = {"batch"}};
     int index;
     assert_int_equal(h5py_writer_add_source(writer, &zeta, &index), EXIT_OK);
     assert_int_equal(h5py_writer_add_source(writer, &alpha, &index), EXIT_OK);
@@ -354,8 +356,9 @@ static void test_bool_source(void **state)
     path_in_directory(path, sizeof path, "bool.hdf5");
     struct h5py_writer *writer;
     assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
-    struct h5py_source flags = {.name = "features", .type = ELEMENT_BOOL, .rank = 2,
-                                .shape = {3, 2}, .axis_labels = {"batch", "feature"}};
+    struct h5py_source_declaration flags = {
+        .name = "features", .type = ELEMENT_BOOL, .rank = 2, .shape = {3, 2},
+        .axis_labels = {"batch", "feature"}};
     int index;
     assert_int_equal(h5py_writer_add_source(writer, &flags, &index), EXIT_OK);
     uint8_t values[6] = {1, 0, 0, 1, 1, 1};
@@ -379,9 +382,9 @@ static void write_variable_file(const char *path)
 {
     struct h5py_writer *writer;
     assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
-    struct h5py_source boxes = {.name = "boxes", .type = ELEMENT_UINT16, .rank = 1, .shape = {3},
-                                .axis_labels = {"batch"}, .variable_length = true,
-                                .example_rank = 2, .shape_labels = {"bounding_box", "height"}};
+    struct h5py_source_declaration boxes = {
+        .name = "boxes", .type = ELEMENT_UINT16, .rank = 1, .shape = {3}, .axis_labels = {"batch"},
+        .variable_length = true, .example_rank = 2, .shape_labels = {"bounding_box", "height"}};
     int index;
     assert_int_equal(h5py_writer_add_source(writer, &boxes, &index), EXIT_OK);
     uint16_t first[2] = {11, 12}, second[6] = {21, 22, 23, 24, 25, 26}, third[4] = {31, 32, 33, 34};
@@ -478,12 +481,13 @@ static void test_blocks(void **state)
     enum { EXAMPLES = 10000, ROW = 1000 };
     struct h5py_writer *writer;
     assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
-    struct h5py_source rows = {.name = "rows", .type = ELEMENT_FLOAT32, .rank = 2,
-                               .shape = {EXAMPLES, ROW}, .axis_labels = {"batch", "feature"}};
-    struct h5py_source lengths = {.name = "lengths", .type = ELEMENT_INT64, .rank = 1,
-                                  .shape = {EXAMPLES}, .axis_labels = {"batch"},
-                                  .variable_length = true, .example_rank = 1,
-                                  .shape_labels = {"item"}};
+    struct h5py_source_declaration rows = {
+        .name = "rows", .type = ELEMENT_FLOAT32, .rank = 2, .shape = {EXAMPLES, ROW},
+        .axis_labels = {"batch", "feature"}};
+    struct h5py_source_declaration lengths = {
+        .name = "lengths", .type = ELEMENT_INT64, .rank = 1, .shape = {EXAMPLES},
+        .axis_labels = {"batch"}, .variable_length = true, .example_rank = 1,
+        .shape_labels = {"item"}};
     int rows_index, lengths_index;
     assert_int_equal(h5py_writer_add_source(writer, &rows, &rows_index), EXIT_OK);
     assert_int_equal(h5py_writer_add_source(writer, &lengths, &lengths_index), EXIT_OK);
@@ -552,7 +556,7 @@ static enum element_type element_of(hid_t type)
     return ELEMENT_UINT8;
 }
 
-static void read_shape_labels(hid_t file, const char *name, struct h5py_source *source,
+static void read_shape_labels(hid_t file, const char *name, struct h5py_source_declaration *source,
                               char labels[][64])
 {
     char scale_name[256];
@@ -597,7 +601,7 @@ static void copy_variable(struct copy_context *context, hid_t dataset, const cha
 }
 
 static void copy_fixed(hid_t dataset, struct h5py_writer *writer, int index,
-                       const struct h5py_source *source)
+                       const struct h5py_source_declaration *source)
 {
     size_t bytes = element_size(source->type);
     for (int axis = 0; axis < source->rank; axis++)
@@ -622,7 +626,7 @@ static herr_t copy_source(hid_t group, const char *name, const H5L_info_t *info,
         H5Dclose(dataset);
         return 0;
     }
-    struct h5py_source source = {.name = name};
+    struct h5py_source_declaration source = {.name = name};
     hid_t stored = H5Dget_type(dataset);
     source.variable_length = H5Tget_class(stored) == H5T_VLEN;
     hid_t element = source.variable_length ? H5Tget_super(stored) : H5Tcopy(stored);
@@ -769,17 +773,20 @@ static void test_invalid_calls(void **state)
     path_in_directory(path, sizeof path, "invalid.hdf5");
     struct h5py_writer *writer;
     assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
-    struct h5py_source deep = {.name = "deep", .type = ELEMENT_UINT8, .rank = H5PY_MAX_RANK + 1};
+    struct h5py_source_declaration deep = {
+        .name = "deep", .type = ELEMENT_UINT8, .rank = H5PY_MAX_RANK + 1};
     int index;
     expect_error(h5py_writer_add_source(writer, &deep, &index), EXIT_OTHER, "rank 9");
-    struct h5py_source huge = {.name = "huge", .type = ELEMENT_FLOAT64, .rank = 3,
-                               .shape = {1, UINT64_C(1) << 40, UINT64_C(1) << 40}};
+    struct h5py_source_declaration huge = {
+        .name = "huge", .type = ELEMENT_FLOAT64, .rank = 3,
+        .shape = {1, UINT64_C(1) << 40, UINT64_C(1) << 40}};
     expect_error(h5py_writer_add_source(writer, &huge, &index), EXIT_OTHER, "huge: shape too large");
-    struct h5py_source nested = {.name = "group/features", .type = ELEMENT_UINT8, .rank = 1,
-                                 .shape = {1}};
+    struct h5py_source_declaration nested = {
+        .name = "group/features", .type = ELEMENT_UINT8, .rank = 1, .shape = {1}};
     expect_error(h5py_writer_add_source(writer, &nested, &index), EXIT_OTHER, "invalid source name");
-    struct h5py_source fixed = {.name = "fixed", .type = ELEMENT_UINT8, .rank = 2,
-                                .shape = {4, 3}, .axis_labels = {"batch", "x"}};
+    struct h5py_source_declaration fixed = {
+        .name = "fixed", .type = ELEMENT_UINT8, .rank = 2, .shape = {4, 3},
+        .axis_labels = {"batch", "x"}};
     assert_int_equal(h5py_writer_add_source(writer, &fixed, &index), EXIT_OK);
     expect_error(h5py_writer_add_source(writer, &fixed, &index), EXIT_OTHER, "declared twice");
     uint8_t data[15] = {0};
@@ -807,24 +814,26 @@ static void test_invalid_variable_calls(void **state)
     path_in_directory(path, sizeof path, "invalid-variable.hdf5");
     struct h5py_writer *writer;
     assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
-    struct h5py_source wide = {.name = "wide", .type = ELEMENT_UINT8, .rank = 2, .shape = {2, 2},
-                               .variable_length = true, .example_rank = 1};
+    struct h5py_source_declaration wide = {
+        .name = "wide", .type = ELEMENT_UINT8, .rank = 2, .shape = {2, 2}, .variable_length = true,
+        .example_rank = 1};
     int index;
     expect_error(h5py_writer_add_source(writer, &wide, &index), EXIT_OTHER, "rank 1");
-    struct h5py_source deep = {.name = "deep", .type = ELEMENT_UINT8, .rank = 1, .shape = {2},
-                               .variable_length = true, .example_rank = H5PY_MAX_RANK + 1};
+    struct h5py_source_declaration deep = {
+        .name = "deep", .type = ELEMENT_UINT8, .rank = 1, .shape = {2}, .variable_length = true,
+        .example_rank = H5PY_MAX_RANK + 1};
     expect_error(h5py_writer_add_source(writer, &deep, &index), EXIT_OTHER, "example rank");
-    struct h5py_source good = {.name = "good", .type = ELEMENT_UINT8, .rank = 1, .shape = {2},
-                               .axis_labels = {"batch"}, .variable_length = true,
-                               .example_rank = 1, .shape_labels = {"x"}};
+    struct h5py_source_declaration good = {
+        .name = "good", .type = ELEMENT_UINT8, .rank = 1, .shape = {2}, .axis_labels = {"batch"},
+        .variable_length = true, .example_rank = 1, .shape_labels = {"x"}};
     assert_int_equal(h5py_writer_add_source(writer, &good, &index), EXIT_OK);
     uint8_t data[1] = {0};
     uint16_t shape[1] = {1};
     expect_error(h5py_writer_write_variable(writer, index, 2, data, shape), EXIT_OTHER,
                  "example 2 outside 0..2");
     /* HDF5 itself refuses: good_shapes is taken by the scale of good. */
-    struct h5py_source clash = {.name = "good_shapes", .type = ELEMENT_UINT8, .rank = 1,
-                                .shape = {2}};
+    struct h5py_source_declaration clash = {
+        .name = "good_shapes", .type = ELEMENT_UINT8, .rank = 1, .shape = {2}};
     char expected[512];
     snprintf(expected, sizeof expected, "cannot write: %s: good_shapes: name already exists", path);
     expect_error(h5py_writer_add_source(writer, &clash, &index), EXIT_WRITE, expected);
@@ -850,8 +859,9 @@ static void test_disk_full(void **state)
     struct h5py_writer *writer;
     int result = h5py_writer_create(&writer, "/dev/full");
     if (result == EXIT_OK) {
-        struct h5py_source big = {.name = "big", .type = ELEMENT_UINT8, .rank = 2,
-                                  .shape = {64, 1 << 20}, .axis_labels = {"batch", "x"}};
+        struct h5py_source_declaration big = {
+            .name = "big", .type = ELEMENT_UINT8, .rank = 2, .shape = {64, 1 << 20},
+            .axis_labels = {"batch", "x"}};
         int index;
         result = h5py_writer_add_source(writer, &big, &index);
         static uint8_t rows[4 << 20];
@@ -873,8 +883,9 @@ static int write_past_size_limit(const char *path, uint64_t rows_per_call)
     struct h5py_writer *writer;
     int result = h5py_writer_create(&writer, path);
     assert_int_equal(result, EXIT_OK);
-    struct h5py_source rows = {.name = "rows", .type = ELEMENT_UINT8, .rank = 2,
-                               .shape = {4096, 4096}, .axis_labels = {"batch", "x"}};
+    struct h5py_source_declaration rows = {
+        .name = "rows", .type = ELEMENT_UINT8, .rank = 2, .shape = {4096, 4096},
+        .axis_labels = {"batch", "x"}};
     int index;
     assert_int_equal(h5py_writer_add_source(writer, &rows, &index), EXIT_OK);
     static uint8_t block[1024 * 4096];

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
+#include "common/hdf5/h5py_writer.h"
 #include "common/hdf5/provenance.h"
 #include "common/base/versions.h"
 #include "support.h"
@@ -175,6 +176,41 @@ static void test_created_now_without_epoch(void **state)
     assert_int_equal(strlen(created), 20);
 }
 
+/* Writes an H5PYDataset file of one empty source at PATH with PROVENANCE (NULL: none). */
+static void write_file(const char *path, const char *provenance)
+{
+    struct h5py_writer *writer;
+    struct h5py_source_declaration source = {
+        .name = "features", .type = ELEMENT_UINT8, .rank = 1, .shape = {0},
+        .axis_labels = {"batch"}};
+    struct h5py_attributes attributes = {
+        .command = "fuel-convert toy", .version = "0.1.0", .provenance_json = provenance};
+    int index;
+    assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
+    assert_int_equal(h5py_writer_add_source(writer, &source, &index), EXIT_OK);
+    assert_int_equal(h5py_writer_add_split(writer, "all", NULL, 0, 0), EXIT_OK);
+    assert_int_equal(h5py_writer_finish(writer, &attributes), EXIT_OK);
+}
+
+static void test_created_read_back(void **state)
+{
+    (void)state;
+    char path[256];
+    snprintf(path, sizeof path, "%s/toy.hdf5", test_directory);
+    write_file(path, "{\"tool\": \"fuel-convert\", \"created\": \"2023-11-14T22:13:20Z\"}");
+    char *created = provenance_file_created(path);
+    assert_non_null(created);
+    assert_string_equal(created, "2023-11-14T22:13:20Z");
+    free(created);
+    write_file(path, NULL);
+    assert_null(provenance_file_created(path));
+    write_file(path, "{\"created\": 1700000000}");
+    assert_null(provenance_file_created(path));
+    assert_null(provenance_file_created(abc_path));
+    assert_null(provenance_file_created("/nonexistent/toy.hdf5"));
+    assert_int_equal(error_code(), EXIT_OK);
+}
+
 /* fuel_convert_command: the basename of argv[0], then every argument as typed. */
 static void test_typed_command_text(void **state)
 {
@@ -202,6 +238,7 @@ int main(void)
         cmocka_unit_test(test_missing_input),
         cmocka_unit_test(test_discard),
         cmocka_unit_test(test_created_now_without_epoch),
+        cmocka_unit_test(test_created_read_back),
     };
     return cmocka_run_group_tests(tests, make_inputs, test_directory_teardown);
 }

@@ -215,13 +215,13 @@ static int declare_sources(struct conversion *conversion, struct h5py_writer *wr
     uint64_t total = 0;
     for (size_t index = 0; index < conversion->layout->member_count; index++)
         total += conversion->batches[index].count;
-    struct h5py_source features = {
+    struct h5py_source_declaration features = {
         .name = "features", .type = ELEMENT_UINT8, .rank = 4, .shape = {total, 3, 32, 32},
         .axis_labels = {"batch", "channel", "height", "width"},
     };
     int result = h5py_writer_add_source(writer, &features, &sources[0]);
     for (size_t kind = 0; result == EXIT_OK && kind < conversion->layout->label_count; kind++) {
-        struct h5py_source labels = {
+        struct h5py_source_declaration labels = {
             .name = conversion->layout->labels[kind].source, .type = ELEMENT_UINT8, .rank = 2,
             .shape = {total, 1}, .axis_labels = {"batch", "index"},
         };
@@ -331,8 +331,7 @@ int cifar_convert(const struct cifar_layout *layout, const struct converter_argu
         release(conversion);
         return error_set(EXIT_OTHER, "cannot convert: out of memory");
     }
-    snprintf(conversion->path, sizeof conversion->path, "%s/%s", arguments->input_directory,
-             layout->archive);
+    converter_input_path(arguments, 0, conversion->path, sizeof conversion->path);
     int result = tar_stream_open(&conversion->stream, conversion->path);
     if (result == EXIT_OK)
         result = spool_create(&conversion->spool, arguments->scratch_directory);

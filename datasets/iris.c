@@ -1,5 +1,6 @@
-/* Iris: UCI's iris.data (four measurements and a class name a line) into features and targets. */
-#include "converter.h"
+/* Iris: UCI's iris.data (four measurements and a class name a line; no size or checksum
+   published) into features and targets. */
+#include "dataset.h"
 
 #include "common/formats/class_rows.h"
 #include "common/base/error.h"
@@ -10,8 +11,10 @@
 
 enum { FEATURES = 4 };
 
-static const char input_file[] = "iris.data";
-static const char *const input_files[] = {input_file};
+static const struct dataset_file files[] = {
+    {"iris.data",
+     {"https://archive.ics.uci.edu/ml/machine-learning-databases/iris/iris.data", NULL}, 0, NULL},
+};
 static const char *const class_names[] = {"Iris-setosa", "Iris-versicolor", "Iris-virginica"};
 
 struct examples {
@@ -79,11 +82,11 @@ static int read_examples(const char *path, struct examples *examples)
 
 static int write_examples(struct h5py_writer *writer, const struct examples *examples)
 {
-    struct h5py_source features = {
+    struct h5py_source_declaration features = {
         .name = "features", .type = ELEMENT_FLOAT32, .rank = 2, .shape = {examples->count, FEATURES},
         .axis_labels = {"batch", "feature"},
     };
-    struct h5py_source targets = {
+    struct h5py_source_declaration targets = {
         .name = "targets", .type = ELEMENT_UINT8, .rank = 2, .shape = {examples->count, 1},
         .axis_labels = {"batch", "index"},
     };
@@ -103,7 +106,7 @@ static int write_examples(struct h5py_writer *writer, const struct examples *exa
 static int convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", arguments->input_directory, input_file);
+    converter_input_path(arguments, 0, path, sizeof path);
     struct examples examples = {0};
     int result = read_examples(path, &examples);
     if (result == EXIT_OK)
@@ -113,11 +116,16 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     return result;
 }
 
-const struct converter iris_converter = {
+const struct dataset iris_dataset = {
     .name = "iris",
-    .summary = "Fisher's iris measurements (UCI iris.data) into iris.hdf5",
-    .input_names = input_files,
-    .input_count = 1,
-    .output_file = "iris.hdf5",
-    .convert = convert,
+    .summary = "Fisher's 150 iris flowers, 4 measurements and a species each",
+    .files = files,
+    .file_count = 1,
+    .converter = {
+        .summary = "Fisher's iris measurements (UCI iris.data) into iris.hdf5",
+        .inputs = {0},
+        .input_count = 1,
+        .output_file = "iris.hdf5",
+        .convert = convert,
+    },
 };

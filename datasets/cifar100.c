@@ -1,8 +1,11 @@
 /* CIFAR-100: cifar-100-python.tar.gz (train and test pickles) into features and fine/coarse labels. */
 #include "cifar_batches.h"
 
-static const char archive[] = "cifar-100-python.tar.gz";
-static const char *const inputs[] = {archive};
+static const struct dataset_file files[] = {
+    {"cifar-100-python.tar.gz", {"https://www.cs.toronto.edu/~kriz/cifar-100-python.tar.gz", NULL},
+     169001437, "eb9058c3a382ffc7106e4002c42a8d85"},
+};
+
 static const char *const splits[] = {"train", "test"};
 
 static const struct cifar_member members[] = {
@@ -16,7 +19,6 @@ static const struct cifar_labels labels[] = {
 };
 
 static const struct cifar_layout layout = {
-    .archive = archive,
     .splits = splits,
     .split_count = 2,
     .members = members,
@@ -30,11 +32,16 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     return cifar_convert(&layout, arguments, writer);
 }
 
-const struct converter cifar100_converter = {
+const struct dataset cifar100_dataset = {
     .name = "cifar100",
-    .summary = "CIFAR-100 tiny images (cifar-100-python.tar.gz) into cifar100.hdf5",
-    .input_names = inputs,
-    .input_count = 1,
-    .output_file = "cifar100.hdf5",
-    .convert = convert,
+    .summary = "100 classes of 32x32 colour images, 50000 train + 10000 test",
+    .files = files,
+    .file_count = 1,
+    .converter = {
+        .summary = "CIFAR-100 tiny images (cifar-100-python.tar.gz) into cifar100.hdf5",
+        .inputs = {0},
+        .input_count = 1,
+        .output_file = "cifar100.hdf5",
+        .convert = convert,
+    },
 };

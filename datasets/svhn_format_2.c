@@ -1,5 +1,6 @@
-/* SVHN format 2: {train,test,extra}_32x32.mat (MATLAB level 5) into svhn_format_2.hdf5. */
-#include "converter.h"
+/* SVHN format 2: {train,test,extra}_32x32.mat (MATLAB level 5, cropped 32x32 digits) from
+   Stanford into svhn_format_2.hdf5. */
+#include "dataset.h"
 
 #include "common/base/error.h"
 #include "common/formats/matlab_v5.h"
@@ -17,8 +18,16 @@
 #define BLOCK_LABELS 4096
 
 static const char *const split_names[SPLIT_COUNT] = {"train", "test", "extra"};
-static const char *const file_names[SPLIT_COUNT] = {"train_32x32.mat", "test_32x32.mat",
-                                                    "extra_32x32.mat"};
+
+#define STANFORD "http://ufldl.stanford.edu/housenumbers/"
+#define SVHN_FILE(name, size, md5) {name, {STANFORD name, NULL}, size, md5}
+
+/* One file a split, in the order of the splits. */
+static const struct dataset_file files[SPLIT_COUNT] = {
+    SVHN_FILE("train_32x32.mat", 182040794, "e26dedcc434d2e4c54c9b2d4a06d8373"),
+    SVHN_FILE("test_32x32.mat", 64275384, "eb5a983be6a315427106f1b164d9cef3"),
+    SVHN_FILE("extra_32x32.mat", 1329278602, "a93ce644f1a588dc4d68dda5feec44a7"),
+};
 
 struct split_input {
     char path[PATH_MAX];
@@ -234,12 +243,12 @@ static int write_split(struct svhn_output *output, const struct split_input *inp
 
 static int declare_sources(struct svhn_output *output, uint64_t total)
 {
-    struct h5py_source features = {
+    struct h5py_source_declaration features = {
         .name = "features", .type = ELEMENT_UINT8, .rank = 4,
         .shape = {total, CHANNELS, SIDE, SIDE},
         .axis_labels = {"batch", "channel", "height", "width"},
     };
-    struct h5py_source targets = {
+    struct h5py_source_declaration targets = {
         .name = "targets", .type = ELEMENT_FLOAT64, .rank = 2, .shape = {total, 1},
         .axis_labels = {"batch", "index"},
     };
@@ -268,8 +277,7 @@ static int svhn_convert(const struct converter_arguments *arguments, struct h5py
     struct split_input inputs[SPLIT_COUNT];
     uint64_t total = 0;
     for (size_t split = 0; split < SPLIT_COUNT; split++) {
-        snprintf(inputs[split].path, sizeof inputs[split].path, "%s/%s",
-                 arguments->input_directory, file_names[split]);
+        converter_input_path(arguments, split, inputs[split].path, sizeof inputs[split].path);
         int status = inspect_split(&inputs[split]);
         if (status != EXIT_OK)
             return status;
@@ -293,12 +301,17 @@ static int svhn_convert(const struct converter_arguments *arguments, struct h5py
     return status;
 }
 
-const struct converter svhn_format_2_converter = {
+const struct dataset svhn_format_2_dataset = {
     .name = "svhn",
     .variant = "2",
-    .summary = "SVHN format 2: 32x32 cropped digits (3 MATLAB files) into svhn_format_2.hdf5",
-    .input_names = file_names,
-    .input_count = SPLIT_COUNT,
-    .output_file = "svhn_format_2.hdf5",
-    .convert = svhn_convert,
+    .summary = "street view house numbers, cropped 32x32 digits (format 2)",
+    .files = files,
+    .file_count = SPLIT_COUNT,
+    .converter = {
+        .summary = "SVHN format 2: 32x32 cropped digits (3 MATLAB files) into svhn_format_2.hdf5",
+        .inputs = {0, 1, 2},
+        .input_count = SPLIT_COUNT,
+        .output_file = "svhn_format_2.hdf5",
+        .convert = svhn_convert,
+    },
 };

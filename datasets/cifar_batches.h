@@ -2,7 +2,7 @@
 #ifndef FUEL_CIFAR_BATCHES_H
 #define FUEL_CIFAR_BATCHES_H
 
-#include "converter.h"
+#include "dataset.h"
 
 #define CIFAR_MAX_MEMBERS 8
 #define CIFAR_MAX_LABELS 2
@@ -19,7 +19,6 @@ struct cifar_labels {
 };
 
 struct cifar_layout {
-    const char *archive;
     const char *const *splits;
     int split_count;
     /* In output order; the members of one split are listed together. */
@@ -29,7 +28,7 @@ struct cifar_layout {
     size_t label_count;
 };
 
-/* Reads the layout's archive from the input directory and fills WRITER: features
+/* Reads the converter's one input, the archive, and fills WRITER: features
    (N,3,32,32) uint8, one (N,1) uint8 source per label kind, one split per layout split. */
 int cifar_convert(const struct cifar_layout *layout, const struct converter_arguments *arguments,
                   struct h5py_writer *writer);

@@ -1,4 +1,5 @@
-/* What a dataset converter declares: options, inputs, output name, and the conversion loop. */
+/* What a dataset's converter declares: its inputs (among the dataset's files), options, output
+   name, and the conversion loop; and the helpers the commands and the loops call. */
 #ifndef FUEL_CONVERTER_H
 #define FUEL_CONVERTER_H
 
@@ -10,6 +11,8 @@
 
 #define CONVERTER_MAX_OPTIONS 4
 #define CONVERTER_MAX_INPUTS 16
+
+struct dataset;
 
 struct converter_option {
     const char *name;            /* "--dtype" */
@@ -27,6 +30,7 @@ struct converter_progress {
 };
 
 struct converter_arguments {
+    const struct dataset *dataset; /* whose converter runs, and whose files its inputs are */
     const char *input_directory;
     /* Where a converter may keep scratch files (the output directory): unlinked ones, or named as
        publish_begin names temporaries so that `fuel clean` finds them; NULL: $TMPDIR. */
@@ -37,48 +41,38 @@ struct converter_arguments {
     const struct converter_progress *progress; /* NULL: nobody listens */
 };
 
+struct converter {
+    const char *summary;
+    /* The files the conversion reads, in the order it reads them: indices into the dataset's
+       files, so their names are written once, in the file table the downloader fetches. */
+    size_t inputs[CONVERTER_MAX_INPUTS];
+    size_t input_count;
+    const struct converter_option *options;
+    size_t option_count;
+    /* The default output file name: OUTPUT_FILE, or the output_name callback when it depends on
+       the options (mnist --dtype float32 writes mnist_float32.hdf5). */
+    const char *output_file;
+    void (*output_name)(const struct converter_arguments *arguments, char *name, size_t size);
+    /* Reads the inputs and fills WRITER (sources, rows, splits); an exit code, error_set on
+       failure. NULL: the dataset has no built-in converter (datasets of manifests). */
+    int (*convert)(const struct converter_arguments *arguments, struct h5py_writer *writer);
+};
+
 struct converter_inputs {
     const char *names[CONVERTER_MAX_INPUTS]; /* relative to the input directory */
     size_t count;
 };
 
-struct converter {
-    const char *name;
-    /* Datasets with several formats (svhn 1, svhn 2) register one converter per format under the
-       same name; the first positional argument picks the one whose variant it equals. */
-    const char *variant;
-    const char *summary;
-    const struct converter_option *options;
-    size_t option_count;
-    /* The files the conversion reads (relative to the input directory), so the command can
-       report missing ones and hash them: INPUT_COUNT fixed names, or the inputs callback when
-       they depend on the options. */
-    const char *const *input_names;
-    size_t input_count;
-    void (*inputs)(const struct converter_arguments *arguments, struct converter_inputs *inputs);
-    /* The default output file name: OUTPUT_FILE, or the output_name callback when it depends on
-       the options (mnist --dtype float32 writes mnist_float32.hdf5). */
-    const char *output_file;
-    void (*output_name)(const struct converter_arguments *arguments, char *name, size_t size);
-    /* Reads the inputs and fills WRITER (sources, rows, splits); an exit code, error_set on failure. */
-    int (*convert)(const struct converter_arguments *arguments, struct h5py_writer *writer);
-};
+/* Points ARGUMENTS at DATASET and sets every option value to its converter's default. */
+void converter_arguments_init(struct converter_arguments *arguments, const struct dataset *dataset);
 
-/* The built-in converters, NULL-terminated, and a lookup by name (NULL when unknown). */
-extern const struct converter *const converters[];
-const struct converter *converter_find(const char *name);
+/* The names of the files DATASET's converter reads, in its order. */
+void converter_list_inputs(const struct dataset *dataset, struct converter_inputs *inputs);
 
-/* The converter of dataset NAME, and of its format VARIANT when it has several; NULL if none. */
-const struct converter *converter_find_variant(const char *name, const char *variant);
-
-/* Sets every option value of ARGUMENTS to CONVERTER's default. */
-void converter_set_defaults(const struct converter *converter,
-                            struct converter_arguments *arguments);
-
-/* The files CONVERTER reads with ARGUMENTS, from its fixed names or its inputs callback. */
-void converter_list_inputs(const struct converter *converter,
-                           const struct converter_arguments *arguments,
-                           struct converter_inputs *inputs);
+/* The path of input INDEX (0 to input_count - 1) of ARGUMENTS' converter: the input directory,
+   '/', the name of that file of the dataset. */
+void converter_input_path(const struct converter_arguments *arguments, size_t index, char *path,
+                          size_t size);
 
 /* CONVERTER's default output file name with ARGUMENTS into NAME (SIZE bytes). */
 void converter_name_output(const struct converter *converter,

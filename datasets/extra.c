@@ -3,7 +3,7 @@
 
 #include "common/base/dataset_name.h"
 #include "common/base/error.h"
-#include "converter.h"
+#include "dataset.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -27,6 +27,14 @@ static bool executable_file(const char *path)
     return stat(path, &status) == 0 && S_ISREG(status.st_mode) && access(path, X_OK) == 0;
 }
 
+static bool builtin_converter(const char *name)
+{
+    for (size_t index = 0; datasets[index] != NULL; index++)
+        if (strcmp(datasets[index]->name, name) == 0 && dataset_converts(datasets[index]))
+            return true;
+    return false;
+}
+
 /* Adds DIRECTORY/FILE unless it is no executable; a clash is an error, as in Fuel. */
 static int converter_add(struct extra_converters *found, const char *directory, const char *file)
 {
@@ -41,7 +49,7 @@ static int converter_add(struct extra_converters *found, const char *directory, 
     }
     const struct extra_converter *other = extra_converter_find(found, name);
     int result = EXIT_OK;
-    if (converter_find(name) != NULL)
+    if (builtin_converter(name))
         result = error_set(EXIT_USAGE, "name clash: %s: %s is a built-in converter", path, name);
     else if (other != NULL)
         result = error_set(EXIT_USAGE, "name clash: %s: %s is also %s", path, name, other->path);

@@ -1,8 +1,12 @@
-/* CIFAR-10: cifar-10-python.tar.gz (six pickled batches) into features (N,3,32,32) and targets. */
+/* CIFAR-10: cifar-10-python.tar.gz from Alex Krizhevsky's page (six pickled batches) into features
+   (N,3,32,32) and targets. */
 #include "cifar_batches.h"
 
-static const char archive[] = "cifar-10-python.tar.gz";
-static const char *const inputs[] = {archive};
+static const struct dataset_file files[] = {
+    {"cifar-10-python.tar.gz", {"https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz", NULL},
+     170498071, "c58f30108f718f92721af3b95e74349a"},
+};
+
 static const char *const splits[] = {"train", "test"};
 
 static const struct cifar_member members[] = {
@@ -14,7 +18,6 @@ static const struct cifar_member members[] = {
 static const struct cifar_labels labels[] = {{"labels", "targets", 10}};
 
 static const struct cifar_layout layout = {
-    .archive = archive,
     .splits = splits,
     .split_count = 2,
     .members = members,
@@ -28,11 +31,16 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     return cifar_convert(&layout, arguments, writer);
 }
 
-const struct converter cifar10_converter = {
+const struct dataset cifar10_dataset = {
     .name = "cifar10",
-    .summary = "CIFAR-10 tiny images (cifar-10-python.tar.gz) into cifar10.hdf5",
-    .input_names = inputs,
-    .input_count = 1,
-    .output_file = "cifar10.hdf5",
-    .convert = convert,
+    .summary = "10 classes of 32x32 colour images, 50000 train + 10000 test",
+    .files = files,
+    .file_count = 1,
+    .converter = {
+        .summary = "CIFAR-10 tiny images (cifar-10-python.tar.gz) into cifar10.hdf5",
+        .inputs = {0},
+        .input_count = 1,
+        .output_file = "cifar10.hdf5",
+        .convert = convert,
+    },
 };

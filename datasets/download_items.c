@@ -23,12 +23,12 @@ void item_table_free(struct item_table *table)
 static size_t url_count(const struct dataset_file *file)
 {
     size_t count = 0;
-    while (count < DOWNLOADER_MAX_URLS && file->urls[count] != NULL)
+    while (count < DATASET_MAX_URLS && file->urls[count] != NULL)
         count++;
     return count;
 }
 
-int item_table_build(struct item_table *table, const struct downloader *downloader,
+int item_table_build(struct item_table *table, const struct dataset *dataset,
                      const char *url_prefix, const struct fuel_config *config,
                      const char *checksums_path)
 {
@@ -37,13 +37,13 @@ int item_table_build(struct item_table *table, const struct downloader *download
         if (result != EXIT_OK)
             return result;
     }
-    table->count = downloader->file_count;
+    table->count = dataset->file_count;
     table->items = calloc(table->count, sizeof *table->items);
     table->urls = calloc(table->count, sizeof *table->urls);
     if (table->items == NULL || table->urls == NULL)
         return error_set(EXIT_OTHER, "cannot download: out of memory");
     for (size_t index = 0; index < table->count; index++) {
-        const struct dataset_file *file = &downloader->files[index];
+        const struct dataset_file *file = &dataset->files[index];
         struct url_sources sources = {
             .builtin = file->urls,
             .builtin_count = url_count(file),
@@ -77,11 +77,10 @@ static int remove_if_present(const char *directory, const char *name, const char
     return EXIT_OK;
 }
 
-int downloader_files_remove(const struct downloader *downloader, const char *directory,
-                            bool parts)
+int dataset_files_remove(const struct dataset *dataset, const char *directory, bool parts)
 {
-    for (size_t index = 0; index < downloader->file_count; index++) {
-        const char *name = downloader->files[index].name;
+    for (size_t index = 0; index < dataset->file_count; index++) {
+        const char *name = dataset->files[index].name;
         int result = remove_if_present(directory, name, "");
         if (result == EXIT_OK && parts)
             result = remove_if_present(directory, name, ".part");

@@ -2,16 +2,16 @@
 #ifndef FUEL_MANIFEST_H
 #define FUEL_MANIFEST_H
 
-#include "downloader.h"
+#include "dataset.h"
 
 #include <stddef.h>
 
-/* The downloaders one manifest declares; their strings point into the parsed JSON it keeps. */
+/* The datasets one manifest declares; their strings point into the parsed JSON it keeps. */
 struct manifest {
     char *path;
     void *json;
-    struct downloader *downloaders;
-    size_t downloader_count;
+    struct dataset *datasets;
+    size_t dataset_count;
 };
 
 /* Parses PATH. A malformed manifest: EXIT_USAGE with "malformed manifest: PATH: JSON-PATH: why"

@@ -1,5 +1,6 @@
-/* Binarized MNIST: three .amat text files (train, valid, test) into features (N,1,28,28) uint8. */
-#include "converter.h"
+/* Binarized MNIST: three .amat text files (train, valid, test) from Hugo Larochelle's page, no
+   sizes or checksums published, into features (N,1,28,28) uint8. */
+#include "dataset.h"
 
 #include "common/base/error.h"
 #include "common/formats/amat.h"
@@ -11,14 +12,16 @@
 enum { SPLIT_COUNT = 3, SIDE = 28, PIXELS = SIDE * SIDE, BLOCK_ROWS = 1024 };
 
 static const char *const split_names[SPLIT_COUNT] = {"train", "valid", "test"};
-static const char *const input_files[SPLIT_COUNT] = {
-    "binarized_mnist_train.amat", "binarized_mnist_valid.amat", "binarized_mnist_test.amat"};
 
-static void input_path(const struct converter_arguments *arguments, int split, char *path,
-                       size_t size)
-{
-    snprintf(path, size, "%s/%s", arguments->input_directory, input_files[split]);
-}
+#define TORONTO "http://www.cs.toronto.edu/~larocheh/public/datasets/binarized_mnist/"
+#define AMAT_FILE(name) {name, {TORONTO name, NULL}, 0, NULL}
+
+/* One file a split, in the order of the splits. */
+static const struct dataset_file files[SPLIT_COUNT] = {
+    AMAT_FILE("binarized_mnist_train.amat"),
+    AMAT_FILE("binarized_mnist_valid.amat"),
+    AMAT_FILE("binarized_mnist_test.amat"),
+};
 
 /* The dataset needs its row count up front, and a text row is only known once parsed: each file
    is parsed once, its rows going block by block to an unlinked scratch file (784 bytes a row),
@@ -65,7 +68,7 @@ static int write_splits(struct spool *spool, struct h5py_writer *writer,
                         const uint64_t counts[SPLIT_COUNT], unsigned char *block)
 {
     uint64_t total = counts[0] + counts[1] + counts[2];
-    struct h5py_source source = {
+    struct h5py_source_declaration source = {
         .name = "features", .type = ELEMENT_UINT8, .rank = 4, .shape = {total, 1, SIDE, SIDE},
         .axis_labels = {"batch", "channel", "height", "width"},
     };
@@ -92,7 +95,7 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     int result = spool_create(&spool, arguments->scratch_directory);
     for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++) {
         char path[4096];
-        input_path(arguments, split, path, sizeof path);
+        converter_input_path(arguments, (size_t)split, path, sizeof path);
         result = spool_rows(arguments, path, spool, block, &counts[split]);
     }
     if (result == EXIT_OK)
@@ -102,11 +105,16 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     return result;
 }
 
-const struct converter binarized_mnist_converter = {
+const struct dataset binarized_mnist_dataset = {
     .name = "binarized_mnist",
-    .summary = "binarized MNIST (three .amat text files) into binarized_mnist.hdf5",
-    .input_names = input_files,
-    .input_count = SPLIT_COUNT,
-    .output_file = "binarized_mnist.hdf5",
-    .convert = convert,
+    .summary = "MNIST thresholded to 0/1, 50000 train + 10000 valid + 10000 test",
+    .files = files,
+    .file_count = SPLIT_COUNT,
+    .converter = {
+        .summary = "binarized MNIST (three .amat text files) into binarized_mnist.hdf5",
+        .inputs = {0, 1, 2},
+        .input_count = SPLIT_COUNT,
+        .output_file = "binarized_mnist.hdf5",
+        .convert = convert,
+    },
 };

@@ -5,22 +5,19 @@
 #include "common/base/error.h"
 #include "common/formats/inflate_file.h"
 #include "common/hdf5/publish.h"
+#include "dataset.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-void conversion_inputs_list(const struct converter *converter,
-                            const struct converter_arguments *arguments,
+void conversion_inputs_list(const struct converter_arguments *arguments,
                             struct conversion_inputs *inputs)
 {
-    struct converter_inputs names = {0};
-    converter_list_inputs(converter, arguments, &names);
-    for (size_t index = 0; index < names.count; index++) {
-        snprintf(inputs->paths[index], sizeof inputs->paths[index], "%s/%s",
-                 arguments->input_directory, names.names[index]);
+    inputs->count = arguments->dataset->converter.input_count;
+    for (size_t index = 0; index < inputs->count; index++) {
+        converter_input_path(arguments, index, inputs->paths[index], sizeof inputs->paths[index]);
         inputs->list[index] = inputs->paths[index];
     }
-    inputs->count = names.count;
 }
 
 /* The provenance JSON with NOTE, when given, first under "fixture"; a parent file's sha256 (the

@@ -16,9 +16,8 @@ struct conversion_inputs {
     size_t count;
 };
 
-/* INPUTS: each input CONVERTER needs with ARGUMENTS, as ARGUMENTS->input_directory/NAME. */
-void conversion_inputs_list(const struct converter *converter,
-                            const struct converter_arguments *arguments,
+/* INPUTS: each input of ARGUMENTS' converter, as ARGUMENTS->input_directory/NAME. */
+void conversion_inputs_list(const struct converter_arguments *arguments,
                             struct conversion_inputs *inputs);
 
 /* Converts INPUTS (hashed into the provenance) with CONVERTER into DIRECTORY/NAME, published only

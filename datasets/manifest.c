@@ -1,5 +1,5 @@
-/* Reads a JSON manifest of extra datasets into downloaders, rejecting anything malformed with the
-   file and the JSON path of the offending value. */
+/* Reads a JSON manifest of extra datasets into dataset records, rejecting anything malformed
+   with the file and the JSON path of the offending value. */
 #include "manifest.h"
 
 #include "common/base/dataset_name.h"
@@ -127,8 +127,8 @@ static int read_urls(const struct location *location, json_t *value, struct data
 {
     if (!json_is_array(value) || json_array_size(value) == 0)
         return malformed(location, "expected a non-empty array of URLs");
-    if (json_array_size(value) > DOWNLOADER_MAX_URLS)
-        return malformed(location, "at most %d URLs", DOWNLOADER_MAX_URLS);
+    if (json_array_size(value) > DATASET_MAX_URLS)
+        return malformed(location, "at most %d URLs", DATASET_MAX_URLS);
     for (size_t index = 0; index < json_array_size(value); index++) {
         struct location inner = element(location, index);
         int result = read_string(&inner, json_array_get(value, index), &file->urls[index]);
@@ -188,7 +188,7 @@ static int read_file(const struct location *location, json_t *value, struct data
     return result;
 }
 
-static int read_files(const struct location *location, json_t *value, struct downloader *downloader)
+static int read_files(const struct location *location, json_t *value, struct dataset *dataset)
 {
     if (value == NULL)
         return malformed(location, "missing");
@@ -198,8 +198,8 @@ static int read_files(const struct location *location, json_t *value, struct dow
     struct dataset_file *files = calloc(count, sizeof *files);
     if (files == NULL)
         return error_set(EXIT_OTHER, "cannot read manifest: %s: out of memory", location->file);
-    downloader->files = files;
-    downloader->file_count = count;
+    dataset->files = files;
+    dataset->file_count = count;
     for (size_t index = 0; index < count; index++) {
         struct location inner = element(location, index);
         int result = read_file(&inner, json_array_get(value, index), &files[index]);
@@ -222,7 +222,7 @@ static int read_summary(const struct location *location, json_t *object, const c
     return value == NULL ? EXIT_OK : read_string(&inner, value, summary);
 }
 
-/* A dataset with "formats": one downloader per format, the format's summary or the dataset's. */
+/* A dataset with "formats": one record per format, the format's summary or the dataset's. */
 static int read_formats(struct manifest *manifest, const struct location *location,
                         const char *name, const char *summary, json_t *formats)
 {
@@ -237,16 +237,16 @@ static int read_formats(struct manifest *manifest, const struct location *locati
             return malformed(&inner, "a format name is letters, digits, '_', '.' or '-'");
         if (!json_is_object(value))
             return malformed(&inner, "expected an object with files");
-        struct downloader *downloader = &manifest->downloaders[manifest->downloader_count++];
-        *downloader = (struct downloader){.name = name, .variant = variant,
+        struct dataset *dataset = &manifest->datasets[manifest->dataset_count++];
+        *dataset = (struct dataset){.name = name, .variant = variant,
                                           .manifest = manifest->path};
         int result = only_keys(&inner, value, keys);
         if (result == EXIT_OK)
-            result = read_summary(&inner, value, &downloader->summary);
-        if (result == EXIT_OK && downloader->summary[0] == '\0')
-            downloader->summary = summary;
+            result = read_summary(&inner, value, &dataset->summary);
+        if (result == EXIT_OK && dataset->summary[0] == '\0')
+            dataset->summary = summary;
         if (result == EXIT_OK)
-            result = read_files(&files, json_object_get(value, "files"), downloader);
+            result = read_files(&files, json_object_get(value, "files"), dataset);
         if (result != EXIT_OK)
             return result;
     }
@@ -273,13 +273,13 @@ static int read_dataset(struct manifest *manifest, const struct location *locati
         return malformed(location, "files and formats are exclusive");
     if (formats != NULL)
         return read_formats(manifest, &inner, name, summary, formats);
-    struct downloader *downloader = &manifest->downloaders[manifest->downloader_count++];
-    *downloader = (struct downloader){.name = name, .summary = summary, .manifest = manifest->path};
-    return read_files(&inner, files, downloader);
+    struct dataset *dataset = &manifest->datasets[manifest->dataset_count++];
+    *dataset = (struct dataset){.name = name, .summary = summary, .manifest = manifest->path};
+    return read_files(&inner, files, dataset);
 }
 
-/* Room for one downloader per dataset, or per format of a dataset with formats. */
-static size_t downloader_capacity(json_t *datasets)
+/* Room for one record per dataset, or per format of a dataset with formats. */
+static size_t dataset_capacity(json_t *datasets)
 {
     size_t count = 0;
     const char *name;
@@ -304,8 +304,8 @@ static int read_datasets(struct manifest *manifest, json_t *root)
         return malformed(&datasets_location, "expected an object naming at least one dataset");
     if (result != EXIT_OK)
         return result;
-    manifest->downloaders = calloc(downloader_capacity(datasets), sizeof *manifest->downloaders);
-    if (manifest->downloaders == NULL)
+    manifest->datasets = calloc(dataset_capacity(datasets), sizeof *manifest->datasets);
+    if (manifest->datasets == NULL)
         return error_set(EXIT_OTHER, "cannot read manifest: %s: out of memory", manifest->path);
     const char *name;
     json_t *value;
@@ -354,10 +354,10 @@ int manifest_load(struct manifest *manifest, const char *path)
 
 void manifest_free(struct manifest *manifest)
 {
-    for (size_t index = 0; manifest->downloaders != NULL && index < manifest->downloader_count;
+    for (size_t index = 0; manifest->datasets != NULL && index < manifest->dataset_count;
          index++)
-        free((void *)manifest->downloaders[index].files);
-    free(manifest->downloaders);
+        free((void *)manifest->datasets[index].files);
+    free(manifest->datasets);
     json_decref(manifest->json);
     free(manifest->path);
     *manifest = (struct manifest){0};

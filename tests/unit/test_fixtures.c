@@ -1,0 +1,80 @@
+/* Unit tests of the raw fixtures against the dataset records: every built-in dataset has one, and
+   it writes exactly the files of the record's table, which are the converter's inputs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "common/base/error.h"
+#include "fixtures/fixture.h"
+#include "support.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void every_dataset_has_one_fixture(void **state)
+{
+    (void)state;
+    size_t count = 0;
+    for (size_t index = 0; datasets[index] != NULL; index++, count++) {
+        const struct raw_fixture *fixture = raw_fixture_of(datasets[index]);
+        assert_non_null(fixture);
+        assert_ptr_equal(fixture->dataset, datasets[index]);
+        assert_in_range(fixture->split_count, 1, FIXTURE_MAX_SPLITS);
+    }
+    size_t fixtures = 0;
+    while (raw_fixtures[fixtures] != NULL)
+        fixtures++;
+    assert_int_equal(fixtures, count);
+}
+
+/* The entries of DIRECTORY but . and .., counted. */
+static size_t entry_count(const char *directory)
+{
+    DIR *folder = opendir(directory);
+    assert_non_null(folder);
+    size_t count = 0;
+    for (struct dirent *entry; (entry = readdir(folder)) != NULL;)
+        count += strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0;
+    closedir(folder);
+    return count;
+}
+
+/* Each fixture, written, holds its dataset's files and MD5SUMS, nothing else, and the converter
+   finds every input it reads among them. */
+static void fixtures_write_the_record_files(void **state)
+{
+    (void)state;
+    for (size_t index = 0; raw_fixtures[index] != NULL; index++) {
+        const struct raw_fixture *fixture = raw_fixtures[index];
+        const struct dataset *dataset = fixture->dataset;
+        char directory[512], path[1024];
+        snprintf(directory, sizeof directory, "%s/%zu", test_directory, index);
+        assert_int_equal(mkdir(directory, 0700), 0);
+        struct fixture_request request = {.dataset = dataset, .seed = 1};
+        for (size_t split = 0; split < fixture->split_count; split++)
+            request.examples[split] = 3;
+        assert_int_equal(raw_fixture_write(fixture, &request, directory), EXIT_OK);
+        assert_int_equal(entry_count(directory), dataset->file_count + 1);
+        struct converter_arguments arguments = {.input_directory = directory};
+        converter_arguments_init(&arguments, dataset);
+        for (size_t input = 0; input < dataset->converter.input_count; input++) {
+            struct stat status;
+            converter_input_path(&arguments, input, path, sizeof path);
+            assert_int_equal(stat(path, &status), 0);
+            assert_true(status.st_size > 0);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_dataset_has_one_fixture),
+        cmocka_unit_test(fixtures_write_the_record_files),
+    };
+    return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
+}
