@@ -21,6 +21,7 @@ int cmd_list(int argc, char **argv, const struct typed_command *typed);
 int cmd_path(int argc, char **argv, const struct typed_command *typed);
 int cmd_preview(int argc, char **argv, const struct typed_command *typed);
 int cmd_serve(int argc, char **argv, const struct typed_command *typed);
+int cmd_svhn_boxes(int argc, char **argv, const struct typed_command *typed);
 
 /* An entry of fuel.c's command table. */
 struct command {

@@ -35,6 +35,7 @@ static const struct command commands[] = {
     {"completion", cmd_completion, "print a bash or zsh completion script",
      &completion_command_line},
     {"__complete", cmd_complete, NULL, NULL},
+    {"__svhn-boxes", cmd_svhn_boxes, NULL, NULL},
 };
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
 

@@ -201,7 +201,8 @@ static void limit_address_space(void)
 
 /* In the child: opens PATH, sends the image count, then each image's boxes, until a failure
    (sent as its code and message) or the last image. Never returns. */
-static void serve(struct svhn_boxes *boxes, const char *path, int descriptor)
+__attribute__((noreturn)) static void serve(struct svhn_boxes *boxes, const char *path,
+                                            int descriptor)
 {
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
@@ -264,19 +265,33 @@ int svhn_boxes_read(struct svhn_boxes *boxes, uint64_t image, struct svhn_image_
     return boxes->child > 0 ? read_from_child(boxes, image, read) : read_here(boxes, image, read);
 }
 
+void svhn_boxes_serve(const char *path, const char *label, int descriptor)
+{
+    struct svhn_boxes boxes = {.pipe = -1};
+    snprintf(boxes.label, sizeof boxes.label, "%s", label);
+    serve(&boxes, path, descriptor);
+}
+
 /* libhdf5 is not thread-safe, so the boxes are read in a process of their own while this one
-   writes; it has the scratch file open once its first record (the image count) arrives. */
+   writes; it has the scratch file open once its first record (the image count) arrives. The
+   child runs this program afresh (`fuel __svhn-boxes`): a forked copy of a process with other
+   threads running may inherit a lock one of them held (the allocator's), and never get it. */
 static int start_child(struct svhn_boxes *boxes, const char *path)
 {
     int ends[2];
     if (pipe(ends) != 0)
         return error_set(EXIT_OTHER, "cannot start reading bounding boxes: %s: %s", boxes->label,
                          strerror(errno));
+    char descriptor[16];
+    snprintf(descriptor, sizeof descriptor, "%d", ends[1]);
+    char *const arguments[] = {"fuel", "__svhn-boxes", (char *)path, boxes->label, descriptor,
+                               NULL};
     fflush(NULL);
     boxes->child = fork();
     if (boxes->child == 0) {
         close(ends[0]);
-        serve(boxes, path, ends[1]);
+        execv("/proc/self/exe", arguments);
+        _exit(EXIT_OTHER);
     }
     close(ends[1]);
     boxes->pipe = ends[0];

@@ -37,4 +37,8 @@ int svhn_boxes_read(struct svhn_boxes *boxes, uint64_t image, struct svhn_image_
 
 void svhn_boxes_close(struct svhn_boxes *boxes);
 
+/* The reading process of svhn_boxes_open's IN_CHILD (`fuel __svhn-boxes PATH LABEL DESCRIPTOR`):
+   sends the boxes of PATH's images through DESCRIPTOR, then exits. */
+void svhn_boxes_serve(const char *path, const char *label, int descriptor) __attribute__((noreturn));
+
 #endif
