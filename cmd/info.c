@@ -128,6 +128,17 @@ static void table_free(struct table *table)
     free(table->cells);
 }
 
+/* Prints TITLE and TABLE when RESULT is 0, frees TABLE either way; returns RESULT. */
+static int table_finish(struct table *table, const char *title, int result)
+{
+    if (result == 0) {
+        fputs(title, stdout);
+        table_print(table);
+    }
+    table_free(table);
+    return result;
+}
+
 static const char *attribute_or_not_available(const struct h5py_file *file, const char *name)
 {
     const char *value = h5py_file_attribute(file, name);
@@ -171,12 +182,7 @@ static int splits_print(const struct h5py_file *file)
                          row_layout_text(row)};
         result = table_add(&table, cells);
     }
-    if (result == 0) {
-        printf("Splits\n\n");
-        table_print(&table);
-    }
-    table_free(&table);
-    return result;
+    return table_finish(&table, "Splits\n\n", result);
 }
 
 static char *shape_text(const struct h5py_file_source *source)
@@ -255,12 +261,7 @@ static int sources_print(const struct h5py_file *file)
         source_cells(&file->sources[index], cells);
         result = table_add(&table, cells);
     }
-    if (result == 0) {
-        printf("\nSources\n\n");
-        table_print(&table);
-    }
-    table_free(&table);
-    return result;
+    return table_finish(&table, "\nSources\n\n", result);
 }
 
 static bool is_shown_apart(const char *name)
@@ -316,10 +317,7 @@ static int object_list_print(json_t *list, size_t fields)
         if ((result = table_add(&table, cells)) != 0)
             break;
     }
-    if (result == 0)
-        table_print(&table);
-    table_free(&table);
-    return result;
+    return table_finish(&table, "", result);
 }
 
 static bool uniform_objects(json_t *list, size_t *fields)
@@ -351,10 +349,7 @@ static int object_print(json_t *object)
         if ((result = table_add(&table, cells)) != 0)
             break;
     }
-    if (result == 0)
-        table_print(&table);
-    table_free(&table);
-    return result;
+    return table_finish(&table, "", result);
 }
 
 /* One provenance entry: a scalar or a list of scalars on its line, an object or a list of
