@@ -26,11 +26,6 @@ static const struct cifar_layout layout = {
     .label_count = 1,
 };
 
-static int convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
-{
-    return cifar_convert(&layout, arguments, writer);
-}
-
 const struct dataset cifar10_dataset = {
     .name = "cifar10",
     .summary = "10 classes of 32x32 colour images, 50000 train + 10000 test",
@@ -41,6 +36,7 @@ const struct dataset cifar10_dataset = {
         .inputs = {0},
         .input_count = 1,
         .output_file = "cifar10.hdf5",
-        .convert = convert,
+        .convert = cifar_convert,
+        .layout = &layout,
     },
 };

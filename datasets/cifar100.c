@@ -27,11 +27,6 @@ static const struct cifar_layout layout = {
     .label_count = sizeof labels / sizeof labels[0],
 };
 
-static int convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
-{
-    return cifar_convert(&layout, arguments, writer);
-}
-
 const struct dataset cifar100_dataset = {
     .name = "cifar100",
     .summary = "100 classes of 32x32 colour images, 50000 train + 10000 test",
@@ -42,6 +37,7 @@ const struct dataset cifar100_dataset = {
         .inputs = {0},
         .input_count = 1,
         .output_file = "cifar100.hdf5",
-        .convert = convert,
+        .convert = cifar_convert,
+        .layout = &layout,
     },
 };

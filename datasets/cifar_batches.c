@@ -318,9 +318,9 @@ static void release(struct conversion *conversion)
     free(conversion);
 }
 
-int cifar_convert(const struct cifar_layout *layout, const struct converter_arguments *arguments,
-                  struct h5py_writer *writer)
+int cifar_convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
 {
+    const struct cifar_layout *layout = arguments->dataset->converter.layout;
     struct conversion *conversion = calloc(1, sizeof *conversion);
     if (conversion == NULL)
         return error_set(EXIT_OTHER, "cannot convert: out of memory");

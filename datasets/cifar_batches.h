@@ -28,9 +28,9 @@ struct cifar_layout {
     size_t label_count;
 };
 
-/* Reads the converter's one input, the archive, and fills WRITER: features
-   (N,3,32,32) uint8, one (N,1) uint8 source per label kind, one split per layout split. */
-int cifar_convert(const struct cifar_layout *layout, const struct converter_arguments *arguments,
-                  struct h5py_writer *writer);
+/* Reads the converter's one input, the archive, and fills WRITER: features (N,3,32,32) uint8,
+   one (N,1) uint8 source per label kind, one split per split of the converter's layout (a
+   struct cifar_layout). */
+int cifar_convert(const struct converter_arguments *arguments, struct h5py_writer *writer);
 
 #endif

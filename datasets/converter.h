@@ -56,6 +56,9 @@ struct converter {
     /* Reads the inputs and fills WRITER (sources, rows, splits); an exit code, error_set on
        failure. NULL: the dataset has no built-in converter (datasets of manifests). */
     int (*convert)(const struct converter_arguments *arguments, struct h5py_writer *writer);
+    /* What a converter shared by several datasets reads of each (CIFAR's struct cifar_layout);
+       NULL when it has none. */
+    const void *layout;
 };
 
 struct converter_inputs {

@@ -260,22 +260,42 @@ EOF2
 }
 
 # The sha256 of every file of the set in DIR (staging directories, hidden, excluded), by name.
+set_listing() {
+    (cd "$1" && find . -path './.*' -prune -o -type f -print | sort | xargs -r sha256sum)
+}
+
 set_digest() {
-    (cd "$1" && find . -path './.*' -prune -o -type f -print | sort | xargs sha256sum | sha256sum)
+    set_listing "$1" | sha256sum
+}
+
+# Whether every file of the set in DIR is whole: byte for byte the file of that name in the
+# listing OLD or in the listing NEW (set_listing).
+set_files_whole() {
+    local line
+    while IFS= read -r line; do
+        if ! grep -qxF "$line" "$2" && ! grep -qxF "$line" "$3"; then
+            echo "not a whole file of either set: $line"
+            return 1
+        fi
+    done < <(set_listing "$1")
 }
 
 # Kills fuel export FORM ARGS... (run in the current directory into ./set) at random moments up
-# to MAX tenths of a second, ten times, each over a copy of the earlier set; after each kill the
-# set on disk must be the earlier one or the new one, whole; a last export then cleans up.
+# to MAX tenths of a second, ten times, each over a copy of the earlier set; after each kill every
+# file on disk must be whole, the earlier one or the new one (the renames that end an export are
+# one per file, so a kill between two of them leaves some files of each set); a last export
+# then gives the new set whole and cleans up.
 kill_loop() {
     local form=$1 input=$2 max=$3
     shift 3
     rm -rf set
     fuel export "$input" --to $form -o set "$@"
-    local new old kept=0 replaced=0
+    local new old kept=0 replaced=0 mixed=0
     new=$(set_digest set)
+    set_listing set > "new-$form.listing"
     fuel export "$input" --to $form -o set --scale 2 "$@"
     old=$(set_digest set)
+    set_listing set > "old-$form.listing"
     [ "$old" != "$new" ]
     rm -rf "old-$form"
     cp -a set "old-$form"
@@ -287,21 +307,23 @@ kill_loop() {
         sleep "$(( RANDOM % max / 10 )).$(( RANDOM % 10 ))"
         kill -9 $pid 2>/dev/null || true
         wait $pid || true
+        set_files_whole set "old-$form.listing" "new-$form.listing"
         state=$(set_digest set)
         if [ "$state" = "$old" ]; then
             kept=$((kept + 1))
-        else
-            [ "$state" = "$new" ]
+        elif [ "$state" = "$new" ]; then
             replaced=$((replaced + 1))
+        else
+            mixed=$((mixed + 1))
         fi
     done
-    echo "# $form: $kept kills kept the earlier set, $replaced came after the new one" >&3
+    echo "# $form: $kept kills kept the earlier set, $replaced came after the new one, $mixed between renames" >&3
     fuel export "$input" --to $form -o set "$@"
     [ "$(set_digest set)" = "$new" ]
     [ "$(ls -A set | grep -c '^\.')" -eq 0 ]
 }
 
-@test "SIGKILL at any moment: every set on disk is the earlier one or the new one, whole" {
+@test "SIGKILL at any moment: every file on disk is whole, of the earlier set or the new one" {
     cd "$BATS_TEST_TMPDIR"
     mnist_large big.hdf5 20000
     kill_loop hdf5-layer big.hdf5 5 --examples-per-file 500
