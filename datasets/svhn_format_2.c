@@ -104,17 +104,28 @@ static int find_labels(struct matlab_file *file, const char *path, uint64_t coun
     return status == EXIT_OK ? check_labels(path, labels, count) : status;
 }
 
+/* Opens PATH and finds its X; FILE is closed again on failure. */
+static int open_images(const char *path, struct matlab_file **file,
+                       struct matlab_variable *images)
+{
+    int status = matlab_open(file, path);
+    if (status != EXIT_OK)
+        return status;
+    status = find_images(*file, path, images);
+    if (status != EXIT_OK)
+        matlab_close(*file);
+    return status;
+}
+
 /* Reads the headers of X and y in INPUT's file and records its image count. */
 static int inspect_split(struct split_input *input)
 {
     struct matlab_file *file;
-    int status = matlab_open(&file, input->path);
+    struct matlab_variable images, labels;
+    int status = open_images(input->path, &file, &images);
     if (status != EXIT_OK)
         return status;
-    struct matlab_variable images, labels;
-    status = find_images(file, input->path, &images);
-    if (status == EXIT_OK)
-        status = find_labels(file, input->path, images.dimensions[3], &labels);
+    status = find_labels(file, input->path, images.dimensions[3], &labels);
     if (status == EXIT_OK)
         input->count = images.dimensions[3];
     matlab_close(file);
@@ -223,12 +234,11 @@ static int write_labels(struct svhn_output *output, struct matlab_file *file, ui
 static int write_split(struct svhn_output *output, const struct split_input *input, uint64_t first)
 {
     struct matlab_file *file;
-    int status = matlab_open(&file, input->path);
+    struct matlab_variable images, labels;
+    int status = open_images(input->path, &file, &images);
     if (status != EXIT_OK)
         return status;
-    struct matlab_variable images, labels;
-    status = find_images(file, input->path, &images);
-    if (status == EXIT_OK && images.dimensions[3] != input->count)
+    if (images.dimensions[3] != input->count)
         status = wrong(input->path, "changed while being converted", "");
     converter_report_stage(output->arguments, input->path, input->count);
     if (status == EXIT_OK)
