@@ -49,25 +49,23 @@ struct move {
 };
 
 /* The moves still to do, all decided before the first: entries still staged under their name
-   with the inode they were staged as; those whose inode is already at the final name are done. */
-static int moves_plan(const struct publishing_step *step, const struct set_manifest *manifest,
-                      struct move *moves, size_t *count)
+   with the inode they were staged as. Others were moved already (and may since have been
+   replaced: an image list's SPLIT directory is shared by the sets of its split). */
+static void moves_plan(const struct publishing_step *step, const struct set_manifest *manifest,
+                       struct move *moves, size_t *count)
 {
     *count = 0;
     for (size_t index = 0; index < manifest->count; index++) {
         const struct set_entry *entry = &manifest->entries[index];
         struct stat final, staged;
         bool has_final = fstatat(step->directory, entry->name, &final, AT_SYMLINK_NOFOLLOW) == 0;
-        if (has_final && final.st_ino == entry->inode)
-            continue;
-        if (fstatat(step->publishing, entry->name, &staged, AT_SYMLINK_NOFOLLOW) != 0 ||
+        if ((has_final && final.st_ino == entry->inode) ||
+            fstatat(step->publishing, entry->name, &staged, AT_SYMLINK_NOFOLLOW) != 0 ||
             staged.st_ino != entry->inode)
-            return error_set(EXIT_WRITE, "cannot publish: %s/%s: its staged copy is missing",
-                             step->path, entry->name);
+            continue;
         moves[(*count)++] = (struct move){
             entry->name, has_final && (S_ISDIR(final.st_mode) || S_ISDIR(staged.st_mode))};
     }
-    return EXIT_OK;
 }
 
 /* The renames, back to back with nothing in between: the moments readers can see a mixed set. */
@@ -101,9 +99,8 @@ static int entries_publish(const struct publishing_step *step, const struct set_
     if (moves == NULL)
         return error_set(EXIT_OTHER, "out of memory publishing a set");
     size_t count;
-    int result = moves_plan(step, manifest, moves, &count);
-    if (result == EXIT_OK)
-        result = moves_run(step, moves, count, manifest, record);
+    moves_plan(step, manifest, moves, &count);
+    int result = moves_run(step, moves, count, manifest, record);
     free(moves);
     return result;
 }
