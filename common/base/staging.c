@@ -68,22 +68,27 @@ static bool lock_whole_file(int descriptor, const char *lock_path, bool wait)
     return false;
 }
 
-/* The lock file of the new directory PATH, created and locked; -1 with errno EAGAIN or ENOENT
-   when a fuel clean took or removed it first. A file system without locks leaves it unlocked. */
-static int create_locked(const char *path)
+/* DESCRIPTOR of LOCK_PATH once locked, with UNLOCKED_KEPT also when the file system has no locks;
+   otherwise closed: -1 with errno EAGAIN (held elsewhere) or ENOENT (gone). */
+static int locked_or_closed(int descriptor, const char *lock_path, bool wait, bool unlocked_kept)
 {
-    char lock_path[4200];
-    lock_path_of(path, lock_path, sizeof lock_path);
-    int descriptor = open(lock_path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (descriptor < 0)
-        return -1;
-    errno = 0;
-    if (lock_whole_file(descriptor, lock_path, false) || (errno != EAGAIN && errno != ENOENT))
+    if (descriptor < 0 || lock_whole_file(descriptor, lock_path, wait) ||
+        (unlocked_kept && errno != EAGAIN && errno != ENOENT))
         return descriptor;
     int failure = errno;
     close(descriptor);
     errno = failure;
     return -1;
+}
+
+/* The lock file of the new directory PATH, created and locked; -1 with errno EAGAIN or ENOENT
+   when a fuel clean took or removed it first. */
+static int create_locked(const char *path)
+{
+    char lock_path[4200];
+    lock_path_of(path, lock_path, sizeof lock_path);
+    int descriptor = open(lock_path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0600);
+    return locked_or_closed(descriptor, lock_path, false, true);
 }
 
 int staging_create(struct staging *staging, const char *template)
@@ -124,12 +129,7 @@ int staging_lock(const char *path, bool wait)
     char lock_path[4200];
     lock_path_of(path, lock_path, sizeof lock_path);
     int descriptor = open(lock_path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-    if (descriptor < 0 || lock_whole_file(descriptor, lock_path, wait))
-        return descriptor;
-    int failure = errno;
-    close(descriptor);
-    errno = failure;
-    return -1;
+    return locked_or_closed(descriptor, lock_path, wait, false);
 }
 
 bool staging_name_matches(const char *name, const char *prefix)

@@ -14,6 +14,15 @@ setup() {
     unset FUEL_DATA_PATH FUEL_LOCAL_DATA_PATH FUEL_CONFIG
 }
 
+# Waits up to 5 s for the lock holder started in the background to create PATH.
+wait_for() {
+    for attempt in $(seq 1 500); do
+        [ ! -e "$1" ] || break
+        sleep 0.01
+    done
+    [ -e "$1" ]
+}
+
 # Leftovers of three shapes, and files that only look alike.
 make_leftovers() {
     for name in .mnist.hdf5.a1B2c3 .cifar10.hdf5.ZZZZZZ .svhn_format_1.h5.000000; do
@@ -59,11 +68,7 @@ fcntl.fcntl(fd, fcntl.F_OFD_SETLK, struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 
 open(sys.argv[2], "w").close()
 time.sleep(600)' "$OUT/.mnist.hdf5.Live01" "$BATS_TEST_TMPDIR/locked" &
     holder=$!
-    for attempt in $(seq 1 500); do
-        [ ! -e "$BATS_TEST_TMPDIR/locked" ] || break
-        sleep 0.01
-    done
-    [ -e "$BATS_TEST_TMPDIR/locked" ]
+    wait_for "$BATS_TEST_TMPDIR/locked"
     run fuel-clean -d "$OUT"
     [ "$status" -eq 0 ]
     [ -z "$output" ]
@@ -124,11 +129,7 @@ for name in sys.argv[2:]:
 open(sys.argv[1], "w").close()
 time.sleep(600)' "$BATS_TEST_TMPDIR/locked" "$@") &
     HOLDER=$!
-    for attempt in $(seq 1 500); do
-        [ ! -e "$BATS_TEST_TMPDIR/locked" ] || break
-        sleep 0.01
-    done
-    [ -e "$BATS_TEST_TMPDIR/locked" ]
+    wait_for "$BATS_TEST_TMPDIR/locked"
 }
 
 # Every entry of DIR with the sha256 of each file below it, hidden ones included.
