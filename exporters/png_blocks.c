@@ -1,6 +1,7 @@
-/* Encodes a split's images to PNG on worker threads, one block of examples at a time: the calling
-   thread reads a block (HDF5 is not thread-safe), the workers and it encode, then it hands the
-   images on in order. Memory: one block of examples and their PNGs. */
+/* Encodes a split's images to PNG on worker threads, one block of examples at a time, in a
+   pipeline of two blocks: while the workers encode one, the calling thread hands the one before on
+   in order and reads the next (HDF5 is not thread-safe), then joins the encoding. Memory: two
+   blocks of examples and their PNGs. */
 #include "png_blocks.h"
 
 #include "common/base/error.h"
@@ -14,7 +15,7 @@
 
 /* Large blocks keep the threads' wait at each block's end small beside its encoding, even when
    a loaded machine deschedules one of them for a while. */
-enum { MAX_THREADS = 64, MAX_BLOCK = 4096, BLOCK_BYTES = 8 << 20 };
+enum { MAX_THREADS = 64, MAX_BLOCK = 4096, BLOCK_BYTES = 4 << 20 };
 
 struct block_item {
     void *data; /* variable-length sources: the example's own copy */
@@ -25,23 +26,32 @@ struct block_item {
     char message[256];
 };
 
+/* One block of the pipeline: its examples as read, their labels and their PNGs. */
+struct block {
+    unsigned char *raw; /* fixed sources: the block's examples */
+    double labels[MAX_BLOCK];
+    struct block_item items[MAX_BLOCK];
+    uint64_t first; /* the block's first example in the split */
+    uint64_t count; /* examples in the block; 0 past the split's end */
+    atomic_ulong next;
+};
+
 struct block_run {
     struct export_job *job;
     unsigned threads;
-    uint64_t block;            /* examples per block */
-    unsigned char *raw;        /* fixed sources: the block's examples */
-    struct block_item items[MAX_BLOCK];
-    uint64_t first;            /* the current block's first example in the split */
-    uint64_t count;            /* examples in the current block */
-    atomic_ulong next;
+    uint64_t block_size; /* examples per block */
+    struct block blocks[2];
+    struct block *encoding; /* the block the workers take examples from */
     struct image images[MAX_THREADS];
 };
 
-static void item_encode(struct block_run *run, uint64_t index, struct image *image)
+static void item_encode(struct block_run *run, struct block *block, uint64_t index,
+                        struct image *image)
 {
-    struct block_item *item = &run->items[index];
+    struct block_item *item = &block->items[index];
     const struct example_source *data = run->job->data;
-    const void *elements = data->variable ? item->data : run->raw + index * data->fixed.example_bytes;
+    const void *elements =
+        data->variable ? item->data : block->raw + index * data->fixed.example_bytes;
     int result = image_from_example(elements, data->type, item->shape, item->rank,
                                     &run->job->axes, image);
     if (result == EXIT_OK)
@@ -60,56 +70,57 @@ struct worker {
 static void *worker_run(void *argument)
 {
     struct worker *worker = argument;
-    struct block_run *run = worker->run;
+    struct block *block = worker->run->encoding;
     unsigned long index;
-    while ((index = atomic_fetch_add(&run->next, 1)) < run->count)
-        item_encode(run, index, &run->images[worker->slot]);
+    while ((index = atomic_fetch_add(&block->next, 1)) < block->count)
+        item_encode(worker->run, block, index, &worker->run->images[worker->slot]);
     return NULL;
 }
 
-/* Encodes the current block on RUN->threads threads, this one included. */
-static int block_encode(struct block_run *run)
+/* Starts RUN->threads - 1 workers on BLOCK; returns how many started. */
+static unsigned encoding_start(struct block_run *run, struct block *block, pthread_t *threads,
+                               struct worker *workers)
 {
-    pthread_t threads[MAX_THREADS];
-    struct worker workers[MAX_THREADS];
     unsigned started = 0;
-    atomic_store(&run->next, 0);
-    for (unsigned slot = 1; slot < run->threads && slot < run->count; slot++) {
+    run->encoding = block;
+    atomic_store(&block->next, 0);
+    for (unsigned slot = 1; slot < run->threads && slot < block->count; slot++) {
         workers[slot] = (struct worker){run, slot};
         if (pthread_create(&threads[slot], NULL, worker_run, &workers[slot]) != 0)
             break;
         started = slot;
     }
+    return started;
+}
+
+/* Encodes what is left of the block in this thread too, joins the workers and checks the items. */
+static int encoding_finish(struct block_run *run, unsigned started, pthread_t *threads,
+                           struct worker *workers)
+{
+    struct block *block = run->encoding;
     workers[0] = (struct worker){run, 0};
     worker_run(&workers[0]);
     for (unsigned slot = 1; slot <= started; slot++)
         pthread_join(threads[slot], NULL);
-    for (uint64_t index = 0; index < run->count; index++)
-        if (run->items[index].result != EXIT_OK)
-            return error_set(run->items[index].result, "cannot encode example %llu of %s: %s",
-                             (unsigned long long)(run->first + index), run->job->data->name,
-                             run->items[index].message);
+    for (uint64_t index = 0; index < block->count; index++)
+        if (block->items[index].result != EXIT_OK)
+            return error_set(block->items[index].result, "cannot encode example %llu of %s: %s",
+                             (unsigned long long)(block->first + index), run->job->data->name,
+                             block->items[index].message);
     return EXIT_OK;
 }
 
-static int block_read(struct block_run *run)
+static int variable_read(struct block_run *run, struct block *block)
 {
     const struct example_source *data = run->job->data;
-    if (!data->variable) {
-        for (uint64_t index = 0; index < run->count; index++) {
-            run->items[index].rank = data->fixed.rank - 1;
-            memcpy(run->items[index].shape, data->fixed.shape + 1,
-                   (size_t)run->items[index].rank * sizeof(uint64_t));
-        }
-        return example_source_read(data, run->first, run->count, run->raw);
-    }
     /* Variable-size examples: the block ends early once it holds 16 MiB. */
     uint64_t bytes = 0;
-    for (uint64_t index = 0; index < run->count; index++) {
-        struct block_item *item = &run->items[index];
+    for (uint64_t index = 0; index < block->count; index++) {
+        struct block_item *item = &block->items[index];
         free(item->data);
-        int result = example_source_read_one(data, run->first + index, &item->data, item->shape,
-                                             &item->rank);
+        item->data = NULL;
+        int result = example_source_read_one(data, block->first + index, &item->data,
+                                             item->shape, &item->rank);
         if (result != EXIT_OK)
             return result;
         uint64_t elements = 1;
@@ -117,17 +128,41 @@ static int block_read(struct block_run *run)
             elements *= item->shape[axis];
         bytes += elements * data->type.size;
         if (bytes >= (uint64_t)16 << 20)
-            run->count = index + 1;
+            block->count = index + 1;
     }
     return EXIT_OK;
 }
 
-static int block_hand_on(struct block_run *run, const double *labels, encoded_consumer consume,
-                         void *context)
+/* Reads the examples from FIRST on into BLOCK (none past the split's end), with their labels. */
+static int block_read(struct block_run *run, struct block *block, uint64_t first)
 {
-    for (uint64_t index = 0; index < run->count; index++) {
-        struct encoded_example example = {run->first + index, labels[index],
-                                          run->items[index].png.data, run->items[index].png.size};
+    const struct example_source *data = run->job->data;
+    uint64_t total = data->selection.count;
+    block->first = first;
+    block->count = total - first < run->block_size ? total - first : run->block_size;
+    if (block->count == 0)
+        return EXIT_OK;
+    int result;
+    if (data->variable) {
+        result = variable_read(run, block);
+    } else {
+        for (uint64_t index = 0; index < block->count; index++) {
+            block->items[index].rank = data->fixed.rank - 1;
+            memcpy(block->items[index].shape, data->fixed.shape + 1,
+                   (size_t)block->items[index].rank * sizeof(uint64_t));
+        }
+        result = example_source_read(data, first, block->count, block->raw);
+    }
+    return result == EXIT_OK ? export_labels_read(run->job, first, block->count, block->labels)
+                             : result;
+}
+
+static int block_hand_on(const struct block *block, encoded_consumer consume, void *context)
+{
+    for (uint64_t index = 0; index < block->count; index++) {
+        struct encoded_example example = {block->first + index, block->labels[index],
+                                          block->items[index].png.data,
+                                          block->items[index].png.size};
         int result = consume(context, &example);
         if (result != EXIT_OK)
             return result;
@@ -137,13 +172,15 @@ static int block_hand_on(struct block_run *run, const double *labels, encoded_co
 
 static void run_free(struct block_run *run)
 {
-    for (size_t index = 0; index < MAX_BLOCK; index++) {
-        free(run->items[index].data);
-        png_bytes_free(&run->items[index].png);
+    for (size_t number = 0; number < 2; number++) {
+        for (size_t index = 0; index < MAX_BLOCK; index++) {
+            free(run->blocks[number].items[index].data);
+            png_bytes_free(&run->blocks[number].items[index].png);
+        }
+        free(run->blocks[number].raw);
     }
     for (size_t slot = 0; slot < MAX_THREADS; slot++)
         image_free(&run->images[slot]);
-    free(run->raw);
     free(run);
 }
 
@@ -154,33 +191,60 @@ static unsigned threads_choose(const struct export_request *request)
     return threads > MAX_THREADS ? MAX_THREADS : threads;
 }
 
-int png_blocks_run(struct export_job *job, encoded_consumer consume, void *context)
+static struct block_run *run_create(struct export_job *job)
 {
     struct block_run *run = calloc(1, sizeof *run);
     if (run == NULL)
-        return error_set(EXIT_OTHER, "out of memory");
+        return NULL;
     run->job = job;
     run->threads = threads_choose(job->request);
     size_t bytes = job->data->variable ? (size_t)1 << 16 : job->data->fixed.example_bytes;
-    run->block = BLOCK_BYTES / (bytes ? bytes : 1);
-    run->block = run->block > MAX_BLOCK ? MAX_BLOCK : run->block ? run->block : 1;
-    run->raw = job->data->variable ? NULL : malloc(run->block * bytes + 1);
-    double *labels = malloc(MAX_BLOCK * sizeof *labels);
-    uint64_t total = job->data->selection.count;
-    int result = labels && (job->data->variable || run->raw) ? EXIT_OK
-                 : error_set(EXIT_OTHER, "out of memory");
-    for (run->first = 0; result == EXIT_OK && run->first < total; run->first += run->count) {
-        run->count = total - run->first < run->block ? total - run->first : run->block;
-        result = block_read(run);
-        if (result == EXIT_OK)
-            result = export_labels_read(job, run->first, run->count, labels);
-        if (result == EXIT_OK)
-            result = block_encode(run);
-        if (result == EXIT_OK)
-            result = block_hand_on(run, labels, consume, context);
-        export_progress(job, run->first + run->count, total);
+    run->block_size = BLOCK_BYTES / (bytes ? bytes : 1);
+    run->block_size = run->block_size > MAX_BLOCK ? MAX_BLOCK : run->block_size ? run->block_size : 1;
+    for (size_t number = 0; number < 2 && !job->data->variable; number++)
+        if ((run->blocks[number].raw = malloc(run->block_size * bytes + 1)) == NULL) {
+            run_free(run);
+            return NULL;
+        }
+    return run;
+}
+
+/* One step of the pipeline: encodes CURRENT while handing PREVIOUS on and reading NEXT. */
+static int pipeline_step(struct block_run *run, struct block *previous, struct block *current,
+                         struct block *next, encoded_consumer consume, void *context)
+{
+    pthread_t threads[MAX_THREADS];
+    struct worker workers[MAX_THREADS];
+    unsigned started = encoding_start(run, current, threads, workers);
+    int result = previous != NULL ? block_hand_on(previous, consume, context) : EXIT_OK;
+    if (result == EXIT_OK && previous != NULL)
+        export_progress(run->job, previous->first + previous->count,
+                        run->job->data->selection.count);
+    if (result == EXIT_OK)
+        result = block_read(run, next, current->first + current->count);
+    if (result != EXIT_OK)
+        atomic_store(&current->next, current->count);
+    int encoded = encoding_finish(run, started, threads, workers);
+    return result != EXIT_OK ? result : encoded;
+}
+
+int png_blocks_run(struct export_job *job, encoded_consumer consume, void *context)
+{
+    struct block_run *run = run_create(job);
+    if (run == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    struct block *previous = NULL, *current = &run->blocks[0], *next = &run->blocks[1];
+    int result = block_read(run, current, 0);
+    while (result == EXIT_OK && current->count > 0) {
+        result = pipeline_step(run, previous, current, next, consume, context);
+        previous = current;
+        current = next;
+        next = previous;
     }
-    free(labels);
+    if (result == EXIT_OK && previous != NULL)
+        result = block_hand_on(previous, consume, context);
+    if (result == EXIT_OK)
+        export_progress(job, job->data->selection.count, job->data->selection.count);
     run_free(run);
     return result;
 }

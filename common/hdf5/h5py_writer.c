@@ -2,6 +2,7 @@
 #include "h5py_writer.h"
 
 #include "common/base/error.h"
+#include "common/base/write_behind.h"
 
 #include <hdf5.h>
 #include <hdf5_hl.h>
@@ -53,6 +54,7 @@ struct h5py_writer {
     size_t split_count;
     struct split_declaration *declarations;
     size_t declaration_count;
+    struct write_behind behind;
 };
 
 size_t element_size(enum element_type type)
@@ -198,6 +200,10 @@ int h5py_writer_create(struct h5py_writer **writer, const char *path)
         *writer = NULL;
         return result;
     }
+    int *descriptor = NULL;
+    bool sec2 = H5Fget_vfd_handle((*writer)->file, H5P_DEFAULT, (void **)&descriptor) >= 0 &&
+                descriptor != NULL;
+    write_behind_start(&(*writer)->behind, sec2 ? *descriptor : -1);
     return EXIT_OK;
 }
 
@@ -500,6 +506,7 @@ static int flush_block(struct h5py_writer *writer, struct writer_source *source)
                      ? flush_variable(source)
                      : write_rows(source->dataset, source->memory_type, block->first,
                                   block->count, block->data);
+    write_behind_note(&writer->behind, block->used);
     block->count = 0;
     block->used = 0;
     if (result < 0)

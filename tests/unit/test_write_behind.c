@@ -1,0 +1,111 @@
+/* Unit tests of write-behind: the bytes written stay whole, the pages written back leave the page
+   cache as the file grows, and no descriptor means nothing is done. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "common/base/write_behind.h"
+#include "support.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+enum { PIECE = 256 << 10, PIECES = 32, PAGE = 4096 };
+
+static void piece_fill(unsigned char *piece, int number)
+{
+    for (size_t index = 0; index < PIECE; index++)
+        piece[index] = (unsigned char)((index * 31 + (size_t)number * 7) % 251);
+}
+
+/* Pages of the file at DESCRIPTOR (SIZE bytes) in the page cache. */
+static size_t resident_pages(int descriptor, size_t size)
+{
+    void *map = mmap(NULL, size, PROT_READ, MAP_SHARED, descriptor, 0);
+    assert_true(map != MAP_FAILED);
+    unsigned char *residency = malloc(size / PAGE);
+    assert_int_equal(mincore(map, size, residency), 0);
+    size_t resident = 0;
+    for (size_t page = 0; page < size / PAGE; page++)
+        resident += residency[page] & 1;
+    free(residency);
+    munmap(map, size);
+    return resident;
+}
+
+static void test_written_back_pages_leave_the_cache(void **state)
+{
+    (void)state;
+    char path[4200];
+    test_path(path, sizeof path, test_directory, "stream");
+    int descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    assert_true(descriptor >= 0);
+    struct write_behind behind;
+    write_behind_start(&behind, descriptor);
+    assert_int_equal(behind.window, 64 << 20);
+    behind.window = 1 << 20;
+    unsigned char *piece = malloc(PIECE);
+    for (int number = 0; number < PIECES; number++) {
+        piece_fill(piece, number);
+        assert_int_equal(write(descriptor, piece, PIECE), PIECE);
+        write_behind_note(&behind, PIECE);
+    }
+    assert_int_equal(fdatasync(descriptor), 0);
+    write_behind_note(&behind, behind.window); /* one more step: every page is clean now */
+    assert_true(resident_pages(descriptor, (size_t)PIECE * PIECES) < PIECE / PAGE);
+    unsigned char *read_back = malloc(PIECE);
+    for (int number = 0; number < PIECES; number++) {
+        piece_fill(piece, number);
+        assert_int_equal(pread(descriptor, read_back, PIECE, (off_t)number * PIECE), PIECE);
+        assert_memory_equal(read_back, piece, PIECE);
+    }
+    free(read_back);
+    free(piece);
+    close(descriptor);
+}
+
+static void test_pages_stay_below_a_window(void **state)
+{
+    (void)state;
+    char path[4200];
+    test_path(path, sizeof path, test_directory, "short");
+    int descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    assert_true(descriptor >= 0);
+    struct write_behind behind;
+    write_behind_start(&behind, descriptor);
+    behind.window = 4 * PIECE;
+    unsigned char *piece = malloc(PIECE);
+    piece_fill(piece, 0);
+    assert_int_equal(write(descriptor, piece, PIECE), PIECE);
+    assert_int_equal(fdatasync(descriptor), 0);
+    write_behind_note(&behind, PIECE);
+    assert_int_equal(behind.written, PIECE);
+    assert_int_equal(resident_pages(descriptor, PIECE), PIECE / PAGE);
+    free(piece);
+    close(descriptor);
+}
+
+static void test_no_descriptor_does_nothing(void **state)
+{
+    (void)state;
+    struct write_behind behind;
+    write_behind_start(&behind, -1);
+    write_behind_note(&behind, (size_t)1 << 30);
+    assert_int_equal(behind.descriptor, -1);
+    assert_int_equal(behind.written, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_written_back_pages_leave_the_cache),
+        cmocka_unit_test(test_pages_stay_below_a_window),
+        cmocka_unit_test(test_no_descriptor_does_nothing),
+    };
+    return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
+}
