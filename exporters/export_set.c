@@ -153,7 +153,7 @@ static int sync_staging(const char *path)
 int export_set_commit(struct export_set *set)
 {
     int staging = open(set->staging.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    int result = staging >= 0 ? set_manifest_write(staging, set->directory, set->entries,
+    int result = staging >= 0 ? set_manifest_write(staging, set->staging.path, set->entries,
                                                    set->entry_count)
                               : error_set(EXIT_WRITE, "cannot write: %s: %s", set->staging.path,
                                           strerror(errno));
@@ -161,9 +161,8 @@ int export_set_commit(struct export_set *set)
         close(staging);
     if (result == EXIT_OK)
         result = sync_staging(set->staging.path);
-    bool committed = false;
     if (result == EXIT_OK)
-        result = set_publish_commit(&set->staging, set->directory, set->label, &committed);
+        result = set_publish_commit(&set->staging, set->directory, set->label);
     export_set_abort(set);
     return result;
 }

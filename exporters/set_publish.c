@@ -195,17 +195,14 @@ int set_publish_finish_dead(const char *directory, const char *label, bool dry_r
     return result != EXIT_OK ? result : publishing_take(path, directory, label, false, dry_run, finished);
 }
 
-int set_publish_commit(struct staging *staging, const char *directory, const char *label,
-                       bool *committed)
+int set_publish_commit(struct staging *staging, const char *directory, const char *label)
 {
     char path[sizeof staging->path];
-    *committed = false;
     int result = publishing_path(directory, label, path);
     if (result != EXIT_OK)
         return result;
     for (int attempt = 0; attempt < 64; attempt++) {
         if (rename(staging->path, path) == 0) {
-            *committed = true;
             snprintf(staging->path, sizeof staging->path, "%s", path);
             int descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
             if (descriptor >= 0) {

@@ -13,11 +13,10 @@
 #include <stddef.h>
 
 /* Commits STAGING as the set LABEL of DIRECTORY and finishes publishing it; while a live export
-   publishes the same set, waits for it first. Once committed (*COMMITTED), STAGING is consumed:
-   removed when published, or on a failure left as .LABEL.publishing for the next export or fuel
-   clean to finish. EXIT_WRITE when it cannot. */
-int set_publish_commit(struct staging *staging, const char *directory, const char *label,
-                       bool *committed);
+   publishes the same set, waits for it first. Once committed, STAGING is consumed (its path
+   emptied): removed when published, or on a failure left as .LABEL.publishing for the next
+   export or fuel clean to finish. EXIT_WRITE when it cannot. */
+int set_publish_commit(struct staging *staging, const char *directory, const char *label);
 
 /* Finishes DIRECTORY/.LABEL.publishing when a killed export left it (its lock is free); one a
    live export holds is left to it. With DRY_RUN only tells. *FINISHED: there was one. */
