@@ -1,7 +1,12 @@
-/* fuel-clean: removes the temporary files that killed fuel-convert runs left behind. */
+/* fuel-clean: removes what killed fuel-convert, fuel-export and fuel-fixture runs left behind,
+   and finishes publishing the export sets that were committed when killed. */
 #include "common/base/config.h"
 #include "common/base/error.h"
+#include "common/base/staging.h"
 #include "common/hdf5/publish.h"
+#include "exporters/export_set.h"
+#include "exporters/set_publish.h"
+#include "fixtures/fixture.h"
 #include "commands.h"
 #include "usage.h"
 
@@ -29,11 +34,13 @@ const struct command_line clean_command_line = {
     .program = program,
     .usage = "[-h] [-d DIRECTORY]... [--dry-run]",
     .description =
-        "Removes .NAME.XXXXXX files (NAME ending in .hdf5, .h5 or .hdf) that fuel-convert runs\n"
-        "killed before they finished left behind; a file a running fuel-convert still writes is\n"
-        "locked and left alone. Looks in each DIRECTORY, or else in the current directory and the\n"
-        "data path (FUEL_DATA_PATH or data_path in ~/.fuelrc, and local_data_path). Prints each\n"
-        "file removed.",
+        "Removes what runs killed before they finished left behind: .NAME.XXXXXX files (NAME\n"
+        "ending in .hdf5, .h5 or .hdf) of fuel-convert, .NAME_SPLIT.export.XXXXXX staging\n"
+        "directories of fuel-export and .fuel-fixture.XXXXXX directories of fuel-fixture; finishes\n"
+        "publishing the sets a killed fuel-export had committed (.NAME_SPLIT.publishing). What a\n"
+        "running command still writes is locked and left alone. Looks in each DIRECTORY, or else\n"
+        "in the current directory and the data path (FUEL_DATA_PATH or data_path in ~/.fuelrc,\n"
+        "and local_data_path). Prints each path removed or finished.",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
 };
@@ -43,6 +50,13 @@ struct cleaning {
     bool dry_run;
     int result; /* the last failure, 0 when none */
 };
+
+static void report(struct cleaning *cleaning, bool done, const char *verb, const char *would,
+                   const char *directory, const char *name)
+{
+    if (done)
+        printf("%s %s/%s\n", cleaning->dry_run ? would : verb, directory, name);
+}
 
 static void clean_file(struct cleaning *cleaning, const char *directory, const char *name)
 {
@@ -55,9 +69,44 @@ static void clean_file(struct cleaning *cleaning, const char *directory, const c
     if (result != EXIT_OK) {
         error_print(cleaning->program);
         cleaning->result = result;
-    } else if (removed) {
-        printf("%s%s\n", cleaning->dry_run ? "would remove " : "removed ", path);
     }
+    report(cleaning, removed, "removed", "would remove", directory, name);
+}
+
+/* Finishes the committed export set NAME (.LABEL.publishing) unless a live export holds it. */
+static void clean_publishing(struct cleaning *cleaning, const char *directory, const char *name,
+                             const char *label)
+{
+    bool finished = false;
+    error_clear();
+    int result = set_publish_finish_dead(directory, label, cleaning->dry_run, &finished);
+    if (result != EXIT_OK) {
+        error_print(cleaning->program);
+        cleaning->result = result;
+    }
+    report(cleaning, finished && result == EXIT_OK, "finished publishing", "would finish publishing",
+           directory, name);
+}
+
+/* Removes the staging directory NAME of a killed fuel-export or fuel-fixture. */
+static void clean_staging(struct cleaning *cleaning, const char *directory, const char *name)
+{
+    char path[4096];
+    bool removed = false;
+    if (snprintf(path, sizeof path, "%s/%s", directory, name) < (int)sizeof path)
+        staging_remove_dead(path, cleaning->dry_run, &removed);
+    report(cleaning, removed, "removed", "would remove", directory, name);
+}
+
+static void clean_entry(struct cleaning *cleaning, const char *directory, const char *name)
+{
+    char label[512];
+    if (publish_is_temporary_name(name))
+        clean_file(cleaning, directory, name);
+    else if (set_publish_label(name, label, sizeof label))
+        clean_publishing(cleaning, directory, name, label);
+    else if (export_set_is_staging_name(name) || fixture_is_scratch_name(name))
+        clean_staging(cleaning, directory, name);
 }
 
 /* REQUIRED: named with -d, so a directory that cannot be read is an error. */
@@ -74,8 +123,7 @@ static void clean_directory(struct cleaning *cleaning, const char *directory, bo
         return;
     }
     for (struct dirent *entry; (entry = readdir(listing)) != NULL;)
-        if (publish_is_temporary_name(entry->d_name))
-            clean_file(cleaning, directory, entry->d_name);
+        clean_entry(cleaning, directory, entry->d_name);
     closedir(listing);
 }
 

@@ -278,16 +278,15 @@ static int synthetic_run(const struct parsed_arguments *parsed,
         return result;
     error_clear();
     result = publish_check_directory(chosen.output_directory);
-    char scratch[4096];
+    struct staging scratch;
     if (result == EXIT_OK && chosen.raw) {
         result = raw_fixture_write(fixture, &request, chosen.output_directory);
         if (result == EXIT_OK)
             raw_print(fixture);
     } else if (result == EXIT_OK &&
-               (result = fixture_scratch_create(scratch_parent(), scratch, sizeof scratch)) ==
-                   EXIT_OK) {
-        result = synthetic_convert(fixture, &run, &request, scratch);
-        fixture_scratch_remove(scratch);
+               (result = fixture_scratch_create(scratch_parent(), &scratch)) == EXIT_OK) {
+        result = synthetic_convert(fixture, &run, &request, scratch.path);
+        fixture_scratch_remove(&scratch);
     }
     if (result != EXIT_OK)
         error_print(program);

@@ -45,7 +45,7 @@ static int list_form_write(struct export_job *job)
     /* The list is named to the set after the images, so the split's directory is published
        first and the list that names its files after it. */
     char path[4800];
-    snprintf(path, sizeof path, "%s/%s", job->set->staging, output.list_entry);
+    snprintf(path, sizeof path, "%s/%s", job->set->staging.path, output.list_entry);
     output.list = fopen(path, "wb");
     if (output.list == NULL)
         return error_set(EXIT_WRITE, "cannot write: %s: %s", path, strerror(errno));

@@ -14,6 +14,15 @@ setup() {
     unset FUEL_DATA_PATH FUEL_LOCAL_DATA_PATH FUEL_CONFIG
 }
 
+# Waits up to 5 s for the lock holder started in the background to create PATH.
+wait_for() {
+    for attempt in $(seq 1 500); do
+        [ ! -e "$1" ] || break
+        sleep 0.01
+    done
+    [ -e "$1" ]
+}
+
 # Leftovers of three shapes, and files that only look alike.
 make_leftovers() {
     for name in .mnist.hdf5.a1B2c3 .cifar10.hdf5.ZZZZZZ .svhn_format_1.h5.000000; do
@@ -59,11 +68,7 @@ fcntl.fcntl(fd, fcntl.F_OFD_SETLK, struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 
 open(sys.argv[2], "w").close()
 time.sleep(600)' "$OUT/.mnist.hdf5.Live01" "$BATS_TEST_TMPDIR/locked" &
     holder=$!
-    for attempt in $(seq 1 500); do
-        [ ! -e "$BATS_TEST_TMPDIR/locked" ] || break
-        sleep 0.01
-    done
-    [ -e "$BATS_TEST_TMPDIR/locked" ]
+    wait_for "$BATS_TEST_TMPDIR/locked"
     run fuel-clean -d "$OUT"
     [ "$status" -eq 0 ]
     [ -z "$output" ]
@@ -90,6 +95,94 @@ time.sleep(600)' "$OUT/.mnist.hdf5.Live01" "$BATS_TEST_TMPDIR/locked" &
     [ "$(cat "$BATS_TEST_TMPDIR/stdout")" = "$OUT/mnist.hdf5" ]
     [ "$(ls -A "$OUT")" = "mnist.hdf5" ]
     [ "$seen" -eq 1 ]
+}
+
+SHIM="${BUILD:-$BATS_TEST_DIRNAME/../../build}/tests/fail_io.so"
+EXPECTED="$FUEL_FIXTURES/expected"
+
+# Runs COMMAND..., killed (SIGKILL) at its rename number AFTER (from 0) of a path in $OUT.
+killed_at_rename() {
+    local after=$1
+    shift
+    LD_PRELOAD="$SHIM" FAIL_IO_CALLS=rename FAIL_IO_ACTION=kill FAIL_IO_AFTER=$after \
+        FAIL_IO_PATH="$OUT/*" "$@" > /dev/null 2>&1 || [ $? -eq 137 ]
+}
+
+# Makes the staging directories DIR/NAME... holding a lock file and a file, then holds their locks
+# (open file description write locks, as a running fuel export or fuel fixture does) until killed;
+# sets HOLDER to its process id.
+hold_stagings() {
+    local directory=$1 name
+    shift
+    for name in "$@"; do
+        mkdir "$directory/$name"
+        : > "$directory/$name/.lock"
+        printf 'being written' > "$directory/$name/part"
+    done
+    (cd "$directory" && exec $PYTHON -c '
+import fcntl, struct, sys, time
+held = []
+for name in sys.argv[2:]:
+    lock = open(name + "/.lock", "r+")
+    fcntl.fcntl(lock, fcntl.F_OFD_SETLK, struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0))
+    held.append(lock)
+open(sys.argv[1], "w").close()
+time.sleep(600)' "$BATS_TEST_TMPDIR/locked" "$@") &
+    HOLDER=$!
+    wait_for "$BATS_TEST_TMPDIR/locked"
+}
+
+# Every entry of DIR with the sha256 of each file below it, hidden ones included.
+tree_listing() {
+    (cd "$1" && find . -print | LC_ALL=C sort && find . -type f -print0 | xargs -0r sha256sum | LC_ALL=C sort)
+}
+
+@test "stagings of killed fuel export and fuel fixture --raw runs removed, a committed set finished; live ones kept; --dry-run removes nothing" {
+    fuel export "$EXPECTED/mnist.hdf5" --to npy --split train -o "$BATS_TEST_TMPDIR/reference" > /dev/null
+    killed_at_rename 0 fuel export "$EXPECTED/mnist.hdf5" --to npy --split test -o "$OUT"
+    fuel export "$EXPECTED/mnist.hdf5" --to recordio --split train -o "$OUT" > /dev/null
+    killed_at_rename 3 fuel export "$EXPECTED/mnist.hdf5" --to npy --split train -o "$OUT"
+    killed_at_rename 0 fuel-fixture mnist --raw -o "$OUT"
+    hold_stagings "$OUT" .mnist_valid.export.Live01 .fuel-fixture.Live02 .mnist_valid.publishing
+    export_staging=$(cd "$OUT" && ls -d .mnist_test.export.??????)
+    fixture_staging=$(cd "$OUT" && ls -d .fuel-fixture.?????? | grep -v Live02)
+    [ -e "$OUT/$fixture_staging/.lock" ]
+    [ -d "$OUT/.mnist_train.publishing" ]
+    before=$(tree_listing "$OUT")
+    run fuel-clean -d "$OUT" --dry-run
+    [ "$status" -eq 0 ]
+    [ "$(printf '%s\n' "${lines[@]}" | LC_ALL=C sort | tr '\n' '|')" = "would finish publishing $OUT/.mnist_train.publishing|would remove $OUT/$fixture_staging|would remove $OUT/$export_staging|" ]
+    [ "$(tree_listing "$OUT")" = "$before" ]
+    run fuel-clean -d "$OUT"
+    [ "$status" -eq 0 ]
+    [ "$(printf '%s\n' "${lines[@]}" | LC_ALL=C sort | tr '\n' '|')" = "finished publishing $OUT/.mnist_train.publishing|removed $OUT/$fixture_staging|removed $OUT/$export_staging|" ]
+    [ "$(cd "$OUT" && ls -A | LC_ALL=C sort | tr '\n' ' ')" = ".fuel-fixture.Live02 .mnist_train.exported .mnist_valid.export.Live01 .mnist_valid.publishing mnist_train.provenance.json mnist_train_features.npy mnist_train_targets.npy " ]
+    cmp "$OUT/mnist_train_features.npy" "$BATS_TEST_TMPDIR/reference/mnist_train_features.npy"
+    cmp "$OUT/mnist_train_targets.npy" "$BATS_TEST_TMPDIR/reference/mnist_train_targets.npy"
+    [ "$(cat "$OUT/.fuel-fixture.Live02/part")" = "being written" ]
+    kill "$HOLDER"
+    wait "$HOLDER" || true
+    run fuel-clean -d "$OUT"
+    [ "$status" -eq 0 ]
+    [ "$(printf '%s\n' "${lines[@]}" | LC_ALL=C sort | tr '\n' '|')" = "finished publishing $OUT/.mnist_valid.publishing|removed $OUT/.fuel-fixture.Live02|removed $OUT/.mnist_valid.export.Live01|" ]
+    [ "$(cd "$OUT" && ls -A | LC_ALL=C sort | tr '\n' ' ')" = ".mnist_train.exported mnist_train.provenance.json mnist_train_features.npy mnist_train_targets.npy " ]
+    run fuel-clean -d "$OUT"
+    [ "$status" -eq 0 ]
+    [ -z "$output" ]
+}
+
+@test "a staging without a lock file (killed before taking it) is removed when empty, kept otherwise" {
+    mkdir "$OUT/.mnist_train.export.a1B2c3" "$OUT/.fuel-fixture.d4E5f6"
+    printf 'not ours' > "$OUT/.fuel-fixture.d4E5f6/notes"
+    run fuel-clean -d "$OUT" --dry-run
+    [ "$status" -eq 0 ]
+    [ "$output" = "would remove $OUT/.mnist_train.export.a1B2c3" ]
+    [ -d "$OUT/.mnist_train.export.a1B2c3" ]
+    run fuel-clean -d "$OUT"
+    [ "$status" -eq 0 ]
+    [ "$output" = "removed $OUT/.mnist_train.export.a1B2c3" ]
+    [ "$(ls -A "$OUT")" = ".fuel-fixture.d4E5f6" ]
+    [ "$(cat "$OUT/.fuel-fixture.d4E5f6/notes")" = "not ours" ]
 }
 
 @test "without -d: the current directory and every data path directory" {

@@ -256,16 +256,51 @@ EOF2
     chmod 700 "$OUT"
     [ "$status" -eq 2 ]
     [ "$(sha256sum "$OUT"/mnist_train.* | sha256sum)" = "$before" ]
-    [ "$(ls -A "$OUT" | grep -c '^\.')" -eq 0 ]
+    [ "$(ls -A "$OUT" | grep '^\.')" = ".mnist_train.exported" ]
 }
 
-# The sha256 of every file of the set in DIR (staging directories, hidden, excluded), by name.
+# The names of DIR's entries (hidden ones too), one line, in byte order.
+entries() {
+    (cd "$1" && ls -A | LC_ALL=C sort | tr '\n' ' ')
+}
+
+# The entries the record DIR/.LABEL.exported names, in byte order.
+recorded() {
+    cut -d' ' -f2- "$1/.$2.exported" | LC_ALL=C sort | tr '\n' ' '
+}
+
+@test "a new set with fewer or other files than the earlier one leaves none of the earlier set's behind" {
+    fuel export "$EXPECTED/mnist.hdf5" --to npy -o "$OUT" --split test
+    test_set=$(sha256sum "$OUT"/mnist_test_* | sha256sum)
+    fuel export "$EXPECTED/mnist.hdf5" --to hdf5-layer -o "$OUT" --split train --examples-per-file 4
+    [ "$(entries "$OUT")" = ".mnist_test.exported .mnist_train.exported mnist_test.provenance.json mnist_test_features.npy mnist_test_targets.npy mnist_train.txt mnist_train_0.h5 mnist_train_1.h5 mnist_train_2.h5 " ]
+    fuel export "$EXPECTED/mnist.hdf5" --to hdf5-layer -o "$OUT" --split train --examples-per-file 6
+    [ "$(recorded "$OUT" mnist_train)" = "mnist_train.txt mnist_train_0.h5 mnist_train_1.h5 " ]
+    [ ! -e "$OUT/mnist_train_2.h5" ]
+    [ "$(wc -l < "$OUT/mnist_train.txt")" -eq 2 ]
+    fuel export "$EXPECTED/mnist.hdf5" --to image-list -o "$OUT" --split train
+    [ "$(recorded "$OUT" mnist_train)" = "mnist_train.provenance.json mnist_train.txt train " ]
+    [ ! -e "$OUT/mnist_train_0.h5" ]
+    [ ! -e "$OUT/mnist_train_1.h5" ]
+    [ -d "$OUT/train" ]
+    fuel export "$EXPECTED/mnist.hdf5" --to recordio -o "$OUT" --split train
+    [ "$(entries "$OUT")" = ".mnist_test.exported .mnist_train.exported mnist_test.provenance.json mnist_test_features.npy mnist_test_targets.npy mnist_train.idx mnist_train.lst mnist_train.provenance.json mnist_train.rec " ]
+    [ "$(recorded "$OUT" mnist_train)" = "mnist_train.idx mnist_train.lst mnist_train.provenance.json mnist_train.rec " ]
+    [ "$(sha256sum "$OUT"/mnist_test_* | sha256sum)" = "$test_set" ]
+}
+
+# The sha256 of every file of the set in DIR (hidden entries excluded), by name.
 set_listing() {
     (cd "$1" && find . -path './.*' -prune -o -type f -print | sort | xargs -r sha256sum)
 }
 
 set_digest() {
     set_listing "$1" | sha256sum
+}
+
+# The hidden work directories of exports in DIR: stagings, and committed sets not yet published.
+stagings() {
+    (ls -A "$1" | grep -E '\.(export\.[[:alnum:]]{6}|publishing)$') || true
 }
 
 # Whether every file of the set in DIR is whole: byte for byte the file of that name in the
@@ -280,56 +315,151 @@ set_files_whole() {
     done < <(set_listing "$1")
 }
 
-# Kills fuel export FORM ARGS... (run in the current directory into ./set) at random moments up
-# to MAX tenths of a second, ten times, each over a copy of the earlier set; after each kill every
-# file on disk must be whole, the earlier one or the new one (the renames that end an export are
-# one per file, so a kill between two of them leaves some files of each set); a last export
-# then gives the new set whole and cleans up.
+# Kills fuel export INPUT NEW... (into ./set, over a copy of the earlier set that fuel export INPUT
+# EARLIER wrote) at random moments up to MAX tenths of a second, ten times. Right after each kill
+# every file on disk is whole, of the earlier set or the new one; once fuel clean has run, the set
+# is entirely the earlier one or entirely the new one, and no staging is left.
 kill_loop() {
-    local form=$1 input=$2 max=$3
-    shift 3
+    local input=$1 max=$2 earlier=$3 new_arguments=$4
     rm -rf set
-    fuel export "$input" --to $form -o set "$@"
-    local new old kept=0 replaced=0 mixed=0
-    new=$(set_digest set)
-    set_listing set > "new-$form.listing"
-    fuel export "$input" --to $form -o set --scale 2 "$@"
+    fuel export "$input" -o set $earlier
+    local old new kept=0 replaced=0 finished=0
     old=$(set_digest set)
-    set_listing set > "old-$form.listing"
+    set_listing set > old.listing
+    rm -rf old-set
+    cp -a set old-set
+    rm -rf set
+    fuel export "$input" -o set $new_arguments
+    new=$(set_digest set)
+    set_listing set > new.listing
     [ "$old" != "$new" ]
-    rm -rf "old-$form"
-    cp -a set "old-$form"
     for attempt in $(seq 1 10); do
         rm -rf set
-        cp -a "old-$form" set
-        fuel export "$input" --to $form -o set "$@" &
+        cp -a old-set set
+        fuel export "$input" -o set $new_arguments &
         local pid=$!
         sleep "$(( RANDOM % max / 10 )).$(( RANDOM % 10 ))"
         kill -9 $pid 2>/dev/null || true
         wait $pid || true
-        set_files_whole set "old-$form.listing" "new-$form.listing"
+        set_files_whole set old.listing new.listing
+        run fuel clean -d set
+        [ "$status" -eq 0 ]
+        [[ "$output" != *"finished publishing"* ]] || finished=$((finished + 1))
+        [ -z "$(stagings set)" ]
         state=$(set_digest set)
         if [ "$state" = "$old" ]; then
             kept=$((kept + 1))
-        elif [ "$state" = "$new" ]; then
-            replaced=$((replaced + 1))
         else
-            mixed=$((mixed + 1))
+            [ "$state" = "$new" ]
+            replaced=$((replaced + 1))
         fi
     done
-    echo "# $form: $kept kills kept the earlier set, $replaced came after the new one, $mixed between renames" >&3
-    fuel export "$input" --to $form -o set "$@"
+    echo "# $new_arguments: $kept kills kept the earlier set, $replaced came after the new one's commit ($finished finished by fuel clean)" >&3
+    fuel export "$input" -o set $new_arguments
     [ "$(set_digest set)" = "$new" ]
-    [ "$(ls -A set | grep -c '^\.')" -eq 0 ]
+    [ -z "$(stagings set)" ]
 }
 
-@test "SIGKILL at any moment: every file on disk is whole, of the earlier set or the new one" {
+@test "SIGKILL at any moment, then fuel clean: the set is entirely the earlier one or the new one" {
     cd "$BATS_TEST_TMPDIR"
     mnist_large big.hdf5 20000
-    kill_loop hdf5-layer big.hdf5 5 --examples-per-file 500
+    kill_loop big.hdf5 5 "--to hdf5-layer --scale 2 --examples-per-file 250" \
+        "--to hdf5-layer --examples-per-file 500"
     mnist_large small.hdf5 4000
-    kill_loop image-list small.hdf5 25
-    kill_loop recordio big.hdf5 10
+    kill_loop small.hdf5 25 "--to image-list --scale 2" "--to image-list"
+    kill_loop big.hdf5 10 "--to npy --dtype float32" "--to recordio"
+}
+
+SHIM="${BUILD:-$BATS_TEST_DIRNAME/../../build}/tests/fail_io.so"
+
+# fuel export INPUT ARGUMENTS... -o set, killed (SIGKILL) at its rename number AFTER (from 0) in set.
+export_killed_at_rename() {
+    local after=$1
+    shift
+    LD_PRELOAD="$SHIM" FAIL_IO_CALLS=rename FAIL_IO_ACTION=kill FAIL_IO_AFTER=$after \
+        FAIL_IO_PATH="$PWD/set/*" fuel export "$@" -o set
+}
+
+@test "killed at each rename of publishing: the earlier set whole, or a committed set fuel clean finishes" {
+    cd "$BATS_TEST_TMPDIR"
+    mnist_large big.hdf5 2000
+    fuel export big.hdf5 --to hdf5-layer --examples-per-file 500 --scale 2 -o set
+    old=$(set_digest set)
+    cp -a set old-set
+    LD_PRELOAD="$SHIM" FAIL_IO_LOG="$PWD/renames" fuel export big.hdf5 --to hdf5-layer --examples-per-file 1000 -o set
+    new=$(set_digest set)
+    [ "$(recorded set big_train)" = "big_train.txt big_train_0.h5 big_train_1.h5 " ]
+    # The commit, 3 moves, 2 removals of the earlier set's extra parts, the record.
+    [ "$(grep -c '^rename ' renames)" -eq 7 ]
+    for after in 0 1 2 3 4 5 6; do
+        rm -rf set
+        cp -a old-set set
+        run export_killed_at_rename $after big.hdf5 --to hdf5-layer --examples-per-file 1000
+        [ "$status" -eq 137 ]
+        if [ $after -eq 0 ]; then
+            [ "$(set_digest set)" = "$old" ]
+            [[ "$(stagings set)" == .big_train.export.?????? ]]
+        else
+            [ "$(stagings set)" = ".big_train.publishing" ]
+        fi
+        run fuel clean -d set
+        [ "$status" -eq 0 ]
+        [ -z "$(stagings set)" ]
+        if [ $after -eq 0 ]; then
+            [[ "$output" == "removed set/.big_train.export."?????? ]]
+            [ "$(set_digest set)" = "$old" ]
+        else
+            [ "$output" = "finished publishing set/.big_train.publishing" ]
+            [ "$(set_digest set)" = "$new" ]
+            [ "$(entries set)" = ".big_train.exported big_train.txt big_train_0.h5 big_train_1.h5 " ]
+        fi
+    done
+}
+
+@test "the next export of a set finishes the publishing a killed one committed, before its own" {
+    cd "$BATS_TEST_TMPDIR"
+    mnist_large big.hdf5 2000
+    fuel export big.hdf5 --to recordio -o new-set
+    fuel export big.hdf5 --to npy --dtype float32 -o set
+    run export_killed_at_rename 2 big.hdf5 --to recordio
+    [ "$status" -eq 137 ]
+    [ "$(stagings set)" = ".big_train.publishing" ]
+    [ -e set/big_train_features.npy ]
+    # The next export of the set fails at its own commit, after finishing the earlier publishing.
+    run --separate-stderr env LD_PRELOAD="$SHIM" FAIL_IO_CALLS=rename FAIL_IO_PATH='*.export.*' \
+        fuel export big.hdf5 --to recordio -o set
+    [ "$status" -eq 7 ]
+    [[ "$stderr" == "fuel-export: cannot write: set/.big_train.publishing: Input/output error" ]]
+    [ -z "$(stagings set)" ]
+    [ "$(entries set)" = ".big_train.exported big_train.idx big_train.lst big_train.provenance.json big_train.rec " ]
+    for suffix in idx lst rec; do
+        cmp set/big_train.$suffix new-set/big_train.$suffix
+    done
+}
+
+@test "a rename failing after the commit: exit 7, the set left committed; fuel clean --dry-run tells, fuel clean finishes it" {
+    cd "$BATS_TEST_TMPDIR"
+    mnist_large big.hdf5 2000
+    fuel export big.hdf5 --to hdf5-layer --examples-per-file 1000 -o set
+    new=$(set_digest set)
+    rm -rf set
+    fuel export big.hdf5 --to hdf5-layer --examples-per-file 500 --scale 2 -o set
+    run --separate-stderr env LD_PRELOAD="$SHIM" FAIL_IO_CALLS=rename FAIL_IO_PATH="$PWD/set/big_train_1.h5" \
+        fuel export big.hdf5 --to hdf5-layer --examples-per-file 1000 -o set
+    [ "$status" -eq 7 ]
+    [ "$stderr" = "fuel-export: cannot publish: set/big_train_1.h5: Input/output error" ]
+    [ "$(stagings set)" = ".big_train.publishing" ]
+    before=$(set_digest set)
+    run fuel clean -d set --dry-run
+    [ "$status" -eq 0 ]
+    [ "$output" = "would finish publishing set/.big_train.publishing" ]
+    [ "$(set_digest set)" = "$before" ]
+    [ "$(stagings set)" = ".big_train.publishing" ]
+    run fuel clean -d set
+    [ "$status" -eq 0 ]
+    [ "$output" = "finished publishing set/.big_train.publishing" ]
+    [ "$(entries set)" = ".big_train.exported big_train.txt big_train_0.h5 big_train_1.h5 " ]
+    [ "$(set_digest set)" = "$new" ]
 }
 
 @test "a file converted by fuel convert from the raw fixtures exports like Fuel's own" {

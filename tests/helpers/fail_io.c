@@ -5,6 +5,7 @@
  * FAIL_IO_ERRNO  EIO (default) or ENOSPC
  * FAIL_IO_PATH   fnmatch pattern: only calls on a matching path fail (for rename, either name)
  * FAIL_IO_AFTER  let this many matching calls succeed first (default 0)
+ * FAIL_IO_ACTION kill: the process kills itself with SIGKILL at the chosen call, before making it
  * FAIL_IO_LOG    file to append "CALL PATH [NEW PATH] ok|failed" to for every fsync and rename,
  *                and every write that fails
  */
@@ -13,6 +14,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -89,6 +91,9 @@ static bool fails(const char *call, const char *path, const char *other)
     }
     if (strcmp(call, "write") != 0 || chosen)
         log_call(call, path, other, chosen);
+    const char *action = getenv("FAIL_IO_ACTION");
+    if (chosen && action != NULL && strcmp(action, "kill") == 0)
+        raise(SIGKILL);
     if (chosen) {
         const char *number = getenv("FAIL_IO_ERRNO");
         errno = number != NULL && strcmp(number, "ENOSPC") == 0 ? ENOSPC : EIO;
