@@ -1,6 +1,7 @@
 /* The hdf5-layer form (Caffe's HDF5Data, Mocha's HDF5DataLayer): files of float `data` and `label`
    (N x 1), contiguous and uncompressed, at most --examples-per-file each, and a list of them. */
 #include "common/base/error.h"
+#include "common/base/write_behind.h"
 #include "common/hdf5/h5py_tag.h"
 #include "export_form.h"
 
@@ -15,6 +16,7 @@
 
 struct layer_part {
     hid_t file, data, label, float_type;
+    struct write_behind behind;
     char path[4800];
     uint64_t first; /* the split's first example in this file */
     uint64_t count;
@@ -62,6 +64,10 @@ static int layer_create(struct export_job *job, struct layer_part *part)
         H5Pclose(creation);
     if (part->file < 0)
         return layer_failed(part, "HDF5 cannot create it");
+    int *descriptor = NULL;
+    bool sec2 = H5Fget_vfd_handle(part->file, H5P_DEFAULT, (void **)&descriptor) >= 0 &&
+                descriptor != NULL;
+    write_behind_start(&part->behind, sec2 ? *descriptor : -1);
     const struct h5py_examples *fixed = &job->data->fixed;
     hsize_t dimensions[H5PY_EXAMPLES_MAX_RANK] = {part->count};
     for (int axis = 1; axis < fixed->rank; axis++)
@@ -118,6 +124,7 @@ static int layer_blocks_write(struct export_job *job, struct layer_part *part, s
             elements_to_float(raw, data->type, size * data->example_elements, job->request->scale,
                               twice, converted);
             result = layer_rows_write(part, part->data, row, size, converted);
+            write_behind_note(&part->behind, size * out_bytes);
         }
         if (result == EXIT_OK && job->label != NULL)
             result = export_labels_read(job, part->first + row, size, labels);

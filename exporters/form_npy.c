@@ -1,5 +1,6 @@
 /* The npy form: one NAME_SPLIT_SOURCE.npy (format 1.0) per split and source, streamed in blocks. */
 #include "common/base/error.h"
+#include "common/base/write_behind.h"
 #include "common/formats/npy.h"
 #include "export_form.h"
 
@@ -10,6 +11,7 @@
 
 struct npy_output {
     FILE *stream;
+    struct write_behind behind;
     char entry[700];
     bool convert;
     bool double_precision;
@@ -67,6 +69,7 @@ static int npy_blocks_write(struct export_job *job, const struct example_source 
         if (result == EXIT_OK &&
             fwrite(converted, output->out_bytes, size, output->stream) != size)
             result = npy_failed(job, output);
+        write_behind_note(&output->behind, size * output->out_bytes);
         if (is_data)
             export_progress(job, first + size, count);
     }
@@ -85,6 +88,7 @@ static int npy_source_write(struct export_job *job, const struct example_source 
     int result = export_set_path(job->set, output.entry, path, sizeof path);
     if (result == EXIT_OK && (output.stream = fopen(path, "wb")) == NULL)
         result = npy_failed(job, &output);
+    write_behind_start(&output.behind, output.stream != NULL ? fileno(output.stream) : -1);
     if (result == EXIT_OK)
         result = npy_header_write(job, source, &output, is_data);
     if (result == EXIT_OK)

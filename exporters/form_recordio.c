@@ -1,6 +1,7 @@
 /* The recordio form (MXNet's ImageRecordIter): NAME_SPLIT.rec of image records (header, PNG), the
    .idx of record offsets for MXIndexedRecordIO and the .lst of id, label and path lines. */
 #include "common/base/error.h"
+#include "common/base/write_behind.h"
 #include "common/formats/recordio.h"
 #include "export_form.h"
 #include "png_blocks.h"
@@ -20,6 +21,7 @@ struct recordio_output {
     char *buffers[RECORDIO_FILES];  /* theirs, 1 MiB each (glibc ignores a size without one) */
     char entries[RECORDIO_FILES][600];
     uint64_t offset;
+    struct write_behind behind; /* of the .rec */
     uint8_t *payload;
     size_t capacity;
 };
@@ -55,6 +57,7 @@ static int recordio_consume(void *context, const struct encoded_example *example
                                 RECORDIO_IMAGE_HEADER_SIZE + example->size, &output->offset);
     if (result != EXIT_OK)
         return result;
+    write_behind_note(&output->behind, output->offset - start);
     char label[64];
     element_label_text(example->label, label, sizeof label);
     if (fprintf(output->streams[1], "%" PRIu64 "\t%" PRIu64 "\n", example->number, start) < 0)
@@ -81,12 +84,13 @@ static int recordio_open(struct recordio_output *output)
         if (output->buffers[file] != NULL)
             setvbuf(output->streams[file], output->buffers[file], _IOFBF, STREAM_BUFFER);
     }
+    write_behind_start(&output->behind, fileno(output->streams[0]));
     return EXIT_OK;
 }
 
 static int recordio_form_write(struct export_job *job)
 {
-    struct recordio_output output = {.job = job};
+    struct recordio_output output = {.job = job, .behind = {.descriptor = -1}};
     int result = recordio_open(&output);
     if (result == EXIT_OK)
         result = png_blocks_run(job, recordio_consume, &output);

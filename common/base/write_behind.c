@@ -6,7 +6,7 @@
 /* Filling the page cache with a whole output costs more than writing it: allocating fresh pages
    took 2.5 s of processor time for 1.6 GB here (inside a virtual machine whose idle memory goes
    back to its host), against 0.4 s when the same few hundred MiB of pages are reused. */
-enum { WINDOW_BYTES = 64 << 20 };
+enum { WINDOW_BYTES = 16 << 20 };
 
 void write_behind_start(struct write_behind *behind, int descriptor)
 {

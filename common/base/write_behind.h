@@ -12,7 +12,7 @@ struct write_behind {
     uint64_t written; /* bytes written since the last step */
 };
 
-/* Starts following the file open as DESCRIPTOR (-1 for none), a step every 64 MiB. */
+/* Starts following the file open as DESCRIPTOR (-1 for none), a step every 16 MiB. */
 void write_behind_start(struct write_behind *behind, int descriptor);
 
 /* Counts BYTES just written; every few MiB, drops the cached pages already written back and

@@ -47,7 +47,7 @@ static void test_written_back_pages_leave_the_cache(void **state)
     assert_true(descriptor >= 0);
     struct write_behind behind;
     write_behind_start(&behind, descriptor);
-    assert_int_equal(behind.window, 64 << 20);
+    assert_int_equal(behind.window, 16 << 20);
     behind.window = 1 << 20;
     unsigned char *piece = malloc(PIECE);
     for (int number = 0; number < PIECES; number++) {
