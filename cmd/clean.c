@@ -40,7 +40,9 @@ const struct command_line clean_command_line = {
         "publishing the sets a killed fuel-export had committed (.NAME_SPLIT.publishing). What a\n"
         "running command still writes is locked and left alone. Looks in each DIRECTORY, or else\n"
         "in the current directory and the data path (FUEL_DATA_PATH or data_path in ~/.fuelrc,\n"
-        "and local_data_path). Prints each path removed or finished.",
+        "and local_data_path), and for .fuel-fixture.XXXXXX directories only in $TMPDIR (else\n"
+        "/tmp), where fuel-fixture writes the raw files it converts. Prints each path removed or\n"
+        "finished.",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
 };
@@ -98,10 +100,15 @@ static void clean_staging(struct cleaning *cleaning, const char *directory, cons
     report(cleaning, removed, "removed", "would remove", directory, name);
 }
 
-static void clean_entry(struct cleaning *cleaning, const char *directory, const char *name)
+/* FIXTURES_ONLY: only fuel-fixture's scratch directories (in $TMPDIR, which others share). */
+static void clean_entry(struct cleaning *cleaning, const char *directory, const char *name,
+                        bool fixtures_only)
 {
     char label[512];
-    if (publish_is_temporary_name(name))
+    if (fixtures_only) {
+        if (fixture_is_scratch_name(name))
+            clean_staging(cleaning, directory, name);
+    } else if (publish_is_temporary_name(name))
         clean_file(cleaning, directory, name);
     else if (set_publish_label(name, label, sizeof label))
         clean_publishing(cleaning, directory, name, label);
@@ -110,7 +117,8 @@ static void clean_entry(struct cleaning *cleaning, const char *directory, const 
 }
 
 /* REQUIRED: named with -d, so a directory that cannot be read is an error. */
-static void clean_directory(struct cleaning *cleaning, const char *directory, bool required)
+static void clean_directory(struct cleaning *cleaning, const char *directory, bool required,
+                            bool fixtures_only)
 {
     DIR *listing = opendir(directory);
     if (listing == NULL) {
@@ -123,11 +131,12 @@ static void clean_directory(struct cleaning *cleaning, const char *directory, bo
         return;
     }
     for (struct dirent *entry; (entry = readdir(listing)) != NULL;)
-        clean_entry(cleaning, directory, entry->d_name);
+        clean_entry(cleaning, directory, entry->d_name, fixtures_only);
     closedir(listing);
 }
 
-/* No -d: the current directory (fuel-convert's default output), then the data path. */
+/* No -d: the current directory (fuel-convert's default output), the data path, then the
+   fixtures' scratch directories in $TMPDIR. */
 static int clean_data_path(struct cleaning *cleaning)
 {
     struct fuel_config config;
@@ -137,11 +146,12 @@ static int clean_data_path(struct cleaning *cleaning)
         error_print(cleaning->program);
         return result;
     }
-    clean_directory(cleaning, ".", false);
+    clean_directory(cleaning, ".", false, false);
     for (size_t index = 0; index < config.data_path.count; index++)
-        clean_directory(cleaning, config.data_path.items[index], false);
+        clean_directory(cleaning, config.data_path.items[index], false, false);
     if (config.local_data_path != NULL)
-        clean_directory(cleaning, config.local_data_path, false);
+        clean_directory(cleaning, config.local_data_path, false, false);
+    clean_directory(cleaning, fixture_scratch_parent(), false, true);
     config_free(&config);
     return EXIT_OK;
 }
@@ -156,7 +166,7 @@ static int clean_run(const struct parsed_arguments *parsed)
             return result;
     }
     for (size_t index = 0; index < directories.count; index++)
-        clean_directory(&cleaning, directories.items[index], true);
+        clean_directory(&cleaning, directories.items[index], true, false);
     if (fflush(stdout) != 0) {
         fprintf(stderr, "%s: cannot write: standard output: %s\n", program, strerror(errno));
         return EXIT_WRITE;

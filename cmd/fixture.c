@@ -253,14 +253,6 @@ static int raw_print(const struct raw_fixture *fixture)
     return EXIT_OK;
 }
 
-/* The raw files an HDF5 fixture is converted from go to $TMPDIR (else /tmp): a killed run leaves
-   nothing in the output directory. */
-static const char *scratch_parent(void)
-{
-    const char *directory = getenv("TMPDIR");
-    return directory != NULL && *directory != '\0' ? directory : "/tmp";
-}
-
 static int synthetic_run(const struct parsed_arguments *parsed,
                          const struct typed_command *typed)
 {
@@ -284,7 +276,7 @@ static int synthetic_run(const struct parsed_arguments *parsed,
         if (result == EXIT_OK)
             raw_print(fixture);
     } else if (result == EXIT_OK &&
-               (result = fixture_scratch_create(scratch_parent(), &scratch)) == EXIT_OK) {
+               (result = fixture_scratch_create(fixture_scratch_parent(), &scratch)) == EXIT_OK) {
         result = synthetic_convert(fixture, &run, &request, scratch.path);
         fixture_scratch_remove(&scratch);
     }

@@ -9,8 +9,8 @@ FASHION=/usr/share/datasets/fashion-mnist
 setup() {
     OUT="$BATS_TEST_TMPDIR/out"
     mkdir -p "$OUT"
-    export HOME="$BATS_TEST_TMPDIR/home"
-    mkdir -p "$HOME"
+    export HOME="$BATS_TEST_TMPDIR/home" TMPDIR="$BATS_TEST_TMPDIR/tmp"
+    mkdir -p "$HOME" "$TMPDIR"
     unset FUEL_DATA_PATH FUEL_LOCAL_DATA_PATH FUEL_CONFIG
 }
 
@@ -243,4 +243,26 @@ for dataset in json.load(sys.stdin):
     [ "${#lines[@]}" -eq 2 ]
     run fuel list
     [[ "$output" != *leftover* ]]
+}
+
+@test "without -d: dead fuel-fixture scratch directories in \$TMPDIR removed, a live one and everything else there kept" {
+    killed_at_rename 0 fuel-fixture mnist -o "$OUT"
+    [ ! -e "$OUT/mnist.hdf5" ]
+    dead=$(cd "$TMPDIR" && ls -d .fuel-fixture.??????)
+    [ -e "$TMPDIR/$dead/.lock" ]
+    [ -e "$TMPDIR/$dead/train-images-idx3-ubyte.gz" ]
+    hold_stagings "$TMPDIR" .fuel-fixture.Live03
+    printf 'not ours' > "$TMPDIR/.mnist.hdf5.a1B2c3"
+    mkdir "$BATS_TEST_TMPDIR/work"
+    cd "$BATS_TEST_TMPDIR/work"
+    run fuel-clean --dry-run
+    [ "$status" -eq 0 ]
+    [ "$output" = "would remove $TMPDIR/$dead" ]
+    [ -d "$TMPDIR/$dead" ]
+    run fuel-clean
+    kill "$HOLDER"
+    [ "$status" -eq 0 ]
+    [ "$output" = "removed $TMPDIR/$dead" ]
+    [ "$(ls -A "$TMPDIR" | LC_ALL=C sort | tr '\n' ' ')" = ".fuel-fixture.Live03 .mnist.hdf5.a1B2c3 " ]
+    [ "$(cat "$TMPDIR/.fuel-fixture.Live03/part")" = "being written" ]
 }
