@@ -104,7 +104,7 @@ EXPECTED="$FUEL_FIXTURES/expected"
 killed_at_rename() {
     local after=$1
     shift
-    LD_PRELOAD="$SHIM" FAIL_IO_CALLS=rename FAIL_IO_ACTION=kill FAIL_IO_AFTER=$after \
+    LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" FAIL_IO_CALLS=rename FAIL_IO_ACTION=kill FAIL_IO_AFTER=$after \
         FAIL_IO_PATH="$OUT/*" "$@" > /dev/null 2>&1 || [ $? -eq 137 ]
 }
 

@@ -376,7 +376,7 @@ SHIM="${BUILD:-$BATS_TEST_DIRNAME/../../build}/tests/fail_io.so"
 export_killed_at_rename() {
     local after=$1
     shift
-    LD_PRELOAD="$SHIM" FAIL_IO_CALLS=rename FAIL_IO_ACTION=kill FAIL_IO_AFTER=$after \
+    LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" FAIL_IO_CALLS=rename FAIL_IO_ACTION=kill FAIL_IO_AFTER=$after \
         FAIL_IO_PATH="$PWD/set/*" fuel export "$@" -o set
 }
 
@@ -386,7 +386,7 @@ export_killed_at_rename() {
     fuel export big.hdf5 --to hdf5-layer --examples-per-file 500 --scale 2 -o set
     old=$(set_digest set)
     cp -a set old-set
-    LD_PRELOAD="$SHIM" FAIL_IO_LOG="$PWD/renames" fuel export big.hdf5 --to hdf5-layer --examples-per-file 1000 -o set
+    LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" FAIL_IO_LOG="$PWD/renames" fuel export big.hdf5 --to hdf5-layer --examples-per-file 1000 -o set
     new=$(set_digest set)
     [ "$(recorded set big_train)" = "big_train.txt big_train_0.h5 big_train_1.h5 " ]
     # The commit, 3 moves, 2 removals of the earlier set's extra parts, the record.
@@ -426,7 +426,7 @@ export_killed_at_rename() {
     [ "$(stagings set)" = ".big_train.publishing" ]
     [ -e set/big_train_features.npy ]
     # The next export of the set fails at its own commit, after finishing the earlier publishing.
-    run --separate-stderr env LD_PRELOAD="$SHIM" FAIL_IO_CALLS=rename FAIL_IO_PATH='*.export.*' \
+    run --separate-stderr env LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" FAIL_IO_CALLS=rename FAIL_IO_PATH='*.export.*' \
         fuel export big.hdf5 --to recordio -o set
     [ "$status" -eq 7 ]
     [[ "$stderr" == "fuel-export: cannot write: set/.big_train.publishing: Input/output error" ]]
@@ -444,7 +444,7 @@ export_killed_at_rename() {
     new=$(set_digest set)
     rm -rf set
     fuel export big.hdf5 --to hdf5-layer --examples-per-file 500 --scale 2 -o set
-    run --separate-stderr env LD_PRELOAD="$SHIM" FAIL_IO_CALLS=rename FAIL_IO_PATH="$PWD/set/big_train_1.h5" \
+    run --separate-stderr env LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" FAIL_IO_CALLS=rename FAIL_IO_PATH="$PWD/set/big_train_1.h5" \
         fuel export big.hdf5 --to hdf5-layer --examples-per-file 1000 -o set
     [ "$status" -eq 7 ]
     [ "$stderr" = "fuel-export: cannot publish: set/big_train_1.h5: Input/output error" ]
