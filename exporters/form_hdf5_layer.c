@@ -1,8 +1,8 @@
 /* The hdf5-layer form (Caffe's HDF5Data, Mocha's HDF5DataLayer): files of float `data` and `label`
    (N x 1), contiguous and uncompressed, at most --examples-per-file each, and a list of them. */
 #include "common/base/error.h"
-#include "common/base/write_behind.h"
 #include "common/hdf5/h5py_tag.h"
+#include "common/hdf5/hdf5_write_behind.h"
 #include "export_form.h"
 
 #include <hdf5.h>
@@ -64,10 +64,7 @@ static int layer_create(struct export_job *job, struct layer_part *part)
         H5Pclose(creation);
     if (part->file < 0)
         return layer_failed(part, "HDF5 cannot create it");
-    int *descriptor = NULL;
-    bool sec2 = H5Fget_vfd_handle(part->file, H5P_DEFAULT, (void **)&descriptor) >= 0 &&
-                descriptor != NULL;
-    write_behind_start(&part->behind, sec2 ? *descriptor : -1);
+    hdf5_write_behind_start(&part->behind, part->file);
     const struct h5py_examples *fixed = &job->data->fixed;
     hsize_t dimensions[H5PY_EXAMPLES_MAX_RANK] = {part->count};
     for (int axis = 1; axis < fixed->rank; axis++)

@@ -2,7 +2,7 @@
 #include "h5py_writer.h"
 
 #include "common/base/error.h"
-#include "common/base/write_behind.h"
+#include "hdf5_write_behind.h"
 
 #include <hdf5.h>
 #include <hdf5_hl.h>
@@ -200,10 +200,7 @@ int h5py_writer_create(struct h5py_writer **writer, const char *path)
         *writer = NULL;
         return result;
     }
-    int *descriptor = NULL;
-    bool sec2 = H5Fget_vfd_handle((*writer)->file, H5P_DEFAULT, (void **)&descriptor) >= 0 &&
-                descriptor != NULL;
-    write_behind_start(&(*writer)->behind, sec2 ? *descriptor : -1);
+    hdf5_write_behind_start(&(*writer)->behind, (*writer)->file);
     return EXIT_OK;
 }
 

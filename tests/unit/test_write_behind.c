@@ -38,17 +38,24 @@ static size_t resident_pages(int descriptor, size_t size)
     return resident;
 }
 
+/* A new file NAME in the test directory, followed by BEHIND with steps every WINDOW bytes. */
+static int stream_open(const char *name, struct write_behind *behind, uint64_t window)
+{
+    char path[4200];
+    test_path(path, sizeof path, test_directory, name);
+    int descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    assert_true(descriptor >= 0);
+    write_behind_start(behind, descriptor);
+    assert_int_equal(behind->window, 16 << 20);
+    behind->window = window;
+    return descriptor;
+}
+
 static void test_written_back_pages_leave_the_cache(void **state)
 {
     (void)state;
-    char path[4200];
-    test_path(path, sizeof path, test_directory, "stream");
-    int descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-    assert_true(descriptor >= 0);
     struct write_behind behind;
-    write_behind_start(&behind, descriptor);
-    assert_int_equal(behind.window, 16 << 20);
-    behind.window = 1 << 20;
+    int descriptor = stream_open("stream", &behind, 1 << 20);
     unsigned char *piece = malloc(PIECE);
     for (int number = 0; number < PIECES; number++) {
         piece_fill(piece, number);
@@ -72,13 +79,8 @@ static void test_written_back_pages_leave_the_cache(void **state)
 static void test_pages_stay_below_a_window(void **state)
 {
     (void)state;
-    char path[4200];
-    test_path(path, sizeof path, test_directory, "short");
-    int descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-    assert_true(descriptor >= 0);
     struct write_behind behind;
-    write_behind_start(&behind, descriptor);
-    behind.window = 4 * PIECE;
+    int descriptor = stream_open("short", &behind, 4 * PIECE);
     unsigned char *piece = malloc(PIECE);
     piece_fill(piece, 0);
     assert_int_equal(write(descriptor, piece, PIECE), PIECE);
