@@ -13,9 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Large blocks keep the threads' wait at each block's end small beside its encoding, even when
-   a loaded machine deschedules one of them for a while. */
-enum { MAX_THREADS = 64, MAX_BLOCK = 4096, BLOCK_BYTES = 4 << 20 };
+/* Blocks hold export_block_examples examples (4 MiB of them), at most MAX_BLOCK. */
+enum { MAX_THREADS = 64, MAX_BLOCK = 4096 };
 
 struct block_item {
     void *data; /* variable-length sources: the example's own copy */
@@ -199,8 +198,8 @@ static struct block_run *run_create(struct export_job *job)
     run->job = job;
     run->threads = threads_choose(job->request);
     size_t bytes = job->data->variable ? (size_t)1 << 16 : job->data->fixed.example_bytes;
-    run->block_size = BLOCK_BYTES / (bytes ? bytes : 1);
-    run->block_size = run->block_size > MAX_BLOCK ? MAX_BLOCK : run->block_size ? run->block_size : 1;
+    run->block_size = export_block_examples(bytes);
+    run->block_size = run->block_size < MAX_BLOCK ? run->block_size : MAX_BLOCK;
     for (size_t number = 0; number < 2 && !job->data->variable; number++)
         if ((run->blocks[number].raw = malloc(run->block_size * bytes + 1)) == NULL) {
             run_free(run);
