@@ -2,6 +2,8 @@
 #ifndef FUEL_BATCH_QUEUE_H
 #define FUEL_BATCH_QUEUE_H
 
+#include "buffer_pool.h"
+
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,9 +19,13 @@ struct served_batch {
     uint64_t examples;
     char *header;      /* the JSON header; NULL for the end of an epoch */
     size_t array_count;
-    void *arrays[SERVED_SOURCES_MAX]; /* malloc'd; the sender may take them (set to NULL) */
+    void *arrays[SERVED_SOURCES_MAX]; /* the sender may take them (set to NULL) */
     size_t sizes[SERVED_SOURCES_MAX];
+    struct buffer_pool *pools[SERVED_SOURCES_MAX]; /* where each array goes back; NULL: free */
 };
+
+/* Gives ARRAY back to POOL, or frees it when POOL is NULL; NULL arrays are allowed. */
+void batch_array_free(void *array, struct buffer_pool *pool);
 
 void served_batch_free(struct served_batch *batch);
 

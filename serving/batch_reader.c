@@ -19,6 +19,9 @@
 #define BATCH_ARRAY_MAX ((size_t)1 << 30)
 /* Sources that fit in this much memory together are read once (labels, small datasets). */
 #define RESIDENT_BUDGET ((size_t)32 << 20)
+/* Batches alive at once: the reader's queue, ZeroMQ's queue (both the high-water mark), the one
+   being read, the one being sent and the frame in the kernel's hands. */
+#define BATCHES_IN_FLIGHT(hwm) (2 * (hwm) + 3)
 
 struct batch_reader {
     struct serve_request request;
@@ -106,6 +109,9 @@ static int sources_open(struct batch_reader *reader)
             result = error_set(EXIT_USAGE, "batches of %llu examples of source %s would take "
                                "over 1 GiB: use a smaller --batch-size",
                                (unsigned long long)request->batch_size, name);
+        if (result == EXIT_OK)
+            result = source_batch_keep(&reader->sources[index], request->batch_size,
+                                       BATCHES_IN_FLIGHT(request->queue_capacity));
     }
     return result;
 }
@@ -174,7 +180,8 @@ static struct served_batch *batch_read(struct batch_reader *reader, uint64_t epo
         struct source_batch *source = &reader->sources[index];
         batch->array_count = index + 1;
         result = source_batch_read(source, reader->numbers, batch->examples, !reader->plan.shuffle,
-                                   &batch->arrays[index], &batch->sizes[index]);
+                                   &batch->arrays[index], &batch->sizes[index],
+                                   &batch->pools[index]);
         source_batch_shape(source, batch->examples, shapes[index]);
         arrays[index] = (struct wire_array){source->descr, source->examples.rank, shapes[index]};
     }

@@ -33,10 +33,10 @@ int batch_server_bind(struct batch_server *server, const char *endpoint, int hwm
     return EXIT_OK;
 }
 
-static void buffer_free(void *data, void *hint)
+/* ZeroMQ's I/O thread calls this once a frame is sent: HINT is the array's pool. */
+static void array_release(void *data, void *hint)
 {
-    (void)hint;
-    free(data);
+    batch_array_free(data, hint);
 }
 
 /* Sends MESSAGE (closed either way), retrying while the high-water mark holds it back. */
@@ -67,8 +67,8 @@ static int batch_send(struct batch_server *server, struct served_batch *batch,
     memcpy(zmq_msg_data(&message), header, strlen(header));
     int result = frame_send(server, &message, frames > 0 ? ZMQ_SNDMORE : 0, stop);
     for (size_t index = 0; result == EXIT_OK && !*stop && index < frames; index++) {
-        if (zmq_msg_init_data(&message, batch->arrays[index], batch->sizes[index], buffer_free,
-                              NULL) != 0)
+        if (zmq_msg_init_data(&message, batch->arrays[index], batch->sizes[index], array_release,
+                              batch->pools[index]) != 0)
             return error_set(EXIT_OTHER, "cannot send: out of memory");
         batch->arrays[index] = NULL;
         result = frame_send(server, &message, index + 1 < frames ? ZMQ_SNDMORE : 0, stop);

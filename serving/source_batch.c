@@ -66,6 +66,18 @@ void source_batch_close(struct source_batch *source)
     source->resident = NULL;
     free(source->indices);
     source->indices = NULL;
+    free(source->stored);
+    source->stored = NULL;
+    buffer_pool_release(source->pool);
+    source->pool = NULL;
+}
+
+int source_batch_keep(struct source_batch *source, uint64_t batch_size, size_t capacity)
+{
+    source->pool = buffer_pool_create(batch_size * source->example_bytes, capacity);
+    if (source->pool == NULL)
+        return error_set(EXIT_OTHER, "cannot keep batch arrays: out of memory");
+    return EXIT_OK;
 }
 
 void source_batch_shape(const struct source_batch *source, uint64_t count, uint64_t *shape)
@@ -141,33 +153,48 @@ static int stored_read(struct source_batch *source, const uint64_t *numbers, uin
     return h5py_examples_read_indices(&source->examples, source->indices, count, stored);
 }
 
+/* The array a batch of SIZE bytes is sent in: the pool's for a full batch, else a new one. */
+static void *array_take(struct source_batch *source, size_t size, struct buffer_pool **pool)
+{
+    *pool = source->pool != NULL && size == buffer_pool_size(source->pool) ? source->pool : NULL;
+    return *pool != NULL ? buffer_pool_take(*pool) : malloc(size > 0 ? size : 1);
+}
+
+/* Room for SIZE bytes as stored, for --dtype to convert from. */
+static unsigned char *stored_room(struct source_batch *source, size_t size)
+{
+    if (source->stored_room < size) {
+        free(source->stored);
+        source->stored = malloc(size > 0 ? size : 1);
+        source->stored_room = source->stored != NULL ? size : 0;
+    }
+    return source->stored;
+}
+
 int source_batch_read(struct source_batch *source, const uint64_t *numbers, uint64_t count,
-                      bool consecutive, void **array, size_t *size)
+                      bool consecutive, void **array, size_t *size, struct buffer_pool **pool)
 {
     size_t stored_size = count * source->examples.example_bytes;
-    void *stored = malloc(stored_size > 0 ? stored_size : 1);
+    size_t sent_size = count * source->example_bytes;
+    unsigned char *sent = array_take(source, sent_size, pool);
+    unsigned char *stored = source->to_float32 ? stored_room(source, stored_size) : sent;
     *array = NULL;
     *size = 0;
-    if (stored == NULL)
-        return error_set(EXIT_OTHER, "cannot read a batch: out of memory");
-    int result = stored_read(source, numbers, count, consecutive, stored);
-    if (result == EXIT_OK && source->to_float32) {
-        size_t elements = stored_size / source->examples.element_size;
-        float *converted = malloc(elements > 0 ? elements * sizeof *converted : 1);
-        if (converted == NULL)
-            result = error_set(EXIT_OTHER, "cannot convert a batch: out of memory");
-        else
-            float32_convert(source->examples.descr[1], source->examples.element_size, stored,
-                            converted, elements, source->scale);
-        free(stored);
-        stored = converted;
-        stored_size = elements * sizeof(float);
-    }
+    int result = sent != NULL && stored != NULL
+                     ? stored_read(source, numbers, count, consecutive, stored)
+                     : error_set(EXIT_OTHER, "cannot read a batch: out of memory");
     if (result != EXIT_OK) {
-        free(stored);
+        if (sent != NULL && *pool != NULL)
+            buffer_pool_give(*pool, sent);
+        else
+            free(sent);
         return result;
     }
-    *array = stored;
-    *size = stored_size;
+    if (source->to_float32)
+        float32_convert(source->examples.descr[1], source->examples.element_size, stored,
+                        (float *)sent, stored_size / source->examples.element_size,
+                        source->scale);
+    *array = sent;
+    *size = sent_size;
     return EXIT_OK;
 }
