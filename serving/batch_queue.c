@@ -8,20 +8,12 @@
 #include <stdlib.h>
 #include <time.h>
 
-void batch_array_free(void *array, struct buffer_pool *pool)
-{
-    if (array != NULL && pool != NULL)
-        buffer_pool_give(pool, array);
-    else
-        free(array);
-}
-
 void served_batch_free(struct served_batch *batch)
 {
     if (batch == NULL)
         return;
     for (size_t index = 0; index < batch->array_count; index++)
-        batch_array_free(batch->arrays[index], batch->pools[index]);
+        buffer_pool_give(batch->pools[index], batch->arrays[index]);
     free(batch->header);
     free(batch);
 }

@@ -24,9 +24,6 @@ struct served_batch {
     struct buffer_pool *pools[SERVED_SOURCES_MAX]; /* where each array goes back; NULL: free */
 };
 
-/* Gives ARRAY back to POOL, or frees it when POOL is NULL; NULL arrays are allowed. */
-void batch_array_free(void *array, struct buffer_pool *pool);
-
 void served_batch_free(struct served_batch *batch);
 
 enum queue_take {

@@ -36,7 +36,7 @@ int batch_server_bind(struct batch_server *server, const char *endpoint, int hwm
 /* ZeroMQ's I/O thread calls this once a frame is sent: HINT is the array's pool. */
 static void array_release(void *data, void *hint)
 {
-    batch_array_free(data, hint);
+    buffer_pool_give(hint, data);
 }
 
 /* Sends MESSAGE (closed either way), retrying while the high-water mark holds it back. */

@@ -70,6 +70,10 @@ void *buffer_pool_take(struct buffer_pool *pool)
 
 void buffer_pool_give(struct buffer_pool *pool, void *buffer)
 {
+    if (pool == NULL || buffer == NULL) {
+        free(buffer);
+        return;
+    }
     pthread_mutex_lock(&pool->lock);
     pool->outstanding--;
     if (!pool->released && pool->count < pool->capacity) {

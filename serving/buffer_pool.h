@@ -21,7 +21,8 @@ size_t buffer_pool_size(const struct buffer_pool *pool);
 void *buffer_pool_take(struct buffer_pool *pool);
 
 /* Gives back BUFFER, taken from POOL: kept for reuse, or freed when the pool is full or
-   released. */
+   released. A NULL POOL frees BUFFER (an array that came from malloc); a NULL BUFFER is
+   nothing. */
 void buffer_pool_give(struct buffer_pool *pool, void *buffer);
 
 #endif

@@ -118,6 +118,18 @@ static void float32_convert(char kind, size_t size, const void *input, float *ou
     }
 }
 
+/* The scratch BUFFER of *ROOM bytes, grown to hold BYTES; NULL (BUFFER freed) when out of
+   memory. */
+static void *room_ensure(void *buffer, size_t *room, size_t bytes)
+{
+    if (*room >= bytes && buffer != NULL)
+        return buffer;
+    free(buffer);
+    buffer = malloc(bytes > 0 ? bytes : 1);
+    *room = buffer != NULL ? bytes : 0;
+    return buffer;
+}
+
 static int resident_copy(const struct source_batch *source, const uint64_t *indices,
                          uint64_t count, unsigned char *stored)
 {
@@ -137,13 +149,10 @@ static int stored_read(struct source_batch *source, const uint64_t *numbers, uin
                    ? h5py_direct_read(&source->direct, selection->start + numbers[0], count, stored)
                    : h5py_examples_read(&source->examples, selection->start + numbers[0], count,
                                         stored);
-    if (source->indices_room < count) {
-        free(source->indices);
-        source->indices = malloc(count * sizeof *source->indices);
-        source->indices_room = source->indices != NULL ? count : 0;
-        if (source->indices == NULL)
-            return error_set(EXIT_OTHER, "cannot read a batch: out of memory");
-    }
+    source->indices = room_ensure(source->indices, &source->indices_room,
+                                  count * sizeof *source->indices);
+    if (source->indices == NULL)
+        return error_set(EXIT_OTHER, "cannot read a batch: out of memory");
     for (uint64_t number = 0; number < count; number++)
         source->indices[number] = h5py_selection_example(selection, numbers[number]);
     if (source->resident != NULL)
@@ -160,34 +169,22 @@ static void *array_take(struct source_batch *source, size_t size, struct buffer_
     return *pool != NULL ? buffer_pool_take(*pool) : malloc(size > 0 ? size : 1);
 }
 
-/* Room for SIZE bytes as stored, for --dtype to convert from. */
-static unsigned char *stored_room(struct source_batch *source, size_t size)
-{
-    if (source->stored_room < size) {
-        free(source->stored);
-        source->stored = malloc(size > 0 ? size : 1);
-        source->stored_room = source->stored != NULL ? size : 0;
-    }
-    return source->stored;
-}
-
 int source_batch_read(struct source_batch *source, const uint64_t *numbers, uint64_t count,
                       bool consecutive, void **array, size_t *size, struct buffer_pool **pool)
 {
     size_t stored_size = count * source->examples.example_bytes;
     size_t sent_size = count * source->example_bytes;
     unsigned char *sent = array_take(source, sent_size, pool);
-    unsigned char *stored = source->to_float32 ? stored_room(source, stored_size) : sent;
+    if (source->to_float32)
+        source->stored = room_ensure(source->stored, &source->stored_room, stored_size);
+    unsigned char *stored = source->to_float32 ? source->stored : sent;
     *array = NULL;
     *size = 0;
     int result = sent != NULL && stored != NULL
                      ? stored_read(source, numbers, count, consecutive, stored)
                      : error_set(EXIT_OTHER, "cannot read a batch: out of memory");
     if (result != EXIT_OK) {
-        if (sent != NULL && *pool != NULL)
-            buffer_pool_give(*pool, sent);
-        else
-            free(sent);
+        buffer_pool_give(*pool, sent);
         return result;
     }
     if (source->to_float32)

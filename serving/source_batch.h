@@ -22,9 +22,9 @@ struct source_batch {
     size_t example_bytes; /* as sent */
     char descr[8];        /* as sent */
     uint64_t *indices;    /* room for one batch's indices in the source */
-    size_t indices_room;
+    size_t indices_room;  /* bytes */
     unsigned char *stored; /* room for one batch as stored, before --dtype converts it */
-    size_t stored_room;
+    size_t stored_room;    /* bytes */
     struct buffer_pool *pool; /* the arrays of full batches, reused once sent */
 };
 

@@ -24,7 +24,6 @@ and checks against h5py reading the file directly:
 import collections
 import hashlib
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,12 +33,14 @@ if len(sys.argv) not in (3, 4) or not os.environ.get("FUEL_PYTHON_PATH"):
     print(__doc__.split("\n\n")[1], file=sys.stderr)
     sys.exit(2)
 sys.path[:0] = os.environ["FUEL_PYTHON_PATH"].split(":")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "helpers"))
 
 import h5py  # noqa: E402
 import numpy  # noqa: E402
 import zmq  # noqa: E402
 import fuel  # noqa: E402
 from fuel.streams import ServerDataStream  # noqa: E402
+from fuel_client import free_port  # noqa: E402
 
 FUEL = sys.argv[1]
 FIXTURES = os.path.join(sys.argv[2], "expected")
@@ -65,12 +66,6 @@ CASES = [
      ["--shuffle", "--dtype", "float32", "--scale", SCALE]),
     (FIXTURES + "/iris.hdf5", "all", None, 32, ["--shuffle"]),
 ]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def split_sources(handle, split):
@@ -107,6 +102,7 @@ def run_case(path, split, sources, batch_size, options):
             data = data.astype(numpy.float32) * scale
         return data
 
+    wants = {name: expected(name, [0]) for name in names}  # each source's dtype and shape
     # digest of every example (over all sources, in message order) -> its indices
     index_of = collections.defaultdict(list)
     for first in range(0, count, 4096):
@@ -156,7 +152,7 @@ def run_case(path, split, sources, batch_size, options):
             n = len(batch[0])
             sizes.append(n)
             for name, array in zip(names, batch):
-                want = expected(name, [0])
+                want = wants[name]
                 if array.dtype != want.dtype or array.shape[1:] != want.shape[1:] or len(array) != n:
                     problems.append("epoch %d %s: dtype %s shape %s, want %s %s" % (
                         epoch, name, array.dtype, array.shape, want.dtype, want.shape[1:]))
@@ -196,7 +192,7 @@ def run_case(path, split, sources, batch_size, options):
         rc = "timeout"
     if rc != 0:
         problems.append("server exit status %s" % rc)
-    dtypes = ", ".join("%s %s" % (n, expected(n, [0]).dtype) for n in names)
+    dtypes = ", ".join("%s %s" % (n, wants[n].dtype) for n in names)
     status = "PASS" if not problems else "FAIL"
     print("%s  fuel serve %s\n      %d examples x 2 epochs, %d batches/epoch (last %d), %s; "
           "server exit %s\n      server: %s" % (
