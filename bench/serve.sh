@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # fuel serve: one shuffled epoch of full-size CIFAR-10 train (50,000 x 3x32x32 uint8) in batches of
 # 128 over tcp://127.0.0.1, pulled by a C client, against a C sender pushing the same messages from
-# memory (ZeroMQ's floor) and a Python server doing Fuel's work (h5py, sorted indices, pyzmq).
+# memory with the same socket options (ZeroMQ's floor) and a Python server doing Fuel's work (h5py,
+# sorted indices, pyzmq). fuel serve and the floor also run with the kernel's own send buffer
+# sizing (`--send-buffer 0`), to show what fuel serve's smaller default buys.
 # The Python server is real Fuel (bench/serve_fuel.py) when FUEL_PYTHON_PATH names its source
 # trees (Fuel's and picklable-itertools', colon-separated: Debian does not package Fuel);
 # bench/serve_python.py, a leaner loop of the same h5py reads and messages, runs either way.
@@ -56,11 +58,15 @@ run_server() {
 }
 
 # The servers' commands, the endpoint to be appended.
+send_buffer=$("$FUEL" serve -h | sed -n 's/.*send buffer (default \([0-9]*\).*/\1/p')
+[ -n "$send_buffer" ] || { echo "cannot find fuel serve's default --send-buffer" >&2; exit 1; }
 fuel_server=("$FUEL" serve --shuffle --batch-size "$BATCH" --epochs 1 "$input" --bind)
-baseline_server=("$BUILD/bench/serve_baseline" 50000 "$BATCH")
+fuel_kernel_server=("$FUEL" serve --send-buffer 0 --shuffle --batch-size "$BATCH" --epochs 1 "$input" --bind)
+baseline_server=("$BUILD/bench/serve_baseline" 50000 "$BATCH" "$send_buffer")
+baseline_kernel_server=("$BUILD/bench/serve_baseline" 50000 "$BATCH" 0)
 stand_in_server=(/usr/bin/python3 bench/serve_python.py "$input" "$BATCH")
 real_fuel_server=(/usr/bin/python3 bench/serve_fuel.py "$input" "$BATCH")
-names=(baseline fuel stand_in)
+names=(baseline fuel baseline_kernel fuel_kernel stand_in)
 [ -z "${FUEL_PYTHON_PATH:-}" ] || names+=(real_fuel)
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -81,7 +87,7 @@ echo "serve: one shuffled epoch of CIFAR-10 train, batches of $BATCH over tcp://
 echo "  load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores, shared)"
 for name in "${names[@]}"; do
     # shellcheck disable=SC2086
-    printf '  %-11s batches/s: %s(median %s), MB/s median %s, peak RSS median %s KiB, server CPU median %ss\n' \
+    printf '  %-15s batches/s: %s(median %s), MB/s median %s, peak RSS median %s KiB, server CPU median %ss\n' \
         "$name" "${rates[$name]}" "$(median ${rates[$name]})" "$(median ${megabytes[$name]})" \
         "$(median ${peaks[$name]})" "$(median ${processor[$name]})"
 done
@@ -91,6 +97,12 @@ fuel_rate=$(median ${rates[fuel]}) baseline_rate=$(median ${rates[baseline]}) st
 fuel_peak=$(median ${peaks[fuel]})
 status=0
 check "throughput ratio (fuel / C from memory)" "$(echo "$fuel_rate / $baseline_rate" | bc -l)" ">=" 0.5 || status=1
+# shellcheck disable=SC2086
+printf '  %-40s %10.3f (--send-buffer %s against 0: fuel %.3f, C from memory %.3f)\n' \
+    "throughput ratio (fuel / C), both at 0" \
+    "$(echo "$(median ${rates[fuel_kernel]}) / $(median ${rates[baseline_kernel]})" | bc -l)" \
+    "$send_buffer" "$(echo "$fuel_rate / $(median ${rates[fuel_kernel]})" | bc -l)" \
+    "$(echo "$baseline_rate / $(median ${rates[baseline_kernel]})" | bc -l)"
 if [ -n "${FUEL_PYTHON_PATH:-}" ]; then
     # shellcheck disable=SC2086
     real_fuel_rate=$(median ${rates[real_fuel]})

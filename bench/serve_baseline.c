@@ -1,6 +1,6 @@
 /* bench/serve.sh's baseline: pushes the messages of one epoch of CIFAR-10 train in batches from
    memory over ZeroMQ (the same header, frame sizes and stop message as fuel serve), without
-   copying: the transport's floor. */
+   copying, with fuel serve's socket options: the transport's floor. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,11 +8,13 @@
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: serve_baseline EXAMPLES BATCH_SIZE ENDPOINT\n");
+    if (argc != 5) {
+        fprintf(stderr, "usage: serve_baseline EXAMPLES BATCH_SIZE SEND_BUFFER ENDPOINT\n");
         return 2;
     }
     long examples = atol(argv[1]), batch_size = atol(argv[2]);
+    /* As fuel serve's --send-buffer: 0 leaves the size to the kernel (ZeroMQ's -1). */
+    int send_buffer = atoi(argv[3]) > 0 ? atoi(argv[3]) : -1;
     size_t example_bytes = 3 * 32 * 32;
     unsigned char *features = malloc(batch_size * example_bytes), *targets = malloc(batch_size);
     for (size_t index = 0; index < batch_size * example_bytes; index++)
@@ -23,8 +25,9 @@ int main(int argc, char **argv)
     int hwm = 10, linger = -1;
     zmq_setsockopt(socket, ZMQ_SNDHWM, &hwm, sizeof hwm);
     zmq_setsockopt(socket, ZMQ_LINGER, &linger, sizeof linger);
-    if (zmq_bind(socket, argv[3]) != 0) {
-        fprintf(stderr, "serve_baseline: cannot bind %s\n", argv[3]);
+    zmq_setsockopt(socket, ZMQ_SNDBUF, &send_buffer, sizeof send_buffer);
+    if (zmq_bind(socket, argv[4]) != 0) {
+        fprintf(stderr, "serve_baseline: cannot bind %s\n", argv[4]);
         return 1;
     }
     fprintf(stderr, "serve_baseline: ready\n");

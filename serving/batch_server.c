@@ -12,15 +12,19 @@
 /* How long a blocked send waits before looking at the stop flag again. */
 #define SEND_WAIT_MS 100
 
-int batch_server_bind(struct batch_server *server, const char *endpoint, int hwm)
+int batch_server_bind(struct batch_server *server, const char *endpoint, int hwm,
+                      int send_buffer)
 {
     int wait = SEND_WAIT_MS;
+    /* ZeroMQ reads -1, not 0, as "leave the kernel's size". */
+    int buffer = send_buffer > 0 ? send_buffer : -1;
     *server = (struct batch_server){.endpoint = endpoint};
     server->context = zmq_ctx_new();
     server->socket = server->context != NULL ? zmq_socket(server->context, ZMQ_PUSH) : NULL;
     if (server->socket == NULL ||
         zmq_setsockopt(server->socket, ZMQ_SNDHWM, &hwm, sizeof hwm) != 0 ||
-        zmq_setsockopt(server->socket, ZMQ_SNDTIMEO, &wait, sizeof wait) != 0) {
+        zmq_setsockopt(server->socket, ZMQ_SNDTIMEO, &wait, sizeof wait) != 0 ||
+        zmq_setsockopt(server->socket, ZMQ_SNDBUF, &buffer, sizeof buffer) != 0) {
         int code = error_set(EXIT_OTHER, "cannot make a ZeroMQ socket: %s", zmq_strerror(errno));
         batch_server_close(server, false, NULL);
         return code;

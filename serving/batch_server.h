@@ -14,9 +14,11 @@ struct batch_server {
     const char *endpoint;
 };
 
-/* Binds a PUSH socket with send high-water mark HWM to ENDPOINT. EXIT_OTHER naming the endpoint
-   when it is in use or invalid. */
-int batch_server_bind(struct batch_server *server, const char *endpoint, int hwm);
+/* Binds a PUSH socket with send high-water mark HWM to ENDPOINT, each connection's kernel send
+   buffer SEND_BUFFER bytes (0: the kernel's own sizing). EXIT_OTHER naming the endpoint when it
+   is in use or invalid. */
+int batch_server_bind(struct batch_server *server, const char *endpoint, int hwm,
+                      int send_buffer);
 
 /* Called after each message is handed to the socket. */
 typedef void batch_sent_callback(const struct served_batch *batch, void *context);

@@ -280,6 +280,45 @@ PY
     [ "$status" -eq 2 ]
 }
 
+# send_buffer ARGS...: serves $INDEXED with ARGS to a client that reads one batch and prints the
+# kernel send buffer (ss's skmem tb) of the server's side of its connection.
+send_buffer() {
+    serve buffered --batch-size 100 --hwm 1 "$@" "$INDEXED"
+    $PYTHON - "$ENDPOINT" <<'PY'
+import re, subprocess, sys
+from fuel_client import connect, recv_arrays
+sock = connect(sys.argv[1], hwm=1)
+recv_arrays(sock)
+port = sys.argv[1].rsplit(":", 1)[1]
+shown = subprocess.run(["ss", "-tmnH", "state", "established", "( sport = :%s )" % port],
+                       capture_output=True, text=True, check=True).stdout
+print(" ".join(re.findall(r"\btb(\d+)", shown)))
+sock.close(linger=0)
+PY
+    kill "$buffered_PID"
+    wait "$buffered_PID" || true
+}
+
+@test "--send-buffer sets each connection's kernel send buffer, 0 leaves it to the kernel" {
+    limit=$(cat /proc/sys/net/core/wmem_max)
+    run send_buffer --send-buffer 65536
+    [ "$status" -eq 0 ]
+    [ "$output" = 131072 ]
+    run send_buffer
+    [ "$status" -eq 0 ]
+    [ "$output" = $((2 * (limit < 262144 ? limit : 262144))) ]
+    run send_buffer --send-buffer 0
+    [ "$status" -eq 0 ]
+    [[ "$output" =~ ^[0-9]+$ ]]
+    [ "$output" != 131072 ]
+    [ "$output" != $((2 * (limit < 262144 ? limit : 262144))) ]
+    for bad in -1 x 1073741825; do
+        run --separate-stderr fuel serve --send-buffer "$bad" "$INDEXED"
+        [ "$status" -eq 2 ]
+        [[ "$stderr" == "fuel-serve: "*"--send-buffer"* ]]
+    done
+}
+
 @test "a variable-length source (SVHN format 1) exits 2 naming it, before binding" {
     $PYTHON -c 'import sys, zmq; s = zmq.Context().socket(zmq.PULL); s.bind(sys.argv[1])' "$ENDPOINT"
     run --separate-stderr fuel serve --bind "$ENDPOINT" "$FUEL_FIXTURES/expected/svhn_format_1.hdf5"
@@ -326,7 +365,7 @@ PY
     run fuel serve -h
     [ "$status" -eq 0 ]
     for option in --split --sources --batch-size --shuffle --seed --epochs --part --bind --hwm \
-        --dtype --scale --convert --quiet --verbose; do
+        --send-buffer --dtype --scale --convert --quiet --verbose; do
         [[ "$output" == *"$option"* ]]
     done
     run fuel -h
