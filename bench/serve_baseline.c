@@ -14,7 +14,8 @@ int main(int argc, char **argv)
     }
     long examples = atol(argv[1]), batch_size = atol(argv[2]);
     /* As fuel serve's --send-buffer: 0 leaves the size to the kernel (ZeroMQ's -1). */
-    int send_buffer = atoi(argv[3]) > 0 ? atoi(argv[3]) : -1;
+    int send_buffer = atoi(argv[3]);
+    send_buffer = send_buffer > 0 ? send_buffer : -1;
     size_t example_bytes = 3 * 32 * 32;
     unsigned char *features = malloc(batch_size * example_bytes), *targets = malloc(batch_size);
     for (size_t index = 0; index < batch_size * example_bytes; index++)

@@ -301,17 +301,18 @@ PY
 
 @test "--send-buffer sets each connection's kernel send buffer, 0 leaves it to the kernel" {
     limit=$(cat /proc/sys/net/core/wmem_max)
+    default=$((2 * (limit < 262144 ? limit : 262144)))
     run send_buffer --send-buffer 65536
     [ "$status" -eq 0 ]
     [ "$output" = 131072 ]
     run send_buffer
     [ "$status" -eq 0 ]
-    [ "$output" = $((2 * (limit < 262144 ? limit : 262144))) ]
+    [ "$output" = "$default" ]
     run send_buffer --send-buffer 0
     [ "$status" -eq 0 ]
     [[ "$output" =~ ^[0-9]+$ ]]
     [ "$output" != 131072 ]
-    [ "$output" != $((2 * (limit < 262144 ? limit : 262144))) ]
+    [ "$output" != "$default" ]
     for bad in -1 x 1073741825; do
         run --separate-stderr fuel serve --send-buffer "$bad" "$INDEXED"
         [ "$status" -eq 2 ]
