@@ -1,7 +1,7 @@
 /* fuel-cache: Fuel's local_data_path caching; copies a data path file to a local disk once. */
 #include "common/base/config.h"
 #include "common/base/error.h"
-#include "common/hdf5/local_cache.h"
+#include "common/base/local_cache.h"
 #include "commands.h"
 #include "usage.h"
 

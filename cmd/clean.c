@@ -3,10 +3,10 @@
 #include "common/base/config.h"
 #include "common/base/error.h"
 #include "common/base/staging.h"
-#include "common/hdf5/publish.h"
+#include "common/base/publish.h"
 #include "exporters/export_set.h"
 #include "exporters/set_publish.h"
-#include "fixtures/fixture.h"
+#include "synthetic/fixture.h"
 #include "commands.h"
 #include "usage.h"
 

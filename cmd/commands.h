@@ -2,7 +2,7 @@
 #ifndef FUEL_COMMANDS_H
 #define FUEL_COMMANDS_H
 
-#include "common/hdf5/provenance.h"
+#include "common/h5py/provenance.h"
 #include "parse_options.h"
 
 /* Each takes argv with argv[0] = "fuel-NAME" and TYPED, the command line exactly as the user

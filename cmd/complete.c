@@ -5,8 +5,8 @@
    then one candidate a line. */
 #include "common/base/config.h"
 #include "common/base/error.h"
-#include "datasets/dataset.h"
-#include "datasets/extra.h"
+#include "converters/dataset.h"
+#include "converters/extra.h"
 #include "commands.h"
 
 #include <stdbool.h>

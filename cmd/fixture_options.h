@@ -2,7 +2,7 @@
 #ifndef FUEL_FIXTURE_OPTIONS_H
 #define FUEL_FIXTURE_OPTIONS_H
 
-#include "common/hdf5/h5py_cut_plan.h"
+#include "common/h5py/h5py_cut_plan.h"
 #include "parse_options.h"
 
 #include <stdint.h>

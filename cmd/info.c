@@ -1,8 +1,8 @@
 /* fuel-info: what an H5PYDataset file holds: Fuel's metadata block, splits, sources, provenance. */
 #include "common/base/config.h"
 #include "common/base/error.h"
-#include "common/hdf5/fault_guard.h"
-#include "common/hdf5/h5py_reader.h"
+#include "common/base/fault_guard.h"
+#include "common/h5py/h5py_reader.h"
 #include "commands.h"
 #include "info_check.h"
 #include "info_fixture.h"

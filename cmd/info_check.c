@@ -3,8 +3,8 @@
 
 #include "common/base/config.h"
 #include "common/base/error.h"
-#include "common/hdf5/h5py_check.h"
-#include "common/hdf5/input_verify.h"
+#include "common/h5py/h5py_check.h"
+#include "common/base/input_verify.h"
 
 #include <stdio.h>
 

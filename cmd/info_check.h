@@ -2,7 +2,7 @@
 #ifndef FUEL_INFO_CHECK_H
 #define FUEL_INFO_CHECK_H
 
-#include "common/hdf5/h5py_reader.h"
+#include "common/h5py/h5py_reader.h"
 
 #include <jansson.h>
 #include <stdbool.h>

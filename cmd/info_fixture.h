@@ -2,7 +2,7 @@
 #ifndef FUEL_INFO_FIXTURE_H
 #define FUEL_INFO_FIXTURE_H
 
-#include "common/hdf5/h5py_reader.h"
+#include "common/h5py/h5py_reader.h"
 
 /* Prints the note when FILE's provenance has a "fixture" entry; nothing otherwise. */
 void info_fixture_print(const struct h5py_file *file);

@@ -1,7 +1,7 @@
 /* fuel-serve: pushes an H5PYDataset split's batches over ZeroMQ in Python Fuel's protocol. */
 #include "common/base/config.h"
 #include "common/base/error.h"
-#include "common/hdf5/fault_guard.h"
+#include "common/base/fault_guard.h"
 #include "serving/batch_reader.h"
 #include "serving/batch_server.h"
 #include "commands.h"

@@ -3,9 +3,9 @@
 #ifndef FUEL_EXAMPLE_SOURCE_H
 #define FUEL_EXAMPLE_SOURCE_H
 
-#include "common/hdf5/h5py_examples.h"
-#include "common/hdf5/h5py_reader.h"
-#include "common/hdf5/h5py_vlen_examples.h"
+#include "common/h5py/h5py_examples.h"
+#include "common/h5py/h5py_reader.h"
+#include "common/h5py/h5py_vlen_examples.h"
 #include "elements.h"
 
 #include <stdbool.h>

@@ -3,7 +3,7 @@
 
 #include "common/base/error.h"
 #include "common/base/monotonic_clock.h"
-#include "common/hdf5/h5py_reader.h"
+#include "common/h5py/h5py_reader.h"
 #include "export_form.h"
 #include "export_provenance.h"
 

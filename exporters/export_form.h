@@ -2,7 +2,7 @@
 #ifndef FUEL_EXPORT_FORM_H
 #define FUEL_EXPORT_FORM_H
 
-#include "common/hdf5/h5py_reader.h"
+#include "common/h5py/h5py_reader.h"
 #include "example_source.h"
 #include "export.h"
 #include "export_provenance.h"

@@ -2,7 +2,7 @@
 #include "export_provenance.h"
 
 #include "common/base/error.h"
-#include "common/hdf5/provenance.h"
+#include "common/h5py/provenance.h"
 
 #include <jansson.h>
 #include <stdlib.h>

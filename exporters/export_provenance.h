@@ -3,7 +3,7 @@
 #ifndef FUEL_EXPORT_PROVENANCE_H
 #define FUEL_EXPORT_PROVENANCE_H
 
-#include "common/hdf5/h5py_reader.h"
+#include "common/h5py/h5py_reader.h"
 #include "export.h"
 
 struct export_provenance;

@@ -1,8 +1,8 @@
 /* The hdf5-layer form (Caffe's HDF5Data, Mocha's HDF5DataLayer): files of float `data` and `label`
    (N x 1), contiguous and uncompressed, at most --examples-per-file each, and a list of them. */
 #include "common/base/error.h"
-#include "common/hdf5/h5py_tag.h"
-#include "common/hdf5/hdf5_write_behind.h"
+#include "common/h5py/h5py_tag.h"
+#include "common/h5py/hdf5_write_behind.h"
 #include "export_form.h"
 
 #include <hdf5.h>

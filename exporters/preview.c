@@ -5,7 +5,7 @@
 #include "common/base/error.h"
 #include "common/base/random.h"
 #include "common/formats/png_encode.h"
-#include "common/hdf5/publish.h"
+#include "common/base/publish.h"
 #include "preview_grid.h"
 
 #include <stdio.h>

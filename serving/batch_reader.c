@@ -4,7 +4,7 @@
 
 #include "common/base/batch_plan.h"
 #include "common/base/error.h"
-#include "common/hdf5/h5py_examples.h"
+#include "common/h5py/h5py_examples.h"
 #include "fuel_wire.h"
 #include "source_batch.h"
 

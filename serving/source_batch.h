@@ -3,8 +3,8 @@
 #ifndef FUEL_SOURCE_BATCH_H
 #define FUEL_SOURCE_BATCH_H
 
-#include "common/hdf5/h5py_direct.h"
-#include "common/hdf5/h5py_examples.h"
+#include "common/h5py/h5py_direct.h"
+#include "common/h5py/h5py_examples.h"
 #include "buffer_pool.h"
 
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /* libFuzzer target: the JSON manifests of extra downloaders (extra_downloaders in fuelrc(5)). */
-#include "datasets/manifest.h"
+#include "converters/manifest.h"
 #include "fuzz_input.h"
 
 #include <string.h>

@@ -2,8 +2,8 @@
    `split` attribute (its field types and raw rows); the harness writes it with libhdf5 into a
    small file that also holds sources, an indices dataset and a group for references to point
    at, then reads and checks it. */
-#include "common/hdf5/h5py_check.h"
-#include "common/hdf5/h5py_reader.h"
+#include "common/h5py/h5py_check.h"
+#include "common/h5py/h5py_reader.h"
 
 #include <hdf5.h>
 #include <stdlib.h>

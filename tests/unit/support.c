@@ -7,7 +7,7 @@
 #include "support.h"
 
 #include "common/base/error.h"
-#include "common/hdf5/h5py_reader.h"
+#include "common/h5py/h5py_reader.h"
 
 #include <errno.h>
 #include <stdio.h>

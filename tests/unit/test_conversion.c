@@ -7,8 +7,8 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "datasets/conversion.h"
-#include "datasets/dataset.h"
+#include "converters/conversion.h"
+#include "converters/dataset.h"
 #include "support.h"
 
 #include <hdf5.h>

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "datasets/dataset.h"
+#include "converters/dataset.h"
 #include "support.h"
 
 #include <stdio.h>

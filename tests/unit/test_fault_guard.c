@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/hdf5/fault_guard.h"
+#include "common/base/fault_guard.h"
 
 #include <signal.h>
 #include <stdbool.h>

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "fixtures/fixture.h"
+#include "synthetic/fixture.h"
 #include "support.h"
 
 #include <dirent.h>

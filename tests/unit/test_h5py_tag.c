@@ -6,7 +6,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/hdf5/h5py_tag.h"
+#include "common/h5py/h5py_tag.h"
 
 #include <hdf5.h>
 #include <stdio.h>

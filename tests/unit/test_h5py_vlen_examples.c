@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/hdf5/h5py_vlen_examples.h"
+#include "common/h5py/h5py_vlen_examples.h"
 #include "support.h"
 
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/hdf5/h5py_writer.h"
+#include "common/h5py/h5py_writer.h"
 #include "support.h"
 
 #include <hdf5.h>

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "common/hdf5/hdf5_write_behind.h"
+#include "common/h5py/hdf5_write_behind.h"
 #include "support.h"
 
 #include <sys/stat.h>

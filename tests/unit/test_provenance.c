@@ -6,8 +6,8 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/hdf5/h5py_writer.h"
-#include "common/hdf5/provenance.h"
+#include "common/h5py/h5py_writer.h"
+#include "common/h5py/provenance.h"
 #include "common/base/versions.h"
 #include "support.h"
 

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/hdf5/publish.h"
+#include "common/base/publish.h"
 #include "support.h"
 
 #include <dirent.h>

@@ -3,10 +3,10 @@
 #include "extra_conversion.h"
 
 #include "common/base/error.h"
-#include "common/hdf5/h5py_check.h"
-#include "common/hdf5/h5py_reader.h"
-#include "common/hdf5/h5py_tag.h"
-#include "common/hdf5/publish.h"
+#include "common/h5py/h5py_check.h"
+#include "common/h5py/h5py_reader.h"
+#include "common/h5py/h5py_tag.h"
+#include "common/base/publish.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 
 #include "common/base/error.h"
 #include "common/formats/inflate_file.h"
-#include "common/hdf5/publish.h"
+#include "common/base/publish.h"
 #include "dataset.h"
 
 #include <stdio.h>

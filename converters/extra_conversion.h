@@ -3,7 +3,7 @@
 #define FUEL_EXTRA_CONVERSION_H
 
 #include "common/base/subprocess.h"
-#include "common/hdf5/provenance.h"
+#include "common/h5py/provenance.h"
 #include "extra.h"
 
 #include <stddef.h>

@@ -2,7 +2,7 @@
 #ifndef FUEL_CONVERSION_H
 #define FUEL_CONVERSION_H
 
-#include "common/hdf5/provenance.h"
+#include "common/h5py/provenance.h"
 #include "converter.h"
 
 #include <jansson.h>

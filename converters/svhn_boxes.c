@@ -5,7 +5,7 @@
 
 #include "common/base/error.h"
 #include "common/formats/matlab73.h"
-#include "common/hdf5/publish.h"
+#include "common/base/publish.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -3,7 +3,7 @@
 #ifndef FUEL_CONVERTER_H
 #define FUEL_CONVERTER_H
 
-#include "common/hdf5/h5py_writer.h"
+#include "common/h5py/h5py_writer.h"
 
 #include <stdbool.h>
 #include <stddef.h>
