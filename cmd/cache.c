@@ -1,6 +1,7 @@
 /* fuel-cache: Fuel's local_data_path caching; copies a data path file to a local disk once. */
 #include "common/base/config.h"
 #include "common/base/error.h"
+#include "converters/file_resolve.h"
 #include "common/base/local_cache.h"
 #include "commands.h"
 #include "usage.h"
@@ -64,7 +65,11 @@ static int cache_run(const char *name, bool as_json, bool quiet)
         result = error_set(EXIT_USAGE, "no local data path: %s: set FUEL_LOCAL_DATA_PATH or "
                            "local_data_path in ~/.fuelrc", name);
     if (result == EXIT_OK)
-        result = data_path_find(&config, name, original, sizeof original);
+        result = file_resolve_in_data_path(name, original, sizeof original);
+    /* A dataset name finds its converted file: the copy takes that file's name. */
+    const char *slash = strrchr(original, '/');
+    if (result == EXIT_OK && strchr(name, '/') == NULL && slash != NULL)
+        name = slash + 1;
     if (result == EXIT_OK)
         result = local_cache(original, config.local_data_path, name, path, sizeof path, &outcome);
     if (result == EXIT_OK && !quiet)

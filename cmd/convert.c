@@ -170,7 +170,7 @@ static int write_output(const struct convert_request *request, const struct type
     else
         publish_file_name(output_filename, name, sizeof name);
     error_clear();
-    result = publish_check_directory(output_directory);
+    result = publish_directory_create(output_directory);
     struct converter_arguments arguments = request->arguments;
     struct conversion_listener listener;
     conversion_listen(&listener, quiet, &arguments);

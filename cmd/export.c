@@ -1,7 +1,7 @@
 /* fuel-export: an H5PYDataset file's splits in the layouts Caffe, Mocha, MXNet and NumPy read. */
 #include "common/base/error.h"
 #include "exporters/export.h"
-#include "exporters/input_find.h"
+#include "converters/file_resolve.h"
 #include "commands.h"
 #include "parse_options.h"
 #include "usage.h"
@@ -75,7 +75,7 @@ static void print_published(const char *path, void *context)
 static int export_start(const char *argument, const struct typed_command *typed)
 {
     char input[PATH_MAX];
-    int result = input_find(argument, input, sizeof input);
+    int result = file_resolve(argument, input, sizeof input);
     if (result != EXIT_OK)
         return result;
     char *command = typed_command_text(typed);

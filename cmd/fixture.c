@@ -2,6 +2,7 @@
    files fuel-download would fetch) with synthetic examples, or a cut of an existing file. */
 #include "common/base/config.h"
 #include "common/base/error.h"
+#include "converters/file_resolve.h"
 #include "common/h5py/h5py_cut.h"
 #include "common/base/publish.h"
 #include "commands.h"
@@ -269,7 +270,7 @@ static int synthetic_run(const struct parsed_arguments *parsed,
     if (result != EXIT_OK)
         return result;
     error_clear();
-    result = publish_check_directory(chosen.output_directory);
+    result = publish_directory_create(chosen.output_directory);
     struct staging scratch;
     if (result == EXIT_OK && chosen.raw) {
         result = raw_fixture_write(fixture, &request, chosen.output_directory);
@@ -361,7 +362,12 @@ static int cut_run(const struct parsed_arguments *parsed, const struct typed_com
         return result;
     error_clear();
     struct cut_plan *plan = NULL;
-    result = publish_check_directory(chosen.output_directory);
+    static char parent[PATH_MAX];
+    result = file_resolve(chosen.from, parent, sizeof parent);
+    if (result == EXIT_OK) {
+        chosen.from = parent;
+        result = publish_directory_create(chosen.output_directory);
+    }
     if (result == EXIT_OK)
         result = cut_plan_open(&plan, chosen.from, &request);
     if (result != EXIT_OK) {

@@ -2,6 +2,7 @@
 #include "common/base/config.h"
 #include "common/base/error.h"
 #include "common/base/fault_guard.h"
+#include "converters/file_resolve.h"
 #include "common/h5py/h5py_reader.h"
 #include "commands.h"
 #include "info_check.h"
@@ -524,7 +525,7 @@ static int output_flush(void)
 static int info_open(const char *program, const char *name, struct h5py_file **file)
 {
     char path[PATH_MAX];
-    int result = data_path_resolve(name, path, sizeof path);
+    int result = file_resolve(name, path, sizeof path);
     if (result != 0)
         return result;
     fault_guard_set(program, path);

@@ -1,6 +1,7 @@
 /* fuel-path: prints where a name is found in the data path, for h5=$(fuel path mnist.hdf5). */
 #include "common/base/config.h"
 #include "common/base/error.h"
+#include "converters/file_resolve.h"
 #include "commands.h"
 #include "parse_options.h"
 #include "usage.h"
@@ -35,12 +36,8 @@ const struct command_line path_command_line = {
 
 static int path_print(const char *name, bool json)
 {
-    struct fuel_config config = {0};
     char path[PATH_MAX];
-    int result = config_load(&config);
-    if (result == EXIT_OK)
-        result = data_path_find(&config, name, path, sizeof path);
-    config_free(&config);
+    int result = file_resolve_in_data_path(name, path, sizeof path);
     if (result != EXIT_OK)
         return result;
     if (json) {

@@ -1,6 +1,6 @@
 /* fuel-preview: a PNG montage of a split's examples, and their labels in grid order on stdout. */
 #include "common/base/error.h"
-#include "exporters/input_find.h"
+#include "converters/file_resolve.h"
 #include "exporters/preview.h"
 #include "commands.h"
 #include "parse_options.h"
@@ -55,7 +55,7 @@ static void print_row(const char *labels, void *context)
 static int preview_start(const char *argument)
 {
     char input[PATH_MAX];
-    int result = input_find(argument, input, sizeof input);
+    int result = file_resolve(argument, input, sizeof input);
     if (result != EXIT_OK)
         return result;
     struct preview_request request = {

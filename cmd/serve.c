@@ -2,6 +2,7 @@
 #include "common/base/config.h"
 #include "common/base/error.h"
 #include "common/base/fault_guard.h"
+#include "converters/file_resolve.h"
 #include "serving/batch_reader.h"
 #include "serving/batch_server.h"
 #include "commands.h"
@@ -217,7 +218,7 @@ static int serve_named(const char *name)
     char path[PATH_MAX];
     error_clear();
     int result = request_fill(&request, lists);
-    if (result == EXIT_OK && (result = data_path_resolve(name, path, sizeof path)) != EXIT_OK)
+    if (result == EXIT_OK && (result = file_resolve(name, path, sizeof path)) != EXIT_OK)
         error_print(program);
     if (result == EXIT_OK) {
         request.path = path;

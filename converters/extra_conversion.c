@@ -180,7 +180,7 @@ int extra_conversion_write(const struct extra_conversion *conversion, char *path
     else
         snprintf(name, sizeof name, "%s.hdf5", conversion->converter->name);
     struct publication publication;
-    int result = publish_check_directory(conversion->output_directory);
+    int result = publish_directory_create(conversion->output_directory);
     if (result == EXIT_OK)
         result = publish_begin(&publication, conversion->output_directory, name);
     if (result != EXIT_OK)

@@ -8,6 +8,7 @@
 #include "common/base/publish.h"
 #include "preview_grid.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,10 +47,26 @@ static int examples_choose(struct preview_grid *grid, const struct preview_reque
     return EXIT_OK;
 }
 
+/* Creates the directory OUTPUT_PATH is to be written in, as mkdir -p does. */
+static int parent_create(const char *output_path)
+{
+    char directory[PATH_MAX];
+    if (snprintf(directory, sizeof directory, "%s", output_path) >= (int)sizeof directory)
+        return error_set(EXIT_WRITE, "cannot write: %s: name too long", output_path);
+    char *slash = strrchr(directory, '/');
+    if (slash == NULL || slash == directory)
+        return EXIT_OK;
+    *slash = '\0';
+    return publish_directory_create(directory);
+}
+
 static int montage_write(struct preview_grid *grid, const char *output_path)
 {
     struct publication publication;
-    int result = publish_begin(&publication, ".", output_path);
+    int result = parent_create(output_path);
+    if (result != EXIT_OK)
+        return result;
+    result = publish_begin(&publication, ".", output_path);
     if (result != EXIT_OK)
         return result;
     FILE *stream = fopen(publication.temporary_path, "wb");

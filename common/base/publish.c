@@ -2,6 +2,7 @@
 #include "publish.h"
 
 #include "common/base/error.h"
+#include "directory.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -281,11 +282,7 @@ void publish_file_name(const char *given, char *name, size_t size)
     snprintf(name, size, "%s%s", given, known ? "" : ".hdf5");
 }
 
-int publish_check_directory(const char *directory)
+int publish_directory_create(const char *directory)
 {
-    struct stat status;
-    if (stat(directory, &status) != 0 || !S_ISDIR(status.st_mode))
-        return error_set(EXIT_WRITE, "cannot write output: %s: not an existing directory",
-                         directory);
-    return EXIT_OK;
+    return directory_create(directory);
 }

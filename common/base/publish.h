@@ -22,8 +22,9 @@ int publish_begin(struct publication *publication, const char *directory, const 
 /* GIVEN (fuel-convert -r) with .hdf5 appended unless it ends in .hdf5, .hdf or .h5. */
 void publish_file_name(const char *given, char *name, size_t size);
 
-/* EXIT_WRITE unless DIRECTORY, where a file is to be published, is an existing directory. */
-int publish_check_directory(const char *directory);
+/* Creates DIRECTORY, where a file is to be published, and its missing parents, as mkdir -p does;
+   EXIT_WRITE when it cannot (a file in the way, no permission). */
+int publish_directory_create(const char *directory);
 
 /* fsyncs the temporary file, renames it over the final name and fsyncs the directory. */
 int publish_commit(struct publication *publication);

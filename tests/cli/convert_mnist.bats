@@ -238,9 +238,10 @@ print(f["features"].shape, [(r["split"].decode(), r["start"], r["stop"]) for r i
     assert_usage_error fuel-convert "invalid choice: int7"
     run --separate-stderr fuel-convert mnist --colour red
     assert_usage_error fuel-convert "unknown option" "--colour"
-    run fuel-convert mnist -d "$RAW" -o "$OUT/absent"
+    touch "$OUT/plain"
+    run fuel-convert mnist -d "$RAW" -o "$OUT/plain/absent"
     [ "$status" -eq 7 ]
-    [ "$output" = "fuel-convert: cannot write output: $OUT/absent: not an existing directory" ]
+    [ "$output" = "fuel-convert: cannot create directory: $OUT/plain: not a directory" ]
 }
 
 @test "-h lists the datasets, DATASET -h its inputs and options" {

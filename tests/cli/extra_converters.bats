@@ -208,13 +208,14 @@ EOF
     [ "$output" = "fuel-convert: cannot list extra converters: $BATS_TEST_TMPDIR/none: No such file or directory" ]
 }
 
-@test "a converter's output in an output directory that does not exist: exit 7, it is not run" {
+@test "a converter's output directory that cannot be created: exit 7, it is not run" {
     make_converter toy <<EOF
 touch "$BATS_TEST_TMPDIR/ran"
 EOF
-    run fuel-convert toy -d "$RAW" -o "$BATS_TEST_TMPDIR/none"
+    touch "$BATS_TEST_TMPDIR/plain"
+    run fuel-convert toy -d "$RAW" -o "$BATS_TEST_TMPDIR/plain/none"
     [ "$status" -eq 7 ]
-    [ "$output" = "fuel-convert: cannot write output: $BATS_TEST_TMPDIR/none: not an existing directory" ]
+    [ "$output" = "fuel-convert: cannot create directory: $BATS_TEST_TMPDIR/plain: not a directory" ]
     [ ! -e "$BATS_TEST_TMPDIR/ran" ]
 }
 

@@ -1,0 +1,124 @@
+/* Resolves the FILE|NAME argument of info, path, serve, export, preview, cache and fixture --from. */
+#include "file_resolve.h"
+
+#include "common/base/config.h"
+#include "common/base/error.h"
+#include "converter.h"
+#include "dataset.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { CANDIDATE_MAX = 8, NAME_BYTES = 256 };
+
+struct candidates {
+    char names[CANDIDATE_MAX][NAME_BYTES];
+    size_t count;
+};
+
+/* Whether NAME ends in .hdf5, .hdf or .h5 (publish_file_name's extensions). */
+static bool has_extension(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot != NULL && (strcmp(dot, ".hdf5") == 0 || strcmp(dot, ".hdf") == 0 ||
+                           strcmp(dot, ".h5") == 0);
+}
+
+/* The default output names of the datasets called ARGUMENT (one per format), else ARGUMENT.hdf5. */
+static void candidates_list(const char *argument, struct candidates *candidates)
+{
+    const struct dataset *const *list = dataset_list();
+    for (size_t index = 0; list[index] != NULL && candidates->count < CANDIDATE_MAX; index++) {
+        const struct dataset *dataset = list[index];
+        if (strcmp(dataset->name, argument) != 0 || !dataset_converts(dataset))
+            continue;
+        struct converter_arguments defaults;
+        converter_arguments_init(&defaults, dataset);
+        converter_name_output(&dataset->converter, &defaults,
+                              candidates->names[candidates->count++], NAME_BYTES);
+    }
+    if (candidates->count == 0 && !has_extension(argument))
+        snprintf(candidates->names[candidates->count++], NAME_BYTES, "%s.hdf5", argument);
+}
+
+/* The names of CANDIDATES, ", "-joined, into TEXT. */
+static void names_join(const struct candidates *candidates, const bool *found, char *text,
+                       size_t size)
+{
+    size_t used = 0;
+    text[0] = '\0';
+    for (size_t index = 0; index < candidates->count && used < size; index++)
+        if (found == NULL || found[index])
+            used += (size_t)snprintf(text + used, size - used, "%s%s", used > 0 ? ", " : "",
+                                     candidates->names[index]);
+}
+
+static int find_candidates(const struct fuel_config *config, const char *argument, char *path,
+                           size_t size)
+{
+    struct candidates candidates = {.count = 0};
+    candidates_list(argument, &candidates);
+    bool found[CANDIDATE_MAX] = {false};
+    size_t found_count = 0;
+    char first[4096] = "";
+    for (size_t index = 0; index < candidates.count; index++) {
+        char match[4096];
+        if (data_path_find(config, candidates.names[index], match, sizeof match) != EXIT_OK)
+            continue;
+        found[index] = true;
+        if (found_count++ == 0)
+            snprintf(first, sizeof first, "%s", match);
+    }
+    error_clear();
+    char names[1024];
+    if (found_count > 1) {
+        names_join(&candidates, found, names, sizeof names);
+        return error_set(EXIT_USAGE, "ambiguous: %s names several files in the data path: %s",
+                         argument, names);
+    }
+    if (found_count == 1) {
+        if (snprintf(path, size, "%s", first) >= (int)size)
+            return error_set(EXIT_USAGE, "path too long: %s", first);
+        return EXIT_OK;
+    }
+    names_join(&candidates, NULL, names, sizeof names);
+    int result = data_path_find(config, argument, path, size);
+    if (result == EXIT_MISSING_INPUT && candidates.count > 0) {
+        char reason[2048];
+        snprintf(reason, sizeof reason, "%s (also looked for %s)", error_message(), names);
+        result = error_set(EXIT_MISSING_INPUT, "%s", reason);
+    }
+    return result;
+}
+
+int file_resolve(const char *argument, char *path, size_t size)
+{
+    struct stat status;
+    if (stat(argument, &status) == 0 || errno != ENOENT || strchr(argument, '/') != NULL) {
+        if (snprintf(path, size, "%s", argument) >= (int)size)
+            return error_set(EXIT_USAGE, "path too long: %s", argument);
+        return EXIT_OK;
+    }
+    return file_resolve_in_data_path(argument, path, size);
+}
+
+int file_resolve_in_data_path(const char *argument, char *path, size_t size)
+{
+    struct fuel_config config = {0};
+    int result = config_load(&config);
+    if (result == EXIT_OK && data_path_find(&config, argument, path, size) != EXIT_OK)
+        result = find_candidates(&config, argument, path, size);
+    config_free(&config);
+    return result;
+}
+
+int file_resolves(const char *argument)
+{
+    char path[4096];
+    int resolves = file_resolve(argument, path, sizeof path) == EXIT_OK;
+    error_clear();
+    return resolves;
+}

@@ -1,0 +1,22 @@
+/* What a FILE|NAME argument names: a path, a file in the data path, or a dataset's converted file. */
+#ifndef FUEL_FILE_RESOLVE_H
+#define FUEL_FILE_RESOLVE_H
+
+#include <stddef.h>
+
+/* Writes into PATH the file ARGUMENT names, tried in this order: ARGUMENT itself when it exists
+   or holds a '/'; the first data path directory's file ARGUMENT; for a dataset name, the data
+   path's file of its converter's default output (mnist -> mnist.hdf5, each format of svhn); for
+   any other name, ARGUMENT.hdf5 in the data path. EXIT_USAGE listing them when a dataset name
+   finds several files (svhn with both formats converted); EXIT_MISSING_INPUT naming what was
+   looked for and where when none exists. */
+int file_resolve(const char *argument, char *path, size_t size);
+
+/* The same without the first step: ARGUMENT is looked up in the data path only (fuel path, fuel
+   cache). */
+int file_resolve_in_data_path(const char *argument, char *path, size_t size);
+
+/* Whether ARGUMENT resolves to exactly one file (for completion: offer only what resolves). */
+int file_resolves(const char *argument);
+
+#endif
