@@ -2,21 +2,29 @@
 # A CI job's data step with fuel fixture, offline: the HDF5 file a training test reads, and the
 # raw files run through the real download and convert pipeline; both checked the way Fuel reads.
 #
-# usage: examples/ci-fixture.sh [DATASET [FORMAT]] (default: mnist); works in $WORK or a temporary
-# directory; PYTHON names a python3 with h5py. SOURCE_DATE_EPOCH is fixed: every run, the same bytes.
+# usage: examples/ci-fixture.sh [DATASET [FORMAT]] (default: mnist). The file a test reads goes to
+# $OUTPUT (default: $WORK/data when WORK is set, else ./data); the raw files and the pipeline's
+# own file go to $WORK, or to a temporary directory removed on exit. PYTHON names a python3 with
+# h5py. SOURCE_DATE_EPOCH is fixed: every run, the same bytes.
 set -euo pipefail
 dataset=("${@:-mnist}")
-work=${WORK:-$(mktemp -d)}
+if [ -n "${WORK:-}" ]; then
+    work=$WORK
+    output=${OUTPUT:-$work/data}
+else
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    output=${OUTPUT:-data}
+fi
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1700000000}
-mkdir -p "$work/data" "$work/fixture" "$work/raw" "$work/pipeline"
 
-# 1. The file the code under test opens: 20 training and 5 test examples, seed 1.
-file=$(fuel fixture "${dataset[@]}" -o "$work/data" -n 20 -n test=5 --seed 1)
+# 1. The file the code under test opens: 20 examples of every split, seed 1.
+file=$(fuel fixture "${dataset[@]}" -o "$output" -n 20 --seed 1)
 fuel info "$file" | head -n 1
 fuel info --check "$file"
 
 # 2. The real pipeline on raw files in their distribution formats, served from a directory.
-fuel fixture "${dataset[@]}" --raw -o "$work/fixture" -n 20 -n test=5 --seed 1 > /dev/null
+fuel fixture "${dataset[@]}" --raw -o "$work/fixture" -n 20 --seed 1 > /dev/null
 fuel download "${dataset[@]}" --url-prefix "file://$work/fixture/" \
     --checksums "$work/fixture/MD5SUMS" -d "$work/raw" > /dev/null
 converted=$(fuel convert "${dataset[@]}" -d "$work/raw" -o "$work/pipeline")

@@ -354,14 +354,24 @@ assert fixture["examples"] == {"test": 1, "train": 1} and fixture["shuffle"] is 
     [[ "$output" == *"fixture"* ]]
 }
 
-@test "examples/ci-fixture.sh runs both forms and finds the same data in each" {
-    for words in mnist "svhn 1"; do
+@test "examples/ci-fixture.sh runs both forms for every dataset and finds the same data in each" {
+    for words in mnist fashion_mnist binarized_mnist cifar10 cifar100 iris "svhn 1" "svhn 2"; do
         # shellcheck disable=SC2086
         run --separate-stderr env PYTHON=$PYTHON WORK="$BATS_TEST_TMPDIR/ci" bash examples/ci-fixture.sh $words
-        [ "$status" -eq 0 ]
+        [ "$status" -eq 0 ] || { echo "$words: $stderr"; false; }
         [[ "${lines[0]}" == "THIS IS A FIXTURE, NOT THE REAL DATA"* ]]
-        [[ "$output" == *"train/features: 20 examples"* ]]
-        [[ "$output" == *"test/features: 5 examples"* ]]
+        [[ "$output" == *"/features: 20 examples"* ]] || { echo "$words: $output"; false; }
         [[ "${lines[-1]}" == "fixture ready: $BATS_TEST_TMPDIR/ci/data/"* ]]
     done
+}
+
+@test "examples/ci-fixture.sh without WORK leaves the file in ./data and no temporary directory" {
+    mkdir "$BATS_TEST_TMPDIR/job" "$BATS_TEST_TMPDIR/tmp"
+    cd "$BATS_TEST_TMPDIR/job"
+    run --separate-stderr env TMPDIR="$BATS_TEST_TMPDIR/tmp" PYTHON=$PYTHON bash "$BATS_TEST_DIRNAME/../../examples/ci-fixture.sh" iris
+    [ "$status" -eq 0 ] || { echo "$stderr"; false; }
+    [[ "$output" == *"all/features: 20 examples"* ]]
+    [ "${lines[-1]}" = "fixture ready: data/iris.hdf5" ]
+    [ -s data/iris.hdf5 ]
+    [ -z "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ] || { ls -A "$BATS_TEST_TMPDIR/tmp"; false; }
 }
