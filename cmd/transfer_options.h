@@ -40,7 +40,8 @@ struct transfer_settings {
      .help = "print only errors"}
 
 /* OPTIONS' jobs, retries, timeout, delay and progress (none with -q, live on a terminal, else a
-   line per file) from SETTINGS. */
+   line per file) from SETTINGS; raw files are also verified by their inflated content, and
+   failures end with what to try. */
 void transfer_settings_apply(const struct transfer_settings *settings,
                              struct download_options *options);
 
