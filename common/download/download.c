@@ -7,6 +7,7 @@
 #include "common/base/hash.h"
 #include "retry.h"
 #include "transfer.h"
+#include "unresolved.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -21,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { POLL_MILLISECONDS = 100, RETRY_AFTER_CAP_SECONDS = 300, NAMES_SIZE = 256 };
+enum { POLL_MILLISECONDS = 100, RETRY_AFTER_CAP_SECONDS = 300 };
 
 enum file_phase { FILE_PENDING, FILE_ACTIVE, FILE_DONE, FILE_FAILED };
 
@@ -39,9 +40,7 @@ struct file_state {
     double ready_at;           /* monotonic time before which it must not start */
     double started;
     char errors[2048];         /* "URL: why; URL: why" for the final message */
-    size_t unresolved_urls;    /* URLs that failed because a name did not resolve */
-    char unresolved_hosts[NAMES_SIZE], unresolved_proxies[NAMES_SIZE]; /* "a, b" */
-    unsigned host_count, proxy_count;
+    struct unresolved unresolved; /* the URLs whose host or proxy did not resolve */
     struct transfer transfer;
 };
 
@@ -244,58 +243,14 @@ static void file_record_error(struct file_state *file, const char *url, const ch
              url, why);
 }
 
-/* Adds NAME to the comma-separated LIST unless it is there already; counts it in COUNT. */
-static void name_list_add(char *list, unsigned *count, const char *name)
-{
-    size_t length = strlen(name);
-    for (const char *found = strstr(list, name); found != NULL; found = strstr(found + 1, name))
-        if ((found == list || found[-1] == ' ') && (found[length] == ',' || !found[length]))
-            return;
-    size_t used = strlen(list);
-    snprintf(list + used, NAMES_SIZE - used, "%s%s", used > 0 ? ", " : "", name);
-    (*count)++;
-}
-
-/* Keeps the name that did not resolve, as libcurl's message gives it ("Could not resolve host:
-   NAME", or proxy), else the URL's host. */
-static void file_note_unresolved(struct file_state *file, CURLcode result, const char *url)
-{
-    bool proxy = result == CURLE_COULDNT_RESOLVE_PROXY;
-    const char *message = file->transfer.curl_error, *colon = strstr(message, ": ");
-    char name[CURL_ERROR_SIZE] = "";
-    CURLU *parts = NULL;
-    char *host = NULL;
-    if (strncmp(message, "Could not resolve ", 18) == 0 && colon != NULL)
-        snprintf(name, sizeof name, "%s", colon + 2);
-    else if (!proxy && (parts = curl_url()) != NULL &&
-             curl_url_set(parts, CURLUPART_URL, url, CURLU_GUESS_SCHEME) == CURLUE_OK &&
-             curl_url_get(parts, CURLUPART_HOST, &host, 0) == CURLUE_OK)
-        snprintf(name, sizeof name, "%s", host);
-    curl_free(host);
-    curl_url_cleanup(parts);
-    if (name[0] == '\0')
-        snprintf(name, sizeof name, "%s", proxy ? "(of the environment)" : url);
-    file->unresolved_urls++;
-    if (proxy)
-        name_list_add(file->unresolved_proxies, &file->proxy_count, name);
-    else
-        name_list_add(file->unresolved_hosts, &file->host_count, name);
-}
-
 /* Every URL of the file failed because a name did not resolve: one line naming them. */
 static void report_unresolved(const struct run *run, const struct file_state *file)
 {
-    char hosts[NAMES_SIZE + 16] = "", proxies[NAMES_SIZE + 16] = "";
-    if (file->host_count > 0)
-        snprintf(hosts, sizeof hosts, "host%s %s", file->host_count > 1 ? "s" : "",
-                 file->unresolved_hosts);
-    if (file->proxy_count > 0)
-        snprintf(proxies, sizeof proxies, "prox%s %s", file->proxy_count > 1 ? "ies" : "y",
-                 file->unresolved_proxies);
+    char text[2 * UNRESOLVED_NAMES_SIZE + 64];
+    unresolved_describe(&file->unresolved, text, sizeof text);
     const char *hint = run->options->unresolved_hint;
-    error_set(EXIT_TRANSFER, "cannot download: %s: cannot resolve %s%s%s%s%s", file->item->name,
-              hosts, hosts[0] && proxies[0] ? " nor " : "", proxies, hint_separator(hint),
-              hint_text(hint));
+    error_set(EXIT_TRANSFER, "cannot download: %s: %s%s%s", file->item->name, text,
+              hint_separator(hint), hint_text(hint));
 }
 
 /* A failed attempt: retry the same URL after a pause, or move on to the next URL. */
@@ -323,7 +278,7 @@ static void file_attempt_failed(struct run *run, struct file_state *file, bool t
         return;
     file->phase = FILE_FAILED;
     part_remove_when_empty(file);
-    if (file->unresolved_urls == item->url_count)
+    if (file->unresolved.urls == item->url_count)
         report_unresolved(run, file);
     else
         error_set(EXIT_TRANSFER, "cannot download: %s: %s", item->name, file->errors);
@@ -418,7 +373,8 @@ static void file_finish(struct run *run, struct file_state *file, CURLcode resul
                  transfer->curl_error[0] != '\0' ? transfer->curl_error : curl_easy_strerror(result));
     enum retry_verdict verdict = retry_classify(result, answered ? 0 : status);
     if (verdict == RETRY_UNRESOLVED)
-        file_note_unresolved(file, result, file->item->urls[file->url_index]);
+        unresolved_note(&file->unresolved, result, transfer->curl_error,
+                        file->item->urls[file->url_index]);
     file_attempt_failed(run, file, verdict == RETRY_TRANSIENT, why);
 }
 

@@ -286,6 +286,13 @@ teardown() {
     [ -z "$(ls -A "$TARGET" | grep -v '^\.fuel-download\.lock$')" ]
 }
 
+@test "a proxy that does not resolve fails at once too, named as the proxy" {
+    run --separate-stderr env http_proxy=http://proxy.invalid:3128 no_proxy= NO_PROXY= \
+        timeout 20 fuel-download iris -d "$TARGET" --url-prefix http://datasets.example/uci
+    [ "$status" -eq 5 ]
+    [ "$stderr" = "fuel-download: cannot download: iris.data: cannot resolve proxy proxy.invalid; no network? for files on disk give --url-prefix file://DIR/" ]
+}
+
 @test "a prefix that is neither a URL nor a directory is a host name: one line suggesting file://" {
     cd "$BATS_TEST_TMPDIR"
     SECONDS=0
