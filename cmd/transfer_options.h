@@ -21,7 +21,8 @@ struct transfer_settings {
 /* The table entries, their values stored into SETTINGS (a struct transfer_settings object). */
 #define TRANSFER_OPTIONS(settings)                                                                \
     {.long_name = "url-prefix", .kind = OPTION_STRING, .value = &(settings).url_prefix,           \
-     .argument = "PREFIX", .help = "fetch every file from PREFIX/NAME instead of the built-in URLs"}, \
+     .argument = "PREFIX", .help = "fetch every file from PREFIX/NAME instead of the built-in URLs " \
+     "(a directory, with no scheme: file://DIR/)"},                                               \
     {.long_name = "checksums", .kind = OPTION_STRING, .value = &(settings).checksums,             \
      .argument = "FILE", .help = "md5sum/sha256sum lines replacing the built-in checksums",       \
      .completion = COMPLETE_FILE},                                                                \
