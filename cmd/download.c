@@ -102,6 +102,9 @@ static void print_dataset(const struct dataset *dataset)
                                 : strlen(file->checksum) == 64 ? "sha256" : "md5";
         printf("  %s  %s  %s %s\n", file->name, size, algorithm,
                file->checksum ? file->checksum : "unknown");
+        if (file->content_sha256 != NULL)
+            printf("    content: %llu bytes decompressed  sha256 %s\n",
+                   (unsigned long long)file->content_size, file->content_sha256);
         for (size_t url = 0; url < DATASET_MAX_URLS && file->urls[url] != NULL; url++)
             printf("    %s\n", file->urls[url]);
     }

@@ -7,6 +7,7 @@
 #include "common/base/progress.h"
 #include "common/base/publish.h"
 #include "common/download/raw_file.h"
+#include "common/formats/inflated_digest.h"
 #include "converters/dataset.h"
 #include "converters/extra.h"
 #include "commands.h"
@@ -86,10 +87,17 @@ static json_t *raw_file_json(const struct list_request *request, const struct da
     struct raw_file file = {.state = RAW_MISSING};
     const char *replacement = checksum_list_find(&request->checksums, entry->name);
     uint64_t size = replacement != NULL ? 0 : entry->size;
+    /* A checksum given replaces the published size and content too. */
+    struct raw_file_expectation expected = {
+        .size = size,
+        .checksum = replacement != NULL ? replacement : entry->checksum,
+        .content_size = replacement != NULL ? 0 : entry->content_size,
+        .content_sha256 = replacement != NULL ? NULL : entry->content_sha256,
+        .content_digest = inflated_digest,
+    };
     raw_directory(request, entry->name, directory, sizeof directory);
-    if (directory[0] && raw_file_inspect(directory, entry->name, size,
-                                         replacement != NULL ? replacement : entry->checksum,
-                                         request->verify, &file) != EXIT_OK)
+    if (directory[0] &&
+        raw_file_inspect(directory, entry->name, &expected, request->verify, &file) != EXIT_OK)
         return NULL;
     snprintf(path, sizeof path, "%s/%s%s", directory, entry->name,
              file.state == RAW_PARTIAL ? ".part" : "");
@@ -223,8 +231,9 @@ static void file_line_print(json_t *file)
     const char *state = json_string_value(json_object_get(file, "state"));
     printf("    %-32s %s", json_string_value(json_object_get(file, "name")), state);
     json_t *path = json_object_get(file, "path");
+    int padding = 10 - (int)strlen(state);
     if (json_is_string(path))
-        printf("%*s  %s", 10 - (int)strlen(state), "", json_string_value(path));
+        printf("%*s  %s", padding > 0 ? padding : 0, "", json_string_value(path));
     json_int_t size = json_integer_value(json_object_get(file, "size"));
     json_int_t expected = json_integer_value(json_object_get(file, "expected_size"));
     bool partial = strcmp(state, "partial") == 0;

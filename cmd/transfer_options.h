@@ -21,7 +21,8 @@ struct transfer_settings {
 /* The table entries, their values stored into SETTINGS (a struct transfer_settings object). */
 #define TRANSFER_OPTIONS(settings)                                                                \
     {.long_name = "url-prefix", .kind = OPTION_STRING, .value = &(settings).url_prefix,           \
-     .argument = "PREFIX", .help = "fetch every file from PREFIX/NAME instead of the built-in URLs"}, \
+     .argument = "PREFIX", .help = "fetch every file from PREFIX/NAME instead of the built-in URLs " \
+     "(a directory, with no scheme: file://DIR/)"},                                               \
     {.long_name = "checksums", .kind = OPTION_STRING, .value = &(settings).checksums,             \
      .argument = "FILE", .help = "md5sum/sha256sum lines replacing the built-in checksums",       \
      .completion = COMPLETE_FILE},                                                                \
@@ -40,7 +41,8 @@ struct transfer_settings {
      .help = "print only errors"}
 
 /* OPTIONS' jobs, retries, timeout, delay and progress (none with -q, live on a terminal, else a
-   line per file) from SETTINGS. */
+   line per file) from SETTINGS; raw files are also verified by their inflated content, and
+   failures end with what to try. */
 void transfer_settings_apply(const struct transfer_settings *settings,
                              struct download_options *options);
 

@@ -14,7 +14,7 @@ enum { SPLIT_COUNT = 3, SIDE = 28, PIXELS = SIDE * SIDE, BLOCK_ROWS = 1024 };
 static const char *const split_names[SPLIT_COUNT] = {"train", "valid", "test"};
 
 #define TORONTO "http://www.cs.toronto.edu/~larocheh/public/datasets/binarized_mnist/"
-#define AMAT_FILE(name) {name, {TORONTO name, NULL}, 0, NULL}
+#define AMAT_FILE(file) {.name = file, .urls = {TORONTO file, NULL}}
 
 /* One file a split, in the order of the splits. */
 static const struct dataset_file files[SPLIT_COUNT] = {

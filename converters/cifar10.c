@@ -3,8 +3,9 @@
 #include "cifar_batches.h"
 
 static const struct dataset_file files[] = {
-    {"cifar-10-python.tar.gz", {"https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz", NULL},
-     170498071, "c58f30108f718f92721af3b95e74349a"},
+    {.name = "cifar-10-python.tar.gz",
+     .urls = {"https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz", NULL},
+     .size = 170498071, .checksum = "c58f30108f718f92721af3b95e74349a"},
 };
 
 static const char *const splits[] = {"train", "test"};

@@ -2,8 +2,9 @@
 #include "cifar_batches.h"
 
 static const struct dataset_file files[] = {
-    {"cifar-100-python.tar.gz", {"https://www.cs.toronto.edu/~kriz/cifar-100-python.tar.gz", NULL},
-     169001437, "eb9058c3a382ffc7106e4002c42a8d85"},
+    {.name = "cifar-100-python.tar.gz",
+     .urls = {"https://www.cs.toronto.edu/~kriz/cifar-100-python.tar.gz", NULL},
+     .size = 169001437, .checksum = "eb9058c3a382ffc7106e4002c42a8d85"},
 };
 
 static const char *const splits[] = {"train", "test"};

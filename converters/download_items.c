@@ -54,6 +54,7 @@ int item_table_build(struct item_table *table, const struct dataset *dataset,
         int result = url_list_build(&table->urls[index], &sources, file->name);
         if (result != EXIT_OK)
             return result;
+        /* A checksum given replaces the published size and content too. */
         const char *replacement = checksum_list_find(&table->checksums, file->name);
         table->items[index] = (struct download_item){
             .name = file->name,
@@ -61,6 +62,8 @@ int item_table_build(struct item_table *table, const struct dataset *dataset,
             .url_count = table->urls[index].count,
             .size = replacement != NULL ? 0 : file->size,
             .checksum = replacement != NULL ? replacement : file->checksum,
+            .content_size = replacement != NULL ? 0 : file->content_size,
+            .content_sha256 = replacement != NULL ? NULL : file->content_sha256,
         };
     }
     return EXIT_OK;

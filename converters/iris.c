@@ -12,8 +12,8 @@
 enum { FEATURES = 4 };
 
 static const struct dataset_file files[] = {
-    {"iris.data",
-     {"https://archive.ics.uci.edu/ml/machine-learning-databases/iris/iris.data", NULL}, 0, NULL},
+    {.name = "iris.data",
+     .urls = {"https://archive.ics.uci.edu/ml/machine-learning-databases/iris/iris.data", NULL}},
 };
 static const char *const class_names[] = {"Iris-setosa", "Iris-versicolor", "Iris-virginica"};
 

@@ -20,7 +20,8 @@
 static const char *const split_names[SPLIT_COUNT] = {"train", "test", "extra"};
 
 #define STANFORD "http://ufldl.stanford.edu/housenumbers/"
-#define SVHN_FILE(name, size, md5) {name, {STANFORD name, NULL}, size, md5}
+#define SVHN_FILE(file, bytes, md5) \
+    {.name = file, .urls = {STANFORD file, NULL}, .size = bytes, .checksum = md5}
 
 /* One file a split, in the order of the splits. */
 static const struct dataset_file files[SPLIT_COUNT] = {

@@ -7,6 +7,7 @@
 #include "common/base/hash.h"
 #include "retry.h"
 #include "transfer.h"
+#include "unresolved.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -25,6 +26,9 @@ enum { POLL_MILLISECONDS = 100, RETRY_AFTER_CAP_SECONDS = 300 };
 
 enum file_phase { FILE_PENDING, FILE_ACTIVE, FILE_DONE, FILE_FAILED };
 
+/* How a file on disk matched its item: not at all, by its bytes, or by its decoded content. */
+enum file_match { MATCH_NONE, MATCH_BYTES, MATCH_CONTENT };
+
 struct file_state {
     const struct download_item *item;
     size_t slot;
@@ -36,6 +40,7 @@ struct file_state {
     double ready_at;           /* monotonic time before which it must not start */
     double started;
     char errors[2048];         /* "URL: why; URL: why" for the final message */
+    struct unresolved unresolved; /* the URLs whose host or proxy did not resolve */
     struct transfer transfer;
 };
 
@@ -78,23 +83,56 @@ static const char *algorithm_name(enum hash_algorithm algorithm)
     return algorithm == HASH_MD5 ? "md5" : "sha256";
 }
 
-/* Whether PATH is a regular file with ITEM's size and checksum, where they are known. */
-static bool file_matches(const char *path, const struct download_item *item)
+static struct raw_file_expectation item_expectation(const struct run *run,
+                                                   const struct download_item *item)
 {
-    struct stat status;
-    if (stat(path, &status) != 0 || !S_ISREG(status.st_mode))
-        return false;
-    if (item->size > 0 && (uint64_t)status.st_size != item->size)
+    return (struct raw_file_expectation){
+        .size = item->size,
+        .checksum = item->checksum,
+        .content_size = item->content_size,
+        .content_sha256 = item->content_sha256,
+        .content_digest = run->options->content_digest,
+    };
+}
+
+/* Whether the SIZE bytes of PATH are ITEM's size and checksum, where they are known. */
+static bool bytes_match(const char *path, uint64_t size, const struct download_item *item)
+{
+    if (item->size > 0 && size != item->size)
         return false;
     if (item->checksum == NULL)
         return true;
     char hex[HASH_HEX_SIZE];
-    uint64_t size;
-    if (hash_file(path, item_algorithm(item), hex, &size) != EXIT_OK) {
+    uint64_t hashed;
+    if (hash_file(path, item_algorithm(item), hex, &hashed) != EXIT_OK) {
         error_clear();
         return false;
     }
     return strcasecmp(hex, item->checksum) == 0;
+}
+
+/* Whether PATH is a regular file matching ITEM by its bytes, or else by its decoded content. */
+static enum file_match file_match(const struct run *run, const char *path,
+                                  const struct download_item *item)
+{
+    struct stat status;
+    if (stat(path, &status) != 0 || !S_ISREG(status.st_mode))
+        return MATCH_NONE;
+    if (bytes_match(path, (uint64_t)status.st_size, item))
+        return MATCH_BYTES;
+    struct raw_file_expectation expected = item_expectation(run, item);
+    return raw_file_content_matches(path, &expected) ? MATCH_CONTENT : MATCH_NONE;
+}
+
+/* "; HINT", or "" without one. */
+static const char *hint_separator(const char *hint)
+{
+    return hint != NULL ? "; " : "";
+}
+
+static const char *hint_text(const char *hint)
+{
+    return hint != NULL ? hint : "";
 }
 
 static void directory_sync(const char *directory)
@@ -106,20 +144,32 @@ static void directory_sync(const char *directory)
     }
 }
 
-/* A .part whose checksum matches (its run was stopped between the last byte and the rename) is
-   made durable and published without asking the network again. */
-static bool file_publish_complete_part(struct run *run, const struct file_state *file)
+/* A .part whose checksum matches, or whose content does (its run was stopped between the last
+   byte and the rename), is made durable and published without asking the network again. */
+static enum file_match file_publish_complete_part(struct run *run, const struct file_state *file)
 {
-    if (file->item->checksum == NULL || !file_matches(file->part_path, file->item))
-        return false;
+    if (file->item->checksum == NULL && file->item->content_sha256 == NULL)
+        return MATCH_NONE;
+    enum file_match match = file_match(run, file->part_path, file->item);
+    if (match == MATCH_NONE)
+        return MATCH_NONE;
     int descriptor = open(file->part_path, O_RDONLY | O_CLOEXEC);
     bool durable = descriptor >= 0 && fsync(descriptor) == 0;
     if (descriptor >= 0)
         close(descriptor);
     if (!durable || rename(file->part_path, file->final_path) != 0)
-        return false;
+        return MATCH_NONE;
     directory_sync(run->options->directory);
-    return true;
+    return match;
+}
+
+static void note_completed_part(struct run *run, const struct file_state *file,
+                                enum file_match match)
+{
+    progress_note(run->progress, match == MATCH_CONTENT
+                                     ? "%s: completed from its .part, verified by content"
+                                     : "%s: completed from its verified .part",
+                  file->item->name);
 }
 
 static void part_remove_when_empty(const struct file_state *file)
@@ -129,7 +179,35 @@ static void part_remove_when_empty(const struct file_state *file)
         unlink(file->part_path);
 }
 
-/* The transfer is complete: checks size and checksum, then renames the .part into place. */
+/* A complete .part of the published size and checksum, or else of the published content, is
+   accepted; otherwise it is removed and the mismatch reported, with what to try. */
+static int file_verify(struct run *run, struct file_state *file, const char *hex)
+{
+    const struct download_item *item = file->item;
+    uint64_t written = file->transfer.written;
+    bool size_matches = item->size == 0 || written == item->size;
+    if (size_matches && (item->checksum == NULL || strcasecmp(hex, item->checksum) == 0))
+        return EXIT_OK;
+    struct raw_file_expectation expected = item_expectation(run, item);
+    if (raw_file_content_matches(file->part_path, &expected)) {
+        progress_note(run->progress, "%s: verified by content: other bytes than published, the "
+                      "same %llu bytes once decompressed (sha256 %s)", item->name,
+                      (unsigned long long)item->content_size, item->content_sha256);
+        return EXIT_OK;
+    }
+    unlink(file->part_path);
+    const char *hint = run->options->mismatch_hint;
+    if (!size_matches)
+        return error_set(EXIT_CHECKSUM, "size mismatch: %s: expected %llu bytes, got %llu%s%s",
+                         item->name, (unsigned long long)item->size,
+                         (unsigned long long)written, hint_separator(hint), hint_text(hint));
+    return error_set(EXIT_CHECKSUM, "checksum mismatch: %s: expected %s %s, got %s%s%s",
+                     item->name, algorithm_name(item_algorithm(item)), item->checksum, hex,
+                     hint_separator(hint), hint_text(hint));
+}
+
+/* The transfer is complete: checks size and checksum (or content), then renames the .part into
+   place. */
 static int file_publish(struct run *run, struct file_state *file)
 {
     const struct download_item *item = file->item;
@@ -146,17 +224,9 @@ static int file_publish(struct run *run, struct file_state *file)
         unlink(file->part_path);
         return error_set(EXIT_WRITE, "cannot write: %s: %s", file->part_path, strerror(number));
     }
-    if (item->size > 0 && transfer->written != item->size) {
-        unlink(file->part_path);
-        return error_set(EXIT_CHECKSUM, "size mismatch: %s: expected %llu bytes, got %llu",
-                         item->name, (unsigned long long)item->size,
-                         (unsigned long long)transfer->written);
-    }
-    if (item->checksum != NULL && strcasecmp(hex, item->checksum) != 0) {
-        unlink(file->part_path);
-        return error_set(EXIT_CHECKSUM, "checksum mismatch: %s: expected %s %s, got %s",
-                         item->name, algorithm_name(item_algorithm(item)), item->checksum, hex);
-    }
+    result = file_verify(run, file, hex);
+    if (result != EXIT_OK)
+        return result;
     if (rename(file->part_path, file->final_path) != 0)
         return error_set(EXIT_WRITE, "cannot rename: %s: %s", file->part_path, strerror(errno));
     directory_sync(run->options->directory);
@@ -171,6 +241,16 @@ static void file_record_error(struct file_state *file, const char *url, const ch
     size_t used = strlen(file->errors);
     snprintf(file->errors + used, sizeof file->errors - used, "%s%s: %s", used > 0 ? "; " : "",
              url, why);
+}
+
+/* Every URL of the file failed because a name did not resolve: one line naming them. */
+static void report_unresolved(const struct run *run, const struct file_state *file)
+{
+    char text[2 * UNRESOLVED_NAMES_SIZE + 64];
+    unresolved_describe(&file->unresolved, text, sizeof text);
+    const char *hint = run->options->unresolved_hint;
+    error_set(EXIT_TRANSFER, "cannot download: %s: %s%s%s", file->item->name, text,
+              hint_separator(hint), hint_text(hint));
 }
 
 /* A failed attempt: retry the same URL after a pause, or move on to the next URL. */
@@ -198,7 +278,10 @@ static void file_attempt_failed(struct run *run, struct file_state *file, bool t
         return;
     file->phase = FILE_FAILED;
     part_remove_when_empty(file);
-    error_set(EXIT_TRANSFER, "cannot download: %s: %s", item->name, file->errors);
+    if (file->unresolved.urls == item->url_count)
+        report_unresolved(run, file);
+    else
+        error_set(EXIT_TRANSFER, "cannot download: %s: %s", item->name, file->errors);
     run_fail(run, EXIT_TRANSFER);
 }
 
@@ -210,19 +293,20 @@ static void file_failed_for_good(struct run *run, struct file_state *file, int c
 }
 
 /* The transfer was cut when it passed the expected size: the size announced, when there was one. */
-static void report_too_large(const struct file_state *file)
+static void report_too_large(const struct run *run, const struct file_state *file)
 {
     curl_off_t length = -1;
     curl_easy_getinfo(file->transfer.easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
     unsigned long long expected = file->item->size;
+    const char *hint = run->options->mismatch_hint;
     if (length < 0) {
-        error_set(EXIT_CHECKSUM, "size mismatch: %s: expected %llu bytes, got more",
-                  file->item->name, expected);
+        error_set(EXIT_CHECKSUM, "size mismatch: %s: expected %llu bytes, got more%s%s",
+                  file->item->name, expected, hint_separator(hint), hint_text(hint));
         return;
     }
     unsigned long long actual = (unsigned long long)length + file->transfer.kept;
-    error_set(EXIT_CHECKSUM, "size mismatch: %s: expected %llu bytes, got %llu",
-              file->item->name, expected, actual);
+    error_set(EXIT_CHECKSUM, "size mismatch: %s: expected %llu bytes, got %llu%s%s",
+              file->item->name, expected, actual, hint_separator(hint), hint_text(hint));
 }
 
 /* The answer did not continue the .part (a complete .part of unknown size gets a 416): it is
@@ -256,13 +340,13 @@ static void file_finish(struct run *run, struct file_state *file, CURLcode resul
     }
     if (transfer->failure == TRANSFER_FAILURE_TOO_LARGE) {
         unlink(file->part_path);
-        report_too_large(file);
+        report_too_large(run, file);
         return file_failed_for_good(run, file, EXIT_CHECKSUM);
     }
-    if (status == 416 && file_publish_complete_part(run, file)) {   /* a .part of unknown size */
+    enum file_match match = status == 416 ? file_publish_complete_part(run, file) : MATCH_NONE;
+    if (match != MATCH_NONE) {   /* a .part of unknown size, or of other bytes than published */
         file->phase = FILE_DONE;
-        progress_note(run->progress, "%s: completed from its verified .part", file->item->name);
-        return;
+        return note_completed_part(run, file, match);
     }
     if (transfer->failure == TRANSFER_FAILURE_RANGE || status == 416)
         return file_restart(run, file);
@@ -287,8 +371,22 @@ static void file_finish(struct run *run, struct file_state *file, CURLcode resul
     else
         snprintf(why, sizeof why, "%s",
                  transfer->curl_error[0] != '\0' ? transfer->curl_error : curl_easy_strerror(result));
-    file_attempt_failed(run, file,
-                        retry_classify(result, answered ? 0 : status) == RETRY_TRANSIENT, why);
+    enum retry_verdict verdict = retry_classify(result, answered ? 0 : status);
+    if (verdict == RETRY_UNRESOLVED)
+        unresolved_note(&file->unresolved, result, transfer->curl_error,
+                        file->item->urls[file->url_index]);
+    file_attempt_failed(run, file, verdict == RETRY_TRANSIENT, why);
+}
+
+/* The most bytes a transfer may bring before it is cut: the published size; for a file that may
+   also be verified by its content, as many as that content can take compressed in any other way
+   (its size, 1/64 more and 64 KiB: stored deflate blocks add 5 bytes in 65535). */
+static uint64_t transfer_limit(const struct run *run, const struct download_item *item)
+{
+    if (item->size == 0 || item->content_sha256 == NULL || run->options->content_digest == NULL)
+        return item->size;
+    uint64_t bound = item->content_size + item->content_size / 64 + 65536;
+    return bound > item->size ? bound : item->size;
 }
 
 static int file_start(struct run *run, struct file_state *file)
@@ -299,7 +397,7 @@ static int file_start(struct run *run, struct file_state *file)
                          file->item->name);
     struct transfer_settings settings = {
         .timeout = run->options->timeout,
-        .expected_size = file->item->size,
+        .expected_size = transfer_limit(run, file->item),
         .algorithm = item_algorithm(file->item),
     };
     transfer_begin(&file->transfer, easy, file->item->urls[file->url_index], file->part_path,
@@ -439,12 +537,18 @@ static int run_prepare(struct run *run, const struct download_item *items)
                              items[index].name);
         if (items[index].url_count == 0)
             return error_set(EXIT_TRANSFER, "cannot download: %s: no URL", items[index].name);
-        if (!run->options->force && file_matches(file->final_path, file->item)) {
+        enum file_match match = run->options->force ? MATCH_NONE
+                                                    : file_match(run, file->final_path, file->item);
+        if (match != MATCH_NONE) {
             file->phase = FILE_DONE;
-            progress_note(run->progress, "%s: already present and verified", items[index].name);
-        } else if (items[index].size > 0 && file_publish_complete_part(run, file)) {
+            progress_note(run->progress, match == MATCH_CONTENT
+                                             ? "%s: already present, verified by content"
+                                             : "%s: already present and verified",
+                          items[index].name);
+        } else if (items[index].size > 0 &&
+                   (match = file_publish_complete_part(run, file)) != MATCH_NONE) {
             file->phase = FILE_DONE;
-            progress_note(run->progress, "%s: completed from its verified .part", items[index].name);
+            note_completed_part(run, file, match);
         }
     }
     return EXIT_OK;

@@ -4,6 +4,7 @@
 #define FUEL_DOWNLOAD_H
 
 #include "common/base/progress.h"
+#include "raw_file.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,6 +19,9 @@ struct download_item {
     size_t url_count;
     uint64_t size;             /* expected bytes; 0 when unknown */
     const char *checksum;      /* md5 or sha256 in hex; NULL when unknown */
+    uint64_t content_size;     /* bytes of the decoded content (a gzip file's); 0 when unknown */
+    const char *content_sha256; /* its sha256, accepting other bytes of the same content when
+                                   the checksum differs; NULL when unknown */
 };
 
 struct download_options {
@@ -28,12 +32,16 @@ struct download_options {
     double retry_delay;        /* pause before the first retry; doubled each time */
     bool force;                /* fetch even files already present and verified */
     enum progress_mode progress;
+    content_digest_function *content_digest; /* decodes a file for its content; NULL: never */
+    const char *mismatch_hint;   /* what to try, after a size or checksum mismatch; NULL: none */
+    const char *unresolved_hint; /* what to try, when no URL's host resolved; NULL: none */
 };
 
 /* Fetches every item not already present and verified. Returns EXIT_OK, or the code of the first
-   failure with its message set: EXIT_TRANSFER (every URL of a file failed), EXIT_CHECKSUM (size
-   or checksum mismatch; the .part is removed), EXIT_WRITE, or DOWNLOAD_INTERRUPTED (the .part
-   files are kept for a later run). */
+   failure with its message set: EXIT_TRANSFER (every URL of a file failed; a host that does not
+   resolve is not retried, and when no URL's host resolved the message names them), EXIT_CHECKSUM
+   (size or checksum mismatch, and no content digest matching either; the .part is removed),
+   EXIT_WRITE, or DOWNLOAD_INTERRUPTED (the .part files are kept for a later run). */
 int download_run(const struct download_item *items, size_t count,
                  const struct download_options *options);
 

@@ -1,4 +1,4 @@
-/* Tells what a download directory holds of one raw file, hashing it only when asked. */
+/* Tells what a download directory holds of one raw file, hashing or decoding it only when asked. */
 #include "raw_file.h"
 
 #include "common/base/error.h"
@@ -6,12 +6,14 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 const char *raw_file_state_name(enum raw_file_state state)
 {
-    static const char *const names[] = {"missing", "partial", "present",
-                                        "wrong size", "verified", "corrupt"};
+    static const char *const names[] = {"missing",  "partial", "present",
+                                        "wrong size", "verified", "corrupt",
+                                        "verified by content"};
     return names[state];
 }
 
@@ -27,15 +29,28 @@ static bool regular_file_size(const char *directory, const char *name, const cha
     return true;
 }
 
-static int checksum_compare(const char *directory, const char *name, const char *checksum,
-                            struct raw_file *file)
+bool raw_file_content_matches(const char *path, const struct raw_file_expectation *expected)
+{
+    if (expected->content_sha256 == NULL || expected->content_size == 0 ||
+        expected->content_digest == NULL)
+        return false;
+    char hex[HASH_HEX_SIZE];
+    uint64_t size;
+    if (expected->content_digest(path, hex, &size) != EXIT_OK) {
+        error_clear();
+        return false;
+    }
+    return size == expected->content_size && strcasecmp(hex, expected->content_sha256) == 0;
+}
+
+/* Hashes the file: verified or corrupt; a checksum of unknown length leaves it present. */
+static int checksum_compare(const char *path, const char *checksum, struct raw_file *file)
 {
     int algorithm = hash_algorithm_for_length(strlen(checksum));
-    char path[PATH_MAX], hex[HASH_HEX_SIZE];
+    char hex[HASH_HEX_SIZE];
     uint64_t size;
     if (algorithm < 0)
         return EXIT_OK;
-    snprintf(path, sizeof path, "%s/%s", directory, name);
     int result = hash_file(path, (enum hash_algorithm)algorithm, hex, &size);
     if (result != EXIT_OK)
         return result;
@@ -43,8 +58,20 @@ static int checksum_compare(const char *directory, const char *name, const char 
     return EXIT_OK;
 }
 
-int raw_file_inspect(const char *directory, const char *name, uint64_t expected_size,
-                     const char *checksum, bool verify, struct raw_file *file)
+/* The bytes did not decide (another size, another checksum, or none published): the content
+   does, when it is known. */
+static void content_compare(const char *path, const struct raw_file_expectation *expected,
+                            bool size_matches, struct raw_file *file)
+{
+    if (raw_file_content_matches(path, expected))
+        file->state = RAW_CONTENT_VERIFIED;
+    else
+        file->state = size_matches ? RAW_CORRUPT : RAW_WRONG_SIZE;
+}
+
+int raw_file_inspect(const char *directory, const char *name,
+                     const struct raw_file_expectation *expected, bool verify,
+                     struct raw_file *file)
 {
     *file = (struct raw_file){.state = RAW_MISSING};
     if (!regular_file_size(directory, name, "", &file->size)) {
@@ -52,8 +79,19 @@ int raw_file_inspect(const char *directory, const char *name, uint64_t expected_
             file->state = RAW_PARTIAL;
         return EXIT_OK;
     }
-    file->state = expected_size == 0 || file->size == expected_size ? RAW_PRESENT : RAW_WRONG_SIZE;
-    if (file->state == RAW_PRESENT && verify && checksum != NULL)
-        return checksum_compare(directory, name, checksum, file);
+    bool size_matches = expected->size == 0 || file->size == expected->size;
+    bool content_known = expected->content_sha256 != NULL && expected->content_digest != NULL;
+    file->state = size_matches || content_known ? RAW_PRESENT : RAW_WRONG_SIZE;
+    if (!verify)
+        return EXIT_OK;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", directory, name);
+    if (size_matches && expected->checksum != NULL) {
+        int result = checksum_compare(path, expected->checksum, file);
+        if (result != EXIT_OK || file->state == RAW_VERIFIED)
+            return result;
+    }
+    if (content_known)
+        content_compare(path, expected, size_matches, file);
     return EXIT_OK;
 }

@@ -22,6 +22,7 @@ enum retry_verdict retry_classify(CURLcode result, long http_status)
     switch (result) {
     case CURLE_COULDNT_RESOLVE_PROXY:
     case CURLE_COULDNT_RESOLVE_HOST:
+        return RETRY_UNRESOLVED;
     case CURLE_COULDNT_CONNECT:
     case CURLE_OPERATION_TIMEDOUT:
     case CURLE_PARTIAL_FILE:

@@ -8,6 +8,7 @@
 enum retry_verdict {
     RETRY_TRANSIENT, /* try the same URL again after a pause */
     RETRY_PERMANENT, /* this URL will not work: move to the next one */
+    RETRY_UNRESOLVED, /* the host or the proxy has no address (no network?): the next URL */
 };
 
 /* Classifies a finished transfer by libcurl's result and the HTTP status (0 when none). */

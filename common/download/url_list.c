@@ -3,9 +3,11 @@
 
 #include "common/base/error.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int url_list_contains(const struct url_list *list, const char *url)
 {
@@ -33,14 +35,52 @@ static int url_list_take(struct url_list *list, char *url)
     return EXIT_OK;
 }
 
-static char *url_join(const char *prefix, const char *name)
+/* file://PATH/ with every byte of PATH but letters, digits, '/', '-', '.', '_' and '~'
+   percent-encoded. */
+static char *file_url(const char *path)
 {
+    static const char digits[] = "0123456789ABCDEF";
+    size_t length = strlen(path);
+    char *url = malloc(sizeof "file://" + 3 * length + 1);
+    if (url == NULL)
+        return NULL;
+    char *end = url + sprintf(url, "file://");
+    for (const unsigned char *byte = (const unsigned char *)path; *byte != '\0'; byte++) {
+        if ((*byte >= 'a' && *byte <= 'z') || (*byte >= 'A' && *byte <= 'Z') ||
+            (*byte >= '0' && *byte <= '9') || strchr("/-._~", *byte) != NULL) {
+            *end++ = (char)*byte;
+            continue;
+        }
+        *end++ = '%';
+        *end++ = digits[*byte >> 4];
+        *end++ = digits[*byte & 15];
+    }
+    if (end[-1] != '/')
+        *end++ = '/';
+    *end = '\0';
+    return url;
+}
+
+char *url_prefix_resolve(const char *prefix)
+{
+    struct stat status;
+    char directory[PATH_MAX];
+    if (strstr(prefix, "://") != NULL || stat(prefix, &status) != 0 ||
+        !S_ISDIR(status.st_mode) || realpath(prefix, directory) == NULL)
+        return strdup(prefix);
+    return file_url(directory);
+}
+
+static char *url_join(const char *given, const char *name)
+{
+    char *prefix = url_prefix_resolve(given), *url;
+    if (prefix == NULL)
+        return NULL;
     size_t length = strlen(prefix);
     const char *separator = length > 0 && prefix[length - 1] == '/' ? "" : "/";
-    char *url;
-    if (asprintf(&url, "%s%s%s", prefix, separator, name) < 0)
-        return NULL;
-    return url;
+    int written = asprintf(&url, "%s%s%s", prefix, separator, name);
+    free(prefix);
+    return written < 0 ? NULL : url;
 }
 
 int url_list_build(struct url_list *list, const struct url_sources *sources, const char *name)

@@ -18,8 +18,14 @@ struct url_sources {
 };
 
 /* Fills LIST with each mirror + NAME, then PREFIX + NAME when a prefix is given or else the
-   built-in URLs; duplicates are dropped, a '/' is put between a prefix and NAME when missing. */
+   built-in URLs; duplicates are dropped, a '/' is put between a prefix and NAME when missing. A
+   mirror or prefix is first resolved as url_prefix_resolve does. */
 int url_list_build(struct url_list *list, const struct url_sources *sources, const char *name);
 void url_list_free(struct url_list *list);
+
+/* PREFIX as a URL prefix: one without a scheme ("://") that names an existing directory becomes
+   file://ITS_ABSOLUTE_PATH/, percent-encoded; any other is kept as it is. NULL when out of
+   memory. */
+char *url_prefix_resolve(const char *prefix);
 
 #endif

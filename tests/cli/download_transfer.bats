@@ -1,5 +1,8 @@
 #!/usr/bin/env bats
-# fuel-download against a real HTTP server on 127.0.0.1: resume, retries, fallbacks, verification.
+# fuel-download against a real HTTP server on 127.0.0.1: resume, retries, fallbacks, verification;
+# hosts that do not resolve (names under .invalid, RFC 6761) fail at once.
+
+bats_require_minimum_version 1.5.0
 
 load ../helpers/download
 
@@ -269,4 +272,44 @@ teardown() {
     assert_all_downloaded
     [ ! -e "$part" ]
     [ "$(requests /t10k-labels-idx1-ubyte.gz | awk '{print $1}' | tr '\n' ' ')" = "200 416 200 " ]
+}
+
+@test "a host that does not resolve fails at once, in one line naming it, without retries" {
+    printf 'mirrors:\n  - http://first.invalid/\n' > "$FUEL_CONFIG"
+    SECONDS=0
+    run --separate-stderr timeout 20 fuel-download mnist -d "$TARGET" -j 1 \
+        --url-prefix http://nohost.invalid/ --retries 5 --retry-delay 10
+    [ "$status" -eq 5 ]
+    [ "$SECONDS" -lt 5 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-download: cannot download: train-images-idx3-ubyte.gz: cannot resolve hosts first.invalid, nohost.invalid; no network? for files on disk give --url-prefix file://DIR/" ]
+    [ -z "$(ls -A "$TARGET" | grep -v '^\.fuel-download\.lock$')" ]
+}
+
+@test "a proxy that does not resolve fails at once too, named as the proxy" {
+    run --separate-stderr env http_proxy=http://proxy.invalid:3128 no_proxy= NO_PROXY= \
+        timeout 20 fuel-download iris -d "$TARGET" --url-prefix http://datasets.example/uci
+    [ "$status" -eq 5 ]
+    [ "$stderr" = "fuel-download: cannot download: iris.data: cannot resolve proxy proxy.invalid; no network? for files on disk give --url-prefix file://DIR/" ]
+}
+
+@test "a prefix that is neither a URL nor a directory is a host name: one line suggesting file://" {
+    cd "$BATS_TEST_TMPDIR"
+    SECONDS=0
+    run --separate-stderr timeout 20 fuel-download iris -d "$TARGET" --url-prefix fixture/
+    [ "$status" -eq 5 ]
+    [ "$SECONDS" -lt 5 ]
+    [ "$stderr" = "fuel-download: cannot download: iris.data: cannot resolve host fixture; no network? for files on disk give --url-prefix file://DIR/" ]
+}
+
+@test "5xx answers are retried --retries times, one line each, then one error line" {
+    start_server '{"/t10k-labels-idx1-ubyte.gz": [{"status": 503}, {"status": 503}, {"status": 503}, {"status": 503}]}'
+    run --separate-stderr fetch --retries 3
+    [ "$status" -eq 5 ]
+    [ "$(grep -c 'retrying' <<< "$stderr")" -eq 3 ]
+    [ "$(grep -c "^t10k-labels-idx1-ubyte.gz: $URL/t10k-labels-idx1-ubyte.gz: HTTP 503; retrying in [0-9.]* s$" <<< "$stderr")" -eq 3 ]
+    [ "${stderr_lines[-1]}" = "fuel-download: cannot download: t10k-labels-idx1-ubyte.gz: $URL/t10k-labels-idx1-ubyte.gz: HTTP 503" ]
+    [ "${#stderr_lines[@]}" -eq 7 ]
+    [ "$(requests /t10k-labels-idx1-ubyte.gz | awk '{print $1}' | tr '\n' ' ')" = "503 503 503 503 " ]
+    [ ! -e "$TARGET/t10k-labels-idx1-ubyte.gz" ]
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # fuel list: datasets, raw file states (missing, partial, present, wrong size, verified,
-# corrupt) and converted files found in the data path.
+# corrupt, verified by content) and converted files found in the data path.
 
 bats_require_minimum_version 1.5.0
 
@@ -75,6 +75,33 @@ mnist.hdf5 $DATA/mnist.hdf5 $size 2023-11-14T22:13:20Z" ]
     run mnist_entry
     [ "${lines[0]}" = "train-images-idx3-ubyte.gz wrong size 9447" ]
     [ "${lines[4]}" = "mnist.hdf5 None None None" ]
+    # MNIST's labels have a published content too; the fixtures' content is another.
+    [ "${lines[1]}" = "train-labels-idx1-ubyte.gz present 38" ]
+    run mnist_entry --verify
+    [ "${lines[0]}" = "train-images-idx3-ubyte.gz wrong size 9447" ]
+    [ "${lines[1]}" = "train-labels-idx1-ubyte.gz wrong size 38" ]
+}
+
+@test "--verify: Debian's re-gzipped Fashion-MNIST files are verified by their content" {
+    debian=/usr/share/datasets/fashion-mnist
+    run --separate-stderr fuel list -d "$debian" --verify
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"fashion_mnist  "*"
+    train-images-idx3-ubyte.gz       verified by content  $debian/train-images-idx3-ubyte.gz
+    train-labels-idx1-ubyte.gz       verified by content  $debian/train-labels-idx1-ubyte.gz
+    t10k-images-idx3-ubyte.gz        verified by content  $debian/t10k-images-idx3-ubyte.gz
+    t10k-labels-idx1-ubyte.gz        verified by content  $debian/t10k-labels-idx1-ubyte.gz
+    fashion_mnist.hdf5 "* ]]
+    run --separate-stderr fuel list -d "$debian"
+    [[ "$output" == *"fashion_mnist  "*"
+    train-images-idx3-ubyte.gz       present     $debian/train-images-idx3-ubyte.gz
+"* ]]
+    # Their md5s given: verified by their bytes.
+    (cd "$debian" && md5sum *) > "$BATS_TEST_TMPDIR/debian-sums"
+    run --separate-stderr fuel list -d "$debian" --verify --checksums "$BATS_TEST_TMPDIR/debian-sums"
+    [[ "$output" == *"
+    t10k-labels-idx1-ubyte.gz        verified    $debian/t10k-labels-idx1-ubyte.gz
+    fashion_mnist.hdf5 "* ]]
 }
 
 @test "-d DIR looks for the raw files there only" {

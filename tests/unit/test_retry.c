@@ -31,6 +31,8 @@ static void test_classify_transport_errors(void **state)
     assert_int_equal(retry_classify(CURLE_UNSUPPORTED_PROTOCOL, 0), RETRY_PERMANENT);
     assert_int_equal(retry_classify(CURLE_PEER_FAILED_VERIFICATION, 0), RETRY_PERMANENT);
     assert_int_equal(retry_classify(CURLE_FILE_COULDNT_READ_FILE, 0), RETRY_PERMANENT);
+    assert_int_equal(retry_classify(CURLE_COULDNT_RESOLVE_HOST, 0), RETRY_UNRESOLVED);
+    assert_int_equal(retry_classify(CURLE_COULDNT_RESOLVE_PROXY, 0), RETRY_UNRESOLVED);
 }
 
 static void test_backoff_doubles_with_jitter_and_cap(void **state)
