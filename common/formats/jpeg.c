@@ -12,6 +12,10 @@
 #include <jerror.h>
 #include <jpeglib.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* Rows asked of libjpeg at once (it returns at most one row group per call). */
 #define STRIP_ROWS 16
 
@@ -114,14 +118,14 @@ static void choose_output(struct decoding *decoding, enum purpose purpose)
     }
 }
 
-static bool ensure_capacity(struct decoding *decoding, struct jpeg_image *image, size_t bytes)
+static bool grow(struct decoding *decoding, uint8_t **buffer, size_t *capacity, size_t bytes)
 {
-    if (image->capacity >= bytes)
+    if (*capacity >= bytes)
         return true;
-    free(image->pixels);
-    image->pixels = malloc(bytes);
-    image->capacity = image->pixels != NULL ? bytes : 0;
-    return image->pixels != NULL || refuse(decoding, EXIT_OTHER, "out of memory");
+    free(*buffer);
+    *buffer = malloc(bytes);
+    *capacity = *buffer != NULL ? bytes : 0;
+    return *buffer != NULL || refuse(decoding, EXIT_OTHER, "out of memory");
 }
 
 /* PIL's "CMYK;I" unpacker stores each byte inverted (Adobe's convention). */
@@ -131,50 +135,86 @@ static void invert(uint8_t *row, size_t count)
         row[index] = (uint8_t)(255 - row[index]);
 }
 
-static void scatter_rows(JSAMPARRAY strip, uint32_t count, uint32_t first_row,
-                         struct jpeg_image *image)
+#ifdef __SSE2__
+/* Deinterleaves 16 RGB pixels with SSE2 alone: four rounds of interleaving bytes with the bytes
+   8 further on sort the 48 bytes into 16 reds, 16 greens, 16 blues. */
+static void split_sixteen(const uint8_t *source, uint8_t *red, uint8_t *green, uint8_t *blue)
 {
-    size_t plane = (size_t)image->height * image->width;
-    for (uint32_t row = 0; row < count; row++) {
-        const uint8_t *source = strip[row];
-        for (uint32_t channel = 0; channel < image->channels; channel++) {
-            uint8_t *target =
-                image->pixels + channel * plane + (size_t)(first_row + row) * image->width;
-            for (uint32_t column = 0; column < image->width; column++)
-                target[column] = source[(size_t)column * image->channels + channel];
-        }
+    __m128i first = _mm_loadu_si128((const __m128i *)source);
+    __m128i second = _mm_loadu_si128((const __m128i *)(source + 16));
+    __m128i third = _mm_loadu_si128((const __m128i *)(source + 32));
+    for (int round = 0; round < 4; round++) {
+        __m128i a = _mm_unpacklo_epi8(first, _mm_unpackhi_epi64(second, second));
+        __m128i b = _mm_unpacklo_epi8(_mm_unpackhi_epi64(first, first), third);
+        __m128i c = _mm_unpacklo_epi8(second, _mm_unpackhi_epi64(third, third));
+        first = a, second = b, third = c;
     }
+    _mm_storeu_si128((__m128i *)red, first);
+    _mm_storeu_si128((__m128i *)green, second);
+    _mm_storeu_si128((__m128i *)blue, third);
+}
+#endif
+
+/* Copies PIXELS interleaved pixels of CHANNELS bytes into the planes at PLANAR, PLANE bytes
+   apart. */
+static void split_channels(const uint8_t *restrict interleaved, size_t pixels, size_t channels,
+                           uint8_t *restrict planar, size_t plane)
+{
+    size_t pixel = 0;
+#ifdef __SSE2__
+    if (channels == 3)
+        for (; pixel + 16 <= pixels; pixel += 16)
+            split_sixteen(interleaved + 3 * pixel, planar + pixel, planar + plane + pixel,
+                          planar + 2 * plane + pixel);
+#endif
+    for (size_t channel = 0; channel < channels; channel++)
+        for (size_t rest = pixel; rest < pixels; rest++)
+            planar[channel * plane + rest] = interleaved[rest * channels + channel];
 }
 
-/* Reads every output row: into IMAGE's pixels (interleaved, or through a strip when channel
-   major), or into a strip that is thrown away when IMAGE is NULL. */
-static bool read_rows(struct decoding *decoding, struct jpeg_image *image, bool interleaved)
+/* Reads every output row into TARGET (interleaved), or into a strip thrown away when TARGET is
+   NULL. */
+static bool read_rows(struct decoding *decoding, uint8_t *target)
 {
     struct jpeg_decompress_struct *info = &decoding->info;
     size_t row_bytes = (size_t)info->output_width * (size_t)info->output_components;
-    bool direct = image != NULL && interleaved;
     JSAMPARRAY strip = NULL;
-    if (!direct)
+    if (target == NULL)
         strip = (*info->mem->alloc_sarray)((j_common_ptr)info, JPOOL_IMAGE,
                                            (JDIMENSION)row_bytes, STRIP_ROWS);
     JSAMPROW rows[STRIP_ROWS];
     while (info->output_scanline < info->output_height) {
         uint32_t first = info->output_scanline, left = info->output_height - first;
         JDIMENSION wanted = left < STRIP_ROWS ? left : STRIP_ROWS;
-        for (JDIMENSION row = 0; direct && row < wanted; row++)
-            rows[row] = image->pixels + (size_t)(first + row) * row_bytes;
-        JDIMENSION count = jpeg_read_scanlines(info, direct ? rows : strip, wanted);
+        for (JDIMENSION row = 0; target != NULL && row < wanted; row++)
+            rows[row] = target + (size_t)(first + row) * row_bytes;
+        JDIMENSION count = jpeg_read_scanlines(info, target != NULL ? rows : strip, wanted);
         if (count == 0)
             return refuse(decoding, EXIT_CORRUPT_INPUT, "libjpeg returned no row");
-        if (image == NULL)
-            continue;
-        if (image->channels == 4)
-            for (JDIMENSION row = 0; row < count; row++)
-                invert(direct ? rows[row] : strip[row], row_bytes);
-        if (!direct)
-            scatter_rows(strip, count, first, image);
+        if (target != NULL && info->output_components == 4)
+            invert(target + (size_t)first * row_bytes, count * row_bytes);
     }
     return true;
+}
+
+/* Makes room in IMAGE for the decoded pixels and returns where libjpeg writes them: the pixels
+   themselves when interleaved, else the scratch buffer split into channels afterwards (measured
+   on photo-like JPEGs: splitting the whole image afterwards adds 2 to 5 percent to a decoding,
+   splitting each strip as libjpeg returned it added 25 to 50). */
+static uint8_t *make_room(struct decoding *decoding, const struct jpeg_header *header,
+                          bool interleaved, struct jpeg_image *image)
+{
+    size_t bytes = (size_t)header->width * header->height * header->channels;
+    image->width = header->width;
+    image->height = header->height;
+    image->channels = header->channels;
+    if (!grow(decoding, &image->pixels, &image->capacity, bytes))
+        return NULL;
+    if (interleaved)
+        return image->pixels;
+    if (!grow(decoding, &image->scratch, &image->scratch_capacity, bytes))
+        return NULL;
+    return image->scratch;
 }
 
 /* Runs the whole decoding up to PURPOSE; false with decoding->why and code set on failure. */
@@ -191,18 +231,16 @@ static bool guarded(struct decoding *decoding, const void *data, size_t size, en
         return false;
     choose_output(decoding, purpose);
     jpeg_start_decompress(&decoding->info);
-    if (purpose == DECODE) {
-        image->width = header->width;
-        image->height = header->height;
-        image->channels = header->channels;
-        if (!ensure_capacity(decoding, image, (size_t)header->width * header->height *
-                                                  header->channels))
-            return false;
-    }
-    if (!read_rows(decoding, purpose == DECODE ? image : NULL, interleaved))
+    uint8_t *target = NULL;
+    if (purpose == DECODE && (target = make_room(decoding, header, interleaved, image)) == NULL)
+        return false;
+    if (!read_rows(decoding, target))
         return false;
     decoding->rows_done = true;
     jpeg_finish_decompress(&decoding->info);
+    if (purpose == DECODE && !interleaved)
+        split_channels(image->scratch, (size_t)image->height * image->width, image->channels,
+                       image->pixels, (size_t)image->height * image->width);
     return true;
 }
 
@@ -255,6 +293,7 @@ int jpeg_check(const void *data, size_t size, const char *name, const struct jpe
 void jpeg_image_free(struct jpeg_image *image)
 {
     free(image->pixels);
+    free(image->scratch);
     *image = (struct jpeg_image){0};
 }
 
@@ -262,7 +301,5 @@ void jpeg_to_channel_major(const uint8_t *interleaved, uint32_t height, uint32_t
                            uint32_t channels, uint8_t *planar)
 {
     size_t plane = (size_t)height * width;
-    for (uint32_t channel = 0; channel < channels; channel++)
-        for (size_t pixel = 0; pixel < plane; pixel++)
-            planar[channel * plane + pixel] = interleaved[pixel * channels + channel];
+    split_channels(interleaved, plane, channels, planar, plane);
 }

@@ -9,6 +9,8 @@
 /* Images of more pixels than this (or than a caller's smaller limit) are refused before any
    pixel or coefficient buffer is allocated. */
 #define JPEG_MAX_PIXELS (UINT64_C(1) << 28)
+/* PIL's own limit: Image.open raises DecompressionBombError above twice MAX_IMAGE_PIXELS. */
+#define JPEG_PIL_MAX_PIXELS UINT64_C(178956970)
 
 /* What the header says, as PIL reads it: 1 channel (grayscale, PIL's "L"), 3 (RGB, whatever
    the stored color space) or 4 (CMYK and YCCK, PIL's "CMYK"). */
@@ -35,6 +37,8 @@ struct jpeg_image {
     uint32_t channels;
     uint8_t *pixels; /* channels * height * width bytes in the layout the options asked for */
     size_t capacity; /* bytes allocated at pixels: a later decode into the same image reuses them */
+    uint8_t *scratch; /* the interleaved pixels before the channel-major layout, reused likewise */
+    size_t scratch_capacity;
 };
 
 /* Reads the header of the SIZE bytes at DATA (no pixel is decoded). EXIT_CORRUPT_INPUT with

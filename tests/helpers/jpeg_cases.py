@@ -25,9 +25,13 @@ def encode(pixels, mode, **options):
 
 
 def damaged(data, how):
-    """Damage PIL decodes without complaint (libjpeg warns): junk before the end marker, or 24
-    one bits (stuffed 0xff bytes) in the middle of the entropy-coded data, longer than any
-    Huffman code (JPEG has no all-ones code)."""
+    """Damage PIL decodes without complaint (libjpeg warns): junk between two header markers
+    (PIL's own marker parser skips it too), junk before the end marker, or 24 one bits (stuffed
+    0xff bytes) in the middle of the entropy-coded data, longer than any Huffman code (JPEG has
+    no all-ones code)."""
+    if how == 'header_junk':
+        after_app0 = 4 + int.from_bytes(data[4:6], 'big')
+        return data[:after_app0] + b'abc' + data[after_app0:]
     if how == 'extraneous':
         return data[:-2] + b'\x00' * 10 + data[-2:]
     middle = len(data) // 2
@@ -63,6 +67,7 @@ def cases(generator):
     yield 'imagenet', encode(photo(375, 500), 'RGB', quality=90)
     good = encode(photo(96, 128), 'RGB', quality=90)
     yield 'damaged_extraneous', damaged(good, 'extraneous')
+    yield 'damaged_header_junk', damaged(good, 'header_junk')
     yield 'damaged_ones', damaged(good, 'ones')
     yield 'damaged_ones_progressive', damaged(encode(photo(96, 128), 'RGB', quality=90,
                                                        progressive=True), 'ones')
