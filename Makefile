@@ -9,7 +9,7 @@ ZSH_COMPLETION_DIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 BUILD ?= build
 FUEL_FIXTURES ?= $(abspath ../shared/fixtures)
 
-LIBRARIES = hdf5 libcurl zlib libarchive jansson yaml-0.1 libcrypto libpng libzmq
+LIBRARIES = hdf5 libcurl zlib libarchive jansson yaml-0.1 libcrypto libpng libzmq libjpeg
 # Inflate with ISA-L where pkg-config finds libisal, else with zlib; make INFLATE=zlib forces zlib.
 INFLATE ?= $(if $(shell pkg-config --exists libisal && echo found),isal,zlib)
 ifeq ($(INFLATE),isal)
