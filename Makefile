@@ -87,7 +87,7 @@ check-sanitize:
 
 # The readers' unit tests and the converters' CLI tests again, inflating with zlib instead of ISA-L.
 ZLIB_BUILD = build-zlib
-INFLATE_UNITS = inflate inflate_file inflated_digest read_ahead idx tar_stream matlab_v5
+INFLATE_UNITS = inflate inflate_file inflated_digest read_ahead idx archive_stream archive_stream_zip matlab_v5
 check-inflate-zlib:
 	$(MAKE) BUILD=$(ZLIB_BUILD) INFLATE=zlib all $(INFLATE_UNITS:%=$(ZLIB_BUILD)/tests/test_%)
 	for unit in $(INFLATE_UNITS); do $(ZLIB_BUILD)/tests/test_$$unit || exit 1; done

@@ -304,13 +304,13 @@ static int start_child(struct svhn_boxes *boxes, const char *path)
 }
 
 /* Copies the current member (SIZE bytes) into DESCRIPTOR, block by block. */
-static int copy_to_file(struct tar_stream *stream, uint64_t size, int descriptor,
+static int copy_to_file(struct archive_stream *stream, uint64_t size, int descriptor,
                         const char *path)
 {
     unsigned char block[COPY_BLOCK_BYTES];
     while (size > 0) {
         size_t count = size < sizeof block ? (size_t)size : sizeof block;
-        int result = tar_stream_read_exactly(stream, block, count);
+        int result = archive_stream_read_exactly(stream, block, count);
         if (result != EXIT_OK)
             return result;
         for (size_t written = 0; written < count;) {
@@ -328,7 +328,7 @@ static int copy_to_file(struct tar_stream *stream, uint64_t size, int descriptor
 /* HDF5 1.10 opens files by name only (it refuses an unlinked file's /proc/self/fd path): the
    scratch file is named as fuel-convert's temporaries are, so that `fuel clean` removes it after
    a kill, and unlinked as soon as libhdf5 has it open. */
-int svhn_boxes_open(struct svhn_boxes **boxes, struct tar_stream *stream, uint64_t size,
+int svhn_boxes_open(struct svhn_boxes **boxes, struct archive_stream *stream, uint64_t size,
                     const char *scratch_directory, const char *label, bool in_child)
 {
     const char *directory = scratch_directory;

@@ -2,7 +2,7 @@
 #ifndef FUEL_SVHN_BOXES_H
 #define FUEL_SVHN_BOXES_H
 
-#include "common/formats/tar_stream.h"
+#include "common/formats/archive_stream.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,7 +26,7 @@ struct svhn_image_boxes {
    file in SCRATCH_DIRECTORY; EXIT_CORRUPT_INPUT when it is not a digitStruct.mat. IN_CHILD: a
    child process reads it (libhdf5 is not thread-safe: this lets the reading run beside the
    caller's own HDF5 work), and the images must then be read in order, each once. */
-int svhn_boxes_open(struct svhn_boxes **boxes, struct tar_stream *stream, uint64_t size,
+int svhn_boxes_open(struct svhn_boxes **boxes, struct archive_stream *stream, uint64_t size,
                     const char *scratch_directory, const char *label, bool in_child);
 
 /* The number of images (rows of digitStruct/bbox and digitStruct/name). */

@@ -5,8 +5,8 @@
 
 #include "common/base/error.h"
 #include "common/base/ordered_pool.h"
+#include "common/formats/archive_stream.h"
 #include "common/formats/png_rgb.h"
-#include "common/formats/tar_stream.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -99,14 +99,14 @@ static int open_split_boxes(struct svhn_conversion *conversion, int split)
     char stage[4200];
     snprintf(stage, sizeof stage, "%s: looking for %s/digitStruct.mat", path, split_names[split]);
     converter_report_stage(conversion->arguments, stage, 0);
-    struct tar_stream *stream;
-    int result = tar_stream_open(&stream, path);
+    struct archive_stream *stream;
+    int result = archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR);
     if (result != EXIT_OK)
         return result;
     for (;;) {
         const char *name;
         uint64_t size;
-        result = tar_stream_next(stream, &name, &size);
+        result = archive_stream_next(stream, &name, &size);
         if (result != EXIT_OK)
             break;
         if (name == NULL) {
@@ -126,7 +126,7 @@ static int open_split_boxes(struct svhn_conversion *conversion, int split)
             conversion->images[split] = svhn_boxes_images(conversion->boxes[split]);
         break;
     }
-    tar_stream_close(stream);
+    archive_stream_close(stream);
     return result;
 }
 
@@ -198,7 +198,7 @@ static uint64_t image_number(const char *name)
     return strcmp(name, ".png") == 0 ? number : 0;
 }
 
-static int read_member(struct image_job *job, struct tar_stream *stream, uint64_t size)
+static int read_member(struct image_job *job, struct archive_stream *stream, uint64_t size)
 {
     if (size > MAXIMUM_IMAGE_BYTES)
         return error_set(EXIT_CORRUPT_INPUT, "image too large: %s: %" PRIu64
@@ -211,7 +211,7 @@ static int read_member(struct image_job *job, struct tar_stream *stream, uint64_
         job->capacity = (size_t)size;
     }
     job->size = (size_t)size;
-    return tar_stream_read_exactly(stream, job->bytes, (size_t)size);
+    return archive_stream_read_exactly(stream, job->bytes, (size_t)size);
 }
 
 /* In a worker thread: the PNG's pixels. */
@@ -238,7 +238,8 @@ static int write_oldest(struct svhn_conversion *conversion, struct ordered_pool 
 }
 
 static int queue_image(struct svhn_conversion *conversion, struct ordered_pool *pool,
-                       struct tar_stream *stream, uint64_t size, uint64_t row, const char *label)
+                       struct archive_stream *stream, uint64_t size, uint64_t row,
+                       const char *label)
 {
     int result = ordered_pool_full(pool) ? write_oldest(conversion, pool) : EXIT_OK;
     if (result != EXIT_OK)
@@ -254,7 +255,7 @@ static int queue_image(struct svhn_conversion *conversion, struct ordered_pool *
 }
 
 static int copy_member(struct svhn_conversion *conversion, struct ordered_pool *pool,
-                       struct tar_stream *stream, int split, const char *name, uint64_t size,
+                       struct archive_stream *stream, int split, const char *name, uint64_t size,
                        uint64_t offset, const char *path)
 {
     const char *inside = inside_split(name, split);
@@ -289,12 +290,12 @@ static int check_every_image_seen(const struct svhn_conversion *conversion, int 
 static int stream_images(struct svhn_conversion *conversion, struct ordered_pool *pool, int split,
                          uint64_t offset, const char *path)
 {
-    struct tar_stream *stream = NULL;
-    int result = tar_stream_open(&stream, path);
+    struct archive_stream *stream = NULL;
+    int result = archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR);
     while (result == EXIT_OK) {
         const char *name;
         uint64_t size;
-        result = tar_stream_next(stream, &name, &size);
+        result = archive_stream_next(stream, &name, &size);
         if (result != EXIT_OK || name == NULL)
             break;
         result = copy_member(conversion, pool, stream, split, name, size, offset, path);
@@ -307,7 +308,7 @@ static int stream_images(struct svhn_conversion *conversion, struct ordered_pool
     while (result == EXIT_OK && ordered_pool_pending(pool) > 0)
         result = write_oldest(conversion, pool);
     if (stream != NULL)
-        tar_stream_close(stream);
+        archive_stream_close(stream);
     return result;
 }
 
