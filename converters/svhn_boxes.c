@@ -20,8 +20,9 @@
 
 enum { COPY_BLOCK_BYTES = 1 << 16 };
 
-const char *const svhn_field_names[SVHN_FIELD_COUNT] = {"label", "height", "width", "left",
-                                                        "top"};
+/* The fields of digitStruct/bbox, in the order of svhn_image_boxes' values. */
+static const char *const svhn_field_names[SVHN_FIELD_COUNT] = {"label", "height", "width",
+                                                               "left", "top"};
 
 struct svhn_boxes {
     char label[4200];

@@ -10,16 +10,13 @@
 
 enum { SVHN_FIELD_COUNT = 5, SVHN_LABEL_FIELD = 0 };
 
-/* Fields in the order of the values below: label, height, width, left, top. */
-extern const char *const svhn_field_names[SVHN_FIELD_COUNT];
-
 struct svhn_boxes;
 
 /* The boxes of one image: COUNT values per field, as Fuel stores them (negative values 0,
    truncated to integers, label 10 as 0); valid until the next read. */
 struct svhn_image_boxes {
     size_t count;
-    uint16_t *values[SVHN_FIELD_COUNT];
+    uint16_t *values[SVHN_FIELD_COUNT]; /* label, height, width, left, top */
 };
 
 /* Opens the current member of STREAM (SIZE bytes), named LABEL in messages, through a scratch

@@ -35,7 +35,7 @@ int example_source_open(struct example_source *source, const struct h5py_file *f
     source->variable = source->facts->variable_length;
     if (source->variable) {
         int result = h5py_vlen_examples_open(&source->vlen, file, name);
-        source->type = (struct element_type){source->vlen.is_bool ? 'b'
+        source->type = (struct numeric_type){source->vlen.is_bool ? 'b'
                                              : source->vlen.is_float ? 'f' : 'i',
                                              source->vlen.element_size};
         if (result == EXIT_OK && !source->vlen.is_bool && !source->vlen.is_float) {
@@ -46,7 +46,7 @@ int example_source_open(struct example_source *source, const struct h5py_file *f
     }
     int result = h5py_examples_open(&source->fixed, file, name);
     if (result == EXIT_OK) {
-        source->type = element_type_from_descr(source->fixed.descr);
+        source->type = numeric_type_from_descr(source->fixed.descr);
         source->example_elements = source->fixed.example_bytes / source->fixed.element_size;
     }
     return result;

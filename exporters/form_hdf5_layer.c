@@ -126,7 +126,7 @@ static int layer_blocks_write(struct export_job *job, struct layer_part *part, s
         if (result == EXIT_OK && job->label != NULL)
             result = export_labels_read(job, part->first + row, size, labels);
         if (result == EXIT_OK && job->label != NULL) {
-            struct element_type as_double = {'f', 8};
+            struct numeric_type as_double = {'f', 8};
             elements_to_float(labels, as_double, size, 1.0, twice, label_floats);
             result = layer_rows_write(part, part->label, row, size, label_floats);
         }

@@ -32,10 +32,10 @@ static uint32_t big_endian(const unsigned char *bytes)
 static size_t element_bytes(uint8_t type)
 {
     switch (type) {
-    case 0x08: case 0x09: return 1;
-    case 0x0B: return 2;
-    case 0x0C: case 0x0D: return 4;
-    case 0x0E: return 8;
+    case IDX_UNSIGNED_BYTE: case IDX_SIGNED_BYTE: return 1;
+    case IDX_SHORT: return 2;
+    case IDX_INT: case IDX_FLOAT: return 4;
+    case IDX_DOUBLE: return 8;
     default: return 0;
     }
 }

@@ -17,7 +17,8 @@ static void put_u64(uint8_t *out, uint64_t value)
         out[byte] = (uint8_t)(value >> (8 * byte));
 }
 
-void recordio_put_float(uint8_t out[4], float value)
+/* Stores VALUE little endian at OUT. */
+static void recordio_put_float(uint8_t out[4], float value)
 {
     uint32_t bits;
     memcpy(&bits, &value, sizeof bits);

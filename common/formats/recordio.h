@@ -24,7 +24,4 @@ int recordio_write(FILE *stream, const char *path, const void *payload, size_t s
 void recordio_image_header(uint8_t header[RECORDIO_IMAGE_HEADER_SIZE], uint32_t flag, float label,
                            uint64_t id, uint64_t id2);
 
-/* Stores VALUE little endian at OUT. */
-void recordio_put_float(uint8_t out[4], float value);
-
 #endif
