@@ -16,32 +16,34 @@
 #include <jansson.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static const char program[] = "fuel-list";
-
-static const char *directory, *checksums_path;
-static bool as_json, verify;
+struct list_options {
+    const char *directory, *checksums_path;
+    bool as_json, verify;
+};
 
 static const struct command_option options[] = {
-    {.long_name = "json", .kind = OPTION_FLAG, .value = &as_json,
+    {.long_name = "json", .kind = OPTION_FLAG, .offset = offsetof(struct list_options, as_json),
      .help = "print a JSON array, one object per dataset"},
-    {.long_name = "verify", .kind = OPTION_FLAG, .value = &verify,
+    {.long_name = "verify", .kind = OPTION_FLAG, .offset = offsetof(struct list_options, verify),
      .help = "hash the raw files present and compare them with the published checksums"},
-    {.long_name = "checksums", .kind = OPTION_STRING, .value = &checksums_path,
-     .argument = "FILE", .completion = COMPLETE_FILE,
+    {.long_name = "checksums", .kind = OPTION_STRING,
+     .offset = offsetof(struct list_options, checksums_path), .argument = "FILE",
+     .completion = COMPLETE_FILE,
      .help = "md5sum/sha256sum lines replacing the published checksums (and sizes)"},
-    {.short_name = 'd', .long_name = "directory", .kind = OPTION_STRING, .value = &directory,
-     .argument = "DIR", .completion = COMPLETE_DIRECTORY,
+    {.short_name = 'd', .long_name = "directory", .kind = OPTION_STRING,
+     .offset = offsetof(struct list_options, directory), .argument = "DIR",
+     .completion = COMPLETE_DIRECTORY,
      .help = "look for the raw files in DIR (default: the first data path directory holding "
              "each file)"},
 };
 
 const struct command_line list_command_line = {
-    .program = program,
     .usage = "[-h] [--json] [--verify] [--checksums FILE] [-d DIR]",
     .description =
         "Lists every dataset: its raw files and their state (missing, partial, present, wrong size,\n"
@@ -49,9 +51,11 @@ const struct command_line list_command_line = {
         "(FUEL_DATA_PATH or data_path in ~/.fuelrc), with size and creation time.",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
+    .options_size = sizeof(struct list_options),
 };
 
 struct list_request {
+    const char *program;
     const char *directory, *checksums_path;
     bool as_json, verify;
     struct fuel_config config;
@@ -104,9 +108,9 @@ static json_t *raw_file_json(const struct list_request *request, const struct da
 }
 
 /* The creation time in PATH's provenance; HDF5 faulting on a damaged file is exit 4, one line. */
-static json_t *created_json(const char *path)
+static json_t *created_json(const struct list_request *request, const char *path)
 {
-    fault_guard_set(program, path);
+    fault_guard_set(request->program, path);
     char *created = provenance_file_created(path);
     fault_guard_clear();
     json_t *value = created != NULL ? json_string(created) : json_null();
@@ -152,7 +156,7 @@ static json_t *converted_file_json(const struct list_request *request, const cha
     }
     json_object_set_new(object, "path", json_string(path));
     json_object_set_new(object, "size", json_integer((json_int_t)status.st_size));
-    json_object_set_new(object, "created", created_json(path));
+    json_object_set_new(object, "created", created_json(request, path));
     return object;
 }
 
@@ -310,20 +314,11 @@ static int list_run(struct list_request *request)
     return result;
 }
 
-static int list_command(const struct parsed_arguments *parsed)
+int list_body(const struct command_run *run)
 {
-    (void)parsed;
-    struct list_request request = {.directory = directory, .checksums_path = checksums_path,
-                                   .as_json = as_json, .verify = verify};
-    error_clear();
-    int result = list_run(&request);
-    if (result != EXIT_OK)
-        error_print(program);
-    return result;
-}
-
-int cmd_list(int argc, char **argv, const struct typed_command *typed)
-{
-    (void)typed;
-    return options_run(&list_command_line, argc, argv, list_command);
+    const struct list_options *options = run->options;
+    struct list_request request = {.program = run->program, .directory = options->directory,
+                                   .checksums_path = options->checksums_path,
+                                   .as_json = options->as_json, .verify = options->verify};
+    return list_run(&request);
 }

@@ -46,8 +46,20 @@ static int examples_choose(struct preview_grid *grid, const struct preview_reque
     return EXIT_OK;
 }
 
+/* "-": the PNG on standard output, for a pipe. */
+static int montage_stream(struct preview_grid *grid)
+{
+    int result = png_encode_stream(stdout, "standard output", grid->width, grid->height,
+                                   grid->channels, preview_grid_row, grid);
+    if (result == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout)))
+        result = error_set(EXIT_WRITE, "cannot write: standard output");
+    return result;
+}
+
 static int montage_write(struct preview_grid *grid, const char *output_path)
 {
+    if (strcmp(output_path, "-") == 0)
+        return montage_stream(grid);
     struct publication publication;
     int result = publish_begin(&publication, ".", output_path);
     if (result != EXIT_OK)

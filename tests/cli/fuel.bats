@@ -106,10 +106,13 @@ listed_commands() {
     run --separate-stderr fuel conver
     [ "$status" -eq 2 ]
     [ -z "$output" ]
-    [ "$stderr" = "fuel: 'conver' is not a fuel command; see 'fuel -h'. The most similar: convert" ]
+    [ "$stderr" = "fuel: 'conver' is not a fuel command; did you mean \`convert\`?" ]
     run --separate-stderr fuel cnovert x
     [ "$status" -eq 2 ]
-    [[ "$stderr" == *"The most similar: convert" ]]
+    [ "$stderr" = "fuel: 'cnovert' is not a fuel command; did you mean \`convert\`?" ]
+    run --separate-stderr fuel Fetch
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel: 'Fetch' is not a fuel command; did you mean \`fetch\`?" ]
 }
 
 @test "an unknown command with nothing close exits 2 without suggestions" {

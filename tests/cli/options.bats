@@ -92,10 +92,23 @@ destinations() {
     run --separate-stderr fuel convert --help svhn 2
     [ "$status" -eq 0 ]
     [[ "${lines[0]}" == "usage: fuel-convert svhn 2 "* ]]
-    run --separate-stderr fuel list -h --bogus
-    [ "$status" -eq 0 ]
-    [ -z "$stderr" ]
-    [[ "${lines[0]}" == "usage: fuel-list "* ]]
+}
+
+@test "every command answers an unknown option before -h, wherever each stands: one line, exit 2" {
+    for command in download convert info list path fetch cache clean fixture completion export \
+        preview serve; do
+        for order in "--bogus -h" "-h --bogus"; do
+            # shellcheck disable=SC2086
+            run --separate-stderr fuel "$command" $order
+            [ "$status" -eq 2 ] || { echo "$command $order: $status"; false; }
+            [ -z "$output" ]
+            [ "$stderr" = "fuel-$command: unknown option: --bogus; see 'fuel-$command -h'" ]
+        done
+    done
+    run --separate-stderr fuel convert mnist -h --dtype int7
+    [ "$status" -eq 2 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-convert: invalid --dtype: int7; expected one of uint8, float32, float64, bool" ]
 }
 
 @test "-h is generated from the table: each option with its value name and help" {
