@@ -5,6 +5,7 @@
    Prints the kind ("words", "files" or "directories"), then one candidate a line. */
 #include "common/base/error.h"
 #include "commands.h"
+#include "dataset_arguments.h"
 
 #include <stdbool.h>
 #include <stdio.h>

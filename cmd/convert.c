@@ -6,6 +6,7 @@
 #include "converters/dataset.h"
 #include "converters/extra_conversion.h"
 #include "commands.h"
+#include "dataset_arguments.h"
 #include "conversion_progress.h"
 #include "table.h"
 

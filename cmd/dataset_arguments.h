@@ -7,16 +7,10 @@
 #include "converters/dataset.h"
 #include "converters/extra.h"
 #include "parse_options.h"
+#include "runner.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* What NAME must name. */
-enum dataset_argument {
-    DATASET_NONE,      /* the command takes no dataset */
-    DATASET_RECORD,    /* a dataset's record, built in or from a manifest */
-    DATASET_CONVERTER, /* a record with a built-in converter, or an extra converter */
-};
 
 struct dataset_choice {
     const char *name;   /* as typed; NULL when none was given */

@@ -6,6 +6,7 @@
 #include "common/base/progress.h"
 #include "converters/download_items.h"
 #include "commands.h"
+#include "dataset_arguments.h"
 #include "table.h"
 #include "transfer_options.h"
 

@@ -8,6 +8,7 @@
 #include "converters/download_items.h"
 #include "converters/extra_conversion.h"
 #include "commands.h"
+#include "dataset_arguments.h"
 #include "conversion_progress.h"
 #include "table.h"
 #include "transfer_options.h"

@@ -7,6 +7,7 @@
 #include "converters/conversion.h"
 #include "converters/dataset.h"
 #include "commands.h"
+#include "dataset_arguments.h"
 #include "fixture_options.h"
 #include "synthetic/fixture.h"
 #include "usage.h"

@@ -10,6 +10,7 @@
 #include "converters/dataset.h"
 #include "converters/extra.h"
 #include "commands.h"
+#include "table.h"
 #include "usage.h"
 
 #include <dirent.h>
@@ -222,66 +223,78 @@ static int datasets_json(const struct list_request *request, json_t *datasets)
     return EXIT_OK;
 }
 
-static void file_line_print(json_t *file)
+static const char *string_of(json_t *object, const char *key)
 {
-    const char *state = json_string_value(json_object_get(file, "state"));
-    printf("    %-32s %s", json_string_value(json_object_get(file, "name")), state);
-    json_t *path = json_object_get(file, "path");
-    if (json_is_string(path))
-        printf("%*s  %s", 10 - (int)strlen(state), "", json_string_value(path));
+    const char *text = json_string_value(json_object_get(object, key));
+    return text != NULL ? text : "";
+}
+
+/* A raw file: name, state, path, and how far a partial or wrong-sized file is. */
+static int file_row_add(struct table *table, json_t *file)
+{
+    const char *state = string_of(file, "state");
+    char extent[96] = "";
     json_int_t size = json_integer_value(json_object_get(file, "size"));
     json_int_t expected = json_integer_value(json_object_get(file, "expected_size"));
     bool partial = strcmp(state, "partial") == 0;
     if ((partial || strcmp(state, "wrong size") == 0) && expected > 0)
-        printf("  %" JSON_INTEGER_FORMAT " of %" JSON_INTEGER_FORMAT " bytes", size, expected);
+        snprintf(extent, sizeof extent, "%" JSON_INTEGER_FORMAT " of %" JSON_INTEGER_FORMAT
+                 " bytes", size, expected);
     else if (partial)
-        printf("  %" JSON_INTEGER_FORMAT " bytes so far", size);
-    putchar('\n');
+        snprintf(extent, sizeof extent, "%" JSON_INTEGER_FORMAT " bytes so far", size);
+    return table_add_texts(table, (const char *[]){string_of(file, "name"), state,
+                                                   string_of(file, "path"), extent, ""});
 }
 
-static void leftover_lines_print(json_t *converted)
+/* The converted file's leftovers, then where it is, its size and creation time. */
+static int converted_rows_add(struct table *table, json_t *converted)
 {
+    const char *name = string_of(converted, "name");
     size_t index;
     json_t *leftover;
+    int result = EXIT_OK;
     json_array_foreach(json_object_get(converted, "leftovers"), index, leftover)
-        printf("    %-32s %-10s  %s  (left by a killed conversion; fuel clean removes it)\n",
-               json_string_value(json_object_get(converted, "name")), "leftover",
-               json_string_value(leftover));
-}
-
-static void converted_line_print(json_t *converted)
-{
+        if (result == EXIT_OK)
+            result = table_add_texts(table, (const char *[]){
+                name, "leftover", json_string_value(leftover),
+                "(left by a killed conversion; fuel clean removes it)", ""});
     json_t *path = json_object_get(converted, "path");
-    leftover_lines_print(converted);
-    printf("    %-32s ", json_string_value(json_object_get(converted, "name")));
-    if (!json_is_string(path)) {
-        printf("not in the data path\n");
-        return;
-    }
-    char size[32];
-    json_t *created = json_object_get(converted, "created");
+    if (result != EXIT_OK || !json_is_string(path))
+        return result != EXIT_OK ? result
+                                 : table_add_texts(table, (const char *[]){
+                                       name, "not in the data path", "", "", ""});
+    char size[32], created[96];
     progress_format_size(size, sizeof size,
                          (double)json_integer_value(json_object_get(converted, "size")));
-    printf("%-10s  %s  %s  created %s\n", "converted", json_string_value(path), size,
-           json_is_string(created) ? json_string_value(created) : "unknown");
+    json_t *time = json_object_get(converted, "created");
+    snprintf(created, sizeof created, "created %s",
+             json_is_string(time) ? json_string_value(time) : "unknown");
+    return table_add_texts(table, (const char *[]){name, "converted", json_string_value(path),
+                                                   size, created});
 }
 
-static void datasets_print(json_t *datasets)
+/* Each dataset's line, then its files and converted file in columns. */
+static int datasets_print(json_t *datasets)
 {
+    static const size_t widths[] = {31, 10, 0, 0, 0};
     size_t index, file_index;
     json_t *dataset, *file;
+    int result = EXIT_OK;
     json_array_foreach(datasets, index, dataset) {
+        struct table table = {.indent = 4, .columns = 5, .minimum_widths = widths};
         json_t *variant = json_object_get(dataset, "variant");
-        printf("%s%s%s  %s\n", json_string_value(json_object_get(dataset, "name")),
-               json_is_string(variant) ? " " : "",
+        printf("%s%s%s  %s\n", string_of(dataset, "name"), json_is_string(variant) ? " " : "",
                json_is_string(variant) ? json_string_value(variant) : "",
-               json_string_value(json_object_get(dataset, "summary")));
+               string_of(dataset, "summary"));
         json_array_foreach(json_object_get(dataset, "files"), file_index, file)
-            file_line_print(file);
+            if (result == EXIT_OK)
+                result = file_row_add(&table, file);
         json_t *converted = json_object_get(dataset, "converted");
-        if (json_is_object(converted))
-            converted_line_print(converted);
+        if (result == EXIT_OK && json_is_object(converted))
+            result = converted_rows_add(&table, converted);
+        result = table_finish(&table, "", result);
     }
+    return result;
 }
 
 static int list_run(struct list_request *request)
@@ -302,7 +315,7 @@ static int list_run(struct list_request *request)
         result = json_dumpf(datasets, stdout, JSON_INDENT(2)) == 0 ? EXIT_OK : EXIT_WRITE;
         putchar('\n');
     } else if (result == EXIT_OK) {
-        datasets_print(datasets);
+        result = datasets_print(datasets);
     }
     if (result == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout)))
         result = error_set(EXIT_WRITE, "cannot write: standard output");

@@ -5,6 +5,7 @@
 
 #include "common/base/error.h"
 #include "common/base/suggest.h"
+#include "dataset_arguments.h"
 #include "usage.h"
 
 #include <stdio.h>

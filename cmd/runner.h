@@ -6,13 +6,21 @@
 #define FUEL_RUNNER_H
 
 #include "common/base/typed_command.h"
-#include "dataset_arguments.h"
 #include "parse_options.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
 struct command_run;
+struct dataset;
+struct dataset_choice;
+
+/* What a command's NAME must name (dataset_arguments.h resolves it). */
+enum dataset_argument {
+    DATASET_NONE,      /* the command takes no dataset */
+    DATASET_RECORD,    /* a dataset's record, built in or from a manifest */
+    DATASET_CONVERTER, /* a record with a built-in converter, or an extra converter */
+};
 
 struct command_line {
     const char *usage;       /* what follows "usage: PROGRAM " in -h */

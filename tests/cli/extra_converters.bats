@@ -282,5 +282,5 @@ EOF
     [ "$(attribute "$OUT/flower.hdf5" fuel_convert_command)" = "fuel fetch flower b --level 3 -d $OUT --url-prefix file://$RAW --checksums $sums -q" ]
     run --separate-stderr fuel fetch flower
     [ "$status" -eq 2 ]
-    [ "$stderr" = "fuel-fetch: flower needs a format: none given; see 'fuel-fetch -h'" ]
+    [ "$stderr" = "fuel-fetch: flower needs a format, a or b: none given; see 'fuel-fetch -h'" ]
 }

@@ -50,6 +50,24 @@ listed_commands() {
     done
 }
 
+@test "fuel --help CMD and fuel -h CMD are fuel help CMD" {
+    run --separate-stderr fuel help convert
+    [ "$status" -eq 0 ]
+    help_output=$output
+    for option in --help -h; do
+        run --separate-stderr fuel "$option" convert
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "$output" = "$help_output" ]
+    done
+    run --separate-stderr fuel --help serve
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "usage: fuel-serve [-h] [options] FILE|NAME" ]
+    run --separate-stderr fuel --help nosuchcommand
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel: 'nosuchcommand' is not a fuel command; see 'fuel -h'" ]
+}
+
 @test "fuel help convert shows convert's help, the same as fuel-convert -h" {
     run --separate-stderr fuel help convert
     [ "$status" -eq 0 ]
