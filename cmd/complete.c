@@ -293,7 +293,8 @@ int complete_body(const struct command_run *run)
     struct dataset_choice choice = {0};
     struct completion completion = {.current = "", .lead = "", .extras = &choice.extras};
     /* Extras complete when the config is sound; built-ins always do. */
-    dataset_choice_load(NULL, true, &choice);
+    dataset_choice_load(true, &choice);
+    error_clear();
     const struct parsed_arguments *parsed = run->parsed;
     if (parsed->positional_count >= 2)
         words_complete((char **)parsed->positionals, (int)parsed->positional_count, &completion);

@@ -49,9 +49,8 @@ static const struct command_option options[] = {
 static int convert_help(const struct command_run *run);
 
 const struct command_line convert_command_line = {
-    .usage = "[-h] DATASET [FORMAT] [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q] [-v] "
-             "[DATASET OPTIONS]",
-    .usage_named = "[-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q] [-v]",
+    .usage = "[-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q] [-v]",
+    .dataset_usage = "[-h] DATASET [FORMAT]",
     .description = "Converts the raw files of DATASET in DIR (default: the current directory) into\n"
                    "one HDF5 file in OUTDIR (default: the current directory), on N threads\n"
                    "(default: the online CPUs). On a terminal, a line on stderr shows the progress.",
@@ -117,9 +116,8 @@ static int extra_help(const struct command_run *run)
     if (words == NULL)
         return error_set(EXIT_OTHER, "out of memory");
     size_t count = dataset_extra_words(run->parsed, words);
-    printf("usage: %s %s [-d DIR] [-o OUTDIR] [-r NAME] [ARGUMENTS]\n\n"
-           "extra converter %s; its own help follows.\n\n", run->program, converter->name,
-           converter->path);
+    command_help_usage(run, NULL);
+    printf("\nextra converter %s; its own help follows.\n\n", converter->path);
     fflush(stdout);
     struct subprocess_result child;
     int result = extra_conversion_help(converter, words, count, &child);

@@ -9,9 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-int dataset_choice_load(const char *program, bool extras, struct dataset_choice *choice)
+int dataset_choice_load(bool extras, struct dataset_choice *choice)
 {
-    error_clear();
     int result = config_load(&choice->config);
     if (result == EXIT_OK)
         result = dataset_registry_load(choice->config.extra_downloaders.items,
@@ -19,9 +18,6 @@ int dataset_choice_load(const char *program, bool extras, struct dataset_choice 
     if (result == EXIT_OK && extras)
         result = extra_converters_find(&choice->extras, choice->config.extra_converters.items,
                                        choice->config.extra_converters.count);
-    if (result != EXIT_OK && program != NULL)
-        error_print(program);
-    error_clear();
     return result;
 }
 

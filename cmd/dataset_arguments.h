@@ -22,9 +22,9 @@ struct dataset_choice {
     struct extra_converters extras;
 };
 
-/* Loads the config and the extra datasets it names, and with EXTRAS its extra converters;
-   prints the error as PROGRAM's (NULL: says nothing) when one is malformed. */
-int dataset_choice_load(const char *program, bool extras, struct dataset_choice *choice);
+/* Loads the config and the extra datasets it names, and with EXTRAS its extra converters; the
+   code and message of the first that is malformed. */
+int dataset_choice_load(bool extras, struct dataset_choice *choice);
 
 /* Resolves POSITIONALS' NAME [FORMAT] as KIND asks; an unknown NAME (with the closest names, or
    the list), or a missing or unknown FORMAT (with the formats), prints a usage error of PROGRAM,

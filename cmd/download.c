@@ -47,8 +47,8 @@ static const struct command_option options[] = {
 static int download_help(const struct command_run *run);
 
 const struct command_line download_command_line = {
-    .usage = "NAME [FORMAT] [-d DIR] [--clear] [--url-prefix PREFIX] [options]",
-    .usage_named = "[-d DIR] [--clear] [--url-prefix PREFIX] [options]",
+    .usage = "[-d DIR] [--clear] [--url-prefix PREFIX] [options]",
+    .dataset_usage = "NAME [FORMAT]",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
     .options_size = sizeof(struct download_command_options),

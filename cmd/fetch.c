@@ -56,8 +56,8 @@ static const struct command_option options[] = {
 static int fetch_help(const struct command_run *run);
 
 const struct command_line fetch_command_line = {
-    .usage = "[-h] NAME [FORMAT] [DATASET OPTIONS] [--keep-raw] [--force] [-d DIR] [options]",
-    .usage_named = "[--keep-raw] [--force] [-d DIR] [options]",
+    .usage = "[--keep-raw] [--force] [-d DIR] [options]",
+    .dataset_usage = "[-h] NAME [FORMAT]",
     .description =
         "Downloads the raw files of NAME, converts them and removes them, leaving the HDF5 file in\n"
         "DIR or else in the first writable directory of the data path. When the converted file is\n"

@@ -53,10 +53,10 @@ static const struct command_option options[] = {
 };
 
 const struct command_line fixture_command_line = {
-    .usage = "[-h] NAME [FORMAT] [-o DIR] [-n N | -n SPLIT=N,...] [--seed S] [--raw] "
-             "[DATASET OPTIONS]\n       fuel-fixture --from FILE [-o DIR] [-r NAME] "
-             "[-n N | -n SPLIT=N,...] [--shuffle --seed S]",
-    .usage_named = "[-o DIR] [-r NAME] [-n N | -n SPLIT=N,...] [--seed S] [--raw]",
+    .usage = "[-o DIR] [-r NAME] [-n N | -n SPLIT=N,...] [--seed S] [--raw]",
+    .dataset_usage = "[-h] NAME [FORMAT]",
+    .usage_alternative =
+        "--from FILE [-o DIR] [-r NAME] [-n N | -n SPLIT=N,...] [--shuffle --seed S]",
     .description =
         "Writes a small fixture for CI jobs: the file fuel-convert would write for NAME, with its\n"
         "exact layout and N synthetic examples per split, deterministic from the seed; with --raw,\n"

@@ -209,7 +209,8 @@ static bool is_choice(const char *choices, const char *value)
 static int store(const struct parse_rules *rules, const struct token *token)
 {
     const struct command_option *option = token->option;
-    if (option->choices != NULL && token->value != NULL && !is_choice(option->choices, token->value)) {
+    if (option->choices != NULL && token->value != NULL &&
+        !is_choice(option->choices, token->value)) {
         char values[512], ending[560];
         words_join(values, sizeof values, option->choices);
         snprintf(ending, sizeof ending, "expected one of %s", values);

@@ -68,7 +68,10 @@ static int dataset_prepare(struct runner *runner, int argc, char *const *argv)
     runner->run.dataset = &runner->dataset;
     bool help;
     size_t count = positionals_scan(line, argc, argv, positionals, &help);
-    int result = dataset_choice_load(program, line->dataset_options, &runner->dataset);
+    error_clear();
+    int result = dataset_choice_load(line->dataset_options, &runner->dataset);
+    if (result != EXIT_OK)
+        error_print(program);
     if (result == EXIT_OK)
         result = dataset_choice_resolve(program, line->dataset, positionals, count, help,
                                         &runner->dataset);
@@ -177,18 +180,22 @@ void command_help_usage(const struct command_run *run, const struct dataset *rec
 {
     const struct command_line *line = run->command->line;
     const struct extra_converter *extra = run->dataset != NULL ? run->dataset->extra : NULL;
-    char label[160];
-    if (record == NULL && extra == NULL) {
-        printf("usage: %s %s\n", run->program, line->usage);
-        return;
-    }
+    char label[160] = "";
     if (record != NULL)
         dataset_label(record, label, sizeof label);
-    else
-        snprintf(label, sizeof label, "%s", extra->name);
-    printf("usage: %s %s %s", run->program, label, line->usage_named);
+    else if (extra != NULL)
+        snprintf(label, sizeof label, "%s ", extra->name);
+    else if (line->dataset != DATASET_NONE)
+        snprintf(label, sizeof label, "%s ", line->dataset_usage);
+    printf("usage: %s %s%s%s", run->program, label, record != NULL ? " " : "", line->usage);
     if (line->dataset_options && record != NULL && dataset_converts(record))
         usage_print_synopses(stdout, record->converter.options, record->converter.option_count);
+    else if (line->dataset_options && extra != NULL)
+        printf(" [ARGUMENTS]");
+    else if (line->dataset_options && record == NULL)
+        printf(" [DATASET OPTIONS]");
+    if (record == NULL && extra == NULL && line->usage_alternative != NULL)
+        printf("\n       %s %s", run->program, line->usage_alternative);
     putchar('\n');
 }
 

@@ -23,7 +23,9 @@ enum dataset_argument {
 };
 
 struct command_line {
-    const char *usage;       /* what follows "usage: PROGRAM " in -h */
+    /* What follows "usage: PROGRAM " in -h: after DATASET_USAGE (or the dataset named) for the
+       commands that take a dataset. */
+    const char *usage;
     const char *description; /* a paragraph after the usage line; NULL when none */
     const struct command_option *options;
     size_t option_count;
@@ -34,10 +36,11 @@ struct command_line {
     enum completion_kind positional_completion;
     const char *positional_choices; /* space-separated words for COMPLETE_CHOICE positionals */
     bool verbatim; /* every argument is a positional (hidden commands) */
-    /* NAME [FORMAT] come first and name a dataset; once one is named, -h's usage line is
-       "PROGRAM NAME [FORMAT] USAGE_NAMED" and the dataset's options. */
+    /* NAME [FORMAT] come first and name a dataset: DATASET_USAGE stands for them in -h until one
+       is named ("NAME [FORMAT]"), then its name, and its options follow the usage. */
     enum dataset_argument dataset;
-    const char *usage_named;
+    const char *dataset_usage;
+    const char *usage_alternative; /* a second form, without a dataset; NULL when none */
     bool dataset_required;
     /* The dataset's own options (mnist --dtype) are the command's too: merged into the parse, or
        passed as typed to an extra converter. */

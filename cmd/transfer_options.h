@@ -25,8 +25,9 @@ struct transfer_settings {
     {.long_name = "url-prefix", .kind = OPTION_STRING,                                            \
      .offset = offsetof(type, settings.url_prefix), .argument = "PREFIX",                         \
      .help = "fetch every file from PREFIX/NAME instead of the built-in URLs"},                   \
-    {.long_name = "checksums", .kind = OPTION_STRING, .offset = offsetof(type, settings.checksums), \
-     .argument = "FILE", .help = "md5sum/sha256sum lines replacing the built-in checksums",       \
+    {.long_name = "checksums", .kind = OPTION_STRING,                                             \
+     .offset = offsetof(type, settings.checksums), .argument = "FILE",                            \
+     .help = "md5sum/sha256sum lines replacing the built-in checksums",                           \
      .completion = COMPLETE_FILE},                                                                \
     {.short_name = 'j', .long_name = "jobs", .kind = OPTION_INTEGER,                              \
      .offset = offsetof(type, settings.jobs), .argument = "N",                                    \

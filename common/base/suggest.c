@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { NAME_MAX_LENGTH = 63, WORD_COPIES = 32 };
+enum { NAME_MAX_LENGTH = 63 };
 
 /* NAME without '-' and '_', in lower case: "--Batch_Size" and "batchsize" fold alike. */
 static size_t fold(const char *name, char *folded)
@@ -92,24 +92,6 @@ void suggestion_offer(struct suggestion *suggestion, const char *candidate)
     }
     if (suggestion->count < SUGGESTION_MAX)
         suggestion->best[suggestion->count++] = candidate;
-}
-
-void suggestion_offer_words(struct suggestion *suggestion, const char *words)
-{
-    /* The copies outlive the call: suggestion_text reads them later. */
-    static char copies[WORD_COPIES][NAME_MAX_LENGTH + 1];
-    static size_t next;
-    for (const char *word = words; *word != '\0';) {
-        size_t length = strcspn(word, " ");
-        if (length > 0 && length <= NAME_MAX_LENGTH) {
-            char *copy = copies[next++ % WORD_COPIES];
-            memcpy(copy, word, length);
-            copy[length] = '\0';
-            suggestion_offer(suggestion, copy);
-        }
-        word += length;
-        word += strspn(word, " ");
-    }
 }
 
 bool suggestion_text(const struct suggestion *suggestion, char *text, size_t size)

@@ -23,9 +23,6 @@ void suggestion_begin(struct suggestion *suggestion, const char *typed);
    distance, a swap of two neighbours counting as one edit (mnsit: mnist). */
 void suggestion_offer(struct suggestion *suggestion, const char *candidate);
 
-/* Each space-separated word of WORDS ("uint8 float32"); the words are copied. */
-void suggestion_offer_words(struct suggestion *suggestion, const char *words);
-
 /* "did you mean `mnist`?", "did you mean `cifar10` or `cifar100`?" into TEXT; false, TEXT "",
    when no candidate was close. */
 bool suggestion_text(const struct suggestion *suggestion, char *text, size_t size);
