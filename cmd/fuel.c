@@ -90,6 +90,21 @@ static int unknown_command(const char *name)
     return 2;
 }
 
+/* "fuel: unknown option: --verison; did you mean `--version`?" */
+static int unknown_option(const char *name)
+{
+    struct suggestion suggestion;
+    char ending[256];
+    suggestion_begin(&suggestion, name);
+    suggestion_offer(&suggestion, "--version");
+    suggestion_offer(&suggestion, "--help");
+    if (suggestion_text(&suggestion, ending, sizeof ending))
+        fprintf(stderr, "fuel: unknown option: %s; %s\n", name, ending);
+    else
+        fprintf(stderr, "fuel: unknown option: %s; see 'fuel -h'\n", name);
+    return 2;
+}
+
 /* git's external commands: an executable fuel-NAME on PATH (a NAME with '/' would name a path). */
 static int run_external(const char *name, int argc, char **argv)
 {
@@ -140,6 +155,8 @@ static int run_help(int argc, char **argv, const struct typed_command *typed)
         print_usage(stdout);
         return 0;
     }
+    if (argv[2][0] == '-')
+        return unknown_option(argv[2]);
     char *help_argv[] = {argv[2], "-h", NULL};
     return run_command(argv[2], 2, help_argv, true, typed);
 }
@@ -160,10 +177,7 @@ int main(int argc, char **argv)
         return run_help(argc, argv, &typed);
     if (strcmp(argv[1], "--version") == 0)
         return print_version();
-    if (argv[1][0] == '-') {
-        fprintf(stderr, "fuel: unknown option: %s\n", argv[1]);
-        print_usage(stderr);
-        return 2;
-    }
+    if (argv[1][0] == '-')
+        return unknown_option(argv[1]);
     return run_command(argv[1], argc - 1, argv + 1, true, &typed);
 }

@@ -139,11 +139,17 @@ listed_commands() {
     [ "$stderr" = "fuel: 'zzzzzzzzzz' is not a fuel command; see 'fuel -h'" ]
 }
 
-@test "an unknown option exits 2 with the usage" {
-    run --separate-stderr fuel --bogus
+@test "an unknown option exits 2 with one line, before -h or after it" {
+    for arguments in "--bogus" "--bogus -h" "-h --bogus" "--help --bogus convert"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr fuel $arguments
+        [ "$status" -eq 2 ]
+        [ -z "$output" ]
+        [ "$stderr" = "fuel: unknown option: --bogus; see 'fuel -h'" ]
+    done
+    run --separate-stderr fuel --verison
     [ "$status" -eq 2 ]
-    [ -z "$output" ]
-    [[ "$stderr" == "fuel: unknown option: --bogus"$'\n'"usage: fuel "* ]]
+    [ "$stderr" = "fuel: unknown option: --verison; did you mean \`--version\`?" ]
 }
 
 @test "an executable fuel-NAME on PATH runs as fuel NAME with its arguments and status" {
