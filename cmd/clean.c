@@ -13,25 +13,25 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char program[] = "fuel-clean";
-
-static bool dry_run;
-static struct option_list directories;
+struct clean_options {
+    bool dry_run;
+    struct option_list directories;
+};
 
 static const struct command_option options[] = {
-    {.short_name = 'd', .long_name = "directory", .kind = OPTION_LIST, .value = &directories,
-     .argument = "DIR", .help = "look in DIR (may be given several times)",
-     .completion = COMPLETE_DIRECTORY},
-    {.long_name = "dry-run", .kind = OPTION_FLAG, .value = &dry_run,
+    {.short_name = 'd', .long_name = "directory", .kind = OPTION_LIST,
+     .offset = offsetof(struct clean_options, directories), .argument = "DIR",
+     .help = "look in DIR (may be given several times)", .completion = COMPLETE_DIRECTORY},
+    {.long_name = "dry-run", .kind = OPTION_FLAG, .offset = offsetof(struct clean_options, dry_run),
      .help = "print what would be removed, remove nothing"},
 };
 
 const struct command_line clean_command_line = {
-    .program = program,
     .usage = "[-h] [-d DIRECTORY]... [--dry-run]",
     .description =
         "Removes what runs killed before they finished left behind: .NAME.XXXXXX files (NAME\n"
@@ -45,6 +45,7 @@ const struct command_line clean_command_line = {
         "finished.",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
+    .options_size = sizeof(struct clean_options),
 };
 
 struct cleaning {
@@ -142,10 +143,8 @@ static int clean_data_path(struct cleaning *cleaning)
     struct fuel_config config;
     error_clear();
     int result = config_load(&config);
-    if (result != EXIT_OK) {
-        error_print(cleaning->program);
+    if (result != EXIT_OK)
         return result;
-    }
     clean_directory(cleaning, ".", false, false);
     for (size_t index = 0; index < config.data_path.count; index++)
         clean_directory(cleaning, config.data_path.items[index], false, false);
@@ -156,26 +155,20 @@ static int clean_data_path(struct cleaning *cleaning)
     return EXIT_OK;
 }
 
-static int clean_run(const struct parsed_arguments *parsed)
+int clean_body(const struct command_run *run)
 {
-    (void)parsed;
-    struct cleaning cleaning = {.program = program, .dry_run = dry_run};
-    if (directories.count == 0) {
+    const struct clean_options *options = run->options;
+    const struct option_list *directories = &options->directories;
+    struct cleaning cleaning = {.program = run->program, .dry_run = options->dry_run};
+    if (directories->count == 0) {
         int result = clean_data_path(&cleaning);
         if (result != EXIT_OK)
             return result;
     }
-    for (size_t index = 0; index < directories.count; index++)
-        clean_directory(&cleaning, directories.items[index], true, false);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "%s: cannot write: standard output: %s\n", program, strerror(errno));
-        return EXIT_WRITE;
-    }
+    for (size_t index = 0; index < directories->count; index++)
+        clean_directory(&cleaning, directories->items[index], true, false);
+    if (fflush(stdout) != 0)
+        return error_set(EXIT_WRITE, "cannot write: standard output: %s", strerror(errno));
+    error_clear(); /* each failure is printed where it happened */
     return cleaning.result;
-}
-
-int cmd_clean(int argc, char **argv, const struct typed_command *typed)
-{
-    (void)typed;
-    return options_run(&clean_command_line, argc, argv, clean_run);
 }

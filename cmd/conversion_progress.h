@@ -8,13 +8,16 @@
 #include "parse_options.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define CONVERSION_MAX_THREADS 256
 
-/* The --threads table entry, its value stored into THREADS (a long, 0 until given). */
-#define CONVERSION_THREADS_OPTION(threads)                                                        \
-    {.long_name = "threads", .kind = OPTION_INTEGER, .value = &(threads), .argument = "N",        \
-     .help = "worker threads of the conversion (default: the online CPUs)", .minimum = 1,         \
+/* The --threads table entry, its value stored into the member THREADS (a long, 0 until given)
+   of the options struct TYPE. */
+#define CONVERSION_THREADS_OPTION(type, threads)                                                  \
+    {.long_name = "threads", .kind = OPTION_INTEGER, .offset = offsetof(type, threads),           \
+     .argument = "N", .help = "worker threads of the conversion (default: the online CPUs)",     \
+     .minimum = 1,                                                                                \
      .maximum = CONVERSION_MAX_THREADS}
 
 /* THREADS when given (above 0), else the online CPUs (at most CONVERSION_MAX_THREADS). */

@@ -1,5 +1,5 @@
-/* The helpers around a dataset's converter: option defaults and choices, input names and paths,
-   the output file name. */
+/* The helpers around a dataset's converter: option defaults, input names and paths, the output
+   file name. */
 #include "converter.h"
 
 #include "dataset.h"
@@ -10,8 +10,7 @@
 void converter_arguments_init(struct converter_arguments *arguments, const struct dataset *dataset)
 {
     arguments->dataset = dataset;
-    for (size_t index = 0; index < dataset->converter.option_count; index++)
-        arguments->values[index] = dataset->converter.options[index].default_value;
+    arguments->options = dataset->converter.option_defaults;
 }
 
 void converter_list_inputs(const struct dataset *dataset, struct converter_inputs *inputs)
@@ -36,26 +35,6 @@ void converter_name_output(const struct converter *converter,
         converter->output_name(arguments, name, size);
     else
         snprintf(name, size, "%s", converter->output_file);
-}
-
-int converter_option_index(const struct converter *converter, const char *name)
-{
-    for (size_t index = 0; index < converter->option_count; index++)
-        if (strcmp(converter->options[index].name, name) == 0)
-            return (int)index;
-    return -1;
-}
-
-bool converter_option_choose(const struct converter *converter, int index,
-                             struct converter_arguments *arguments, const char *value)
-{
-    const char *const *choices = converter->options[index].choices;
-    for (size_t choice = 0; choices[choice] != NULL; choice++)
-        if (strcmp(choices[choice], value) == 0) {
-            arguments->values[index] = choices[choice];
-            return true;
-        }
-    return false;
 }
 
 void converter_report_stage(const struct converter_arguments *arguments, const char *label,

@@ -3,23 +3,16 @@
 #ifndef FUEL_CONVERTER_H
 #define FUEL_CONVERTER_H
 
+#include "common/base/command_option.h"
 #include "common/h5py/h5py_writer.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define CONVERTER_MAX_OPTIONS 4
 #define CONVERTER_MAX_INPUTS 16
 
 struct dataset;
-
-struct converter_option {
-    const char *name;            /* "--dtype" */
-    const char *const *choices;  /* NULL-terminated list of accepted values */
-    const char *default_value;   /* NULL: must be given */
-    const char *help;
-};
 
 /* How far a conversion got, told to the command that draws it (converters never print): a stage
    (an input or split being read, TOTAL examples, 0 unknown), then the examples done in it. */
@@ -35,7 +28,9 @@ struct converter_arguments {
     /* Where a converter may keep scratch files (the output directory): unlinked ones, or named as
        publish_begin names temporaries so that `fuel clean` finds them; NULL: $TMPDIR. */
     const char *scratch_directory;
-    const char *values[CONVERTER_MAX_OPTIONS]; /* one per option, in declaration order */
+    /* The dataset options given (mnist --dtype): the converter's own options struct, filled
+       from its option table by the command runner; the converter's defaults until then. */
+    const void *options;
     /* Worker threads a converter may use (0 counts as 1); the data written never depend on it. */
     unsigned threads;
     const struct converter_progress *progress; /* NULL: nobody listens */
@@ -47,8 +42,12 @@ struct converter {
        files, so their names are written once, in the file table the downloader fetches. */
     size_t inputs[CONVERTER_MAX_INPUTS];
     size_t input_count;
-    const struct converter_option *options;
+    /* The dataset options: option-table entries whose offsets point into the converter's own
+       options struct of OPTIONS_SIZE bytes, which holds OPTION_DEFAULTS until options are given. */
+    const struct command_option *options;
     size_t option_count;
+    size_t options_size;
+    const void *option_defaults;
     /* The default output file name: OUTPUT_FILE, or the output_name callback when it depends on
        the options (mnist --dtype float32 writes mnist_float32.hdf5). */
     const char *output_file;
@@ -66,7 +65,7 @@ struct converter_inputs {
     size_t count;
 };
 
-/* Points ARGUMENTS at DATASET and sets every option value to its converter's default. */
+/* Points ARGUMENTS at DATASET and at its converter's default options. */
 void converter_arguments_init(struct converter_arguments *arguments, const struct dataset *dataset);
 
 /* The names of the files DATASET's converter reads, in its order. */
@@ -80,13 +79,6 @@ void converter_input_path(const struct converter_arguments *arguments, size_t in
 /* CONVERTER's default output file name with ARGUMENTS into NAME (SIZE bytes). */
 void converter_name_output(const struct converter *converter,
                            const struct converter_arguments *arguments, char *name, size_t size);
-
-/* The index of CONVERTER's option NAME (e.g. "--dtype"); -1 when it has none. */
-int converter_option_index(const struct converter *converter, const char *name);
-
-/* Sets ARGUMENTS' value of option INDEX to VALUE; false when VALUE is not one of its choices. */
-bool converter_option_choose(const struct converter *converter, int index,
-                             struct converter_arguments *arguments, const char *value);
 
 /* Tells ARGUMENTS' listener that the stage LABEL of TOTAL examples begins; nothing without one. */
 void converter_report_stage(const struct converter_arguments *arguments, const char *label,

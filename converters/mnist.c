@@ -6,6 +6,7 @@
 #include "common/formats/idx.h"
 #include "common/formats/read_ahead.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,13 +62,26 @@ static const struct dataset_file fashion_mnist_files[INPUT_COUNT] = {
 };
 
 static const char *const split_names[SPLIT_COUNT] = {"train", "test"};
-static const char *const dtype_choices[] = {"uint8", "float32", "float64", "bool", NULL};
-
-static const struct converter_option options[] = {
-    {"--dtype", dtype_choices, "uint8",
-     "element type of features: uint8 (pixels as stored), float32 or float64 (pixel / 255), "
-     "bool (pixel >= 128)"},
+/* The dataset options of MNIST and Fashion-MNIST. */
+struct idx_options {
+    const char *dtype;
 };
+
+static const struct idx_options option_defaults = {.dtype = "uint8"};
+
+static const struct command_option options[] = {
+    {.long_name = "dtype", .kind = OPTION_STRING, .offset = offsetof(struct idx_options, dtype),
+     .choices = "uint8 float32 float64 bool", .completion = COMPLETE_CHOICE,
+     .help = "element type of features: uint8 (pixels as stored), float32 or float64 (pixel / "
+             "255), bool (pixel >= 128) (default: uint8)"},
+};
+
+/* The --dtype given, NULL for the default. */
+static const char *chosen_dtype(const struct converter_arguments *arguments)
+{
+    const struct idx_options *chosen = arguments->options;
+    return chosen != NULL ? chosen->dtype : NULL;
+}
 
 struct split_input {
     struct idx_reader *images;
@@ -81,7 +95,7 @@ struct split_input {
 /* DATASET.hdf5, or DATASET_DTYPE.hdf5 when --dtype is not uint8 (mnist_float32.hdf5). */
 static void name_output(const struct converter_arguments *arguments, char *name, size_t size)
 {
-    const char *dataset = arguments->dataset->name, *dtype = arguments->values[0];
+    const char *dataset = arguments->dataset->name, *dtype = chosen_dtype(arguments);
     if (dtype == NULL || strcmp(dtype, "uint8") == 0)
         snprintf(name, size, "%s.hdf5", dataset);
     else
@@ -349,7 +363,7 @@ static int copy_splits(const struct converter_arguments *arguments, struct h5py_
 static int convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
 {
     struct split_input inputs[SPLIT_COUNT] = {0};
-    enum element_type type = feature_type(arguments->values[0]);
+    enum element_type type = feature_type(chosen_dtype(arguments));
     int features = -1, targets = -1;
     int result = EXIT_OK;
     for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++)
@@ -372,6 +386,7 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     {                                                                                            \
         .summary = description, .inputs = {TRAIN_IMAGES, TRAIN_LABELS, TEST_IMAGES, TEST_LABELS}, \
         .input_count = INPUT_COUNT, .options = options, .option_count = 1,                       \
+        .options_size = sizeof(struct idx_options), .option_defaults = &option_defaults,         \
         .output_name = name_output, .convert = convert,                                          \
     }
 

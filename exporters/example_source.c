@@ -2,6 +2,7 @@
 #include "example_source.h"
 
 #include "common/base/error.h"
+#include "common/h5py/h5py_names.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,12 +10,9 @@
 
 static int no_such_source(const struct h5py_file *file, const char *name)
 {
-    char names[1024] = "";
-    size_t length = 0;
-    for (size_t index = 0; index < file->source_count && length < sizeof names; index++)
-        length += (size_t)snprintf(names + length, sizeof names - length, "%s%s",
-                                   index ? ", " : "", file->sources[index].name);
-    return error_set(EXIT_USAGE, "no source %s: %s: its sources are %s", name, file->path, names);
+    char sources[1024];
+    h5py_source_list(file, sources, sizeof sources);
+    return error_set(EXIT_USAGE, "no source %s: %s; %s", name, file->path, sources);
 }
 
 void example_source_init(struct example_source *source)

@@ -60,8 +60,20 @@ static int parent_create(const char *output_path)
     return publish_directory_create(directory);
 }
 
+/* "-": the PNG on standard output, for a pipe. */
+static int montage_stream(struct preview_grid *grid)
+{
+    int result = png_encode_stream(stdout, "standard output", grid->width, grid->height,
+                                   grid->channels, preview_grid_row, grid);
+    if (result == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout)))
+        result = error_set(EXIT_WRITE, "cannot write: standard output");
+    return result;
+}
+
 static int montage_write(struct preview_grid *grid, const char *output_path)
 {
+    if (strcmp(output_path, "-") == 0)
+        return montage_stream(grid);
     struct publication publication;
     int result = parent_create(output_path);
     if (result != EXIT_OK)

@@ -294,11 +294,14 @@ with h5py.File(sys.argv[1], 'r+') as mat:
     nothing_written
 }
 
-@test "missing archives are listed, as Fuel does, with exit 3" {
+@test "missing archives: the first and the count on one line, all of them with -v, exit 3" {
     rm "$WORK/test.tar.gz" "$WORK/extra.tar.gz"
     convert
     [ "$status" -eq 3 ]
-    [[ "$output" == *"$WORK/test.tar.gz"*"$WORK/extra.tar.gz"*"Did you forget to run fuel-download?"* ]]
+    [ "$output" = "fuel-convert: 2 required files not found: $WORK/test.tar.gz and 1 more (-v lists them); Did you forget to run fuel-download?" ]
+    run fuel-convert svhn 1 -d "$WORK" -o "$OUT" -v
+    [ "$status" -eq 3 ]
+    [[ "$output" == *"Did you forget to run fuel-download?"*"$WORK/test.tar.gz"*"$WORK/extra.tar.gz" ]]
     nothing_written
 }
 

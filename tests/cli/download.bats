@@ -45,7 +45,12 @@ teardown() {
     run --separate-stderr fuel-download
     assert_usage_error fuel-download "missing dataset name"
     run --separate-stderr fuel-download nosuchset
-    assert_usage_error fuel-download "unknown dataset: nosuchset"
+    [ "$status" -eq 2 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-download: unknown dataset: nosuchset; datasets: binarized_mnist, cifar10, cifar100, fashion_mnist, iris, mnist, svhn" ]
+    run --separate-stderr fuel-download mnsit
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-download: unknown dataset: mnsit; did you mean \`mnist\`?" ]
     run --separate-stderr fuel-download svhn
     assert_usage_error fuel-download "svhn needs a format, 1 or 2: none given"
     run --separate-stderr fuel-download svhn 3

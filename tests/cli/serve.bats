@@ -266,10 +266,10 @@ PY
     [ "$stderr" = "fuel-serve: share 1001/1001 of 10 examples holds none" ]
     run --separate-stderr fuel serve --split valid "$INDEXED"
     [ "$status" -eq 2 ]
-    [ "$stderr" = "fuel-serve: no split valid: $INDEXED" ]
+    [ "$stderr" = "fuel-serve: no split valid: $INDEXED; its splits: train, test, picked" ]
     run --separate-stderr fuel serve --sources features,labels "$INDEXED"
     [ "$status" -eq 2 ]
-    [ "$stderr" = "fuel-serve: no source labels: $INDEXED" ]
+    [ "$stderr" = "fuel-serve: no source labels: $INDEXED; its sources: features, targets" ]
     run --separate-stderr fuel serve --scale 2 "$INDEXED"
     [ "$status" -eq 2 ]
     run --separate-stderr fuel serve --dtype float64 "$INDEXED"

@@ -94,13 +94,20 @@ static void mnist_dtype_names_the_output(void **state)
     char name[64];
     converter_name_output(&dataset->converter, &arguments, name, sizeof name);
     assert_string_equal(name, "mnist.hdf5");
-    int dtype = converter_option_index(&dataset->converter, "--dtype");
-    assert_int_equal(dtype, 0);
-    assert_false(converter_option_choose(&dataset->converter, dtype, &arguments, "int7"));
-    assert_true(converter_option_choose(&dataset->converter, dtype, &arguments, "float32"));
-    converter_name_output(&dataset->converter, &arguments, name, sizeof name);
+    const struct converter *converter = &dataset->converter;
+    assert_int_equal(converter->option_count, 1);
+    const struct command_option *dtype = &converter->options[0];
+    assert_string_equal(dtype->long_name, "dtype");
+    assert_string_equal(dtype->choices, "uint8 float32 float64 bool");
+    /* What the command runner does: the defaults, then the value stored at the option's offset. */
+    char chosen[64] = {0};
+    assert_true(converter->options_size <= sizeof chosen);
+    memcpy(chosen, converter->option_defaults, converter->options_size);
+    assert_string_equal(*(const char **)(chosen + dtype->offset), "uint8");
+    *(const char **)(chosen + dtype->offset) = "float32";
+    arguments.options = chosen;
+    converter_name_output(converter, &arguments, name, sizeof name);
     assert_string_equal(name, "mnist_float32.hdf5");
-    assert_int_equal(converter_option_index(&dataset->converter, "--shuffle"), -1);
 }
 
 static void lookup_by_name_and_format(void **state)
