@@ -5,7 +5,7 @@
    then one candidate a line. */
 #include "common/base/config.h"
 #include "common/base/error.h"
-#include "converters/dataset.h"
+#include "converters/registry.h"
 #include "converters/extra.h"
 #include "commands.h"
 
@@ -105,7 +105,7 @@ static const struct converter *scanned_converter(const struct scan *scan)
     if (dataset_find(name, format, &dataset) != DATASET_FOUND &&
         dataset_find(name, NULL, &dataset) != DATASET_FOUND)
         return NULL;
-    return dataset_converts(dataset) ? &dataset->converter : NULL;
+    return dataset_converts(dataset) ? dataset->converter : NULL;
 }
 
 static void option_names(const struct completion *completion, const struct scan *scan)

@@ -4,7 +4,7 @@
 #define FUEL_CONVERSION_PROGRESS_H
 
 #include "common/base/progress.h"
-#include "converters/dataset.h"
+#include "converters/registry.h"
 #include "parse_options.h"
 
 #include <stdbool.h>

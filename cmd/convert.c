@@ -4,7 +4,7 @@
 #include "common/base/error.h"
 #include "common/base/publish.h"
 #include "converters/conversion.h"
-#include "converters/dataset.h"
+#include "converters/registry.h"
 #include "converters/extra_conversion.h"
 #include "commands.h"
 #include "conversion_progress.h"
@@ -70,7 +70,7 @@ static void print_overview(FILE *stream, const struct extra_converters *extras)
             continue;
         snprintf(name, sizeof name, "%s%s%s", dataset->name, dataset->variant ? " " : "",
                  dataset->variant ? dataset->variant : "");
-        fprintf(stream, "  %-16s %s\n", name, dataset->converter.summary);
+        fprintf(stream, "  %-16s %s\n", name, dataset->converter->summary);
     }
     for (size_t index = 0; index < extras->count; index++)
         fprintf(stream, "  %-16s extra converter %s\n", extras->items[index].name,
@@ -92,7 +92,7 @@ static void print_converter_options(const struct converter *converter)
 
 static void print_converter_help(const struct dataset *dataset)
 {
-    const struct converter *converter = &dataset->converter;
+    const struct converter *converter = dataset->converter;
     struct converter_arguments defaults = {.input_directory = "."};
     converter_arguments_init(&defaults, dataset);
     struct converter_inputs inputs = {0};
@@ -134,7 +134,7 @@ static int find_converter(struct convert_request *request)
     if (found != DATASET_FOUND)
         return usage_error(program, format ? "unknown format: %s" : "missing format of %s",
                            format ? format : name);
-    request->converter = &match->converter;
+    request->converter = match->converter;
     converter_arguments_init(&request->arguments, match);
     return EXIT_OK;
 }

@@ -3,7 +3,7 @@
 #ifndef FUEL_DATASET_ARGUMENTS_H
 #define FUEL_DATASET_ARGUMENTS_H
 
-#include "converters/dataset.h"
+#include "converters/registry.h"
 #include "parse_options.h"
 
 #include <stdbool.h>

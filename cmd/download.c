@@ -3,7 +3,7 @@
 #include "common/base/config.h"
 #include "common/base/directory.h"
 #include "common/base/error.h"
-#include "converters/download_items.h"
+#include "downloaders/download_items.h"
 #include "commands.h"
 #include "dataset_arguments.h"
 #include "transfer_options.h"

@@ -4,8 +4,8 @@
 #include "common/base/error.h"
 #include "common/h5py/h5py_check.h"
 #include "converters/conversion.h"
-#include "converters/dataset.h"
-#include "converters/download_items.h"
+#include "converters/registry.h"
+#include "downloaders/download_items.h"
 #include "converters/extra_conversion.h"
 #include "commands.h"
 #include "conversion_progress.h"
@@ -99,7 +99,7 @@ static int dataset_resolve(struct fetch_request *request)
         return usage_error(program, "unknown dataset: %s", name);
     }
     if (dataset_converts(request->record))
-        request->converter = &request->record->converter;
+        request->converter = request->record->converter;
     else
         request->extra = extra_converter_find(&request->extras, name);
     if (request->extra != NULL)

@@ -7,7 +7,7 @@
 #include "commands.h"
 #include "dataset_arguments.h"
 #include "converters/conversion.h"
-#include "converters/dataset.h"
+#include "converters/registry.h"
 #include "converters/extra.h"
 #include "fixture_options.h"
 #include "synthetic/fixture.h"
@@ -190,7 +190,7 @@ static int request_build(const struct raw_fixture *fixture, struct fixture_reque
 static int converter_options(const struct dataset *dataset, const struct parsed_arguments *parsed,
                              struct converter_arguments *arguments)
 {
-    const struct converter *converter = &dataset->converter;
+    const struct converter *converter = dataset->converter;
     converter_arguments_init(arguments, dataset);
     if (chosen.raw && parsed->passed_count > 0) {
         const char *name = parsed->passed[0].name;
@@ -263,7 +263,7 @@ static int synthetic_run(const struct parsed_arguments *parsed,
     if (result == EXIT_OK)
         result = request_build(fixture, &request);
     if (result == EXIT_OK) {
-        run.converter = &fixture->dataset->converter;
+        run.converter = fixture->dataset->converter;
         result = converter_options(fixture->dataset, parsed, &run.arguments);
     }
     if (result != EXIT_OK)

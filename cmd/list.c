@@ -7,7 +7,7 @@
 #include "common/base/progress.h"
 #include "common/base/publish.h"
 #include "common/download/raw_file.h"
-#include "converters/dataset.h"
+#include "converters/registry.h"
 #include "converters/extra.h"
 #include "commands.h"
 #include "usage.h"
@@ -161,7 +161,7 @@ static json_t *converted_json(const struct list_request *request, const struct d
     struct converter_arguments defaults = {.input_directory = "."};
     converter_arguments_init(&defaults, dataset);
     char name[256];
-    converter_name_output(&dataset->converter, &defaults, name, sizeof name);
+    converter_name_output(dataset->converter, &defaults, name, sizeof name);
     return converted_file_json(request, name);
 }
 

@@ -5,7 +5,7 @@
 #include "common/base/error.h"
 #include "common/formats/inflate_file.h"
 #include "common/base/publish.h"
-#include "dataset.h"
+#include "registry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +13,11 @@
 void conversion_inputs_list(const struct converter_arguments *arguments,
                             struct conversion_inputs *inputs)
 {
-    inputs->count = arguments->dataset->converter.input_count;
+    const struct converter *converter = arguments->dataset->converter;
+    inputs->count = converter->input_count;
     for (size_t index = 0; index < inputs->count; index++) {
-        converter_input_path(arguments, index, inputs->paths[index], sizeof inputs->paths[index]);
+        converter_input_path(arguments, converter->inputs[index], inputs->paths[index],
+                             sizeof inputs->paths[index]);
         inputs->list[index] = inputs->paths[index];
     }
 }

@@ -2,7 +2,7 @@
    the output file name. */
 #include "converter.h"
 
-#include "dataset.h"
+#include "downloaders/dataset.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -10,23 +10,21 @@
 void converter_arguments_init(struct converter_arguments *arguments, const struct dataset *dataset)
 {
     arguments->dataset = dataset;
-    for (size_t index = 0; index < dataset->converter.option_count; index++)
-        arguments->values[index] = dataset->converter.options[index].default_value;
+    for (size_t index = 0; index < dataset->converter->option_count; index++)
+        arguments->values[index] = dataset->converter->options[index].default_value;
 }
 
 void converter_list_inputs(const struct dataset *dataset, struct converter_inputs *inputs)
 {
-    inputs->count = dataset->converter.input_count;
+    inputs->count = dataset->converter->input_count;
     for (size_t index = 0; index < inputs->count; index++)
-        inputs->names[index] = dataset->files[dataset->converter.inputs[index]].name;
+        inputs->names[index] = dataset->files[dataset->converter->inputs[index]].name;
 }
 
-void converter_input_path(const struct converter_arguments *arguments, size_t index, char *path,
+void converter_input_path(const struct converter_arguments *arguments, size_t file, char *path,
                           size_t size)
 {
-    const struct dataset *dataset = arguments->dataset;
-    snprintf(path, size, "%s/%s", arguments->input_directory,
-             dataset->files[dataset->converter.inputs[index]].name);
+    snprintf(path, size, "%s/%s", arguments->input_directory, arguments->dataset->files[file].name);
 }
 
 void converter_name_output(const struct converter *converter,

@@ -72,9 +72,9 @@ void converter_arguments_init(struct converter_arguments *arguments, const struc
 /* The names of the files DATASET's converter reads, in its order. */
 void converter_list_inputs(const struct dataset *dataset, struct converter_inputs *inputs);
 
-/* The path of input INDEX (0 to input_count - 1) of ARGUMENTS' converter: the input directory,
-   '/', the name of that file of the dataset. */
-void converter_input_path(const struct converter_arguments *arguments, size_t index, char *path,
+/* The path of the file FILE of ARGUMENTS' dataset (an index into its downloader's table, named by
+   the downloader's enum: MNIST_TRAIN_IMAGES): the input directory, '/', the file's name. */
+void converter_input_path(const struct converter_arguments *arguments, size_t file, char *path,
                           size_t size);
 
 /* CONVERTER's default output file name with ARGUMENTS into NAME (SIZE bytes). */

@@ -1,6 +1,7 @@
-/* MNIST and Fashion-MNIST: four IDX files each (same names, different sites) into features
+/* MNIST's and Fashion-MNIST's converter: their four IDX files (downloaders/mnist.c) into features
    (N,1,28,28) and targets (N,1). */
-#include "dataset.h"
+#include "converter.h"
+#include "downloaders/mnist.h"
 
 #include "common/base/error.h"
 #include "common/formats/idx.h"
@@ -13,39 +14,9 @@
 enum { IMAGE_MAGIC = 2051, LABEL_MAGIC = 2049, SPLIT_COUNT = 2 };
 enum { MAXIMUM_PIXELS = 1 << 20, BLOCK_BYTES = 1 << 20 };
 
-/* Each split's images, then its labels: the converter's inputs, and the order of the files. */
-enum { TRAIN_IMAGES, TRAIN_LABELS, TEST_IMAGES, TEST_LABELS, INPUT_COUNT };
-
-#define PYTORCH "https://ossci-datasets.s3.amazonaws.com/mnist/"
-#define LECUN "http://yann.lecun.com/exdb/mnist/"
-#define MNIST_FILE(name, size, md5) {name, {PYTORCH name, LECUN name, NULL}, size, md5}
-
-static const struct dataset_file mnist_files[INPUT_COUNT] = {
-    [TRAIN_IMAGES] = MNIST_FILE("train-images-idx3-ubyte.gz", 9912422,
-                                "f68b3c2dcbeaaa9fbdd348bbdeb94873"),
-    [TRAIN_LABELS] = MNIST_FILE("train-labels-idx1-ubyte.gz", 28881,
-                                "d53e105ee54ea40749a09fcbcd1e9432"),
-    [TEST_IMAGES] = MNIST_FILE("t10k-images-idx3-ubyte.gz", 1648877,
-                               "9fb629c4189551a2d022fa330f9573f3"),
-    [TEST_LABELS] = MNIST_FILE("t10k-labels-idx1-ubyte.gz", 4542,
-                               "ec29112dd5afa0611ce80d1b7f02629c"),
-};
-
-#define ZALANDO "http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/"
-#define FASHION_FILE(name, size, md5) {name, {ZALANDO name, NULL}, size, md5}
-
-static const struct dataset_file fashion_mnist_files[INPUT_COUNT] = {
-    [TRAIN_IMAGES] = FASHION_FILE("train-images-idx3-ubyte.gz", 26421880,
-                                  "8d4fb7e6c68d591d4c3dfef9ec88bf0d"),
-    [TRAIN_LABELS] = FASHION_FILE("train-labels-idx1-ubyte.gz", 29515,
-                                  "25c81989df183df01b3e8a0aad5dffbe"),
-    [TEST_IMAGES] = FASHION_FILE("t10k-images-idx3-ubyte.gz", 4422102,
-                                 "bef4ecab320f06d8554ea6380940ec79"),
-    [TEST_LABELS] = FASHION_FILE("t10k-labels-idx1-ubyte.gz", 5148,
-                                 "bb300cfdad3c16e7a12a480ee83cd310"),
-};
-
 static const char *const split_names[SPLIT_COUNT] = {"train", "test"};
+static const enum mnist_file split_images[SPLIT_COUNT] = {MNIST_TRAIN_IMAGES, MNIST_TEST_IMAGES};
+static const enum mnist_file split_labels[SPLIT_COUNT] = {MNIST_TRAIN_LABELS, MNIST_TEST_LABELS};
 static const char *const dtype_choices[] = {"uint8", "float32", "float64", "bool", NULL};
 
 static const struct converter_option options[] = {
@@ -107,9 +78,9 @@ static int check_headers(const struct split_input *input)
 static int open_split(const struct converter_arguments *arguments, int split,
                       struct split_input *input)
 {
-    converter_input_path(arguments, split == 0 ? TRAIN_IMAGES : TEST_IMAGES, input->image_path,
+    converter_input_path(arguments, split_images[split], input->image_path,
                          sizeof input->image_path);
-    converter_input_path(arguments, split == 0 ? TRAIN_LABELS : TEST_LABELS, input->label_path,
+    converter_input_path(arguments, split_labels[split], input->label_path,
                          sizeof input->label_path);
     int result = idx_open(&input->images, input->image_path, &input->image_header);
     if (result == EXIT_OK)
@@ -355,24 +326,14 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
 /* MNIST's and Fashion-MNIST's converter: the same inputs, option and loop. */
 #define IDX_CONVERTER(description)                                                               \
     {                                                                                            \
-        .summary = description, .inputs = {TRAIN_IMAGES, TRAIN_LABELS, TEST_IMAGES, TEST_LABELS}, \
-        .input_count = INPUT_COUNT, .options = options, .option_count = 1,                       \
+        .summary = description,                                                                  \
+        .inputs = {MNIST_TRAIN_IMAGES, MNIST_TRAIN_LABELS, MNIST_TEST_IMAGES, MNIST_TEST_LABELS}, \
+        .input_count = MNIST_FILE_COUNT, .options = options, .option_count = 1,                  \
         .output_name = name_output, .convert = convert,                                          \
     }
 
-const struct dataset mnist_dataset = {
-    .name = "mnist",
-    .summary = "handwritten digits, 60000 train + 10000 test 28x28 images",
-    .files = mnist_files,
-    .file_count = INPUT_COUNT,
-    .converter = IDX_CONVERTER("MNIST handwritten digits (4 IDX files) into mnist.hdf5"),
-};
+const struct converter mnist_converter =
+    IDX_CONVERTER("MNIST handwritten digits (4 IDX files) into mnist.hdf5");
 
-const struct dataset fashion_mnist_dataset = {
-    .name = "fashion_mnist",
-    .summary = "Zalando's article images, 60000 train + 10000 test 28x28, MNIST's layout",
-    .files = fashion_mnist_files,
-    .file_count = INPUT_COUNT,
-    .converter =
-        IDX_CONVERTER("Fashion-MNIST (MNIST's file names and layout) into fashion_mnist.hdf5"),
-};
+const struct converter fashion_mnist_converter =
+    IDX_CONVERTER("Fashion-MNIST (MNIST's file names and layout) into fashion_mnist.hdf5");

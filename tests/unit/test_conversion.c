@@ -8,7 +8,7 @@
 
 #include "common/base/error.h"
 #include "converters/conversion.h"
-#include "converters/dataset.h"
+#include "converters/registry.h"
 #include "support.h"
 
 #include <hdf5.h>
@@ -54,7 +54,7 @@ static const struct converter *iris_prepared(struct converter_arguments *argumen
                                               .scratch_directory = test_directory};
     converter_arguments_init(arguments, &iris_dataset);
     conversion_inputs_list(arguments, inputs);
-    return &iris_dataset.converter;
+    return iris_dataset.converter;
 }
 
 static void test_inputs_list(void **state)

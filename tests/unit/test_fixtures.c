@@ -61,7 +61,7 @@ static void fixtures_write_the_record_files(void **state)
         assert_int_equal(entry_count(directory), dataset->file_count + 1);
         struct converter_arguments arguments = {.input_directory = directory};
         converter_arguments_init(&arguments, dataset);
-        for (size_t input = 0; input < dataset->converter.input_count; input++) {
+        for (size_t input = 0; input < dataset->converter->input_count; input++) {
             struct stat status;
             converter_input_path(&arguments, input, path, sizeof path);
             assert_int_equal(stat(path, &status), 0);

@@ -1,0 +1,8 @@
+/* CIFAR-100's cifar-100-python.tar.gz from Alex Krizhevsky's page. */
+#include "cifar100.h"
+
+const struct dataset_file cifar100_files[CIFAR100_FILE_COUNT] = {
+    [CIFAR100_ARCHIVE] = {"cifar-100-python.tar.gz",
+                          {"https://www.cs.toronto.edu/~kriz/cifar-100-python.tar.gz", NULL},
+                          169001437, "eb9058c3a382ffc7106e4002c42a8d85"},
+};
