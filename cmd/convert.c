@@ -2,13 +2,13 @@
    atomically published file. */
 #include "common/base/config.h"
 #include "common/base/error.h"
-#include "common/base/publish.h"
 #include "converters/conversion.h"
 #include "converters/registry.h"
 #include "converters/extra_conversion.h"
 #include "commands.h"
 #include "conversion_progress.h"
 #include "dataset_arguments.h"
+#include "threads_option.h"
 #include "usage.h"
 
 #include <stdio.h>
@@ -34,7 +34,7 @@ static const struct command_option options[] = {
      .kind = OPTION_STRING, .value = &output_filename, .argument = "NAME",
      .completion = COMPLETE_FILE,
      .help = "output file name (.hdf5 added without .hdf5/.hdf/.h5)"},
-    CONVERSION_THREADS_OPTION(threads),
+    THREADS_OPTION(threads, "worker threads of the conversion"),
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, .value = &quiet,
      .help = "no progress line (drawn only when stderr is a terminal)"},
 };
@@ -54,8 +54,7 @@ const struct command_line convert_command_line = {
 
 struct convert_request {
     struct dataset_arguments dataset;
-    const struct converter *converter;
-    struct converter_arguments arguments;
+    struct conversion_request conversion;
 };
 
 static void print_overview(FILE *stream, const struct extra_converters *extras)
@@ -93,12 +92,12 @@ static void print_converter_options(const struct converter *converter)
 static void print_converter_help(const struct dataset *dataset)
 {
     const struct converter *converter = dataset->converter;
-    struct converter_arguments defaults = {.input_directory = "."};
-    converter_arguments_init(&defaults, dataset);
+    struct conversion_request defaults;
+    conversion_request_init(&defaults, dataset);
     struct converter_inputs inputs = {0};
     converter_list_inputs(dataset, &inputs);
     char output[256];
-    converter_name_output(converter, &defaults, output, sizeof output);
+    conversion_output_name(&defaults, output, sizeof output);
     printf("usage: %s %s%s%s [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q]", program,
            dataset->name, dataset->variant ? " " : "", dataset->variant ? dataset->variant : "");
     for (size_t index = 0; index < converter->option_count; index++)
@@ -134,8 +133,7 @@ static int find_converter(struct convert_request *request)
     if (found != DATASET_FOUND)
         return usage_error(program, format ? "unknown format: %s" : "missing format of %s",
                            format ? format : name);
-    request->converter = match->converter;
-    converter_arguments_init(&request->arguments, match);
+    conversion_request_init(&request->conversion, match);
     return EXIT_OK;
 }
 
@@ -157,27 +155,19 @@ static int check_inputs(const struct conversion_inputs *inputs)
     return EXIT_MISSING_INPUT;
 }
 
-static int write_output(const struct convert_request *request, const struct typed_command *typed)
+static int write_output(struct conversion_request *request)
 {
     struct conversion_inputs inputs;
-    char name[1024], path[PATH_MAX];
-    conversion_inputs_list(&request->arguments, &inputs);
+    char path[PATH_MAX];
+    conversion_inputs_list(request, &inputs);
     int result = check_inputs(&inputs);
     if (result != EXIT_OK)
         return result;
-    if (output_filename == NULL)
-        converter_name_output(request->converter, &request->arguments, name, sizeof name);
-    else
-        publish_file_name(output_filename, name, sizeof name);
     error_clear();
-    result = publish_check_directory(output_directory);
-    struct converter_arguments arguments = request->arguments;
     struct conversion_listener listener;
-    conversion_listen(&listener, quiet, &arguments);
-    if (result == EXIT_OK)
-        result = conversion_write(request->converter, &arguments, inputs.list, inputs.count,
-                                  output_directory, name, typed, path, sizeof path);
-    conversion_listener_end(&listener, &arguments);
+    conversion_listen(&listener, quiet, request);
+    result = conversion_run(request, path, sizeof path);
+    conversion_listener_end(&listener, request);
     if (result == EXIT_OK)
         printf("%s\n", path);
     else
@@ -198,7 +188,7 @@ static int print_help(struct convert_request *request, const struct extra_conver
     }
     int result = find_converter(request);
     if (result == EXIT_OK)
-        print_converter_help(request->arguments.dataset);
+        print_converter_help(request->conversion.dataset);
     return result;
 }
 
@@ -213,13 +203,15 @@ static int convert_builtin(const struct parsed_arguments *parsed,
         return print_help(&request, extras);
     result = find_converter(&request);
     if (result == EXIT_OK)
-        result = dataset_options_apply(program, parsed, request.converter, &request.arguments);
+        result = dataset_options_apply(program, parsed, &request.conversion);
     if (result != EXIT_OK)
         return result;
-    request.arguments.input_directory = input_directory;
-    request.arguments.scratch_directory = output_directory;
-    request.arguments.threads = conversion_threads(threads);
-    return write_output(&request, typed);
+    request.conversion.input_directory = input_directory;
+    request.conversion.output_directory = output_directory;
+    request.conversion.output_name = output_filename;
+    request.conversion.threads = (unsigned)threads;
+    request.conversion.typed = typed;
+    return write_output(&request.conversion);
 }
 
 /* A violation of the H5PYDataset rules in an extra converter's file, one line. */

@@ -24,8 +24,9 @@ int dataset_arguments_read(const char *program, const struct parsed_arguments *p
 }
 
 int dataset_options_apply(const char *program, const struct parsed_arguments *parsed,
-                          const struct converter *converter, struct converter_arguments *arguments)
+                          struct conversion_request *request)
 {
+    const struct converter *converter = request->dataset->converter;
     for (size_t index = 0; index < parsed->passed_count; index++) {
         const struct passed_option *passed = &parsed->passed[index];
         int option = converter_option_index(converter, passed->name);
@@ -33,7 +34,7 @@ int dataset_options_apply(const char *program, const struct parsed_arguments *pa
             return usage_error(program, "unknown option: %s", passed->name);
         if (passed->value == NULL)
             return usage_error(program, "option %s needs a value", passed->name);
-        if (!converter_option_choose(converter, option, arguments, passed->value))
+        if (!converter_option_choose(converter, option, request->values, passed->value))
             return usage_error(program, "invalid choice: %s", passed->value);
     }
     return EXIT_OK;

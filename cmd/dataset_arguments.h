@@ -3,6 +3,7 @@
 #ifndef FUEL_DATASET_ARGUMENTS_H
 #define FUEL_DATASET_ARGUMENTS_H
 
+#include "converters/conversion.h"
 #include "converters/registry.h"
 #include "parse_options.h"
 
@@ -18,10 +19,11 @@ struct dataset_arguments {
 int dataset_arguments_read(const char *program, const struct parsed_arguments *parsed,
                            struct dataset_arguments *dataset);
 
-/* Each option PARSED passed on, set in ARGUMENTS as CONVERTER's option; an option it does not
-   have, one without a value or a value not among its choices is a usage error of PROGRAM. */
+/* Each option PARSED passed on, set in REQUEST's values as its converter's option; an option it
+   does not have, one without a value or a value not among its choices is a usage error of
+   PROGRAM. */
 int dataset_options_apply(const char *program, const struct parsed_arguments *parsed,
-                          const struct converter *converter, struct converter_arguments *arguments);
+                          struct conversion_request *request);
 
 /* PARSED's words for an extra converter: every one but NAME (its first positional), as typed.
    Writes at most PARSED->word_count pointers into WORDS; returns how many. */

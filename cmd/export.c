@@ -4,6 +4,7 @@
 #include "exporters/input_find.h"
 #include "commands.h"
 #include "parse_options.h"
+#include "threads_option.h"
 #include "usage.h"
 
 #include <limits.h>
@@ -43,8 +44,7 @@ static const struct command_option options[] = {
     {.long_name = "examples-per-file", .kind = OPTION_INTEGER, .value = &chosen.examples_per_file,
      .argument = "N", .help = "hdf5-layer: examples per file (default: Caffe's limits)",
      .minimum = 1, .maximum = 1e15},
-    {.long_name = "threads", .kind = OPTION_INTEGER, .value = &chosen.threads, .argument = "N",
-     .help = "PNG encoding threads (default: one per processor)", .minimum = 1, .maximum = 64},
+    THREADS_OPTION(chosen.threads, "PNG encoding threads"),
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, .value = &chosen.quiet,
      .help = "no progress line"},
 };

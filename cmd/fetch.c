@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "conversion_progress.h"
 #include "dataset_arguments.h"
+#include "threads_option.h"
 #include "transfer_options.h"
 #include "usage.h"
 
@@ -43,7 +44,7 @@ static const struct command_option options[] = {
              "present and verified are used again)"},
     {.long_name = "json", .kind = OPTION_FLAG, .value = &as_json,
      .help = "print {\"name\", \"path\", \"fetched\"}"},
-    CONVERSION_THREADS_OPTION(threads),
+    THREADS_OPTION(threads, "worker threads of the conversion"),
     TRANSFER_OPTIONS(transfer),
 };
 
@@ -77,10 +78,9 @@ struct fetch_request {
     const struct parsed_arguments *parsed;
     const struct typed_command *typed;
     const struct dataset *record; /* the dataset NAME [FORMAT] names */
-    const struct converter *converter;
     const struct extra_converter *extra; /* when NAME has no built-in converter */
     struct extra_converters extras;
-    struct converter_arguments arguments;
+    struct conversion_request conversion; /* of the built-in converter */
     struct download_options options;
 };
 
@@ -98,17 +98,16 @@ static int dataset_resolve(struct fetch_request *request)
     default:
         return usage_error(program, "unknown dataset: %s", name);
     }
-    if (dataset_converts(request->record))
-        request->converter = request->record->converter;
-    else
+    if (!dataset_converts(request->record))
         request->extra = extra_converter_find(&request->extras, name);
     if (request->extra != NULL)
         return EXIT_OK;
-    if (request->converter == NULL)
+    if (!dataset_converts(request->record))
         return usage_error(program, "no converter for this dataset: %s", name);
-    converter_arguments_init(&request->arguments, request->record);
-    return dataset_options_apply(program, request->parsed, request->converter,
-                                 &request->arguments);
+    conversion_request_init(&request->conversion, request->record);
+    request->conversion.threads = (unsigned)threads;
+    request->conversion.typed = request->typed;
+    return dataset_options_apply(program, request->parsed, &request->conversion);
 }
 
 static int output_directory_choose(const struct fetch_request *request,
@@ -155,25 +154,21 @@ static int extra_convert(const struct fetch_request *request, const char *direct
     return result;
 }
 
-static int raw_convert(struct fetch_request *request, const char *directory, const char *name,
-                       char *path, size_t size)
+static int raw_convert(struct fetch_request *request, const char *directory, char *path,
+                       size_t size)
 {
     if (request->extra != NULL)
         return extra_convert(request, directory, path, size);
     struct conversion_inputs inputs;
-    request->arguments.input_directory = directory;
-    request->arguments.scratch_directory = directory;
-    conversion_inputs_list(&request->arguments, &inputs);
+    conversion_inputs_list(&request->conversion, &inputs);
     for (size_t index = 0; index < inputs.count; index++)
         if (access(inputs.paths[index], R_OK) != 0)
             return error_set(EXIT_MISSING_INPUT, "not downloaded: %s: the dataset's files do "
                              "not include it", inputs.paths[index]);
-    request->arguments.threads = conversion_threads(threads);
     struct conversion_listener listener;
-    conversion_listen(&listener, transfer.quiet, &request->arguments);
-    int result = conversion_write(request->converter, &request->arguments, inputs.list,
-                                  inputs.count, directory, name, request->typed, path, size);
-    conversion_listener_end(&listener, &request->arguments);
+    conversion_listen(&listener, transfer.quiet, &request->conversion);
+    int result = conversion_run(&request->conversion, path, size);
+    conversion_listener_end(&listener, &request->conversion);
     return result;
 }
 
@@ -229,7 +224,7 @@ static int fetch_locked(struct fetch_request *request, const struct fuel_config 
                 program, path);
     int result = raw_download(request, config, directory);
     if (result == EXIT_OK)
-        result = raw_convert(request, directory, name, path, sizeof path);
+        result = raw_convert(request, directory, path, sizeof path);
     if (result == EXIT_OK && !keep_raw)
         result = dataset_files_remove(request->record, directory, false);
     if (result == EXIT_OK)
@@ -250,11 +245,12 @@ static int fetch_run(struct fetch_request *request, const struct fuel_config *co
         result = directory_lock_waiting(directory, transfer.quiet ? NULL : waiting, &lock);
     if (result != EXIT_OK)
         return result;
-    request->arguments.input_directory = directory;
+    request->conversion.input_directory = directory;
+    request->conversion.output_directory = directory;
     if (request->extra != NULL)
         snprintf(name, sizeof name, "%s.hdf5", request->extra->name);
     else
-        converter_name_output(request->converter, &request->arguments, name, sizeof name);
+        conversion_output_name(&request->conversion, name, sizeof name);
     result = fetch_locked(request, config, directory, name);
     directory_unlock(lock);
     return result;

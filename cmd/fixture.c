@@ -187,58 +187,36 @@ static int request_build(const struct raw_fixture *fixture, struct fixture_reque
 
 /* The dataset options (--dtype) given on the command line, for the converter; none with --raw,
    whose files have no options. */
-static int converter_options(const struct dataset *dataset, const struct parsed_arguments *parsed,
-                             struct converter_arguments *arguments)
+static int converter_options(const struct parsed_arguments *parsed,
+                             struct conversion_request *conversion)
 {
-    const struct converter *converter = dataset->converter;
-    converter_arguments_init(arguments, dataset);
+    const struct converter *converter = conversion->dataset->converter;
     if (chosen.raw && parsed->passed_count > 0) {
         const char *name = parsed->passed[0].name;
         return usage_error(program, "unknown option: %s%s", name,
                            converter_option_index(converter, name) >= 0 ? " (with --raw)" : "");
     }
-    return dataset_options_apply(program, parsed, converter, arguments);
+    return dataset_options_apply(program, parsed, conversion);
 }
 
-struct synthetic_run {
-    const struct converter *converter;
-    struct converter_arguments arguments;
-    const struct typed_command *typed;
-};
-
-static int converter_fill(void *context, struct h5py_writer *writer)
-{
-    struct synthetic_run *run = context;
-    return run->converter->convert(&run->arguments, writer);
-}
-
-static void output_name(struct synthetic_run *run, char *name, size_t size)
-{
-    if (chosen.output_filename != NULL)
-        publish_file_name(chosen.output_filename, name, size);
-    else
-        converter_name_output(run->converter, &run->arguments, name, size);
-}
-
-/* The raw fixture in a scratch directory, converted by the dataset's own converter. */
-static int synthetic_convert(const struct raw_fixture *fixture, struct synthetic_run *run,
+/* The raw fixture in a scratch directory, converted by the dataset's own converter on one thread
+   (so that the bytes of a fixture do not depend on the machine). */
+static int synthetic_convert(const struct raw_fixture *fixture,
+                             struct conversion_request *conversion,
                              const struct fixture_request *request, const char *scratch)
 {
     int result = fixture->write(request, scratch);
     if (result != EXIT_OK)
         return result;
-    run->arguments.input_directory = scratch;
-    run->arguments.scratch_directory = chosen.output_directory;
-    struct conversion_inputs inputs;
-    char name[1024], path[4096];
-    conversion_inputs_list(&run->arguments, &inputs);
-    output_name(run, name, sizeof name);
+    char path[4096];
     json_t *note = note_create(fixture->splits, request->examples, fixture->split_count);
-    struct conversion_filler filler = {converter_fill, run};
+    conversion->input_directory = scratch;
+    conversion->output_directory = chosen.output_directory;
+    conversion->output_name = chosen.output_filename;
+    conversion->threads = 1;
+    conversion->fixture_note = note;
     result = note == NULL ? error_set(EXIT_OTHER, "out of memory")
-                          : conversion_write_fixture(&filler, inputs.list, inputs.count, note,
-                                                     chosen.output_directory, name, run->typed,
-                                                     path, sizeof path);
+                          : conversion_run(conversion, path, sizeof path);
     json_decref(note);
     if (result == EXIT_OK)
         printf("%s\n", path);
@@ -258,13 +236,14 @@ static int synthetic_run(const struct parsed_arguments *parsed,
 {
     const struct raw_fixture *fixture = NULL;
     struct fixture_request request = {0};
-    struct synthetic_run run = {.typed = typed};
+    struct conversion_request conversion;
     int result = fixture_choose(parsed, &fixture);
     if (result == EXIT_OK)
         result = request_build(fixture, &request);
     if (result == EXIT_OK) {
-        run.converter = fixture->dataset->converter;
-        result = converter_options(fixture->dataset, parsed, &run.arguments);
+        conversion_request_init(&conversion, fixture->dataset);
+        conversion.typed = typed;
+        result = converter_options(parsed, &conversion);
     }
     if (result != EXIT_OK)
         return result;
@@ -277,7 +256,7 @@ static int synthetic_run(const struct parsed_arguments *parsed,
             raw_print(fixture);
     } else if (result == EXIT_OK &&
                (result = fixture_scratch_create(fixture_scratch_parent(), &scratch)) == EXIT_OK) {
-        result = synthetic_convert(fixture, &run, &request, scratch.path);
+        result = synthetic_convert(fixture, &conversion, &request, scratch.path);
         fixture_scratch_remove(&scratch);
     }
     if (result != EXIT_OK)

@@ -7,6 +7,7 @@
 #include "common/base/progress.h"
 #include "common/base/publish.h"
 #include "common/download/raw_file.h"
+#include "converters/conversion.h"
 #include "converters/registry.h"
 #include "converters/extra.h"
 #include "commands.h"
@@ -158,10 +159,10 @@ static json_t *converted_file_json(const struct list_request *request, const cha
 
 static json_t *converted_json(const struct list_request *request, const struct dataset *dataset)
 {
-    struct converter_arguments defaults = {.input_directory = "."};
-    converter_arguments_init(&defaults, dataset);
+    struct conversion_request defaults;
+    conversion_request_init(&defaults, dataset);
     char name[256];
-    converter_name_output(dataset->converter, &defaults, name, sizeof name);
+    conversion_output_name(&defaults, name, sizeof name);
     return converted_file_json(request, name);
 }
 

@@ -332,7 +332,7 @@ int cifar_convert(const struct converter_arguments *arguments, struct h5py_write
         return error_set(EXIT_OTHER, "cannot convert: out of memory");
     }
     converter_input_path(arguments, layout->archive, conversion->path, sizeof conversion->path);
-    int result = tar_stream_open(&conversion->stream, conversion->path);
+    int result = tar_stream_open(&conversion->stream, conversion->path, arguments->threads);
     if (result == EXIT_OK)
         result = spool_create(&conversion->spool, arguments->scratch_directory);
     if (result == EXIT_OK)

@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
-void converter_arguments_init(struct converter_arguments *arguments, const struct dataset *dataset)
+void converter_values_default(const struct converter *converter,
+                              const char *values[CONVERTER_MAX_OPTIONS])
 {
-    arguments->dataset = dataset;
-    for (size_t index = 0; index < dataset->converter->option_count; index++)
-        arguments->values[index] = dataset->converter->options[index].default_value;
+    for (size_t index = 0; index < converter->option_count; index++)
+        values[index] = converter->options[index].default_value;
 }
 
 void converter_list_inputs(const struct dataset *dataset, struct converter_inputs *inputs)
@@ -45,12 +45,12 @@ int converter_option_index(const struct converter *converter, const char *name)
 }
 
 bool converter_option_choose(const struct converter *converter, int index,
-                             struct converter_arguments *arguments, const char *value)
+                             const char *values[CONVERTER_MAX_OPTIONS], const char *value)
 {
     const char *const *choices = converter->options[index].choices;
     for (size_t choice = 0; choices[choice] != NULL; choice++)
         if (strcmp(choices[choice], value) == 0) {
-            arguments->values[index] = choices[choice];
+            values[index] = choices[choice];
             return true;
         }
     return false;
@@ -67,9 +67,4 @@ void converter_report_done(const struct converter_arguments *arguments, uint64_t
 {
     if (arguments->progress != NULL)
         arguments->progress->advance(arguments->progress->context, done);
-}
-
-unsigned converter_threads(const struct converter_arguments *arguments)
-{
-    return arguments->threads > 0 ? arguments->threads : 1;
 }

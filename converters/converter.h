@@ -4,6 +4,7 @@
 #define FUEL_CONVERTER_H
 
 #include "common/h5py/h5py_writer.h"
+#include "downloaders/dataset.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -11,8 +12,6 @@
 
 #define CONVERTER_MAX_OPTIONS 4
 #define CONVERTER_MAX_INPUTS 16
-
-struct dataset;
 
 struct converter_option {
     const char *name;            /* "--dtype" */
@@ -29,14 +28,16 @@ struct converter_progress {
     void *context;
 };
 
+/* What the conversion layer (conversion.c) hands a converter, worked out from a conversion
+   request; converters never build it. */
 struct converter_arguments {
     const struct dataset *dataset; /* whose converter runs, and whose files its inputs are */
     const char *input_directory;
-    /* Where a converter may keep scratch files (the output directory): unlinked ones, or named as
-       publish_begin names temporaries so that `fuel clean` finds them; NULL: $TMPDIR. */
+    /* Where a converter may keep scratch files: unlinked ones, or named as publish_begin names
+       temporaries so that `fuel clean` finds them; NULL: $TMPDIR. */
     const char *scratch_directory;
     const char *values[CONVERTER_MAX_OPTIONS]; /* one per option, in declaration order */
-    /* Worker threads a converter may use (0 counts as 1); the data written never depend on it. */
+    /* Worker threads a converter may use, at least 1; the data written never depend on it. */
     unsigned threads;
     const struct converter_progress *progress; /* NULL: nobody listens */
 };
@@ -66,8 +67,9 @@ struct converter_inputs {
     size_t count;
 };
 
-/* Points ARGUMENTS at DATASET and sets every option value to its converter's default. */
-void converter_arguments_init(struct converter_arguments *arguments, const struct dataset *dataset);
+/* Sets VALUES, one per option of CONVERTER, to the options' defaults. */
+void converter_values_default(const struct converter *converter,
+                              const char *values[CONVERTER_MAX_OPTIONS]);
 
 /* The names of the files DATASET's converter reads, in its order. */
 void converter_list_inputs(const struct dataset *dataset, struct converter_inputs *inputs);
@@ -84,9 +86,10 @@ void converter_name_output(const struct converter *converter,
 /* The index of CONVERTER's option NAME (e.g. "--dtype"); -1 when it has none. */
 int converter_option_index(const struct converter *converter, const char *name);
 
-/* Sets ARGUMENTS' value of option INDEX to VALUE; false when VALUE is not one of its choices. */
+/* Sets VALUES[INDEX], the value of CONVERTER's option INDEX, to VALUE; false when VALUE is not
+   one of its choices. */
 bool converter_option_choose(const struct converter *converter, int index,
-                             struct converter_arguments *arguments, const char *value);
+                             const char *values[CONVERTER_MAX_OPTIONS], const char *value);
 
 /* Tells ARGUMENTS' listener that the stage LABEL of TOTAL examples begins; nothing without one. */
 void converter_report_stage(const struct converter_arguments *arguments, const char *label,
@@ -94,8 +97,5 @@ void converter_report_stage(const struct converter_arguments *arguments, const c
 
 /* Tells ARGUMENTS' listener that DONE examples of the current stage are written. */
 void converter_report_done(const struct converter_arguments *arguments, uint64_t done);
-
-/* ARGUMENTS' thread count, at least 1. */
-unsigned converter_threads(const struct converter_arguments *arguments);
 
 #endif

@@ -82,9 +82,11 @@ static int open_split(const struct converter_arguments *arguments, int split,
                          sizeof input->image_path);
     converter_input_path(arguments, split_labels[split], input->label_path,
                          sizeof input->label_path);
-    int result = idx_open(&input->images, input->image_path, &input->image_header);
+    int result = idx_open(&input->images, input->image_path, &input->image_header,
+                          arguments->threads);
     if (result == EXIT_OK)
-        result = idx_open(&input->labels, input->label_path, &input->label_header);
+        result = idx_open(&input->labels, input->label_path, &input->label_header,
+                          arguments->threads);
     if (result == EXIT_OK)
         result = check_headers(input);
     return result;
@@ -279,7 +281,7 @@ static int copy_splits(const struct converter_arguments *arguments, struct h5py_
     uint64_t total = (uint64_t)inputs[0].image_header.dimensions[0] +
                      inputs[1].image_header.dimensions[0];
     converter_report_stage(arguments, "images", total);
-    bool together = converter_threads(arguments) > 1 && total > 0;
+    bool together = arguments->threads > 1 && total > 0;
     if (result == EXIT_OK && together)
         result = copy_images_together(&output, inputs);
     uint64_t first = 0;

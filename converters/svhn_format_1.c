@@ -94,7 +94,7 @@ static int open_split_boxes(struct svhn_conversion *conversion, int split)
     snprintf(stage, sizeof stage, "%s: looking for %s/digitStruct.mat", path, split_names[split]);
     converter_report_stage(conversion->arguments, stage, 0);
     struct tar_stream *stream;
-    int result = tar_stream_open(&stream, path);
+    int result = tar_stream_open(&stream, path, conversion->arguments->threads);
     if (result != EXIT_OK)
         return result;
     for (;;) {
@@ -115,7 +115,7 @@ static int open_split_boxes(struct svhn_conversion *conversion, int split)
         snprintf(label, sizeof label, "%s: %s", path, name);
         result = svhn_boxes_open(&conversion->boxes[split], stream, size,
                                  conversion->arguments->scratch_directory, label,
-                                 converter_threads(conversion->arguments) > 1);
+                                 conversion->arguments->threads > 1);
         if (result == EXIT_OK)
             conversion->images[split] = svhn_boxes_images(conversion->boxes[split]);
         break;
@@ -284,7 +284,7 @@ static int stream_images(struct svhn_conversion *conversion, struct ordered_pool
                          uint64_t offset, const char *path)
 {
     struct tar_stream *stream = NULL;
-    int result = tar_stream_open(&stream, path);
+    int result = tar_stream_open(&stream, path, conversion->arguments->threads);
     while (result == EXIT_OK) {
         const char *name;
         uint64_t size;
@@ -316,7 +316,7 @@ static int copy_split_images(struct svhn_conversion *conversion, int split, uint
     conversion->written = 0;
     conversion->next_boxes = 0;
     converter_report_stage(conversion->arguments, path, conversion->images[split]);
-    unsigned threads = converter_threads(conversion->arguments);
+    unsigned threads = conversion->arguments->threads;
     struct ordered_pool *pool = NULL;
     int result = ordered_pool_create(&pool, threads, conversion->job_count, decode_job);
     if (result == EXIT_OK)
@@ -333,7 +333,7 @@ static int copy_split_images(struct svhn_conversion *conversion, int split, uint
    reads and writes. */
 static int allocate_jobs(struct svhn_conversion *conversion)
 {
-    unsigned threads = converter_threads(conversion->arguments);
+    unsigned threads = conversion->arguments->threads;
     conversion->job_count = threads > 1 ? (size_t)threads * JOBS_PER_THREAD : 1;
     conversion->jobs = calloc(conversion->job_count, sizeof *conversion->jobs);
     if (conversion->jobs == NULL)

@@ -57,7 +57,7 @@ static int open_archive(struct tar_stream *stream)
     return EXIT_OK;
 }
 
-int tar_stream_open(struct tar_stream **stream, const char *path)
+int tar_stream_open(struct tar_stream **stream, const char *path, unsigned threads)
 {
     *stream = calloc(1, sizeof **stream);
     if (*stream == NULL || ((*stream)->path = strdup(path)) == NULL ||
@@ -66,7 +66,7 @@ int tar_stream_open(struct tar_stream **stream, const char *path)
         *stream = NULL;
         return error_set(EXIT_OTHER, "cannot open archive: %s: out of memory", path);
     }
-    int status = inflate_file_open(&(*stream)->file, path, "cannot open archive");
+    int status = inflate_file_open(&(*stream)->file, path, "cannot open archive", threads);
     if (status == EXIT_OK) {
         (*stream)->file_size = inflate_file_size((*stream)->file);
         status = open_archive(*stream);

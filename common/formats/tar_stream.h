@@ -7,9 +7,10 @@
 
 struct tar_stream;
 
-/* Opens PATH. EXIT_MISSING_INPUT when it cannot be opened, EXIT_CORRUPT_INPUT when it is not a
-   readable archive. */
-int tar_stream_open(struct tar_stream **stream, const char *path);
+/* Opens PATH, inflated on a thread of its own when THREADS is above 1 (inflate_file_open).
+   EXIT_MISSING_INPUT when it cannot be opened, EXIT_CORRUPT_INPUT when it is not a readable
+   archive. */
+int tar_stream_open(struct tar_stream **stream, const char *path, unsigned threads);
 
 /* Advances to the next regular-file member: *NAME (valid until the next call) and *SIZE, or
    *NAME = NULL at the end, once the rest of the file has been read and its gzip trailers checked

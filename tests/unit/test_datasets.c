@@ -50,9 +50,8 @@ static void input_names_and_paths_come_from_the_file_table(void **state)
     for (size_t index = 0; datasets[index] != NULL; index++) {
         const struct dataset *dataset = datasets[index];
         struct converter_inputs inputs = {0};
-        struct converter_arguments arguments = {.input_directory = "/raw"};
+        struct converter_arguments arguments = {.dataset = dataset, .input_directory = "/raw"};
         converter_list_inputs(dataset, &inputs);
-        converter_arguments_init(&arguments, dataset);
         assert_int_equal(inputs.count, dataset->converter->input_count);
         for (size_t input = 0; input < inputs.count; input++) {
             size_t file = dataset->converter->inputs[input];
@@ -90,15 +89,15 @@ static void mnist_dtype_names_the_output(void **state)
     (void)state;
     const struct dataset *dataset;
     assert_int_equal(dataset_find("mnist", NULL, &dataset), DATASET_FOUND);
-    struct converter_arguments arguments = {.input_directory = "."};
-    converter_arguments_init(&arguments, dataset);
+    struct converter_arguments arguments = {.dataset = dataset, .input_directory = "."};
+    converter_values_default(dataset->converter, arguments.values);
     char name[64];
     converter_name_output(dataset->converter, &arguments, name, sizeof name);
     assert_string_equal(name, "mnist.hdf5");
     int dtype = converter_option_index(dataset->converter, "--dtype");
     assert_int_equal(dtype, 0);
-    assert_false(converter_option_choose(dataset->converter, dtype, &arguments, "int7"));
-    assert_true(converter_option_choose(dataset->converter, dtype, &arguments, "float32"));
+    assert_false(converter_option_choose(dataset->converter, dtype, arguments.values, "int7"));
+    assert_true(converter_option_choose(dataset->converter, dtype, arguments.values, "float32"));
     converter_name_output(dataset->converter, &arguments, name, sizeof name);
     assert_string_equal(name, "mnist_float32.hdf5");
     assert_int_equal(converter_option_index(dataset->converter, "--shuffle"), -1);
