@@ -255,9 +255,10 @@ static int synthetic_run(const struct parsed_arguments *parsed,
         if (result == EXIT_OK)
             raw_print(fixture);
     } else if (result == EXIT_OK &&
-               (result = fixture_scratch_create(fixture_scratch_parent(), &scratch)) == EXIT_OK) {
+               (result = staging_create(&scratch, fixture_scratch_parent(),
+                                        FIXTURE_STAGING_NAME)) == EXIT_OK) {
         result = synthetic_convert(fixture, &conversion, &request, scratch.path);
-        fixture_scratch_remove(&scratch);
+        staging_remove(&scratch);
     }
     if (result != EXIT_OK)
         error_print(program);
