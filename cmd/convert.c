@@ -3,11 +3,12 @@
 #include "common/base/error.h"
 #include "common/base/publish.h"
 #include "converters/conversion.h"
-#include "converters/dataset.h"
+#include "converters/registry.h"
 #include "converters/extra_conversion.h"
 #include "commands.h"
 #include "dataset_arguments.h"
 #include "conversion_progress.h"
+#include "threads_option.h"
 #include "table.h"
 
 #include <stddef.h>
@@ -39,7 +40,7 @@ static const struct command_option options[] = {
      .kind = OPTION_STRING, MEMBER(output_filename), .argument = "NAME",
      .completion = COMPLETE_FILE,
      .help = "output file name (.hdf5 added without .hdf5/.hdf/.h5)"},
-    CONVERSION_THREADS_OPTION(struct convert_options, threads),
+    THREADS_OPTION(struct convert_options, threads, "worker threads of the conversion"),
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, MEMBER(quiet),
      .help = "no progress line (drawn only when stderr is a terminal)"},
     {.short_name = 'v', .long_name = "verbose", .kind = OPTION_FLAG, MEMBER(verbose),
@@ -78,7 +79,7 @@ static int datasets_print(const struct dataset_choice *choice)
             continue;
         dataset_label(list[index], label, sizeof label);
         result = table_add_texts(&table,
-                                 (const char *[]){label, list[index]->converter.summary});
+                                 (const char *[]){label, list[index]->converter->summary});
     }
     for (size_t index = 0; index < choice->extras.count && result == EXIT_OK; index++) {
         const struct extra_converter *extra = &choice->extras.items[index];
@@ -92,15 +93,15 @@ static int datasets_print(const struct dataset_choice *choice)
 /* DATASET's usage, inputs, output (named with the options given) and options. */
 static void converter_help(const struct command_run *run, const struct dataset *dataset)
 {
-    const struct converter *converter = &dataset->converter;
-    struct converter_arguments arguments = {.input_directory = "."};
-    converter_arguments_init(&arguments, dataset);
-    if (dataset == run->dataset->record && run->dataset_options != NULL)
-        arguments.options = run->dataset_options;
+    const struct converter *converter = dataset->converter;
+    struct conversion_request request;
+    conversion_request_init(&request, dataset);
+    if (dataset == run->dataset->record)
+        request.options = run->dataset_options;
     struct converter_inputs inputs = {0};
     converter_list_inputs(dataset, &inputs);
     char output[256];
-    converter_name_output(converter, &arguments, output, sizeof output);
+    conversion_output_name(&request, output, sizeof output);
     command_help_usage(run, dataset);
     printf("\n%s\n\ninputs (in DIR):\n", converter->summary);
     for (size_t index = 0; index < inputs.count; index++)
@@ -185,27 +186,19 @@ static int check_inputs(const struct command_run *run, const struct conversion_i
     return EXIT_MISSING_INPUT;
 }
 
-static int write_output(const struct command_run *run, struct converter_arguments *arguments)
+static int write_output(const struct command_run *run, struct conversion_request *request)
 {
     const struct convert_options *chosen = run->options;
-    const struct converter *converter = &arguments->dataset->converter;
     struct conversion_inputs inputs;
-    char name[1024], path[PATH_MAX];
-    conversion_inputs_list(arguments, &inputs);
+    char path[PATH_MAX];
+    conversion_inputs_list(request, &inputs);
     int result = check_inputs(run, &inputs);
     if (result != EXIT_OK)
         return result;
-    if (chosen->output_filename == NULL)
-        converter_name_output(converter, arguments, name, sizeof name);
-    else
-        publish_file_name(chosen->output_filename, name, sizeof name);
-    result = publish_directory_create(chosen->output_directory);
     struct conversion_listener listener;
-    conversion_listen(&listener, chosen->quiet, arguments);
-    if (result == EXIT_OK)
-        result = conversion_write(converter, arguments, inputs.list, inputs.count,
-                                  chosen->output_directory, name, run->typed, path, sizeof path);
-    conversion_listener_end(&listener, arguments);
+    conversion_listen(&listener, chosen->quiet, request);
+    result = conversion_run(request, path, sizeof path);
+    conversion_listener_end(&listener, request);
     if (result == EXIT_OK)
         printf("%s\n", path);
     return result;
@@ -241,11 +234,13 @@ int convert_body(const struct command_run *run)
     const struct convert_options *chosen = run->options;
     if (run->dataset->extra != NULL)
         return convert_extra(run);
-    struct converter_arguments arguments = {0};
-    converter_arguments_init(&arguments, run->dataset->record);
-    arguments.options = run->dataset_options;
-    arguments.input_directory = chosen->input_directory;
-    arguments.scratch_directory = chosen->output_directory;
-    arguments.threads = conversion_threads(chosen->threads);
-    return write_output(run, &arguments);
+    struct conversion_request request;
+    conversion_request_init(&request, run->dataset->record);
+    request.options = run->dataset_options;
+    request.input_directory = chosen->input_directory;
+    request.output_directory = chosen->output_directory;
+    request.output_name = chosen->output_filename;
+    request.threads = (unsigned)chosen->threads;
+    request.typed = run->typed;
+    return write_output(run, &request);
 }

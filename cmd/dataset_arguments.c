@@ -107,7 +107,7 @@ const struct converter *dataset_choice_converter(const struct dataset_choice *ch
 {
     if (choice->extra != NULL || choice->record == NULL || !dataset_converts(choice->record))
         return NULL;
-    return &choice->record->converter;
+    return choice->record->converter;
 }
 
 size_t dataset_extra_words(const struct parsed_arguments *parsed, const char **words)

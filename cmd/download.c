@@ -4,7 +4,7 @@
 #include "common/base/directory.h"
 #include "common/base/error.h"
 #include "common/base/progress.h"
-#include "converters/download_items.h"
+#include "downloaders/download_items.h"
 #include "commands.h"
 #include "dataset_arguments.h"
 #include "table.h"

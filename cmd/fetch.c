@@ -4,12 +4,13 @@
 #include "common/base/error.h"
 #include "common/h5py/h5py_check.h"
 #include "converters/conversion.h"
-#include "converters/dataset.h"
-#include "converters/download_items.h"
+#include "converters/registry.h"
+#include "downloaders/download_items.h"
 #include "converters/extra_conversion.h"
 #include "commands.h"
 #include "dataset_arguments.h"
 #include "conversion_progress.h"
+#include "threads_option.h"
 #include "table.h"
 #include "transfer_options.h"
 #include "usage.h"
@@ -49,7 +50,7 @@ static const struct command_option options[] = {
              "present and verified are used again)"},
     {.long_name = "json", .kind = OPTION_FLAG, MEMBER(as_json),
      .help = "print {\"name\", \"path\", \"fetched\"}"},
-    CONVERSION_THREADS_OPTION(struct fetch_options, threads),
+    THREADS_OPTION(struct fetch_options, threads, "worker threads of the conversion"),
     TRANSFER_OPTIONS(struct fetch_options, transfer),
 };
 
@@ -88,7 +89,7 @@ struct fetch_request {
     const struct dataset *record; /* the dataset NAME [FORMAT] names */
     const struct converter *converter;
     const struct extra_converter *extra; /* when NAME has no built-in converter */
-    struct converter_arguments arguments;
+    struct conversion_request conversion; /* of the built-in converter */
     struct download_options options;
 };
 
@@ -136,25 +137,21 @@ static int extra_convert(const struct fetch_request *request, const char *direct
     return result;
 }
 
-static int raw_convert(struct fetch_request *request, const char *directory, const char *name,
-                       char *path, size_t size)
+static int raw_convert(struct fetch_request *request, const char *directory, char *path,
+                       size_t size)
 {
     if (request->extra != NULL)
         return extra_convert(request, directory, path, size);
     struct conversion_inputs inputs;
-    request->arguments.input_directory = directory;
-    request->arguments.scratch_directory = directory;
-    conversion_inputs_list(&request->arguments, &inputs);
+    conversion_inputs_list(&request->conversion, &inputs);
     for (size_t index = 0; index < inputs.count; index++)
         if (access(inputs.paths[index], R_OK) != 0)
             return error_set(EXIT_MISSING_INPUT, "not downloaded: %s: the dataset's files do "
                              "not include it", inputs.paths[index]);
-    request->arguments.threads = conversion_threads(request->chosen->threads);
     struct conversion_listener listener;
-    conversion_listen(&listener, request->chosen->transfer.quiet, &request->arguments);
-    int result = conversion_write(request->converter, &request->arguments, inputs.list,
-                                  inputs.count, directory, name, request->run->typed, path, size);
-    conversion_listener_end(&listener, &request->arguments);
+    conversion_listen(&listener, request->chosen->transfer.quiet, &request->conversion);
+    int result = conversion_run(&request->conversion, path, size);
+    conversion_listener_end(&listener, &request->conversion);
     return result;
 }
 
@@ -211,7 +208,7 @@ static int fetch_locked(struct fetch_request *request, const char *directory, co
                 program, path);
     int result = raw_download(request, directory);
     if (result == EXIT_OK)
-        result = raw_convert(request, directory, name, path, sizeof path);
+        result = raw_convert(request, directory, path, sizeof path);
     if (result == EXIT_OK && !chosen->keep_raw)
         result = dataset_files_remove(request->record, directory, false);
     if (result == EXIT_OK)
@@ -233,11 +230,12 @@ static int fetch_run(struct fetch_request *request)
                                         &lock);
     if (result != EXIT_OK)
         return result;
-    request->arguments.input_directory = directory;
+    request->conversion.input_directory = directory;
+    request->conversion.output_directory = directory;
     if (request->extra != NULL)
         snprintf(name, sizeof name, "%s.hdf5", request->extra->name);
     else
-        converter_name_output(request->converter, &request->arguments, name, sizeof name);
+        conversion_output_name(&request->conversion, name, sizeof name);
     result = fetch_locked(request, directory, name);
     directory_unlock(lock);
     return result;
@@ -275,8 +273,10 @@ int fetch_body(const struct command_run *run)
     if (request.converter == NULL && request.extra == NULL)
         return usage_error(run->program, "no converter for this dataset: %s", request.record->name);
     if (request.converter != NULL) {
-        converter_arguments_init(&request.arguments, request.record);
-        request.arguments.options = run->dataset_options;
+        conversion_request_init(&request.conversion, request.record);
+        request.conversion.options = run->dataset_options;
+        request.conversion.threads = (unsigned)request.chosen->threads;
+        request.conversion.typed = run->typed;
     }
     transfer_settings_apply(&request.chosen->transfer, &request.options);
     return fetch_run(&request);

@@ -2,11 +2,12 @@
    files fuel-download would fetch) with synthetic examples, or a cut of an existing file. */
 #include "common/base/error.h"
 #include "common/base/publish.h"
+#include "common/base/staging.h"
 #include "common/base/suggest.h"
 #include "converters/file_resolve.h"
 #include "common/h5py/h5py_cut.h"
 #include "converters/conversion.h"
-#include "converters/dataset.h"
+#include "converters/registry.h"
 #include "commands.h"
 #include "dataset_arguments.h"
 #include "fixture_options.h"
@@ -150,41 +151,25 @@ static int request_build(const struct command_run *run, const struct raw_fixture
     return result;
 }
 
-struct synthetic_run {
-    const struct command_run *run;
-    const struct converter *converter;
-    struct converter_arguments arguments;
-};
-
-static int converter_fill(void *context, struct h5py_writer *writer)
-{
-    struct synthetic_run *synthetic = context;
-    return synthetic->converter->convert(&synthetic->arguments, writer);
-}
-
-/* The raw fixture in a scratch directory, converted by the dataset's own converter. */
-static int synthetic_convert(const struct raw_fixture *fixture, struct synthetic_run *synthetic,
+/* The raw fixture in a scratch directory, converted by the dataset's own converter on one thread
+   (so that the bytes of a fixture do not depend on the machine). */
+static int synthetic_convert(const struct raw_fixture *fixture, const struct command_run *run,
+                             struct conversion_request *conversion,
                              const struct fixture_request *request, const char *scratch)
 {
-    const struct fixture_options *chosen = synthetic->run->options;
+    const struct fixture_options *chosen = run->options;
     int result = fixture->write(request, scratch);
     if (result != EXIT_OK)
         return result;
-    synthetic->arguments.input_directory = scratch;
-    synthetic->arguments.scratch_directory = chosen->output_directory;
-    struct conversion_inputs inputs;
-    char name[1024], path[4096];
-    conversion_inputs_list(&synthetic->arguments, &inputs);
-    if (chosen->output_filename != NULL)
-        publish_file_name(chosen->output_filename, name, sizeof name);
-    else
-        converter_name_output(synthetic->converter, &synthetic->arguments, name, sizeof name);
+    char path[4096];
     json_t *note = note_create(chosen, fixture->splits, request->examples, fixture->split_count);
-    struct conversion_filler filler = {converter_fill, synthetic};
+    conversion->input_directory = scratch;
+    conversion->output_directory = chosen->output_directory;
+    conversion->output_name = chosen->output_filename;
+    conversion->threads = 1;
+    conversion->fixture_note = note;
     result = note == NULL ? error_set(EXIT_OTHER, "out of memory")
-                          : conversion_write_fixture(&filler, inputs.list, inputs.count, note,
-                                                     chosen->output_directory, name,
-                                                     synthetic->run->typed, path, sizeof path);
+                          : conversion_run(conversion, path, sizeof path);
     json_decref(note);
     if (result == EXIT_OK)
         printf("%s\n", path);
@@ -204,7 +189,7 @@ static int synthetic_run(const struct command_run *run)
     const struct fixture_options *chosen = run->options;
     const struct raw_fixture *fixture = NULL;
     struct fixture_request request = {0};
-    struct synthetic_run synthetic = {.run = run};
+    struct conversion_request conversion;
     int result = fixture_choose(run, &fixture);
     if (result == EXIT_OK)
         result = request_build(run, fixture, &request);
@@ -213,9 +198,9 @@ static int synthetic_run(const struct command_run *run)
                              run->parsed->dataset_option);
     if (result != EXIT_OK)
         return result;
-    synthetic.converter = &fixture->dataset->converter;
-    converter_arguments_init(&synthetic.arguments, fixture->dataset);
-    synthetic.arguments.options = run->dataset_options;
+    conversion_request_init(&conversion, fixture->dataset);
+    conversion.options = run->dataset_options;
+    conversion.typed = run->typed;
     result = publish_directory_create(chosen->output_directory);
     struct staging scratch;
     if (result == EXIT_OK && chosen->raw) {
@@ -223,9 +208,10 @@ static int synthetic_run(const struct command_run *run)
         if (result == EXIT_OK)
             raw_print(chosen, fixture);
     } else if (result == EXIT_OK &&
-               (result = fixture_scratch_create(fixture_scratch_parent(), &scratch)) == EXIT_OK) {
-        result = synthetic_convert(fixture, &synthetic, &request, scratch.path);
-        fixture_scratch_remove(&scratch);
+               (result = staging_create(&scratch, fixture_scratch_parent(),
+                                        FIXTURE_STAGING_NAME)) == EXIT_OK) {
+        result = synthetic_convert(fixture, run, &conversion, &request, scratch.path);
+        staging_remove(&scratch);
     }
     return result;
 }

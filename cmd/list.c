@@ -5,10 +5,11 @@
 #include "common/base/fault_guard.h"
 #include "common/h5py/provenance.h"
 #include "common/base/progress.h"
-#include "common/base/publish.h"
+#include "common/base/staging.h"
 #include "common/download/raw_file.h"
 #include "common/formats/inflated_digest.h"
-#include "converters/dataset.h"
+#include "converters/registry.h"
+#include "converters/conversion.h"
 #include "converters/extra.h"
 #include "commands.h"
 #include "table.h"
@@ -127,19 +128,17 @@ static json_t *created_json(const struct list_request *request, const char *path
     return value;
 }
 
-/* The temporaries .NAME.XXXXXX that killed conversions left in the data path (fuel-clean(1)). */
+/* The stagings .fuel-staging-NAME.XXXXXX that killed conversions left in the data path
+   (fuel-clean(1)). */
 static json_t *leftovers_json(const struct list_request *request, const char *name)
 {
     json_t *leftovers = json_array();
-    size_t length = strlen(name);
     for (size_t index = 0; index < request->config.data_path.count; index++) {
         const char *directory = request->config.data_path.items[index];
         DIR *listing = opendir(directory);
         for (struct dirent *entry; listing != NULL && (entry = readdir(listing)) != NULL;) {
             char path[PATH_MAX];
-            if (publish_is_temporary_name(entry->d_name) &&
-                strlen(entry->d_name) == length + 8 &&
-                strncmp(entry->d_name + 1, name, length) == 0 &&
+            if (staging_is_name_of(entry->d_name, name) &&
                 snprintf(path, sizeof path, "%s/%s", directory, entry->d_name) < (int)sizeof path)
                 json_array_append_new(leftovers, json_string(path));
         }
@@ -171,10 +170,10 @@ static json_t *converted_file_json(const struct list_request *request, const cha
 
 static json_t *converted_json(const struct list_request *request, const struct dataset *dataset)
 {
-    struct converter_arguments defaults = {.input_directory = "."};
-    converter_arguments_init(&defaults, dataset);
+    struct conversion_request defaults;
+    conversion_request_init(&defaults, dataset);
     char name[256];
-    converter_name_output(&dataset->converter, &defaults, name, sizeof name);
+    conversion_output_name(&defaults, name, sizeof name);
     return converted_file_json(request, name);
 }
 

@@ -25,9 +25,9 @@ void command_tables(const struct command_line *line, const struct dataset *recor
     *tables = (struct option_tables){.count = 1};
     tables->tables[0] = (struct option_table){line->options, line->option_count, values};
     if (line->dataset_options && record != NULL && dataset_converts(record) &&
-        record->converter.option_count > 0)
+        record->converter->option_count > 0)
         tables->tables[tables->count++] = (struct option_table){
-            record->converter.options, record->converter.option_count, dataset_values};
+            record->converter->options, record->converter->option_count, dataset_values};
 }
 
 static void *values_create(size_t size, const void *defaults)
@@ -189,7 +189,7 @@ void command_help_usage(const struct command_run *run, const struct dataset *rec
         snprintf(label, sizeof label, "%s ", line->dataset_usage);
     printf("usage: %s %s%s%s", run->program, label, record != NULL ? " " : "", line->usage);
     if (line->dataset_options && record != NULL && dataset_converts(record))
-        usage_print_synopses(stdout, record->converter.options, record->converter.option_count);
+        usage_print_synopses(stdout, record->converter->options, record->converter->option_count);
     else if (line->dataset_options && extra != NULL)
         printf(" [ARGUMENTS]");
     else if (line->dataset_options && record == NULL)
@@ -204,12 +204,12 @@ void command_help_options(const struct command_run *run, const struct dataset *r
     const struct command_line *line = run->command->line;
     usage_print_options(stdout, "options", line->options, line->option_count, true);
     if (!line->dataset_options || record == NULL || !dataset_converts(record) ||
-        record->converter.option_count == 0)
+        record->converter->option_count == 0)
         return;
     char label[160], title[192];
     dataset_label(record, label, sizeof label);
     snprintf(title, sizeof title, "\noptions of %s", label);
-    usage_print_options(stdout, title, record->converter.options, record->converter.option_count,
+    usage_print_options(stdout, title, record->converter->options, record->converter->option_count,
                         false);
 }
 

@@ -320,7 +320,7 @@ static void release(struct conversion *conversion)
 
 int cifar_convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
 {
-    const struct cifar_layout *layout = arguments->dataset->converter.layout;
+    const struct cifar_layout *layout = arguments->dataset->converter->layout;
     struct conversion *conversion = calloc(1, sizeof *conversion);
     if (conversion == NULL)
         return error_set(EXIT_OTHER, "cannot convert: out of memory");
@@ -331,8 +331,9 @@ int cifar_convert(const struct converter_arguments *arguments, struct h5py_write
         release(conversion);
         return error_set(EXIT_OTHER, "cannot convert: out of memory");
     }
-    converter_input_path(arguments, 0, conversion->path, sizeof conversion->path);
-    int result = archive_stream_open(&conversion->stream, conversion->path, ARCHIVE_STREAM_TAR);
+    converter_input_path(arguments, layout->archive, conversion->path, sizeof conversion->path);
+    int result = archive_stream_open(&conversion->stream, conversion->path, ARCHIVE_STREAM_TAR,
+                                     arguments->threads);
     if (result == EXIT_OK)
         result = spool_create(&conversion->spool, arguments->scratch_directory);
     if (result == EXIT_OK)

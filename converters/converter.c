@@ -2,30 +2,22 @@
    file name. */
 #include "converter.h"
 
-#include "dataset.h"
+#include "downloaders/dataset.h"
 
 #include <stdio.h>
 #include <string.h>
 
-void converter_arguments_init(struct converter_arguments *arguments, const struct dataset *dataset)
-{
-    arguments->dataset = dataset;
-    arguments->options = dataset->converter.option_defaults;
-}
-
 void converter_list_inputs(const struct dataset *dataset, struct converter_inputs *inputs)
 {
-    inputs->count = dataset->converter.input_count;
+    inputs->count = dataset->converter->input_count;
     for (size_t index = 0; index < inputs->count; index++)
-        inputs->names[index] = dataset->files[dataset->converter.inputs[index]].name;
+        inputs->names[index] = dataset->files[dataset->converter->inputs[index]].name;
 }
 
-void converter_input_path(const struct converter_arguments *arguments, size_t index, char *path,
+void converter_input_path(const struct converter_arguments *arguments, size_t file, char *path,
                           size_t size)
 {
-    const struct dataset *dataset = arguments->dataset;
-    snprintf(path, size, "%s/%s", arguments->input_directory,
-             dataset->files[dataset->converter.inputs[index]].name);
+    snprintf(path, size, "%s/%s", arguments->input_directory, arguments->dataset->files[file].name);
 }
 
 void converter_name_output(const struct converter *converter,
@@ -48,9 +40,4 @@ void converter_report_done(const struct converter_arguments *arguments, uint64_t
 {
     if (arguments->progress != NULL)
         arguments->progress->advance(arguments->progress->context, done);
-}
-
-unsigned converter_threads(const struct converter_arguments *arguments)
-{
-    return arguments->threads > 0 ? arguments->threads : 1;
 }

@@ -5,6 +5,7 @@
 
 #include "common/base/command_option.h"
 #include "common/h5py/h5py_writer.h"
+#include "downloaders/dataset.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,16 +23,18 @@ struct converter_progress {
     void *context;
 };
 
+/* What the conversion layer (conversion.c) hands a converter, worked out from a conversion
+   request; converters never build it. */
 struct converter_arguments {
     const struct dataset *dataset; /* whose converter runs, and whose files its inputs are */
     const char *input_directory;
-    /* Where a converter may keep scratch files (the output directory): unlinked ones, or named as
-       publish_begin names temporaries so that `fuel clean` finds them; NULL: $TMPDIR. */
+    /* Where a converter may keep scratch files: unlinked ones, or named as publish_begin names
+       temporaries so that `fuel clean` finds them; NULL: $TMPDIR. */
     const char *scratch_directory;
     /* The dataset options given (mnist --dtype): the converter's own options struct, filled
        from its option table by the command runner; the converter's defaults until then. */
     const void *options;
-    /* Worker threads a converter may use (0 counts as 1); the data written never depend on it. */
+    /* Worker threads a converter may use, at least 1; the data written never depend on it. */
     unsigned threads;
     const struct converter_progress *progress; /* NULL: nobody listens */
 };
@@ -65,15 +68,13 @@ struct converter_inputs {
     size_t count;
 };
 
-/* Points ARGUMENTS at DATASET and at its converter's default options. */
-void converter_arguments_init(struct converter_arguments *arguments, const struct dataset *dataset);
 
 /* The names of the files DATASET's converter reads, in its order. */
 void converter_list_inputs(const struct dataset *dataset, struct converter_inputs *inputs);
 
-/* The path of input INDEX (0 to input_count - 1) of ARGUMENTS' converter: the input directory,
-   '/', the name of that file of the dataset. */
-void converter_input_path(const struct converter_arguments *arguments, size_t index, char *path,
+/* The path of the file FILE of ARGUMENTS' dataset (an index into its downloader's table, named by
+   the downloader's enum: MNIST_TRAIN_IMAGES): the input directory, '/', the file's name. */
+void converter_input_path(const struct converter_arguments *arguments, size_t file, char *path,
                           size_t size);
 
 /* CONVERTER's default output file name with ARGUMENTS into NAME (SIZE bytes). */
@@ -86,8 +87,5 @@ void converter_report_stage(const struct converter_arguments *arguments, const c
 
 /* Tells ARGUMENTS' listener that DONE examples of the current stage are written. */
 void converter_report_done(const struct converter_arguments *arguments, uint64_t done);
-
-/* ARGUMENTS' thread count, at least 1. */
-unsigned converter_threads(const struct converter_arguments *arguments);
 
 #endif

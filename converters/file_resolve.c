@@ -3,8 +3,8 @@
 
 #include "common/base/config.h"
 #include "common/base/error.h"
-#include "converter.h"
-#include "dataset.h"
+#include "conversion.h"
+#include "registry.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -35,10 +35,9 @@ static void candidates_list(const char *argument, struct candidates *candidates)
         const struct dataset *dataset = list[index];
         if (strcmp(dataset->name, argument) != 0 || !dataset_converts(dataset))
             continue;
-        struct converter_arguments defaults;
-        converter_arguments_init(&defaults, dataset);
-        converter_name_output(&dataset->converter, &defaults,
-                              candidates->names[candidates->count++], NAME_BYTES);
+        struct conversion_request defaults;
+        conversion_request_init(&defaults, dataset);
+        conversion_output_name(&defaults, candidates->names[candidates->count++], NAME_BYTES);
     }
     if (candidates->count == 0 && !has_extension(argument))
         snprintf(candidates->names[candidates->count++], NAME_BYTES, "%s.hdf5", argument);

@@ -1,6 +1,7 @@
 /* SVHN format 1: {train,test,extra}.tar.gz (SPLIT/N.png images and SPLIT/digitStruct.mat boxes)
    into variable-length features and bbox_* sources, as Fuel 0.2 writes svhn_format_1.hdf5. */
-#include "dataset.h"
+#include "converter.h"
+#include "downloaders/svhn.h"
 #include "svhn_boxes.h"
 
 #include "common/base/error.h"
@@ -35,16 +36,9 @@ _Static_assert(PNG_RGB_MAX_SIDE <= UINT16_MAX, "image sides are stored in uint16
 
 static const char *const split_names[SPLIT_COUNT] = {"train", "test", "extra"};
 
-#define STANFORD "http://ufldl.stanford.edu/housenumbers/"
-#define SVHN_FILE(file, bytes, md5) \
-    {.name = file, .urls = {STANFORD file, NULL}, .size = bytes, .checksum = md5}
-
-/* One archive a split, in the order of the splits. */
-static const struct dataset_file files[SPLIT_COUNT] = {
-    SVHN_FILE("train.tar.gz", 404141560, "a649f4cb15c35520e8a8c342d4c0005a"),
-    SVHN_FILE("test.tar.gz", 276555967, "790d9c8d42f1fcbd219b59956c853a81"),
-    SVHN_FILE("extra.tar.gz", 1955489752, "606f41243d71ca4d5fe66dbaf1f02bee"),
-};
+/* Each split's archive, in the order of the splits. */
+static const enum svhn_format_1_file split_files[SPLIT_COUNT] = {
+    SVHN_FORMAT_1_TRAIN, SVHN_FORMAT_1_TEST, SVHN_FORMAT_1_EXTRA};
 static const char *const box_source_names[FIELD_COUNT] = {
     "bbox_labels", "bbox_heights", "bbox_widths", "bbox_lefts", "bbox_tops"};
 static const char *const box_axis_labels[FIELD_COUNT] = {"index", "height", "width", "x", "y"};
@@ -77,7 +71,7 @@ struct svhn_conversion {
 static void archive_path(const struct svhn_conversion *conversion, int split, char *path,
                          size_t size)
 {
-    converter_input_path(conversion->arguments, (size_t)split, path, size);
+    converter_input_path(conversion->arguments, split_files[split], path, size);
 }
 
 /* NAME without a leading "./", when it lies in the directory SPLIT: the rest of it, else NULL. */
@@ -100,7 +94,7 @@ static int open_split_boxes(struct svhn_conversion *conversion, int split)
     snprintf(stage, sizeof stage, "%s: looking for %s/digitStruct.mat", path, split_names[split]);
     converter_report_stage(conversion->arguments, stage, 0);
     struct archive_stream *stream;
-    int result = archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR);
+    int result = archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR, conversion->arguments->threads);
     if (result != EXIT_OK)
         return result;
     for (;;) {
@@ -121,7 +115,7 @@ static int open_split_boxes(struct svhn_conversion *conversion, int split)
         snprintf(label, sizeof label, "%s: %s", path, name);
         result = svhn_boxes_open(&conversion->boxes[split], stream, size,
                                  conversion->arguments->scratch_directory, label,
-                                 converter_threads(conversion->arguments) > 1);
+                                 conversion->arguments->threads > 1);
         if (result == EXIT_OK)
             conversion->images[split] = svhn_boxes_images(conversion->boxes[split]);
         break;
@@ -291,7 +285,7 @@ static int stream_images(struct svhn_conversion *conversion, struct ordered_pool
                          uint64_t offset, const char *path)
 {
     struct archive_stream *stream = NULL;
-    int result = archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR);
+    int result = archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR, conversion->arguments->threads);
     while (result == EXIT_OK) {
         const char *name;
         uint64_t size;
@@ -323,7 +317,7 @@ static int copy_split_images(struct svhn_conversion *conversion, int split, uint
     conversion->written = 0;
     conversion->next_boxes = 0;
     converter_report_stage(conversion->arguments, path, conversion->images[split]);
-    unsigned threads = converter_threads(conversion->arguments);
+    unsigned threads = conversion->arguments->threads;
     struct ordered_pool *pool = NULL;
     int result = ordered_pool_create(&pool, threads, conversion->job_count, decode_job);
     if (result == EXIT_OK)
@@ -340,7 +334,7 @@ static int copy_split_images(struct svhn_conversion *conversion, int split, uint
    reads and writes. */
 static int allocate_jobs(struct svhn_conversion *conversion)
 {
-    unsigned threads = converter_threads(conversion->arguments);
+    unsigned threads = conversion->arguments->threads;
     conversion->job_count = threads > 1 ? (size_t)threads * JOBS_PER_THREAD : 1;
     conversion->jobs = calloc(conversion->job_count, sizeof *conversion->jobs);
     if (conversion->jobs == NULL)
@@ -381,17 +375,10 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     return result;
 }
 
-const struct dataset svhn_format_1_dataset = {
-    .name = "svhn",
-    .variant = "1",
-    .summary = "street view house numbers, full images with digit boxes (format 1)",
-    .files = files,
-    .file_count = SPLIT_COUNT,
-    .converter = {
-        .summary = "SVHN format 1: house-number PNGs and digit boxes into svhn_format_1.hdf5",
-        .inputs = {0, 1, 2},
-        .input_count = SPLIT_COUNT,
-        .output_file = "svhn_format_1.hdf5",
-        .convert = convert,
-    },
+const struct converter svhn_format_1_converter = {
+    .summary = "SVHN format 1: house-number PNGs and digit boxes into svhn_format_1.hdf5",
+    .inputs = {SVHN_FORMAT_1_TRAIN, SVHN_FORMAT_1_TEST, SVHN_FORMAT_1_EXTRA},
+    .input_count = SVHN_FORMAT_1_FILE_COUNT,
+    .output_file = "svhn_format_1.hdf5",
+    .convert = convert,
 };

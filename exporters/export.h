@@ -21,7 +21,7 @@ struct export_request {
                                         "float32" / "float64" */
     double scale;                    /* multiplies the data converted to float */
     uint64_t examples_per_file;      /* hdf5-layer; 0: as many as Caffe's limits allow */
-    unsigned threads;                /* PNG encoders; 0: one per online processor */
+    unsigned threads;                /* PNG encoders; 0: threads_default() */
     int argc;                        /* the command line typed, for the provenance */
     char *const *argv;
     const char *command;

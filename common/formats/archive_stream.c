@@ -100,7 +100,7 @@ static int open_archive(struct archive_stream *stream)
 }
 
 int archive_stream_open(struct archive_stream **stream, const char *path,
-                        enum archive_stream_format format)
+                        enum archive_stream_format format, unsigned threads)
 {
     *stream = calloc(1, sizeof **stream);
     if (*stream != NULL)
@@ -112,7 +112,7 @@ int archive_stream_open(struct archive_stream **stream, const char *path,
         *stream = NULL;
         return error_set(EXIT_OTHER, "cannot open archive: %s: out of memory", path);
     }
-    int status = inflate_file_open(&(*stream)->file, path, "cannot open archive");
+    int status = inflate_file_open(&(*stream)->file, path, "cannot open archive", threads);
     if (status == EXIT_OK) {
         (*stream)->file_size = inflate_file_size((*stream)->file);
         status = open_archive(*stream);

@@ -17,10 +17,11 @@ enum archive_stream_format {
    purpose flag bit 3), whose size only follows its data. */
 #define ARCHIVE_STREAM_SIZE_UNKNOWN UINT64_MAX
 
-/* Opens PATH as an archive in FORMAT. EXIT_MISSING_INPUT when it cannot be opened,
+/* Opens PATH as an archive in FORMAT, a gzipped one inflated on a thread of its own when THREADS
+   is above 1 (inflate_file_open). EXIT_MISSING_INPUT when it cannot be opened,
    EXIT_CORRUPT_INPUT when it is not a readable archive. */
 int archive_stream_open(struct archive_stream **stream, const char *path,
-                        enum archive_stream_format format);
+                        enum archive_stream_format format, unsigned threads);
 
 /* Advances to the next regular-file member: *NAME (valid until the next call) and *SIZE (or
    ARCHIVE_STREAM_SIZE_UNKNOWN), or *NAME = NULL at the end, once the rest of the file has been

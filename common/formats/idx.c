@@ -83,13 +83,14 @@ static int check_declared_size(struct idx_reader *reader, const struct idx_heade
                      reader->path, declared, plain ? "a plain" : "a gzipped", file_size);
 }
 
-int idx_open(struct idx_reader **reader, const char *path, struct idx_header *header)
+int idx_open(struct idx_reader **reader, const char *path, struct idx_header *header,
+             unsigned threads)
 {
     *reader = calloc(1, sizeof **reader);
     if (*reader == NULL)
         return error_set(EXIT_OTHER, "cannot read: %s: out of memory", path);
     (*reader)->path = path;
-    int result = inflate_file_open(&(*reader)->file, path, "cannot open");
+    int result = inflate_file_open(&(*reader)->file, path, "cannot open", threads);
     if (result != EXIT_OK) {
         free(*reader);
         *reader = NULL;

@@ -26,9 +26,11 @@ struct idx_header {
 
 struct idx_reader;
 
-/* Opens PATH and reads its header. EXIT_MISSING_INPUT when it cannot be opened,
-   EXIT_CORRUPT_INPUT when the header is truncated or not an IDX header. */
-int idx_open(struct idx_reader **reader, const char *path, struct idx_header *header);
+/* Opens PATH (inflated on a thread of its own when THREADS is above 1: inflate_file_open) and
+   reads its header. EXIT_MISSING_INPUT when it cannot be opened, EXIT_CORRUPT_INPUT when the
+   header is truncated or not an IDX header. */
+int idx_open(struct idx_reader **reader, const char *path, struct idx_header *header,
+             unsigned threads);
 
 /* Bytes of data the header declares (product of dimensions times element size). */
 uint64_t idx_data_size(const struct idx_header *header);

@@ -19,7 +19,7 @@ setup() {
     [ "$stderr" = "fuel-cache: copied $DATA/mnist.hdf5" ]
     cmp "$DATA/mnist.hdf5" "$LOCAL/mnist.hdf5"
     [ "$(stat -c %Y.%y "$DATA/mnist.hdf5")" = "$(stat -c %Y.%y "$LOCAL/mnist.hdf5")" ]
-    [ -z "$(find "$LOCAL" -name '.mnist.hdf5.*')" ]
+    [ -z "$(find "$LOCAL" -name '.fuel-staging-*')" ]
 }
 
 @test "a second call reuses the copy; a changed original is copied again" {

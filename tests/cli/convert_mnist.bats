@@ -21,7 +21,7 @@ copy_raw() {
 }
 
 no_temporary_files() {
-    [ -z "$(find "$OUT" -name '.*.hdf5.*')" ]
+    [ -z "$(find "$OUT" -name '.fuel-staging-*')" ]
 }
 
 @test "mnist matches Fuel's mnist.hdf5 and prints the output path" {
@@ -105,7 +105,7 @@ PY
     [ "$output" = "$BATS_TEST_TMPDIR/elsewhere/e.h5" ]
     fuel-info "$OUT/sub/d.hdf5" > /dev/null
     fuel-info "$BATS_TEST_TMPDIR/elsewhere/e.h5" > /dev/null
-    [ -z "$(find "$BATS_TEST_TMPDIR" -name '.*.XXXXXX' -o -name '.*.h*.??????')" ]
+    [ -z "$(find "$BATS_TEST_TMPDIR" -name '.*.XXXXXX' -o -name '.fuel-staging-*')" ]
 }
 
 @test "the same inputs, command and SOURCE_DATE_EPOCH give a byte-identical file" {

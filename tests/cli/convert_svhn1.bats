@@ -377,9 +377,11 @@ with h5py.File(sys.argv[1], 'r+') as mat:
     run fuel-convert svhn 1 -d "$RAW" -o "$OUT"
     [ "$status" -eq 0 ]
     [ "$(ls -A "$OUT")" = "svhn_format_1.hdf5" ]
-    printf 'left by a killed run' > "$OUT/.digitStruct.mat.h5.Ab12Cd"
+    mkdir "$OUT/.fuel-staging-digitStruct.mat.h5.Ab12Cd"
+    : > "$OUT/.fuel-staging-digitStruct.mat.h5.Ab12Cd/.lock"
+    printf 'left by a killed run' > "$OUT/.fuel-staging-digitStruct.mat.h5.Ab12Cd/digitStruct.mat.h5"
     run fuel-clean -d "$OUT"
     [ "$status" -eq 0 ]
-    [ "$output" = "removed $OUT/.digitStruct.mat.h5.Ab12Cd" ]
+    [ "$output" = "removed $OUT/.fuel-staging-digitStruct.mat.h5.Ab12Cd" ]
     [ "$(ls -A "$OUT")" = "svhn_format_1.hdf5" ]
 }

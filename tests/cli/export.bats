@@ -300,7 +300,7 @@ set_digest() {
 
 # The hidden work directories of exports in DIR: stagings, and committed sets not yet published.
 stagings() {
-    (ls -A "$1" | grep -E '\.(export\.[[:alnum:]]{6}|publishing)$') || true
+    (ls -A "$1" | grep -E '^\.fuel-staging-') || true
 }
 
 # Whether every file of the set in DIR is whole: byte for byte the file of that name in the
@@ -398,18 +398,18 @@ export_killed_at_rename() {
         [ "$status" -eq 137 ]
         if [ $after -eq 0 ]; then
             [ "$(set_digest set)" = "$old" ]
-            [[ "$(stagings set)" == .big_train.export.?????? ]]
+            [[ "$(stagings set)" == .fuel-staging-big_train.?????? ]]
         else
-            [ "$(stagings set)" = ".big_train.publishing" ]
+            [ "$(stagings set)" = ".fuel-staging-big_train.publishing" ]
         fi
         run fuel clean -d set
         [ "$status" -eq 0 ]
         [ -z "$(stagings set)" ]
         if [ $after -eq 0 ]; then
-            [[ "$output" == "removed set/.big_train.export."?????? ]]
+            [[ "$output" == "removed set/.fuel-staging-big_train."?????? ]]
             [ "$(set_digest set)" = "$old" ]
         else
-            [ "$output" = "finished publishing set/.big_train.publishing" ]
+            [ "$output" = "finished publishing set/.fuel-staging-big_train.publishing" ]
             [ "$(set_digest set)" = "$new" ]
             [ "$(entries set)" = ".big_train.exported big_train.txt big_train_0.h5 big_train_1.h5 " ]
         fi
@@ -423,13 +423,13 @@ export_killed_at_rename() {
     fuel export big.hdf5 --to npy --dtype float32 -o set
     run export_killed_at_rename 2 big.hdf5 --to recordio
     [ "$status" -eq 137 ]
-    [ "$(stagings set)" = ".big_train.publishing" ]
+    [ "$(stagings set)" = ".fuel-staging-big_train.publishing" ]
     [ -e set/big_train_features.npy ]
     # The next export of the set fails at its own commit, after finishing the earlier publishing.
-    run --separate-stderr env LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" FAIL_IO_CALLS=rename FAIL_IO_PATH='*.export.*' \
+    run --separate-stderr env LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" FAIL_IO_CALLS=rename FAIL_IO_PATH='*/.fuel-staging-big_train.??????' \
         fuel export big.hdf5 --to recordio -o set
     [ "$status" -eq 7 ]
-    [[ "$stderr" == "fuel-export: cannot write: set/.big_train.publishing: Input/output error" ]]
+    [[ "$stderr" == "fuel-export: cannot write: set/.fuel-staging-big_train.publishing: Input/output error" ]]
     [ -z "$(stagings set)" ]
     [ "$(entries set)" = ".big_train.exported big_train.idx big_train.lst big_train.provenance.json big_train.rec " ]
     for suffix in idx lst rec; do
@@ -448,16 +448,16 @@ export_killed_at_rename() {
         fuel export big.hdf5 --to hdf5-layer --examples-per-file 1000 -o set
     [ "$status" -eq 7 ]
     [ "$stderr" = "fuel-export: cannot publish: set/big_train_1.h5: Input/output error" ]
-    [ "$(stagings set)" = ".big_train.publishing" ]
+    [ "$(stagings set)" = ".fuel-staging-big_train.publishing" ]
     before=$(set_digest set)
     run fuel clean -d set --dry-run
     [ "$status" -eq 0 ]
-    [ "$output" = "would finish publishing set/.big_train.publishing" ]
+    [ "$output" = "would finish publishing set/.fuel-staging-big_train.publishing" ]
     [ "$(set_digest set)" = "$before" ]
-    [ "$(stagings set)" = ".big_train.publishing" ]
+    [ "$(stagings set)" = ".fuel-staging-big_train.publishing" ]
     run fuel clean -d set
     [ "$status" -eq 0 ]
-    [ "$output" = "finished publishing set/.big_train.publishing" ]
+    [ "$output" = "finished publishing set/.fuel-staging-big_train.publishing" ]
     [ "$(entries set)" = ".big_train.exported big_train.txt big_train_0.h5 big_train_1.h5 " ]
     [ "$(set_digest set)" = "$new" ]
 }

@@ -73,7 +73,7 @@ out
 --flag
 value
 last" ]
-    [[ "$(cat output)" == out/.toy.hdf5.* ]]
+    [[ "$(cat output)" == out/.fuel-staging-toy.hdf5.??????/toy.hdf5 ]]
     [ ! -e "$(cat output)" ]
     [ "$(ls -A out)" = toy.hdf5 ]
     [ "$(attribute out/toy.hdf5 fuel_convert_command)" = "fuel-convert toy -d raw --flag value -o out last" ]

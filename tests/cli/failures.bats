@@ -14,7 +14,7 @@ setup() {
 }
 
 temporaries() {
-    find "$1" -name '.mnist.hdf5.*' | sort
+    find "$1" -maxdepth 1 -name '.fuel-staging-mnist.hdf5.*' | sort
 }
 
 # The file loads as H5PYDataset expects: both splits, all examples.
@@ -48,18 +48,19 @@ PY
         [ "$status" -eq 0 ] || killed=$((killed + 1))
         # Under the final name: the previous file, or a complete new one (identical bytes).
         cmp "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/previous.hdf5"
-        [ "$(find "$OUT" -maxdepth 1 ! -name '.mnist.hdf5.*' -type f | wc -l)" -eq 1 ]
+        [ "$(find "$OUT" -mindepth 1 -maxdepth 1 ! -name '.fuel-staging-mnist.hdf5.*' | wc -l)" -eq 1 ]
     done
     echo "# $killed of 25 runs killed while running" >&3
     [ "$killed" -ge 10 ]
     assert_valid "$OUT/mnist.hdf5"
-    # What the killed runs left is named .mnist.hdf5.XXXXXX, and fuel clean removes exactly that.
+    # What the killed runs left is named .fuel-staging-mnist.hdf5.XXXXXX, and fuel clean removes
+    # exactly that.
     left=$(temporaries "$OUT" | wc -l)
     [ "$left" -ge 1 ]
     run fuel clean -d "$OUT"
     [ "$status" -eq 0 ]
     [ "${#lines[@]}" -eq "$left" ]
-    [[ "${lines[0]}" == "removed $OUT/.mnist.hdf5."* ]]
+    [[ "${lines[0]}" == "removed $OUT/.fuel-staging-mnist.hdf5."?????? ]]
     [ -z "$(temporaries "$OUT")" ]
     cmp "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/previous.hdf5"
 }

@@ -265,7 +265,7 @@ datasets:
     [[ "$stderr" == "fuel-fetch: "*"iris.data"* ]]
     cmp "$BATS_TEST_TMPDIR/served/iris.data" "$DATA/iris.data"
     [ ! -e "$DATA/iris.hdf5" ]
-    [ -z "$(find "$DATA" -name '.iris.hdf5.*')" ]
+    [ -z "$(find "$DATA" -name '.fuel-staging-*')" ]
 }
 
 @test "concurrent fetches: one makes the file, the other waits and finds it there" {

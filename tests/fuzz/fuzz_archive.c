@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         return 0;
     enum archive_stream_format format = data[0] & 1 ? ARCHIVE_STREAM_ZIP : ARCHIVE_STREAM_TAR;
     struct archive_stream *stream;
-    if (archive_stream_open(&stream, fuzz_input_file(data + 1, size - 1), format) != 0)
+    if (archive_stream_open(&stream, fuzz_input_file(data + 1, size - 1), format, 1) != 0)
         return 0;
     unsigned char *bytes = NULL;
     size_t capacity = 0;

@@ -75,7 +75,7 @@ static void test_regular_members_in_order_directories_skipped(void **state)
     };
     struct archive_stream *stream;
     assert_int_equal(archive_stream_open(&stream, make_archive("normal.tar.gz", members, 5),
-                                         ARCHIVE_STREAM_TAR),
+                                         ARCHIVE_STREAM_TAR, 2),
                      EXIT_OK);
     const char *name;
     uint64_t size;
@@ -120,7 +120,7 @@ static void assert_refused(const struct member *hostile, const char *reason)
     };
     struct archive_stream *stream;
     assert_int_equal(archive_stream_open(&stream, make_archive("hostile.tar.gz", members, 3),
-                                         ARCHIVE_STREAM_TAR),
+                                         ARCHIVE_STREAM_TAR, 1),
                      EXIT_OK);
     const char *name;
     uint64_t size;
@@ -152,7 +152,7 @@ static void test_dotted_names_accepted(void **state)
     const struct member members[] = {{"a/..b/...", AE_IFREG, "x", 1, NULL, NULL}};
     struct archive_stream *stream;
     assert_int_equal(archive_stream_open(&stream, make_archive("dots.tar.gz", members, 1),
-                                         ARCHIVE_STREAM_TAR),
+                                         ARCHIVE_STREAM_TAR, 1),
                      EXIT_OK);
     const char *name;
     uint64_t size;
@@ -208,7 +208,7 @@ static void test_truncated_archive_refused(void **state)
     assert_int_equal(truncate(path, status.st_size / 2), 0);
 
     struct archive_stream *stream;
-    assert_int_equal(archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR), EXIT_OK);
+    assert_int_equal(archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR, 1), EXIT_OK);
     const char *name;
     uint64_t size;
     assert_int_equal(archive_stream_next(stream, &name, &size), EXIT_OK);
@@ -229,7 +229,7 @@ static void test_missing_file(void **state)
     char path[256];
     snprintf(path, sizeof path, "%s/absent.tar.gz", test_directory);
     struct archive_stream *stream;
-    assert_int_equal(archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR), EXIT_MISSING_INPUT);
+    assert_int_equal(archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR, 1), EXIT_MISSING_INPUT);
     assert_null(stream);
     assert_non_null(strstr(error_message(), "absent.tar.gz"));
 }
@@ -245,7 +245,7 @@ static void test_not_an_archive(void **state)
         fputs("this is plain text, not a tar archive at all\n", file);
     fclose(file);
     struct archive_stream *stream;
-    int status = archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR);
+    int status = archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR, 1);
     if (status == EXIT_OK) {
         const char *name;
         uint64_t size;
@@ -294,7 +294,7 @@ static void test_declared_size_beyond_the_archive(void **state)
     snprintf(path, sizeof path, "%s/liar.tar.gz", test_directory);
     write_bare_header(path, "cifar-10-batches-py/data_batch_1", 4ull << 30);
     struct archive_stream *stream;
-    assert_int_equal(archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR), EXIT_OK);
+    assert_int_equal(archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR, 1), EXIT_OK);
     const char *name;
     uint64_t size;
     assert_int_equal(archive_stream_next(stream, &name, &size), EXIT_CORRUPT_INPUT);
@@ -304,7 +304,7 @@ static void test_declared_size_beyond_the_archive(void **state)
     archive_stream_close(stream);
     /* Within what deflate could expand to, the member is streamed and found short. */
     write_bare_header(path, "small", 4096);
-    assert_int_equal(archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR), EXIT_OK);
+    assert_int_equal(archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR, 1), EXIT_OK);
     assert_int_equal(archive_stream_next(stream, &name, &size), EXIT_OK);
     assert_int_equal(size, 4096);
     char buffer[4096];

@@ -51,7 +51,7 @@ static int make_archives(void **state)
 static struct archive_stream *open_zip(const char *name)
 {
     struct archive_stream *stream;
-    assert_int_equal(archive_stream_open(&stream, archive_path(name), ARCHIVE_STREAM_ZIP), EXIT_OK);
+    assert_int_equal(archive_stream_open(&stream, archive_path(name), ARCHIVE_STREAM_ZIP, 1), EXIT_OK);
     return stream;
 }
 
@@ -425,14 +425,14 @@ static void test_format_is_the_one_asked_for(void **state)
     (void)state;
     struct archive_stream *stream;
     assert_int_equal(archive_stream_open(&stream, archive_path("python-stored.zip"),
-                                         ARCHIVE_STREAM_TAR), EXIT_CORRUPT_INPUT);
+                                         ARCHIVE_STREAM_TAR, 1), EXIT_CORRUPT_INPUT);
     assert_null(stream);
     assert_error("cannot open archive", "python-stored.zip", "Unrecognized archive format");
     run_in_test_directory("printf 'not a zip archive at all, only some text' > text.zip");
-    assert_int_equal(archive_stream_open(&stream, archive_path("text.zip"), ARCHIVE_STREAM_ZIP),
+    assert_int_equal(archive_stream_open(&stream, archive_path("text.zip"), ARCHIVE_STREAM_ZIP, 1),
                      EXIT_CORRUPT_INPUT);
     assert_error("cannot open archive", "text.zip", "Unrecognized archive format");
-    assert_int_equal(archive_stream_open(&stream, archive_path("absent.zip"), ARCHIVE_STREAM_ZIP),
+    assert_int_equal(archive_stream_open(&stream, archive_path("absent.zip"), ARCHIVE_STREAM_ZIP, 1),
                      EXIT_MISSING_INPUT);
     assert_null(stream);
 }

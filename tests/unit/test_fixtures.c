@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
+#include "converters/conversion.h"
 #include "synthetic/fixture.h"
 #include "support.h"
 
@@ -51,7 +52,7 @@ static void fixtures_write_the_record_files(void **state)
     for (size_t index = 0; raw_fixtures[index] != NULL; index++) {
         const struct raw_fixture *fixture = raw_fixtures[index];
         const struct dataset *dataset = fixture->dataset;
-        char directory[512], path[1024];
+        char directory[512];
         snprintf(directory, sizeof directory, "%s/%zu", test_directory, index);
         assert_int_equal(mkdir(directory, 0700), 0);
         struct fixture_request request = {.dataset = dataset, .seed = 1};
@@ -59,12 +60,15 @@ static void fixtures_write_the_record_files(void **state)
             request.examples[split] = 3;
         assert_int_equal(raw_fixture_write(fixture, &request, directory), EXIT_OK);
         assert_int_equal(entry_count(directory), dataset->file_count + 1);
-        struct converter_arguments arguments = {.input_directory = directory};
-        converter_arguments_init(&arguments, dataset);
-        for (size_t input = 0; input < dataset->converter.input_count; input++) {
+        struct conversion_request conversion;
+        conversion_request_init(&conversion, dataset);
+        conversion.input_directory = directory;
+        struct conversion_inputs inputs;
+        conversion_inputs_list(&conversion, &inputs);
+        assert_int_equal(inputs.count, dataset->converter->input_count);
+        for (size_t input = 0; input < inputs.count; input++) {
             struct stat status;
-            converter_input_path(&arguments, input, path, sizeof path);
-            assert_int_equal(stat(path, &status), 0);
+            assert_int_equal(stat(inputs.paths[input], &status), 0);
             assert_true(status.st_size > 0);
         }
     }
