@@ -160,24 +160,32 @@ static void test_threads_change_no_byte(void **state)
     free(four_bytes);
 }
 
-static void test_missing_directory_writes_nothing(void **state)
+/* An output directory is created as mkdir -p does; one that cannot be (a file in the way) is
+   EXIT_WRITE, and nothing is written. */
+static void test_output_directory_created_or_refused(void **state)
 {
     (void)state;
     char *argv[] = {"fuel-convert", "iris", NULL};
     struct typed_command typed = {2, argv};
     struct conversion_request request;
     iris_prepared(&request, &typed);
-    char missing[4096], path[4096] = "";
-    test_path(missing, sizeof missing, test_directory, "absent");
-    request.output_directory = missing;
+    char plain[4096], blocked[4200], fresh[4200], path[4096] = "";
+    test_path(plain, sizeof plain, test_directory, "plain");
+    FILE *file = fopen(plain, "w");
+    assert_non_null(file);
+    fclose(file);
+    snprintf(blocked, sizeof blocked, "%s/absent", plain);
+    request.output_directory = blocked;
     assert_int_equal(conversion_run(&request, path, sizeof path), EXIT_WRITE);
-    char message[4200];
-    snprintf(message, sizeof message, "cannot write output: %s: not an existing directory",
-             missing);
+    char message[4300];
+    snprintf(message, sizeof message, "cannot create directory: %s: not a directory", plain);
     assert_string_equal(error_message(), message);
     error_clear();
     assert_string_equal(path, "");
-    assert_int_not_equal(access(missing, F_OK), 0);
+    snprintf(fresh, sizeof fresh, "%s/new/deeper", test_directory);
+    request.output_directory = fresh;
+    assert_int_equal(conversion_run(&request, path, sizeof path), EXIT_OK);
+    assert_int_equal(access(path, F_OK), 0);
 }
 
 int main(void)
@@ -187,7 +195,7 @@ int main(void)
         cmocka_unit_test(test_output_name),
         cmocka_unit_test(test_records_the_typed_command),
         cmocka_unit_test(test_threads_change_no_byte),
-        cmocka_unit_test(test_missing_directory_writes_nothing),
+        cmocka_unit_test(test_output_directory_created_or_refused),
     };
     return cmocka_run_group_tests(tests, setup, test_directory_teardown);
 }
