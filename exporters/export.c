@@ -3,7 +3,7 @@
 
 #include "common/base/error.h"
 #include "common/base/monotonic_clock.h"
-#include "common/h5py/h5py_reader.h"
+#include "common/h5py/h5py_input.h"
 #include "export_form.h"
 #include "export_provenance.h"
 
@@ -108,7 +108,7 @@ static int plan_make(struct export_plan *plan)
                          export_form_names);
     if (request->dtype == NULL && request->scale != 1 && plan->form == &export_form_npy)
         return error_set(EXIT_USAGE, "--scale applies when converting to float: give --dtype");
-    int result = h5py_reader_open(&plan->file, request->input_path);
+    int result = h5py_input_open(&plan->file, request->input_path);
     if (result == EXIT_OK)
         result = example_source_open(&plan->data, plan->file, request->data_source);
     if (result == EXIT_OK)
