@@ -22,6 +22,9 @@ int h5py_input_verdict(const struct h5py_file *file)
 
 int h5py_input_open(struct h5py_file **file, const char *path)
 {
+    /* Before HDF5 starts: the commands that read an input may write HDF5 files next (see
+       hdf5_failure.h), and a file whose close failed would crash HDF5's exit hook. */
+    H5dont_atexit();
     int result = h5py_reader_open(file, path);
     if (result == EXIT_OK)
         result = h5py_input_verdict(*file);

@@ -2,6 +2,7 @@
 #include "h5py_writer.h"
 
 #include "common/base/error.h"
+#include "hdf5_failure.h"
 #include "hdf5_write_behind.h"
 
 #include <hdf5.h>
@@ -74,61 +75,6 @@ size_t element_size(enum element_type type)
     return 0;
 }
 
-/* The reason of the first HDF5 failure since the writer's current call began, captured by the
-   automatic error handler as the failing call returns (any later API call clears HDF5's error
-   stack, and cleanup calls may fail too). A system error's strerror replaces anything else. */
-static struct {
-    char text[512];
-    bool captured;
-    bool from_system;
-} failure_reason;
-
-static herr_t keep_reason(unsigned number, const H5E_error2_t *entry, void *data)
-{
-    (void)data;
-    if (entry->desc == NULL || failure_reason.from_system)
-        return 0;
-    const char *marker = "error message = '";
-    const char *quoted = strstr(entry->desc, marker);
-    if (quoted != NULL) {
-        quoted += strlen(marker);
-        const char *end = strchr(quoted, '\'');
-        int length = end != NULL ? (int)(end - quoted) : (int)strlen(quoted);
-        snprintf(failure_reason.text, sizeof failure_reason.text, "%.*s", length, quoted);
-        failure_reason.from_system = true;
-    } else if (number == 0 && !failure_reason.captured) {
-        snprintf(failure_reason.text, sizeof failure_reason.text, "%s", entry->desc);
-    }
-    failure_reason.captured = true;
-    return 0;
-}
-
-static herr_t capture_failure(hid_t stack, void *data)
-{
-    (void)data;
-    H5Ewalk2(stack, H5E_WALK_UPWARD, keep_reason, NULL);
-    return 0;
-}
-
-static void forget_failure(void)
-{
-    snprintf(failure_reason.text, sizeof failure_reason.text, "HDF5 error");
-    failure_reason.captured = false;
-    failure_reason.from_system = false;
-}
-
-static int write_failure(const char *path, const char *action)
-{
-    int result;
-    if (failure_reason.from_system)
-        result = error_set(EXIT_WRITE, "cannot write: %s: %s", path, failure_reason.text);
-    else
-        result = error_set(EXIT_WRITE, "cannot write: %s: %s: %s", path, action,
-                           failure_reason.text);
-    forget_failure();
-    return result;
-}
-
 static char *duplicate(const char *text)
 {
     char *copy = strdup(text);
@@ -182,18 +128,14 @@ static hid_t create_file(const char *path)
 
 int h5py_writer_create(struct h5py_writer **writer, const char *path)
 {
-    /* After a failed close (disk full) HDF5 cannot release the file and, at exit, would loop
-       trying; every file that succeeds is closed explicitly, so its exit hook is not needed. */
-    H5dont_atexit();
-    H5Eset_auto2(H5E_DEFAULT, capture_failure, NULL);
-    forget_failure();
+    hdf5_failure_watch();
     *writer = calloc(1, sizeof **writer);
     if (*writer == NULL)
         return error_set(EXIT_OTHER, "cannot write: %s: out of memory", path);
     (*writer)->path = duplicate(path);
     (*writer)->file = (*writer)->path != NULL ? create_file(path) : -1;
     if ((*writer)->file < 0) {
-        int result = (*writer)->path != NULL ? write_failure(path, "cannot create the file")
+        int result = (*writer)->path != NULL ? hdf5_failure_report(path, "cannot create the file")
                                              : EXIT_OTHER;
         free((*writer)->path);
         free(*writer);
@@ -386,24 +328,24 @@ static int create_source_datasets(struct h5py_writer *writer, struct writer_sour
     if (file_type < 0 || source->memory_type < 0) {
         if (file_type >= 0)
             H5Tclose(file_type);
-        return write_failure(writer->path, "cannot make a datatype");
+        return hdf5_failure_report(writer->path, "cannot make a datatype");
     }
     source->dataset = create_dataset(writer->file, source->name, file_type, source->rank,
                                      source->shape, source->variable_length);
     H5Tclose(file_type);
     if (source->dataset < 0 || label_axes(source->dataset, source->rank, declared->axis_labels) < 0)
-        return write_failure(writer->path, source->name);
+        return hdf5_failure_report(writer->path, source->name);
     if (source->variable_length &&
         (create_shapes(writer->file, source) < 0 ||
          create_shape_labels(writer->file, source->name, declared, source->dataset) < 0))
-        return write_failure(writer->path, source->name);
+        return hdf5_failure_report(writer->path, source->name);
     return EXIT_OK;
 }
 
 int h5py_writer_add_source(struct h5py_writer *writer,
                            const struct h5py_source_declaration *declared, int *index)
 {
-    forget_failure();
+    hdf5_failure_forget();
     int result = validate_source(writer, declared);
     if (result != EXIT_OK)
         return result;
@@ -507,7 +449,7 @@ static int flush_block(struct h5py_writer *writer, struct writer_source *source)
     block->count = 0;
     block->used = 0;
     if (result < 0)
-        return write_failure(writer->path, source->name);
+        return hdf5_failure_report(writer->path, source->name);
     return EXIT_OK;
 }
 
@@ -540,7 +482,7 @@ static int reserve(struct pending_block *block, size_t bytes)
 int h5py_writer_write(struct h5py_writer *writer, int index, uint64_t first, uint64_t count,
                       const void *data)
 {
-    forget_failure();
+    hdf5_failure_forget();
     struct writer_source *source = NULL;
     int result = find_source(writer, index, &source);
     if (result != EXIT_OK)
@@ -566,7 +508,7 @@ int h5py_writer_write(struct h5py_writer *writer, int index, uint64_t first, uin
     }
     if (bytes >= BLOCK_BYTES / 2) {
         if (write_rows(source->dataset, source->memory_type, first, count, data) < 0)
-            return write_failure(writer->path, source->name);
+            return hdf5_failure_report(writer->path, source->name);
         return EXIT_OK;
     }
     if (reserve(block, bytes) < 0)
@@ -593,7 +535,7 @@ static int reserve_examples(struct writer_source *source)
 int h5py_writer_write_variable(struct h5py_writer *writer, int index, uint64_t example,
                                const void *data, const uint16_t *shape)
 {
-    forget_failure();
+    hdf5_failure_forget();
     struct writer_source *source = NULL;
     int result = find_source(writer, index, &source);
     if (result != EXIT_OK)
@@ -782,7 +724,7 @@ static int write_attribute_rows(struct h5py_writer *writer, const char *name, hi
                                  : -1;
     int result = EXIT_OK;
     if (attribute < 0 || H5Awrite(attribute, memory_type, rows) < 0)
-        result = write_failure(writer->path, name);
+        result = hdf5_failure_report(writer->path, name);
     if (attribute >= 0)
         H5Aclose(attribute);
     if (space >= 0)
@@ -824,7 +766,7 @@ static int write_string_attribute(struct h5py_writer *writer, const char *name, 
     hid_t attribute = H5Acreate2(writer->file, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
     int result = EXIT_OK;
     if (attribute < 0 || H5Awrite(attribute, type, &value) < 0)
-        result = write_failure(writer->path, name);
+        result = hdf5_failure_report(writer->path, name);
     H5Aclose(attribute);
     H5Sclose(space);
     H5Tclose(type);
@@ -881,7 +823,7 @@ static int close_writer(struct h5py_writer *writer)
 
 int h5py_writer_finish(struct h5py_writer *writer, const struct h5py_attributes *attributes)
 {
-    forget_failure();
+    hdf5_failure_forget();
     static const struct h5py_attributes none = {NULL, NULL, NULL};
     if (attributes == NULL)
         attributes = &none;
@@ -891,7 +833,7 @@ int h5py_writer_finish(struct h5py_writer *writer, const struct h5py_attributes 
     if (result == EXIT_OK)
         result = write_root_attributes(writer, attributes);
     if (close_writer(writer) < 0 && result == EXIT_OK)
-        result = write_failure(writer->path, "cannot close the file");
+        result = hdf5_failure_report(writer->path, "cannot close the file");
     free(writer->path);
     free(writer);
     return result;
