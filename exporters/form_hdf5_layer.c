@@ -1,5 +1,6 @@
 /* The hdf5-layer form (Caffe's HDF5Data, Mocha's HDF5DataLayer): files of float `data` and `label`
    (N x 1), contiguous and uncompressed, at most --examples-per-file each, and a list of them. */
+#include "common/base/disk_space.h"
 #include "common/base/error.h"
 #include "common/h5py/h5py_tag.h"
 #include "common/h5py/hdf5_failure.h"
@@ -211,4 +212,17 @@ static int layer_write(struct export_job *job)
     return result;
 }
 
-const struct export_form export_form_hdf5_layer = {"hdf5-layer", false, false, layer_write};
+/* The floats of data and label, without HDF5's own bytes. */
+static void layer_need(const struct export_job *job, uint64_t *bytes, uint64_t *largest)
+{
+    size_t float_size = job->request->dtype && strcmp(job->request->dtype, "float64") == 0 ? 8 : 4;
+    uint64_t total = job->data->selection.count;
+    uint64_t per_file = layer_examples_per_file(job, float_size);
+    uint64_t example = disk_space_product(
+        disk_space_sum(job->data->example_elements, job->label != NULL ? 1 : 0), float_size);
+    *bytes = disk_space_product(total, example);
+    *largest = disk_space_product(total < per_file ? total : per_file, example);
+}
+
+const struct export_form export_form_hdf5_layer = {"hdf5-layer", false, false, layer_write,
+                                                   layer_need};

@@ -109,4 +109,5 @@ static int recordio_form_write(struct export_job *job)
     return result;
 }
 
-const struct export_form export_form_recordio = {"recordio", true, true, recordio_form_write};
+const struct export_form export_form_recordio = {"recordio", true, true, recordio_form_write,
+                                                 NULL};

@@ -146,6 +146,11 @@ int h5py_writer_create(struct h5py_writer **writer, const char *path)
     return EXIT_OK;
 }
 
+const char *h5py_writer_path(const struct h5py_writer *writer)
+{
+    return writer->path;
+}
+
 static hid_t bool_type(hid_t base)
 {
     hid_t type = H5Tenum_create(base);
