@@ -18,6 +18,7 @@ mnist/float_elements               4  IDX header declares more data than the fil
 mnist/truncated_gzip               4  cannot read IDX data: CASE/train-images-idx3-ubyte.gz: unexpected end of file
 mnist/trailing_data                4  cannot read IDX data: CASE/train-images-idx3-ubyte.gz: more data than the header declares
 mnist/not_gzip                     4  cannot read IDX header: CASE/train-images-idx3-ubyte.gz: invalid compressed data--format violated
+mnist/reserved_flags               4  cannot read IDX header: CASE/train-images-idx3-ubyte.gz: reserved flags 0xe0 set in the gzip header -- not supported
 mnist/empty_file                   4  cannot read IDX header: CASE/train-images-idx3-ubyte.gz: unexpected end of file
 mnist/count_mismatch               4  count mismatch: CASE/train-images-idx3-ubyte.gz: 12 images but CASE/train-labels-idx1-ubyte.gz has 11 labels
 mnist/directory_input              3  CASE/train-images-idx3-ubyte.gz
