@@ -4,6 +4,7 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +144,9 @@ static int run_command(const char *name, int argc, char **argv, bool external,
         return 1;
     memcpy(arguments + 1, argv + 1, (size_t)(argc - 1) * sizeof *arguments);
     arguments[0] = program;
+    /* Past the file size limit (ulimit -f) a write fails with EFBIG, reported as exit 7 with the
+       staging removed, instead of SIGXFSZ killing fuel without a word. */
+    signal(SIGXFSZ, SIG_IGN);
     int result = command_run(command, argc, arguments, typed);
     free(arguments);
     return result;

@@ -2,6 +2,7 @@
 #include "common/base/config.h"
 #include "common/base/error.h"
 #include "common/base/fault_guard.h"
+#include "common/h5py/h5py_input.h"
 #include "converters/file_resolve.h"
 #include "common/h5py/h5py_reader.h"
 #include "commands.h"
@@ -88,6 +89,8 @@ static int info_run(const char *program, const char *name, bool as_json)
     result = as_json ? info_json_print(file, base) : info_text_print(file, base);
     if (result == 0)
         result = output_flush();
+    if (result == 0)
+        result = h5py_input_verdict(file);
     info_close(file);
     return result;
 }
@@ -118,6 +121,8 @@ static int info_one(const char *program, const struct info_request *request, con
         report = info_summary_json(file);
     else
         result = info_summary_add(table, file);
+    if (result == 0 && !checking)
+        result = h5py_input_verdict(file);
     if (report != NULL) {
         if (checking)
             json_object_set_new(report, "ok", json_boolean(result == 0));

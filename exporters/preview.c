@@ -5,6 +5,7 @@
 #include "common/base/error.h"
 #include "common/base/random.h"
 #include "common/formats/png_encode.h"
+#include "common/h5py/h5py_input.h"
 #include "common/base/publish.h"
 #include "preview_grid.h"
 
@@ -124,7 +125,7 @@ int preview_run(const struct preview_request *request,
 {
     struct preview_grid grid;
     struct h5py_file *file = NULL;
-    int result = h5py_reader_open(&file, request->input_path);
+    int result = h5py_input_open(&file, request->input_path);
     if (result == EXIT_OK)
         result = preview_grid_open(&grid, file, request);
     uint64_t available = result == EXIT_OK ? grid.data.selection.count : 0;

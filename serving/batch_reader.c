@@ -6,6 +6,7 @@
 #include "common/base/error.h"
 #include "common/h5py/h5py_examples.h"
 #include "common/h5py/h5py_names.h"
+#include "common/h5py/h5py_input.h"
 #include "fuel_wire.h"
 #include "source_batch.h"
 
@@ -140,7 +141,7 @@ static void facts_fill(struct batch_reader *reader)
 static int reader_open(struct batch_reader *reader)
 {
     const struct serve_request *request = &reader->request;
-    int result = h5py_reader_open(&reader->file, request->path);
+    int result = h5py_input_open(&reader->file, request->path);
     if (result == EXIT_OK && request->source_count == 0)
         result = sources_default(reader);
     if (result == EXIT_OK)

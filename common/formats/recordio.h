@@ -14,8 +14,8 @@
 
 /* Writes one record holding the SIZE bytes at PAYLOAD to STREAM, split into parts (cflag 1, 2, 3)
    where the payload holds the magic at a 4-byte-aligned offset, as dmlc-core's writer does; adds
-   to *WRITTEN the bytes written. EXIT_USAGE when SIZE is too large, EXIT_WRITE when STREAM fails
-   (PATH names it in the message). */
+   to *WRITTEN the bytes written. EXIT_USAGE when SIZE is too large, EXIT_WRITE when STREAM fails:
+   "cannot write: PATH: " and the system's reason (PATH names STREAM's file). */
 int recordio_write(FILE *stream, const char *path, const void *payload, size_t size,
                    uint64_t *written);
 

@@ -2,9 +2,11 @@
    example by example with their shapes. */
 #include "h5py_cut.h"
 
+#include "common/base/disk_space.h"
 #include "common/base/error.h"
 #include "h5py_writer.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,9 +91,29 @@ static int splits_declare(struct cut_plan *plan, struct h5py_writer *writer)
     return result;
 }
 
+/* Whether the kept examples of the fixed-shape sources, the least the cut file holds, fit in the
+   directory of the writer's file. */
+static int space_check(const struct cut_plan *plan, const struct h5py_writer *writer)
+{
+    uint64_t bytes = 0;
+    for (size_t source = 0; source < cut_plan_source_count(plan); source++) {
+        const struct cut_source *cut = cut_plan_source(plan, source);
+        if (!cut->variable_length)
+            bytes = disk_space_sum(bytes, disk_space_product(cut->shape[0], cut->example_bytes));
+    }
+    char directory[4096];
+    snprintf(directory, sizeof directory, "%s", h5py_writer_path(writer));
+    char *slash = strrchr(directory, '/');
+    if (slash == NULL)
+        snprintf(directory, sizeof directory, ".");
+    else
+        *slash = '\0';
+    return disk_space_check(directory, directory, bytes, bytes);
+}
+
 int h5py_cut_write(struct cut_plan *plan, struct h5py_writer *writer)
 {
-    int result = EXIT_OK;
+    int result = space_check(plan, writer);
     for (size_t source = 0; result == EXIT_OK && source < cut_plan_source_count(plan); source++) {
         int index;
         const struct cut_source *cut = cut_plan_source(plan, source);

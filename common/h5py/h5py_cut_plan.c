@@ -6,6 +6,7 @@
 #include "common/base/random.h"
 #include "h5py_examples.h"
 #include "h5py_names.h"
+#include "h5py_input.h"
 
 #include <hdf5.h>
 #include <stdlib.h>
@@ -176,7 +177,7 @@ static int splits_plan(struct cut_plan *plan, const struct cut_request *request)
 
 static int plan_build(struct cut_plan *plan, const char *path, const struct cut_request *request)
 {
-    int result = h5py_reader_open(&plan->file, path);
+    int result = h5py_input_open(&plan->file, path);
     if (result != EXIT_OK)
         return result;
     plan->source_count = plan->file->source_count;

@@ -62,10 +62,7 @@ static hid_t create_file(const char *path)
 
 int h5py_writer_create(struct h5py_writer **writer, const char *path)
 {
-    /* After a failed close (disk full) HDF5 cannot release the file and, at exit, would loop
-       trying; every file that succeeds is closed explicitly, so its exit hook is not needed. */
-    H5dont_atexit();
-    h5py_failure_capture();
+    hdf5_failure_watch();
     *writer = calloc(1, sizeof **writer);
     if (*writer == NULL)
         return error_set(EXIT_OTHER, "cannot write: %s: out of memory", path);
@@ -73,7 +70,7 @@ int h5py_writer_create(struct h5py_writer **writer, const char *path)
     (*writer)->file = (*writer)->path != NULL ? create_file(path) : -1;
     if ((*writer)->file < 0) {
         int result = (*writer)->path != NULL
-                         ? h5py_failure_report(path, "cannot create the file")
+                         ? hdf5_failure_report(path, "cannot create the file")
                          : EXIT_OTHER;
         free((*writer)->path);
         free(*writer);
@@ -219,24 +216,29 @@ static int create_source_datasets(struct h5py_writer *writer, struct writer_sour
     if (file_type < 0 || source->memory_type < 0) {
         if (file_type >= 0)
             H5Tclose(file_type);
-        return h5py_failure_report(writer->path, "cannot make a datatype");
+        return hdf5_failure_report(writer->path, "cannot make a datatype");
     }
     source->dataset = create_dataset(writer->file, source->name, file_type, source->rank,
                                      source->shape, source->variable_length);
     H5Tclose(file_type);
     if (source->dataset < 0 || label_axes(source->dataset, source->rank, declared->axis_labels) < 0)
-        return h5py_failure_report(writer->path, source->name);
+        return hdf5_failure_report(writer->path, source->name);
     if (source->variable_length &&
         (create_shapes(writer->file, source) < 0 ||
          create_shape_labels(writer->file, source->name, declared, source->dataset) < 0))
-        return h5py_failure_report(writer->path, source->name);
+        return hdf5_failure_report(writer->path, source->name);
     return EXIT_OK;
+}
+
+const char *h5py_writer_path(const struct h5py_writer *writer)
+{
+    return writer->path;
 }
 
 int h5py_writer_add_source(struct h5py_writer *writer,
                            const struct h5py_source_declaration *declared, int *index)
 {
-    h5py_failure_forget();
+    hdf5_failure_forget();
     int result = validate_source(writer, declared);
     if (result != EXIT_OK)
         return result;
@@ -281,7 +283,7 @@ static int write_string_attribute(struct h5py_writer *writer, const char *name, 
     hid_t attribute = H5Acreate2(writer->file, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
     int result = EXIT_OK;
     if (attribute < 0 || H5Awrite(attribute, type, &value) < 0)
-        result = h5py_failure_report(writer->path, name);
+        result = hdf5_failure_report(writer->path, name);
     H5Aclose(attribute);
     H5Sclose(space);
     H5Tclose(type);
@@ -338,7 +340,7 @@ static int close_writer(struct h5py_writer *writer)
 
 int h5py_writer_finish(struct h5py_writer *writer, const struct h5py_attributes *attributes)
 {
-    h5py_failure_forget();
+    hdf5_failure_forget();
     static const struct h5py_attributes none = {NULL, NULL, NULL};
     if (attributes == NULL)
         attributes = &none;
@@ -348,7 +350,7 @@ int h5py_writer_finish(struct h5py_writer *writer, const struct h5py_attributes 
     if (result == EXIT_OK)
         result = write_root_attributes(writer, attributes);
     if (close_writer(writer) < 0 && result == EXIT_OK)
-        result = h5py_failure_report(writer->path, "cannot close the file");
+        result = hdf5_failure_report(writer->path, "cannot close the file");
     free(writer->path);
     free(writer);
     return result;

@@ -49,6 +49,9 @@ struct h5py_writer;
 /* Creates PATH, truncating it, with object time tracking off (byte-identical reruns). */
 int h5py_writer_create(struct h5py_writer **writer, const char *path);
 
+/* The PATH the writer was created with. */
+const char *h5py_writer_path(const struct h5py_writer *writer);
+
 /* Declares a source and creates its contiguous, uncompressed dataset; *index names it below. */
 int h5py_writer_add_source(struct h5py_writer *writer,
                            const struct h5py_source_declaration *source, int *index);

@@ -5,6 +5,7 @@
 #define FUEL_H5PY_WRITER_PARTS_H
 
 #include "h5py_writer.h"
+#include "hdf5_failure.h"
 #include "hdf5_write_behind.h"
 
 #include <hdf5.h>
@@ -55,16 +56,6 @@ struct h5py_writer {
     size_t declaration_count;
     struct write_behind behind;
 };
-
-/* Turns HDF5's error printing off and captures the reason of each failure instead. */
-void h5py_failure_capture(void);
-
-/* Forgets the reason captured so far; each writer call begins with it. */
-void h5py_failure_forget(void);
-
-/* EXIT_WRITE "cannot write: PATH: ACTION: reason" ("cannot write: PATH: reason" when the system
-   said why), then forgets the reason. */
-int h5py_failure_report(const char *path, const char *action);
 
 /* numpy's bool as h5py stores it: an enum over BASE, an 8-bit integer, FALSE = 0 and TRUE = 1. */
 hid_t h5py_bool_type(hid_t base);

@@ -75,7 +75,7 @@ int h5py_writer_flush(struct h5py_writer *writer, struct writer_source *source)
     block->count = 0;
     block->used = 0;
     if (result < 0)
-        return h5py_failure_report(writer->path, source->name);
+        return hdf5_failure_report(writer->path, source->name);
     return EXIT_OK;
 }
 
@@ -108,7 +108,7 @@ static int reserve(struct pending_block *block, size_t bytes)
 int h5py_writer_write(struct h5py_writer *writer, int index, uint64_t first, uint64_t count,
                       const void *data)
 {
-    h5py_failure_forget();
+    hdf5_failure_forget();
     struct writer_source *source = NULL;
     int result = find_source(writer, index, &source);
     if (result != EXIT_OK)
@@ -134,7 +134,7 @@ int h5py_writer_write(struct h5py_writer *writer, int index, uint64_t first, uin
     }
     if (bytes >= BLOCK_BYTES / 2) {
         if (write_rows(source->dataset, source->memory_type, first, count, data) < 0)
-            return h5py_failure_report(writer->path, source->name);
+            return hdf5_failure_report(writer->path, source->name);
         return EXIT_OK;
     }
     if (reserve(block, bytes) < 0)
@@ -161,7 +161,7 @@ static int reserve_examples(struct writer_source *source)
 int h5py_writer_write_variable(struct h5py_writer *writer, int index, uint64_t example,
                                const void *data, const uint16_t *shape)
 {
-    h5py_failure_forget();
+    hdf5_failure_forget();
     struct writer_source *source = NULL;
     int result = find_source(writer, index, &source);
     if (result != EXIT_OK)

@@ -158,7 +158,7 @@ static int write_attribute_rows(struct h5py_writer *writer, const char *name, hi
                                  : -1;
     int result = EXIT_OK;
     if (attribute < 0 || H5Awrite(attribute, memory_type, rows) < 0)
-        result = h5py_failure_report(writer->path, name);
+        result = hdf5_failure_report(writer->path, name);
     if (attribute >= 0)
         H5Aclose(attribute);
     if (space >= 0)

@@ -86,6 +86,14 @@ assert d["original"] == sys.argv[2] + "/mnist.hdf5", d
     [ "$stderr" = "fuel-cache: cannot create directory: $DATA/mnist.hdf5: not a directory" ]
 }
 
+@test "a copy that would pass the file size limit: exit 7 before copying, nothing left" {
+    run --separate-stderr bash -c 'ulimit -f 10 && exec fuel cache mnist.hdf5'
+    [ "$status" -eq 7 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-cache: cannot write: $LOCAL/mnist.hdf5: needs a file of $(stat -c %s "$DATA/mnist.hdf5") bytes, over the file size limit of 10240 bytes (ulimit -f)" ]
+    [ "$(ls -A "$LOCAL")" = .fuel-cache.lock ]
+}
+
 @test "usage errors exit 2; -h prints the usage" {
     run --separate-stderr fuel cache
     [ "$status" -eq 2 ]

@@ -1,14 +1,15 @@
-/* The reason of an HDF5 failure, captured as the failing call returns, for the writer's errors. */
-#include "h5py_writer_parts.h"
+/* Keeps the reason of HDF5's first failure, captured by the automatic error handler as the failing
+   call returns (any later API call clears HDF5's error stack, and cleanup calls may fail too). */
+#include "hdf5_failure.h"
 
 #include "common/base/error.h"
 
+#include <hdf5.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-/* The reason of the first HDF5 failure since the writer's current call began, captured by the
-   automatic error handler as the failing call returns (any later API call clears HDF5's error
-   stack, and cleanup calls may fail too). A system error's strerror replaces anything else. */
+/* A system error's strerror replaces anything else. */
 static struct {
     char text[512];
     bool captured;
@@ -42,14 +43,22 @@ static herr_t capture_failure(hid_t stack, void *data)
     return 0;
 }
 
-void h5py_failure_forget(void)
+void hdf5_failure_forget(void)
 {
     snprintf(failure_reason.text, sizeof failure_reason.text, "HDF5 error");
     failure_reason.captured = false;
     failure_reason.from_system = false;
 }
 
-int h5py_failure_report(const char *path, const char *action)
+void hdf5_failure_watch(void)
+{
+    /* Fails, harmlessly, once the library has started: its hook is then in place already. */
+    H5dont_atexit();
+    H5Eset_auto2(H5E_DEFAULT, capture_failure, NULL);
+    hdf5_failure_forget();
+}
+
+int hdf5_failure_report(const char *path, const char *action)
 {
     int result;
     if (failure_reason.from_system)
@@ -57,12 +66,6 @@ int h5py_failure_report(const char *path, const char *action)
     else
         result = error_set(EXIT_WRITE, "cannot write: %s: %s: %s", path, action,
                            failure_reason.text);
-    h5py_failure_forget();
+    hdf5_failure_forget();
     return result;
-}
-
-void h5py_failure_capture(void)
-{
-    H5Eset_auto2(H5E_DEFAULT, capture_failure, NULL);
-    h5py_failure_forget();
 }
