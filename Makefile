@@ -7,7 +7,9 @@ MANDIR = $(DESTDIR)$(PREFIX)/share/man
 BASH_COMPLETION_DIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETION_DIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 BUILD ?= build
-FUEL_FIXTURES ?= $(abspath ../shared/fixtures)
+# The reference files the tests read: raw files made with the real tools, and the HDF5 files
+# Python Fuel wrote from them (tests/data/README.md).
+FUEL_FIXTURES ?= $(abspath tests/data)
 
 LIBRARIES = hdf5 libcurl zlib libarchive jansson yaml-0.1 libcrypto libpng libzmq
 # Inflate with ISA-L where pkg-config finds libisal, else with zlib; make INFLATE=zlib forces zlib.
@@ -61,6 +63,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(UNIT_SUPPORT) $(BUILD)/libfuel.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_SUPPORT) $(BUILD)/libfuel.a $(LDLIBS) -lcmocka
 
 unit: $(UNIT_BINARIES)
+
+# The unit tests find the reference files without FUEL_FIXTURES too.
+$(UNIT_SUPPORT): CPPFLAGS += -DFUEL_TEST_DATA='"$(FUEL_FIXTURES)"'
 
 # LD_PRELOAD shims for the CLI tests (tests/helpers/X.c -> build/tests/X.so), built without
 # sanitizers so they load into any build of fuel.
