@@ -3,15 +3,23 @@
 
 bats_require_minimum_version 1.5.0
 
+load ../helpers/processes
+
 PYTHON=/usr/bin/python3
 FASHION=/usr/share/datasets/fashion-mnist
 
 setup() {
+
     OUT="$BATS_TEST_TMPDIR/out"
     mkdir -p "$OUT"
     export HOME="$BATS_TEST_TMPDIR/home" TMPDIR="$BATS_TEST_TMPDIR/tmp"
     mkdir -p "$HOME" "$TMPDIR"
     unset FUEL_DATA_PATH FUEL_LOCAL_DATA_PATH FUEL_CONFIG
+}
+
+# A test that failed midway leaves no lock holder or conversion running.
+teardown() {
+    stop_jobs
 }
 
 # Waits up to 5 s for the lock holder started in the background to create PATH.
@@ -66,7 +74,7 @@ import fcntl, struct, sys, time
 fd = open(sys.argv[1], "r+")
 fcntl.fcntl(fd, fcntl.F_OFD_SETLK, struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0))
 open(sys.argv[2], "w").close()
-time.sleep(600)' "$OUT/.mnist.hdf5.Live01" "$BATS_TEST_TMPDIR/locked" &
+time.sleep(600)' "$OUT/.mnist.hdf5.Live01" "$BATS_TEST_TMPDIR/locked" 3>&- &
     holder=$!
     wait_for "$BATS_TEST_TMPDIR/locked"
     run fuel-clean -d "$OUT"
@@ -74,14 +82,14 @@ time.sleep(600)' "$OUT/.mnist.hdf5.Live01" "$BATS_TEST_TMPDIR/locked" &
     [ -z "$output" ]
     [ -f "$OUT/.mnist.hdf5.Live01" ]
     kill "$holder"
-    wait "$holder" || true
+    wait_bounded "$holder" || true
     run fuel-clean -d "$OUT"
     [ "$status" -eq 0 ]
     [ "$output" = "removed $OUT/.mnist.hdf5.Live01" ]
 }
 
 @test "fuel clean during a real conversion never removes its temporary" {
-    fuel-convert mnist -d "$FASHION" -o "$OUT" > "$BATS_TEST_TMPDIR/stdout" &
+    fuel-convert mnist -d "$FASHION" -o "$OUT" > "$BATS_TEST_TMPDIR/stdout" 3>&- &
     pid=$!
     for attempt in $(seq 1 500); do
         [ -z "$(find "$OUT" -name '.mnist.hdf5.*')" ] || break
@@ -91,7 +99,7 @@ time.sleep(600)' "$OUT/.mnist.hdf5.Live01" "$BATS_TEST_TMPDIR/locked" &
     run fuel-clean -d "$OUT"
     [ "$status" -eq 0 ]
     [ -z "$output" ]
-    wait "$pid"
+    wait_bounded "$pid"
     [ "$(cat "$BATS_TEST_TMPDIR/stdout")" = "$OUT/mnist.hdf5" ]
     [ "$(ls -A "$OUT")" = "mnist.hdf5" ]
     [ "$seen" -eq 1 ]
@@ -127,7 +135,7 @@ for name in sys.argv[2:]:
     fcntl.fcntl(lock, fcntl.F_OFD_SETLK, struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0))
     held.append(lock)
 open(sys.argv[1], "w").close()
-time.sleep(600)' "$BATS_TEST_TMPDIR/locked" "$@") &
+time.sleep(600)' "$BATS_TEST_TMPDIR/locked" "$@") 3>&- &
     HOLDER=$!
     wait_for "$BATS_TEST_TMPDIR/locked"
 }
@@ -161,7 +169,7 @@ tree_listing() {
     cmp "$OUT/mnist_train_targets.npy" "$BATS_TEST_TMPDIR/reference/mnist_train_targets.npy"
     [ "$(cat "$OUT/.fuel-fixture.Live02/part")" = "being written" ]
     kill "$HOLDER"
-    wait "$HOLDER" || true
+    wait_bounded "$HOLDER" || true
     run fuel-clean -d "$OUT"
     [ "$status" -eq 0 ]
     [ "$(printf '%s\n' "${lines[@]}" | LC_ALL=C sort | tr '\n' '|')" = "finished publishing $OUT/.mnist_valid.publishing|removed $OUT/.fuel-fixture.Live02|removed $OUT/.mnist_valid.export.Live01|" ]
