@@ -40,7 +40,7 @@ UNIT_BINARIES = $(UNIT_SOURCES:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_SUPPORT = $(BUILD)/tests/unit/support.o
 MAN_PAGES = $(wildcard man/*.1 man/*.5)
 
-.PHONY: all check check-sanitize check-inflate-zlib fuzz fuzz-binaries unit bench install uninstall clean setup
+.PHONY: all check check-durability check-sanitize check-inflate-zlib fuzz fuzz-binaries unit bench install uninstall clean setup
 
 all: $(BUILD)/fuel $(COMMANDS:%=$(BUILD)/fuel-%)
 
@@ -79,6 +79,11 @@ check: $(TEST_SHIMS)
 check: all unit
 	BUILD=$(abspath $(BUILD)) bash tests/run
 
+# The exhaustive kill loops (tests/durability/*.bats): every kill point, where make check tries a
+# sample of them; on disk (make check's scratch files go to a tmpfs when there is one).
+check-durability: all $(TEST_SHIMS)
+	BUILD=$(abspath $(BUILD)) FUEL_TEST_TMPDIR=$${TMPDIR:-/tmp} bash tests/run tests/durability/*.bats
+
 # The whole suite again, built with AddressSanitizer + UndefinedBehaviorSanitizer in its own build
 # directory; any report (leaks included, or one allocation over 1 GiB) makes the program fail, so
 # the test that ran it fails.
@@ -96,8 +101,8 @@ INFLATE_UNITS = inflate inflate_file read_ahead idx tar_stream matlab_v5
 check-inflate-zlib:
 	$(MAKE) BUILD=$(ZLIB_BUILD) INFLATE=zlib all $(INFLATE_UNITS:%=$(ZLIB_BUILD)/tests/test_%)
 	for unit in $(INFLATE_UNITS); do $(ZLIB_BUILD)/tests/test_$$unit || exit 1; done
-	PATH=$(abspath $(ZLIB_BUILD)):$$PATH FUEL_FIXTURES=$(FUEL_FIXTURES) \
-		bats tests/cli/convert_*.bats tests/cli/hostile.bats
+	BUILD=$(abspath $(ZLIB_BUILD)) FUEL_FIXTURES=$(FUEL_FIXTURES) \
+		bash tests/run tests/cli/convert_*.bats tests/cli/hostile.bats
 
 # libFuzzer targets (clang): tests/fuzz/fuzz_X.c is built when the reader header it includes
 # exists; `make fuzz FUZZ_SECONDS=N [FUZZ_TARGETS="idx png"]` runs each for N seconds.
