@@ -4,6 +4,8 @@
 
 bats_require_minimum_version 1.5.0
 
+load ../helpers/processes
+
 setup() {
     export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
     DATA="$BATS_TEST_TMPDIR/data" LOCAL="$BATS_TEST_TMPDIR/local/cache"
@@ -47,10 +49,14 @@ assert d["original"] == sys.argv[2] + "/mnist.hdf5", d
 
 @test "concurrent calls copy once" {
     head -c 50000000 /dev/zero > "$DATA/big.bin"
+    pids=()
     for index in 1 2 3 4 5 6; do
-        fuel cache big.bin > "$BATS_TEST_TMPDIR/out.$index" 2> "$BATS_TEST_TMPDIR/err.$index" &
+        fuel cache big.bin > "$BATS_TEST_TMPDIR/out.$index" 2> "$BATS_TEST_TMPDIR/err.$index" 3>&- &
+        pids+=($!)
     done
-    wait
+    for pid in "${pids[@]}"; do
+        wait_bounded "$pid"
+    done
     [ "$(cat "$BATS_TEST_TMPDIR"/err.* | grep -c '^fuel-cache: copied ')" -eq 1 ]
     [ "$(cat "$BATS_TEST_TMPDIR"/err.* | grep -c '^fuel-cache: reusing the copy of ')" -eq 5 ]
     for index in 1 2 3 4 5 6; do

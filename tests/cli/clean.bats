@@ -4,15 +4,23 @@
 
 bats_require_minimum_version 1.5.0
 
+load ../helpers/processes
+
 PYTHON=/usr/bin/python3
 FASHION=/usr/share/datasets/fashion-mnist
 
 setup() {
+
     OUT="$BATS_TEST_TMPDIR/out"
     mkdir -p "$OUT"
     export HOME="$BATS_TEST_TMPDIR/home" TMPDIR="$BATS_TEST_TMPDIR/tmp"
     mkdir -p "$HOME" "$TMPDIR"
     unset FUEL_DATA_PATH FUEL_LOCAL_DATA_PATH FUEL_CONFIG
+}
+
+# A test that failed midway leaves no lock holder or conversion running.
+teardown() {
+    stop_jobs
 }
 
 # Waits up to 5 s for the lock holder started in the background to create PATH.
@@ -78,7 +86,7 @@ kept_files() {
     [ -z "$output" ]
     [ -f "$OUT/.fuel-staging-mnist.hdf5.Live01/part" ]
     kill "$HOLDER"
-    wait "$HOLDER" || true
+    wait_bounded "$HOLDER" || true
     run fuel-clean -d "$OUT"
     [ "$status" -eq 0 ]
     [ "$output" = "removed $OUT/.fuel-staging-mnist.hdf5.Live01" ]
@@ -86,7 +94,7 @@ kept_files() {
 }
 
 @test "fuel clean during a real conversion never removes its temporary" {
-    fuel-convert mnist -d "$FASHION" -o "$OUT" > "$BATS_TEST_TMPDIR/stdout" &
+    fuel-convert mnist -d "$FASHION" -o "$OUT" > "$BATS_TEST_TMPDIR/stdout" 3>&- &
     pid=$!
     for attempt in $(seq 1 500); do
         [ -z "$(find "$OUT" -name '.fuel-staging-mnist.hdf5.*')" ] || break
@@ -96,7 +104,7 @@ kept_files() {
     run fuel-clean -d "$OUT"
     [ "$status" -eq 0 ]
     [ -z "$output" ]
-    wait "$pid"
+    wait_bounded "$pid"
     [ "$(cat "$BATS_TEST_TMPDIR/stdout")" = "$OUT/mnist.hdf5" ]
     [ "$(ls -A "$OUT")" = "mnist.hdf5" ]
     [ "$seen" -eq 1 ]
@@ -132,7 +140,7 @@ for name in sys.argv[2:]:
     fcntl.fcntl(lock, fcntl.F_OFD_SETLK, struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0))
     held.append(lock)
 open(sys.argv[1], "w").close()
-time.sleep(600)' "$BATS_TEST_TMPDIR/locked" "$@") &
+time.sleep(600)' "$BATS_TEST_TMPDIR/locked" "$@") 3>&- &
     HOLDER=$!
     wait_for "$BATS_TEST_TMPDIR/locked"
 }
@@ -167,7 +175,7 @@ tree_listing() {
     cmp "$OUT/mnist_train_targets.npy" "$BATS_TEST_TMPDIR/reference/mnist_train_targets.npy"
     [ "$(cat "$OUT/.fuel-staging-fixture.Live02/part")" = "being written" ]
     kill "$HOLDER"
-    wait "$HOLDER" || true
+    wait_bounded "$HOLDER" || true
     run fuel-clean -d "$OUT"
     [ "$status" -eq 0 ]
     [ "$(printf '%s\n' "${lines[@]}" | LC_ALL=C sort | tr '\n' '|')" = "finished publishing $OUT/.fuel-staging-mnist_valid.publishing|removed $OUT/.fuel-staging-fixture.Live02|removed $OUT/.fuel-staging-mnist_valid.Live01|" ]

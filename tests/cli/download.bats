@@ -154,8 +154,8 @@ teardown() {
     sleep 0.3
     fetch > "$BATS_TEST_TMPDIR/second.out" 2>&1 3>&- &
     second=$!
-    wait "$first"
-    wait "$second"
+    wait_bounded "$first"
+    wait_bounded "$second"
     assert_all_downloaded
     waited=$(grep -l "waiting for another fuel-download in $TARGET" "$BATS_TEST_TMPDIR"/*.out)
     [ "$(wc -l <<< "$waited")" -eq 1 ]
@@ -177,7 +177,7 @@ teardown() {
     done
     kill -INT "$pid"
     status=0
-    wait "$pid" || status=$?
+    wait_bounded "$pid" || status=$?
     [ "$status" -eq 130 ]
     grep -q "fuel-download: interrupted" "$BATS_TEST_TMPDIR/first.out"
     [ "$(stat -c %s "$TARGET/train-images-idx3-ubyte.gz.part")" -eq 100000 ]

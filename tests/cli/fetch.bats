@@ -271,11 +271,11 @@ datasets:
 @test "concurrent fetches: one makes the file, the other waits and finds it there" {
     for index in 1 2 3; do
         fuel fetch mnist --url-prefix "file://$RAW" --checksums "$RAW_SUMS" \
-            > "$BATS_TEST_TMPDIR/out.$index" 2> "$BATS_TEST_TMPDIR/err.$index" &
+            > "$BATS_TEST_TMPDIR/out.$index" 2> "$BATS_TEST_TMPDIR/err.$index" 3>&- &
         pids[$index]=$!
     done
     for index in 1 2 3; do
-        wait "${pids[$index]}"
+        wait_bounded "${pids[$index]}"
         [ "$(cat "$BATS_TEST_TMPDIR/out.$index")" = "$DATA/mnist.hdf5" ]
     done
     [ "$(cat "$BATS_TEST_TMPDIR"/err.* | grep -c '^fuel-fetch: nothing to do: ')" -eq 2 ]

@@ -22,9 +22,7 @@ static char raw_directory[4096];
 
 static int setup(void **state)
 {
-    const char *fixtures = getenv("FUEL_FIXTURES") != NULL ? getenv("FUEL_FIXTURES")
-                                                            : "../shared/fixtures";
-    snprintf(raw_directory, sizeof raw_directory, "%s/raw/iris", fixtures);
+    snprintf(raw_directory, sizeof raw_directory, "%s/raw/iris", test_data_directory());
     return test_directory_setup(state);
 }
 

@@ -15,12 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *fixtures(void)
-{
-    const char *value = getenv("FUEL_FIXTURES");
-    return value != NULL ? value : "../shared/fixtures";
-}
-
 /* Copies the reference file NAME into the directory as broken.hdf5 and runs the Python lines
    BREAK on it as `f` (opened read-write with h5py); returns the violations. */
 static struct h5py_violations violations_of(const char *name, const char *lines)
@@ -34,7 +28,7 @@ static struct h5py_violations violations_of(const char *name, const char *lines)
             lines);
     fclose(stream);
     snprintf(command, sizeof command, "cp %s/expected/%s %s && chmod u+w %s && /usr/bin/python3 %s %s",
-             fixtures(), name, path, path, script, path);
+             test_data_directory(), name, path, path, script, path);
     assert_int_equal(system(command), 0);
     struct h5py_file *file;
     struct h5py_violations violations = {0};
@@ -326,7 +320,7 @@ static void file_passes_check(void **state)
     h5py_violations_free(&violations);
     assert_false(h5py_file_passes_check(path));
     assert_false(h5py_file_passes_check("/nonexistent/iris.hdf5"));
-    assert_false(h5py_file_passes_check(fixtures()));
+    assert_false(h5py_file_passes_check(test_data_directory()));
     assert_int_equal(error_code(), EXIT_OK);
 }
 

@@ -17,8 +17,7 @@
 
 static void expected_path(char *path, size_t size, const char *name)
 {
-    const char *fixtures = getenv("FUEL_FIXTURES");
-    snprintf(path, size, "%s/expected/%s", fixtures ? fixtures : "../shared/fixtures", name);
+    snprintf(path, size, "%s/expected/%s", test_data_directory(), name);
 }
 
 static struct cut_plan *plan_of(const char *name, const struct cut_request *request)
