@@ -10,19 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-    const char *dtype;
-    enum element_type type;
-} types[] = {{"uint8", ELEMENT_UINT8},     {"uint16", ELEMENT_UINT16},
-             {"int64", ELEMENT_INT64},     {"float32", ELEMENT_FLOAT32},
-             {"float64", ELEMENT_FLOAT64}, {"bool", ELEMENT_BOOL}};
-
 static enum element_type element_type_of(const char *dtype)
 {
-    for (size_t index = 0; index < sizeof types / sizeof *types; index++)
-        if (strcmp(types[index].dtype, dtype) == 0)
-            return types[index].type;
-    return ELEMENT_UINT8;
+    enum element_type type = ELEMENT_UINT8;
+    element_type_from_dtype(dtype, &type);
+    return type;
 }
 
 static int source_declare(struct h5py_writer *writer, const struct cut_source *cut, int *index)

@@ -83,7 +83,7 @@ int h5py_writer_create(struct h5py_writer **writer, const char *path)
 
 static hid_t source_hdf5_type(const struct writer_source *source, bool in_memory)
 {
-    hid_t element = h5py_element_type(source->type, in_memory);
+    hid_t element = h5py_element_type(source->type, source->element_bytes, in_memory);
     if (!source->variable_length || element < 0)
         return element;
     hid_t sequence = H5Tvlen_create(element);
@@ -181,7 +181,8 @@ static int validate_source(const struct h5py_writer *writer,
         if (strcmp(writer->sources[index].name, source->name) == 0)
             return error_set(EXIT_OTHER, "cannot write: %s: source %s declared twice",
                              writer->path, source->name);
-    if (element_size(source->type) == 0)
+    if (element_size(source->type) == 0 &&
+        (source->type != ELEMENT_STRING || source->string_length == 0))
         return error_set(EXIT_OTHER, "cannot write: %s: %s: unknown element type", writer->path,
                          source->name);
     if (source->rank < 1 || source->rank > H5PY_MAX_RANK)
@@ -199,7 +200,7 @@ static int validate_source(const struct h5py_writer *writer,
 /* Bytes of one example of a fixed-shape source; false when that overflows. */
 static bool fixed_row_bytes(const struct h5py_source_declaration *source, size_t *bytes)
 {
-    *bytes = element_size(source->type);
+    *bytes = source->type == ELEMENT_STRING ? source->string_length : element_size(source->type);
     for (int axis = 1; axis < source->rank; axis++) {
         if (source->shape[axis] != 0 && *bytes > SIZE_MAX / source->shape[axis])
             return false;
@@ -254,6 +255,8 @@ int h5py_writer_add_source(struct h5py_writer *writer,
     struct writer_source *source = &writer->sources[writer->source_count];
     *source = (struct writer_source){
         .type = declared->type,
+        .element_bytes = declared->type == ELEMENT_STRING ? declared->string_length
+                                                          : element_size(declared->type),
         .rank = declared->rank,
         .variable_length = declared->variable_length,
         .example_rank = declared->example_rank,

@@ -27,6 +27,7 @@ struct pending_block {
 struct writer_source {
     char *name;
     enum element_type type;
+    size_t element_bytes; /* one element's size (a string's length for ELEMENT_STRING) */
     int rank;
     uint64_t shape[H5PY_MAX_RANK];
     bool variable_length;
@@ -61,7 +62,7 @@ struct h5py_writer {
 hid_t h5py_bool_type(hid_t base);
 
 /* The element type as stored (little-endian standard types) or in memory (native types). */
-hid_t h5py_element_type(enum element_type type, bool in_memory);
+hid_t h5py_element_type(enum element_type type, size_t element_bytes, bool in_memory);
 
 /* A null-padded fixed string type of LENGTH bytes. */
 hid_t h5py_fixed_string_type(size_t length);

@@ -47,7 +47,7 @@ static int flush_variable(struct writer_source *source)
     if (sequences == NULL)
         return -1;
     size_t offset = 0;
-    size_t bytes_per_element = element_size(source->type);
+    size_t bytes_per_element = source->element_bytes;
     for (uint64_t row = 0; row < block->count; row++) {
         sequences[row].len = block->element_counts[row];
         sequences[row].p = block->data + offset;
@@ -176,7 +176,7 @@ int h5py_writer_write_variable(struct h5py_writer *writer, int index, uint64_t e
     size_t elements = 1;
     for (int axis = 0; axis < source->example_rank; axis++)
         elements *= shape[axis]; /* at most 8 factors below 2^16: fits in 64 bits */
-    size_t bytes = elements * element_size(source->type);
+    size_t bytes = elements * source->element_bytes;
     struct pending_block *block = &source->block;
     bool follows = block->count > 0 && example == block->first + block->count;
     if (!follows || block->count == BLOCK_EXAMPLES || block->used + bytes > BLOCK_BYTES) {
