@@ -96,7 +96,10 @@ static int find_candidates(const struct fuel_config *config, const char *argumen
 int file_resolve(const char *argument, char *path, size_t size)
 {
     struct stat status;
-    if (stat(argument, &status) == 0 || errno != ENOENT || strchr(argument, '/') != NULL) {
+    bool exists = stat(argument, &status) == 0 || errno != ENOENT;
+    if (!exists && strchr(argument, '/') != NULL)
+        return error_set(EXIT_MISSING_INPUT, "not found: %s", argument);
+    if (exists) {
         if (snprintf(path, size, "%s", argument) >= (int)size)
             return error_set(EXIT_USAGE, "path too long: %s", argument);
         return EXIT_OK;

@@ -3,6 +3,7 @@
 #include "h5py_cut.h"
 
 #include "common/base/disk_space.h"
+#include "common/base/staging.h"
 #include "common/base/error.h"
 #include "h5py_writer.h"
 
@@ -93,14 +94,20 @@ static int space_check(const struct cut_plan *plan, const struct h5py_writer *wr
         if (!cut->variable_length)
             bytes = disk_space_sum(bytes, disk_space_product(cut->shape[0], cut->example_bytes));
     }
-    char directory[4096];
+    char directory[4096], named[4096];
     snprintf(directory, sizeof directory, "%s", h5py_writer_path(writer));
     char *slash = strrchr(directory, '/');
     if (slash == NULL)
         snprintf(directory, sizeof directory, ".");
     else
         *slash = '\0';
-    return disk_space_check(directory, directory, bytes, bytes);
+    /* The file is written in a staging directory: the message names the directory it is for. */
+    snprintf(named, sizeof named, "%s", directory);
+    slash = strrchr(named, '/');
+    if (staging_is_name(slash != NULL ? slash + 1 : named))
+        snprintf(named, sizeof named, "%.*s", slash != NULL ? (int)(slash - named) : 1,
+                 slash != NULL ? directory : ".");
+    return disk_space_check(directory, named, bytes, bytes);
 }
 
 int h5py_cut_write(struct cut_plan *plan, struct h5py_writer *writer)

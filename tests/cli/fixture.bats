@@ -327,9 +327,10 @@ assert fixture["examples"] == {"test": 1, "train": 1} and fixture["shuffle"] is 
     [ "$status" -eq 2 ]
     [[ "$output" == *"would replace its parent"* ]]
     cmp "$OUT/iris.hdf5" "$FUEL_FIXTURES/expected/iris.hdf5"
-    run fuel-fixture iris -o "$BATS_TEST_TMPDIR/missing-directory"
+    touch "$BATS_TEST_TMPDIR/plain"
+    run fuel-fixture iris -o "$BATS_TEST_TMPDIR/plain/directory"
     [ "$status" -eq 7 ]
-    [[ "$output" == "fuel-fixture: cannot write output: "* ]]
+    [ "$output" = "fuel-fixture: cannot create directory: $BATS_TEST_TMPDIR/plain: not a directory" ]
 }
 
 @test "an extra (manifest) dataset: a clear error naming --from" {

@@ -200,7 +200,7 @@ refused_and_intact() {
     [ -z "$output" ]
     [ "$stderr" = "$1" ]
     diff -r "$OUT" "$BATS_TEST_TMPDIR/previous"
-    [ -z "$(find "$OUT" -name '.*.export.*')" ]
+    [ -z "$(find "$OUT" -name '.fuel-staging-*')" ]
 }
 
 @test "EFBIG midway through a recordio export: exit 7 naming the file and why, the earlier set intact" {
@@ -216,7 +216,7 @@ refused_and_intact() {
     previous_export hdf5-layer
     for after in 0 3; do
         FAIL_IO_CALLS=write FAIL_IO_ERRNO=ENOSPC FAIL_IO_AFTER=$after \
-            FAIL_IO_PATH="$OUT/.mnist_train.export.*/*" LD_PRELOAD="$SHIM" \
+            FAIL_IO_PATH="$OUT/.fuel-staging-mnist_train.*/*" LD_PRELOAD="$SHIM" \
             ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
             run --separate-stderr fuel-export "$BIG" --to hdf5-layer --split train -o "$OUT" -q
         refused_and_intact "fuel-export: cannot write: $OUT/mnist_train.h5: No space left on device"
@@ -228,12 +228,12 @@ refused_and_intact() {
     mkdir -p "$OUT"
     run --separate-stderr bash -c 'ulimit -f 30 && exec fuel-fixture cifar10 --raw -n 300 -o "$1"' _ "$OUT"
     [ "$status" -eq 7 ]
-    [[ "$stderr" =~ ^fuel-fixture:\ cannot\ write:\ $OUT/\.fuel-fixture\.[A-Za-z0-9]{6}/\.batch:\ File\ too\ large$ ]]
+    [[ "$stderr" =~ ^fuel-fixture:\ cannot\ write:\ $OUT/\.fuel-staging-fixture\.[A-Za-z0-9]{6}/\.batch:\ File\ too\ large$ ]]
     [ -z "$(ls -A "$OUT")" ]
-    FAIL_IO_CALLS=write FAIL_IO_ERRNO=ENOSPC FAIL_IO_PATH="$OUT/.fuel-fixture.*" LD_PRELOAD="$SHIM" \
+    FAIL_IO_CALLS=write FAIL_IO_ERRNO=ENOSPC FAIL_IO_PATH="$OUT/.fuel-staging-fixture.*" LD_PRELOAD="$SHIM" \
         ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
         run --separate-stderr fuel-fixture cifar10 --raw -n 300 -o "$OUT"
     [ "$status" -eq 7 ]
-    [[ "$stderr" =~ ^fuel-fixture:\ cannot\ write\ archive:\ $OUT/\.fuel-fixture\.[A-Za-z0-9]{6}/cifar-10-python\.tar\.gz:\ cifar-10-batches-py/data_batch_1:\ No\ space\ left\ on\ device$ ]]
+    [[ "$stderr" =~ ^fuel-fixture:\ cannot\ write\ archive:\ $OUT/\.fuel-staging-fixture\.[A-Za-z0-9]{6}/cifar-10-python\.tar\.gz:\ cifar-10-batches-py/data_batch_1:\ No\ space\ left\ on\ device$ ]]
     [ -z "$(ls -A "$OUT")" ]
 }
