@@ -131,12 +131,14 @@ static int label_axes(hid_t dataset, int rank, const char *const *labels)
     return 0;
 }
 
-/* NAME_vlen_axis_labels: one fixed string per axis of an example, made the `shape_labels` scale. */
+/* NAME_vlen_axis_labels (NAME_shape_labels as chapter 4 names it): one fixed string per axis of
+   an example, made the `shape_labels` scale. */
 static int create_shape_labels(hid_t file, const char *name,
                                const struct h5py_source_declaration *declared, hid_t dataset)
 {
     char scale_name[1024];
-    snprintf(scale_name, sizeof scale_name, "%s_vlen_axis_labels", name);
+    snprintf(scale_name, sizeof scale_name, "%s_%s", name,
+             declared->scales == SCALES_FUEL_CHAPTER_4 ? "shape_labels" : "vlen_axis_labels");
     size_t width = h5py_longest_text(declared->shape_labels, (size_t)declared->example_rank);
     size_t rows = (size_t)declared->example_rank;
     char *text = calloc(rows, width);
@@ -158,13 +160,15 @@ static int create_shape_labels(hid_t file, const char *name,
     return result;
 }
 
-/* NAME_shapes (examples x example_rank, uint16), the `shapes` scale of dimension 0. */
+/* NAME_shapes (examples x example_rank; uint16, int32 as chapter 4 writes it), the `shapes`
+   scale of dimension 0. */
 static int create_shapes(hid_t file, struct writer_source *source)
 {
     char scale_name[1024];
     snprintf(scale_name, sizeof scale_name, "%s_shapes", source->name);
     uint64_t shape[2] = {source->shape[0], (uint64_t)source->example_rank};
-    source->shapes_dataset = create_dataset(file, scale_name, H5T_STD_U16LE, 2, shape, false);
+    hid_t type = source->scales == SCALES_FUEL_CHAPTER_4 ? H5T_STD_I32LE : H5T_STD_U16LE;
+    source->shapes_dataset = create_dataset(file, scale_name, type, 2, shape, false);
     if (source->shapes_dataset < 0 || H5DSset_scale(source->shapes_dataset, "shapes") < 0 ||
         H5DSattach_scale(source->dataset, source->shapes_dataset, 0) < 0)
         return -1;
@@ -188,6 +192,9 @@ static int validate_source(const struct h5py_writer *writer,
     if (source->rank < 1 || source->rank > H5PY_MAX_RANK)
         return error_set(EXIT_OTHER, "cannot write: %s: %s: rank %d not in 1..%d", writer->path,
                          source->name, source->rank, H5PY_MAX_RANK);
+    if (source->variable_length && source->auxiliary)
+        return error_set(EXIT_OTHER, "cannot write: %s: %s: an auxiliary dataset has fixed shape",
+                         writer->path, source->name);
     if (source->variable_length &&
         (source->rank != 1 || source->example_rank < 1 || source->example_rank > H5PY_MAX_RANK))
         return error_set(EXIT_OTHER,
@@ -260,6 +267,8 @@ int h5py_writer_add_source(struct h5py_writer *writer,
         .rank = declared->rank,
         .variable_length = declared->variable_length,
         .example_rank = declared->example_rank,
+        .scales = declared->scales,
+        .auxiliary = declared->auxiliary,
         .row_bytes = row_bytes,
         .dataset = -1,
         .shapes_dataset = -1,
@@ -335,6 +344,8 @@ static int close_writer(struct h5py_writer *writer)
         failed |= H5Fclose(writer->file) < 0;
     for (size_t index = 0; index < writer->split_count; index++)
         free(writer->split_names[index]);
+    for (size_t index = 0; index < writer->declaration_count; index++)
+        free(writer->declarations[index].comment);
     free(writer->split_names);
     free(writer->declarations);
     free(writer->sources);

@@ -37,6 +37,12 @@ const char *element_type_dtype(enum element_type type);
    (strings, whose length varies, included). */
 bool element_type_from_dtype(const char *dtype, enum element_type *type);
 
+/* The scales of a variable-length source: as Fuel's converters write them (SVHN format 1:
+   NAME_shapes uint16, NAME_vlen_axis_labels) or as Fuel's chapter 4 ("Variable-length data")
+   writes them by hand (NAME_shapes int32, NAME_shape_labels). Both are named `shapes` and
+   `shape_labels` as scales, which is all H5PYDataset reads. */
+enum variable_scales { SCALES_FUEL_CONVERTERS, SCALES_FUEL_CHAPTER_4 };
+
 /* A source as a converter declares it, before its first row is written. */
 struct h5py_source_declaration {
     const char *name;
@@ -52,6 +58,10 @@ struct h5py_source_declaration {
     int example_rank;
     const char *shape_labels[H5PY_MAX_RANK];
     size_t string_length; /* ELEMENT_STRING: the bytes of each string (numpy S<n>), 1 or more */
+    enum variable_scales scales; /* variable-length sources: how their scales are written */
+    /* A dataset of the root group that is no source (a split's indices, class names): written as
+       sources are, but no split row names it and h5py_writer_add_split never covers it. */
+    bool auxiliary;
 };
 
 struct h5py_attributes {
@@ -82,11 +92,27 @@ int h5py_writer_write(struct h5py_writer *writer, int source, uint64_t first, ui
 int h5py_writer_write_variable(struct h5py_writer *writer, int source, uint64_t index,
                                const void *data, const uint16_t *shape);
 
+/* As h5py_writer_write_variable, the shape given as 32-bit values: each at most 65535 for
+   SCALES_FUEL_CONVERTERS, at most 2^31 - 1 for SCALES_FUEL_CHAPTER_4. */
+int h5py_writer_write_variable_wide(struct h5py_writer *writer, int source, uint64_t index,
+                                    const void *data, const uint32_t *shape);
+
 /* Declares that examples [START, STOP) of SOURCE (NULL: every source declared so far) belong to
    SPLIT. Split rows are written in the order splits were first declared, sources sorted by name;
    (split, source) pairs never declared are written unavailable with start = stop = 0. */
 int h5py_writer_add_split(struct h5py_writer *writer, const char *split, const char *source,
                           uint64_t start, uint64_t stop);
+
+/* Declares that the examples of SOURCE (NULL: every source declared so far) listed by the
+   auxiliary dataset INDICES (a 1-D integer dataset) belong to SPLIT, as Fuel's chapter 4
+   ("Non-contiguous splits") does: the row's `indices` references INDICES, start = stop = -1. */
+int h5py_writer_add_split_indices(struct h5py_writer *writer, const char *split,
+                                  const char *source, int indices);
+
+/* Gives the rows of SPLIT declared so far for SOURCE (NULL: every source) the comment COMMENT
+   (not empty) instead of Fuel's '.'; the `comment` field is as long as the longest comment. */
+int h5py_writer_comment_split(struct h5py_writer *writer, const char *split, const char *source,
+                              const char *comment);
 
 /* Writes the split attribute and the root attributes, then closes the file. The writer is freed
    whatever the result. */

@@ -1,6 +1,7 @@
 /* The h5py writer's state and what its files share: h5py_writer.c (the file and its sources),
    h5py_writer_rows.c (blocks of rows), h5py_writer_splits.c (the split attribute),
-   h5py_writer_types.c (datatypes) and h5py_writer_failure.c (HDF5's reasons for a failure). */
+   h5py_writer_split_extras.c (indices and comments of split rows), h5py_writer_types.c
+   (datatypes) and hdf5_failure.c (HDF5's reasons for a failure). */
 #ifndef FUEL_H5PY_WRITER_PARTS_H
 #define FUEL_H5PY_WRITER_PARTS_H
 
@@ -21,7 +22,7 @@ struct pending_block {
     size_t used;
     size_t capacity;
     size_t *element_counts; /* variable-length sources: elements of each example */
-    uint16_t *shapes;       /* variable-length sources: count x example_rank */
+    uint32_t *shapes;       /* variable-length sources: count x example_rank */
 };
 
 struct writer_source {
@@ -32,6 +33,8 @@ struct writer_source {
     uint64_t shape[H5PY_MAX_RANK];
     bool variable_length;
     int example_rank;
+    enum variable_scales scales;
+    bool auxiliary;
     size_t row_bytes; /* fixed-shape sources: bytes of one example */
     hid_t dataset;
     hid_t shapes_dataset;
@@ -42,8 +45,10 @@ struct writer_source {
 struct split_declaration {
     size_t split;
     size_t source;
-    uint64_t start;
-    uint64_t stop;
+    int64_t start;
+    int64_t stop;
+    int indices;   /* the auxiliary dataset of the row's indices; -1 when contiguous */
+    char *comment; /* NULL: Fuel's '.' */
 };
 
 struct h5py_writer {
@@ -72,6 +77,21 @@ size_t h5py_longest_text(const char *const *texts, size_t count);
 
 /* Writes the rows pending in SOURCE's block. */
 int h5py_writer_flush(struct h5py_writer *writer, struct writer_source *source);
+
+/* The number of the split named SPLIT, registered when new (splits keep their first order). */
+int h5py_writer_split_number(struct h5py_writer *writer, const char *split, size_t *number);
+
+/* The source named NAME (*FOUND = source_count when NULL, meaning every source); EXIT_OTHER when
+   no source has that name. */
+int h5py_writer_source_named(const struct h5py_writer *writer, const char *split,
+                             const char *name, size_t *found);
+
+/* The declaration of (SPLIT, SOURCE); NULL when there is none. */
+struct split_declaration *h5py_writer_declaration(const struct h5py_writer *writer, size_t split,
+                                                 size_t source);
+
+/* Records DECLARATION (its split and source numbers set), refused when its pair already has one. */
+int h5py_writer_declare(struct h5py_writer *writer, const struct split_declaration *declaration);
 
 /* Writes the split attribute: a row per (split, source), splits in declaration order, sources by
    name; pairs never declared unavailable. */

@@ -57,7 +57,7 @@ static int flush_variable(struct writer_source *source)
                             sequences);
     free(sequences);
     if (result == 0)
-        result = write_rows(source->shapes_dataset, H5T_NATIVE_UINT16, block->first, block->count,
+        result = write_rows(source->shapes_dataset, H5T_NATIVE_UINT32, block->first, block->count,
                             block->shapes);
     return result;
 }
@@ -158,24 +158,50 @@ static int reserve_examples(struct writer_source *source)
     return block->element_counts == NULL || block->shapes == NULL ? -1 : 0;
 }
 
-int h5py_writer_write_variable(struct h5py_writer *writer, int index, uint64_t example,
-                               const void *data, const uint16_t *shape)
+/* The elements of an example of SHAPE, each side within what SOURCE's shapes scale holds;
+   false when a side does not fit or the count overflows. */
+static bool example_elements(const struct writer_source *source, const uint32_t *shape,
+                             size_t *elements)
+{
+    uint32_t largest = source->scales == SCALES_FUEL_CHAPTER_4 ? INT32_MAX : UINT16_MAX;
+    *elements = 1;
+    for (int axis = 0; axis < source->example_rank; axis++) {
+        if (shape[axis] > largest ||
+            (shape[axis] != 0 && *elements > SIZE_MAX / source->element_bytes / shape[axis]))
+            return false;
+        *elements *= shape[axis];
+    }
+    return true;
+}
+
+static int variable_source(struct h5py_writer *writer, int index, uint64_t example,
+                           struct writer_source **source)
+{
+    int result = find_source(writer, index, source);
+    if (result != EXIT_OK)
+        return result;
+    if (!(*source)->variable_length)
+        return error_set(EXIT_OTHER, "cannot write: %s: %s is not variable-length", writer->path,
+                         (*source)->name);
+    if (example >= (*source)->shape[0])
+        return error_set(EXIT_OTHER, "cannot write: %s: %s: example %llu outside 0..%llu",
+                         writer->path, (*source)->name, (unsigned long long)example,
+                         (unsigned long long)(*source)->shape[0]);
+    return EXIT_OK;
+}
+
+int h5py_writer_write_variable_wide(struct h5py_writer *writer, int index, uint64_t example,
+                                    const void *data, const uint32_t *shape)
 {
     hdf5_failure_forget();
     struct writer_source *source = NULL;
-    int result = find_source(writer, index, &source);
+    int result = variable_source(writer, index, example, &source);
     if (result != EXIT_OK)
         return result;
-    if (!source->variable_length)
-        return error_set(EXIT_OTHER, "cannot write: %s: %s is not variable-length", writer->path,
-                         source->name);
-    if (example >= source->shape[0])
-        return error_set(EXIT_OTHER, "cannot write: %s: %s: example %llu outside 0..%llu",
-                         writer->path, source->name, (unsigned long long)example,
-                         (unsigned long long)source->shape[0]);
-    size_t elements = 1;
-    for (int axis = 0; axis < source->example_rank; axis++)
-        elements *= shape[axis]; /* at most 8 factors below 2^16: fits in 64 bits */
+    size_t elements;
+    if (!example_elements(source, shape, &elements))
+        return error_set(EXIT_OTHER, "cannot write: %s: %s: example %llu: shape too large",
+                         writer->path, source->name, (unsigned long long)example);
     size_t bytes = elements * source->element_bytes;
     struct pending_block *block = &source->block;
     bool follows = block->count > 0 && example == block->first + block->count;
@@ -196,4 +222,17 @@ int h5py_writer_write_variable(struct h5py_writer *writer, int index, uint64_t e
     block->used += bytes;
     block->count++;
     return EXIT_OK;
+}
+
+int h5py_writer_write_variable(struct h5py_writer *writer, int index, uint64_t example,
+                               const void *data, const uint16_t *shape)
+{
+    uint32_t wide[H5PY_MAX_RANK] = {0};
+    struct writer_source *source = NULL;
+    int result = variable_source(writer, index, example, &source);
+    if (result != EXIT_OK)
+        return result;
+    for (int axis = 0; axis < source->example_rank; axis++)
+        wide[axis] = shape[axis];
+    return h5py_writer_write_variable_wide(writer, index, example, data, wide);
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int split_number(struct h5py_writer *writer, const char *split, size_t *number)
+int h5py_writer_split_number(struct h5py_writer *writer, const char *split, size_t *number)
 {
     for (*number = 0; *number < writer->split_count; (*number)++)
         if (strcmp(writer->split_names[*number], split) == 0)
@@ -22,14 +22,44 @@ static int split_number(struct h5py_writer *writer, const char *split, size_t *n
     return EXIT_OK;
 }
 
-static const struct split_declaration *find_declaration(const struct h5py_writer *writer,
-                                                        size_t split, size_t source)
+int h5py_writer_source_named(const struct h5py_writer *writer, const char *split,
+                             const char *name, size_t *found)
+{
+    *found = writer->source_count;
+    if (name == NULL)
+        return EXIT_OK;
+    for (size_t index = 0; index < writer->source_count; index++)
+        if (!writer->sources[index].auxiliary && strcmp(writer->sources[index].name, name) == 0) {
+            *found = index;
+            return EXIT_OK;
+        }
+    return error_set(EXIT_OTHER, "cannot write: %s: split %s names unknown source %s",
+                     writer->path, split, name);
+}
+
+struct split_declaration *h5py_writer_declaration(const struct h5py_writer *writer, size_t split,
+                                                 size_t source)
 {
     for (size_t index = 0; index < writer->declaration_count; index++)
         if (writer->declarations[index].split == split &&
             writer->declarations[index].source == source)
             return &writer->declarations[index];
     return NULL;
+}
+
+int h5py_writer_declare(struct h5py_writer *writer, const struct split_declaration *declaration)
+{
+    if (h5py_writer_declaration(writer, declaration->split, declaration->source) != NULL)
+        return error_set(EXIT_OTHER, "cannot write: %s: split %s of %s declared twice",
+                         writer->path, writer->split_names[declaration->split],
+                         writer->sources[declaration->source].name);
+    struct split_declaration *grown = realloc(
+        writer->declarations, (writer->declaration_count + 1) * sizeof *writer->declarations);
+    if (grown == NULL)
+        return error_set(EXIT_OTHER, "cannot write: %s: out of memory", writer->path);
+    writer->declarations = grown;
+    grown[writer->declaration_count++] = *declaration;
+    return EXIT_OK;
 }
 
 static int declare_split(struct h5py_writer *writer, size_t split, size_t source, uint64_t start,
@@ -41,16 +71,8 @@ static int declare_split(struct h5py_writer *writer, size_t split, size_t source
                          writer->path, writer->split_names[split], declared->name,
                          (unsigned long long)start, (unsigned long long)stop,
                          (unsigned long long)declared->shape[0]);
-    if (find_declaration(writer, split, source) != NULL)
-        return error_set(EXIT_OTHER, "cannot write: %s: split %s of %s declared twice",
-                         writer->path, writer->split_names[split], declared->name);
-    struct split_declaration *grown = realloc(
-        writer->declarations, (writer->declaration_count + 1) * sizeof *writer->declarations);
-    if (grown == NULL)
-        return error_set(EXIT_OTHER, "cannot write: %s: out of memory", writer->path);
-    writer->declarations = grown;
-    grown[writer->declaration_count++] = (struct split_declaration){split, source, start, stop};
-    return EXIT_OK;
+    struct split_declaration declaration = {split, source, (int64_t)start, (int64_t)stop, -1, NULL};
+    return h5py_writer_declare(writer, &declaration);
 }
 
 int h5py_writer_add_split(struct h5py_writer *writer, const char *split, const char *source,
@@ -58,35 +80,30 @@ int h5py_writer_add_split(struct h5py_writer *writer, const char *split, const c
 {
     if (split == NULL || split[0] == '\0')
         return error_set(EXIT_OTHER, "cannot write: %s: empty split name", writer->path);
-    size_t named = writer->source_count;
-    if (source != NULL) {
-        for (named = 0; named < writer->source_count; named++)
-            if (strcmp(writer->sources[named].name, source) == 0)
-                break;
-        if (named == writer->source_count)
-            return error_set(EXIT_OTHER, "cannot write: %s: split %s names unknown source %s",
-                             writer->path, split, source);
-    }
+    size_t named;
+    int result = h5py_writer_source_named(writer, split, source, &named);
     size_t number;
-    int result = split_number(writer, split, &number);
+    if (result == EXIT_OK)
+        result = h5py_writer_split_number(writer, split, &number);
     for (size_t index = 0; index < writer->source_count && result == EXIT_OK; index++)
-        if (source == NULL || index == named)
+        if (!writer->sources[index].auxiliary && (source == NULL || index == named))
             result = declare_split(writer, number, index, start, stop);
     return result;
 }
 
 /* The split compound packed as numpy packs it: split, source, start, stop, indices, available,
    comment. INTEGER and BOOLEAN_BASE choose the stored or the in-memory flavour. */
-static hid_t split_type(size_t split_width, size_t source_width, hid_t integer, hid_t boolean_base)
+static hid_t split_type(const size_t widths[3], hid_t integer, hid_t boolean_base)
 {
+    size_t split_width = widths[0], source_width = widths[1];
     size_t offset_start = split_width + source_width;
     size_t offset_indices = offset_start + 16;
     size_t offset_available = offset_indices + sizeof(hobj_ref_t);
-    size_t size = offset_available + 2;
+    size_t size = offset_available + 1 + widths[2];
     hid_t type = H5Tcreate(H5T_COMPOUND, size);
     hid_t split = h5py_fixed_string_type(split_width);
     hid_t source = h5py_fixed_string_type(source_width);
-    hid_t comment = h5py_fixed_string_type(1);
+    hid_t comment = h5py_fixed_string_type(widths[2]);
     hid_t available = h5py_bool_type(boolean_base);
     H5Tinsert(type, "split", 0, split);
     H5Tinsert(type, "source", split_width, source);
@@ -109,43 +126,86 @@ static int compare_source_names(const void *left, const void *right)
     return strcmp((*first)->name, (*second)->name);
 }
 
-/* One packed row per (split, source): splits in declaration order, sources by name. */
-static void fill_split_rows(const struct h5py_writer *writer, unsigned char *rows, size_t row_size,
-                            size_t split_width, size_t source_width,
-                            const struct writer_source **sorted)
+/* The field widths of the split compound: the longest split name, source name and comment. */
+struct split_widths {
+    size_t split, source, comment;
+};
+
+/* A reference to the auxiliary dataset INDICES, into REFERENCE; -1 when HDF5 cannot make it. */
+static int indices_reference(const struct h5py_writer *writer, int indices, hobj_ref_t *reference)
 {
-    size_t offset_start = split_width + source_width;
-    size_t offset_available = offset_start + 16 + sizeof(hobj_ref_t);
-    unsigned char *row = rows;
-    for (size_t split = 0; split < writer->split_count; split++) {
-        for (size_t position = 0; position < writer->source_count; position++, row += row_size) {
-            size_t source = (size_t)(sorted[position] - writer->sources);
-            const struct split_declaration *declaration = find_declaration(writer, split, source);
-            int64_t start = declaration != NULL ? (int64_t)declaration->start : 0;
-            int64_t stop = declaration != NULL ? (int64_t)declaration->stop : 0;
-            memcpy(row, writer->split_names[split], strlen(writer->split_names[split]));
-            memcpy(row + split_width, sorted[position]->name, strlen(sorted[position]->name));
-            memcpy(row + offset_start, &start, sizeof start);
-            memcpy(row + offset_start + 8, &stop, sizeof stop);
-            row[offset_available] = declaration != NULL;
-            row[offset_available + 1] = '.';
-        }
-    }
+    return H5Rcreate(reference, writer->file, writer->sources[indices].name, H5R_OBJECT, -1) < 0
+               ? -1
+               : 0;
 }
 
-/* The sources ordered by name, and the length of the longest name (at least 1). */
+/* One packed row: the pair's names, its span or indices, available, its comment. */
+static int fill_split_row(const struct h5py_writer *writer, unsigned char *row,
+                          const struct split_widths *widths, size_t split,
+                          const struct writer_source *source)
+{
+    size_t offset_start = widths->split + widths->source;
+    size_t offset_available = offset_start + 16 + sizeof(hobj_ref_t);
+    const struct split_declaration *declaration =
+        h5py_writer_declaration(writer, split, (size_t)(source - writer->sources));
+    int64_t start = declaration != NULL ? declaration->start : 0;
+    int64_t stop = declaration != NULL ? declaration->stop : 0;
+    const char *comment = declaration != NULL && declaration->comment != NULL ? declaration->comment
+                                                                              : ".";
+    memcpy(row, writer->split_names[split], strlen(writer->split_names[split]));
+    memcpy(row + widths->split, source->name, strlen(source->name));
+    memcpy(row + offset_start, &start, sizeof start);
+    memcpy(row + offset_start + 8, &stop, sizeof stop);
+    if (declaration != NULL && declaration->indices >= 0) {
+        hobj_ref_t reference;
+        if (indices_reference(writer, declaration->indices, &reference) < 0)
+            return -1;
+        memcpy(row + offset_start + 16, &reference, sizeof reference);
+    }
+    row[offset_available] = declaration != NULL;
+    memcpy(row + offset_available + 1, comment, strlen(comment));
+    return 0;
+}
+
+/* One packed row per (split, source): splits in declaration order, sources by name. */
+static int fill_split_rows(const struct h5py_writer *writer, unsigned char *rows, size_t row_size,
+                           const struct split_widths *widths, const struct writer_source **sorted,
+                           size_t sorted_count)
+{
+    unsigned char *row = rows;
+    for (size_t split = 0; split < writer->split_count; split++)
+        for (size_t position = 0; position < sorted_count; position++, row += row_size)
+            if (fill_split_row(writer, row, widths, split, sorted[position]) < 0)
+                return -1;
+    return 0;
+}
+
+/* The sources (auxiliary datasets left out) ordered by name, *COUNT of them, and the widths of
+   the names and comments (at least 1). */
 static const struct writer_source **sources_by_name(const struct h5py_writer *writer,
-                                                     size_t *longest_name)
+                                                     struct split_widths *widths, size_t *count)
 {
     const struct writer_source **sorted = malloc((writer->source_count + 1) * sizeof *sorted);
-    *longest_name = 1;
+    widths->split = h5py_longest_text((const char *const *)writer->split_names,
+                                      writer->split_count);
+    widths->source = 1;
+    widths->comment = 1;
+    *count = 0;
     for (size_t index = 0; sorted != NULL && index < writer->source_count; index++) {
-        sorted[index] = &writer->sources[index];
-        if (strlen(sorted[index]->name) > *longest_name)
-            *longest_name = strlen(sorted[index]->name);
+        if (writer->sources[index].auxiliary)
+            continue;
+        sorted[*count] = &writer->sources[index];
+        if (strlen(sorted[*count]->name) > widths->source)
+            widths->source = strlen(sorted[*count]->name);
+        (*count)++;
+    }
+    for (size_t index = 0; index < writer->declaration_count; index++) {
+        const char *comment = writer->declarations[index].comment;
+        if (comment != NULL && strlen(comment) > widths->comment)
+            widths->comment = strlen(comment);
     }
     if (sorted != NULL)
-        qsort(sorted, writer->source_count, sizeof *sorted, compare_source_names);
+        qsort(sorted, *count, sizeof *sorted, compare_source_names);
     return sorted;
 }
 
@@ -168,22 +228,22 @@ static int write_attribute_rows(struct h5py_writer *writer, const char *name, hi
 
 int h5py_writer_write_splits(struct h5py_writer *writer)
 {
-    size_t split_width =
-        h5py_longest_text((const char *const *)writer->split_names, writer->split_count);
-    size_t source_width;
-    const struct writer_source **sorted = sources_by_name(writer, &source_width);
-    hid_t memory_type = split_type(split_width, source_width, H5T_NATIVE_INT64, H5T_NATIVE_SCHAR);
-    hid_t file_type = split_type(split_width, source_width, H5T_STD_I64LE, H5T_STD_I8LE);
+    struct split_widths widths;
+    size_t source_count;
+    const struct writer_source **sorted = sources_by_name(writer, &widths, &source_count);
+    const size_t field_widths[3] = {widths.split, widths.source, widths.comment};
+    hid_t memory_type = split_type(field_widths, H5T_NATIVE_INT64, H5T_NATIVE_SCHAR);
+    hid_t file_type = split_type(field_widths, H5T_STD_I64LE, H5T_STD_I8LE);
     size_t row_size = H5Tget_size(memory_type);
-    hsize_t row_count = writer->split_count * writer->source_count;
+    hsize_t row_count = writer->split_count * source_count;
     unsigned char *rows = calloc(row_count + 1, row_size);
     int result;
-    if (sorted == NULL || rows == NULL) {
+    if (sorted == NULL || rows == NULL)
         result = error_set(EXIT_OTHER, "cannot write: %s: out of memory", writer->path);
-    } else {
-        fill_split_rows(writer, rows, row_size, split_width, source_width, sorted);
+    else if (fill_split_rows(writer, rows, row_size, &widths, sorted, source_count) < 0)
+        result = hdf5_failure_report(writer->path, "split indices");
+    else
         result = write_attribute_rows(writer, "split", file_type, memory_type, row_count, rows);
-    }
     free(rows);
     free(sorted);
     H5Tclose(memory_type);

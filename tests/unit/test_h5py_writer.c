@@ -765,6 +765,206 @@ static void expect_error(int result, int code, const char *fragment)
         fail_msg("message \"%s\" lacks \"%s\"", error_message(), fragment);
 }
 
+/* Chapter 4's extensions: indices datasets referenced by split rows (start = stop = -1), comments
+   (the field as wide as the longest), auxiliary datasets left out of the rows. */
+static void write_indexed_file(const char *path)
+{
+    struct h5py_writer *writer;
+    assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
+    struct h5py_source_declaration values = {
+        .name = "values", .type = ELEMENT_INT16, .rank = 2, .shape = {6, 2},
+        .axis_labels = {"batch", "feature"}};
+    struct h5py_source_declaration train = {
+        .name = "train_indices", .type = ELEMENT_INT64, .rank = 1, .shape = {3}, .auxiliary = true};
+    struct h5py_source_declaration test = train;
+    test.name = "test_indices";
+    int source, train_index, test_index;
+    assert_int_equal(h5py_writer_add_source(writer, &values, &source), EXIT_OK);
+    assert_int_equal(h5py_writer_add_source(writer, &train, &train_index), EXIT_OK);
+    assert_int_equal(h5py_writer_add_source(writer, &test, &test_index), EXIT_OK);
+    int16_t data[12];
+    for (int index = 0; index < 12; index++)
+        data[index] = (int16_t)(index * 100 - 300);
+    const int64_t even[3] = {0, 2, 4}, odd[3] = {1, 3, 5};
+    assert_int_equal(h5py_writer_write(writer, source, 0, 6, data), EXIT_OK);
+    assert_int_equal(h5py_writer_write(writer, train_index, 0, 3, even), EXIT_OK);
+    assert_int_equal(h5py_writer_write(writer, test_index, 0, 3, odd), EXIT_OK);
+    assert_int_equal(h5py_writer_add_split_indices(writer, "train", NULL, train_index), EXIT_OK);
+    assert_int_equal(h5py_writer_add_split_indices(writer, "test", "values", test_index), EXIT_OK);
+    assert_int_equal(h5py_writer_comment_split(writer, "test", NULL, "held out"), EXIT_OK);
+    assert_int_equal(h5py_writer_finish(writer, &attributes), EXIT_OK);
+}
+
+struct commented_row {
+    char split[8];
+    char source[8];
+    int64_t start, stop;
+    hobj_ref_t indices;
+    signed char available;
+    char comment[9];
+};
+
+static hid_t commented_memory_type(void)
+{
+    hid_t type = H5Tcreate(H5T_COMPOUND, sizeof(struct commented_row));
+    hid_t text = H5Tcopy(H5T_C_S1), comment = H5Tcopy(H5T_C_S1);
+    H5Tset_size(text, 8);
+    H5Tset_size(comment, 9);
+    hid_t available = H5Tenum_create(H5T_NATIVE_SCHAR);
+    signed char value = 0;
+    H5Tenum_insert(available, "FALSE", &value);
+    value = 1;
+    H5Tenum_insert(available, "TRUE", &value);
+    H5Tinsert(type, "split", offsetof(struct commented_row, split), text);
+    H5Tinsert(type, "source", offsetof(struct commented_row, source), text);
+    H5Tinsert(type, "start", offsetof(struct commented_row, start), H5T_NATIVE_INT64);
+    H5Tinsert(type, "stop", offsetof(struct commented_row, stop), H5T_NATIVE_INT64);
+    H5Tinsert(type, "indices", offsetof(struct commented_row, indices), H5T_STD_REF_OBJ);
+    H5Tinsert(type, "available", offsetof(struct commented_row, available), available);
+    H5Tinsert(type, "comment", offsetof(struct commented_row, comment), comment);
+    H5Tclose(text);
+    H5Tclose(comment);
+    H5Tclose(available);
+    return type;
+}
+
+/* The values of the indices dataset ROW references, which must be NAME. */
+static void assert_indices(hid_t file, const struct commented_row *row, const char *name,
+                           const int64_t expected[3])
+{
+    hid_t dataset = H5Rdereference2(file, H5P_DEFAULT, H5R_OBJECT, &row->indices);
+    assert_true(dataset >= 0);
+    char path[64];
+    assert_true(H5Iget_name(dataset, path, sizeof path) > 0);
+    assert_string_equal(path + 1, name);
+    int64_t values[3];
+    assert_true(H5Dread(dataset, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) >= 0);
+    assert_memory_equal(values, expected, sizeof values);
+    H5Dclose(dataset);
+}
+
+static void test_indices_and_comments(void **state)
+{
+    (void)state;
+    char path[256];
+    path_in_directory(path, sizeof path, "indexed.hdf5");
+    write_indexed_file(path);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t attribute = H5Aopen(file, "split", H5P_DEFAULT);
+    hid_t stored = H5Aget_type(attribute);
+    hid_t space = H5Aget_space(attribute);
+    assert_int_equal(H5Sget_simple_extent_npoints(space), 2);
+    hid_t comment_type = H5Tget_member_type(stored, 6);
+    assert_fixed_string(comment_type, 8);
+    assert_member(stored, 6, "comment", 5 + 6 + 16 + 8 + 1);
+    struct commented_row rows[2];
+    hid_t memory = commented_memory_type();
+    assert_true(H5Aread(attribute, memory, rows) >= 0);
+    assert_string_equal(rows[0].split, "train");
+    assert_string_equal(rows[0].source, "values");
+    assert_int_equal(rows[0].start, -1);
+    assert_int_equal(rows[0].stop, -1);
+    assert_int_equal(rows[0].available, 1);
+    assert_string_equal(rows[0].comment, ".");
+    assert_string_equal(rows[1].split, "test");
+    assert_string_equal(rows[1].comment, "held out");
+    const int64_t even[3] = {0, 2, 4}, odd[3] = {1, 3, 5};
+    assert_indices(file, &rows[0], "train_indices", even);
+    assert_indices(file, &rows[1], "test_indices", odd);
+    hid_t indices = H5Dopen2(file, "train_indices", H5P_DEFAULT);
+    hid_t indices_type = H5Dget_type(indices);
+    assert_true(H5Tequal(indices_type, H5T_STD_I64LE) > 0);
+    assert_int_equal(H5Aexists(indices, "DIMENSION_LABELS"), 0);
+    H5Tclose(indices_type);
+    H5Dclose(indices);
+    H5Tclose(memory);
+    H5Tclose(comment_type);
+    H5Sclose(space);
+    H5Tclose(stored);
+    H5Aclose(attribute);
+    H5Fclose(file);
+}
+
+/* A ragged source with the scales chapter 4 writes: NAME_shapes int32 (sides past 65535 kept),
+   NAME_shape_labels. */
+static void test_chapter_scales(void **state)
+{
+    (void)state;
+    char path[256];
+    path_in_directory(path, sizeof path, "chapter-scales.hdf5");
+    struct h5py_writer *writer;
+    assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
+    struct h5py_source_declaration ragged = {
+        .name = "sequence", .type = ELEMENT_UINT8, .rank = 1, .shape = {2},
+        .axis_labels = {"batch"}, .variable_length = true, .example_rank = 2,
+        .shape_labels = {"time", "channel"}, .scales = SCALES_FUEL_CHAPTER_4};
+    int index;
+    assert_int_equal(h5py_writer_add_source(writer, &ragged, &index), EXIT_OK);
+    static uint8_t long_data[70000];
+    long_data[69999] = 9;
+    const uint32_t long_shape[2] = {70000, 1}, short_shape[2] = {1, 3};
+    const uint8_t short_data[3] = {1, 2, 3};
+    assert_int_equal(h5py_writer_write_variable_wide(writer, index, 0, long_data, long_shape),
+                     EXIT_OK);
+    assert_int_equal(h5py_writer_write_variable_wide(writer, index, 1, short_data, short_shape),
+                     EXIT_OK);
+    assert_int_equal(h5py_writer_add_split(writer, "all", NULL, 0, 2), EXIT_OK);
+    assert_int_equal(h5py_writer_finish(writer, &attributes), EXIT_OK);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t shapes = H5Dopen2(file, "sequence_shapes", H5P_DEFAULT);
+    hid_t shapes_type = H5Dget_type(shapes);
+    assert_true(H5Tequal(shapes_type, H5T_STD_I32LE) > 0);
+    int32_t values[4];
+    assert_true(H5Dread(shapes, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) >= 0);
+    const int32_t expected[4] = {70000, 1, 1, 3};
+    assert_memory_equal(values, expected, sizeof values);
+    hid_t labels = H5Dopen2(file, "sequence_shape_labels", H5P_DEFAULT);
+    assert_true(labels >= 0);
+    assert_int_equal(H5Lexists(file, "sequence_vlen_axis_labels", H5P_DEFAULT), 0);
+    H5Dclose(labels);
+    H5Tclose(shapes_type);
+    H5Dclose(shapes);
+    H5Fclose(file);
+}
+
+static void test_invalid_extension_calls(void **state)
+{
+    (void)state;
+    char path[256];
+    path_in_directory(path, sizeof path, "invalid-extensions.hdf5");
+    struct h5py_writer *writer;
+    assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
+    struct h5py_source_declaration ragged = {
+        .name = "ragged", .type = ELEMENT_UINT8, .rank = 1, .shape = {1},
+        .axis_labels = {"batch"}, .variable_length = true, .example_rank = 1,
+        .shape_labels = {"x"}};
+    struct h5py_source_declaration floats = {
+        .name = "floats", .type = ELEMENT_FLOAT32, .rank = 1, .shape = {1}, .auxiliary = true};
+    struct h5py_source_declaration auxiliary_ragged = ragged;
+    auxiliary_ragged.name = "other";
+    auxiliary_ragged.auxiliary = true;
+    int source, float_index, index;
+    assert_int_equal(h5py_writer_add_source(writer, &ragged, &source), EXIT_OK);
+    assert_int_equal(h5py_writer_add_source(writer, &floats, &float_index), EXIT_OK);
+    expect_error(h5py_writer_add_source(writer, &auxiliary_ragged, &index), EXIT_OTHER,
+                 "an auxiliary dataset has fixed shape");
+    const uint32_t wide[1] = {65536};
+    uint8_t data[1] = {0};
+    expect_error(h5py_writer_write_variable_wide(writer, source, 0, data, wide), EXIT_OTHER,
+                 "example 0: shape too large");
+    expect_error(h5py_writer_add_split_indices(writer, "train", NULL, source), EXIT_OTHER,
+                 "no auxiliary dataset number 0");
+    expect_error(h5py_writer_add_split_indices(writer, "train", NULL, float_index), EXIT_OTHER,
+                 "floats: indices must be a 1-D integer dataset");
+    expect_error(h5py_writer_add_split(writer, "train", "floats", 0, 1), EXIT_OTHER,
+                 "unknown source floats");
+    expect_error(h5py_writer_comment_split(writer, "train", NULL, "x"), EXIT_OTHER,
+                 "comment of undeclared split train");
+    assert_int_equal(h5py_writer_add_split(writer, "train", NULL, 0, 1), EXIT_OK);
+    expect_error(h5py_writer_comment_split(writer, "train", NULL, ""), EXIT_OTHER, "empty comment");
+    h5py_writer_discard(writer);
+}
+
 static void test_invalid_calls(void **state)
 {
     (void)state;
@@ -949,6 +1149,9 @@ int main(void)
         cmocka_unit_test(test_blocks),
         cmocka_unit_test(test_matches_fuel_references),
         cmocka_unit_test(test_byte_identical_rewrite),
+        cmocka_unit_test(test_indices_and_comments),
+        cmocka_unit_test(test_chapter_scales),
+        cmocka_unit_test(test_invalid_extension_calls),
         cmocka_unit_test(test_invalid_calls),
         cmocka_unit_test(test_invalid_variable_calls),
         cmocka_unit_test(test_create_in_missing_directory),
