@@ -20,6 +20,7 @@ COMMAND(fetch);
 COMMAND(fixture);
 COMMAND(info);
 COMMAND(list);
+COMMAND(pack);
 COMMAND(path);
 COMMAND(preview);
 COMMAND(serve);

@@ -29,6 +29,8 @@ static const struct command commands[] = {
      clean_body},
     {"fixture", "write small, faithful data for CI jobs (HDF5 or raw files)",
      &fixture_command_line, fixture_body},
+    {"pack", "pack your own arrays, tables and images into an H5PYDataset file, from a spec",
+     &pack_command_line, pack_body},
     {"export", "write a file's splits for Caffe, Mocha, MXNet, image lists or NumPy",
      &export_command_line, export_body},
     {"preview", "draw a split's examples as a PNG grid and print their labels",

@@ -214,6 +214,25 @@ static bool uniform_objects(json_t *list, size_t *fields)
     return *fields > 0 && *fields <= 8;
 }
 
+static bool multiline(json_t *value)
+{
+    return json_is_string(value) && strchr(json_string_value(value), '\n') != NULL;
+}
+
+/* A text of several lines (fuel pack's spec) below its key, each line indented. */
+static void multiline_print(const char *key, json_t *value)
+{
+    const char *text = json_string_value(value);
+    printf("        %s:\n", key);
+    while (*text != '\0') {
+        const char *end = strchr(text, '\n');
+        size_t length = end != NULL ? (size_t)(end - text) : strlen(text);
+        printf("            %.*s\n", (int)length, text);
+        text += length + (end != NULL);
+    }
+}
+
+/* The scalars of OBJECT as a table of keys and values, then its texts of several lines. */
 static int object_print(json_t *object)
 {
     static const bool right[] = {false, false};
@@ -222,11 +241,17 @@ static int object_print(json_t *object)
     json_t *value;
     int result = 0;
     json_object_foreach(object, key, value) {
+        if (multiline(value))
+            continue;
         char *cells[] = {strdup(key), scalar_text(value)};
         if ((result = table_add(&table, cells)) != 0)
             break;
     }
-    return table_finish(&table, "", result);
+    result = table_finish(&table, "", result);
+    json_object_foreach(object, key, value)
+        if (result == 0 && multiline(value))
+            multiline_print(key, value);
+    return result;
 }
 
 /* One provenance entry: a scalar or a list of scalars on its line, an object or a list of

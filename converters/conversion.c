@@ -1,5 +1,6 @@
-/* Runs a conversion request, or a cut fixture's filler, into an atomically published HDF5 file with
-   Fuel's attributes and provenance, as fuel-convert, fuel-fetch and fuel-fixture ask. */
+/* Runs a conversion request, or a filler (a cut fixture's, a pack's), into an atomically published
+   HDF5 file with Fuel's attributes and provenance, as fuel-convert, fuel-fetch, fuel-fixture and
+   fuel-pack ask. */
 #include "conversion.h"
 
 #include "common/base/error.h"
@@ -57,9 +58,9 @@ void conversion_inputs_list(const struct conversion_request *request,
     }
 }
 
-/* The provenance JSON with NOTE, when given, first under "fixture"; a parent file's sha256 (the
-   first input hashed) is copied into NOTE's "parent" (caller frees). */
-static char *provenance_with_note(const char *json, json_t *note)
+/* The provenance JSON with NOTE, when given, first under KEY; a parent file's sha256 (the first
+   input hashed) is copied into NOTE's "parent" (caller frees). */
+static char *provenance_with_note(const char *json, const char *key, json_t *note)
 {
     json_t *provenance = json_loads(json, 0, NULL);
     json_t *noted = json_object();
@@ -72,7 +73,7 @@ static char *provenance_with_note(const char *json, json_t *note)
     json_t *input = json_array_get(json_object_get(provenance, "inputs"), 0);
     if (parent != NULL && input != NULL)
         json_object_set(parent, "sha256", json_object_get(input, "sha256"));
-    json_object_set(noted, "fixture", note);
+    json_object_set(noted, key, note);
     json_object_update(noted, provenance);
     char *text = json_dumps(noted, JSON_COMPACT);
     json_decref(provenance);
@@ -80,13 +81,13 @@ static char *provenance_with_note(const char *json, json_t *note)
     return text;
 }
 
-static int finish_file(struct h5py_writer *writer, struct provenance *provenance, json_t *note,
-                       const struct typed_command *typed)
+static int finish_file(struct h5py_writer *writer, struct provenance *provenance,
+                       const struct conversion_record *record)
 {
     char *json = provenance_finish(provenance);
-    char *command = typed_command_text(typed);
-    if (json != NULL && note != NULL) {
-        char *noted = provenance_with_note(json, note);
+    char *command = typed_command_text(record->typed);
+    if (json != NULL && record->note != NULL) {
+        char *noted = provenance_with_note(json, record->note_key, record->note);
         free(json);
         json = noted;
     }
@@ -103,10 +104,9 @@ static int finish_file(struct h5py_writer *writer, struct provenance *provenance
     return result;
 }
 
-static int write_published(const struct conversion_filler *filler, const char *const *inputs,
-                           size_t input_count, json_t *note, const char *directory,
-                           const char *name, const struct typed_command *typed, char *path,
-                           size_t size)
+static int write_published(const struct conversion_filler *filler,
+                           const struct conversion_record *record, const char *directory,
+                           const char *name, char *path, size_t size)
 {
     struct publication publication;
     int result = publish_begin(&publication, directory, name);
@@ -114,13 +114,14 @@ static int write_published(const struct conversion_filler *filler, const char *c
         return result;
     struct provenance *provenance = NULL;
     struct h5py_writer *writer = NULL;
-    result = provenance_begin(&provenance, typed->argc, typed->argv, inputs, input_count);
+    result = provenance_begin_named(&provenance, record->typed->argc, record->typed->argv,
+                                    record->inputs, record->input_names, record->input_count);
     if (result == EXIT_OK)
         result = h5py_writer_create(&writer, publication.temporary_path);
     if (result == EXIT_OK)
         result = filler->fill(filler->context, writer);
     if (result == EXIT_OK) {
-        result = finish_file(writer, provenance, note, typed);
+        result = finish_file(writer, provenance, record);
         provenance = NULL;
         writer = NULL;
     }
@@ -154,8 +155,16 @@ int conversion_run(const struct conversion_request *request, char *path, size_t 
     conversion_inputs_list(request, &inputs);
     conversion_output_name(request, name, sizeof name);
     struct conversion_filler filler = {converter_fill, &arguments};
-    return write_published(&filler, inputs.list, inputs.count, request->fixture_note,
-                           request->output_directory, name, request->typed, path, size);
+    struct conversion_record record = {inputs.list, NULL, inputs.count, "fixture",
+                                       request->fixture_note, request->typed};
+    return write_published(&filler, &record, request->output_directory, name, path, size);
+}
+
+int conversion_write_filled(const struct conversion_filler *filler,
+                            const struct conversion_record *record, const char *directory,
+                            const char *name, char *path, size_t size)
+{
+    return write_published(filler, record, directory, name, path, size);
 }
 
 int conversion_write_fixture(const struct conversion_filler *filler, const char *const *inputs,
@@ -163,5 +172,6 @@ int conversion_write_fixture(const struct conversion_filler *filler, const char 
                              const char *name, const struct typed_command *typed, char *path,
                              size_t size)
 {
-    return write_published(filler, inputs, input_count, note, directory, name, typed, path, size);
+    struct conversion_record record = {inputs, NULL, input_count, "fixture", note, typed};
+    return write_published(filler, &record, directory, name, path, size);
 }

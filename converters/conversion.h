@@ -56,6 +56,23 @@ struct conversion_filler {
     void *context;
 };
 
+/* What a filled file's provenance records: the INPUTS hashed (recorded under INPUT_NAMES, NULL:
+   their file names), and NOTE (a JSON object; NULL: none) first under NOTE_KEY. */
+struct conversion_record {
+    const char *const *inputs;
+    const char *const *input_names;
+    size_t input_count;
+    const char *note_key;
+    json_t *note;
+    const struct typed_command *typed; /* the command line the file records */
+};
+
+/* As conversion_run, the writer filled by FILLER into DIRECTORY/NAME with RECORD's provenance
+   (fuel pack's path). */
+int conversion_write_filled(const struct conversion_filler *filler,
+                            const struct conversion_record *record, const char *directory,
+                            const char *name, char *path, size_t size);
+
 /* As conversion_run, the writer filled by FILLER from INPUTS, into DIRECTORY/NAME, with NOTE (a
    JSON object) first in the provenance under "fixture"; NOTE's "parent" object, when present, gets
    the sha256 of the first of INPUTS. */

@@ -21,6 +21,7 @@
 
 struct input_digest {
     char *path;
+    char *name; /* NULL: the path's file name */
     uint64_t size;
     char sha256[HASH_HEX_SIZE];
 };
@@ -37,8 +38,10 @@ struct provenance {
 
 static void provenance_free(struct provenance *provenance)
 {
-    for (size_t index = 0; index < provenance->input_count; index++)
+    for (size_t index = 0; index < provenance->input_count; index++) {
         free(provenance->inputs[index].path);
+        free(provenance->inputs[index].name);
+    }
     free(provenance->inputs);
     json_decref(provenance->argv);
     free(provenance);
@@ -61,7 +64,8 @@ static void *hash_inputs(void *argument)
 }
 
 static int copy_arguments(struct provenance *provenance, int argc, char *const *argv,
-                          const char *const *input_paths, size_t input_count)
+                          const char *const *input_paths, const char *const *names,
+                          size_t input_count)
 {
     provenance->argv = json_array();
     if (provenance->argv == NULL)
@@ -77,6 +81,8 @@ static int copy_arguments(struct provenance *provenance, int argc, char *const *
         provenance->inputs[index].path = strdup(input_paths[index]);
         if (provenance->inputs[index].path == NULL)
             return -1;
+        if (names != NULL && (provenance->inputs[index].name = strdup(names[index])) == NULL)
+            return -1;
     }
     return 0;
 }
@@ -84,11 +90,18 @@ static int copy_arguments(struct provenance *provenance, int argc, char *const *
 int provenance_begin(struct provenance **provenance, int argc, char *const *argv,
                      const char *const *input_paths, size_t input_count)
 {
+    return provenance_begin_named(provenance, argc, argv, input_paths, NULL, input_count);
+}
+
+int provenance_begin_named(struct provenance **provenance, int argc, char *const *argv,
+                           const char *const *input_paths, const char *const *names,
+                           size_t input_count)
+{
     *provenance = calloc(1, sizeof **provenance);
     if (*provenance == NULL)
         return error_set(EXIT_OTHER, "cannot record provenance: out of memory");
     atomic_init(&(*provenance)->cancelled, false);
-    if (copy_arguments(*provenance, argc, argv, input_paths, input_count) < 0) {
+    if (copy_arguments(*provenance, argc, argv, input_paths, names, input_count) < 0) {
         provenance_free(*provenance);
         *provenance = NULL;
         return error_set(EXIT_OTHER, "cannot record provenance: out of memory");
@@ -109,7 +122,8 @@ static json_t *inputs_json(const struct provenance *provenance)
     for (size_t index = 0; inputs != NULL && index < provenance->input_count; index++) {
         const struct input_digest *input = &provenance->inputs[index];
         json_t *entry = json_object();
-        json_object_set_new(entry, "name", json_string(basename(input->path)));
+        json_object_set_new(entry, "name", json_string(input->name != NULL ? input->name
+                                                                           : basename(input->path)));
         json_object_set_new(entry, "size", json_integer((json_int_t)input->size));
         json_object_set_new(entry, "sha256", json_string(input->sha256));
         json_array_append_new(inputs, entry);

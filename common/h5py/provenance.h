@@ -12,6 +12,12 @@ struct provenance;
 int provenance_begin(struct provenance **provenance, int argc, char *const *argv,
                      const char *const *input_paths, size_t input_count);
 
+/* As provenance_begin, each input recorded under NAMES[i] instead of its file name (NAMES NULL:
+   the file names). */
+int provenance_begin_named(struct provenance **provenance, int argc, char *const *argv,
+                           const char *const *input_paths, const char *const *names,
+                           size_t input_count);
+
 /* Waits for the hashes and returns the JSON text (caller frees); NULL with error_set on failure. */
 char *provenance_finish(struct provenance *provenance);
 

@@ -1,0 +1,44 @@
+/* fuel pack: a spec's inputs probed and checked (a plan), then written into an h5py writer as
+   the H5PYDataset file Fuel's chapter 4 builds by hand. */
+#ifndef FUEL_PACK_H
+#define FUEL_PACK_H
+
+#include "common/h5py/h5py_writer.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How far the writing got, for the command that draws it: a stage (a source, TOTAL examples),
+   then the examples done in it. */
+struct pack_listener {
+    void (*stage)(void *context, const char *label, uint64_t total);
+    void (*advance)(void *context, uint64_t done);
+    void *context;
+};
+
+struct pack_plan;
+
+/* Reads the spec at SPEC_PATH, probes every input and checks that they make a file: types,
+   shapes, example counts against the splits, indices in range. THREADS decode images. The exit
+   codes: EXIT_USAGE for a malformed spec, EXIT_MISSING_INPUT for a missing input,
+   EXIT_CORRUPT_INPUT for inputs that are not what the spec says. */
+int pack_plan_open(struct pack_plan **plan, const char *spec_path, unsigned threads);
+
+/* The spec's `name` (or its file name without extension). */
+const char *pack_plan_name(const struct pack_plan *plan);
+
+/* The spec's text. */
+const char *pack_plan_spec_text(const struct pack_plan *plan);
+
+/* Every file the plan reads, the spec first: *PATHS to open, *NAMES relative to the spec's
+   directory for the provenance. */
+size_t pack_plan_files(const struct pack_plan *plan, const char *const **paths,
+                       const char *const **names);
+
+/* Writes the sources, the indices and class names, then declares the splits. */
+int pack_plan_write(struct pack_plan *plan, struct h5py_writer *writer,
+                    const struct pack_listener *listener);
+
+void pack_plan_close(struct pack_plan *plan);
+
+#endif
