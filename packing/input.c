@@ -15,6 +15,15 @@ const struct input_kind_reader *input_kind_reader(enum input_kind kind)
     switch (kind) {
     case INPUT_NPY:
         return &npy_input_reader;
+    case INPUT_ARRAYS:
+        return &arrays_input_reader;
+    case INPUT_NPZ:
+        return &npz_input_reader;
+    case INPUT_CSV:
+    case INPUT_TSV:
+        return &csv_input_reader;
+    case INPUT_HDF5:
+        return &hdf5_input_reader;
     default:
         return NULL;
     }

@@ -13,13 +13,16 @@ struct input_reader {
     unsigned char *buffer;
 };
 
-int npy_facts(const struct npy_file *file, struct input_facts *facts)
+int npy_array_facts(const struct npy_array *array, const char *path, struct input_facts *facts)
 {
-    const struct npy_array *array = &file->array;
     if (array->rank > H5PY_MAX_RANK)
         return error_set(EXIT_CORRUPT_INPUT, "cannot read .npy: %s: %d dimensions, more than %d",
-                         file->path, array->rank, H5PY_MAX_RANK);
-    facts->type = file->type;
+                         path, array->rank, H5PY_MAX_RANK);
+    if (array->rank == 0)
+        return error_set(EXIT_CORRUPT_INPUT, "cannot read .npy: %s: a 0-d array has no examples",
+                         path);
+    if (!input_npy_type(array->kind, array->item_size, &facts->type))
+        return error_set(EXIT_CORRUPT_INPUT, "cannot read .npy: %s: unsupported dtype", path);
     facts->examples = array->shape[0];
     facts->example_rank = array->rank - 1;
     for (int axis = 1; axis < array->rank; axis++)
@@ -33,7 +36,7 @@ static int npy_probe(const struct input_context *context, const struct pack_inpu
     struct npy_file file;
     int result = npy_file_open(&file, input->path);
     if (result == EXIT_OK)
-        result = npy_facts(&file, facts);
+        result = npy_array_facts(&file.array, file.path, facts);
     npy_file_close(&file);
     char *name = result == EXIT_OK ? input_relative_name(context->spec, input->path) : NULL;
     if (result == EXIT_OK)
@@ -43,15 +46,16 @@ static int npy_probe(const struct input_context *context, const struct pack_inpu
     return result;
 }
 
-int npy_facts_agree(const struct npy_file *file, const struct input_facts *facts)
+int npy_facts_agree(const struct npy_array *array, const char *path,
+                    const struct input_facts *facts)
 {
     struct input_facts now = {0};
-    int result = npy_facts(file, &now);
+    int result = npy_array_facts(array, path, &now);
     if (result == EXIT_OK &&
         (now.type != facts->type || now.examples != facts->examples ||
          now.example_rank != facts->example_rank ||
          memcmp(now.example_shape, facts->example_shape, sizeof now.example_shape) != 0))
-        result = error_set(EXIT_CORRUPT_INPUT, "input changed while packing: %s", file->path);
+        result = error_set(EXIT_CORRUPT_INPUT, "input changed while packing: %s", path);
     return result;
 }
 
@@ -64,7 +68,7 @@ static int npy_open(const struct input_context *context, const struct pack_input
         return error_set(EXIT_OTHER, "out of memory");
     int result = npy_file_open(&(*reader)->file, input->path);
     if (result == EXIT_OK)
-        result = npy_facts_agree(&(*reader)->file, facts);
+        result = npy_facts_agree(&(*reader)->file.array, input->path, facts);
     if (result != EXIT_OK)
         return result;
     uint64_t example_bytes = (*reader)->file.example_elements * (*reader)->file.array.item_size;

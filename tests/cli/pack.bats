@@ -71,6 +71,34 @@ EOF
     [ "$status" -eq 0 ]
 }
 
+@test "chapter 4.7: ragged images from one .npy per example, with their shapes and shape labels" {
+    chapter_inputs
+    cat > "$WORK/ragged.yaml" <<'EOF'
+splits:
+  train: {examples: 90}
+  test: {examples: 10}
+sources:
+  vector_features:
+    axes: [batch, feature]
+    from: [train_vector_features.npy, test_vector_features.npy]
+  image_features:
+    axes: [batch, channel, height, width]
+    from: [{arrays: train_images}, {arrays: test_images}]
+  targets:
+    axes: [batch, index]
+    from: [train_targets.npy, test_targets.npy]
+EOF
+    run --separate-stderr fuel pack "$WORK/ragged.yaml" -o "$OUT"
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    "$PYTHON" "$HELPERS/chapter4.py" ragged "$WORK" "$WORK/expected.hdf5"
+    run "$PYTHON" "$HELPERS/chapter4.py" compare "$WORK/expected.hdf5" "$OUT/ragged.hdf5"
+    [ "$status" -eq 0 ]
+    [ -z "$output" ]
+    run fuel info --check "$OUT/ragged.hdf5"
+    [ "$status" -eq 0 ]
+}
+
 @test "the comparison fails on files that differ" {
     chapter_inputs
     toy_spec indices $'  train: {indices: train_indices.npy}\n  test: {indices: test_indices.npy}'
