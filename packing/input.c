@@ -24,9 +24,11 @@ const struct input_kind_reader *input_kind_reader(enum input_kind kind)
         return &csv_input_reader;
     case INPUT_HDF5:
         return &hdf5_input_reader;
-    default:
-        return NULL;
+    case INPUT_IMAGES:
+    case INPUT_CLASSES:
+        return &images_input_reader;
     }
+    return NULL;
 }
 
 int input_facts_add_file(struct input_facts *facts, const char *path, const char *name)

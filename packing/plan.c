@@ -17,8 +17,6 @@ static int probe_source(struct pack_plan *plan, struct planned_source *planned)
     struct input_context context = {plan->spec, source, plan->threads};
     for (size_t index = 0; index < source->input_count; index++) {
         const struct pack_input *input = &source->inputs[index];
-        if (input_kind_reader(input->kind) == NULL)
-            return error_set(EXIT_USAGE, "not supported yet: %s", input->shown);
         int result = input_kind_reader(input->kind)->probe(&context, input, &planned->facts[index]);
         if (result != EXIT_OK)
             return result;

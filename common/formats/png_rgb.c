@@ -1,4 +1,5 @@
-/* Decodes a PNG held in memory into 8-bit RGB, channel-major (3 x height x width), with libpng. */
+/* Decodes a PNG held in memory into 8-bit RGB or its stored channels, channel-major, with libpng;
+   reads what its IHDR chunk declares. */
 #include "png_rgb.h"
 
 #include "common/base/error.h"
@@ -21,6 +22,7 @@ struct decoding {
     const uint8_t *data;
     size_t size;
     size_t offset;
+    bool as_stored; /* keep the stored channels (png_decode_stored) rather than RGB */
     char message[PNG_MESSAGE_SIZE];
     uint8_t *interleaved;
     png_bytep *rows;
@@ -67,12 +69,32 @@ static bool request_rgb(png_structp png, png_infop info, struct decoding *decodi
     return true;
 }
 
+/* Asks libpng for 8-bit samples in the stored channels: palettes as RGB, small gray depths
+   scaled up, 16 bits cut to their high byte. */
+static bool request_stored(png_structp png, png_infop info, struct decoding *decoding)
+{
+    int color = png_get_color_type(png, info);
+    if (color == PNG_COLOR_TYPE_PALETTE)
+        png_set_palette_to_rgb(png);
+    if (color == PNG_COLOR_TYPE_GRAY && png_get_bit_depth(png, info) < 8)
+        png_set_expand_gray_1_2_4_to_8(png);
+    png_set_strip_16(png);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    if (png_get_channels(png, info) < 1 || png_get_channels(png, info) > 4 ||
+        png_get_bit_depth(png, info) != 8) {
+        snprintf(decoding->message, sizeof decoding->message, "cannot be read as 8-bit samples");
+        return false;
+    }
+    return true;
+}
+
 static void interleaved_to_planar(const uint8_t *interleaved, struct png_rgb *image)
 {
-    size_t plane = (size_t)image->height * image->width;
+    size_t plane = (size_t)image->height * image->width, channels = image->channels;
     for (size_t pixel = 0; pixel < plane; pixel++)
-        for (size_t channel = 0; channel < 3; channel++)
-            image->pixels[channel * plane + pixel] = interleaved[pixel * 3 + channel];
+        for (size_t channel = 0; channel < channels; channel++)
+            image->pixels[channel * plane + pixel] = interleaved[pixel * channels + channel];
 }
 
 static bool decode_rows(png_structp png, png_infop info, struct decoding *decoding,
@@ -82,11 +104,14 @@ static bool decode_rows(png_structp png, png_infop info, struct decoding *decodi
         return false;
     png_set_read_fn(png, decoding, read_from_memory);
     png_read_info(png, info);
-    if (!declared_size_is_plausible(png, info, decoding) || !request_rgb(png, info, decoding))
+    if (!declared_size_is_plausible(png, info, decoding) ||
+        !(decoding->as_stored ? request_stored(png, info, decoding)
+                              : request_rgb(png, info, decoding)))
         return false;
     image->width = png_get_image_width(png, info);
     image->height = png_get_image_height(png, info);
-    size_t row_bytes = (size_t)image->width * 3;
+    image->channels = png_get_channels(png, info);
+    size_t row_bytes = (size_t)image->width * image->channels;
     decoding->interleaved = malloc(row_bytes * image->height);
     decoding->rows = malloc(sizeof *decoding->rows * image->height);
     image->pixels = malloc(row_bytes * image->height);
@@ -99,9 +124,10 @@ static bool decode_rows(png_structp png, png_infop info, struct decoding *decodi
     return true;
 }
 
-int png_rgb_decode(const void *data, size_t size, const char *name, struct png_rgb *image)
+static int decode(const void *data, size_t size, const char *name, struct png_rgb *image,
+                  bool as_stored)
 {
-    struct decoding decoding = {.data = data, .size = size};
+    struct decoding decoding = {.data = data, .size = size, .as_stored = as_stored};
     *image = (struct png_rgb){0};
     if (size < 8 || png_sig_cmp(data, 0, 8) != 0)
         return error_set(EXIT_CORRUPT_INPUT, "cannot decode PNG: %s: no PNG signature", name);
@@ -120,6 +146,38 @@ int png_rgb_decode(const void *data, size_t size, const char *name, struct png_r
         png_rgb_free(image);
         return error_set(EXIT_CORRUPT_INPUT, "cannot decode PNG: %s: %s", name, decoding.message);
     }
+    return EXIT_OK;
+}
+
+int png_rgb_decode(const void *data, size_t size, const char *name, struct png_rgb *image)
+{
+    return decode(data, size, name, image, false);
+}
+
+int png_decode_stored(const void *data, size_t size, const char *name, struct png_rgb *image)
+{
+    return decode(data, size, name, image, true);
+}
+
+static uint32_t big_endian_32(const uint8_t *bytes)
+{
+    return (uint32_t)bytes[0] << 24 | (uint32_t)bytes[1] << 16 | (uint32_t)bytes[2] << 8 |
+           bytes[3];
+}
+
+int png_probe(const void *data, size_t size, const char *name, uint32_t *width, uint32_t *height,
+              uint32_t *channels)
+{
+    static const uint32_t channels_of[7] = {1, 0, 3, 3, 2, 0, 4}; /* by color type */
+    const uint8_t *bytes = data;
+    if (size < 8 || png_sig_cmp(data, 0, 8) != 0)
+        return error_set(EXIT_CORRUPT_INPUT, "cannot decode PNG: %s: no PNG signature", name);
+    if (size < 33 || big_endian_32(bytes + 8) != 13 || memcmp(bytes + 12, "IHDR", 4) != 0 ||
+        bytes[25] > 6 || channels_of[bytes[25]] == 0)
+        return error_set(EXIT_CORRUPT_INPUT, "cannot decode PNG: %s: no valid IHDR chunk", name);
+    *width = big_endian_32(bytes + 16);
+    *height = big_endian_32(bytes + 20);
+    *channels = channels_of[bytes[25]];
     return EXIT_OK;
 }
 

@@ -120,3 +120,136 @@ EOF
     [ "$status" -eq 2 ]
     [[ "$stderr" == "fuel-pack: missing SPEC"* ]]
 }
+
+@test "every file kind: .npz members, Fortran and big-endian .npy, CSV, TSV, HDF5; dtype, scale, rows, splits, comments" {
+    cd "$WORK"
+    "$PYTHON" - <<'EOF'
+import h5py, numpy
+x = numpy.arange(60, dtype='>i4').reshape(12, 5)
+numpy.savez('stored.npz', x=x, fortran=numpy.asfortranarray(numpy.arange(24.0).reshape(12, 2)))
+numpy.savez_compressed('deflated.npz', x=x)
+numpy.save('fortran.npy', numpy.asfortranarray(numpy.arange(72, dtype='>u2').reshape(12, 2, 3)))
+numpy.save('flags.npy', numpy.arange(8) % 3 == 0)
+with open('table.csv', 'w', newline='') as f:
+    f.write('\ufeffa,b,"c ""d"""\r\n')
+    for i in range(12):
+        f.write('%d,%s,%d\r\n' % (i, repr(i * 0.25), -i))
+with open('table.tsv', 'w') as f:
+    f.write('left\tright\n\n')
+    for i in range(12):
+        f.write('%d\t%d\n' % (i, 255 - i))
+with h5py.File('data.h5', 'w') as f:
+    f['group/values'] = numpy.arange(36, dtype='int16').reshape(12, 3)
+EOF
+    cat > kinds.yaml <<'EOF'
+splits:
+  train: {examples: 8, comment: fitted}
+  test: {rows: "8:12"}
+sources:
+  stored: {from: stored.npz:x}
+  fortran_member: {from: "stored.npz:fortran.npy"}
+  deflated: {from: deflated.npz:x, dtype: float32, scale: 0.5, comment: halved}
+  fortran: {from: fortran.npy}
+  flags: {from: flags.npy, splits: [train]}
+  csv: {from: table.csv, columns: ['c "d"', a], dtype: int64}
+  tsv: {from: table.tsv, dtype: uint8, axes: [batch, side]}
+  hdf5: {from: "data.h5:/group/values"}
+EOF
+    run --separate-stderr fuel pack kinds.yaml -o "$OUT"
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    "$PYTHON" - "$OUT/kinds.hdf5" <<'EOF'
+import sys, h5py, numpy
+f = h5py.File(sys.argv[1], 'r')
+x = numpy.arange(60).reshape(12, 5)
+checks = {
+    'stored': (x, 'int32'), 'fortran_member': (numpy.arange(24.0).reshape(12, 2), 'float64'),
+    'deflated': ((x * 0.5).astype('float32'), 'float32'),
+    'fortran': (numpy.arange(72).reshape(12, 2, 3), 'uint16'),
+    'flags': (numpy.arange(8) % 3 == 0, 'bool'),
+    'csv': (numpy.array([[-i, i] for i in range(12)]), 'int64'),
+    'tsv': (numpy.array([[i, 255 - i] for i in range(12)]), 'uint8'),
+    'hdf5': (numpy.arange(36).reshape(12, 3), 'int16'),
+}
+for name, (values, dtype) in checks.items():
+    assert f[name].dtype == dtype, (name, f[name].dtype)
+    assert numpy.array_equal(f[name][...], values), name
+assert [d.label for d in f['tsv'].dims] == ['batch', 'side']
+rows = {(r['split'], r['source']): (r['start'], r['stop'], r['available'], r['comment'])
+        for r in f.attrs['split']}
+assert rows[(b'train', b'deflated')] == (0, 8, True, b'fitted; halved'), rows
+assert rows[(b'test', b'deflated')] == (8, 12, True, b'halved')
+assert rows[(b'test', b'flags')] == (0, 0, False, b'.')
+assert rows[(b'train', b'flags')] == (0, 8, True, b'fitted')
+assert f.attrs['split'].dtype['comment'].itemsize == len('fitted; halved')
+EOF
+    run fuel info --check "$OUT/kinds.hdf5"
+    [ "$status" -eq 0 ]
+}
+
+@test "images and classes: ImageFolder's order and classes, PIL's pixels, the class names kept" {
+    "$PYTHON" "$HELPERS/image_folders.py" make "$WORK" 3
+    cat > "$WORK/images.yaml" <<'EOF'
+splits:
+  train: {examples: 12}
+  test: {examples: 12}
+sources:
+  features: {from: [{images: train}, {images: test}]}
+  targets: {from: [{classes: train}, {classes: test}]}
+EOF
+    run --separate-stderr fuel pack "$WORK/images.yaml" -o "$OUT" --threads 3
+    [ "$status" -eq 0 ]
+    run "$PYTHON" "$HELPERS/image_folders.py" check "$OUT/images.hdf5" "$WORK" features targets
+    [ "$status" -eq 0 ]
+    [ -z "$output" ]
+    # Gray, two-channel and RGB images together: a ragged source, its shape labels the image's.
+    run fuel info "$OUT/images.hdf5"
+    [[ "$output" == *"features  uint8  (24,)    batch  variable-length; shapes features_shapes (24 x 3); shape labels channel, height, width"* ]]
+    [[ "$output" == *"targets   int64  (24, 1)  batch, index"* ]]
+    run fuel info --check "$OUT/images.hdf5"
+    [ "$status" -eq 0 ]
+    # The images' names relative to the spec in the provenance, each with its sha256.
+    run "$PYTHON" -c 'import h5py, json, sys; p = json.loads(h5py.File(sys.argv[1], "r").attrs["fuel_provenance"]); print(len(p["inputs"]), p["inputs"][1]["name"], p["pack"]["spec"].splitlines()[0])' "$OUT/images.hdf5"
+    [ "$output" = "25 train/cat/image00.png splits:" ]
+}
+
+@test "images of one size make a fixed-shape source, the same whatever the threads" {
+    "$PYTHON" - "$WORK/photos" <<'EOF'
+import os, sys
+import numpy
+from PIL import Image
+sys.path.insert(0, 'tests/helpers')
+import photos
+generator = numpy.random.RandomState(5)
+for number in range(9):
+    folder = os.path.join(sys.argv[1], 'odd' if number % 2 else 'even')
+    os.makedirs(folder, exist_ok=True)
+    Image.fromarray(photos.picture(generator, 20, 30)).save(
+        os.path.join(folder, '%d.jpg' % number), quality=85)
+EOF
+    cat > "$WORK/photos.yaml" <<'EOF'
+name: photos
+splits: {all: {examples: 9}}
+sources:
+  features: {from: {images: photos}, dtype: float32, scale: 0.00392156862745098}
+  labels: {from: {classes: photos}, axes: [batch, class]}
+EOF
+    fuel pack "$WORK/photos.yaml" -o "$OUT/one" --threads 1
+    fuel pack "$WORK/photos.yaml" -o "$OUT/four" --threads 4
+    "$PYTHON" - "$OUT/one/photos.hdf5" "$OUT/four/photos.hdf5" "$WORK/photos" <<'EOF'
+import os, sys, h5py, numpy
+from PIL import Image
+one, four = h5py.File(sys.argv[1], 'r'), h5py.File(sys.argv[2], 'r')
+paths = [os.path.join(sys.argv[3], folder, name) for folder in ('even', 'odd')
+         for name in sorted(os.listdir(os.path.join(sys.argv[3], folder)))]
+expected = numpy.stack([numpy.asarray(Image.open(p)).transpose(2, 0, 1) for p in paths])
+expected = (expected.astype('float64') * 0.00392156862745098).astype('float32')
+assert one['features'].shape == (9, 3, 20, 30) and one['features'].dtype == 'float32'
+assert numpy.array_equal(one['features'][...], expected)
+assert numpy.array_equal(four['features'][...], expected)
+assert [d.label for d in one['features'].dims] == ['batch', 'channel', 'height', 'width']
+assert list(one['labels'][:, 0]) == [0] * 5 + [1] * 4
+assert [d.label for d in one['labels'].dims] == ['batch', 'class']
+assert list(one['labels_classes'][...]) == [b'even', b'odd']
+EOF
+}
