@@ -73,9 +73,10 @@ static int write_classes(struct h5py_writer *writer, const struct planned_source
     return result;
 }
 
-/* ELEMENTS elements at DATA, converted to the source's type when they must be: *OUTPUT. */
+/* ELEMENTS elements at DATA, converted to the source's type when they must be: *OUTPUT. The
+   elements are those of examples from the one being written on, PER_EXAMPLE elements each. */
 static int convert(struct source_writing *writing, const void *data, size_t elements,
-                   const void **output)
+                   uint64_t per_example, const void **output)
 {
     *output = data;
     if (!element_conversion_needed(&writing->conversion))
@@ -94,7 +95,8 @@ static int convert(struct source_writing *writing, const void *data, size_t elem
                          sizeof text))
         return error_set(EXIT_CORRUPT_INPUT, "cannot convert to %s: source %s, example %" PRIu64
                          ": the value %s does not fit", element_type_dtype(writing->conversion.to),
-                         writing->planned->spec->name, writing->row, text);
+                         writing->planned->spec->name,
+                         writing->row + (per_example > 0 ? bad / per_example : 0), text);
     *output = writing->converted;
     return EXIT_OK;
 }
@@ -133,7 +135,7 @@ static int write_fixed(struct source_writing *writing, const struct pack_input *
         uint64_t count = block->count - done < part ? block->count - done : part;
         const void *output;
         result = convert(writing, data + done * elements * in_size, (size_t)(count * elements),
-                         &output);
+                         elements, &output);
         if (result == EXIT_OK)
             result = h5py_writer_write(writing->writer, writing->index, writing->row, count,
                                        output);
@@ -157,7 +159,7 @@ static int write_ragged(struct source_writing *writing, const struct input_facts
             elements *= shape[axis];
         }
         const void *output;
-        int result = convert(writing, data, (size_t)elements, &output);
+        int result = convert(writing, data, (size_t)elements, elements, &output);
         if (result == EXIT_OK)
             result = h5py_writer_write_variable_wide(writing->writer, writing->index,
                                                      writing->row, output, shape);

@@ -7,7 +7,7 @@ bats_require_minimum_version 1.5.0
 # One case a line: input (under the corpus), expected exit code, expected message fragment.
 # DATASET/CASE runs fuel-convert DATASET -d CASE; info/FILE runs fuel-info FILE; fuelrc/FILE
 # runs fuel-info with FUEL_CONFIG=FILE; manifest/FILE runs fuel-download -h with
-# FUEL_EXTRA_DOWNLOADERS=FILE.
+# FUEL_EXTRA_DOWNLOADERS=FILE; pack/CASE runs fuel-pack CASE/spec.yaml.
 CASES='
 mnist/zero_images                  0  /mnist.hdf5
 mnist/huge_count                   4  IDX header declares more data than the file can hold: CASE/train-images-idx3-ubyte.gz: 3367254347520 bytes declared, a gzipped file of
@@ -77,6 +77,25 @@ manifest/five_urls.json            2  malformed manifest: CASE: $.datasets.x.fil
 manifest/bad_md5.json              2  malformed manifest: CASE: $.datasets.x.files[0].md5: expected 32 hexadecimal digits
 manifest/no_files.json             2  malformed manifest: CASE: $.datasets.x.files: expected a non-empty array of files
 manifest/not_utf8.json             2  malformed manifest: CASE: line 1, column 0: unable to decode byte 0xff
+pack/unknown_key                   2  malformed spec: CASE/spec.yaml:3: unknown key '"'exmples'"' in split train; did you mean `examples`?
+pack/unknown_top_key               2  malformed spec: CASE/spec.yaml:2: unknown key '"'soures'"' in the spec; did you mean `sources`?
+pack/yaml_alias                    2  malformed spec: CASE/spec.yaml:3: aliases are not supported
+pack/missing_input                 3  not found: CASE/gone.npy
+pack/npz_missing_member            3  not found: CASE/x.npz: no member y in the archive
+pack/object_dtype                  4  cannot read .npy header: CASE/x.npy: dtype '"'|O'"' holds Python objects (a pickle): refused
+pack/shape_overflow                4  cannot read .npy header: CASE/x.npy: the shape'"'"'s size overflows 64 bits
+pack/shape_beyond_file             4  truncated array: CASE/x.npy: the header declares 40000000000 bytes of data, 40 follow it
+pack/truncated_array               4  truncated array: CASE/x.npy: the header declares 32 bytes of data, 29 follow it
+pack/header_too_long               4  cannot read .npy header: CASE/x.npy: 1073741836 bytes, more than 65548
+pack/counts_disagree               4  example counts disagree: source targets has 95 examples (train.npy 90, test.npy 5), its splits take 100 (train 90, test 10)
+pack/indices_out_of_range          4  indices out of range: CASE/train.npy: 100 at position 49, but source x has 100 examples
+pack/csv_field_count               4  malformed CSV: CASE/t.csv:4: 2 fields, the header has 3
+pack/csv_not_a_number              4  malformed CSV: CASE/t.csv:3: column b: not a number: '"'abc'"'
+pack/image_truncated               4  cannot decode JPEG: CASE/pictures/b.jpg: Premature end of JPEG file
+pack/image_garbage                 4  cannot decode image: CASE/pictures/a.png: not a PNG or JPEG file
+pack/folder_cycle                  4  folder cycle: CASE/pictures/cat/loop/cat leads back to a folder above it
+pack/dtype_mismatch                4  inputs of x disagree: a.npy holds float32, b.npy holds float64; give the source a dtype
+pack/value_does_not_fit            4  cannot convert to uint8: source x, example 2: the value 300 does not fit
 '
 
 setup_file() {
@@ -94,6 +113,7 @@ check_case() {
     info) run --separate-stderr timeout 120 fuel-info "$path" ;;
     fuelrc) FUEL_CONFIG=$path run --separate-stderr timeout 120 fuel-info mnist.hdf5 ;;
     manifest) FUEL_EXTRA_DOWNLOADERS=$path run --separate-stderr timeout 120 fuel-download -h ;;
+    pack) run --separate-stderr timeout 120 fuel-pack "$path/spec.yaml" -o "$out" ;;
     svhn1) run --separate-stderr timeout 120 fuel-convert svhn 1 -d "$path" -o "$out" ;;
     svhn2) run --separate-stderr timeout 120 fuel-convert svhn 2 -d "$path" -o "$out" ;;
     *) run --separate-stderr timeout 120 fuel-convert "$dataset" -d "$path" -o "$out" ;;

@@ -253,3 +253,49 @@ assert [d.label for d in one['labels'].dims] == ['batch', 'class']
 assert list(one['labels_classes'][...]) == [b'even', b'odd']
 EOF
 }
+
+@test "packed files work with info, export, preview, serve and fixture --from" {
+    load ../helpers/processes
+    chapter_inputs
+    toy_spec indices $'  train: {indices: train_indices.npy}\n  test: {indices: test_indices.npy}'
+    fuel pack "$WORK/indices.yaml" -o "$OUT"
+    run fuel info --json "$OUT/indices.hdf5"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *'"split": "train"'* ]]
+    # export: the train split is the even examples.
+    fuel export "$OUT/indices.hdf5" --to npy -o "$OUT/export" --data vector_features --label targets
+    "$PYTHON" - "$OUT/export" "$WORK" <<'EOF'
+import os, sys, numpy
+out, work = sys.argv[1], sys.argv[2]
+both = numpy.vstack([numpy.load(os.path.join(work, name)) for name in
+                     ('train_vector_features.npy', 'test_vector_features.npy')])
+assert numpy.array_equal(numpy.load(os.path.join(out, 'indices_train_vector_features.npy')), both[::2])
+assert numpy.array_equal(numpy.load(os.path.join(out, 'indices_test_vector_features.npy')), both[1::2])
+EOF
+    # preview: the toy file's images.
+    toy_spec toy $'  train: {examples: 90}\n  test: {examples: 10}'
+    fuel pack "$WORK/toy.yaml" -o "$OUT"
+    run fuel preview "$OUT/toy.hdf5" -o "$OUT/grid.png" --source image_features -n 4
+    [ "$status" -eq 0 ]
+    [ "$("$PYTHON" -c 'from PIL import Image; import sys; print(Image.open(sys.argv[1]).mode)' "$OUT/grid.png")" = RGB ]
+    # fixture --from: a cut keeps the layout and passes the checks.
+    run fuel fixture --from "$OUT/indices.hdf5" -n 5 -o "$OUT/cut"
+    [ "$status" -eq 0 ]
+    run fuel info --check "$OUT/cut/indices.hdf5"
+    [ "$output" = "$OUT/cut/indices.hdf5: ok" ]
+    # serve: the train split's batches are the even examples, in order.
+    export PYTHONPATH="$HELPERS"
+    endpoint=tcp://127.0.0.1:$("$PYTHON" "$HELPERS/fuel_client.py" free-port)
+    fuel serve --bind "$endpoint" --batch-size 10 --epochs 1 "$OUT/indices.hdf5" 2>"$OUT/serve.err" 3>&- &
+    server=$!
+    "$PYTHON" - "$endpoint" "$WORK" <<'EOF'
+import os, sys, numpy
+from fuel_client import receive_epochs
+batches = receive_epochs(sys.argv[1], 1)[0]
+both = numpy.vstack([numpy.load(os.path.join(sys.argv[2], name)) for name in
+                     ('train_vector_features.npy', 'test_vector_features.npy')])
+assert [len(batch[0]) for batch in batches] == [10] * 5
+assert numpy.array_equal(numpy.concatenate([batch[2] for batch in batches]), both[::2])
+EOF
+    wait_bounded "$server"
+}
