@@ -116,7 +116,9 @@ static bool store(const struct element_conversion *conversion, struct value valu
 
 bool element_conversion_needed(const struct element_conversion *conversion)
 {
-    return conversion->scaled || conversion->from != conversion->to;
+    /* bool to bool too: any byte but 0 becomes 1, as numpy reads it. */
+    return conversion->scaled || conversion->from != conversion->to ||
+           conversion->from == ELEMENT_BOOL;
 }
 
 static void describe(const struct value *value, char *text, size_t size)

@@ -19,7 +19,8 @@ struct element_conversion {
     double scale;
 };
 
-/* Whether CONVERSION changes anything (else the elements are written as they are). */
+/* Whether CONVERSION changes anything (else the elements are written as they are); always for
+   bools, whose bytes other than 0 and 1 it makes 1. */
 bool element_conversion_needed(const struct element_conversion *conversion);
 
 /* Converts COUNT elements at INPUT into OUTPUT; false when one cannot be held by the target type,

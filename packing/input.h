@@ -57,6 +57,10 @@ struct input_kind_reader {
     /* The next block; COUNT 0 at the end. Valid until the next call. */
     int (*next)(struct input_reader *reader, struct example_block *block);
     void (*close)(struct input_reader *reader);
+    /* Whether the examples not yet read are stored as the writer stores them (C order,
+       little-endian, not bool), from *OFFSET in the file open as *DESCRIPTOR, for the writer to
+       copy them in the kernel; NULL when the kind never has them so. */
+    bool (*stored)(struct input_reader *reader, int *descriptor, uint64_t *offset);
 };
 
 /* The reader of KIND's entries. */

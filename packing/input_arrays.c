@@ -141,4 +141,4 @@ static void arrays_close(struct input_reader *reader)
 }
 
 const struct input_kind_reader arrays_input_reader = {arrays_probe, arrays_open, arrays_next,
-                                                      arrays_close};
+                                                      arrays_close, NULL};

@@ -188,4 +188,4 @@ static void csv_reader_close(struct input_reader *reader)
 }
 
 const struct input_kind_reader csv_input_reader = {csv_probe, csv_reader_open, csv_reader_next,
-                                                   csv_reader_close};
+                                                   csv_reader_close, NULL};

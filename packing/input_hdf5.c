@@ -235,4 +235,5 @@ static void hdf5_close(struct input_reader *reader)
     free(reader);
 }
 
-const struct input_kind_reader hdf5_input_reader = {hdf5_probe, hdf5_open, hdf5_next, hdf5_close};
+const struct input_kind_reader hdf5_input_reader = {hdf5_probe, hdf5_open, hdf5_next, hdf5_close,
+                                                    NULL};

@@ -47,23 +47,51 @@ static int classes_probe(const struct input_context *context, const struct pack_
     return EXIT_OK;
 }
 
-/* Each image's header: the channels, height and width the first has, ragged when one differs. */
-static int images_probe_headers(struct input_facts *facts, const struct image_walk *walk)
+/* An image header read on a worker thread. */
+struct probe_job {
+    const char *path;
+    struct image_file file;
+    uint64_t shape[3];
+};
+
+static int probe_job_run(void *argument)
+{
+    struct probe_job *job = argument;
+    return image_file_probe(&job->file, job->path, job->shape);
+}
+
+/* Each image's header, read on THREADS workers: the channels, height and width the first has,
+   ragged when one differs. */
+static int images_probe_headers(struct input_facts *facts, const struct image_walk *walk,
+                                unsigned threads)
 {
     facts->type = ELEMENT_UINT8;
     facts->examples = walk->count;
     facts->example_rank = 3;
-    struct image_file file = {0};
-    int result = EXIT_OK;
-    for (size_t index = 0; index < walk->count && result == EXIT_OK; index++) {
-        uint64_t shape[3];
-        result = image_file_probe(&file, walk->paths[index], shape);
-        if (result == EXIT_OK && index == 0)
-            memcpy(facts->example_shape, shape, sizeof shape);
+    size_t depth = (size_t)threads * 4;
+    struct probe_job *jobs = calloc(depth, sizeof *jobs);
+    struct ordered_pool *pool = NULL;
+    int result = jobs == NULL ? error_set(EXIT_OTHER, "out of memory")
+                              : ordered_pool_create(&pool, threads, depth, probe_job_run);
+    size_t submitted = 0;
+    for (size_t collected = 0; collected < walk->count && result == EXIT_OK; collected++) {
+        while (submitted < walk->count && !ordered_pool_full(pool)) {
+            jobs[submitted % depth].path = walk->paths[submitted];
+            ordered_pool_submit(pool, &jobs[submitted++ % depth]);
+        }
+        void *done;
+        result = ordered_pool_collect(pool, &done);
+        const struct probe_job *job = done;
+        if (result == EXIT_OK && collected == 0)
+            memcpy(facts->example_shape, job->shape, sizeof job->shape);
         else if (result == EXIT_OK)
-            facts->ragged |= memcmp(facts->example_shape, shape, sizeof shape) != 0;
+            facts->ragged |= memcmp(facts->example_shape, job->shape, sizeof job->shape) != 0;
     }
-    image_file_free(&file);
+    if (pool != NULL)
+        ordered_pool_destroy(pool);
+    for (size_t index = 0; jobs != NULL && index < depth; index++)
+        image_file_free(&jobs[index].file);
+    free(jobs);
     return result;
 }
 
@@ -75,7 +103,7 @@ static int images_probe(const struct input_context *context, const struct pack_i
     if (result != EXIT_OK)
         return result;
     result = input->kind == INPUT_CLASSES ? classes_probe(context, input, facts, &walk)
-                                          : images_probe_headers(facts, &walk);
+                                          : images_probe_headers(facts, &walk, context->threads);
     for (size_t index = 0; index < walk.count && result == EXIT_OK; index++) {
         char *name = input_relative_name(context->spec, walk.paths[index]);
         result = name == NULL ? error_set(EXIT_OTHER, "out of memory")
@@ -181,4 +209,4 @@ static void images_close(struct input_reader *reader)
 }
 
 const struct input_kind_reader images_input_reader = {images_probe, images_open, images_next,
-                                                      images_close};
+                                                      images_close, NULL};

@@ -102,4 +102,17 @@ static void npy_close(struct input_reader *reader)
     free(reader);
 }
 
-const struct input_kind_reader npy_input_reader = {npy_probe, npy_open, npy_next, npy_close};
+static bool npy_stored(struct input_reader *reader, int *descriptor, uint64_t *offset)
+{
+    const struct npy_array *array = &reader->file.array;
+    if ((array->fortran_order && array->rank > 1) || (array->big_endian && array->item_size > 1) ||
+        array->kind == 'b')
+        return false;
+    *descriptor = reader->file.descriptor;
+    *offset = array->header_length +
+              reader->next * reader->file.example_elements * array->item_size;
+    return true;
+}
+
+const struct input_kind_reader npy_input_reader = {npy_probe, npy_open, npy_next, npy_close,
+                                                   npy_stored};

@@ -208,4 +208,4 @@ static void npz_close(struct input_reader *reader)
     free(reader);
 }
 
-const struct input_kind_reader npz_input_reader = {npz_probe, npz_open, npz_next, npz_close};
+const struct input_kind_reader npz_input_reader = {npz_probe, npz_open, npz_next, npz_close, NULL};

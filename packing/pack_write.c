@@ -183,9 +183,20 @@ static int write_input(struct source_writing *writing, size_t number)
     writing->conversion = (struct element_conversion){
         facts->type, planned->type, planned->spec->has_scale, planned->spec->scale};
     int result = kind->open(&context, input, facts, &reader);
+    int descriptor;
+    uint64_t offset;
+    if (result == EXIT_OK && !planned->ragged && kind->stored != NULL &&
+        !element_conversion_needed(&writing->conversion) &&
+        kind->stored(reader, &descriptor, &offset)) {
+        result = h5py_writer_copy(writing->writer, writing->index, writing->row, facts->examples,
+                                  descriptor, offset);
+        writing->row += result == EXIT_OK ? facts->examples : 0;
+        if (result == EXIT_OK && writing->listener != NULL)
+            writing->listener->advance(writing->listener->context, writing->row);
+    }
     struct example_block block = {.count = 1};
-    while (result == EXIT_OK && (result = kind->next(reader, &block)) == EXIT_OK &&
-           block.count > 0) {
+    while (result == EXIT_OK && writing->row < last &&
+           (result = kind->next(reader, &block)) == EXIT_OK && block.count > 0) {
         if (block.count > last - writing->row)
             result = changed(writing, input);
         else if (planned->ragged)

@@ -87,6 +87,13 @@ int h5py_writer_add_source(struct h5py_writer *writer,
 int h5py_writer_write(struct h5py_writer *writer, int source, uint64_t first, uint64_t count,
                       const void *data);
 
+/* Writes COUNT examples from FIRST of a fixed-shape source whose rows, as stored (little-endian
+   elements, numpy's bool as 0 or 1), are at OFFSET in the file open as INPUT: copied there by the
+   kernel (copy_file_range) when the writer's file allows it, else read and written by blocks.
+   EXIT_CORRUPT_INPUT when INPUT ends first. */
+int h5py_writer_copy(struct h5py_writer *writer, int source, uint64_t first, uint64_t count,
+                     int input, uint64_t offset);
+
 /* Writes example INDEX of a variable-length source: product(SHAPE) elements of DATA, and SHAPE
    (example_rank values) into the shapes scale. */
 int h5py_writer_write_variable(struct h5py_writer *writer, int source, uint64_t index,

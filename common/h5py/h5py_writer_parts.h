@@ -1,6 +1,7 @@
 /* The h5py writer's state and what its files share: h5py_writer.c (the file and its sources),
    h5py_writer_rows.c (blocks of rows), h5py_writer_splits.c (the split attribute),
-   h5py_writer_split_extras.c (indices and comments of split rows), h5py_writer_types.c
+   h5py_writer_split_extras.c (indices and comments of split rows), h5py_writer_copy.c (rows
+   copied from another file), h5py_writer_types.c
    (datatypes) and hdf5_failure.c (HDF5's reasons for a failure). */
 #ifndef FUEL_H5PY_WRITER_PARTS_H
 #define FUEL_H5PY_WRITER_PARTS_H

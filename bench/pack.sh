@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# fuel pack: a SIZE-byte .npy (1 GiB by default) against `cat INPUT > copy && sync copy`, and a
+# folder of IMAGES JPEGs (20,000 by default, in 10 class folders) on --threads THREADS against
+# --threads 1; the peak RSS of both. Targets: npy <= 1.5x the copy, images >= 1.7x faster on
+# THREADS workers (default: the processors), peak RSS <= 64 MiB whatever SIZE and IMAGES.
+# SIZE=268435456 IMAGES=2000 bash bench/pack.sh runs it smaller.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/common.sh
+FUEL=${BUILD:-$PWD/build}/fuel
+RUNS=${RUNS:-3}
+SIZE=${SIZE:-1073741824}
+IMAGES=${IMAGES:-20000}
+SIDE=${SIDE:-128}
+THREADS=${THREADS:-$(nproc)}
+work=$(mktemp -d "${BENCH_DIR:-$PWD}/.bench-pack.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# The inputs: float32 rows of 256 values, written by blocks; JPEGs of photo-like pictures (100
+# distinct ones, repeated), 10 classes.
+/usr/bin/python3 - "$work" "$SIZE" "$IMAGES" "$SIDE" <<'PYTHON'
+import io, os, sys
+import numpy
+from numpy.lib import format
+from PIL import Image
+sys.path.insert(0, 'tests/helpers')
+import photos
+work, size, images, side = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+rows = max(1, size // (256 * 4))
+generator = numpy.random.RandomState(0)
+with open(os.path.join(work, 'big.npy'), 'wb') as f:
+    format.write_array_header_1_0(f, {'descr': '<f4', 'fortran_order': False, 'shape': (rows, 256)})
+    block = 16384
+    for first in range(0, rows, block):
+        count = min(block, rows - first)
+        f.write(generator.standard_normal((count, 256)).astype('<f4').tobytes())
+pictures = []
+for number in range(100):
+    buffer = io.BytesIO()
+    Image.fromarray(photos.picture(generator, side, side)).save(buffer, 'JPEG', quality=90)
+    pictures.append(buffer.getvalue())
+for number in range(images):
+    folder = os.path.join(work, 'images', 'class%d' % (number % 10))
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, '%06d.jpg' % number), 'wb') as f:
+        f.write(pictures[number % 100])
+rows_file = os.path.join(work, 'rows')
+with open(rows_file, 'w') as f:
+    f.write('%d\n' % rows)
+PYTHON
+rows=$(cat "$work/rows")
+printf 'name: big\nsplits: {all: {examples: %d}}\nsources: {data: {from: big.npy}}\n' "$rows" \
+    > "$work/big.yaml"
+printf 'name: images\nsplits: {all: {examples: %d}}\nsources:\n  features: {from: {images: images}}\n  targets: {from: {classes: images}}\n' \
+    "$IMAGES" > "$work/images.yaml"
+
+copy() { cat "$work/big.npy" > "$work/copy" && sync "$work/copy"; rm -f "$work/copy"; }
+pack_npy() { "$FUEL" pack "$work/big.yaml" -o "$work/out" -q; rm -rf "$work/out"; }
+pack_one() { "$FUEL" pack "$work/images.yaml" -o "$work/out" -q --threads 1; rm -rf "$work/out"; }
+pack_many() { "$FUEL" pack "$work/images.yaml" -o "$work/out" -q --threads "$THREADS"; rm -rf "$work/out"; }
+
+load_note
+copy_times=() npy_times=() one_times=() many_times=()
+cat "$work/big.npy" > /dev/null
+for run in $(seq "$RUNS"); do
+    copy_times+=("$(wall_seconds copy)")
+    npy_times+=("$(wall_seconds pack_npy)")
+    one_times+=("$(wall_seconds pack_one)")
+    many_times+=("$(wall_seconds pack_many)")
+done
+echo "pack: a $((SIZE >> 20)) MiB .npy and $IMAGES ${SIDE}x$SIDE JPEGs, $RUNS interleaved runs, $THREADS threads"
+echo "  cat + sync times: ${copy_times[*]}"
+echo "  pack .npy times: ${npy_times[*]}"
+echo "  pack images --threads 1 times: ${one_times[*]}"
+echo "  pack images --threads $THREADS times: ${many_times[*]}"
+status=0
+check "pack .npy / cat + sync" \
+    "$(echo "$(median "${npy_times[@]}") / $(median "${copy_times[@]}")" | bc -l)" "<=" 1.5 || status=1
+check "images --threads 1 / --threads $THREADS" \
+    "$(echo "$(median "${one_times[@]}") / $(median "${many_times[@]}")" | bc -l)" ">=" 1.7 || status=1
+peak=$(peak_kib "$FUEL" pack "$work/big.yaml" -o "$work/out" -q)
+rm -rf "$work/out"
+check ".npy peak RSS (MiB)" "$(echo "$peak / 1024" | bc -l)" "<=" 64 || status=1
+peak=$(peak_kib "$FUEL" pack "$work/images.yaml" -o "$work/out" -q --threads "$THREADS")
+rm -rf "$work/out"
+check "images peak RSS (MiB)" "$(echo "$peak / 1024" | bc -l)" "<=" 64 || status=1
+exit $status
