@@ -9,6 +9,7 @@
 #include "common/h5py/h5py_writer.h"
 #include "support.h"
 
+#include <fcntl.h>
 #include <hdf5.h>
 #include <hdf5_hl.h>
 #include <stdio.h>
@@ -965,6 +966,57 @@ static void test_invalid_extension_calls(void **state)
     h5py_writer_discard(writer);
 }
 
+/* h5py_writer_copy: rows copied from a file in the kernel (2 MiB, past the threshold) and through
+   HDF5 (a few rows), the rest written as usual afterwards without a stale sieve buffer over the
+   copy, an input that ends early refused. */
+static void test_copy_rows(void **state)
+{
+    (void)state;
+    char path[256], input_path[256];
+    path_in_directory(path, sizeof path, "copied.hdf5");
+    path_in_directory(input_path, sizeof input_path, "rows.bin");
+    enum { ROWS = 4096, ROW_BYTES = 512, HEADER = 100 };
+    static unsigned char bytes[HEADER + ROWS * ROW_BYTES];
+    for (size_t index = 0; index < sizeof bytes; index++)
+        bytes[index] = (unsigned char)(index * 31 + index / 977);
+    FILE *stream = fopen(input_path, "wb");
+    assert_non_null(stream);
+    assert_int_equal(fwrite(bytes, 1, sizeof bytes, stream), sizeof bytes);
+    fclose(stream);
+    int input = open(input_path, O_RDONLY);
+    assert_true(input >= 0);
+    struct h5py_writer *writer;
+    assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
+    struct h5py_source_declaration rows = {
+        .name = "rows", .type = ELEMENT_UINT8, .rank = 2, .shape = {ROWS + 8, ROW_BYTES}};
+    int index;
+    assert_int_equal(h5py_writer_add_source(writer, &rows, &index), EXIT_OK);
+    /* Rows 0..3000 in the kernel, 3000..3004 through HDF5, the rest row by row as usual. */
+    assert_int_equal(h5py_writer_copy(writer, index, 0, 3000, input, HEADER), EXIT_OK);
+    assert_int_equal(h5py_writer_copy(writer, index, 3000, 4, input, HEADER + 3000 * ROW_BYTES),
+                     EXIT_OK);
+    for (uint64_t row = 3004; row < ROWS; row++)
+        assert_int_equal(h5py_writer_write(writer, index, row, 1, bytes + HEADER + row * ROW_BYTES),
+                         EXIT_OK);
+    expect_error(h5py_writer_copy(writer, index, ROWS, 8, input, HEADER + (ROWS - 2) * ROW_BYTES),
+                 EXIT_CORRUPT_INPUT, "the input ends before its rows do");
+    expect_error(h5py_writer_copy(writer, index, ROWS, 9, input, 0), EXIT_OTHER,
+                 "cannot copy rows 4096..4105");
+    static unsigned char zeros[8 * ROW_BYTES];
+    assert_int_equal(h5py_writer_write(writer, index, ROWS, 8, zeros), EXIT_OK);
+    assert_int_equal(h5py_writer_add_split(writer, "all", NULL, 0, ROWS), EXIT_OK);
+    assert_int_equal(h5py_writer_finish(writer, &attributes), EXIT_OK);
+    close(input);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t dataset = H5Dopen2(file, "rows", H5P_DEFAULT);
+    static unsigned char read[(ROWS + 8) * ROW_BYTES];
+    assert_true(H5Dread(dataset, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, read) >= 0);
+    assert_memory_equal(read, bytes + HEADER, ROWS * ROW_BYTES);
+    assert_memory_equal(read + ROWS * ROW_BYTES, zeros, sizeof zeros);
+    H5Dclose(dataset);
+    H5Fclose(file);
+}
+
 static void test_invalid_calls(void **state)
 {
     (void)state;
@@ -1152,6 +1204,7 @@ int main(void)
         cmocka_unit_test(test_indices_and_comments),
         cmocka_unit_test(test_chapter_scales),
         cmocka_unit_test(test_invalid_extension_calls),
+        cmocka_unit_test(test_copy_rows),
         cmocka_unit_test(test_invalid_calls),
         cmocka_unit_test(test_invalid_variable_calls),
         cmocka_unit_test(test_create_in_missing_directory),
