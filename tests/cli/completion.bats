@@ -48,7 +48,7 @@ convert" ]
 
 @test "bash: each command's options are those its -h lists" {
     # convert mnist: the table's options and mnist's own (--dtype).
-    for command in download "convert mnist" info list path fetch cache clean completion; do
+    for command in download "convert mnist" info list path fetch cache clean completion pack; do
         run complete_bash fuel $command --
         [ "$status" -eq 0 ]
         expected=$(fuel $command -h | grep -oE '^  (-[a-zA-Z], )?--[a-z_-]+' |

@@ -299,3 +299,45 @@ assert numpy.array_equal(numpy.concatenate([batch[2] for batch in batches]), bot
 EOF
     wait_bounded "$server"
 }
+
+@test "on a terminal a progress line per source, the path alone on stdout; none with -q" {
+    chapter_inputs
+    toy_spec toy $'  train: {examples: 90}\n  test: {examples: 10}'
+    script -qec "fuel pack $WORK/toy.yaml -o $OUT > $OUT/stdout" "$BATS_TEST_TMPDIR/typescript" > /dev/null
+    [ "$(cat "$OUT/stdout")" = "$OUT/toy.hdf5" ]
+    run grep -c "vector_features  0 of 100 examples" "$BATS_TEST_TMPDIR/typescript"
+    [ "$output" -ge 1 ]
+    grep -qF "targets  0 of 100 examples" "$BATS_TEST_TMPDIR/typescript"
+    script -qec "fuel pack $WORK/toy.yaml -o $OUT -q -r quiet > $OUT/stdout" "$BATS_TEST_TMPDIR/quiet" > /dev/null
+    [ "$(cat "$OUT/stdout")" = "$OUT/quiet.hdf5" ]
+    run grep -c "examples" "$BATS_TEST_TMPDIR/quiet"
+    [ "$output" = 0 ]
+}
+
+@test "-r names the file; a spec without a name gives its file name; nothing left after a failure" {
+    chapter_inputs
+    toy_spec toy $'  train: {examples: 90}\n  test: {examples: 10}'
+    sed -i '/^name:/d' "$WORK/toy.yaml"
+    run fuel pack "$WORK/toy.yaml" -o "$OUT"
+    [ "$output" = "$OUT/toy.hdf5" ]
+    run fuel-pack "$WORK/toy.yaml" -o "$OUT" -r other.h5
+    [ "$output" = "$OUT/other.h5" ]
+    # An image that does not decode, found only while writing: the staging goes, nothing is left.
+    mkdir -p "$WORK/pictures"
+    "$PYTHON" - "$WORK/pictures" <<'EOF'
+import io, sys
+import numpy
+from PIL import Image
+buffer = io.BytesIO()
+Image.fromarray(numpy.full((8, 8, 3), 40, numpy.uint8)).save(buffer, 'JPEG')
+data = buffer.getvalue()
+open(sys.argv[1] + '/a.jpg', 'wb').write(data)
+# A header that reads, then scan data cut short: found at decoding, not at probing.
+open(sys.argv[1] + '/b.jpg', 'wb').write(data[:-40])
+EOF
+    printf 'splits: {all: {examples: 2}}\nsources: {x: {from: {images: pictures}}}\n' > "$WORK/bad.yaml"
+    run --separate-stderr fuel pack "$WORK/bad.yaml" -o "$OUT/bad"
+    [ "$status" -eq 4 ]
+    [[ "$stderr" == "fuel-pack: cannot decode JPEG: $WORK/pictures/b.jpg: "* ]]
+    [ -z "$(ls -A "$OUT/bad")" ]
+}
