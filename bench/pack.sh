@@ -11,7 +11,7 @@ FUEL=${BUILD:-$PWD/build}/fuel
 RUNS=${RUNS:-3}
 SIZE=${SIZE:-1073741824}
 IMAGES=${IMAGES:-20000}
-SIDE=${SIDE:-128}
+SIDE=${SIDE:-256}
 THREADS=${THREADS:-$(nproc)}
 work=$(mktemp -d "${BENCH_DIR:-$PWD}/.bench-pack.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -56,23 +56,26 @@ printf 'name: images\nsplits: {all: {examples: %d}}\nsources:\n  features: {from
 
 copy() { cat "$work/big.npy" > "$work/copy" && sync "$work/copy"; rm -f "$work/copy"; }
 pack_npy() { "$FUEL" pack "$work/big.yaml" -o "$work/out" -q; rm -rf "$work/out"; }
-pack_one() { "$FUEL" pack "$work/images.yaml" -o "$work/out" -q --threads 1; rm -rf "$work/out"; }
-pack_many() { "$FUEL" pack "$work/images.yaml" -o "$work/out" -q --threads "$THREADS"; rm -rf "$work/out"; }
 
 load_note
-copy_times=() npy_times=() one_times=() many_times=()
+# With autogroup scheduling each terminal session gets an equal share of the processors, so on a
+# machine busy with other sessions more threads cannot buy more processor time.
+echo "  scheduler autogroup: $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo unknown), cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo unknown)"
+copy_times=() npy_times=() one_times=() many_times=() one_cpu=() many_cpu=()
 cat "$work/big.npy" > /dev/null
 for run in $(seq "$RUNS"); do
     copy_times+=("$(wall_seconds copy)")
     npy_times+=("$(wall_seconds pack_npy)")
-    one_times+=("$(wall_seconds pack_one)")
-    many_times+=("$(wall_seconds pack_many)")
+    measure one "$FUEL" pack "$work/images.yaml" -o "$work/out" -q --threads 1
+    rm -rf "$work/out"
+    measure many "$FUEL" pack "$work/images.yaml" -o "$work/out" -q --threads "$THREADS"
+    rm -rf "$work/out"
 done
 echo "pack: a $((SIZE >> 20)) MiB .npy and $IMAGES ${SIDE}x$SIDE JPEGs, $RUNS interleaved runs, $THREADS threads"
 echo "  cat + sync times: ${copy_times[*]}"
 echo "  pack .npy times: ${npy_times[*]}"
-echo "  pack images --threads 1 times: ${one_times[*]}"
-echo "  pack images --threads $THREADS times: ${many_times[*]}"
+echo "  pack images --threads 1 times: ${one_times[*]} (processor seconds: ${one_cpu[*]})"
+echo "  pack images --threads $THREADS times: ${many_times[*]} (processor seconds: ${many_cpu[*]})"
 status=0
 check "pack .npy / cat + sync" \
     "$(echo "$(median "${npy_times[@]}") / $(median "${copy_times[@]}")" | bc -l)" "<=" 1.5 || status=1

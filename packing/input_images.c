@@ -1,12 +1,12 @@
 /* {images: DIR} and {classes: DIR} entries: the PNG and JPEG images of a folder tree in
    ImageFolder's order, decoded to uint8 channel x height x width on worker threads and handed
    back in order; or each image's class, the index of its sorted subfolder (int64, one per
-   example). The probe reads only each image's header. */
+   example). The probe reads only each image's header, on the workers too. Workers take images
+   in batches (of about BATCH_BYTES decoded, at most BATCH_MAX images): one hand-over per image
+   cost more than decoding a small one. THREADS + 2 batches are under way at most, which bounds
+   the memory: about 2.5 times BATCH_BYTES each (the file, the pixels, libjpeg's scratch). */
 #include "common/base/error.h"
 #include "common/base/ordered_pool.h"
-#include "common/formats/jpeg.h"
-#include "common/formats/png_rgb.h"
-#include "common/h5py/h5py_reader.h"
 #include "image_file.h"
 #include "image_walk.h"
 #include "input_kinds.h"
@@ -14,9 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { BATCH_MAX = 16, BATCH_BYTES = 1 << 20, PROBE_BATCH = 64 };
+
+/* Images FIRST to FIRST + COUNT of PATHS, probed or decoded by one worker. */
 struct image_job {
-    const char *path;
-    struct image_file file; /* the bytes and the decoded pixels, reused job after job */
+    const char *const *paths;
+    size_t first, count;
+    struct image_file files[BATCH_MAX]; /* their bytes and pixels, reused batch after batch */
+    uint64_t shapes[PROBE_BATCH][3];    /* probing: each image's channels, height, width */
 };
 
 struct input_reader {
@@ -26,72 +31,91 @@ struct input_reader {
     int64_t *labels;
     struct ordered_pool *pool;
     struct image_job *jobs; /* a ring one longer than the pool's depth */
-    size_t ring;
-    size_t submitted, collected;
+    size_t ring, batch;
+    size_t submitted, collected; /* images */
+    const struct image_job *current; /* the batch being handed out, and where in it */
+    size_t position;
     uint32_t shape[3];
 };
 
-static int classes_probe(const struct input_context *context, const struct pack_input *input,
-                         struct input_facts *facts, struct image_walk *walk)
+static int probe_batch(void *argument)
 {
-    facts->type = ELEMENT_INT64;
-    facts->examples = walk->count;
-    facts->example_rank = 1;
-    facts->example_shape[0] = 1;
-    facts->class_names = walk->class_names;
-    facts->class_count = walk->class_count;
-    walk->class_names = NULL;
-    walk->class_count = 0;
-    (void)context;
-    (void)input;
+    struct image_job *job = argument;
+    for (size_t index = 0; index < job->count; index++) {
+        int result = image_file_probe(&job->files[0], job->paths[job->first + index],
+                                      job->shapes[index]);
+        if (result != EXIT_OK)
+            return result;
+    }
     return EXIT_OK;
 }
 
-/* An image header read on a worker thread. */
-struct probe_job {
-    const char *path;
-    struct image_file file;
-    uint64_t shape[3];
-};
-
-static int probe_job_run(void *argument)
+static int decode_batch(void *argument)
 {
-    struct probe_job *job = argument;
-    return image_file_probe(&job->file, job->path, job->shape);
+    struct image_job *job = argument;
+    for (size_t index = 0; index < job->count; index++) {
+        int result = image_file_decode(&job->files[index], job->paths[job->first + index]);
+        if (result != EXIT_OK)
+            return result;
+    }
+    return EXIT_OK;
+}
+
+/* Hands TOTAL images of PATHS to a pool in batches of BATCH, into the RING jobs, while it has
+   room; *SUBMITTED counts the images handed so far. */
+static void submit_batches(struct ordered_pool *pool, struct image_job *jobs, size_t ring,
+                           const char *const *paths, size_t total, size_t batch,
+                           size_t *submitted)
+{
+    while (*submitted < total && !ordered_pool_full(pool)) {
+        struct image_job *job = &jobs[*submitted / batch % ring];
+        job->paths = paths;
+        job->first = *submitted;
+        job->count = total - *submitted < batch ? total - *submitted : batch;
+        *submitted += job->count;
+        ordered_pool_submit(pool, job);
+    }
+}
+
+static void jobs_free(struct image_job *jobs, size_t count)
+{
+    for (size_t index = 0; jobs != NULL && index < count; index++)
+        for (size_t file = 0; file < BATCH_MAX; file++)
+            image_file_free(&jobs[index].files[file]);
+    free(jobs);
 }
 
 /* Each image's header, read on THREADS workers: the channels, height and width the first has,
-   ragged when one differs. */
+   ragged when one differs; the largest image's bytes. */
 static int images_probe_headers(struct input_facts *facts, const struct image_walk *walk,
                                 unsigned threads)
 {
     facts->type = ELEMENT_UINT8;
     facts->examples = walk->count;
     facts->example_rank = 3;
-    size_t depth = (size_t)threads * 4;
-    struct probe_job *jobs = calloc(depth, sizeof *jobs);
+    size_t depth = (size_t)threads * 2, submitted = 0;
+    struct image_job *jobs = calloc(depth, sizeof *jobs);
     struct ordered_pool *pool = NULL;
     int result = jobs == NULL ? error_set(EXIT_OTHER, "out of memory")
-                              : ordered_pool_create(&pool, threads, depth, probe_job_run);
-    size_t submitted = 0;
-    for (size_t collected = 0; collected < walk->count && result == EXIT_OK; collected++) {
-        while (submitted < walk->count && !ordered_pool_full(pool)) {
-            jobs[submitted % depth].path = walk->paths[submitted];
-            ordered_pool_submit(pool, &jobs[submitted++ % depth]);
-        }
+                              : ordered_pool_create(&pool, threads, depth, probe_batch);
+    for (size_t collected = 0; collected < walk->count && result == EXIT_OK;) {
+        submit_batches(pool, jobs, depth, (const char *const *)walk->paths, walk->count,
+                       PROBE_BATCH, &submitted);
         void *done;
         result = ordered_pool_collect(pool, &done);
-        const struct probe_job *job = done;
-        if (result == EXIT_OK && collected == 0)
-            memcpy(facts->example_shape, job->shape, sizeof job->shape);
-        else if (result == EXIT_OK)
-            facts->ragged |= memcmp(facts->example_shape, job->shape, sizeof job->shape) != 0;
+        const struct image_job *job = done;
+        for (size_t index = 0; result == EXIT_OK && index < job->count; index++, collected++) {
+            const uint64_t *shape = job->shapes[index];
+            if (collected == 0)
+                memcpy(facts->example_shape, shape, 3 * sizeof *shape);
+            facts->ragged |= memcmp(facts->example_shape, shape, 3 * sizeof *shape) != 0;
+            if (shape[0] * shape[1] * shape[2] > facts->largest_example)
+                facts->largest_example = shape[0] * shape[1] * shape[2];
+        }
     }
     if (pool != NULL)
         ordered_pool_destroy(pool);
-    for (size_t index = 0; jobs != NULL && index < depth; index++)
-        image_file_free(&jobs[index].file);
-    free(jobs);
+    jobs_free(jobs, depth);
     return result;
 }
 
@@ -102,8 +126,18 @@ static int images_probe(const struct input_context *context, const struct pack_i
     int result = image_walk(input->path, input->kind == INPUT_CLASSES, &walk);
     if (result != EXIT_OK)
         return result;
-    result = input->kind == INPUT_CLASSES ? classes_probe(context, input, facts, &walk)
-                                          : images_probe_headers(facts, &walk, context->threads);
+    if (input->kind == INPUT_CLASSES) {
+        facts->type = ELEMENT_INT64;
+        facts->examples = walk.count;
+        facts->example_rank = 1;
+        facts->example_shape[0] = 1;
+        facts->class_names = walk.class_names;
+        facts->class_count = walk.class_count;
+        walk.class_names = NULL;
+        walk.class_count = 0;
+    } else {
+        result = images_probe_headers(facts, &walk, context->threads);
+    }
     for (size_t index = 0; index < walk.count && result == EXIT_OK; index++) {
         char *name = input_relative_name(context->spec, walk.paths[index]);
         result = name == NULL ? error_set(EXIT_OTHER, "out of memory")
@@ -112,12 +146,6 @@ static int images_probe(const struct input_context *context, const struct pack_i
     }
     image_walk_free(&walk);
     return result;
-}
-
-static int decode_job(void *argument)
-{
-    struct image_job *job = argument;
-    return image_file_decode(&job->file, job->path);
 }
 
 /* The walk again, which must give what the probe found. */
@@ -147,12 +175,17 @@ static int images_open(const struct input_context *context, const struct pack_in
     if ((*reader)->classes)
         return classes_open(input, *reader);
     unsigned threads = context->threads > 0 ? context->threads : 1;
-    size_t depth = (size_t)threads * 2;
+    size_t depth = (size_t)threads + 2;
+    uint64_t largest = facts->largest_example > 0 ? facts->largest_example : 1;
+    (*reader)->batch = largest >= BATCH_BYTES / BATCH_MAX ? (size_t)(BATCH_BYTES / largest)
+                                                          : BATCH_MAX;
+    if ((*reader)->batch == 0)
+        (*reader)->batch = 1;
     (*reader)->ring = depth + 1;
     (*reader)->jobs = calloc((*reader)->ring, sizeof *(*reader)->jobs);
     if ((*reader)->jobs == NULL)
         return error_set(EXIT_OTHER, "out of memory");
-    return ordered_pool_create(&(*reader)->pool, threads, depth, decode_job);
+    return ordered_pool_create(&(*reader)->pool, threads, depth, decode_batch);
 }
 
 static int classes_next(struct input_reader *reader, struct example_block *block)
@@ -167,30 +200,33 @@ static int classes_next(struct input_reader *reader, struct example_block *block
     return EXIT_OK;
 }
 
-/* Submits decodings while the pool has room, then hands back the oldest, decoded. */
+/* The next image: from the batch at hand, else from the oldest batch decoded once more batches
+   are handed to the workers. */
 static int images_next(struct input_reader *reader, struct example_block *block)
 {
     if (reader->classes)
         return classes_next(reader, block);
     *block = (struct example_block){0};
     size_t total = reader->facts->file_count;
-    while (reader->submitted < total && !ordered_pool_full(reader->pool)) {
-        struct image_job *job = &reader->jobs[reader->submitted % reader->ring];
-        job->path = reader->facts->files[reader->submitted++];
-        ordered_pool_submit(reader->pool, job);
+    if (reader->current == NULL || reader->position == reader->current->count) {
+        submit_batches(reader->pool, reader->jobs, reader->ring,
+                       (const char *const *)reader->facts->files, total, reader->batch,
+                       &reader->submitted);
+        if (reader->collected == total)
+            return EXIT_OK;
+        void *collected;
+        int result = ordered_pool_collect(reader->pool, &collected);
+        if (result != EXIT_OK)
+            return result;
+        reader->current = collected;
+        reader->position = 0;
     }
-    if (reader->collected == total)
-        return EXIT_OK;
-    void *collected;
-    int result = ordered_pool_collect(reader->pool, &collected);
+    const struct image_file *file = &reader->current->files[reader->position++];
     reader->collected++;
-    if (result != EXIT_OK)
-        return result;
-    const struct image_job *job = collected;
-    reader->shape[0] = job->file.channels;
-    reader->shape[1] = job->file.height;
-    reader->shape[2] = job->file.width;
-    *block = (struct example_block){job->file.pixels, 1, reader->shape};
+    reader->shape[0] = file->channels;
+    reader->shape[1] = file->height;
+    reader->shape[2] = file->width;
+    *block = (struct example_block){file->pixels, 1, reader->shape};
     return EXIT_OK;
 }
 
@@ -200,9 +236,7 @@ static void images_close(struct input_reader *reader)
         return;
     if (reader->pool != NULL)
         ordered_pool_destroy(reader->pool);
-    for (size_t index = 0; reader->jobs != NULL && index < reader->ring; index++)
-        image_file_free(&reader->jobs[index].file);
-    free(reader->jobs);
+    jobs_free(reader->jobs, reader->ring);
     free(reader->labels);
     image_walk_free(&reader->walk);
     free(reader);
