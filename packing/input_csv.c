@@ -69,9 +69,9 @@ static int header_read(struct table *table, const struct pack_source *source)
     for (size_t column = 0; column < table->column_count; column++) {
         size_t field = column;
         if (source->columns != NULL) {
-            for (field = 0; field < count && strcmp(header[field], source->columns[column]) != 0;
-                 field++)
-                ;
+            field = 0;
+            while (field < count && strcmp(header[field], source->columns[column]) != 0)
+                field++;
             if (field == count)
                 return column_unknown(table, header, count, source->columns[column]);
         }

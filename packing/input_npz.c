@@ -40,9 +40,11 @@ static int member_open(const struct pack_input *input, struct archive_stream **s
     int result = archive_stream_open(stream, input->path, ARCHIVE_STREAM_ZIP, 1);
     const char *member = NULL;
     uint64_t size = 0;
-    while (result == EXIT_OK && (result = archive_stream_next(*stream, &member, &size)) ==
-                                    EXIT_OK && member != NULL && !member_matches(member, input->member))
-        ;
+    bool found = false;
+    while (result == EXIT_OK && !found) {
+        result = archive_stream_next(*stream, &member, &size);
+        found = result == EXIT_OK && (member == NULL || member_matches(member, input->member));
+    }
     if (result == EXIT_OK && member == NULL)
         return error_set(EXIT_MISSING_INPUT, "not found: %s: no member %s in the archive",
                          input->path, input->member);

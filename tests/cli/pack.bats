@@ -209,7 +209,14 @@ EOF
     run fuel info --check "$OUT/images.hdf5"
     [ "$status" -eq 0 ]
     # The images' names relative to the spec in the provenance, each with its sha256.
-    run "$PYTHON" -c 'import h5py, json, sys; p = json.loads(h5py.File(sys.argv[1], "r").attrs["fuel_provenance"]); print(len(p["inputs"]), p["inputs"][1]["name"], p["pack"]["spec"].splitlines()[0])' "$OUT/images.hdf5"
+    run "$PYTHON" - "$OUT/images.hdf5" "$WORK" <<'EOF'
+import hashlib, h5py, json, os, sys
+provenance = json.loads(h5py.File(sys.argv[1], 'r').attrs['fuel_provenance'])
+first = provenance['inputs'][1]
+data = open(os.path.join(sys.argv[2], first['name']), 'rb').read()
+assert first['sha256'] == hashlib.sha256(data).hexdigest() and first['size'] == len(data)
+print(len(provenance['inputs']), first['name'], provenance['pack']['spec'].splitlines()[0])
+EOF
     [ "$output" = "25 train/cat/image00.png splits:" ]
 }
 
