@@ -10,6 +10,7 @@
 #include "info_json.h"
 #include "info_summary.h"
 #include "info_text.h"
+#include "usage.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -21,6 +22,7 @@
 
 struct info_options {
     bool as_json, check_invariants, verify_inputs;
+    struct option_list directories;
 };
 
 static const struct command_option options[] = {
@@ -33,10 +35,15 @@ static const struct command_option options[] = {
      .offset = offsetof(struct info_options, verify_inputs),
      .help = "re-hash the raw inputs the provenance names (beside the file or in the data path): "
              "each matching, different (exit 6) or missing (exit 3)"},
+    {.short_name = 'd', .long_name = "directory", .kind = OPTION_LIST,
+     .offset = offsetof(struct info_options, directories), .argument = "DIR",
+     .help = "with --verify-inputs: look for the inputs in DIR first (may be given several "
+             "times)",
+     .completion = COMPLETE_DIRECTORY},
 };
 
 const struct command_line info_command_line = {
-    .usage = "[-h] [--json] [--check] [--verify-inputs] FILE|NAME...",
+    .usage = "[-h] [--json] [--check] [--verify-inputs [-d DIR]...] FILE|NAME...",
     .description =
         "Prints what an H5PYDataset HDF5 file holds: the command and versions that made it, its\n"
         "splits and sources, and its provenance. A NAME that is not an existing file is looked up\n"
@@ -178,10 +185,15 @@ int info_body(const struct command_run *run)
     const struct info_options *options = run->options;
     struct info_request request = {
         .as_json = options->as_json,
-        .check = {.invariants = options->check_invariants, .inputs = options->verify_inputs},
+        .check = {.invariants = options->check_invariants,
+                  .inputs = options->verify_inputs,
+                  .directories = options->directories.items,
+                  .directory_count = options->directories.count},
         .names = run->parsed->positionals,
         .count = run->parsed->positional_count,
     };
+    if (options->directories.count > 0 && !options->verify_inputs)
+        return usage_error(run->program, "-d goes with --verify-inputs");
     if (request.count > 1 || options->check_invariants || options->verify_inputs)
         return info_several(run->program, &request);
     return info_run(run->program, request.names[0], options->as_json);

@@ -217,6 +217,27 @@ assert all(i["path"].startswith(sys.argv[1]) for i in d["inputs"]), d
 ' "$BATS_TEST_TMPDIR/raw/"
 }
 
+@test "--verify-inputs -d DIR looks in DIR first, without touching the data path" {
+    converted_beside_inputs
+    mkdir "$BATS_TEST_TMPDIR/elsewhere" "$BATS_TEST_TMPDIR/raw" "$BATS_TEST_TMPDIR/stale"
+    mv "$BATS_TEST_TMPDIR/data/mnist.hdf5" "$BATS_TEST_TMPDIR/elsewhere/"
+    mv "$BATS_TEST_TMPDIR"/data/*.gz "$BATS_TEST_TMPDIR/raw/"
+    # A different copy of one input in the data path: -d wins over it.
+    printf 'stale' > "$BATS_TEST_TMPDIR/stale/train-labels-idx1-ubyte.gz"
+    FUEL_DATA_PATH="$BATS_TEST_TMPDIR/stale" run --separate-stderr \
+        fuel-info --verify-inputs -d "$BATS_TEST_TMPDIR/nothing" -d "$BATS_TEST_TMPDIR/raw" \
+        "$BATS_TEST_TMPDIR/elsewhere/mnist.hdf5"
+    [ "$status" -eq 0 ] || { echo "$stderr"; false; }
+    [ "${#lines[@]}" -eq 4 ]
+    [[ "$output" == *"input train-labels-idx1-ubyte.gz: matching: $BATS_TEST_TMPDIR/raw/train-labels-idx1-ubyte.gz"* ]]
+    FUEL_DATA_PATH="$BATS_TEST_TMPDIR/stale" run --separate-stderr \
+        fuel-info --verify-inputs "$BATS_TEST_TMPDIR/elsewhere/mnist.hdf5"
+    [ "$status" -eq 6 ]
+    run --separate-stderr fuel-info -d "$BATS_TEST_TMPDIR/raw" "$BATS_TEST_TMPDIR/elsewhere/mnist.hdf5"
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-info: -d goes with --verify-inputs; see 'fuel-info -h'" ]
+}
+
 @test "--verify-inputs on a file without provenance: exit 4, one line" {
     run --separate-stderr fuel-info --verify-inputs "$EXPECTED/mnist.hdf5"
     [ "$status" -eq 4 ]
