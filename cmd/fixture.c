@@ -49,7 +49,7 @@ static const struct command_option options[] = {
     {.long_name = "raw", .kind = OPTION_FLAG, MEMBER(raw),
      .help = "write the dataset's raw files and MD5SUMS instead of the HDF5 file"},
     {.long_name = "from", .kind = OPTION_STRING, MEMBER(from), .argument = "FILE",
-     .help = "cut the fixture from the H5PYDataset file FILE", .completion = COMPLETE_FILE},
+     .help = "cut the fixture from the H5PYDataset file FILE", .completion = COMPLETE_FILE_OR_DATASET},
     {.long_name = "shuffle", .kind = OPTION_FLAG, MEMBER(shuffle),
      .help = "with --from: N examples drawn at random (by --seed), not the first N"},
 };

@@ -55,7 +55,7 @@ const struct command_line info_command_line = {
     .options_size = sizeof(struct info_options),
     .maximum_positionals = (size_t)-1,
     .positional_name = "FILE or NAME",
-    .positional_completion = COMPLETE_FILE,
+    .positional_completion = COMPLETE_FILE_OR_DATASET,
 };
 
 static int output_flush(void)
