@@ -3,7 +3,9 @@
 #include "registry.h"
 
 #include "common/base/error.h"
+#include "downloaders/adult.h"
 #include "downloaders/binarized_mnist.h"
+#include "downloaders/caltech101_silhouettes.h"
 #include "downloaders/cifar10.h"
 #include "downloaders/cifar100.h"
 #include "downloaders/iris.h"
@@ -20,17 +22,41 @@
 #include <sys/stat.h>
 
 /* The converters, each in converters/NAME.c. */
-extern const struct converter binarized_mnist_converter, cifar10_converter, cifar100_converter,
-    fashion_mnist_converter, iris_converter, mnist_converter, svhn_format_1_converter,
-    svhn_format_2_converter;
+extern const struct converter adult_converter, binarized_mnist_converter,
+    caltech101_silhouettes_16_converter, caltech101_silhouettes_28_converter, cifar10_converter,
+    cifar100_converter, fashion_mnist_converter, iris_converter, mnist_converter,
+    svhn_format_1_converter, svhn_format_2_converter;
 
 #define FILES(table) .files = table, .file_count = sizeof table / sizeof table[0]
+
+const struct dataset adult_dataset = {
+    .name = "adult",
+    .summary = "UCI census income rows, >50K or not, 30162 train + 15060 test",
+    FILES(adult_files),
+    .converter = &adult_converter,
+};
 
 const struct dataset binarized_mnist_dataset = {
     .name = "binarized_mnist",
     .summary = "MNIST thresholded to 0/1, 50000 train + 10000 valid + 10000 test",
     FILES(binarized_mnist_files),
     .converter = &binarized_mnist_converter,
+};
+
+const struct dataset caltech101_silhouettes_16_dataset = {
+    .name = "caltech101_silhouettes",
+    .variant = "16",
+    .summary = "CalTech 101 object silhouettes, 16x16, 4082 train + 2257 valid + 2302 test",
+    FILES(caltech101_silhouettes_16_files),
+    .converter = &caltech101_silhouettes_16_converter,
+};
+
+const struct dataset caltech101_silhouettes_28_dataset = {
+    .name = "caltech101_silhouettes",
+    .variant = "28",
+    .summary = "CalTech 101 object silhouettes, 28x28, 4100 train + 2264 valid + 2307 test",
+    FILES(caltech101_silhouettes_28_files),
+    .converter = &caltech101_silhouettes_28_converter,
 };
 
 const struct dataset cifar10_dataset = {
@@ -85,7 +111,10 @@ const struct dataset svhn_format_2_dataset = {
 };
 
 const struct dataset *const datasets[] = {
+    &adult_dataset,
     &binarized_mnist_dataset,
+    &caltech101_silhouettes_16_dataset,
+    &caltech101_silhouettes_28_dataset,
     &cifar10_dataset,
     &cifar100_dataset,
     &fashion_mnist_dataset,

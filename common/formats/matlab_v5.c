@@ -254,7 +254,7 @@ static int read_name(struct matlab_file *file, struct matlab_variable *variable)
 }
 
 /* Reads the real part's tag of a numeric array and checks it against the dimensions. */
-static int read_real_tag(struct matlab_file *file, const struct matlab_variable *variable)
+static int read_real_tag(struct matlab_file *file, struct matlab_variable *variable)
 {
     struct tag tag;
     int status = read_tag(file, &tag);
@@ -273,6 +273,7 @@ static int read_real_tag(struct matlab_file *file, const struct matlab_variable 
                             variable->class_id != MATLAB_SINGLE;
     if (class_is_integer && (tag.type == MI_SINGLE || tag.type == MI_DOUBLE))
         return corrupt(file, "integer variable %s is stored as floating point", variable->name);
+    variable->stored_class = matlab_stored_class(tag.type);
     file->stored_type = tag.type;
     file->padding = tag.padding;
     file->elements_left = variable->count;
@@ -337,7 +338,7 @@ static int finish_variable(struct matlab_file *file)
     }
 }
 
-int matlab_read(struct matlab_file *file, void *data, uint64_t count)
+static int check_read(struct matlab_file *file, uint64_t count)
 {
     if (!file->readable)
         return error_set(EXIT_OTHER, "cannot read MATLAB file: %s: no numeric variable to read",
@@ -345,23 +346,46 @@ int matlab_read(struct matlab_file *file, void *data, uint64_t count)
     if (count > file->elements_left)
         return error_set(EXIT_OTHER, "cannot read MATLAB file: %s: reading past a variable's end",
                          file->path);
-    size_t size = matlab_class_size(file->class_id);
-    int status;
-    if (file->stored_type == matlab_natural_type(file->class_id)) {
-        status = matrix_read(file, data, (size_t)(count * size));
-        if (status == EXIT_OK && file->swap && size > 1)
-            matlab_swap_in_place(data, size, count);
-    } else {
-        status = read_converted(file, data, count);
-    }
+    return EXIT_OK;
+}
+
+/* Reads COUNT elements of SIZE bytes as they are stored, in our byte order. */
+static int read_as_stored(struct matlab_file *file, void *data, uint64_t count, size_t size)
+{
+    int status = matrix_read(file, data, (size_t)(count * size));
+    if (status == EXIT_OK && file->swap && size > 1)
+        matlab_swap_in_place(data, size, count);
+    return status;
+}
+
+/* Counts COUNT elements read; after the last, finishes the variable. */
+static int advance(struct matlab_file *file, uint64_t count)
+{
+    file->elements_left -= count;
+    if (file->elements_left > 0)
+        return EXIT_OK;
+    file->readable = false;
+    return finish_variable(file);
+}
+
+int matlab_read(struct matlab_file *file, void *data, uint64_t count)
+{
+    int status = check_read(file, count);
     if (status != EXIT_OK)
         return status;
-    file->elements_left -= count;
-    if (file->elements_left == 0) {
-        file->readable = false;
-        return finish_variable(file);
-    }
-    return EXIT_OK;
+    if (file->stored_type == matlab_natural_type(file->class_id))
+        status = read_as_stored(file, data, count, matlab_class_size(file->class_id));
+    else
+        status = read_converted(file, data, count);
+    return status == EXIT_OK ? advance(file, count) : status;
+}
+
+int matlab_read_stored(struct matlab_file *file, void *data, uint64_t count)
+{
+    int status = check_read(file, count);
+    if (status == EXIT_OK)
+        status = read_as_stored(file, data, count, matlab_stored_size(file->stored_type));
+    return status == EXIT_OK ? advance(file, count) : status;
 }
 
 static void end_element(struct matlab_file *file)

@@ -34,6 +34,9 @@ struct matlab_variable {
     int rank;
     uint64_t dimensions[MATLAB_MAX_RANK]; /* MATLAB order: column-major, first dimension fastest */
     uint64_t count;                       /* product of the dimensions */
+    /* Numeric classes: the class whose C type the file stores the elements as (MATLAB keeps
+       integer-valued doubles as uint8), which is what scipy.io.loadmat returns by default. */
+    enum matlab_class stored_class;
 };
 
 struct matlab_file;
@@ -54,6 +57,10 @@ int matlab_find(struct matlab_file *file, const char *name, struct matlab_variab
    may store them as. Only numeric classes can be read. After the last element, the rest of a
    compressed element is inflated so that its checksum is verified. */
 int matlab_read(struct matlab_file *file, void *data, uint64_t count);
+
+/* Reads the next COUNT elements (column-major) of the current variable's real part into DATA as
+   they are stored: the C type of the variable's stored_class, byte-swapped to ours. */
+int matlab_read_stored(struct matlab_file *file, void *data, uint64_t count);
 
 /* Bytes of one element of CLASS_ID as matlab_read delivers it; 0 for non-numeric classes. */
 size_t matlab_class_size(enum matlab_class class_id);

@@ -93,7 +93,9 @@ mnist.hdf5" ]
 
 @test "bash: dataset names and formats, built-in" {
     run complete_bash fuel convert ''
-    [ "$output" = "binarized_mnist
+    [ "$output" = "adult
+binarized_mnist
+caltech101_silhouettes
 cifar10
 cifar100
 fashion_mnist
@@ -105,6 +107,9 @@ svhn" ]
     run complete_bash fuel download svhn ''
     [ "$output" = "1
 2" ]
+    run complete_bash fuel fixture caltech101_silhouettes ''
+    [ "$output" = "16
+28" ]
     run complete_bash fuel-download -d "$WORK" svhn ''
     [ "$output" = "1
 2" ]

@@ -55,6 +55,14 @@ svhn2/not_a_mat                    4  cannot read MATLAB file: CASE/test_32x32.m
 svhn2/huge_dimensions              4  cannot read MATLAB file: CASE/test_32x32.mat: variable X declares 6597069763584 elements but holds 16 bytes
 svhn2/inflate_bomb                 4  cannot read MATLAB file: CASE/test_32x32.mat: a compressed element of 17 bytes declares a 4294967040-byte matrix
 svhn2/truncated_mat                4  cannot read MATLAB file: CASE/test_32x32.mat: truncated: the element at byte 128 declares
+adult/wrong_field_count            4  malformed Adult row: CASE/adult.data:3: 14 fields, not 15
+adult/unseen_value                 4  value unseen in adult.data: CASE/adult.test:2: native-country '"'Atlantis'"'
+adult/long_line                    4  malformed line: CASE/adult.data:4: longer than 4096 bytes
+adult/nul_byte                     4  malformed line: CASE/adult.test:3: NUL byte in the line
+caltech16/missing_variable         4  cannot convert CalTech 101 Silhouettes: CASE/caltech101_silhouettes_16_split1.mat: no variable test_labels
+caltech16/truncated_mat            4  cannot read MATLAB file: CASE/caltech101_silhouettes_16_split1.mat: truncated: the element at byte
+caltech16/label_rows               4  cannot convert CalTech 101 Silhouettes: CASE/caltech101_silhouettes_16_split1.mat: train_labels is 11x1 (rank 2), expected 12x1
+caltech16/huge_rows                4  cannot read MATLAB file: CASE/caltech101_silhouettes_16_split1.mat: variable train_data declares 549755813632 elements but holds 16 bytes
 info/empty.hdf5                    4  not an HDF5 file: CASE: file signature not found
 info/text.hdf5                     4  not an HDF5 file: CASE: file signature not found
 info/truncated.hdf5                4  damaged HDF5 file: CASE: truncated file
@@ -96,6 +104,7 @@ check_case() {
     manifest) FUEL_EXTRA_DOWNLOADERS=$path run --separate-stderr timeout 120 fuel-download -h ;;
     svhn1) run --separate-stderr timeout 120 fuel-convert svhn 1 -d "$path" -o "$out" ;;
     svhn2) run --separate-stderr timeout 120 fuel-convert svhn 2 -d "$path" -o "$out" ;;
+    caltech16) run --separate-stderr timeout 120 fuel-convert caltech101_silhouettes 16 -d "$path" -o "$out" ;;
     *) run --separate-stderr timeout 120 fuel-convert "$dataset" -d "$path" -o "$out" ;;
     esac
     local shown=$output

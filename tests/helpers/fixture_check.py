@@ -101,6 +101,34 @@ def raw_iris(directory, count):
     expect(all(0 < float(value) < 10 for row in rows for value in row[:4]), "iris features")
 
 
+def raw_adult(directory, count):
+    for name, header, dot in (("adult.data", False, ""), ("adult.test", True, ".")):
+        with open(os.path.join(directory, name)) as data:
+            lines = data.read().split("\n")
+        expect(lines[-2:] == ["", ""], name + ": no blank last line")
+        expect((lines[0] == "|1x3 Cross validator") == header, name + ": header line")
+        rows = [line.split(", ") for line in lines[header:-2]]
+        expect(all(len(row) == 15 for row in rows), name + ": 15 fields a row")
+        complete = [row for row in rows if "?" not in row]
+        expect(len(complete) == count, name + ": %d complete rows" % len(complete))
+        expect(all(row[14] in (">50K" + dot, "<=50K" + dot) for row in rows), name + ": labels")
+        expect(all(17 <= int(row[0]) <= 90 and 1 <= int(row[12]) <= 99 for row in rows),
+               name + ": age, hours-per-week")
+
+
+def raw_silhouettes(directory, count, side):
+    mat = scipy.io.loadmat(os.path.join(directory, "caltech101_silhouettes_%d_split1.mat" % side))
+    for prefix in ("train", "val", "test"):
+        data, labels = mat[prefix + "_data"], mat[prefix + "_labels"]
+        expect(data.dtype == numpy.uint8 and data.shape == (count, side * side), prefix + "_data")
+        expect(set(numpy.unique(data)) <= {0, 1}, prefix + "_data: 0 and 1")
+        expect(labels.dtype == numpy.uint8 and labels.shape == (count, 1), prefix + "_labels")
+        expect(labels.min() >= 1 and labels.max() <= 101, prefix + "_labels: 1-101")
+    classes = scipy.io.loadmat(os.path.join(directory, "caltech101_silhouettes_%d_split1.mat" % side),
+                               mat_dtype=True)
+    expect(classes["train_data"].dtype == numpy.float64, "train_data: MATLAB doubles")
+
+
 def unpickle(archive, name):
     return pickle.load(archive.extractfile(name), encoding="bytes")
 
@@ -175,7 +203,9 @@ def raw_svhn1(directory, count):
 
 def raw(dataset, directory, count):
     readers = {"mnist": raw_mnist, "fashion_mnist": raw_mnist, "binarized_mnist": raw_binarized,
-               "iris": raw_iris, "svhn2": raw_svhn2, "svhn1": raw_svhn1,
+               "iris": raw_iris, "svhn2": raw_svhn2, "svhn1": raw_svhn1, "adult": raw_adult,
+               "caltech16": lambda d, c: raw_silhouettes(d, c, 16),
+               "caltech28": lambda d, c: raw_silhouettes(d, c, 28),
                "cifar10": lambda d, c: raw_cifar(d, c, False),
                "cifar100": lambda d, c: raw_cifar(d, c, True)}
     readers[dataset](directory, count)
@@ -187,15 +217,22 @@ def plausible(dataset, path):
     provenance = json.loads(handle.attrs["fuel_provenance"])
     expect("fixture" in provenance, "no fixture in the provenance")
     ranges = {"mnist": ("targets", 10), "fashion_mnist": ("targets", 10), "cifar10": ("targets", 10),
-              "cifar100": ("fine_labels", 100), "iris": ("targets", 3), "svhn2": ("targets", 10)}
+              "cifar100": ("fine_labels", 100), "iris": ("targets", 3), "svhn2": ("targets", 10),
+              "caltech16": ("targets", 102), "caltech28": ("targets", 102)}
     if dataset in ranges:
         source, limit = ranges[dataset]
         targets = handle[source][...]
         expect(targets.min() >= 0 and targets.max() < limit, "%s out of range" % source)
-    if dataset == "binarized_mnist":
-        expect(set(numpy.unique(handle["features"][...])) <= {0, 1}, "binarized not 0/1")
-    if dataset == "iris":
-        expect(handle["features"][...].min() > 0, "iris features not positive")
+    if dataset in ("binarized_mnist", "caltech16", "caltech28"):
+        expect(set(numpy.unique(handle["features"][...])) <= {0, 1}, "features not 0/1")
+    if dataset in ("caltech16", "caltech28"):
+        expect(handle["targets"][...].min() >= 1, "silhouette labels start at 1")
+    if dataset == "adult":
+        features = handle["features"][...]
+        expect(handle["targets"].dtype == numpy.bool_, "adult targets not bool")
+        expect(features[:, 0].min() >= 17 and features[:, 0].max() <= 90, "adult age")
+        expect(features.min() >= 0, "adult: a negative value")
+        expect(((features == 1).sum(axis=1) >= 8).all(), "adult: fewer than 8 one-hot ones a row")
     if dataset == "svhn1":
         shapes = handle["features_shapes"][...]
         for index in range(len(shapes)):
