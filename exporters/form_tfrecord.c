@@ -2,8 +2,9 @@
    of TFRecord-framed tf.train.Example records under the keys of TensorFlow's ImageNet scripts
    (build_imagenet_data.py): image/encoded (PNG, or the stored JPEG bytes), image/format,
    image/height, image/width, image/channels, image/colorspace, image/filename (KEY.png or
-   KEY.jpg), image/class/label (int64, as stored); any other source as a FloatList (floats) or an
-   Int64List (integers, bools) of its flattened example under its own name. */
+   KEY.jpg), image/class/label (int64, as stored); any other source as a FloatList (floats), an
+   Int64List (integers, bools) or a BytesList (strings) of its flattened example under its own
+   name. */
 #include "common/base/error.h"
 #include "common/formats/tf_example.h"
 #include "common/formats/tfrecord.h"
@@ -82,10 +83,31 @@ static int64_t element_integer(const void *elements, size_t index, struct numeri
     return (int64_t)element_value(elements, index, type);
 }
 
+/* Fixed-length byte strings: a BytesList, each value without its NUL padding (as numpy reads it). */
+static int strings_add(struct tf_example *example, const struct shard_source *item,
+                       const struct shard_payload *payload)
+{
+    size_t length = item->source.type.size, count = payload->size / (length ? length : 1);
+    const void **values = malloc((count ? count : 1) * sizeof *values);
+    size_t *sizes = malloc((count ? count : 1) * sizeof *sizes);
+    int result = values && sizes ? EXIT_OK : error_set(EXIT_OTHER, "out of memory");
+    for (size_t index = 0; result == EXIT_OK && index < count; index++) {
+        values[index] = payload->data + index * length;
+        sizes[index] = strnlen(values[index], length);
+    }
+    if (result == EXIT_OK)
+        result = tf_example_add_bytes(example, item->source.name, values, sizes, count);
+    free(values);
+    free(sizes);
+    return result;
+}
+
 static int array_add(struct tf_example *example, const struct shard_source *item,
                      const struct shard_payload *payload)
 {
     struct numeric_type type = item->source.type;
+    if (type.kind == 'S')
+        return strings_add(example, item, payload);
     size_t count = payload->size / type.size;
     void *values = malloc(count ? count * sizeof(int64_t) : 1);
     if (values == NULL)

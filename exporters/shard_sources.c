@@ -71,7 +71,7 @@ static int role_choose(struct shard_source *item, const struct export_request *r
 static int item_open(struct shard_source *item, const struct h5py_file *file, const char *name,
                      const struct export_request *request, const char *form)
 {
-    int result = example_source_open(&item->source, file, name);
+    int result = example_source_open_strings(&item->source, file, name);
     if (result == EXIT_USAGE && h5py_file_source(file, name) != NULL) {
         char why[512];
         snprintf(why, sizeof why, "%s", error_message());
@@ -211,7 +211,9 @@ int shard_sources_select(struct shard_sources *sources, const struct h5py_file *
 void shard_dtype_name(const char *descr, char *name, size_t size)
 {
     const char *kind = descr[1] == 'u' ? "uint" : descr[1] == 'i' ? "int" : "float";
-    if (descr[1] == 'b')
+    if (descr[1] == 'S')
+        snprintf(name, size, "%s", descr + 1);
+    else if (descr[1] == 'b')
         snprintf(name, size, "bool");
     else
         snprintf(name, size, "%s%d", kind, (descr[2] - '0') * 8);

@@ -15,7 +15,7 @@ enum shard_role {
     SHARD_PNG,   /* uint8 examples with (channel,) height, width axes, 1 or 3 channels */
     SHARD_JPEG,  /* variable-length uint8 without shape axes whose examples start FF D8 FF */
     SHARD_LABEL, /* the label source: one integer per example */
-    SHARD_ARRAY, /* any other numeric source, fixed-shape */
+    SHARD_ARRAY, /* any other fixed-shape source: numbers, or fixed-length byte strings */
 };
 
 struct shard_source {
@@ -35,7 +35,7 @@ struct shard_sources {
 
 /* Opens the sources REQUEST names (--source, or every source of FILE, with --data and --label
    added when not among them) and gives each its role. EXIT_USAGE naming the source and FORM when
-   one cannot be written: not numeric, variable-length but neither images nor encoded JPEGs, a
+   one cannot be written: neither numbers nor fixed-length strings, variable-length but neither images nor encoded JPEGs, a
    --label without one integer per example, a --data that is not an image. */
 int shard_sources_open(struct shard_sources *sources, const struct h5py_file *file,
                        const struct export_request *request, const char *form);
@@ -46,7 +46,7 @@ int shard_sources_open(struct shard_sources *sources, const struct h5py_file *fi
 int shard_sources_select(struct shard_sources *sources, const struct h5py_file *file,
                          const char *split, bool check, uint64_t *examples);
 
-/* numpy's name of a dtype string: "|u1" uint8, "<f4" float32, "|b1" bool. */
+/* numpy's name of a dtype string: "|u1" uint8, "<f4" float32, "|b1" bool, "|S32" S32. */
 void shard_dtype_name(const char *descr, char *name, size_t size);
 
 void shard_sources_close(struct shard_sources *sources);
