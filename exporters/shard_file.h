@@ -7,12 +7,13 @@
 #include "common/base/write_behind.h"
 #include "export_set.h"
 
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 struct shard_file {
-    FILE *stream;
-    char *buffer;
+    int descriptor;
+    unsigned char *buffer; /* 1 MiB, written whole with write(2) */
+    size_t buffered;
     struct hash *hash;
     struct write_behind behind;
     char shown[4800]; /* DIR/ENTRY, for messages */
