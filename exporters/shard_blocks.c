@@ -6,6 +6,7 @@
 #include "common/base/ordered_pool.h"
 #include "common/base/threads.h"
 #include "common/formats/jpeg.h"
+#include "stored_bytes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@ enum { BLOCK_BYTES = 1 << 20, BLOCK_EXAMPLES = 1024, VLEN_GUESS = 1 << 16 };
 
 struct shard_run {
     const struct shard_pipeline *pipeline;
+    struct stored_bytes reader;
     size_t source_count;
     size_t capacity;
     struct shard_block blocks[SHARD_BLOCKS_DEPTH];
@@ -180,6 +182,41 @@ static int vlen_read(struct shard_block *block, size_t index, size_t source, uin
     return EXIT_OK;
 }
 
+static bool stored_source(const struct shard_source *item)
+{
+    return item->present && item->role == SHARD_JPEG && item->source.vlen.shapes >= 0;
+}
+
+/* Stored JPEGs, in runs of consecutive examples; the block ends early once they hold
+   BLOCK_BYTES. */
+static int stored_read(struct shard_block *block, size_t source)
+{
+    const struct shard_source *item = &block->sources->items[source];
+    const struct h5py_vlen_examples *vlen = &item->source.vlen;
+    for (size_t index = 0; index < block->count; index++)
+        block->stored[index] = h5py_selection_example(&item->source.selection,
+                                                      block->keys[index]);
+    int result = stored_bytes_sizes(vlen, block->stored, block->count, block->sizes);
+    uint64_t bytes = 0;
+    for (size_t index = 0; result == EXIT_OK && index < block->count; index++)
+        if ((bytes += block->sizes[index]) >= BLOCK_BYTES)
+            block->count = index + 1;
+    for (size_t index = 0; index < block->count; index++)
+        block->scratch[index] = NULL;
+    if (result == EXIT_OK)
+        result = stored_bytes_read(&block->run->reader, vlen, block->stored, block->count,
+                                   block->sizes, block->scratch);
+    for (size_t index = 0; index < block->count; index++) {
+        size_t slot = index * block->run->source_count + source;
+        struct shard_payload *payload = &block->payloads[slot];
+        block->vlen[slot] = block->scratch[index];
+        *payload = (struct shard_payload){.data = block->scratch[index],
+                                          .size = block->sizes[index], .rank = 1,
+                                          .shape = {block->sizes[index]}};
+    }
+    return result;
+}
+
 static void block_release(struct shard_block *block)
 {
     size_t slots = block->capacity * block->run->source_count;
@@ -202,9 +239,13 @@ static int block_read(struct shard_block *block, uint64_t first)
                                              : first + index;
     uint64_t bytes = 0;
     int result = EXIT_OK;
+    for (size_t source = 0; result == EXIT_OK && source < sources->count; source++)
+        if (stored_source(&sources->items[source]))
+            result = stored_read(block, source);
     for (size_t index = 0; result == EXIT_OK && index < block->count; index++) {
         for (size_t source = 0; result == EXIT_OK && source < sources->count; source++)
-            if (sources->items[source].present && sources->items[source].source.variable)
+            if (sources->items[source].present && sources->items[source].source.variable &&
+                !stored_source(&sources->items[source]))
                 result = vlen_read(block, index, source, &bytes);
         if (bytes >= BLOCK_BYTES)
             block->count = index + 1;
@@ -234,13 +275,15 @@ static int block_allocate(struct shard_run *run, struct shard_block *block)
     *block = (struct shard_block){.run = run, .sources = sources, .capacity = run->capacity};
     block->keys = calloc(run->capacity, sizeof *block->keys);
     block->stored = calloc(run->capacity, sizeof *block->stored);
+    block->sizes = calloc(run->capacity, sizeof *block->sizes);
+    block->scratch = calloc(run->capacity, sizeof *block->scratch);
     block->ends = calloc(run->capacity, sizeof *block->ends);
     block->raw = calloc(sources->count + 1, sizeof *block->raw);
     block->vlen = calloc(slots + 1, sizeof *block->vlen);
     block->payloads = calloc(slots + 1, sizeof *block->payloads);
     block->pngs = calloc(slots + 1, sizeof *block->pngs);
     bool failed = !block->keys || !block->stored || !block->ends || !block->raw || !block->vlen ||
-                  !block->payloads || !block->pngs;
+                  !block->payloads || !block->pngs || !block->sizes || !block->scratch;
     for (size_t source = 0; !failed && source < sources->count; source++) {
         const struct example_source *data = &sources->items[source].source;
         if (!data->variable)
@@ -263,8 +306,8 @@ static void block_free(struct shard_block *block)
     if (block->form_state != NULL && block->run->pipeline->coder.state_free != NULL)
         block->run->pipeline->coder.state_free(block->form_state);
     image_free(&block->image);
-    void *arrays[] = {block->keys, block->stored, block->ends, block->raw, block->vlen,
-                      block->payloads, block->pngs, block->output};
+    void *arrays[] = {block->keys, block->stored, block->sizes, block->scratch, block->ends,
+                      block->raw, block->vlen, block->payloads, block->pngs, block->output};
     for (size_t index = 0; index < sizeof arrays / sizeof arrays[0]; index++)
         free(arrays[index]);
 }
@@ -309,11 +352,12 @@ int shard_blocks_run(const struct shard_pipeline *pipeline)
     if (run == NULL)
         return error_set(EXIT_OTHER, "out of memory");
     *run = (struct shard_run){.pipeline = pipeline, .source_count = pipeline->sources->count,
-                              .capacity = capacity_choose(pipeline->sources)};
+                              .capacity = capacity_choose(pipeline->sources),
+                              .reader = {.transfer = -1}};
     unsigned threads = pipeline->threads ? pipeline->threads : threads_default();
     threads = threads > SHARD_BLOCKS_DEPTH - 1 ? SHARD_BLOCKS_DEPTH - 1 : threads;
     size_t depth = threads + 1;
-    int result = EXIT_OK;
+    int result = stored_bytes_open(&run->reader);
     for (size_t index = 0; result == EXIT_OK && index < depth; index++)
         result = block_allocate(run, &run->blocks[index]);
     struct ordered_pool *pool = NULL;
@@ -325,6 +369,7 @@ int shard_blocks_run(const struct shard_pipeline *pipeline)
         ordered_pool_destroy(pool);
     for (size_t index = 0; index < depth; index++)
         block_free(&run->blocks[index]);
+    stored_bytes_close(&run->reader);
     free(run);
     return result;
 }

@@ -34,6 +34,8 @@ struct shard_block {
     size_t capacity;
     uint64_t *keys;   /* each example's index in the split */
     uint64_t *stored; /* scratch: the indices in the sources */
+    uint64_t *sizes;  /* scratch: stored examples' sizes */
+    void **scratch;   /* scratch: stored examples as read */
     unsigned char **raw;        /* per source: fixed sources' examples */
     void **vlen;                /* count x sources: variable-length examples */
     struct shard_payload *payloads; /* count x sources */

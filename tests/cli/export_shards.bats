@@ -264,7 +264,14 @@ with h5py.File(sys.argv[1], "r+") as f:
     [ "$(set_listing set | grep -v train.json)" = "$(set_listing new | grep -v train.json)" ]
 }
 
-@test "progress on a terminal, none without one; -h lists the shard options" {
+# make check kills each export at five moments spread over its duration.
+@test "SIGKILL at any moment, then fuel clean: the split's shard set is entirely the earlier one or the new one" {
+    cd "$BATS_TEST_TMPDIR"
+    mnist_large big.hdf5 6000
+    kill_loop big.hdf5 "--to webdataset --shards 3" "--to tfrecord --shards 2 --shuffle" spread_moments
+}
+
+@test "progress on a terminal, none without one; -h lists the shard options, completion offers them" {
     run --separate-stderr fuel export "$EXPECTED/mnist.hdf5" --to webdataset -o "$OUT"
     [ "$stderr" = "" ]
     command -v script >/dev/null
@@ -275,4 +282,6 @@ with h5py.File(sys.argv[1], "r+") as f:
     for option in "--source SOURCE" "--shards N" "--shard-size BYTES" "--shard-examples K" "--ranks R" "--shuffle" "--seed S"; do
         [[ "$output" == *"$option"* ]]
     done
+    [ "$(fuel __complete fuel export --to "" | tail -2 | tr '\n' ' ')" = "webdataset tfrecord " ]
+    [ "$(fuel __complete fuel export --shard | tr '\n' ' ')" = "words --shards --shard-size --shard-examples " ]
 }
