@@ -26,27 +26,27 @@ recordio_one() { "$FUEL" export "$input" --to recordio -o "$work/rec" -q --threa
 
 status=0
 classic_forms() {
-dd_times=() layer_times=() default_times=() one_times=()
-for run in $(seq "$RUNS"); do
-    dd_times+=("$(wall_seconds dd_write)")
-    layer_times+=("$(wall_seconds layer)")
-    one_times+=("$(wall_seconds recordio_one)")
-    default_times+=("$(wall_seconds recordio_default)")
-done
-dd_median=$(median "${dd_times[@]}")
-layer_median=$(median "${layer_times[@]}")
-one_median=$(median "${one_times[@]}")
-default_median=$(median "${default_times[@]}")
-echo "export: full-size CIFAR-10 ($(du -m "$input" | cut -f1) MB), $RUNS interleaved runs, $(nproc) processors, load $(cut -d' ' -f1-3 /proc/loadavg)"
-# With autogroup scheduling each terminal session gets an equal share of the processors, so on a
-# machine busy with other sessions more threads cannot buy more processor time.
-echo "  scheduler autogroup: $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo unknown), cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo unknown)"
-echo "  dd ($((blocks * 4)) MiB, conv=fsync) times: ${dd_times[*]}"
-echo "  hdf5-layer float32 times: ${layer_times[*]}"
-echo "  recordio --threads 1 times: ${one_times[*]}"
-echo "  recordio default threads times: ${default_times[*]}"
-check "hdf5-layer / dd wall time" "$(echo "$layer_median / $dd_median" | bc -l)" "<=" 1.5 || status=1
-check "recordio --threads 1 / default" "$(echo "$one_median / $default_median" | bc -l)" ">=" 1.8 || status=1
+    dd_times=() layer_times=() default_times=() one_times=()
+    for run in $(seq "$RUNS"); do
+        dd_times+=("$(wall_seconds dd_write)")
+        layer_times+=("$(wall_seconds layer)")
+        one_times+=("$(wall_seconds recordio_one)")
+        default_times+=("$(wall_seconds recordio_default)")
+    done
+    dd_median=$(median "${dd_times[@]}")
+    layer_median=$(median "${layer_times[@]}")
+    one_median=$(median "${one_times[@]}")
+    default_median=$(median "${default_times[@]}")
+    echo "export: full-size CIFAR-10 ($(du -m "$input" | cut -f1) MB), $RUNS interleaved runs, $(nproc) processors, load $(cut -d' ' -f1-3 /proc/loadavg)"
+    # With autogroup scheduling each terminal session gets an equal share of the processors, so on a
+    # machine busy with other sessions more threads cannot buy more processor time.
+    echo "  scheduler autogroup: $(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo unknown), cpu pressure: $(head -1 /proc/pressure/cpu 2>/dev/null || echo unknown)"
+    echo "  dd ($((blocks * 4)) MiB, conv=fsync) times: ${dd_times[*]}"
+    echo "  hdf5-layer float32 times: ${layer_times[*]}"
+    echo "  recordio --threads 1 times: ${one_times[*]}"
+    echo "  recordio default threads times: ${default_times[*]}"
+    check "hdf5-layer / dd wall time" "$(echo "$layer_median / $dd_median" | bc -l)" "<=" 1.5 || status=1
+    check "recordio --threads 1 / default" "$(echo "$one_median / $default_median" | bc -l)" ">=" 1.8 || status=1
 }
 
 # Both encode every image as a PNG on the same threads: the shards' tar framing and hashing
