@@ -10,7 +10,6 @@
 
 #include <archive.h>
 #include <archive_entry.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,15 +40,15 @@ static void member_suffix(const struct shard_source *item, char *suffix, size_t 
         snprintf(suffix, size, ".%s.%s", item->source.name, extension);
 }
 
+/* A write the shard file refused is reported to libarchive as done, and seen by the caller in
+   STATE: an archive in its fatal state leaks its client buffer when freed (libarchive 3.6). */
 static la_ssize_t tar_write(struct archive *archive, void *context, const void *data, size_t size)
 {
+    (void)archive;
     struct shard_writer *writer = context;
     struct tar_state *state = writer->state;
-    if (shard_file_write(&writer->file, data, size) != EXIT_OK) {
+    if (!state->failed && shard_file_write(&writer->file, data, size) != EXIT_OK)
         state->failed = true;
-        archive_set_error(archive, EIO, "%s", error_message());
-        return -1;
-    }
     return (la_ssize_t)size;
 }
 
@@ -105,7 +104,7 @@ static int member_write(struct shard_writer *writer, const char *name, const voi
         return tar_failed(writer, name);
     if (size > 0 && archive_write_data(state->archive, data, size) != (la_ssize_t)size)
         return tar_failed(writer, name);
-    return EXIT_OK;
+    return state->failed ? error_code() : EXIT_OK;
 }
 
 /* The npy header of an array payload (its length, 0 for other roles), and a label's text. */
@@ -153,7 +152,7 @@ static void tar_free(struct shard_writer *writer)
 static int webdataset_shard_end(struct shard_writer *writer)
 {
     struct tar_state *state = writer->state;
-    int result = archive_write_close(state->archive) == ARCHIVE_OK
+    int result = archive_write_close(state->archive) == ARCHIVE_OK && !state->failed
                      ? EXIT_OK : tar_failed(writer, "cannot finish the archive");
     tar_free(writer);
     return result;
