@@ -29,6 +29,11 @@ void example_source_init(struct example_source *source);
 int example_source_open(struct example_source *source, const struct h5py_file *file,
                         const char *name);
 
+/* The same, also opening sources of fixed-length byte strings (type kind 'S', size the string's
+   length). */
+int example_source_open_strings(struct example_source *source, const struct h5py_file *file,
+                                const char *name);
+
 /* Selects SPLIT (EXIT_USAGE when the split does not hold the source). */
 int example_source_select(struct example_source *source, const struct h5py_file *file,
                           const char *split);

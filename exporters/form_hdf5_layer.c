@@ -225,4 +225,4 @@ static void layer_need(const struct export_job *job, uint64_t *bytes, uint64_t *
 }
 
 const struct export_form export_form_hdf5_layer = {"hdf5-layer", false, false, layer_write,
-                                                   layer_need};
+                                                   layer_need, NULL, NULL};

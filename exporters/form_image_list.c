@@ -60,4 +60,4 @@ static int list_form_write(struct export_job *job)
 }
 
 const struct export_form export_form_image_list = {"image-list", true, true, list_form_write,
-                                                   NULL};
+                                                   NULL, NULL, NULL};

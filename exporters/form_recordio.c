@@ -110,4 +110,4 @@ static int recordio_form_write(struct export_job *job)
 }
 
 const struct export_form export_form_recordio = {"recordio", true, true, recordio_form_write,
-                                                 NULL};
+                                                 NULL, NULL, NULL};
