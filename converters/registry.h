@@ -12,7 +12,7 @@
 /* The built-in datasets, NULL-terminated, and each by itself. */
 extern const struct dataset *const datasets[];
 extern const struct dataset binarized_mnist_dataset, cifar10_dataset, cifar100_dataset,
-    fashion_mnist_dataset, iris_dataset, mnist_dataset, svhn_format_1_dataset,
+    fashion_mnist_dataset, ilsvrc2012_dataset, iris_dataset, mnist_dataset, svhn_format_1_dataset,
     svhn_format_2_dataset;
 
 /* Adds the datasets of the JSON manifests ENTRIES name (files, or directories whose *.json files
