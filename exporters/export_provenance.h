@@ -14,7 +14,8 @@ int export_provenance_begin(struct export_provenance **provenance,
 
 /* The JSON text for the set of SPLIT (caller frees); waits for the hash the first time. NULL with
    error_set on failure. */
-char *export_provenance_text(struct export_provenance *provenance, const char *split);
+char *export_provenance_text(struct export_provenance *provenance, const char *split,
+                             const char *data);
 
 void export_provenance_free(struct export_provenance *provenance);
 

@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-enum { LEAVES = 4, SYNSETS = 6, MAXIMUM_SIDE = 80 };
+enum { LEAVES = 4, SYNSETS = 6, MAXIMUM_SIDE = 64 };
 
 const char *const ilsvrc_fixture_splits[3] = {"train", "valid", "test"};
 
@@ -76,10 +76,13 @@ static int image_make(struct random_state *random, enum image_kind kind, bool gz
     picture_colour(random, planar, height, width);
     size_t area = (size_t)height * width;
     uint32_t channels = kind == KIND_GREY ? 1 : kind == KIND_CMYK ? 4 : 3;
+    /* CMYK as PIL converts RGB: C, M, Y the complements of R, G, B, no black. */
     for (size_t at = 0; at < area; at++)
         for (uint32_t channel = 0; channel < channels; channel++)
             pixels[at * channels + channel] =
-                channel < 3 ? planar[(channel % 3) * area + at] : (uint8_t)(at % 251);
+                kind != KIND_CMYK ? planar[channel * area + at]
+                : channel < 3     ? (uint8_t)(255 - planar[channel * area + at])
+                                  : 0;
     int result;
     if (kind == KIND_PNG) {
         result = png_encode_rgb(planar, height, width, &image->png);
