@@ -23,6 +23,7 @@ struct h5py_examples {
     char descr[8];        /* numpy's dtype string: "|u1", "<f4", "|b1", ... */
     bool is_bool;
     bool is_float;
+    bool is_string;       /* numpy S<n>: read as the bytes stored (h5py_examples_open_strings) */
 };
 
 /* Opens SOURCE of FILE. EXIT_MISSING_INPUT when the file has no dataset SOURCE; EXIT_USAGE when
@@ -59,5 +60,10 @@ int h5py_selection_find(struct h5py_selection *selection, const struct h5py_file
 uint64_t h5py_selection_example(const struct h5py_selection *selection, uint64_t number);
 
 void h5py_selection_free(struct h5py_selection *selection);
+
+/* As h5py_examples_open, fixed-length byte strings (numpy S<n>) accepted too, read as stored:
+   for callers that copy examples without reading them as numbers (fixture --from). */
+int h5py_examples_open_strings(struct h5py_examples *examples, const struct h5py_file *file,
+                               const char *source);
 
 #endif
