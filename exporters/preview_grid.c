@@ -1,6 +1,8 @@
 /* Lays out fuel preview's tiles and draws the montage row by row, boxes included. */
 #include "preview_grid.h"
 
+#include "common/h5py/h5py_names.h"
+
 #include "common/base/error.h"
 
 #include <math.h>
@@ -18,7 +20,9 @@ static int optional_open(struct example_source *source, const struct h5py_file *
                          const char *name, const char *split, bool *opened)
 {
     *opened = false;
-    if (h5py_file_source(file, name) == NULL)
+    /* A split without the source (ILSVRC2012's test split has no targets) shows no labels. */
+    if (h5py_file_source(file, name) == NULL ||
+        (h5py_file_has_split(file, split) && !h5py_split_holds(file, split, name)))
         return EXIT_OK;
     int result = example_source_open(source, file, name);
     if (result == EXIT_OK)
