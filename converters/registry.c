@@ -6,6 +6,7 @@
 #include "downloaders/binarized_mnist.h"
 #include "downloaders/cifar10.h"
 #include "downloaders/cifar100.h"
+#include "downloaders/ilsvrc2010.h"
 #include "downloaders/ilsvrc2012.h"
 #include "downloaders/iris.h"
 #include "downloaders/manifest.h"
@@ -22,7 +23,7 @@
 
 /* The converters, each in converters/NAME.c. */
 extern const struct converter binarized_mnist_converter, cifar10_converter, cifar100_converter,
-    fashion_mnist_converter, ilsvrc2012_converter, iris_converter, mnist_converter, svhn_format_1_converter,
+    fashion_mnist_converter, ilsvrc2010_converter, ilsvrc2012_converter, iris_converter, mnist_converter, svhn_format_1_converter,
     svhn_format_2_converter;
 
 #define FILES(table) .files = table, .file_count = sizeof table / sizeof table[0]
@@ -53,6 +54,14 @@ const struct dataset fashion_mnist_dataset = {
     .summary = "Zalando's article images, 60000 train + 10000 test 28x28, MNIST's layout",
     FILES(fashion_mnist_files),
     .converter = &fashion_mnist_converter,
+};
+
+const struct dataset ilsvrc2010_dataset = {
+    .name = "ilsvrc2010",
+    .summary = "ImageNet 2010: 1,000 classes, 1261406 train + 50000 valid + 150000 test JPEGs "
+               "(images not public)",
+    FILES(ilsvrc2010_files),
+    .converter = &ilsvrc2010_converter,
 };
 
 const struct dataset ilsvrc2012_dataset = {
@@ -98,6 +107,7 @@ const struct dataset *const datasets[] = {
     &cifar10_dataset,
     &cifar100_dataset,
     &fashion_mnist_dataset,
+    &ilsvrc2010_dataset,
     &ilsvrc2012_dataset,
     &iris_dataset,
     &mnist_dataset,
