@@ -41,13 +41,14 @@ archives=("$raw"/ILSVRC2012_devkit_t12.tar.gz "$raw"/ILSVRC2012_img_{train,val,t
 bytes=$(du -cb "${archives[@]}" | tail -n 1 | cut -f1)
 mkdir -p "$work/out" "$work/copy"
 
-copy() { cp "${archives[@]}" "$work/copy/" && sync && rm -f "$work/copy"/*; }
-convert() { "$FUEL" convert ilsvrc2012 -d "$raw" -o "$work/out" -q; }
+copy=(bash -c 'cp "$@" "$0/" && sync' "$work/copy" "${archives[@]}")
+convert=("$FUEL" convert ilsvrc2012 -d "$raw" -o "$work/out" -q)
 
 copy_times=() copy_cpu=() copy_peaks=() fuel_times=() fuel_cpu=() fuel_peaks=()
 for run in $(seq "$RUNS"); do
-    measure copy copy
-    measure fuel convert
+    measure copy "${copy[@]}"
+    rm -f "$work/copy"/*
+    measure fuel "${convert[@]}"
 done
 copy_median=$(median "${copy_times[@]}")
 fuel_median=$(median "${fuel_times[@]}")
