@@ -73,6 +73,9 @@ static int inflate_member(struct ilsvrc_job *job)
         if (room == 0) {
             size_t wanted = job->inflated_capacity == 0 ? 4 * job->size + 65536
                                                         : 2 * job->inflated_capacity;
+            /* Room for one byte more than allowed, to see that there is more. */
+            if (wanted > (size_t)ILSVRC_MAXIMUM_IMAGE_BYTES + 1)
+                wanted = (size_t)ILSVRC_MAXIMUM_IMAGE_BYTES + 1;
             if (job->inflated_capacity > ILSVRC_MAXIMUM_IMAGE_BYTES) {
                 result = error_set(EXIT_CORRUPT_INPUT, "image too large: %s: more than %u "
                                    "bytes once inflated", job->label, ILSVRC_MAXIMUM_IMAGE_BYTES);

@@ -69,6 +69,8 @@ convert" ]
 cifar10
 cifar100
 fashion_mnist
+ilsvrc2010
+ilsvrc2012
 iris
 mnist
 svhn" ]

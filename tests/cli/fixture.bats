@@ -272,7 +272,7 @@ assert fixture["examples"] == {"test": 1, "train": 1} and fixture["shuffle"] is 
 @test "bad input: unknown dataset or format (exit 2 with the list), N out of range (exit 2)" {
     run fuel-fixture nosuch -o "$OUT"
     [ "$status" -eq 2 ]
-    [ "$output" = "fuel-fixture: unknown dataset: nosuch; datasets: binarized_mnist, cifar10, cifar100, fashion_mnist, iris, mnist, svhn" ]
+    [ "$output" = "fuel-fixture: unknown dataset: nosuch; datasets: binarized_mnist, cifar10, cifar100, fashion_mnist, ilsvrc2010, ilsvrc2012, iris, mnist, svhn" ]
     run fuel-fixture svhn 3 -o "$OUT"
     [ "$status" -eq 2 ]
     [ "$output" = "fuel-fixture: svhn needs a format, 1 or 2: 3; see 'fuel-fixture -h'" ]

@@ -55,6 +55,13 @@ svhn2/not_a_mat                    4  cannot read MATLAB file: CASE/test_32x32.m
 svhn2/huge_dimensions              4  cannot read MATLAB file: CASE/test_32x32.mat: variable X declares 6597069763584 elements but holds 16 bytes
 svhn2/inflate_bomb                 4  cannot read MATLAB file: CASE/test_32x32.mat: a compressed element of 17 bytes declares a 4294967040-byte matrix
 svhn2/truncated_mat                4  cannot read MATLAB file: CASE/test_32x32.mat: truncated: the element at byte 128 declares
+ilsvrc2012/inner_escape            4  refusing archive member: CASE/ILSVRC2012_img_train.tar: n01491361.tar: ../../../tmp/fuel-escaped: path with a ".." component
+ilsvrc2012/inner_symlink           4  refusing archive member: CASE/ILSVRC2012_img_train.tar: n01491361.tar: link: symbolic link
+ilsvrc2012/inner_huge_member       4  refusing archive member: CASE/ILSVRC2012_img_train.tar: n01491361.tar: huge.JPEG: declares 8589934592 bytes, more than an archive of 2560 bytes can hold
+ilsvrc2012/jpeg_bomb               4  cannot decode JPEG: CASE/ILSVRC2012_img_val.tar: ILSVRC2012_val_00000002.JPEG: declares 65000x65000 pixels, more than the 178956970 allowed
+ilsvrc2012/gzip_bomb               4  image too large: CASE/ILSVRC2012_img_val.tar: ILSVRC2012_val_00000002.JPEG: more than 67108864 bytes once inflated
+ilsvrc2012/outer_not_tar           4  cannot open archive: CASE/ILSVRC2012_img_train.tar: Unrecognized archive format
+ilsvrc2012/meta_deep_cells         0  /ilsvrc2012.hdf5
 info/empty.hdf5                    4  not an HDF5 file: CASE: file signature not found
 info/text.hdf5                     4  not an HDF5 file: CASE: file signature not found
 info/truncated.hdf5                4  damaged HDF5 file: CASE: truncated file
