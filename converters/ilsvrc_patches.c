@@ -84,7 +84,7 @@ int ilsvrc_patches_read(struct ilsvrc_conversion *conversion)
             result = add_patch(conversion, stream, split, file, &total, path);
     }
     archive_stream_close(stream);
-    if (result == EXIT_OK)
+    if (result == EXIT_OK && conversion->patch_count > 1)
         qsort(conversion->patches, conversion->patch_count, sizeof *conversion->patches,
               compare_patches);
     for (size_t index = 1; result == EXIT_OK && index < conversion->patch_count; index++)

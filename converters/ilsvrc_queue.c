@@ -171,5 +171,6 @@ bool ilsvrc_is_bad(const struct ilsvrc_conversion *conversion, const char *label
 
 void ilsvrc_sort_bad(struct ilsvrc_conversion *conversion)
 {
-    qsort(conversion->bad, conversion->bad_count, sizeof *conversion->bad, compare_labels);
+    if (conversion->bad_count > 1)
+        qsort(conversion->bad, conversion->bad_count, sizeof *conversion->bad, compare_labels);
 }

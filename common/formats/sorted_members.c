@@ -116,20 +116,19 @@ static int copy_member(struct sorted_members *sorted, struct archive_stream *str
     }
 }
 
-static const struct sorted_members *sorting;
-
-static int compare_places(const void *left, const void *right)
+/* qsort_r's comparison of two places by their names in the arena NAMES. */
+static int compare_places(const void *left, const void *right, void *names)
 {
     const struct member_place *first = left, *second = right;
-    return strcmp(sorting->names + first->name, sorting->names + second->name);
+    return strcmp((const char *)names + first->name, (const char *)names + second->name);
 }
 
 /* Sorts the places by name (bytes compared: UTF-8 sorts as Python sorts its code points). */
 static int sort_places(struct sorted_members *sorted, const char *archive_name)
 {
-    sorting = sorted;
-    qsort(sorted->places, sorted->count, sizeof *sorted->places, compare_places);
-    sorting = NULL;
+    if (sorted->count > 1)
+        qsort_r(sorted->places, sorted->count, sizeof *sorted->places, compare_places,
+                sorted->names);
     for (size_t rank = 1; rank < sorted->count; rank++)
         if (strcmp(sorted->names + sorted->places[rank - 1].name,
                    sorted->names + sorted->places[rank].name) == 0)

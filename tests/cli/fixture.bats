@@ -299,7 +299,7 @@ assert fixture["examples"] == {"test": 1, "train": 1} and fixture["shuffle"] is 
     [ "$status" -eq 2 ]
     run fuel-fixture -o "$OUT"
     [ "$status" -eq 2 ]
-    [ "$output" = "fuel-fixture: missing NAME; datasets: mnist, fashion_mnist, cifar10, cifar100, binarized_mnist, iris, svhn 1, svhn 2" ]
+    [ "$output" = "fuel-fixture: missing NAME; datasets: mnist, fashion_mnist, cifar10, cifar100, binarized_mnist, iris, svhn 1, svhn 2, ilsvrc2010, ilsvrc2012" ]
     [ -z "$(ls -A "$OUT")" ]
 }
 
