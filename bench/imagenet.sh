@@ -2,7 +2,8 @@
 # fuel-convert ilsvrc2012 on a synthetic ILSVRC2012 of SIZE photo-like 500x375 JPEGs (about 100 KB
 # each; default 20,000 training images in per-class tars of 1,300, and SIZE/40 validation and test
 # images), at the default threads, against copying the same archives (`cp` then `sync`, in the
-# same run) and, when FUEL_PYTHON_PATH names its source trees (Fuel's and picklable-itertools',
+# same run; both read the archives from the disk, their cached pages dropped first) and, when
+# FUEL_PYTHON_PATH names its source trees (Fuel's and picklable-itertools',
 # colon-separated), Python Fuel's own converter. Prints the projected time for the real
 # 1,331,167 images, the peak memory against 64 MiB plus the images in flight, what the shuffled
 # placement costs the writes (bench/imagenet_places.c) and how a 1/8-scale check compares with a
@@ -41,13 +42,24 @@ archives=("$raw"/ILSVRC2012_devkit_t12.tar.gz "$raw"/ILSVRC2012_img_{train,val,t
 bytes=$(du -cb "${archives[@]}" | tail -n 1 | cut -f1)
 mkdir -p "$work/out" "$work/copy"
 
+# Before every run the archives' pages are dropped from the page cache (POSIX_FADV_DONTNEED on
+# these files alone), so that the copy and the conversion both read them from the disk.
+evict() {
+    /usr/bin/python3 -c 'import os, sys
+for path in sys.argv[1:]:
+    descriptor = os.open(path, os.O_RDONLY)
+    os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_DONTNEED)
+    os.close(descriptor)' "${archives[@]}"
+}
 copy=(bash -c 'cp "$@" "$0/" && sync' "$work/copy" "${archives[@]}")
 convert=("$FUEL" convert ilsvrc2012 -d "$raw" -o "$work/out" -q)
 
 copy_times=() copy_cpu=() copy_peaks=() fuel_times=() fuel_cpu=() fuel_peaks=()
 for run in $(seq "$RUNS"); do
+    evict
     measure copy "${copy[@]}"
     rm -f "$work/copy"/*
+    evict
     measure fuel "${convert[@]}"
 done
 copy_median=$(median "${copy_times[@]}")

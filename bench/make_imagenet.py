@@ -32,7 +32,7 @@ def wnid(index):
 def pool_make(generator, count):
     pool = []
     for index in range(count):
-        picture = photos.picture(generator, 375, 500, detail=24.0)
+        picture = photos.picture(generator, 375, 500, detail=34.0, sigma=5.0)
         out = io.BytesIO()
         Image.fromarray(picture).save(out, format="JPEG", quality=90)
         pool.append(out.getvalue())
