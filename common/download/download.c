@@ -538,9 +538,7 @@ static int run_prepare(struct run *run, const struct download_item *items)
             return error_set(EXIT_WRITE, "cannot write: %s/%s: name too long", directory,
                              items[index].name);
         if (items[index].url_count == 0)
-            return error_set(EXIT_TRANSFER, "cannot download: %s: no public URL: give "
-                             "--url-prefix URL/ where it is served, or put it in %s",
-                             items[index].name, directory);
+            return error_set(EXIT_TRANSFER, "cannot download: %s: no URL", items[index].name);
         enum file_match match = run->options->force ? MATCH_NONE
                                                     : file_match(run, file->final_path, file->item);
         if (match != MATCH_NONE) {
