@@ -37,7 +37,8 @@ static const struct command_option options[] = {
     {.long_name = "split", .kind = OPTION_LIST, MEMBER(splits), .argument = "S",
      .help = "a split to export, repeatable (default: every split)"},
     {.long_name = "data", .kind = OPTION_STRING, MEMBER(data), .argument = "SOURCE",
-     .help = "the data source (default: features)"},
+     .help = "the data source (default: features, or encoded_images where there are no features: "
+             "JPEGs passed through as stored)"},
     {.long_name = "label", .kind = OPTION_STRING, MEMBER(label), .argument = "SOURCE",
      .help = "the label source (default: targets, when the file has it)"},
     {.long_name = "dtype", .kind = OPTION_STRING, MEMBER(dtype), .argument = "TYPE",
@@ -141,7 +142,7 @@ int export_body(const struct command_run *run)
     struct export_request request = {
         .input_path = input, .directory = chosen->directory, .form = chosen->form,
         .splits = chosen->splits.items, .split_count = chosen->splits.count,
-        .data_source = chosen->data ? chosen->data : "features", .data_given = chosen->data,
+        .data_source = chosen->data, .data_given = chosen->data != NULL,
         .label_source = chosen->label,
         .dtype = chosen->dtype, .scale = chosen->scale,
         .examples_per_file = (uint64_t)chosen->examples_per_file,

@@ -80,10 +80,29 @@ static char *provenance_with_note(const char *json, json_t *note)
     return text;
 }
 
-static int finish_file(struct h5py_writer *writer, struct provenance *provenance, json_t *note,
-                       const struct typed_command *typed)
+/* The provenance JSON with the converter's NOTES, when it made any, last under "conversion". */
+static char *provenance_with_conversion(char *json, json_t *notes)
 {
-    char *json = provenance_finish(provenance);
+    if (json == NULL || notes == NULL || json_object_size(notes) == 0)
+        return json;
+    json_t *provenance = json_loads(json, 0, NULL);
+    free(json);
+    if (provenance == NULL || json_object_set(provenance, "conversion", notes) != 0) {
+        json_decref(provenance);
+        error_set(EXIT_OTHER, "out of memory");
+        return NULL;
+    }
+    char *text = json_dumps(provenance, JSON_COMPACT);
+    json_decref(provenance);
+    if (text == NULL)
+        error_set(EXIT_OTHER, "out of memory");
+    return text;
+}
+
+static int finish_file(struct h5py_writer *writer, struct provenance *provenance, json_t *note,
+                       json_t *notes, const struct typed_command *typed)
+{
+    char *json = provenance_with_conversion(provenance_finish(provenance), notes);
     char *command = typed_command_text(typed);
     if (json != NULL && note != NULL) {
         char *noted = provenance_with_note(json, note);
@@ -104,7 +123,7 @@ static int finish_file(struct h5py_writer *writer, struct provenance *provenance
 }
 
 static int write_published(const struct conversion_filler *filler, const char *const *inputs,
-                           size_t input_count, json_t *note, const char *directory,
+                           size_t input_count, json_t *note, json_t *notes, const char *directory,
                            const char *name, const struct typed_command *typed, char *path,
                            size_t size)
 {
@@ -120,7 +139,7 @@ static int write_published(const struct conversion_filler *filler, const char *c
     if (result == EXIT_OK)
         result = filler->fill(filler->context, writer);
     if (result == EXIT_OK) {
-        result = finish_file(writer, provenance, note, typed);
+        result = finish_file(writer, provenance, note, notes, typed);
         provenance = NULL;
         writer = NULL;
     }
@@ -154,8 +173,14 @@ int conversion_run(const struct conversion_request *request, char *path, size_t 
     conversion_inputs_list(request, &inputs);
     conversion_output_name(request, name, sizeof name);
     struct conversion_filler filler = {converter_fill, &arguments};
-    return write_published(&filler, inputs.list, inputs.count, request->fixture_note,
-                           request->output_directory, name, request->typed, path, size);
+    arguments.notes = json_object();
+    if (arguments.notes == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    result = write_published(&filler, inputs.list, inputs.count, request->fixture_note,
+                             arguments.notes, request->output_directory, name, request->typed,
+                             path, size);
+    json_decref(arguments.notes);
+    return result;
 }
 
 int conversion_write_fixture(const struct conversion_filler *filler, const char *const *inputs,
@@ -163,5 +188,6 @@ int conversion_write_fixture(const struct conversion_filler *filler, const char 
                              const char *name, const struct typed_command *typed, char *path,
                              size_t size)
 {
-    return write_published(filler, inputs, input_count, note, directory, name, typed, path, size);
+    return write_published(filler, inputs, input_count, note, NULL, directory, name, typed, path,
+                           size);
 }

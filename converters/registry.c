@@ -8,6 +8,8 @@
 #include "downloaders/caltech101_silhouettes.h"
 #include "downloaders/cifar10.h"
 #include "downloaders/cifar100.h"
+#include "downloaders/ilsvrc2010.h"
+#include "downloaders/ilsvrc2012.h"
 #include "downloaders/iris.h"
 #include "downloaders/manifest.h"
 #include "downloaders/mnist.h"
@@ -24,8 +26,8 @@
 /* The converters, each in converters/NAME.c. */
 extern const struct converter adult_converter, binarized_mnist_converter,
     caltech101_silhouettes_16_converter, caltech101_silhouettes_28_converter, cifar10_converter,
-    cifar100_converter, fashion_mnist_converter, iris_converter, mnist_converter,
-    svhn_format_1_converter, svhn_format_2_converter;
+    cifar100_converter, fashion_mnist_converter, ilsvrc2010_converter, ilsvrc2012_converter,
+    iris_converter, mnist_converter, svhn_format_1_converter, svhn_format_2_converter;
 
 #define FILES(table) .files = table, .file_count = sizeof table / sizeof table[0]
 
@@ -80,6 +82,22 @@ const struct dataset fashion_mnist_dataset = {
     .converter = &fashion_mnist_converter,
 };
 
+const struct dataset ilsvrc2010_dataset = {
+    .name = "ilsvrc2010",
+    .summary = "ImageNet 2010: 1,000 classes, 1261406 train + 50000 valid + 150000 test JPEGs "
+               "(images not public)",
+    FILES(ilsvrc2010_files),
+    .converter = &ilsvrc2010_converter,
+};
+
+const struct dataset ilsvrc2012_dataset = {
+    .name = "ilsvrc2012",
+    .summary = "ImageNet 2012: 1,000 classes, 1281167 train + 50000 valid + 100000 test JPEGs "
+               "(not public)",
+    FILES(ilsvrc2012_files),
+    .converter = &ilsvrc2012_converter,
+};
+
 const struct dataset iris_dataset = {
     .name = "iris",
     .summary = "Fisher's 150 iris flowers, 4 measurements and a species each",
@@ -118,6 +136,8 @@ const struct dataset *const datasets[] = {
     &cifar10_dataset,
     &cifar100_dataset,
     &fashion_mnist_dataset,
+    &ilsvrc2010_dataset,
+    &ilsvrc2012_dataset,
     &iris_dataset,
     &mnist_dataset,
     &svhn_format_1_dataset,

@@ -40,6 +40,8 @@ static int source_open(struct example_source *source, const struct h5py_file *fi
             hid_t sign_type = source->vlen.base_type;
             source->type.kind = H5Tget_sign(sign_type) == H5T_SGN_NONE ? 'u' : 'i';
         }
+        source->encoded = result == EXIT_OK && source->facts->shapes_name == NULL &&
+                          source->type.kind == 'u' && source->type.size == 1;
         return result;
     }
     int result = strings ? h5py_examples_open_strings(&source->fixed, file, name)
@@ -64,6 +66,15 @@ int example_source_open_strings(struct example_source *source, const struct h5py
                                 const char *name)
 {
     return source_open(source, file, name, true);
+}
+
+const char *example_source_default(const struct h5py_file *file)
+{
+    const struct h5py_file_source *features = h5py_file_source(file, "features");
+    const struct h5py_file_source *encoded = h5py_file_source(file, "encoded_images");
+    if ((features == NULL || !features->present) && encoded != NULL && encoded->present)
+        return "encoded_images";
+    return "features";
 }
 
 int example_source_select(struct example_source *source, const struct h5py_file *file,

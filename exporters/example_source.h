@@ -15,6 +15,9 @@ struct example_source {
     const char *name;
     const struct h5py_file_source *facts; /* axis labels, shape labels */
     bool variable;
+    /* Variable-length uint8 examples without a shapes scale: each an image file's bytes as
+       stored (Fuel's ILSVRC encoded_images), passed through or decoded, never read as pixels. */
+    bool encoded;
     struct h5py_examples fixed;
     struct h5py_vlen_examples vlen;
     struct numeric_type type;
@@ -33,6 +36,9 @@ int example_source_open(struct example_source *source, const struct h5py_file *f
    length). */
 int example_source_open_strings(struct example_source *source, const struct h5py_file *file,
                                 const char *name);
+/* The image source a command reads when none is named: features, or encoded_images in a file
+   that has no features but has it. */
+const char *example_source_default(const struct h5py_file *file);
 
 /* Selects SPLIT (EXIT_USAGE when the split does not hold the source). */
 int example_source_select(struct example_source *source, const struct h5py_file *file,

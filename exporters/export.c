@@ -3,6 +3,7 @@
 
 #include "common/base/disk_space.h"
 #include "common/base/error.h"
+#include "common/h5py/h5py_names.h"
 #include "common/base/monotonic_clock.h"
 #include "common/h5py/h5py_input.h"
 #include "export_form.h"
@@ -53,7 +54,8 @@ static int data_check(struct export_plan *plan)
         return error_set(EXIT_USAGE, "source %s is variable-length: %s cannot hold it; %s can",
                          data->name, plan->form->name, holders);
     }
-    if (!plan->form->images)
+    /* Encoded images go to the image forms as they are stored, as im2rec --pass-through. */
+    if (!plan->form->images || data->encoded)
         return EXIT_OK;
     forms_holding(false, data->variable, holders, sizeof holders);
     return image_axes_find(data, holders, &plan->axes);
@@ -90,6 +92,21 @@ static int split_exists(const struct export_plan *plan, const char *split)
                      splits);
 }
 
+/* Selects SPLIT of the label source. A split without the default label source (ILSVRC2012's test
+   split has no targets) is exported without labels: *LABELLED false. */
+static int label_select(struct export_plan *plan, const char *split, bool *labelled)
+{
+    *labelled = plan->has_label;
+    if (!plan->has_label)
+        return EXIT_OK;
+    if (plan->request->label_source == NULL &&
+        !h5py_split_holds(plan->file, split, plan->label.name)) {
+        *labelled = false;
+        return EXIT_OK;
+    }
+    return example_source_select(&plan->label, plan->file, split);
+}
+
 static int splits_choose(struct export_plan *plan)
 {
     const struct export_request *request = plan->request;
@@ -107,10 +124,11 @@ static int splits_choose(struct export_plan *plan)
                 return result;
             continue;
         }
+        bool labelled = false;
         int result = example_source_select(&plan->data, plan->file, split);
-        if (result == EXIT_OK && plan->has_label)
-            result = example_source_select(&plan->label, plan->file, split);
-        if (result == EXIT_OK && plan->has_label &&
+        if (result == EXIT_OK)
+            result = label_select(plan, split, &labelled);
+        if (result == EXIT_OK && labelled &&
             plan->label.selection.count != plan->data.selection.count)
             result = error_set(EXIT_CORRUPT_INPUT, "split %s has %llu examples of %s but %llu of "
                                "%s: %s", split, (unsigned long long)plan->data.selection.count,
@@ -155,7 +173,10 @@ static int plan_make(struct export_plan *plan)
     if (result == EXIT_OK && plan->form->prepare != NULL)
         return splits_choose(plan);
     if (result == EXIT_OK)
-        result = example_source_open(&plan->data, plan->file, request->data_source);
+        result = example_source_open(&plan->data, plan->file,
+                                     request->data_source != NULL
+                                         ? request->data_source
+                                         : example_source_default(plan->file));
     if (result == EXIT_OK)
         result = data_check(plan);
     if (result == EXIT_OK)
@@ -192,9 +213,11 @@ static int space_check(struct export_plan *plan, struct export_job *job)
     uint64_t total = 0, largest = 0;
     int result = EXIT_OK;
     for (size_t index = 0; result == EXIT_OK && index < plan->split_count; index++) {
+        bool labelled = false;
         result = example_source_select(&plan->data, plan->file, plan->splits[index]);
-        if (result == EXIT_OK && plan->has_label)
-            result = example_source_select(&plan->label, plan->file, plan->splits[index]);
+        if (result == EXIT_OK)
+            result = label_select(plan, plan->splits[index], &labelled);
+        job->label = labelled ? &plan->label : NULL;
         uint64_t bytes = 0, file = 0;
         if (result == EXIT_OK)
             plan->form->need(job, &bytes, &file);
@@ -210,10 +233,12 @@ static int split_export(struct export_plan *plan, struct export_job *job, const 
 {
     char stem[512];
     snprintf(stem, sizeof stem, "%s_%s", plan->name, split);
-    bool shards = plan->form->prepare != NULL;
+    bool shards = plan->form->prepare != NULL, labelled = false;
     int result = shards ? EXIT_OK : example_source_select(&plan->data, plan->file, split);
-    if (result == EXIT_OK && plan->has_label)
-        result = example_source_select(&plan->label, plan->file, split);
+    if (result == EXIT_OK && !shards)
+        result = label_select(plan, split, &labelled);
+    if (!shards)
+        job->label = labelled ? &plan->label : NULL;
     struct export_set set;
     if (result == EXIT_OK)
         result = export_set_begin(&set, plan->request->directory, shards ? split : stem);

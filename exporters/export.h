@@ -17,7 +17,7 @@ struct export_request {
                                         "webdataset" or "tfrecord" */
     const char *const *splits;       /* the splits to export; all of the file's when none */
     size_t split_count;
-    const char *data_source;         /* "features" */
+    const char *data_source;         /* NULL: example_source_default's */
     bool data_given;                 /* --data was given (shard forms: else the first image) */
     const char *label_source;        /* NULL: "targets" when the file has it, else no labels */
     const char *dtype;               /* NULL (float32 for hdf5-layer, as stored for npy) or

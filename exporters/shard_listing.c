@@ -69,7 +69,7 @@ static json_t *listing_document(const struct export_job *job, const struct shard
 
 int shard_listing_write(struct export_job *job, const struct shard_listing *listing)
 {
-    char *text = export_provenance_text(job->provenance, job->split);
+    char *text = export_provenance_text(job->provenance, job->split, job->data->name);
     if (text == NULL)
         return error_code();
     json_t *provenance = json_loads(text, 0, NULL);

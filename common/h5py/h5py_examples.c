@@ -5,6 +5,7 @@
 #include "common/base/error.h"
 #include "h5py_names.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -66,4 +66,9 @@ uint64_t h5py_selection_example(const struct h5py_selection *selection, uint64_t
 
 void h5py_selection_free(struct h5py_selection *selection);
 
+/* As h5py_examples_open, fixed-length byte strings (numpy S<n>) accepted too, read as stored:
+   for callers that copy examples without reading them as numbers (fixture --from). */
+int h5py_examples_open_strings(struct h5py_examples *examples, const struct h5py_file *file,
+                               const char *source);
+
 #endif

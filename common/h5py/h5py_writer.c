@@ -189,10 +189,10 @@ static int validate_source(const struct h5py_writer *writer,
         return error_set(EXIT_OTHER, "cannot write: %s: %s: rank %d not in 1..%d", writer->path,
                          source->name, source->rank, H5PY_MAX_RANK);
     if (source->variable_length &&
-        (source->rank != 1 || source->example_rank < 1 || source->example_rank > H5PY_MAX_RANK))
+        (source->rank != 1 || source->example_rank < 0 || source->example_rank > H5PY_MAX_RANK))
         return error_set(EXIT_OTHER,
                          "cannot write: %s: %s: variable-length sources need rank 1 and an "
-                         "example rank in 1..%d",
+                         "example rank in 0..%d",
                          writer->path, source->name, H5PY_MAX_RANK);
     return EXIT_OK;
 }
@@ -224,7 +224,7 @@ static int create_source_datasets(struct h5py_writer *writer, struct writer_sour
     H5Tclose(file_type);
     if (source->dataset < 0 || label_axes(source->dataset, source->rank, declared->axis_labels) < 0)
         return hdf5_failure_report(writer->path, source->name);
-    if (source->variable_length &&
+    if (source->variable_length && source->example_rank > 0 &&
         (create_shapes(writer->file, source) < 0 ||
          create_shape_labels(writer->file, source->name, declared, source->dataset) < 0))
         return hdf5_failure_report(writer->path, source->name);

@@ -47,7 +47,9 @@ struct h5py_source_declaration {
     uint64_t shape[H5PY_MAX_RANK];
     const char *axis_labels[H5PY_MAX_RANK]; /* one per dimension, "batch" first */
     /* Variable-length sources: each example is a flattened array of example_rank dimensions,
-       named by shape_labels; written as NAME_shapes and NAME_vlen_axis_labels scales. */
+       named by shape_labels; written as NAME_shapes and NAME_vlen_axis_labels scales. An
+       example_rank of 0: each example is 1-D bytes with no scales (Fuel's ILSVRC
+       encoded_images), written with h5py_writer_write_sequences_at. */
     bool variable_length;
     int example_rank;
     const char *shape_labels[H5PY_MAX_RANK];
@@ -81,6 +83,20 @@ int h5py_writer_write(struct h5py_writer *writer, int source, uint64_t first, ui
    (example_rank values) into the shapes scale. */
 int h5py_writer_write_variable(struct h5py_writer *writer, int source, uint64_t index,
                                const void *data, const uint16_t *shape);
+
+/* Writes COUNT rows of a fixed-shape source at the rows ROWS[0..COUNT) (any order, no row twice):
+   DATA holds COUNT whole rows, row-major, the I-th going to ROWS[I]. One H5Dwrite of a point
+   selection, so scattered rows cost one call per batch. */
+int h5py_writer_write_rows_at(struct h5py_writer *writer, int source, const uint64_t *rows,
+                              size_t count, const void *data);
+
+/* Writes COUNT examples of a variable-length source of example_rank 0 at EXAMPLES[0..COUNT) (any
+   order, no example twice): the I-th is LENGTHS[I] elements at DATA[I]. One H5Dwrite of a point
+   selection: the elements go to the file's heap in the order given, only the small references
+   land at the examples' places. */
+int h5py_writer_write_sequences_at(struct h5py_writer *writer, int source,
+                                   const uint64_t *examples, size_t count,
+                                   const void *const *data, const size_t *lengths);
 
 /* Declares that examples [START, STOP) of SOURCE (NULL: every source declared so far) belong to
    SPLIT. Split rows are written in the order splits were first declared, sources sorted by name;

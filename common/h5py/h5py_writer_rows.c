@@ -166,9 +166,9 @@ int h5py_writer_write_variable(struct h5py_writer *writer, int index, uint64_t e
     int result = find_source(writer, index, &source);
     if (result != EXIT_OK)
         return result;
-    if (!source->variable_length)
-        return error_set(EXIT_OTHER, "cannot write: %s: %s is not variable-length", writer->path,
-                         source->name);
+    if (!source->variable_length || source->example_rank == 0)
+        return error_set(EXIT_OTHER, "cannot write: %s: %s is not variable-length with shapes",
+                         writer->path, source->name);
     if (example >= source->shape[0])
         return error_set(EXIT_OTHER, "cannot write: %s: %s: example %llu outside 0..%llu",
                          writer->path, source->name, (unsigned long long)example,

@@ -99,6 +99,8 @@ caltech101_silhouettes
 cifar10
 cifar100
 fashion_mnist
+ilsvrc2010
+ilsvrc2012
 iris
 mnist
 svhn" ]

@@ -278,7 +278,7 @@ assert fixture["examples"] == {"test": 1, "train": 1} and fixture["shuffle"] is 
 @test "bad input: unknown dataset or format (exit 2 with the list), N out of range (exit 2)" {
     run fuel-fixture nosuch -o "$OUT"
     [ "$status" -eq 2 ]
-    [ "$output" = "fuel-fixture: unknown dataset: nosuch; datasets: adult, binarized_mnist, caltech101_silhouettes, cifar10, cifar100, fashion_mnist, iris, mnist, svhn" ]
+    [ "$output" = "fuel-fixture: unknown dataset: nosuch; datasets: adult, binarized_mnist, caltech101_silhouettes, cifar10, cifar100, fashion_mnist, ilsvrc2010, ilsvrc2012, iris, mnist, svhn" ]
     run fuel-fixture svhn 3 -o "$OUT"
     [ "$status" -eq 2 ]
     [ "$output" = "fuel-fixture: svhn needs a format, 1 or 2: 3; see 'fuel-fixture -h'" ]
@@ -305,7 +305,7 @@ assert fixture["examples"] == {"test": 1, "train": 1} and fixture["shuffle"] is 
     [ "$status" -eq 2 ]
     run fuel-fixture -o "$OUT"
     [ "$status" -eq 2 ]
-    [ "$output" = "fuel-fixture: missing NAME; datasets: mnist, fashion_mnist, cifar10, cifar100, binarized_mnist, iris, svhn 1, svhn 2, adult, caltech101_silhouettes 16, caltech101_silhouettes 28" ]
+    [ "$output" = "fuel-fixture: missing NAME; datasets: mnist, fashion_mnist, cifar10, cifar100, binarized_mnist, iris, svhn 1, svhn 2, adult, caltech101_silhouettes 16, caltech101_silhouettes 28, ilsvrc2010, ilsvrc2012" ]
     [ -z "$(ls -A "$OUT")" ]
 }
 

@@ -63,6 +63,13 @@ caltech16/missing_variable         4  cannot convert CalTech 101 Silhouettes: CA
 caltech16/truncated_mat            4  cannot read MATLAB file: CASE/caltech101_silhouettes_16_split1.mat: truncated: the element at byte
 caltech16/label_rows               4  cannot convert CalTech 101 Silhouettes: CASE/caltech101_silhouettes_16_split1.mat: train_labels is 11x1 (rank 2), expected 12x1
 caltech16/huge_rows                4  cannot read MATLAB file: CASE/caltech101_silhouettes_16_split1.mat: variable train_data declares 549755813632 elements but holds 16 bytes
+ilsvrc2012/inner_escape            4  refusing archive member: CASE/ILSVRC2012_img_train.tar: n01491361.tar: ../../../tmp/fuel-escaped: path with a ".." component
+ilsvrc2012/inner_symlink           4  refusing archive member: CASE/ILSVRC2012_img_train.tar: n01491361.tar: link: symbolic link
+ilsvrc2012/inner_huge_member       4  refusing archive member: CASE/ILSVRC2012_img_train.tar: n01491361.tar: huge.JPEG: declares 8589934592 bytes, more than an archive of 2560 bytes can hold
+ilsvrc2012/jpeg_bomb               4  cannot decode JPEG: CASE/ILSVRC2012_img_val.tar: ILSVRC2012_val_00000002.JPEG: declares 65000x65000 pixels, more than the 178956970 allowed
+ilsvrc2012/gzip_bomb               4  image too large: CASE/ILSVRC2012_img_val.tar: ILSVRC2012_val_00000002.JPEG: more than 67108864 bytes once inflated
+ilsvrc2012/outer_not_tar           4  cannot open archive: CASE/ILSVRC2012_img_train.tar: Unrecognized archive format
+ilsvrc2012/meta_deep_cells         0  /ilsvrc2012.hdf5
 info/empty.hdf5                    4  not an HDF5 file: CASE: file signature not found
 info/text.hdf5                     4  not an HDF5 file: CASE: file signature not found
 info/truncated.hdf5                4  damaged HDF5 file: CASE: truncated file

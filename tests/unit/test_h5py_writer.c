@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
+#include "common/h5py/h5py_check.h"
 #include "common/h5py/h5py_writer.h"
 #include "support.h"
 
@@ -934,6 +935,114 @@ static void test_h5py_reads_it(void **state)
     assert_int_equal(system(command), 0);
 }
 
+/* ImageNet's layout: encoded_images uint8 vlen without shapes, targets int16 (N,1), filenames S32
+   (N,1), written at permuted places in batches; h5py reads each back where it was placed. */
+static void write_permuted_file(const char *path)
+{
+    struct h5py_writer *writer;
+    assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
+    struct h5py_source_declaration images = {
+        .name = "encoded_images", .type = ELEMENT_UINT8, .rank = 1, .shape = {5},
+        .variable_length = true, .example_rank = 0};
+    struct h5py_source_declaration targets = {
+        .name = "targets", .type = ELEMENT_INT16, .rank = 2, .shape = {5, 1}};
+    struct h5py_source_declaration names = {
+        .name = "filenames", .type = ELEMENT_STRING, .string_length = 32, .rank = 2,
+        .shape = {5, 1}};
+    int image_source, target_source, name_source;
+    assert_int_equal(h5py_writer_add_source(writer, &images, &image_source), EXIT_OK);
+    assert_int_equal(h5py_writer_add_source(writer, &targets, &target_source), EXIT_OK);
+    assert_int_equal(h5py_writer_add_source(writer, &names, &name_source), EXIT_OK);
+    static const uint64_t places[2][3] = {{3, 0, 4}, {1, 2, 0}};
+    static const size_t batch_sizes[2] = {3, 2};
+    uint64_t arrival = 0;
+    for (int batch = 0; batch < 2; batch++) {
+        unsigned char bytes[3][8];
+        const void *data[3];
+        size_t lengths[3];
+        int16_t labels[3];
+        char filenames[3][32];
+        memset(filenames, 0, sizeof filenames);
+        for (size_t example = 0; example < batch_sizes[batch]; example++, arrival++) {
+            lengths[example] = (size_t)arrival + 1;
+            for (size_t byte = 0; byte < lengths[example]; byte++)
+                bytes[example][byte] = (unsigned char)(250 + arrival - byte);
+            data[example] = bytes[example];
+            labels[example] = (int16_t)(-300 + 200 * (int)arrival);
+            snprintf(filenames[example], 32, "n%07llu_%llu.JPEG", (unsigned long long)arrival,
+                     (unsigned long long)arrival * 11);
+        }
+        size_t count = batch_sizes[batch];
+        assert_int_equal(h5py_writer_write_sequences_at(writer, image_source, places[batch],
+                                                        count, data, lengths), EXIT_OK);
+        assert_int_equal(h5py_writer_write_rows_at(writer, target_source, places[batch], count,
+                                                   labels), EXIT_OK);
+        assert_int_equal(h5py_writer_write_rows_at(writer, name_source, places[batch], count,
+                                                   filenames), EXIT_OK);
+    }
+    assert_int_equal(h5py_writer_add_split(writer, "train", NULL, 0, 5), EXIT_OK);
+    assert_int_equal(h5py_writer_finish(writer, &attributes), EXIT_OK);
+}
+
+static void test_permuted_int16_strings_and_bytes(void **state)
+{
+    (void)state;
+    char path[256], command[2048];
+    path_in_directory(path, sizeof path, "permuted.hdf5");
+    write_permuted_file(path);
+    /* A variable-length source without a shapes scale passes the checks: 1-D per example. */
+    assert_true(h5py_file_passes_check(path));
+    /* Arrival A (0..4) went to place PLACES[A] = 3 0 4 1 2; it holds A+1 bytes 250+A, 249+A, ... */
+    snprintf(command, sizeof command,
+             "/usr/bin/python3 -c 'import h5py, numpy, sys\n"
+             "f = h5py.File(sys.argv[1], \"r\")\n"
+             "places = [3, 0, 4, 1, 2]\n"
+             "images, targets, names = f[\"encoded_images\"], f[\"targets\"], f[\"filenames\"]\n"
+             "assert images.dtype.metadata[\"vlen\"] == numpy.dtype(\"uint8\"), images.dtype\n"
+             "assert targets.dtype == numpy.dtype(\"int16\") and targets.shape == (5, 1)\n"
+             "assert names.dtype == numpy.dtype(\"S32\") and names.shape == (5, 1)\n"
+             "assert not images.dims[0].keys() and \"encoded_images_shapes\" not in f\n"
+             "for arrival, place in enumerate(places):\n"
+             "    expected = [250 + arrival - b for b in range(arrival + 1)]\n"
+             "    assert list(images[place]) == expected, (place, images[place])\n"
+             "    assert targets[place, 0] == -300 + 200 * arrival, targets[place]\n"
+             "    assert names[place, 0] == b\"n%%07d_%%d.JPEG\" %% (arrival, arrival * 11)\n"
+             "' %s",
+             path);
+    assert_int_equal(system(command), 0);
+}
+
+static void test_scattered_calls_refused(void **state)
+{
+    (void)state;
+    char path[256];
+    path_in_directory(path, sizeof path, "scattered-refused.hdf5");
+    struct h5py_writer *writer;
+    assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
+    struct h5py_source_declaration images = {
+        .name = "encoded_images", .type = ELEMENT_UINT8, .rank = 1, .shape = {2},
+        .variable_length = true, .example_rank = 0};
+    struct h5py_source_declaration targets = {
+        .name = "targets", .type = ELEMENT_INT16, .rank = 2, .shape = {2, 1}};
+    int image_source, target_source;
+    assert_int_equal(h5py_writer_add_source(writer, &images, &image_source), EXIT_OK);
+    assert_int_equal(h5py_writer_add_source(writer, &targets, &target_source), EXIT_OK);
+    const uint64_t outside[1] = {2};
+    int16_t label = 1;
+    const void *data[1] = {&label};
+    size_t lengths[1] = {1};
+    expect_error(h5py_writer_write_rows_at(writer, target_source, outside, 1, &label), EXIT_OTHER,
+                 "targets: example 2 outside 0..2");
+    expect_error(h5py_writer_write_rows_at(writer, image_source, outside, 1, &label), EXIT_OTHER,
+                 "encoded_images is variable-length");
+    expect_error(h5py_writer_write_sequences_at(writer, target_source, outside, 1, data, lengths),
+                 EXIT_OTHER, "targets is not variable-length without shapes");
+    uint16_t shape[1] = {1};
+    expect_error(h5py_writer_write_variable(writer, image_source, 0, &label, shape), EXIT_OTHER,
+                 "encoded_images is not variable-length with shapes");
+    h5py_writer_discard(writer);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -955,6 +1064,8 @@ int main(void)
         cmocka_unit_test(test_disk_full),
         cmocka_unit_test(test_write_failure_midway),
         cmocka_unit_test(test_h5py_reads_it),
+        cmocka_unit_test(test_permuted_int16_strings_and_bytes),
+        cmocka_unit_test(test_scattered_calls_refused),
     };
     return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
 }
