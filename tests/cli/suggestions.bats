@@ -59,7 +59,7 @@ expect_refusal() {
         fuel convert mnist --dtype float
     expect_refusal 2 "fuel-fetch: invalid --dtype: float; expected one of uint8, float32, float64, bool" \
         fuel fetch mnist --dtype=float
-    expect_refusal 2 "fuel-export: invalid --to: mxnet; expected one of hdf5-layer, recordio, image-list, npy" \
+    expect_refusal 2 "fuel-export: invalid --to: mxnet; expected one of hdf5-layer, recordio, image-list, npy, webdataset, tfrecord" \
         fuel export "$EXPECTED/mnist.hdf5" --to mxnet -o "$OUT"
     expect_refusal 2 "fuel-export: missing --to FORM; expected one of hdf5-layer, recordio, image-list, npy" \
         fuel export "$EXPECTED/mnist.hdf5" -o "$OUT"
