@@ -61,7 +61,7 @@ expect_refusal() {
         fuel fetch mnist --dtype=float
     expect_refusal 2 "fuel-export: invalid --to: mxnet; expected one of hdf5-layer, recordio, image-list, npy, webdataset, tfrecord" \
         fuel export "$EXPECTED/mnist.hdf5" --to mxnet -o "$OUT"
-    expect_refusal 2 "fuel-export: missing --to FORM; expected one of hdf5-layer, recordio, image-list, npy" \
+    expect_refusal 2 "fuel-export: missing --to FORM; expected one of hdf5-layer, recordio, image-list, npy, webdataset, tfrecord" \
         fuel export "$EXPECTED/mnist.hdf5" -o "$OUT"
     expect_refusal 2 "fuel-serve: invalid --dtype: float64; expected one of float32" \
         fuel serve --dtype float64 "$EXPECTED/mnist.hdf5"
