@@ -13,7 +13,10 @@ usage: content_files.py PATH VARIANT [BYTES]
   comment    plain with another comment on the (train, features) row
   label      plain with another axis label on features
   extra      plain with a source `extra` and a split `more` besides
+  longer     plain with an 11th example in features only
   large      a single uint8 source `features` of BYTES bytes, contiguous (speed measures)
+  big        a single uint16 source `features` of 3 examples of 4.5 MiB each
+  bigchanged big with two values of example 1, 4 MiB apart, and one of example 2 changed
 """
 import sys
 
@@ -24,7 +27,8 @@ EXAMPLES = 10
 
 
 def values(variant):
-    features = numpy.arange(EXAMPLES * 2 * 3, dtype=numpy.uint8).reshape(EXAMPLES, 2, 3)
+    count = EXAMPLES + 1 if variant == "longer" else EXAMPLES
+    features = numpy.arange(count * 2 * 3, dtype=numpy.uint8).reshape(count, 2, 3)
     targets = numpy.linspace(0.5, 5, EXAMPLES).reshape(EXAMPLES, 1)
     flags = numpy.arange(EXAMPLES) % 3 == 0
     boxes = [numpy.arange(2 * (1 + index % 3), dtype=numpy.uint16) + index
@@ -138,10 +142,28 @@ def large_write(path, size):
         handle.attrs["split"] = array
 
 
+def big_write(path, variant):
+    features = numpy.zeros((3, 1536, 1536), dtype=numpy.uint16)
+    if variant == "bigchanged":
+        features[1, 0, 5] = 1
+        features[1, 1400, 7] = 1
+        features[2, 1535, 1535] = 1
+    with h5py.File(path, "w") as handle:
+        handle.create_dataset("features", data=features)
+        array = numpy.empty(1, dtype=[
+            ("split", "S5"), ("source", "S8"), ("start", numpy.int64), ("stop", numpy.int64),
+            ("indices", h5py.ref_dtype), ("available", bool), ("comment", "S1")])
+        array[0] = (b"train", b"features", 0, 3, None, True, b".")
+        handle.attrs["split"] = array
+
+
 def main():
     path, variant = sys.argv[1], sys.argv[2]
     if variant == "large":
         large_write(path, int(sys.argv[3]))
+        return
+    if variant in ("big", "bigchanged"):
+        big_write(path, variant)
         return
     with h5py.File(path, "w") as handle:
         sources_write(handle, variant)
