@@ -1,10 +1,14 @@
-/* The fuel_provenance JSON: tool, argv, inputs with size and sha256, library versions, created. */
+/* The fuel_provenance JSON: tool, argv, inputs with size, sha256 and md5 (and their origin when
+   they carry the mark of fuel fixture --raw), library versions, created. */
 #ifndef FUEL_PROVENANCE_H
 #define FUEL_PROVENANCE_H
 
 #include <stddef.h>
 
 struct provenance;
+
+/* The "origin" of an input that carries the mark of fuel fixture --raw (fixture_marker.h). */
+#define PROVENANCE_FIXTURE_ORIGIN "fuel fixture --raw"
 
 /* The command line exactly as typed (main's argc and argv): recorded whole in fuel_provenance
    and, joined, as fuel_convert_command. */

@@ -1,5 +1,6 @@
-/* Unit tests of the raw fixtures against the dataset records: every built-in dataset has one, and
-   it writes exactly the files of the record's table, which are the converter's inputs. */
+/* Unit tests of the raw fixtures against the dataset records: every built-in dataset has one, it
+   writes exactly the files of the record's table, which are the converter's inputs, and each of
+   them carries the fixture mark. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +8,8 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
+#include "common/base/hash.h"
+#include "common/formats/fixture_marker.h"
 #include "synthetic/fixture.h"
 #include "support.h"
 
@@ -59,6 +62,13 @@ static void fixtures_write_the_record_files(void **state)
             request.examples[split] = 3;
         assert_int_equal(raw_fixture_write(fixture, &request, directory), EXIT_OK);
         assert_int_equal(entry_count(directory), dataset->file_count + 1);
+        for (size_t file = 0; file < dataset->file_count; file++) {
+            struct file_digests digests;
+            snprintf(path, sizeof path, "%s/%s", directory, dataset->files[file].name);
+            assert_int_equal(hash_file_digests(path, &digests), EXIT_OK);
+            if (!fixture_marker_found(digests.head, digests.head_length))
+                fail_msg("%s carries no fixture mark", path);
+        }
         struct converter_arguments arguments = {.input_directory = directory};
         converter_arguments_init(&arguments, dataset);
         for (size_t input = 0; input < dataset->converter.input_count; input++) {
