@@ -99,11 +99,9 @@ static int input_compare(struct content_diff_report *report, const char *name, j
     return result;
 }
 
-static int inputs_compare(struct content_diff_report *report, json_t *left, json_t *right)
+/* The inputs of both lists, by name: the left's in order, then those only the right has. */
+static int inputs_each_compare(struct content_diff_report *report, json_t *const lists[2])
 {
-    json_t *lists[2] = {json_object_get(left, "inputs"), json_object_get(right, "inputs")};
-    if (!json_is_array(lists[0]) || !json_is_array(lists[1]))
-        return values_compare(report, "inputs", NULL, NULL, lists[0], lists[1]);
     int result = EXIT_OK;
     for (int side = 0; side < 2; side++) {
         size_t index;
@@ -121,13 +119,31 @@ static int inputs_compare(struct content_diff_report *report, json_t *left, json
     return result;
 }
 
-/* Each member of the objects KEY of LEFT and RIGHT, by name; other values whole. */
-static int members_compare(struct content_diff_report *report, const char *key, json_t *left,
-                           json_t *right)
+/* ENTRY's KEY, EMPTY when ENTRY has none (a file without provenance lists nothing). */
+static json_t *entry_or(json_t *entry, const char *key, json_t *empty)
 {
-    json_t *objects[2] = {json_object_get(left, key), json_object_get(right, key)};
-    if (!json_is_object(objects[0]) || !json_is_object(objects[1]))
-        return values_compare(report, key, NULL, NULL, objects[0], objects[1]);
+    json_t *value = json_object_get(entry, key);
+    return value != NULL ? value : empty;
+}
+
+static int inputs_compare(struct content_diff_report *report, json_t *left, json_t *right)
+{
+    json_t *empty = json_array();
+    json_t *lists[2] = {entry_or(left, "inputs", empty), entry_or(right, "inputs", empty)};
+    int result = EXIT_OK;
+    if (!json_is_array(lists[0]) || !json_is_array(lists[1]))
+        result = values_compare(report, "inputs", NULL, NULL, json_object_get(left, "inputs"),
+                                json_object_get(right, "inputs"));
+    else
+        result = inputs_each_compare(report, lists);
+    json_decref(empty);
+    return result;
+}
+
+/* The members of both objects, by name: the left's in order, then those only the right has. */
+static int members_each_compare(struct content_diff_report *report, const char *key,
+                                json_t *const objects[2])
+{
     const char *name;
     json_t *value;
     int result = EXIT_OK;
@@ -138,6 +154,20 @@ static int members_compare(struct content_diff_report *report, const char *key, 
     json_object_foreach(objects[1], name, value)
         if (result == EXIT_OK && json_object_get(objects[0], name) == NULL)
             result = values_compare(report, key, name, NULL, NULL, value);
+    return result;
+}
+
+/* Each member of the objects KEY of LEFT and RIGHT, by name; values of another type whole. */
+static int members_compare(struct content_diff_report *report, const char *key, json_t *left,
+                           json_t *right)
+{
+    json_t *empty = json_object();
+    json_t *objects[2] = {entry_or(left, key, empty), entry_or(right, key, empty)};
+    int result = !json_is_object(objects[0]) || !json_is_object(objects[1])
+                     ? values_compare(report, key, NULL, NULL, json_object_get(left, key),
+                                      json_object_get(right, key))
+                     : members_each_compare(report, key, objects);
+    json_decref(empty);
     return result;
 }
 
@@ -197,12 +227,12 @@ static int attributes_compare(struct content_diff_report *report, const struct h
     return result;
 }
 
-/* The parsed fuel_provenance of FILE; NULL when it has none or it is not a JSON object (the text
-   is then compared as an attribute). */
+/* The parsed fuel_provenance of FILE, an empty object when it has none; NULL when it is not a
+   JSON object (its text is then compared whole). */
 static json_t *provenance_parse(const struct h5py_file *file)
 {
     const char *text = h5py_file_attribute(file, "fuel_provenance");
-    json_t *parsed = text != NULL ? json_loads(text, 0, NULL) : NULL;
+    json_t *parsed = text != NULL ? json_loads(text, 0, NULL) : json_object();
     if (parsed != NULL && !json_is_object(parsed)) {
         json_decref(parsed);
         return NULL;

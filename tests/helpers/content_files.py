@@ -14,6 +14,7 @@ usage: content_files.py PATH VARIANT [BYTES]
   label      plain with another axis label on features
   extra      plain with a source `extra` and a split `more` besides
   longer     plain with an 11th example in features only
+  bare       plain without any attribute but the split array (no provenance)
   large      a single uint8 source `features` of BYTES bytes, contiguous (speed measures)
   big        a single uint16 source `features` of 3 examples of 4.5 MiB each
   bigchanged big with two values of example 1, 4 MiB apart, and one of example 2 changed
@@ -168,7 +169,8 @@ def main():
     with h5py.File(path, "w") as handle:
         sources_write(handle, variant)
         rows_write(handle, variant)
-        attributes_write(handle, variant)
+        if variant != "bare":
+            attributes_write(handle, variant)
 
 
 main()

@@ -17,7 +17,7 @@
 #include <string.h>
 
 static const char *const variants[] = {"plain", "chunked", "value", "target", "box", "comment",
-                                       "label", "extra", "longer", "big", "bigchanged"};
+                                       "label", "extra", "longer", "bare", "big", "bigchanged"};
 enum { VARIANT_COUNT = sizeof variants / sizeof variants[0] };
 
 static void variant_path(char *path, size_t size, const char *variant)
@@ -111,6 +111,30 @@ static void same_content_other_layout_and_provenance(void **state)
     compare("plain", "plain", &report);
     assert_true(content_diff_same(&report));
     assert_int_equal(report.provenance_count, 0);
+    content_diff_free(&report);
+}
+
+/* A file without provenance: each entry of the other's is listed against (none). */
+static void provenance_against_none(void **state)
+{
+    (void)state;
+    struct content_diff_report report;
+    compare("plain", "bare", &report);
+    assert_true(content_diff_same(&report));
+    assert_int_equal(report.provenance_count, 8);
+    assert_provenance(&report.provenance[0], "command", NULL, NULL, "fuel-convert x -o a", NULL);
+    char input[256];
+    snprintf(input, sizeof input, "{\"name\":\"x.gz\",\"size\":11,\"sha256\":\"%0*d\"}", 64, 0);
+    memset(strstr(input, "\"sha256\":\"") + 10, 'a', 64);
+    assert_provenance(&report.provenance[1], "inputs", "x.gz", NULL, input, NULL);
+    assert_provenance(&report.provenance[2], "libraries", "hdf5", NULL, "1.10.8", NULL);
+    assert_provenance(&report.provenance[3], "created", NULL, NULL, "1970-01-01T00:00:00Z", NULL);
+    assert_provenance(&report.provenance[4], "tool", NULL, NULL, "fuel", NULL);
+    assert_provenance(&report.provenance[5], "version", NULL, NULL, "0.1.0", NULL);
+    assert_provenance(&report.provenance[6], "attribute", "fuel_convert_command", NULL,
+                      "by hand one", NULL);
+    assert_provenance(&report.provenance[7], "attribute", "h5py_interface_version", NULL, "0.3",
+                      NULL);
     content_diff_free(&report);
 }
 
@@ -272,14 +296,15 @@ static void diff_agrees_with_digests(void **state)
             same += equal;
             content_diff_free(&report);
         }
-    /* Each file with itself, and plain and chunked both ways. */
-    assert_int_equal(same, VARIANT_COUNT + 2);
+    /* Each file with itself; plain, chunked and bare with each other. */
+    assert_int_equal(same, VARIANT_COUNT + 6);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_content_other_layout_and_provenance),
+        cmocka_unit_test(provenance_against_none),
         cmocka_unit_test(one_value_reported_per_source_and_split),
         cmocka_unit_test(split_rows_labels_and_shapes),
         cmocka_unit_test(splits_and_sources_in_one_file_only),
