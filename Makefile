@@ -7,9 +7,11 @@ MANDIR = $(DESTDIR)$(PREFIX)/share/man
 BASH_COMPLETION_DIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETION_DIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 BUILD ?= build
-FUEL_FIXTURES ?= $(abspath ../shared/fixtures)
+# The reference files the tests read: raw files made with the real tools, and the HDF5 files
+# Python Fuel wrote from them (tests/data/README.md).
+FUEL_FIXTURES ?= $(abspath tests/data)
 
-LIBRARIES = hdf5 libcurl zlib libarchive jansson yaml-0.1 libcrypto libpng libzmq
+LIBRARIES = hdf5 libcurl zlib libarchive jansson yaml-0.1 libcrypto libpng libzmq libjpeg
 # Inflate with ISA-L where pkg-config finds libisal, else with zlib; make INFLATE=zlib forces zlib.
 INFLATE ?= $(if $(shell pkg-config --exists libisal && echo found),isal,zlib)
 ifeq ($(INFLATE),isal)
@@ -38,7 +40,7 @@ UNIT_BINARIES = $(UNIT_SOURCES:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_SUPPORT = $(BUILD)/tests/unit/support.o
 MAN_PAGES = $(wildcard man/*.1 man/*.5)
 
-.PHONY: all check check-sanitize check-inflate-zlib fuzz fuzz-binaries unit bench install uninstall clean setup
+.PHONY: all check check-durability check-sanitize check-inflate-zlib fuzz fuzz-binaries unit bench install uninstall clean setup
 
 all: $(BUILD)/fuel $(COMMANDS:%=$(BUILD)/fuel-%)
 
@@ -62,6 +64,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(UNIT_SUPPORT) $(BUILD)/libfuel.a
 
 unit: $(UNIT_BINARIES)
 
+# The unit tests find the reference files without FUEL_FIXTURES too.
+$(UNIT_SUPPORT): CPPFLAGS += -DFUEL_TEST_DATA='"$(FUEL_FIXTURES)"'
+
 # LD_PRELOAD shims for the CLI tests (tests/helpers/X.c -> build/tests/X.so), built without
 # sanitizers so they load into any build of fuel.
 TEST_SHIMS = $(patsubst tests/helpers/%.c,$(BUILD)/tests/%.so,$(wildcard tests/helpers/*.c))
@@ -73,6 +78,11 @@ check: $(TEST_SHIMS)
 
 check: all unit
 	BUILD=$(abspath $(BUILD)) bash tests/run
+
+# The exhaustive kill loops (tests/durability/*.bats): every kill point, where make check tries a
+# sample of them; on disk (make check's scratch files go to a tmpfs when there is one).
+check-durability: all $(TEST_SHIMS)
+	BUILD=$(abspath $(BUILD)) FUEL_TEST_TMPDIR=$${TMPDIR:-/tmp} bash tests/run tests/durability/*.bats
 
 # The whole suite again, built with AddressSanitizer + UndefinedBehaviorSanitizer in its own build
 # directory; any report (leaks included, or one allocation over 1 GiB) makes the program fail, so
@@ -87,12 +97,12 @@ check-sanitize:
 
 # The readers' unit tests and the converters' CLI tests again, inflating with zlib instead of ISA-L.
 ZLIB_BUILD = build-zlib
-INFLATE_UNITS = inflate inflate_file inflated_digest read_ahead idx tar_stream matlab_v5
+INFLATE_UNITS = inflate inflate_file inflated_digest read_ahead idx archive_stream archive_stream_zip matlab_v5
 check-inflate-zlib:
 	$(MAKE) BUILD=$(ZLIB_BUILD) INFLATE=zlib all $(INFLATE_UNITS:%=$(ZLIB_BUILD)/tests/test_%)
 	for unit in $(INFLATE_UNITS); do $(ZLIB_BUILD)/tests/test_$$unit || exit 1; done
-	PATH=$(abspath $(ZLIB_BUILD)):$$PATH FUEL_FIXTURES=$(FUEL_FIXTURES) \
-		bats tests/cli/convert_*.bats tests/cli/hostile.bats
+	BUILD=$(abspath $(ZLIB_BUILD)) FUEL_FIXTURES=$(FUEL_FIXTURES) \
+		bash tests/run tests/cli/convert_*.bats tests/cli/hostile.bats
 
 # libFuzzer targets (clang): tests/fuzz/fuzz_X.c is built when the reader header it includes
 # exists; `make fuzz FUZZ_SECONDS=N [FUZZ_TARGETS="idx png"]` runs each for N seconds.

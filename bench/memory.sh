@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/common.sh
 FUEL=${BUILD:-$PWD/build}/fuel
-FIXTURES=${FUEL_FIXTURES:-../shared/fixtures}
+FIXTURES=${FUEL_FIXTURES:-$PWD/tests/data}
 DATA=${BENCH_DATA:-/tmp/fuel-bench-memory}
 SVHN2=${SVHN2_BENCH_DATA:-/tmp/fuel-bench-svhn2}
 work=$(mktemp -d)

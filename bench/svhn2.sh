@@ -18,7 +18,7 @@ if [ ! -f "$DATA/extra_32x32.mat" ]; then
 fi
 for split in train test; do
     [ -f "$DATA/${split}_32x32.mat" ] ||
-        cp "${FUEL_FIXTURES:-../shared/fixtures}/raw/svhn2/${split}_32x32.mat" "$DATA/"
+        cp "${FUEL_FIXTURES:-$PWD/tests/data}/raw/svhn2/${split}_32x32.mat" "$DATA/"
 done
 BASELINE=$BUILD/bench/inflate_elements
 mkdir -p "$BUILD/bench"

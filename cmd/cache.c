@@ -6,25 +6,26 @@
 #include "commands.h"
 #include "usage.h"
 
+#include <stddef.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char program[] = "fuel-cache";
-
-static bool as_json, quiet;
+struct cache_options {
+    bool as_json, quiet;
+};
 
 static const struct command_option options[] = {
-    {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, .value = &quiet,
+    {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG,
+     .offset = offsetof(struct cache_options, quiet),
      .help = "do not say on stderr whether the file was copied or reused"},
-    {.long_name = "json", .kind = OPTION_FLAG, .value = &as_json,
+    {.long_name = "json", .kind = OPTION_FLAG, .offset = offsetof(struct cache_options, as_json),
      .help = "print {\"name\", \"original\", \"path\", \"copied\"}"},
 };
 
 const struct command_line cache_command_line = {
-    .program = program,
     .usage = "[-h] [-q] [--json] NAME",
     .description =
         "Copies NAME, found in the data path, to the local data path (FUEL_LOCAL_DATA_PATH or\n"
@@ -33,8 +34,10 @@ const struct command_line cache_command_line = {
         "original's, as Fuel's local_data_path does.",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
+    .options_size = sizeof(struct cache_options),
     .maximum_positionals = (size_t)-1,
-    .positional_completion = COMPLETE_FILE,
+    .positional_name = "NAME",
+    .positional_completion = COMPLETE_FILE_OR_DATASET,
 };
 
 static int result_print(const char *name, const char *original, const char *path,
@@ -55,7 +58,7 @@ static int result_print(const char *name, const char *original, const char *path
     return EXIT_OK;
 }
 
-static int cache_run(const char *name, bool as_json, bool quiet)
+static int cache_run(const char *program, const char *name, bool as_json, bool quiet)
 {
     struct fuel_config config = {0};
     char original[PATH_MAX], path[PATH_MAX];
@@ -96,10 +99,8 @@ static bool name_escapes(const char *name)
     return false;
 }
 
-static int cache_arguments(const struct parsed_arguments *parsed)
+static int cache_arguments(const char *program, const struct parsed_arguments *parsed)
 {
-    if (parsed->positional_count == 0)
-        return usage_error(program, "missing NAME");
     if (parsed->positional_count > 1)
         return usage_error(program, "one NAME expected, got also: %s", parsed->positionals[1]);
     if (name_escapes(parsed->positionals[0]))
@@ -109,20 +110,11 @@ static int cache_arguments(const struct parsed_arguments *parsed)
     return EXIT_OK;
 }
 
-static int cache_command(const struct parsed_arguments *parsed)
+int cache_body(const struct command_run *run)
 {
-    int result = cache_arguments(parsed);
+    const struct cache_options *options = run->options;
+    int result = cache_arguments(run->program, run->parsed);
     if (result != EXIT_OK)
         return result;
-    error_clear();
-    result = cache_run(parsed->positionals[0], as_json, quiet);
-    if (result != EXIT_OK)
-        error_print(program);
-    return result;
-}
-
-int cmd_cache(int argc, char **argv, const struct typed_command *typed)
-{
-    (void)typed;
-    return options_run(&cache_command_line, argc, argv, cache_command);
+    return cache_run(run->program, run->parsed->positionals[0], options->as_json, options->quiet);
 }

@@ -1,10 +1,10 @@
-/* fuel-clean: removes what killed fuel-convert, fuel-export and fuel-fixture runs left behind,
-   and finishes publishing the export sets that were committed when killed. */
+/* fuel-clean: removes the stagings (.fuel-staging-*, common/base/staging.h) that killed runs left
+   behind, and finishes publishing the export sets that were committed when killed. Downloads'
+   NAME.part files are not stagings: Fuel's users expect them there, and fuel-download resumes
+   them. */
 #include "common/base/config.h"
 #include "common/base/error.h"
 #include "common/base/staging.h"
-#include "common/base/publish.h"
-#include "exporters/export_set.h"
 #include "exporters/set_publish.h"
 #include "synthetic/fixture.h"
 #include "commands.h"
@@ -13,38 +13,38 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char program[] = "fuel-clean";
-
-static bool dry_run;
-static struct option_list directories;
+struct clean_options {
+    bool dry_run;
+    struct option_list directories;
+};
 
 static const struct command_option options[] = {
-    {.short_name = 'd', .long_name = "directory", .kind = OPTION_LIST, .value = &directories,
-     .argument = "DIR", .help = "look in DIR (may be given several times)",
-     .completion = COMPLETE_DIRECTORY},
-    {.long_name = "dry-run", .kind = OPTION_FLAG, .value = &dry_run,
+    {.short_name = 'd', .long_name = "directory", .kind = OPTION_LIST,
+     .offset = offsetof(struct clean_options, directories), .argument = "DIR",
+     .help = "look in DIR (may be given several times)", .completion = COMPLETE_DIRECTORY},
+    {.long_name = "dry-run", .kind = OPTION_FLAG, .offset = offsetof(struct clean_options, dry_run),
      .help = "print what would be removed, remove nothing"},
 };
 
 const struct command_line clean_command_line = {
-    .program = program,
     .usage = "[-h] [-d DIRECTORY]... [--dry-run]",
     .description =
-        "Removes what runs killed before they finished left behind: .NAME.XXXXXX files (NAME\n"
-        "ending in .hdf5, .h5 or .hdf) of fuel-convert, .NAME_SPLIT.export.XXXXXX staging\n"
-        "directories of fuel-export and .fuel-fixture.XXXXXX directories of fuel-fixture; finishes\n"
-        "publishing the sets a killed fuel-export had committed (.NAME_SPLIT.publishing). What a\n"
-        "running command still writes is locked and left alone. Looks in each DIRECTORY, or else\n"
-        "in the current directory and the data path (FUEL_DATA_PATH or data_path in ~/.fuelrc,\n"
-        "and local_data_path), and for .fuel-fixture.XXXXXX directories only in $TMPDIR (else\n"
-        "/tmp), where fuel-fixture writes the raw files it converts. Prints each path removed or\n"
+        "Removes what runs killed before they finished left behind: the staging directories\n"
+        ".fuel-staging-WHAT.XXXXXX in which every command writes its output before renaming it\n"
+        "into place; finishes publishing the sets a killed fuel-export had committed\n"
+        "(.fuel-staging-NAME_SPLIT.publishing). What a running command still writes is locked and\n"
+        "left alone. Looks in each DIRECTORY, or else in the current directory, the data path\n"
+        "(FUEL_DATA_PATH or data_path in ~/.fuelrc, and local_data_path) and $TMPDIR (else /tmp),\n"
+        "where fuel-fixture stages the raw files it converts. Prints each path removed or\n"
         "finished.",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
+    .options_size = sizeof(struct clean_options),
 };
 
 struct cleaning {
@@ -60,22 +60,8 @@ static void report(struct cleaning *cleaning, bool done, const char *verb, const
         printf("%s %s/%s\n", cleaning->dry_run ? would : verb, directory, name);
 }
 
-static void clean_file(struct cleaning *cleaning, const char *directory, const char *name)
-{
-    char path[4096];
-    if (snprintf(path, sizeof path, "%s/%s", directory, name) >= (int)sizeof path)
-        return;
-    bool removed = false;
-    error_clear();
-    int result = publish_remove_leftover(path, cleaning->dry_run, &removed);
-    if (result != EXIT_OK) {
-        error_print(cleaning->program);
-        cleaning->result = result;
-    }
-    report(cleaning, removed, "removed", "would remove", directory, name);
-}
-
-/* Finishes the committed export set NAME (.LABEL.publishing) unless a live export holds it. */
+/* Finishes the committed export set NAME (.fuel-staging-LABEL.publishing) unless a live export
+   holds it. */
 static void clean_publishing(struct cleaning *cleaning, const char *directory, const char *name,
                              const char *label)
 {
@@ -90,35 +76,33 @@ static void clean_publishing(struct cleaning *cleaning, const char *directory, c
            directory, name);
 }
 
-/* Removes the staging directory NAME of a killed fuel-export or fuel-fixture. */
+/* Removes the staging directory NAME of a killed run. */
 static void clean_staging(struct cleaning *cleaning, const char *directory, const char *name)
 {
     char path[4096];
     bool removed = false;
+    error_clear();
+    int result = EXIT_OK;
     if (snprintf(path, sizeof path, "%s/%s", directory, name) < (int)sizeof path)
-        staging_remove_dead(path, cleaning->dry_run, &removed);
+        result = staging_remove_dead(path, cleaning->dry_run, &removed);
+    if (result != EXIT_OK) {
+        error_print(cleaning->program);
+        cleaning->result = result;
+    }
     report(cleaning, removed, "removed", "would remove", directory, name);
 }
 
-/* FIXTURES_ONLY: only fuel-fixture's scratch directories (in $TMPDIR, which others share). */
-static void clean_entry(struct cleaning *cleaning, const char *directory, const char *name,
-                        bool fixtures_only)
+static void clean_entry(struct cleaning *cleaning, const char *directory, const char *name)
 {
     char label[512];
-    if (fixtures_only) {
-        if (fixture_is_scratch_name(name))
-            clean_staging(cleaning, directory, name);
-    } else if (publish_is_temporary_name(name))
-        clean_file(cleaning, directory, name);
-    else if (set_publish_label(name, label, sizeof label))
+    if (staging_committed_what(name, label, sizeof label))
         clean_publishing(cleaning, directory, name, label);
-    else if (export_set_is_staging_name(name) || fixture_is_scratch_name(name))
+    else if (staging_is_name(name))
         clean_staging(cleaning, directory, name);
 }
 
 /* REQUIRED: named with -d, so a directory that cannot be read is an error. */
-static void clean_directory(struct cleaning *cleaning, const char *directory, bool required,
-                            bool fixtures_only)
+static void clean_directory(struct cleaning *cleaning, const char *directory, bool required)
 {
     DIR *listing = opendir(directory);
     if (listing == NULL) {
@@ -131,51 +115,43 @@ static void clean_directory(struct cleaning *cleaning, const char *directory, bo
         return;
     }
     for (struct dirent *entry; (entry = readdir(listing)) != NULL;)
-        clean_entry(cleaning, directory, entry->d_name, fixtures_only);
+        clean_entry(cleaning, directory, entry->d_name);
     closedir(listing);
 }
 
-/* No -d: the current directory (fuel-convert's default output), the data path, then the
-   fixtures' scratch directories in $TMPDIR. */
+/* No -d: the current directory (fuel-convert's default output), the data path, then $TMPDIR,
+   where fuel-fixture stages raw files. */
 static int clean_data_path(struct cleaning *cleaning)
 {
     struct fuel_config config;
     error_clear();
     int result = config_load(&config);
-    if (result != EXIT_OK) {
-        error_print(cleaning->program);
+    if (result != EXIT_OK)
         return result;
-    }
-    clean_directory(cleaning, ".", false, false);
+    clean_directory(cleaning, ".", false);
     for (size_t index = 0; index < config.data_path.count; index++)
-        clean_directory(cleaning, config.data_path.items[index], false, false);
+        clean_directory(cleaning, config.data_path.items[index], false);
     if (config.local_data_path != NULL)
-        clean_directory(cleaning, config.local_data_path, false, false);
-    clean_directory(cleaning, fixture_scratch_parent(), false, true);
+        clean_directory(cleaning, config.local_data_path, false);
+    clean_directory(cleaning, fixture_scratch_parent(), false);
     config_free(&config);
     return EXIT_OK;
 }
 
-static int clean_run(const struct parsed_arguments *parsed)
+int clean_body(const struct command_run *run)
 {
-    (void)parsed;
-    struct cleaning cleaning = {.program = program, .dry_run = dry_run};
-    if (directories.count == 0) {
+    const struct clean_options *options = run->options;
+    const struct option_list *directories = &options->directories;
+    struct cleaning cleaning = {.program = run->program, .dry_run = options->dry_run};
+    if (directories->count == 0) {
         int result = clean_data_path(&cleaning);
         if (result != EXIT_OK)
             return result;
     }
-    for (size_t index = 0; index < directories.count; index++)
-        clean_directory(&cleaning, directories.items[index], true, false);
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "%s: cannot write: standard output: %s\n", program, strerror(errno));
-        return EXIT_WRITE;
-    }
+    for (size_t index = 0; index < directories->count; index++)
+        clean_directory(&cleaning, directories->items[index], true);
+    if (fflush(stdout) != 0)
+        return error_set(EXIT_WRITE, "cannot write: standard output: %s", strerror(errno));
+    error_clear(); /* each failure is printed where it happened */
     return cleaning.result;
-}
-
-int cmd_clean(int argc, char **argv, const struct typed_command *typed)
-{
-    (void)typed;
-    return options_run(&clean_command_line, argc, argv, clean_run);
 }

@@ -1,33 +1,41 @@
 /* fuel __complete WORDS...: the candidates for the last of WORDS (the word being completed), read
-   from the command table and each command's option table, so that commands, options, dataset
-   names and formats (extras from the config included) complete without the scripts of
-   fuel-completion(1) knowing any of them. Prints the kind ("words", "files" or "directories"),
-   then one candidate a line. */
+   with the parser's own tokenizer from the command table and each command's option tables (a
+   dataset's too, once named), so that commands, options, dataset names and formats (extras from
+   the config included) complete without the scripts of fuel-completion(1) knowing any of them.
+   Prints the kind ("words", "files" or "directories"), then one candidate a line. */
 #include "common/base/config.h"
 #include "common/base/error.h"
-#include "converters/dataset.h"
-#include "converters/extra.h"
+#include "converters/file_resolve.h"
 #include "commands.h"
+#include "dataset_arguments.h"
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+const struct command_line complete_command_line = {
+    .usage = "WORDS...",
+    .maximum_positionals = (size_t)-1,
+    .verbatim = true,
+};
 
 /* The word being completed, and what its candidates must start with. */
 struct completion {
     const char *current; /* the part candidates are matched against */
     const char *lead;    /* printed before each candidate: "--dtype=" (zsh) or "=" (bash) */
-    const char *kind;
     const struct extra_converters *extras;
 };
 
-/* Where the words before the current one leave the command line. */
+/* What the words before the current one leave: the tables, the dataset, a pending option. */
 struct scan {
     const struct command_line *line;
+    struct option_tables tables;
     const char *positionals[2]; /* the dataset and its format, when given */
     size_t positional_count;
-    const struct command_option *pending;   /* a table option waiting for its value */
-    const char *pending_passed;             /* a dataset option waiting for its value */
+    bool waiting; /* the current word is the value of the last option */
+    const struct command_option *pending; /* that option, NULL when no table has it */
 };
 
 static void candidate(const struct completion *completion, const char *word)
@@ -50,82 +58,58 @@ static void candidate_words(const struct completion *completion, const char *wor
     }
 }
 
-/* Words offered once each, in the order first added. */
-struct word_set {
-    const char *words[256];
-    size_t count;
-};
-
-static void word_set_add(struct word_set *set, const char *word)
-{
-    for (size_t index = 0; index < set->count; index++)
-        if (strcmp(set->words[index], word) == 0)
-            return;
-    if (set->count < sizeof set->words / sizeof set->words[0])
-        set->words[set->count++] = word;
-}
-
-static void word_set_offer(const struct completion *completion, const struct word_set *set)
-{
-    for (size_t index = 0; index < set->count; index++)
-        candidate(completion, set->words[index]);
-}
-
-/* Every dataset name: the datasets (manifests included), then the extra converters. */
+/* Every dataset name, once: the datasets (manifests included), then the extra converters. */
 static void dataset_names(const struct completion *completion)
 {
-    struct word_set names = {0};
     const struct dataset *const *list = dataset_list();
     for (size_t index = 0; list[index] != NULL; index++)
-        word_set_add(&names, list[index]->name);
-    for (size_t index = 0; index < completion->extras->count; index++)
-        word_set_add(&names, completion->extras->items[index].name);
-    word_set_offer(completion, &names);
+        if (index == 0 || strcmp(list[index - 1]->name, list[index]->name) != 0)
+            candidate(completion, list[index]->name);
+    for (size_t index = 0; index < completion->extras->count; index++) {
+        const struct dataset *record;
+        if (dataset_find(completion->extras->items[index].name, NULL, &record) == DATASET_UNKNOWN)
+            candidate(completion, completion->extras->items[index].name);
+    }
+}
+
+/* Whether NAME ends as an HDF5 file's name does. */
+static bool hdf5_name(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot != NULL && (strcmp(dot, ".hdf5") == 0 || strcmp(dot, ".h5") == 0 ||
+                           strcmp(dot, ".hdf") == 0);
+}
+
+/* What a FILE|NAME argument resolves to besides the files the shell offers: each HDF5 file of
+   the data path by name, and each dataset name whose converted file is there (file_resolve). */
+static void resolvable_names(const struct completion *completion)
+{
+    struct fuel_config config = {0};
+    if (config_load(&config) == EXIT_OK)
+        for (size_t index = 0; index < config.data_path.count; index++) {
+            DIR *listing = opendir(config.data_path.items[index]);
+            for (struct dirent *entry; listing != NULL && (entry = readdir(listing)) != NULL;)
+                if (entry->d_name[0] != '.' && hdf5_name(entry->d_name))
+                    candidate(completion, entry->d_name);
+            if (listing != NULL)
+                closedir(listing);
+        }
+    config_free(&config);
+    const struct dataset *const *list = dataset_list();
+    for (size_t index = 0; list[index] != NULL; index++)
+        if ((index == 0 || strcmp(list[index - 1]->name, list[index]->name) != 0) &&
+            file_resolves(list[index]->name))
+            candidate(completion, list[index]->name);
+    error_clear();
 }
 
 /* The formats of dataset NAME. */
 static void dataset_formats(const struct completion *completion, const char *name)
 {
-    struct word_set formats = {0};
     const struct dataset *const *list = dataset_list();
     for (size_t index = 0; list[index] != NULL; index++)
         if (strcmp(list[index]->name, name) == 0 && list[index]->variant != NULL)
-            word_set_add(&formats, list[index]->variant);
-    word_set_offer(completion, &formats);
-}
-
-/* The converter of the dataset the scan saw, for its options (--dtype); NULL when none. */
-static const struct converter *scanned_converter(const struct scan *scan)
-{
-    if (scan->positional_count == 0)
-        return NULL;
-    const char *name = scan->positionals[0];
-    const char *format = scan->positional_count > 1 ? scan->positionals[1] : NULL;
-    const struct dataset *dataset;
-    if (dataset_find(name, format, &dataset) != DATASET_FOUND &&
-        dataset_find(name, NULL, &dataset) != DATASET_FOUND)
-        return NULL;
-    return dataset_converts(dataset) ? &dataset->converter : NULL;
-}
-
-static void option_names(const struct completion *completion, const struct scan *scan)
-{
-    const struct command_line *line = scan->line;
-    char word[80];
-    for (size_t index = 0; index < line->option_count; index++) {
-        const struct command_option *option = &line->options[index];
-        snprintf(word, sizeof word, "-%c", option->short_name);
-        if (option->short_name != 0)
-            candidate(completion, word);
-        snprintf(word, sizeof word, "--%s", option->long_name ? option->long_name : "");
-        if (option->long_name != NULL)
-            candidate(completion, word);
-    }
-    candidate(completion, "-h");
-    candidate(completion, "--help");
-    const struct converter *converter = line->pass_unknown ? scanned_converter(scan) : NULL;
-    for (size_t index = 0; converter != NULL && index < converter->option_count; index++)
-        candidate(completion, converter->options[index].name);
+            candidate(completion, list[index]->variant);
 }
 
 /* The candidates of a value or positional of completion kind KIND with CHOICES. */
@@ -138,28 +122,34 @@ static void kind_complete(const struct completion *completion, enum completion_k
     printf("%s\n", shown);
     if (choices != NULL)
         candidate_words(completion, choices);
-    if (kind == COMPLETE_DATASET || kind == COMPLETE_FILE_OR_DATASET)
+    if (kind == COMPLETE_DATASET)
         dataset_names(completion);
+    if (kind == COMPLETE_FILE_OR_DATASET)
+        resolvable_names(completion);
 }
 
-/* The value of the option the scan left waiting. */
-static void value_complete(const struct completion *completion, const struct scan *scan)
+static void option_names(const struct completion *completion, const struct option_tables *tables)
 {
-    if (scan->pending != NULL) {
-        kind_complete(completion, scan->pending->completion, scan->pending->choices);
-        return;
-    }
+    char word[80];
     printf("words\n");
-    const struct converter *converter = scanned_converter(scan);
-    int index = converter != NULL ? converter_option_index(converter, scan->pending_passed) : -1;
-    for (size_t choice = 0; index >= 0 && converter->options[index].choices[choice]; choice++)
-        candidate(completion, converter->options[index].choices[choice]);
+    for (size_t group = 0; group < tables->count; group++)
+        for (size_t index = 0; index < tables->tables[group].count; index++) {
+            const struct command_option *option = &tables->tables[group].options[index];
+            snprintf(word, sizeof word, "-%c", option->short_name);
+            if (option->short_name != 0)
+                candidate(completion, word);
+            snprintf(word, sizeof word, "--%s", option->long_name ? option->long_name : "");
+            if (option->long_name != NULL)
+                candidate(completion, word);
+        }
+    candidate(completion, "-h");
+    candidate(completion, "--help");
 }
 
 static void positional_complete(const struct completion *completion, const struct scan *scan)
 {
     const struct command_line *line = scan->line;
-    if (line->positional_completion != COMPLETE_DATASET) {
+    if (line->dataset == DATASET_NONE) {
         kind_complete(completion, line->positional_completion, line->positional_choices);
         return;
     }
@@ -170,103 +160,118 @@ static void positional_complete(const struct completion *completion, const struc
         dataset_formats(completion, scan->positionals[0]);
 }
 
-/* The option WORD names ("--name=value" cut at '='; "-jN" at its letter); NULL when none. */
-static const struct command_option *word_option(const struct command_line *line,
-                                                const char *word)
+/* The record of the dataset the words name (its format's, else its first), for its options. */
+static const struct dataset *scanned_record(const struct scan *scan)
 {
-    char name[128];
-    size_t length = word[1] == '-' ? strcspn(word, "=") : 2;
-    snprintf(name, sizeof name, "%.*s", (int)length, word);
-    return options_find(line, name);
+    const struct dataset *record = NULL;
+    if (scan->line->dataset == DATASET_NONE || scan->positional_count == 0)
+        return NULL;
+    const char *format = scan->positional_count > 1 ? scan->positionals[1] : NULL;
+    if (dataset_find(scan->positionals[0], format, &record) != DATASET_FOUND)
+        dataset_find(scan->positionals[0], NULL, &record);
+    return record;
 }
 
-static bool takes_value(const struct command_option *option)
+/* Reads WORDS with the parser's tokenizer: the positionals, and the option left waiting for its
+   value (the current word) by the last word. */
+static void tokens_read(struct scan *scan, char **words, int count)
 {
-    return option->kind != OPTION_FLAG && option->kind != OPTION_COUNT;
-}
-
-/* Whether option WORD (a table option, or a dataset option passed on) waits for the next word. */
-static bool waits_for_value(const struct scan *scan, const char *word)
-{
-    const struct command_option *option = word_option(scan->line, word);
-    if (option != NULL)
-        return takes_value(option) && strchr(word, '=') == NULL && (word[1] == '-' || !word[2]);
-    return scan->line->pass_unknown && strcmp(word, "--help") != 0 && strcmp(word, "-h") != 0 &&
-           strchr(word, '=') == NULL;
-}
-
-/* Records that the current word is the value of option WORD (its name up to any '='). */
-static void value_pending(struct scan *scan, const char *word, char *name, size_t size)
-{
-    snprintf(name, size, "%.*s", (int)strcspn(word, "="), word);
-    scan->pending = word_option(scan->line, word);
-    scan->pending_passed = scan->pending == NULL ? name : NULL;
-}
-
-/* Walks WORDS before the current one (the last of COUNT); true when the current word is an
-   option's value. bash splits "--dtype=fl" into "--dtype", "=", "fl": a lone "=" current word
-   gets its candidates led by "=". NAME keeps a dataset option's name. */
-static bool scan_words(struct scan *scan, char **words, int count,
-                       struct completion *completion, char *name, size_t size)
-{
-    bool options_ended = false;
-    for (int index = 0; index < count - 1; index++) {
-        const char *word = words[index];
-        if (options_ended || word[0] != '-' || word[1] == '\0') {
-            if (scan->positional_count < 2)
-                scan->positionals[scan->positional_count] = word;
-            scan->positional_count++;
-        } else if (strcmp(word, "--") == 0) {
-            options_ended = true;
-        } else if (waits_for_value(scan, word)) {
-            int value = index + 1 < count && strcmp(words[index + 1], "=") == 0 ? index + 2
-                                                                                 : index + 1;
-            if (value >= count - 1) {
-                value_pending(scan, word, name, size);
-                if (value > count - 1)
-                    completion->lead = "=", completion->current = "";
-                return true;
-            }
-            index = value;
+    struct tokenizer tokenizer;
+    struct token token;
+    bool pass_unknown = scan->line->dataset_options && scan->tables.count == 1;
+    tokenizer_start(&tokenizer, &scan->tables, pass_unknown, count, words);
+    scan->positional_count = 0;
+    scan->waiting = false;
+    scan->pending = NULL;
+    while (tokenizer_next(&tokenizer, &token)) {
+        if (token.kind == TOKEN_POSITIONAL && scan->positional_count < 2)
+            scan->positionals[scan->positional_count] = token.value;
+        scan->positional_count += token.kind == TOKEN_POSITIONAL;
+        if (token.value_missing) {
+            scan->waiting = true;
+            scan->pending = token.option;
         }
     }
-    return false;
 }
 
-static void command_complete(const struct command_line *line, char **words, int count,
-                             struct completion *completion)
+/* The words before the current one as the parser reads them: bash splits --dtype=fl into
+   --dtype, =, fl, which are joined again into BEFORE (kept alive in JOINED). */
+static int words_before(char **words, int count, char **before, char **joined)
 {
-    struct scan scan = {.line = line};
-    char name[128], lead[160];
-    const char *current = words[count - 1], *equals = strchr(current, '=');
-    completion->current = current;
-    if (scan_words(&scan, words, count, completion, name, sizeof name)) {
-        value_complete(completion, &scan);
+    int kept = 0;
+    for (int index = 0; index < count; index++) {
+        bool split = index + 2 < count && strcmp(words[index + 1], "=") == 0 &&
+                     strncmp(words[index], "--", 2) == 0;
+        if (split && asprintf(&joined[index], "%s=%s", words[index], words[index + 2]) >= 0) {
+            before[kept++] = joined[index];
+            index += 2;
+        } else {
+            before[kept++] = words[index];
+        }
+    }
+    return kept;
+}
+
+/* The candidates after the scan: the pending option's value, an option's "--name=" value, option
+   names, or a positional. */
+static void candidates_print(struct completion *completion, const struct scan *scan)
+{
+    const char *current = completion->current, *equals = strchr(current, '=');
+    char lead[160];
+    if (scan->waiting && scan->pending != NULL) {
+        kind_complete(completion, scan->pending->completion, scan->pending->choices);
+    } else if (scan->waiting) {
+        printf("words\n");
     } else if (current[0] == '-' && current[1] == '-' && equals != NULL) {
         snprintf(lead, sizeof lead, "%.*s", (int)(equals - current + 1), current);
         completion->lead = lead;
         completion->current = equals + 1;
-        value_pending(&scan, current, name, sizeof name);
-        if (scan.pending != NULL || line->pass_unknown)
-            value_complete(completion, &scan);
+        lead[strlen(lead) - 1] = '\0';
+        const struct command_option *option = options_find(&scan->tables, lead, NULL);
+        lead[strlen(lead)] = '=';
+        if (option != NULL && option_takes_value(option))
+            kind_complete(completion, option->completion, option->choices);
         else
             printf("words\n");
     } else if (current[0] == '-') {
-        printf("words\n");
-        option_names(completion, &scan);
+        option_names(completion, &scan->tables);
     } else {
-        positional_complete(completion, &scan);
+        positional_complete(completion, scan);
     }
 }
 
-static const struct command *command_named(const char *name)
+/* WORDS after the command's name, the last the one completed. */
+static void command_complete(const struct command_line *line, char **words, int count,
+                             struct completion *completion)
 {
-    size_t count;
-    const struct command *list = commands_list(&count);
-    for (size_t index = 0; index < count; index++)
-        if (list[index].summary != NULL && strcmp(list[index].name, name) == 0)
-            return &list[index];
-    return NULL;
+    int before_count = count - 1;
+    completion->current = words[count - 1];
+    if (strcmp(words[count - 1], "=") == 0 && count >= 2 &&
+        strncmp(words[count - 2], "--", 2) == 0) {
+        completion->lead = "=";
+        completion->current = "";
+    } else if (count >= 3 && strcmp(words[count - 2], "=") == 0 &&
+               strncmp(words[count - 3], "--", 2) == 0) {
+        before_count = count - 2;
+    }
+    char **before = calloc((size_t)count + 1, sizeof *before);
+    char **joined = calloc((size_t)count + 1, sizeof *joined);
+    if (before == NULL || joined == NULL) {
+        free(before);
+        free(joined);
+        return;
+    }
+    int kept = words_before(words, before_count, before, joined);
+    struct scan scan = {.line = line};
+    command_tables(line, NULL, NULL, NULL, &scan.tables);
+    tokens_read(&scan, before, kept);
+    command_tables(line, scanned_record(&scan), NULL, NULL, &scan.tables);
+    tokens_read(&scan, before, kept);
+    candidates_print(completion, &scan);
+    for (int index = 0; index < count; index++)
+        free(joined[index]);
+    free(joined);
+    free(before);
 }
 
 /* The first word after fuel: a command (or help), or fuel's own options. */
@@ -284,6 +289,18 @@ static void command_names(const struct completion *completion, bool with_help)
         candidate_words(completion, "--version -h --help");
 }
 
+static bool is_help(const char *word)
+{
+    return strcmp(word, "help") == 0 || strcmp(word, "-h") == 0 || strcmp(word, "--help") == 0;
+}
+
+/* A listed command called NAME; NULL when none. */
+static const struct command *listed_command(const char *name)
+{
+    const struct command *command = command_find(name);
+    return command != NULL && command->summary != NULL ? command : NULL;
+}
+
 /* WORDS[0] is the program as typed (fuel, or fuel-NAME), the last word the one completed. */
 static void words_complete(char **words, int count, struct completion *completion)
 {
@@ -292,40 +309,33 @@ static void words_complete(char **words, int count, struct completion *completio
     const struct command *command = NULL;
     completion->current = words[count - 1];
     if (strncmp(program, "fuel-", 5) == 0) {
-        command = command_named(program + 5);
-    } else if (count == 2 || (count == 3 && strcmp(words[1], "help") == 0)) {
+        command = listed_command(program + 5);
+    } else if (count == 2 || (count == 3 && is_help(words[1]))) {
         command_names(completion, count == 2);
         return;
     } else {
-        command = command_named(words[1]);
+        command = listed_command(words[1]);
         words++;
         count--;
     }
-    if (command == NULL || command->line == NULL)
+    if (command == NULL)
         printf("files\n");
     else
         command_complete(command->line, words + 1, count - 1, completion);
 }
 
-int cmd_complete(int argc, char **argv, const struct typed_command *typed)
+int complete_body(const struct command_run *run)
 {
-    (void)typed;
-    struct fuel_config config = {0};
-    struct extra_converters extras = {0};
-    struct completion completion = {.current = "", .lead = "", .extras = &extras};
+    struct dataset_choice choice = {0};
+    struct completion completion = {.current = "", .lead = "", .extras = &choice.extras};
     /* Extras complete when the config is sound; built-ins always do. */
-    if (config_load(&config) == EXIT_OK &&
-        dataset_registry_load(config.extra_downloaders.items,
-                              config.extra_downloaders.count) == EXIT_OK)
-        extra_converters_find(&extras, config.extra_converters.items,
-                              config.extra_converters.count);
+    dataset_choice_load(true, &choice);
     error_clear();
-    if (argc >= 3)
-        words_complete(argv + 1, argc - 1, &completion);
+    const struct parsed_arguments *parsed = run->parsed;
+    if (parsed->positional_count >= 2)
+        words_complete((char **)parsed->positionals, (int)parsed->positional_count, &completion);
     else
         printf("words\n");
-    extra_converters_free(&extras);
-    dataset_registry_free();
-    config_free(&config);
+    dataset_choice_free(&choice);
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_WRITE;
 }

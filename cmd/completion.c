@@ -7,10 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char program[] = "fuel-completion";
-
 const struct command_line completion_command_line = {
-    .program = program,
     .usage = "[-h] bash|zsh",
     .description =
         "Prints a script that completes fuel's commands, their options, dataset names and\n"
@@ -18,6 +15,7 @@ const struct command_line completion_command_line = {
         "  source <(fuel completion bash)    or, in zsh,    source <(fuel completion zsh)\n"
         "make install puts them where bash-completion and zsh find them.",
     .maximum_positionals = 1,
+    .positional_name = "SHELL: bash or zsh",
     .positional_completion = COMPLETE_CHOICE,
     .positional_choices = "bash zsh",
 };
@@ -94,22 +92,13 @@ static void print_script(const char *shell)
     }
 }
 
-static int completion_command(const struct parsed_arguments *parsed)
+int completion_body(const struct command_run *run)
 {
-    if (parsed->positional_count == 0)
-        return usage_error(program, "missing SHELL: bash or zsh");
-    if (strcmp(parsed->positionals[0], "bash") != 0 && strcmp(parsed->positionals[0], "zsh") != 0)
-        return usage_error(program, "unknown shell: %s: bash or zsh", parsed->positionals[0]);
-    print_script(parsed->positionals[0]);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "%s: cannot write: standard output\n", program);
-        return EXIT_WRITE;
-    }
+    const char *shell = run->parsed->positionals[0];
+    if (strcmp(shell, "bash") != 0 && strcmp(shell, "zsh") != 0)
+        return usage_error(run->program, "unknown shell: %s: bash or zsh", shell);
+    print_script(shell);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return error_set(EXIT_WRITE, "cannot write: standard output");
     return EXIT_OK;
-}
-
-int cmd_completion(int argc, char **argv, const struct typed_command *typed)
-{
-    (void)typed;
-    return options_run(&completion_command_line, argc, argv, completion_command);
 }

@@ -1,19 +1,9 @@
-/* The --threads default and the conversion's live progress line, for fuel-convert and fuel-fetch. */
+/* The conversion's live progress line, for fuel-convert and fuel-fetch. */
 #include "conversion_progress.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-unsigned conversion_threads(long threads)
-{
-    if (threads > 0)
-        return (unsigned)threads;
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    if (online < 1)
-        return 1;
-    return online > CONVERSION_MAX_THREADS ? CONVERSION_MAX_THREADS : (unsigned)online;
-}
 
 static void listener_stage(void *context, const char *label, uint64_t total)
 {
@@ -33,7 +23,7 @@ static void listener_advance(void *context, uint64_t done)
 }
 
 void conversion_listen(struct conversion_listener *listener, bool quiet,
-                       struct converter_arguments *arguments)
+                       struct conversion_request *request)
 {
     memset(listener, 0, sizeof *listener);
     if (quiet || !isatty(STDERR_FILENO))
@@ -41,17 +31,17 @@ void conversion_listen(struct conversion_listener *listener, bool quiet,
     listener->progress = progress_begin(PROGRESS_LIVE, stderr, 1);
     if (listener->progress == NULL)
         return; /* out of memory: the conversion runs without its line */
-    listener->dataset = arguments->dataset;
+    listener->dataset = request->dataset;
     listener->hooks = (struct converter_progress){listener_stage, listener_advance, listener};
-    arguments->progress = &listener->hooks;
+    request->progress = &listener->hooks;
 }
 
 void conversion_listener_end(struct conversion_listener *listener,
-                             struct converter_arguments *arguments)
+                             struct conversion_request *request)
 {
     if (listener->progress == NULL)
         return;
     progress_end(listener->progress);
     listener->progress = NULL;
-    arguments->progress = NULL;
+    request->progress = NULL;
 }

@@ -1,24 +1,13 @@
-/* What fuel-convert and fuel-fetch share around a conversion: the --threads option and the live
-   progress line drawn from the converter's stages and counts. */
+/* The live progress line of fuel-convert's and fuel-fetch's conversions, drawn from the
+   converter's stages and counts. */
 #ifndef FUEL_CONVERSION_PROGRESS_H
 #define FUEL_CONVERSION_PROGRESS_H
 
 #include "common/base/progress.h"
-#include "converters/dataset.h"
-#include "parse_options.h"
+#include "converters/conversion.h"
 
 #include <stdbool.h>
-
-#define CONVERSION_MAX_THREADS 256
-
-/* The --threads table entry, its value stored into THREADS (a long, 0 until given). */
-#define CONVERSION_THREADS_OPTION(threads)                                                        \
-    {.long_name = "threads", .kind = OPTION_INTEGER, .value = &(threads), .argument = "N",        \
-     .help = "worker threads of the conversion (default: the online CPUs)", .minimum = 1,         \
-     .maximum = CONVERSION_MAX_THREADS}
-
-/* THREADS when given (above 0), else the online CPUs (at most CONVERSION_MAX_THREADS). */
-unsigned conversion_threads(long threads);
+#include <stddef.h>
 
 /* Draws a converter's stages and counts on one line of stderr, redrawn in place. */
 struct conversion_listener {
@@ -28,14 +17,14 @@ struct conversion_listener {
     char label[512];
 };
 
-/* When stderr is a terminal and not QUIET, points ARGUMENTS' progress at LISTENER, which draws
-   the progress of ARGUMENTS' dataset until conversion_listener_end; otherwise leaves ARGUMENTS
+/* When stderr is a terminal and not QUIET, points REQUEST's progress at LISTENER, which draws
+   the progress of REQUEST's dataset until conversion_listener_end; otherwise leaves REQUEST
    silent. */
 void conversion_listen(struct conversion_listener *listener, bool quiet,
-                       struct converter_arguments *arguments);
+                       struct conversion_request *request);
 
 /* Clears the line and frees what conversion_listen made (nothing when it drew nothing). */
 void conversion_listener_end(struct conversion_listener *listener,
-                             struct converter_arguments *arguments);
+                             struct conversion_request *request);
 
 #endif

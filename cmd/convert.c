@@ -1,311 +1,246 @@
-/* fuel-convert: parses options, checks inputs, and runs a converter (built-in or extra) into an
-   atomically published file. */
-#include "common/base/config.h"
+/* fuel-convert: checks a dataset's inputs and runs its converter (built-in or extra) into an
+   atomically published file; -h lists the datasets, or a dataset's inputs, output and options. */
 #include "common/base/error.h"
 #include "common/base/publish.h"
 #include "converters/conversion.h"
-#include "converters/dataset.h"
+#include "converters/registry.h"
 #include "converters/extra_conversion.h"
 #include "commands.h"
-#include "conversion_progress.h"
 #include "dataset_arguments.h"
-#include "usage.h"
+#include "conversion_progress.h"
+#include "threads_option.h"
+#include "table.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-static const char program[] = "fuel-convert";
-
-static const char *input_directory = ".", *output_directory = ".", *output_filename;
-static long threads;
-static bool quiet;
-
-static const struct command_option options[] = {
-    {.short_name = 'd', .long_name = "directory", .kind = OPTION_STRING,
-     .value = &input_directory, .argument = "DIR", .completion = COMPLETE_DIRECTORY,
-     .help = "where the input files are (default: .)"},
-    {.short_name = 'o', .long_name = "output-directory", .alias = "output_directory",
-     .kind = OPTION_STRING, .value = &output_directory, .argument = "DIR",
-     .completion = COMPLETE_DIRECTORY, .help = "where to write the output (default: .)"},
-    {.short_name = 'r', .long_name = "output_filename", .alias = "output-filename",
-     .kind = OPTION_STRING, .value = &output_filename, .argument = "NAME",
-     .completion = COMPLETE_FILE,
-     .help = "output file name (.hdf5 added without .hdf5/.hdf/.h5)"},
-    CONVERSION_THREADS_OPTION(threads),
-    {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, .value = &quiet,
-     .help = "no progress line (drawn only when stderr is a terminal)"},
+struct convert_options {
+    const char *input_directory, *output_directory, *output_filename;
+    long threads;
+    bool quiet, verbose;
 };
 
+static const struct convert_options defaults = {.input_directory = ".",
+                                                .output_directory = "."};
+
+#define MEMBER(name) .offset = offsetof(struct convert_options, name)
+
+static const struct command_option options[] = {
+    {.short_name = 'd', .long_name = "directory", .kind = OPTION_STRING, MEMBER(input_directory),
+     .argument = "DIR", .completion = COMPLETE_DIRECTORY,
+     .help = "where the input files are (default: .)"},
+    {.short_name = 'o', .long_name = "output-directory", .alias = "output_directory",
+     .kind = OPTION_STRING, MEMBER(output_directory), .argument = "DIR",
+     .completion = COMPLETE_DIRECTORY, .help = "where to write the output (default: .)"},
+    {.short_name = 'r', .long_name = "output_filename", .alias = "output-filename",
+     .kind = OPTION_STRING, MEMBER(output_filename), .argument = "NAME",
+     .completion = COMPLETE_FILE,
+     .help = "output file name (.hdf5 added without .hdf5/.hdf/.h5)"},
+    THREADS_OPTION(struct convert_options, threads, "worker threads of the conversion"),
+    {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, MEMBER(quiet),
+     .help = "no progress line (drawn only when stderr is a terminal)"},
+    {.short_name = 'v', .long_name = "verbose", .kind = OPTION_FLAG, MEMBER(verbose),
+     .help = "list every missing input, not only the first"},
+};
+
+static int convert_help(const struct command_run *run);
+
 const struct command_line convert_command_line = {
-    .program = program,
-    .usage = "[-h] DATASET [FORMAT] [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q] [OPTIONS]",
+    .usage = "[-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q] [-v]",
+    .dataset_usage = "[-h] DATASET [FORMAT]",
     .description = "Converts the raw files of DATASET in DIR (default: the current directory) into\n"
                    "one HDF5 file in OUTDIR (default: the current directory), on N threads\n"
                    "(default: the online CPUs). On a terminal, a line on stderr shows the progress.",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
-    .maximum_positionals = (size_t)-1,
+    .options_size = sizeof(struct convert_options),
+    .option_defaults = &defaults,
     .positional_completion = COMPLETE_DATASET,
-    .pass_unknown = true,
+    .dataset = DATASET_CONVERTER,
+    .dataset_required = true,
+    .dataset_options = true,
+    .help = convert_help,
 };
 
-struct convert_request {
-    struct dataset_arguments dataset;
-    const struct converter *converter;
-    struct converter_arguments arguments;
-};
-
-static void print_overview(FILE *stream, const struct extra_converters *extras)
+/* The datasets with a built-in converter, then the extra converters. */
+static int datasets_print(const struct dataset_choice *choice)
 {
-    fprintf(stream, "usage: %s %s\n\n%s\n\ndatasets:\n", program, convert_command_line.usage,
-            convert_command_line.description);
+    static const size_t widths[] = {15, 0};
+    struct table table = {.indent = 2, .columns = 2, .minimum_widths = widths};
     const struct dataset *const *list = dataset_list();
-    for (size_t index = 0; list[index] != NULL; index++) {
-        const struct dataset *dataset = list[index];
-        char name[64];
-        if (!dataset_converts(dataset))
+    int result = EXIT_OK;
+    for (size_t index = 0; list[index] != NULL && result == EXIT_OK; index++) {
+        char label[160];
+        if (!dataset_converts(list[index]))
             continue;
-        snprintf(name, sizeof name, "%s%s%s", dataset->name, dataset->variant ? " " : "",
-                 dataset->variant ? dataset->variant : "");
-        fprintf(stream, "  %-16s %s\n", name, dataset->converter.summary);
+        dataset_label(list[index], label, sizeof label);
+        result = table_add_texts(&table,
+                                 (const char *[]){label, list[index]->converter->summary});
     }
-    for (size_t index = 0; index < extras->count; index++)
-        fprintf(stream, "  %-16s extra converter %s\n", extras->items[index].name,
-                extras->items[index].path);
-    fprintf(stream, "\n'fuel-convert DATASET -h' lists a dataset's inputs and options.\n");
+    for (size_t index = 0; index < choice->extras.count && result == EXIT_OK; index++) {
+        const struct extra_converter *extra = &choice->extras.items[index];
+        char summary[4200];
+        snprintf(summary, sizeof summary, "extra converter %s", extra->path);
+        result = table_add_texts(&table, (const char *[]){extra->name, summary});
+    }
+    return table_finish(&table, "\ndatasets:\n", result);
 }
 
-static void print_converter_options(const struct converter *converter)
+/* DATASET's usage, inputs, output (named with the options given) and options. */
+static void converter_help(const struct command_run *run, const struct dataset *dataset)
 {
-    options_print_table(&convert_command_line, stdout);
-    for (size_t index = 0; index < converter->option_count; index++) {
-        const struct converter_option *option = &converter->options[index];
-        printf("  %s {", option->name);
-        for (size_t choice = 0; option->choices[choice] != NULL; choice++)
-            printf("%s%s", choice ? "," : "", option->choices[choice]);
-        printf("}\n      %s (default: %s)\n", option->help, option->default_value);
-    }
-}
-
-static void print_converter_help(const struct dataset *dataset)
-{
-    const struct converter *converter = &dataset->converter;
-    struct converter_arguments defaults = {.input_directory = "."};
-    converter_arguments_init(&defaults, dataset);
+    const struct converter *converter = dataset->converter;
+    struct conversion_request request;
+    conversion_request_init(&request, dataset);
+    if (dataset == run->dataset->record)
+        request.options = run->dataset_options;
     struct converter_inputs inputs = {0};
     converter_list_inputs(dataset, &inputs);
     char output[256];
-    converter_name_output(converter, &defaults, output, sizeof output);
-    printf("usage: %s %s%s%s [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q]", program,
-           dataset->name, dataset->variant ? " " : "", dataset->variant ? dataset->variant : "");
-    for (size_t index = 0; index < converter->option_count; index++)
-        printf(" [%s VALUE]", converter->options[index].name);
-    printf("\n\n%s\n\ninputs (in DIR):\n", converter->summary);
+    conversion_output_name(&request, output, sizeof output);
+    command_help_usage(run, dataset);
+    printf("\n%s\n\ninputs (in DIR):\n", converter->summary);
     for (size_t index = 0; index < inputs.count; index++)
         printf("  %s\n", inputs.names[index]);
     printf("\noutput (in OUTDIR): %s\n\n", output);
-    print_converter_options(converter);
+    command_help_options(run, dataset);
 }
 
-/* DATASET -h without a format: the help of each of its formats. */
-static void print_formats_help(const char *dataset)
+static int extra_help(const struct command_run *run)
 {
+    const struct extra_converter *converter = run->dataset->extra;
+    const char **words = calloc(run->parsed->word_count + 1, sizeof *words);
+    if (words == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    size_t count = dataset_extra_words(run->parsed, words);
+    command_help_usage(run, NULL);
+    printf("\nextra converter %s; its own help follows.\n\n", converter->path);
+    fflush(stdout);
+    struct subprocess_result child;
+    int result = extra_conversion_help(converter, words, count, &child);
+    if (result == EXIT_OK) {
+        fwrite(child.output, 1, child.length, stdout);
+        result = WIFEXITED(child.status) ? WEXITSTATUS(child.status) : EXIT_OTHER;
+    }
+    free(child.output);
+    free(words);
+    return result;
+}
+
+/* -h: the datasets; a dataset's inputs and options (each format's without FORMAT); or an extra
+   converter's own help. */
+static int convert_help(const struct command_run *run)
+{
+    const struct dataset_choice *choice = run->dataset;
+    if (choice->extra != NULL)
+        return extra_help(run);
+    if (choice->name == NULL) {
+        command_help(run);
+        int result = datasets_print(choice);
+        printf("\n'%s DATASET -h' lists a dataset's inputs and options.\n", run->program);
+        return result;
+    }
     const char *separator = "";
     const struct dataset *const *list = dataset_list();
     for (size_t index = 0; list[index] != NULL; index++)
-        if (strcmp(list[index]->name, dataset) == 0 && dataset_converts(list[index])) {
+        if (choice->record == list[index] ||
+            (choice->record == NULL && strcmp(list[index]->name, choice->name) == 0 &&
+             dataset_converts(list[index]))) {
             fputs(separator, stdout);
-            print_converter_help(list[index]);
+            converter_help(run, list[index]);
             separator = "\n";
         }
-}
-
-/* Picks the converter of DATASET, and of its FORMAT when it has several. */
-static int find_converter(struct convert_request *request)
-{
-    const char *name = request->dataset.name, *format = request->dataset.format;
-    const struct dataset *match;
-    enum dataset_lookup found = dataset_find(name, format, &match);
-    if (found == DATASET_UNKNOWN || (found == DATASET_FOUND && !dataset_converts(match)))
-        return usage_error(program, "unknown dataset: %s", name);
-    if (found != DATASET_FOUND)
-        return usage_error(program, format ? "unknown format: %s" : "missing format of %s",
-                           format ? format : name);
-    request->converter = &match->converter;
-    converter_arguments_init(&request->arguments, match);
     return EXIT_OK;
 }
 
-/* Fuel's message when inputs are missing: each one, then the hint. */
-static int check_inputs(const struct conversion_inputs *inputs)
+/* Fuel's hint when inputs are missing, on one line naming the first; -v lists them all. */
+static int check_inputs(const struct command_run *run, const struct conversion_inputs *inputs)
 {
-    size_t missing = 0;
+    const struct convert_options *chosen = run->options;
+    size_t missing = 0, first = 0;
+    bool listed[CONVERTER_MAX_INPUTS] = {false};
     for (size_t index = 0; index < inputs->count; index++) {
         struct stat status;
         if (stat(inputs->paths[index], &status) == 0 && S_ISREG(status.st_mode))
             continue;
         if (missing++ == 0)
-            fprintf(stderr, "%s: the following required files were not found:\n", program);
-        fprintf(stderr, "   * %s\n", inputs->paths[index]);
+            first = index;
+        listed[index] = true;
     }
     if (missing == 0)
         return EXIT_OK;
+    if (missing == 1)
+        fprintf(stderr, "%s: required file not found: %s; ", run->program, inputs->paths[first]);
+    else
+        fprintf(stderr, "%s: %zu required files not found: %s and %zu more%s; ", run->program,
+                missing, inputs->paths[first], missing - 1,
+                chosen->verbose ? ", listed below" : " (-v lists them)");
     fprintf(stderr, "Did you forget to run fuel-download?\n");
+    for (size_t index = 0; chosen->verbose && missing > 1 && index < inputs->count; index++)
+        if (listed[index])
+            fprintf(stderr, "   * %s\n", inputs->paths[index]);
     return EXIT_MISSING_INPUT;
 }
 
-static int write_output(const struct convert_request *request, const struct typed_command *typed)
+static int write_output(const struct command_run *run, struct conversion_request *request)
 {
+    const struct convert_options *chosen = run->options;
     struct conversion_inputs inputs;
-    char name[1024], path[PATH_MAX];
-    conversion_inputs_list(&request->arguments, &inputs);
-    int result = check_inputs(&inputs);
+    char path[PATH_MAX];
+    conversion_inputs_list(request, &inputs);
+    int result = check_inputs(run, &inputs);
     if (result != EXIT_OK)
         return result;
-    if (output_filename == NULL)
-        converter_name_output(request->converter, &request->arguments, name, sizeof name);
-    else
-        publish_file_name(output_filename, name, sizeof name);
-    error_clear();
-    result = publish_directory_create(output_directory);
-    struct converter_arguments arguments = request->arguments;
     struct conversion_listener listener;
-    conversion_listen(&listener, quiet, &arguments);
-    if (result == EXIT_OK)
-        result = conversion_write(request->converter, &arguments, inputs.list, inputs.count,
-                                  output_directory, name, typed, path, sizeof path);
-    conversion_listener_end(&listener, &arguments);
+    conversion_listen(&listener, chosen->quiet, request);
+    result = conversion_run(request, path, sizeof path);
+    conversion_listener_end(&listener, request);
     if (result == EXIT_OK)
         printf("%s\n", path);
-    else
-        error_print(program);
     return result;
-}
-
-/* -h: the datasets, the formats of one, or one converter's inputs and options. */
-static int print_help(struct convert_request *request, const struct extra_converters *extras)
-{
-    if (request->dataset.name == NULL) {
-        print_overview(stdout, extras);
-        return EXIT_OK;
-    }
-    if (request->dataset.format == NULL && dataset_has_formats(request->dataset.name)) {
-        print_formats_help(request->dataset.name);
-        return EXIT_OK;
-    }
-    int result = find_converter(request);
-    if (result == EXIT_OK)
-        print_converter_help(request->arguments.dataset);
-    return result;
-}
-
-static int convert_builtin(const struct parsed_arguments *parsed,
-                           const struct extra_converters *extras, const struct typed_command *typed)
-{
-    struct convert_request request = {0};
-    int result = dataset_arguments_read(program, parsed, &request.dataset);
-    if (result != EXIT_OK)
-        return result;
-    if (parsed->help)
-        return print_help(&request, extras);
-    result = find_converter(&request);
-    if (result == EXIT_OK)
-        result = dataset_options_apply(program, parsed, request.converter, &request.arguments);
-    if (result != EXIT_OK)
-        return result;
-    request.arguments.input_directory = input_directory;
-    request.arguments.scratch_directory = output_directory;
-    request.arguments.threads = conversion_threads(threads);
-    return write_output(&request, typed);
 }
 
 /* A violation of the H5PYDataset rules in an extra converter's file, one line. */
 static void violation_print(const char *line)
 {
-    fprintf(stderr, "%s: %s\n", program, line);
+    fprintf(stderr, "fuel-convert: %s\n", line);
 }
 
-static int print_extra_help(const struct extra_converter *converter, const char *const *words,
-                            size_t count)
+/* Every argument but -d, -o, -r and the dataset name goes to the extra converter. */
+static int convert_extra(const struct command_run *run)
 {
-    printf("usage: %s %s [-d DIR] [-o OUTDIR] [-r NAME] [ARGUMENTS]\n\n"
-           "extra converter %s; its own help follows.\n\n", program, converter->name,
-           converter->path);
-    fflush(stdout);
-    struct subprocess_result run;
-    int result = extra_conversion_help(converter, words, count, &run);
-    if (result == EXIT_OK) {
-        fwrite(run.output, 1, run.length, stdout);
-        result = WIFEXITED(run.status) ? WEXITSTATUS(run.status) : EXIT_OTHER;
-    } else {
-        error_print(program);
-    }
-    free(run.output);
-    return result;
-}
-
-/* Every argument but -d, -o, -r, -h and the dataset name goes to the extra converter. */
-static int convert_extra(const struct extra_converter *converter,
-                         const struct parsed_arguments *parsed, const struct typed_command *typed)
-{
-    const char **words = calloc(parsed->word_count + 1, sizeof *words);
-    if (words == NULL) {
-        fprintf(stderr, "%s: out of memory\n", program);
-        return EXIT_OTHER;
-    }
-    size_t count = dataset_extra_words(parsed, words);
-    if (parsed->help) {
-        int status = print_extra_help(converter, words, count);
-        free(words);
-        return status;
-    }
-    struct extra_conversion conversion = {converter, input_directory, output_directory,
-                                          output_filename, words, count, typed,
-                                          violation_print};
+    const struct convert_options *chosen = run->options;
+    const char **words = calloc(run->parsed->word_count + 1, sizeof *words);
+    if (words == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    size_t count = dataset_extra_words(run->parsed, words);
+    struct extra_conversion conversion = {
+        run->dataset->extra, chosen->input_directory, chosen->output_directory,
+        chosen->output_filename, words, count, run->typed, violation_print};
     char path[4096];
-    error_clear();
     int result = extra_conversion_write(&conversion, path, sizeof path);
     if (result == EXIT_OK)
         printf("%s\n", path);
-    else
-        error_print(program);
     free(words);
     return result;
 }
 
-/* The extra converters of the config's extra_converters directories. */
-static int load_extras(struct extra_converters *extras)
+int convert_body(const struct command_run *run)
 {
-    struct fuel_config config = {0};
-    error_clear();
-    int result = config_load(&config);
-    if (result == EXIT_OK)
-        result = extra_converters_find(extras, config.extra_converters.items,
-                                       config.extra_converters.count);
-    config_free(&config);
-    if (result != EXIT_OK)
-        error_print(program);
-    return result;
-}
-
-int cmd_convert(int argc, char **argv, const struct typed_command *typed)
-{
-    struct extra_converters extras = {0};
-    struct parsed_arguments parsed;
-    int result = options_parse(&convert_command_line, argc, argv, &parsed);
-    if (result == EXIT_OK)
-        result = load_extras(&extras);
-    if (result == EXIT_OK) {
-        const char *dataset = parsed.positional_count > 0 ? parsed.positionals[0] : NULL;
-        const struct extra_converter *extra =
-            dataset != NULL ? extra_converter_find(&extras, dataset) : NULL;
-        result = extra != NULL ? convert_extra(extra, &parsed, typed)
-                               : convert_builtin(&parsed, &extras, typed);
-    }
-    extra_converters_free(&extras);
-    parsed_arguments_free(&parsed);
-    return result;
+    const struct convert_options *chosen = run->options;
+    if (run->dataset->extra != NULL)
+        return convert_extra(run);
+    struct conversion_request request;
+    conversion_request_init(&request, run->dataset->record);
+    request.options = run->dataset_options;
+    request.input_directory = chosen->input_directory;
+    request.output_directory = chosen->output_directory;
+    request.output_name = chosen->output_filename;
+    request.threads = (unsigned)chosen->threads;
+    request.typed = run->typed;
+    return write_output(run, &request);
 }

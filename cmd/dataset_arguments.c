@@ -1,42 +1,113 @@
-/* Reads NAME [FORMAT] and the dataset options passed on, the same way for every command. */
+/* Resolves NAME [FORMAT] the same way for every dataset command: the record, or the extra
+   converter, and one message per mistake. */
 #include "dataset_arguments.h"
 
 #include "common/base/error.h"
+#include "common/base/suggest.h"
 #include "usage.h"
 
-int dataset_arguments_read(const char *program, const struct parsed_arguments *parsed,
-                           struct dataset_arguments *dataset)
+#include <stdio.h>
+#include <string.h>
+
+int dataset_choice_load(bool extras, struct dataset_choice *choice)
 {
-    *dataset = (struct dataset_arguments){0};
-    size_t taken = 0;
-    if (parsed->positional_count > 0)
-        dataset->name = parsed->positionals[taken++];
-    if (dataset->name != NULL && parsed->positional_count > 1 &&
-        dataset_has_formats(dataset->name))
-        dataset->format = parsed->positionals[taken++];
-    if (parsed->help)
+    int result = config_load(&choice->config);
+    if (result == EXIT_OK)
+        result = dataset_registry_load(choice->config.extra_downloaders.items,
+                                       choice->config.extra_downloaders.count);
+    if (result == EXIT_OK && extras)
+        result = extra_converters_find(&choice->extras, choice->config.extra_converters.items,
+                                       choice->config.extra_converters.count);
+    return result;
+}
+
+void dataset_choice_free(struct dataset_choice *choice)
+{
+    extra_converters_free(&choice->extras);
+    dataset_registry_free();
+    config_free(&choice->config);
+}
+
+void dataset_label(const struct dataset *record, char *text, size_t size)
+{
+    snprintf(text, size, "%s%s%s", record->name, record->variant != NULL ? " " : "",
+             record->variant != NULL ? record->variant : "");
+}
+
+static bool counts(enum dataset_argument kind, const struct dataset *record)
+{
+    return kind != DATASET_CONVERTER || dataset_converts(record);
+}
+
+/* "unknown dataset: mnsit; did you mean `mnist`?", or the datasets when none is close. */
+static int unknown_dataset(const char *program, enum dataset_argument kind,
+                           const struct dataset_choice *choice)
+{
+    const char *names[128];
+    size_t count = 0;
+    const struct dataset *const *list = dataset_list();
+    struct suggestion suggestion;
+    suggestion_begin(&suggestion, choice->name);
+    for (size_t index = 0; list[index] != NULL && count < 128; index++)
+        if (counts(kind, list[index]) &&
+            (count == 0 || strcmp(names[count - 1], list[index]->name) != 0))
+            names[count++] = list[index]->name;
+    for (size_t index = 0; kind == DATASET_CONVERTER && index < choice->extras.count; index++)
+        if (count < 128)
+            names[count++] = choice->extras.items[index].name;
+    for (size_t index = 0; index < count; index++)
+        suggestion_offer(&suggestion, names[index]);
+    char ending[1024], joined[960];
+    if (!suggestion_text(&suggestion, ending, sizeof ending)) {
+        names_join(joined, sizeof joined, names, count);
+        snprintf(ending, sizeof ending, "datasets: %s", joined);
+    }
+    return usage_error_ending(program, ending, "unknown dataset: %s", choice->name);
+}
+
+static int format_error(const char *program, const struct dataset_choice *choice)
+{
+    char formats[128];
+    dataset_format_list(choice->name, " or ", formats, sizeof formats);
+    return usage_error(program, "%s needs a format, %s: %s", choice->name, formats,
+                       choice->format != NULL ? choice->format : "none given");
+}
+
+int dataset_choice_resolve(const char *program, enum dataset_argument kind,
+                           const char *const *positionals, size_t count, bool help,
+                           struct dataset_choice *choice)
+{
+    if (count == 0)
         return EXIT_OK;
-    if (dataset->name == NULL)
-        return usage_error(program, "missing dataset name");
-    if (taken < parsed->positional_count)
-        return usage_error(program, "unexpected argument: %s", parsed->positionals[taken]);
+    choice->name = positionals[0];
+    choice->taken = 1;
+    if (count > 1 && dataset_has_formats(choice->name))
+        choice->format = positionals[choice->taken++];
+    choice->extra = extra_converter_find(&choice->extras, choice->name);
+    switch (dataset_find(choice->name, choice->format, &choice->record)) {
+    case DATASET_FOUND:
+        break;
+    case DATASET_FORMAT_MISSING:
+        return help ? EXIT_OK : format_error(program, choice);
+    case DATASET_FORMAT_UNKNOWN:
+        return format_error(program, choice);
+    default:
+        if (kind == DATASET_CONVERTER && choice->extra != NULL)
+            return EXIT_OK;
+        return unknown_dataset(program, kind, choice);
+    }
+    if (dataset_converts(choice->record))
+        choice->extra = NULL;
+    else if (kind == DATASET_CONVERTER && choice->extra == NULL)
+        return unknown_dataset(program, kind, choice);
     return EXIT_OK;
 }
 
-int dataset_options_apply(const char *program, const struct parsed_arguments *parsed,
-                          const struct converter *converter, struct converter_arguments *arguments)
+const struct converter *dataset_choice_converter(const struct dataset_choice *choice)
 {
-    for (size_t index = 0; index < parsed->passed_count; index++) {
-        const struct passed_option *passed = &parsed->passed[index];
-        int option = converter_option_index(converter, passed->name);
-        if (option < 0)
-            return usage_error(program, "unknown option: %s", passed->name);
-        if (passed->value == NULL)
-            return usage_error(program, "option %s needs a value", passed->name);
-        if (!converter_option_choose(converter, option, arguments, passed->value))
-            return usage_error(program, "invalid choice: %s", passed->value);
-    }
-    return EXIT_OK;
+    if (choice->extra != NULL || choice->record == NULL || !dataset_converts(choice->record))
+        return NULL;
+    return choice->record->converter;
 }
 
 size_t dataset_extra_words(const struct parsed_arguments *parsed, const char **words)

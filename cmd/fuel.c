@@ -1,8 +1,10 @@
 /* The fuel dispatcher: `fuel CMD ARGS` and `fuel-CMD ARGS` run the same entry of one table. */
+#include "common/base/suggest.h"
 #include "common/base/versions.h"
 #include "commands.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,32 +12,33 @@
 #include <unistd.h>
 
 static const struct command commands[] = {
-    {"download", cmd_download, "download a dataset's raw files, verified and resumable",
-     &download_command_line},
-    {"convert", cmd_convert, "convert downloaded raw files into an H5PYDataset HDF5 file",
-     &convert_command_line},
-    {"info", cmd_info, "show what an H5PYDataset file holds: splits, sources, provenance",
-     &info_command_line},
-    {"list", cmd_list, "list datasets, the state of their raw files and converted files",
-     &list_command_line},
-    {"path", cmd_path, "print where a name is found in the data path", &path_command_line},
-    {"fetch", cmd_fetch, "download, convert and remove the raw files, in one step",
-     &fetch_command_line},
-    {"cache", cmd_cache, "copy a data path file to the local data path once", &cache_command_line},
-    {"clean", cmd_clean, "remove temporary files that killed conversions left behind",
-     &clean_command_line},
-    {"fixture", cmd_fixture, "write small, faithful data for CI jobs (HDF5 or raw files)",
-     &fixture_command_line},
-    {"export", cmd_export, "write a file's splits for Caffe, Mocha, MXNet, image lists or NumPy",
-     &export_command_line},
-    {"preview", cmd_preview, "draw a split's examples as a PNG grid and print their labels",
-     &preview_command_line},
-    {"serve", cmd_serve, "push a split's batches over ZeroMQ in Python Fuel's protocol",
-     &serve_command_line},
-    {"completion", cmd_completion, "print a bash or zsh completion script",
-     &completion_command_line},
-    {"__complete", cmd_complete, NULL, NULL},
-    {"__svhn-boxes", cmd_svhn_boxes, NULL, NULL},
+    {"download", "download a dataset's raw files, verified and resumable",
+     &download_command_line, download_body},
+    {"convert", "convert downloaded raw files into an H5PYDataset HDF5 file",
+     &convert_command_line, convert_body},
+    {"info", "show what an H5PYDataset file holds: splits, sources, provenance",
+     &info_command_line, info_body},
+    {"list", "list datasets, the state of their raw files and converted files",
+     &list_command_line, list_body},
+    {"path", "print where a name is found in the data path", &path_command_line, path_body},
+    {"fetch", "download, convert and remove the raw files, in one step", &fetch_command_line,
+     fetch_body},
+    {"cache", "copy a data path file to the local data path once", &cache_command_line,
+     cache_body},
+    {"clean", "remove temporary files that killed conversions left behind", &clean_command_line,
+     clean_body},
+    {"fixture", "write small, faithful data for CI jobs (HDF5 or raw files)",
+     &fixture_command_line, fixture_body},
+    {"export", "write a file's splits for Caffe, Mocha, MXNet, image lists or NumPy",
+     &export_command_line, export_body},
+    {"preview", "draw a split's examples as a PNG grid and print their labels",
+     &preview_command_line, preview_body},
+    {"serve", "push a split's batches over ZeroMQ in Python Fuel's protocol",
+     &serve_command_line, serve_body},
+    {"completion", "print a bash or zsh completion script", &completion_command_line,
+     completion_body},
+    {"__complete", NULL, &complete_command_line, complete_body},
+    {"__svhn-boxes", NULL, &svhn_boxes_command_line, svhn_boxes_body},
 };
 enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
 
@@ -43,6 +46,14 @@ const struct command *commands_list(size_t *count)
 {
     *count = COMMAND_COUNT;
     return commands;
+}
+
+const struct command *command_find(const char *name)
+{
+    for (size_t index = 0; index < COMMAND_COUNT; index++)
+        if (strcmp(commands[index].name, name) == 0)
+            return &commands[index];
+    return NULL;
 }
 
 static void print_usage(FILE *stream)
@@ -65,49 +76,33 @@ static int print_version(void)
     return 0;
 }
 
-static const struct command *command_find(const char *name)
-{
-    for (size_t index = 0; index < COMMAND_COUNT; index++)
-        if (strcmp(commands[index].name, name) == 0)
-            return &commands[index];
-    return NULL;
-}
-
-static size_t edit_distance(const char *left, const char *right)
-{
-    size_t right_length = strlen(right), row[64];
-    if (right_length >= 64)
-        return 64;
-    for (size_t column = 0; column <= right_length; column++)
-        row[column] = column;
-    for (size_t line = 1; left[line - 1] != '\0'; line++) {
-        size_t diagonal = row[0];
-        row[0] = line;
-        for (size_t column = 1; column <= right_length; column++) {
-            size_t above = row[column];
-            size_t substitution = diagonal + (left[line - 1] != right[column - 1]);
-            size_t best = above + 1 < row[column - 1] + 1 ? above + 1 : row[column - 1] + 1;
-            row[column] = substitution < best ? substitution : best;
-            diagonal = above;
-        }
-    }
-    return row[right_length];
-}
-
 static int unknown_command(const char *name)
 {
-    fprintf(stderr, "fuel: '%s' is not a fuel command; see 'fuel -h'", name);
-    const char *separator = ". The most similar: ";
-    for (size_t index = 0; index < COMMAND_COUNT; index++) {
-        const char *candidate = commands[index].name;
-        if (commands[index].summary == NULL)
-            continue;
-        if (edit_distance(name, candidate) <= 2 || strncmp(name, candidate, strlen(name)) == 0) {
-            fprintf(stderr, "%s%s", separator, candidate);
-            separator = ", ";
-        }
-    }
-    fputc('\n', stderr);
+    struct suggestion suggestion;
+    char ending[256];
+    suggestion_begin(&suggestion, name);
+    for (size_t index = 0; index < COMMAND_COUNT; index++)
+        if (commands[index].summary != NULL)
+            suggestion_offer(&suggestion, commands[index].name);
+    if (suggestion_text(&suggestion, ending, sizeof ending))
+        fprintf(stderr, "fuel: '%s' is not a fuel command; %s\n", name, ending);
+    else
+        fprintf(stderr, "fuel: '%s' is not a fuel command; see 'fuel -h'\n", name);
+    return 2;
+}
+
+/* "fuel: unknown option: --verison; did you mean `--version`?" */
+static int unknown_option(const char *name)
+{
+    struct suggestion suggestion;
+    char ending[256];
+    suggestion_begin(&suggestion, name);
+    suggestion_offer(&suggestion, "--version");
+    suggestion_offer(&suggestion, "--help");
+    if (suggestion_text(&suggestion, ending, sizeof ending))
+        fprintf(stderr, "fuel: unknown option: %s; %s\n", name, ending);
+    else
+        fprintf(stderr, "fuel: unknown option: %s; see 'fuel -h'\n", name);
     return 2;
 }
 
@@ -133,9 +128,9 @@ static int run_external(const char *name, int argc, char **argv)
     return 1;
 }
 
-/* EXTERNAL: whether a NAME outside the table may run fuel-NAME from PATH; not when fuel itself
-   was invoked as fuel-NAME, which would run this very program again, forever. */
-/* Runs NAME with ARGV[0] "fuel-NAME" (a copy: ARGV stays as TYPED, for provenance). */
+/* Runs NAME with ARGV[0] "fuel-NAME" (a copy: ARGV stays as TYPED, for provenance). EXTERNAL:
+   whether a NAME outside the table may run fuel-NAME from PATH; not when fuel itself was invoked
+   as fuel-NAME, which would run this very program again, forever. */
 static int run_command(const char *name, int argc, char **argv, bool external,
                        const struct typed_command *typed)
 {
@@ -149,17 +144,23 @@ static int run_command(const char *name, int argc, char **argv, bool external,
         return 1;
     memcpy(arguments + 1, argv + 1, (size_t)(argc - 1) * sizeof *arguments);
     arguments[0] = program;
-    int result = command->run(argc, arguments, typed);
+    /* Past the file size limit (ulimit -f) a write fails with EFBIG, reported as exit 7 with the
+       staging removed, instead of SIGXFSZ killing fuel without a word. */
+    signal(SIGXFSZ, SIG_IGN);
+    int result = command_run(command, argc, arguments, typed);
     free(arguments);
     return result;
 }
 
+/* `fuel help COMMAND` and `fuel --help COMMAND`: the command's -h; without one, fuel's. */
 static int run_help(int argc, char **argv, const struct typed_command *typed)
 {
     if (argc < 3) {
         print_usage(stdout);
         return 0;
     }
+    if (argv[2][0] == '-')
+        return unknown_option(argv[2]);
     char *help_argv[] = {argv[2], "-h", NULL};
     return run_command(argv[2], 2, help_argv, true, typed);
 }
@@ -171,18 +172,16 @@ int main(int argc, char **argv)
     const char *invoked = slash != NULL ? slash + 1 : argv[0];
     if (strncmp(invoked, "fuel-", 5) == 0)
         return run_command(invoked + 5, argc, argv, false, &typed);
-    if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-        print_usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
-    }
-    if (strcmp(argv[1], "--version") == 0)
-        return print_version();
-    if (strcmp(argv[1], "help") == 0)
-        return run_help(argc, argv, &typed);
-    if (argv[1][0] == '-') {
-        fprintf(stderr, "fuel: unknown option: %s\n", argv[1]);
+    if (argc < 2) {
         print_usage(stderr);
         return 2;
     }
+    if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "--help") == 0)
+        return run_help(argc, argv, &typed);
+    if (strcmp(argv[1], "--version") == 0)
+        return print_version();
+    if (argv[1][0] == '-')
+        return unknown_option(argv[1]);
     return run_command(argv[1], argc - 1, argv + 1, true, &typed);
 }

@@ -48,3 +48,12 @@ void info_fixture_print(const struct h5py_file *file)
     }
     json_decref(provenance);
 }
+
+bool info_is_fixture(const struct h5py_file *file)
+{
+    const char *text = h5py_file_attribute(file, "fuel_provenance");
+    json_t *provenance = text != NULL ? json_loads(text, 0, NULL) : NULL;
+    bool fixture = json_is_object(json_object_get(provenance, "fixture"));
+    json_decref(provenance);
+    return fixture;
+}

@@ -4,7 +4,12 @@
 
 #include "common/h5py/h5py_reader.h"
 
+#include <stdbool.h>
+
 /* Prints the note when FILE's provenance has a "fixture" entry; nothing otherwise. */
 void info_fixture_print(const struct h5py_file *file);
+
+/* Whether FILE's provenance marks it as a fixture (fuel-fixture wrote it). */
+bool info_is_fixture(const struct h5py_file *file);
 
 #endif

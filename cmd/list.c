@@ -5,44 +5,48 @@
 #include "common/base/fault_guard.h"
 #include "common/h5py/provenance.h"
 #include "common/base/progress.h"
-#include "common/base/publish.h"
+#include "common/base/staging.h"
 #include "common/download/raw_file.h"
 #include "common/formats/inflated_digest.h"
-#include "converters/dataset.h"
+#include "converters/registry.h"
+#include "converters/conversion.h"
 #include "converters/extra.h"
 #include "commands.h"
+#include "table.h"
 #include "usage.h"
 
 #include <dirent.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static const char program[] = "fuel-list";
-
-static const char *directory, *checksums_path;
-static bool as_json, verify;
+struct list_options {
+    const char *directory, *checksums_path;
+    bool as_json, verify;
+};
 
 static const struct command_option options[] = {
-    {.long_name = "json", .kind = OPTION_FLAG, .value = &as_json,
+    {.long_name = "json", .kind = OPTION_FLAG, .offset = offsetof(struct list_options, as_json),
      .help = "print a JSON array, one object per dataset"},
-    {.long_name = "verify", .kind = OPTION_FLAG, .value = &verify,
+    {.long_name = "verify", .kind = OPTION_FLAG, .offset = offsetof(struct list_options, verify),
      .help = "hash the raw files present and compare them with the published checksums"},
-    {.long_name = "checksums", .kind = OPTION_STRING, .value = &checksums_path,
-     .argument = "FILE", .completion = COMPLETE_FILE,
+    {.long_name = "checksums", .kind = OPTION_STRING,
+     .offset = offsetof(struct list_options, checksums_path), .argument = "FILE",
+     .completion = COMPLETE_FILE,
      .help = "md5sum/sha256sum lines replacing the published checksums (and sizes)"},
-    {.short_name = 'd', .long_name = "directory", .kind = OPTION_STRING, .value = &directory,
-     .argument = "DIR", .completion = COMPLETE_DIRECTORY,
+    {.short_name = 'd', .long_name = "directory", .kind = OPTION_STRING,
+     .offset = offsetof(struct list_options, directory), .argument = "DIR",
+     .completion = COMPLETE_DIRECTORY,
      .help = "look for the raw files in DIR (default: the first data path directory holding "
              "each file)"},
 };
 
 const struct command_line list_command_line = {
-    .program = program,
     .usage = "[-h] [--json] [--verify] [--checksums FILE] [-d DIR]",
     .description =
         "Lists every dataset: its raw files and their state (missing, partial, present, wrong size,\n"
@@ -50,9 +54,11 @@ const struct command_line list_command_line = {
         "(FUEL_DATA_PATH or data_path in ~/.fuelrc), with size and creation time.",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
+    .options_size = sizeof(struct list_options),
 };
 
 struct list_request {
+    const char *program;
     const char *directory, *checksums_path;
     bool as_json, verify;
     struct fuel_config config;
@@ -112,9 +118,9 @@ static json_t *raw_file_json(const struct list_request *request, const struct da
 }
 
 /* The creation time in PATH's provenance; HDF5 faulting on a damaged file is exit 4, one line. */
-static json_t *created_json(const char *path)
+static json_t *created_json(const struct list_request *request, const char *path)
 {
-    fault_guard_set(program, path);
+    fault_guard_set(request->program, path);
     char *created = provenance_file_created(path);
     fault_guard_clear();
     json_t *value = created != NULL ? json_string(created) : json_null();
@@ -122,19 +128,17 @@ static json_t *created_json(const char *path)
     return value;
 }
 
-/* The temporaries .NAME.XXXXXX that killed conversions left in the data path (fuel-clean(1)). */
+/* The stagings .fuel-staging-NAME.XXXXXX that killed conversions left in the data path
+   (fuel-clean(1)). */
 static json_t *leftovers_json(const struct list_request *request, const char *name)
 {
     json_t *leftovers = json_array();
-    size_t length = strlen(name);
     for (size_t index = 0; index < request->config.data_path.count; index++) {
         const char *directory = request->config.data_path.items[index];
         DIR *listing = opendir(directory);
         for (struct dirent *entry; listing != NULL && (entry = readdir(listing)) != NULL;) {
             char path[PATH_MAX];
-            if (publish_is_temporary_name(entry->d_name) &&
-                strlen(entry->d_name) == length + 8 &&
-                strncmp(entry->d_name + 1, name, length) == 0 &&
+            if (staging_is_name_of(entry->d_name, name) &&
                 snprintf(path, sizeof path, "%s/%s", directory, entry->d_name) < (int)sizeof path)
                 json_array_append_new(leftovers, json_string(path));
         }
@@ -160,16 +164,16 @@ static json_t *converted_file_json(const struct list_request *request, const cha
     }
     json_object_set_new(object, "path", json_string(path));
     json_object_set_new(object, "size", json_integer((json_int_t)status.st_size));
-    json_object_set_new(object, "created", created_json(path));
+    json_object_set_new(object, "created", created_json(request, path));
     return object;
 }
 
 static json_t *converted_json(const struct list_request *request, const struct dataset *dataset)
 {
-    struct converter_arguments defaults = {.input_directory = "."};
-    converter_arguments_init(&defaults, dataset);
+    struct conversion_request defaults;
+    conversion_request_init(&defaults, dataset);
     char name[256];
-    converter_name_output(&dataset->converter, &defaults, name, sizeof name);
+    conversion_output_name(&defaults, name, sizeof name);
     return converted_file_json(request, name);
 }
 
@@ -226,67 +230,78 @@ static int datasets_json(const struct list_request *request, json_t *datasets)
     return EXIT_OK;
 }
 
-static void file_line_print(json_t *file)
+static const char *string_of(json_t *object, const char *key)
 {
-    const char *state = json_string_value(json_object_get(file, "state"));
-    printf("    %-32s %s", json_string_value(json_object_get(file, "name")), state);
-    json_t *path = json_object_get(file, "path");
-    int padding = 10 - (int)strlen(state);
-    if (json_is_string(path))
-        printf("%*s  %s", padding > 0 ? padding : 0, "", json_string_value(path));
+    const char *text = json_string_value(json_object_get(object, key));
+    return text != NULL ? text : "";
+}
+
+/* A raw file: name, state, path, and how far a partial or wrong-sized file is. */
+static int file_row_add(struct table *table, json_t *file)
+{
+    const char *state = string_of(file, "state");
+    char extent[96] = "";
     json_int_t size = json_integer_value(json_object_get(file, "size"));
     json_int_t expected = json_integer_value(json_object_get(file, "expected_size"));
     bool partial = strcmp(state, "partial") == 0;
     if ((partial || strcmp(state, "wrong size") == 0) && expected > 0)
-        printf("  %" JSON_INTEGER_FORMAT " of %" JSON_INTEGER_FORMAT " bytes", size, expected);
+        snprintf(extent, sizeof extent, "%" JSON_INTEGER_FORMAT " of %" JSON_INTEGER_FORMAT
+                 " bytes", size, expected);
     else if (partial)
-        printf("  %" JSON_INTEGER_FORMAT " bytes so far", size);
-    putchar('\n');
+        snprintf(extent, sizeof extent, "%" JSON_INTEGER_FORMAT " bytes so far", size);
+    return table_add_texts(table, (const char *[]){string_of(file, "name"), state,
+                                                   string_of(file, "path"), extent, ""});
 }
 
-static void leftover_lines_print(json_t *converted)
+/* The converted file's leftovers, then where it is, its size and creation time. */
+static int converted_rows_add(struct table *table, json_t *converted)
 {
+    const char *name = string_of(converted, "name");
     size_t index;
     json_t *leftover;
+    int result = EXIT_OK;
     json_array_foreach(json_object_get(converted, "leftovers"), index, leftover)
-        printf("    %-32s %-10s  %s  (left by a killed conversion; fuel clean removes it)\n",
-               json_string_value(json_object_get(converted, "name")), "leftover",
-               json_string_value(leftover));
-}
-
-static void converted_line_print(json_t *converted)
-{
+        if (result == EXIT_OK)
+            result = table_add_texts(table, (const char *[]){
+                name, "leftover", json_string_value(leftover),
+                "(left by a killed conversion; fuel clean removes it)", ""});
     json_t *path = json_object_get(converted, "path");
-    leftover_lines_print(converted);
-    printf("    %-32s ", json_string_value(json_object_get(converted, "name")));
-    if (!json_is_string(path)) {
-        printf("not in the data path\n");
-        return;
-    }
-    char size[32];
-    json_t *created = json_object_get(converted, "created");
+    if (result != EXIT_OK || !json_is_string(path))
+        return result != EXIT_OK ? result
+                                 : table_add_texts(table, (const char *[]){
+                                       name, "not in the data path", "", "", ""});
+    char size[32], created[96];
     progress_format_size(size, sizeof size,
                          (double)json_integer_value(json_object_get(converted, "size")));
-    printf("%-10s  %s  %s  created %s\n", "converted", json_string_value(path), size,
-           json_is_string(created) ? json_string_value(created) : "unknown");
+    json_t *time = json_object_get(converted, "created");
+    snprintf(created, sizeof created, "created %s",
+             json_is_string(time) ? json_string_value(time) : "unknown");
+    return table_add_texts(table, (const char *[]){name, "converted", json_string_value(path),
+                                                   size, created});
 }
 
-static void datasets_print(json_t *datasets)
+/* Each dataset's line, then its files and converted file in columns. */
+static int datasets_print(json_t *datasets)
 {
+    static const size_t widths[] = {31, 10, 0, 0, 0};
     size_t index, file_index;
     json_t *dataset, *file;
+    int result = EXIT_OK;
     json_array_foreach(datasets, index, dataset) {
+        struct table table = {.indent = 4, .columns = 5, .minimum_widths = widths};
         json_t *variant = json_object_get(dataset, "variant");
-        printf("%s%s%s  %s\n", json_string_value(json_object_get(dataset, "name")),
-               json_is_string(variant) ? " " : "",
+        printf("%s%s%s  %s\n", string_of(dataset, "name"), json_is_string(variant) ? " " : "",
                json_is_string(variant) ? json_string_value(variant) : "",
-               json_string_value(json_object_get(dataset, "summary")));
+               string_of(dataset, "summary"));
         json_array_foreach(json_object_get(dataset, "files"), file_index, file)
-            file_line_print(file);
+            if (result == EXIT_OK)
+                result = file_row_add(&table, file);
         json_t *converted = json_object_get(dataset, "converted");
-        if (json_is_object(converted))
-            converted_line_print(converted);
+        if (result == EXIT_OK && json_is_object(converted))
+            result = converted_rows_add(&table, converted);
+        result = table_finish(&table, "", result);
     }
+    return result;
 }
 
 static int list_run(struct list_request *request)
@@ -307,7 +322,7 @@ static int list_run(struct list_request *request)
         result = json_dumpf(datasets, stdout, JSON_INDENT(2)) == 0 ? EXIT_OK : EXIT_WRITE;
         putchar('\n');
     } else if (result == EXIT_OK) {
-        datasets_print(datasets);
+        result = datasets_print(datasets);
     }
     if (result == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout)))
         result = error_set(EXIT_WRITE, "cannot write: standard output");
@@ -319,20 +334,11 @@ static int list_run(struct list_request *request)
     return result;
 }
 
-static int list_command(const struct parsed_arguments *parsed)
+int list_body(const struct command_run *run)
 {
-    (void)parsed;
-    struct list_request request = {.directory = directory, .checksums_path = checksums_path,
-                                   .as_json = as_json, .verify = verify};
-    error_clear();
-    int result = list_run(&request);
-    if (result != EXIT_OK)
-        error_print(program);
-    return result;
-}
-
-int cmd_list(int argc, char **argv, const struct typed_command *typed)
-{
-    (void)typed;
-    return options_run(&list_command_line, argc, argv, list_command);
+    const struct list_options *options = run->options;
+    struct list_request request = {.program = run->program, .directory = options->directory,
+                                   .checksums_path = options->checksums_path,
+                                   .as_json = options->as_json, .verify = options->verify};
+    return list_run(&request);
 }

@@ -1,108 +1,106 @@
-/* Declarative command-line parsing shared by every command (git's parse-options shape): a table
-   of options, the positional arguments, pass-through dataset options, and -h generated from it. */
+/* Declarative command-line parsing (git's parse-options shape): option tables, the tokenizer that
+   the parser and shell completion both walk, and the parse that stores values through the tables
+   into the structs they describe. */
 #ifndef FUEL_PARSE_OPTIONS_H
 #define FUEL_PARSE_OPTIONS_H
 
+#include "common/base/command_option.h"
+
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
-enum option_kind {
-    OPTION_FLAG,    /* bool *: set to true */
-    OPTION_STRING,  /* const char **: the value (a pointer into argv, never modified) */
-    OPTION_LIST,    /* struct option_list *: every value given, in order (repeatable) */
-    OPTION_INTEGER, /* long *: a whole number from minimum to maximum */
-    OPTION_DECIMAL, /* double *: a number from minimum to maximum */
-    OPTION_COUNT,   /* int *: incremented each time (-v -v) */
+/* A table of options and the struct their offsets point into. */
+struct option_table {
+    const struct command_option *options;
+    size_t count;
+    void *values; /* NULL: nothing is stored (completion only reads) */
 };
 
-/* What shell completion offers for an option's value or a positional argument. */
-enum completion_kind {
-    COMPLETE_NOTHING,
-    COMPLETE_FILE,      /* file names */
-    COMPLETE_DIRECTORY, /* directory names */
-    COMPLETE_DATASET,   /* dataset names, then the dataset's formats */
-    COMPLETE_CHOICE,    /* the words of choices */
-    COMPLETE_FILE_OR_DATASET,
-};
-
-struct command_option {
-    char short_name;        /* 'd'; 0 when none */
-    const char *long_name;  /* "directory" (without dashes); NULL when none */
-    const char *alias;      /* a second long name, e.g. Fuel's "output_filename"; NULL when none */
-    enum option_kind kind;
-    void *value;
-    const char *argument;   /* the value's name in -h ("DIR"); NULL for flags and counts */
-    const char *help;
-    double minimum, maximum; /* bounds of OPTION_INTEGER and OPTION_DECIMAL */
-    enum completion_kind completion;
-    const char *choices;     /* space-separated words for COMPLETE_CHOICE; also checked */
-};
-
-#define OPTION_LIST_MAX 64
-
-struct option_list {
-    const char *items[OPTION_LIST_MAX];
+/* The tables a command line is read against: the command's, then its dataset's (--dtype). */
+#define OPTION_TABLES_MAX 2
+struct option_tables {
+    struct option_table tables[OPTION_TABLES_MAX];
     size_t count;
 };
 
-/* A dataset option (e.g. --dtype float32) passed on to the dataset's converter. */
-#define PASSED_OPTION_MAX 8
-struct passed_option {
-    char name[64];     /* "--dtype" */
-    const char *value; /* NULL when the command line ended without one */
+enum token_kind {
+    TOKEN_POSITIONAL,
+    TOKEN_OPTION,  /* an option of the tables */
+    TOKEN_UNKNOWN, /* an option no table has */
+    TOKEN_HELP,    /* -h or --help */
 };
 
-struct command_line {
-    const char *program;     /* "fuel-convert" */
-    const char *usage;       /* what follows "usage: PROGRAM " in -h */
-    const char *description; /* a paragraph after the usage line; NULL when none */
-    const struct command_option *options;
-    size_t option_count;
-    size_t maximum_positionals;           /* more is a usage error */
-    enum completion_kind positional_completion;
-    const char *positional_choices; /* space-separated words for COMPLETE_CHOICE positionals */
-    /* Options not in the table are kept, each with a value, in passed[] (the dataset's own
-       options), instead of being a usage error. */
-    bool pass_unknown;
-    /* -h is the command's to answer (options_run passes it on): its help names the dataset. */
-    bool own_help;
+/* One argument, or one letter of a cluster of short options ("-qd DIR"), as the tokenizer reads
+   it. */
+struct token {
+    enum token_kind kind;
+    char name[128]; /* the option as typed without =VALUE ("--dtype", "-d"); an unknown cluster
+                       whole ("-Zq") */
+    const struct command_option *option; /* TOKEN_OPTION */
+    const struct option_table *table;    /* TOKEN_OPTION: the table holding it */
+    /* A positional itself; an option's value, attached (--name=VALUE, -dVALUE) or the next
+       argument; NULL for flags, and when the arguments ended before the value. */
+    const char *value;
+    bool value_attached; /* the value came in the option's own argument */
+    bool value_missing; /* takes a value, and the arguments ended before it */
+    bool flag_valued;   /* a flag given --flag=VALUE */
+    const char *argument; /* the argument the token was read from */
+};
+
+struct tokenizer {
+    const struct option_tables *tables;
+    bool pass_unknown; /* an unknown option takes the next argument as its value */
+    int count;
+    char *const *arguments;
+    int index;
+    const char *argument; /* the argument being read */
+    const char *cluster;  /* the letters of "-qvd" not read yet */
+    bool options_ended;  /* after "--" */
+};
+
+/* Reads ARGUMENTS[0..COUNT) against TABLES. */
+void tokenizer_start(struct tokenizer *tokenizer, const struct option_tables *tables,
+                     bool pass_unknown, int count, char *const *arguments);
+
+/* The next token into TOKEN; false at the end. */
+bool tokenizer_next(struct tokenizer *tokenizer, struct token *token);
+
+/* The option of TABLES called NAME ("-d", "--directory", "--output_filename"), and its table
+   when TABLE is not NULL; NULL when none. */
+const struct command_option *options_find(const struct option_tables *tables, const char *name,
+                                          const struct option_table **table);
+
+/* How a command takes its arguments besides the tables. */
+struct parse_rules {
+    const char *program;         /* "fuel-convert", for the usage errors */
+    size_t maximum_positionals;  /* more is a usage error */
+    bool pass_unknown;           /* unknown options are kept as words, with their values */
+    bool verbatim;               /* every argument is a positional, options included */
 };
 
 struct parsed_arguments {
     const char **positionals; /* into argv; free with parsed_arguments_free */
     size_t positional_count;
-    struct passed_option passed[PASSED_OPTION_MAX];
-    size_t passed_count;
-    /* Every argument the table did not take (positionals, passed options and their values), as
-       typed and in order: what an extra converter is given. */
+    /* Every argument the tables did not take (positionals, unknown options and their values),
+       as typed and in order: what an extra converter is given. */
     const char **words;
     size_t word_count;
     bool help;
+    /* The first option given from the second table (the dataset's), as typed; "" when none. */
+    char dataset_option[128];
 };
 
-/* Parses ARGV[1..ARGC) against LINE, storing option values through the table's pointers; options
-   and positionals may be mixed, "--" ends the options. ARGV is never modified. On a usage error
-   prints one line (usage_error) and returns EXIT_USAGE; -h/--help sets PARSED->help, and the rest
-   is still parsed (a dataset after -h is kept) but no longer reported as a usage error. With
-   pass_unknown, an unknown "-x" or "--name" is passed on with the next argument as its value. */
-int options_parse(const struct command_line *line, int argc, char *const *argv,
-                  struct parsed_arguments *parsed);
+/* Parses ARGV[0..ARGC) against TABLES, storing each value at its option's offset in its table's
+   values; options and positionals may be mixed, "--" ends the options, ARGV is never modified.
+   -h/--help anywhere sets PARSED->help; the first mistake, -h or not, prints one usage-error line
+   (an unknown option with the closest ones, a choice with the valid values) and returns
+   EXIT_USAGE. */
+int options_parse(const struct option_tables *tables, const struct parse_rules *rules, int argc,
+                  char *const *argv, struct parsed_arguments *parsed);
 
 void parsed_arguments_free(struct parsed_arguments *parsed);
 
-/* A command's entry point whole: parses ARGV against LINE, prints the help on -h (unless
-   LINE->own_help), else returns BODY(PARSED); frees what parsing took. */
-int options_run(const struct command_line *line, int argc, char *const *argv,
-                int (*body)(const struct parsed_arguments *parsed));
-
-/* "usage: PROGRAM USAGE", the description and the option table, generated from LINE. */
-void options_print_help(const struct command_line *line, FILE *stream);
-
-/* Only the "options:" part of the help. */
-void options_print_table(const struct command_line *line, FILE *stream);
-
-/* The option of LINE called NAME ("-d", "--directory", "--output_filename"); NULL when none. */
-const struct command_option *options_find(const struct command_line *line, const char *name);
+/* Whether OPTION takes a value. */
+bool option_takes_value(const struct command_option *option);
 
 #endif

@@ -3,26 +3,25 @@
 #include "common/base/error.h"
 #include "converters/file_resolve.h"
 #include "commands.h"
-#include "parse_options.h"
 #include "usage.h"
 
 #include <jansson.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char program[] = "fuel-path";
-
-static bool as_json;
+struct path_options {
+    bool as_json;
+};
 
 static const struct command_option options[] = {
-    {.long_name = "json", .kind = OPTION_FLAG, .value = &as_json,
+    {.long_name = "json", .kind = OPTION_FLAG, .offset = offsetof(struct path_options, as_json),
      .help = "print {\"name\": NAME, \"path\": PATH}"},
 };
 
 const struct command_line path_command_line = {
-    .program = program,
     .usage = "[-h] [--json] NAME",
     .description =
         "Prints the full path of NAME in the first directory of the data path (FUEL_DATA_PATH or\n"
@@ -30,8 +29,10 @@ const struct command_line path_command_line = {
         "does.",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
+    .options_size = sizeof(struct path_options),
     .maximum_positionals = (size_t)-1,
-    .positional_completion = COMPLETE_FILE,
+    .positional_name = "NAME",
+    .positional_completion = COMPLETE_FILE_OR_DATASET,
 };
 
 static int path_print(const char *name, bool json)
@@ -53,21 +54,12 @@ static int path_print(const char *name, bool json)
     return EXIT_OK;
 }
 
-static int path_command(const struct parsed_arguments *parsed)
+int path_body(const struct command_run *run)
 {
-    if (parsed->positional_count == 0)
-        return usage_error(program, "missing NAME");
+    const struct path_options *options = run->options;
+    const struct parsed_arguments *parsed = run->parsed;
     if (parsed->positional_count > 1)
-        return usage_error(program, "one NAME expected, got also: %s", parsed->positionals[1]);
-    error_clear();
-    int result = path_print(parsed->positionals[0], as_json);
-    if (result != EXIT_OK)
-        error_print(program);
-    return result;
-}
-
-int cmd_path(int argc, char **argv, const struct typed_command *typed)
-{
-    (void)typed;
-    return options_run(&path_command_line, argc, argv, path_command);
+        return usage_error(run->program, "one NAME expected, got also: %s",
+                           parsed->positionals[1]);
+    return path_print(parsed->positionals[0], options->as_json);
 }

@@ -6,12 +6,18 @@
 
 #include <stdlib.h>
 
-int cmd_svhn_boxes(int argc, char **argv, const struct typed_command *typed)
+const struct command_line svhn_boxes_command_line = {
+    .usage = "PATH LABEL DESCRIPTOR",
+    .maximum_positionals = 3,
+    .verbatim = true,
+};
+
+int svhn_boxes_body(const struct command_run *run)
 {
-    (void)typed;
-    char *end;
-    long descriptor = argc == 4 ? strtol(argv[3], &end, 10) : -1;
-    if (argc != 4 || *end != '\0' || descriptor < 0 || descriptor > 65535)
-        return usage_error("fuel-__svhn-boxes", "expected PATH LABEL DESCRIPTOR");
-    svhn_boxes_serve(argv[1], argv[2], (int)descriptor);
+    const struct parsed_arguments *parsed = run->parsed;
+    char *end = NULL;
+    long descriptor = parsed->positional_count == 3 ? strtol(parsed->positionals[2], &end, 10) : -1;
+    if (parsed->positional_count != 3 || *end != '\0' || descriptor < 0 || descriptor > 65535)
+        return usage_error(run->program, "expected PATH LABEL DESCRIPTOR");
+    svhn_boxes_serve(parsed->positionals[0], parsed->positionals[1], (int)descriptor);
 }

@@ -7,6 +7,7 @@
 #include "parse_options.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct transfer_settings {
     long jobs, retries;
@@ -18,27 +19,32 @@ struct transfer_settings {
 
 #define TRANSFER_SETTINGS_DEFAULT {.jobs = 4, .retries = 5, .timeout = 60, .retry_delay = 1}
 
-/* The table entries, their values stored into SETTINGS (a struct transfer_settings object). */
-#define TRANSFER_OPTIONS(settings)                                                                \
-    {.long_name = "url-prefix", .kind = OPTION_STRING, .value = &(settings).url_prefix,           \
-     .argument = "PREFIX", .help = "fetch every file from PREFIX/NAME instead of the built-in URLs " \
-     "(a directory, with no scheme: file://DIR/)"},                                               \
-    {.long_name = "checksums", .kind = OPTION_STRING, .value = &(settings).checksums,             \
-     .argument = "FILE", .help = "md5sum/sha256sum lines replacing the built-in checksums",       \
+/* The table entries, their values stored into the member SETTINGS (a struct transfer_settings)
+   of the options struct TYPE. */
+#define TRANSFER_OPTIONS(type, settings)                                                          \
+    {.long_name = "url-prefix", .kind = OPTION_STRING,                                            \
+     .offset = offsetof(type, settings.url_prefix), .argument = "PREFIX",                         \
+     .help = "fetch every file from PREFIX/NAME instead of the built-in URLs (a directory, "     \
+             "with no scheme: file://DIR/)"},                                                     \
+    {.long_name = "checksums", .kind = OPTION_STRING,                                             \
+     .offset = offsetof(type, settings.checksums), .argument = "FILE",                            \
+     .help = "md5sum/sha256sum lines replacing the built-in checksums",                           \
      .completion = COMPLETE_FILE},                                                                \
-    {.short_name = 'j', .long_name = "jobs", .kind = OPTION_INTEGER, .value = &(settings).jobs,   \
-     .argument = "N", .help = "transfers at once (default 4)", .minimum = 1, .maximum = 64},      \
-    {.long_name = "retries", .kind = OPTION_INTEGER, .value = &(settings).retries,                \
+    {.short_name = 'j', .long_name = "jobs", .kind = OPTION_INTEGER,                              \
+     .offset = offsetof(type, settings.jobs), .argument = "N",                                    \
+     .help = "transfers at once (default 4)", .minimum = 1, .maximum = 64},                       \
+    {.long_name = "retries", .kind = OPTION_INTEGER, .offset = offsetof(type, settings.retries),  \
      .argument = "N", .help = "retries of a transient failure per URL (default 5)",               \
      .minimum = 0, .maximum = 100},                                                               \
-    {.long_name = "timeout", .kind = OPTION_DECIMAL, .value = &(settings).timeout,                \
+    {.long_name = "timeout", .kind = OPTION_DECIMAL, .offset = offsetof(type, settings.timeout),  \
      .argument = "SECONDS", .help = "give up a connection or a stalled transfer after SECONDS "   \
      "(default 60)", .minimum = 0.001, .maximum = 86400},                                         \
-    {.long_name = "retry-delay", .kind = OPTION_DECIMAL, .value = &(settings).retry_delay,        \
-     .argument = "SECONDS", .help = "pause before the first retry, doubled each time (default 1)", \
-     .minimum = 0, .maximum = 3600},                                                              \
-    {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, .value = &(settings).quiet,    \
-     .help = "print only errors"}
+    {.long_name = "retry-delay", .kind = OPTION_DECIMAL,                                          \
+     .offset = offsetof(type, settings.retry_delay), .argument = "SECONDS",                       \
+     .help = "pause before the first retry, doubled each time (default 1)", .minimum = 0,         \
+     .maximum = 3600},                                                                            \
+    {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG,                                \
+     .offset = offsetof(type, settings.quiet), .help = "print only errors"}
 
 /* OPTIONS' jobs, retries, timeout, delay and progress (none with -q, live on a terminal, else a
    line per file) from SETTINGS; raw files are also verified by their inflated content, and

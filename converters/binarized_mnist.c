@@ -1,6 +1,7 @@
-/* Binarized MNIST: three .amat text files (train, valid, test) from Hugo Larochelle's page, no
-   sizes or checksums published, into features (N,1,28,28) uint8. */
-#include "dataset.h"
+/* Binarized MNIST's converter: its three .amat text files (train, valid, test;
+   downloaders/binarized_mnist.c) into features (N,1,28,28) uint8. */
+#include "converter.h"
+#include "downloaders/binarized_mnist.h"
 
 #include "common/base/error.h"
 #include "common/formats/amat.h"
@@ -13,15 +14,9 @@ enum { SPLIT_COUNT = 3, SIDE = 28, PIXELS = SIDE * SIDE, BLOCK_ROWS = 1024 };
 
 static const char *const split_names[SPLIT_COUNT] = {"train", "valid", "test"};
 
-#define TORONTO "http://www.cs.toronto.edu/~larocheh/public/datasets/binarized_mnist/"
-#define AMAT_FILE(file) {.name = file, .urls = {TORONTO file, NULL}}
-
-/* One file a split, in the order of the splits. */
-static const struct dataset_file files[SPLIT_COUNT] = {
-    AMAT_FILE("binarized_mnist_train.amat"),
-    AMAT_FILE("binarized_mnist_valid.amat"),
-    AMAT_FILE("binarized_mnist_test.amat"),
-};
+/* Each split's file, in the order of the splits. */
+static const enum binarized_mnist_file split_files[SPLIT_COUNT] = {
+    BINARIZED_MNIST_TRAIN, BINARIZED_MNIST_VALID, BINARIZED_MNIST_TEST};
 
 /* The dataset needs its row count up front, and a text row is only known once parsed: each file
    is parsed once, its rows going block by block to an unlinked scratch file (784 bytes a row),
@@ -95,7 +90,7 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     int result = spool_create(&spool, arguments->scratch_directory);
     for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++) {
         char path[4096];
-        converter_input_path(arguments, (size_t)split, path, sizeof path);
+        converter_input_path(arguments, split_files[split], path, sizeof path);
         result = spool_rows(arguments, path, spool, block, &counts[split]);
     }
     if (result == EXIT_OK)
@@ -105,16 +100,10 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     return result;
 }
 
-const struct dataset binarized_mnist_dataset = {
-    .name = "binarized_mnist",
-    .summary = "MNIST thresholded to 0/1, 50000 train + 10000 valid + 10000 test",
-    .files = files,
-    .file_count = SPLIT_COUNT,
-    .converter = {
-        .summary = "binarized MNIST (three .amat text files) into binarized_mnist.hdf5",
-        .inputs = {0, 1, 2},
-        .input_count = SPLIT_COUNT,
-        .output_file = "binarized_mnist.hdf5",
-        .convert = convert,
-    },
+const struct converter binarized_mnist_converter = {
+    .summary = "binarized MNIST (three .amat text files) into binarized_mnist.hdf5",
+    .inputs = {BINARIZED_MNIST_TRAIN, BINARIZED_MNIST_VALID, BINARIZED_MNIST_TEST},
+    .input_count = BINARIZED_MNIST_FILE_COUNT,
+    .output_file = "binarized_mnist.hdf5",
+    .convert = convert,
 };

@@ -1,12 +1,7 @@
-/* CIFAR-10: cifar-10-python.tar.gz from Alex Krizhevsky's page (six pickled batches) into features
-   (N,3,32,32) and targets. */
+/* CIFAR-10's converter: cifar-10-python.tar.gz (downloaders/cifar10.c; six pickled batches) into
+   features (N,3,32,32) and targets. */
 #include "cifar_batches.h"
-
-static const struct dataset_file files[] = {
-    {.name = "cifar-10-python.tar.gz",
-     .urls = {"https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz", NULL},
-     .size = 170498071, .checksum = "c58f30108f718f92721af3b95e74349a"},
-};
+#include "downloaders/cifar10.h"
 
 static const char *const splits[] = {"train", "test"};
 
@@ -19,6 +14,7 @@ static const struct cifar_member members[] = {
 static const struct cifar_labels labels[] = {{"labels", "targets", 10}};
 
 static const struct cifar_layout layout = {
+    .archive = CIFAR10_ARCHIVE,
     .splits = splits,
     .split_count = 2,
     .members = members,
@@ -27,17 +23,11 @@ static const struct cifar_layout layout = {
     .label_count = 1,
 };
 
-const struct dataset cifar10_dataset = {
-    .name = "cifar10",
-    .summary = "10 classes of 32x32 colour images, 50000 train + 10000 test",
-    .files = files,
-    .file_count = 1,
-    .converter = {
-        .summary = "CIFAR-10 tiny images (cifar-10-python.tar.gz) into cifar10.hdf5",
-        .inputs = {0},
-        .input_count = 1,
-        .output_file = "cifar10.hdf5",
-        .convert = cifar_convert,
-        .layout = &layout,
-    },
+const struct converter cifar10_converter = {
+    .summary = "CIFAR-10 tiny images (cifar-10-python.tar.gz) into cifar10.hdf5",
+    .inputs = {CIFAR10_ARCHIVE},
+    .input_count = CIFAR10_FILE_COUNT,
+    .output_file = "cifar10.hdf5",
+    .convert = cifar_convert,
+    .layout = &layout,
 };

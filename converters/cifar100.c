@@ -1,11 +1,7 @@
-/* CIFAR-100: cifar-100-python.tar.gz (train and test pickles) into features and fine/coarse labels. */
+/* CIFAR-100's converter: cifar-100-python.tar.gz (downloaders/cifar100.c; train and test pickles)
+   into features and fine/coarse labels. */
 #include "cifar_batches.h"
-
-static const struct dataset_file files[] = {
-    {.name = "cifar-100-python.tar.gz",
-     .urls = {"https://www.cs.toronto.edu/~kriz/cifar-100-python.tar.gz", NULL},
-     .size = 169001437, .checksum = "eb9058c3a382ffc7106e4002c42a8d85"},
-};
+#include "downloaders/cifar100.h"
 
 static const char *const splits[] = {"train", "test"};
 
@@ -20,6 +16,7 @@ static const struct cifar_labels labels[] = {
 };
 
 static const struct cifar_layout layout = {
+    .archive = CIFAR100_ARCHIVE,
     .splits = splits,
     .split_count = 2,
     .members = members,
@@ -28,17 +25,11 @@ static const struct cifar_layout layout = {
     .label_count = sizeof labels / sizeof labels[0],
 };
 
-const struct dataset cifar100_dataset = {
-    .name = "cifar100",
-    .summary = "100 classes of 32x32 colour images, 50000 train + 10000 test",
-    .files = files,
-    .file_count = 1,
-    .converter = {
-        .summary = "CIFAR-100 tiny images (cifar-100-python.tar.gz) into cifar100.hdf5",
-        .inputs = {0},
-        .input_count = 1,
-        .output_file = "cifar100.hdf5",
-        .convert = cifar_convert,
-        .layout = &layout,
-    },
+const struct converter cifar100_converter = {
+    .summary = "CIFAR-100 tiny images (cifar-100-python.tar.gz) into cifar100.hdf5",
+    .inputs = {CIFAR100_ARCHIVE},
+    .input_count = CIFAR100_FILE_COUNT,
+    .output_file = "cifar100.hdf5",
+    .convert = cifar_convert,
+    .layout = &layout,
 };

@@ -2,9 +2,9 @@
 #include "cifar_batches.h"
 
 #include "common/base/error.h"
+#include "common/formats/archive_stream.h"
 #include "common/formats/pickle.h"
 #include "common/formats/spool.h"
-#include "common/formats/tar_stream.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +35,7 @@ struct conversion {
     const struct cifar_layout *layout;
     const struct converter_arguments *arguments;
     char path[4096];
-    struct tar_stream *stream;
+    struct archive_stream *stream;
     struct spool *spool;
     unsigned char *buffer; /* COPY_BYTES */
     struct batch batches[CIFAR_MAX_MEMBERS];
@@ -61,7 +61,7 @@ static int spool_member(struct conversion *conversion, const char *member, uint6
     int result = spool_append(conversion->spool, "", 0, offset);
     for (uint64_t done = 0; result == EXIT_OK && done < size;) {
         size_t count = size - done < COPY_BYTES ? (size_t)(size - done) : COPY_BYTES;
-        result = tar_stream_read_exactly(conversion->stream, conversion->buffer, count);
+        result = archive_stream_read_exactly(conversion->stream, conversion->buffer, count);
         if (result == EXIT_OK)
             result = spool_append(conversion->spool, conversion->buffer, count, NULL);
         done += count;
@@ -189,7 +189,7 @@ static int read_archive(struct conversion *conversion)
     for (;;) {
         const char *member;
         uint64_t size;
-        int result = tar_stream_next(conversion->stream, &member, &size);
+        int result = archive_stream_next(conversion->stream, &member, &size);
         if (result != EXIT_OK || member == NULL)
             return result;
         int index = find_member(conversion->layout, member);
@@ -309,7 +309,7 @@ static int write_output(struct conversion *conversion, struct h5py_writer *write
 
 static void release(struct conversion *conversion)
 {
-    tar_stream_close(conversion->stream);
+    archive_stream_close(conversion->stream);
     spool_close(conversion->spool);
     free(conversion->buffer);
     for (size_t index = 0; index < CIFAR_MAX_MEMBERS; index++)
@@ -320,7 +320,7 @@ static void release(struct conversion *conversion)
 
 int cifar_convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
 {
-    const struct cifar_layout *layout = arguments->dataset->converter.layout;
+    const struct cifar_layout *layout = arguments->dataset->converter->layout;
     struct conversion *conversion = calloc(1, sizeof *conversion);
     if (conversion == NULL)
         return error_set(EXIT_OTHER, "cannot convert: out of memory");
@@ -331,8 +331,9 @@ int cifar_convert(const struct converter_arguments *arguments, struct h5py_write
         release(conversion);
         return error_set(EXIT_OTHER, "cannot convert: out of memory");
     }
-    converter_input_path(arguments, 0, conversion->path, sizeof conversion->path);
-    int result = tar_stream_open(&conversion->stream, conversion->path);
+    converter_input_path(arguments, layout->archive, conversion->path, sizeof conversion->path);
+    int result = archive_stream_open(&conversion->stream, conversion->path, ARCHIVE_STREAM_TAR,
+                                     arguments->threads);
     if (result == EXIT_OK)
         result = spool_create(&conversion->spool, arguments->scratch_directory);
     if (result == EXIT_OK)

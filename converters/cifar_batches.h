@@ -2,7 +2,8 @@
 #ifndef FUEL_CIFAR_BATCHES_H
 #define FUEL_CIFAR_BATCHES_H
 
-#include "dataset.h"
+#include "converter.h"
+#include "downloaders/dataset.h"
 
 #define CIFAR_MAX_MEMBERS 8
 #define CIFAR_MAX_LABELS 2
@@ -19,6 +20,7 @@ struct cifar_labels {
 };
 
 struct cifar_layout {
+    size_t archive; /* the archive's index in the dataset's files: CIFAR10_ARCHIVE */
     const char *const *splits;
     int split_count;
     /* In output order; the members of one split are listed together. */

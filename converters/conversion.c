@@ -1,21 +1,58 @@
-/* Runs a converter, or a fixture's filler, into an atomically published HDF5 file with Fuel's
-   attributes and provenance, as fuel-convert, fuel-fetch and fuel-fixture do. */
+/* Runs a conversion request, or a cut fixture's filler, into an atomically published HDF5 file with
+   Fuel's attributes and provenance, as fuel-convert, fuel-fetch and fuel-fixture ask. */
 #include "conversion.h"
 
 #include "common/base/error.h"
-#include "common/formats/inflate_file.h"
 #include "common/base/publish.h"
-#include "dataset.h"
+#include "common/base/threads.h"
+#include "downloaders/dataset.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-void conversion_inputs_list(const struct converter_arguments *arguments,
+void conversion_request_init(struct conversion_request *request, const struct dataset *dataset)
+{
+    *request = (struct conversion_request){
+        .dataset = dataset, .input_directory = ".", .output_directory = "."};
+}
+
+/* What the converter of REQUEST is handed; its scratch files go in the output directory, where
+   fuel clean looks for what a killed conversion left. */
+static void arguments_from(const struct conversion_request *request,
+                           struct converter_arguments *arguments)
+{
+    *arguments = (struct converter_arguments){
+        .dataset = request->dataset,
+        .input_directory = request->input_directory,
+        .scratch_directory = request->output_directory,
+        .threads = request->threads > 0 ? request->threads : threads_default(),
+        .options = request->options != NULL ? request->options
+                                            : request->dataset->converter->option_defaults,
+        .progress = request->progress,
+    };
+}
+
+void conversion_output_name(const struct conversion_request *request, char *name, size_t size)
+{
+    struct converter_arguments arguments;
+    arguments_from(request, &arguments);
+    if (request->output_name != NULL)
+        publish_file_name(request->output_name, name, size);
+    else
+        converter_name_output(request->dataset->converter, &arguments, name, size);
+}
+
+void conversion_inputs_list(const struct conversion_request *request,
                             struct conversion_inputs *inputs)
 {
-    inputs->count = arguments->dataset->converter.input_count;
+    const struct converter *converter = request->dataset->converter;
+    struct converter_arguments arguments;
+    arguments_from(request, &arguments);
+    inputs->count = converter->input_count;
     for (size_t index = 0; index < inputs->count; index++) {
-        converter_input_path(arguments, index, inputs->paths[index], sizeof inputs->paths[index]);
+        converter_input_path(&arguments, converter->inputs[index], inputs->paths[index],
+                             sizeof inputs->paths[index]);
         inputs->list[index] = inputs->paths[index];
     }
 }
@@ -99,27 +136,26 @@ static int write_published(const struct conversion_filler *filler, const char *c
     return EXIT_OK;
 }
 
-struct converter_run {
-    const struct converter *converter;
-    const struct converter_arguments *arguments;
-};
-
 static int converter_fill(void *context, struct h5py_writer *writer)
 {
-    const struct converter_run *run = context;
-    inflate_file_use_thread(converter_threads(run->arguments) > 1);
-    return run->converter->convert(run->arguments, writer);
+    const struct converter_arguments *arguments = context;
+    return arguments->dataset->converter->convert(arguments, writer);
 }
 
-int conversion_write(const struct converter *converter, const struct converter_arguments *arguments,
-                     const char *const *inputs, size_t input_count, const char *directory,
-                     const char *name, const struct typed_command *typed, char *path,
-                     size_t size)
+int conversion_run(const struct conversion_request *request, char *path, size_t size)
 {
-    struct converter_run run = {converter, arguments};
-    struct conversion_filler filler = {converter_fill, &run};
-    return write_published(&filler, inputs, input_count, NULL, directory, name, typed, path,
-                           size);
+    int result = publish_directory_create(request->output_directory);
+    if (result != EXIT_OK)
+        return result;
+    struct converter_arguments arguments;
+    struct conversion_inputs inputs;
+    char name[1024];
+    arguments_from(request, &arguments);
+    conversion_inputs_list(request, &inputs);
+    conversion_output_name(request, name, sizeof name);
+    struct conversion_filler filler = {converter_fill, &arguments};
+    return write_published(&filler, inputs.list, inputs.count, request->fixture_note,
+                           request->output_directory, name, request->typed, path, size);
 }
 
 int conversion_write_fixture(const struct conversion_filler *filler, const char *const *inputs,

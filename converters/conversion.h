@@ -1,4 +1,5 @@
-/* Writes a converter's output file: temporary, provenance, Fuel's attributes, published whole. */
+/* One conversion request, as fuel-convert, fuel-fetch and fuel-fixture make it, run into an
+   output file: temporary, provenance, Fuel's attributes, published whole. */
 #ifndef FUEL_CONVERSION_H
 #define FUEL_CONVERSION_H
 
@@ -9,33 +10,55 @@
 #include <limits.h>
 #include <stddef.h>
 
+/* Everything a conversion needs; the conversion layer works out from it the inputs' paths, where
+   the converter keeps scratch files and how many threads it runs. */
+struct conversion_request {
+    const struct dataset *dataset;             /* whose converter reads whose files */
+    /* The converter's own options struct (mnist --dtype), as the command runner filled it from
+       the converter's option table; NULL: the converter's defaults. */
+    const void *options;
+    const char *input_directory;               /* where the dataset's files are */
+    const char *output_directory;              /* where the file is published */
+    const char *output_name; /* as given to -r (.hdf5 appended as publish_file_name does); NULL:
+                                the converter's own name (mnist_float32.hdf5) */
+    unsigned threads;        /* 0: threads_default() */
+    const struct typed_command *typed;         /* the command line the file records */
+    const struct converter_progress *progress; /* NULL: nobody listens */
+    json_t *fixture_note; /* fuel fixture's seed and counts, first in the provenance; NULL */
+};
+
+/* REQUEST for DATASET (which has a converter): its options' defaults, "." for both directories,
+   nothing else. */
+void conversion_request_init(struct conversion_request *request, const struct dataset *dataset);
+
+/* The name of the file REQUEST publishes in its output directory. */
+void conversion_output_name(const struct conversion_request *request, char *name, size_t size);
+
 /* The paths of a converter's inputs in the input directory. */
 struct conversion_inputs {
     char paths[CONVERTER_MAX_INPUTS][PATH_MAX];
-    const char *list[CONVERTER_MAX_INPUTS]; /* paths[0..count), for conversion_write */
+    const char *list[CONVERTER_MAX_INPUTS]; /* paths[0..count) */
     size_t count;
 };
 
-/* INPUTS: each input of ARGUMENTS' converter, as ARGUMENTS->input_directory/NAME. */
-void conversion_inputs_list(const struct converter_arguments *arguments,
+/* INPUTS: each input of REQUEST's converter, as REQUEST->input_directory/NAME, in its order. */
+void conversion_inputs_list(const struct conversion_request *request,
                             struct conversion_inputs *inputs);
 
-/* Converts INPUTS (hashed into the provenance) with CONVERTER into DIRECTORY/NAME, published only
-   when complete; TYPED is the command line recorded. Writes the final path into PATH. */
-int conversion_write(const struct converter *converter, const struct converter_arguments *arguments,
-                     const char *const *inputs, size_t input_count, const char *directory,
-                     const char *name, const struct typed_command *typed, char *path,
-                     size_t size);
+/* Runs REQUEST's converter on its inputs (hashed into the provenance) into its output directory,
+   published only when complete; EXIT_WRITE when that is not an existing directory. Writes the
+   final path into PATH. */
+int conversion_run(const struct conversion_request *request, char *path, size_t size);
 
-/* What fills a fixture's writer: FILL(CONTEXT, writer). */
+/* What fills a cut fixture's writer: FILL(CONTEXT, writer). */
 struct conversion_filler {
     int (*fill)(void *context, struct h5py_writer *writer);
     void *context;
 };
 
-/* As conversion_write, the writer filled by FILLER, with NOTE (a JSON object) first in the
-   provenance under "fixture"; NOTE's "parent" object, when present, gets the sha256 of the first
-   of INPUTS. */
+/* As conversion_run, the writer filled by FILLER from INPUTS, into DIRECTORY/NAME, with NOTE (a
+   JSON object) first in the provenance under "fixture"; NOTE's "parent" object, when present, gets
+   the sha256 of the first of INPUTS. */
 int conversion_write_fixture(const struct conversion_filler *filler, const char *const *inputs,
                              size_t input_count, json_t *note, const char *directory,
                              const char *name, const struct typed_command *typed, char *path,

@@ -1,32 +1,23 @@
-/* The helpers around a dataset's converter: option defaults and choices, input names and paths,
-   the output file name. */
+/* The helpers around a dataset's converter: option defaults, input names and paths, the output
+   file name. */
 #include "converter.h"
 
-#include "dataset.h"
+#include "downloaders/dataset.h"
 
 #include <stdio.h>
 #include <string.h>
 
-void converter_arguments_init(struct converter_arguments *arguments, const struct dataset *dataset)
-{
-    arguments->dataset = dataset;
-    for (size_t index = 0; index < dataset->converter.option_count; index++)
-        arguments->values[index] = dataset->converter.options[index].default_value;
-}
-
 void converter_list_inputs(const struct dataset *dataset, struct converter_inputs *inputs)
 {
-    inputs->count = dataset->converter.input_count;
+    inputs->count = dataset->converter->input_count;
     for (size_t index = 0; index < inputs->count; index++)
-        inputs->names[index] = dataset->files[dataset->converter.inputs[index]].name;
+        inputs->names[index] = dataset->files[dataset->converter->inputs[index]].name;
 }
 
-void converter_input_path(const struct converter_arguments *arguments, size_t index, char *path,
+void converter_input_path(const struct converter_arguments *arguments, size_t file, char *path,
                           size_t size)
 {
-    const struct dataset *dataset = arguments->dataset;
-    snprintf(path, size, "%s/%s", arguments->input_directory,
-             dataset->files[dataset->converter.inputs[index]].name);
+    snprintf(path, size, "%s/%s", arguments->input_directory, arguments->dataset->files[file].name);
 }
 
 void converter_name_output(const struct converter *converter,
@@ -36,26 +27,6 @@ void converter_name_output(const struct converter *converter,
         converter->output_name(arguments, name, size);
     else
         snprintf(name, size, "%s", converter->output_file);
-}
-
-int converter_option_index(const struct converter *converter, const char *name)
-{
-    for (size_t index = 0; index < converter->option_count; index++)
-        if (strcmp(converter->options[index].name, name) == 0)
-            return (int)index;
-    return -1;
-}
-
-bool converter_option_choose(const struct converter *converter, int index,
-                             struct converter_arguments *arguments, const char *value)
-{
-    const char *const *choices = converter->options[index].choices;
-    for (size_t choice = 0; choices[choice] != NULL; choice++)
-        if (strcmp(choices[choice], value) == 0) {
-            arguments->values[index] = choices[choice];
-            return true;
-        }
-    return false;
 }
 
 void converter_report_stage(const struct converter_arguments *arguments, const char *label,
@@ -69,9 +40,4 @@ void converter_report_done(const struct converter_arguments *arguments, uint64_t
 {
     if (arguments->progress != NULL)
         arguments->progress->advance(arguments->progress->context, done);
-}
-
-unsigned converter_threads(const struct converter_arguments *arguments)
-{
-    return arguments->threads > 0 ? arguments->threads : 1;
 }

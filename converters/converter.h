@@ -3,23 +3,17 @@
 #ifndef FUEL_CONVERTER_H
 #define FUEL_CONVERTER_H
 
+#include "common/base/command_option.h"
 #include "common/h5py/h5py_writer.h"
+#include "downloaders/dataset.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define CONVERTER_MAX_OPTIONS 4
 #define CONVERTER_MAX_INPUTS 16
 
 struct dataset;
-
-struct converter_option {
-    const char *name;            /* "--dtype" */
-    const char *const *choices;  /* NULL-terminated list of accepted values */
-    const char *default_value;   /* NULL: must be given */
-    const char *help;
-};
 
 /* How far a conversion got, told to the command that draws it (converters never print): a stage
    (an input or split being read, TOTAL examples, 0 unknown), then the examples done in it. */
@@ -29,14 +23,18 @@ struct converter_progress {
     void *context;
 };
 
+/* What the conversion layer (conversion.c) hands a converter, worked out from a conversion
+   request; converters never build it. */
 struct converter_arguments {
     const struct dataset *dataset; /* whose converter runs, and whose files its inputs are */
     const char *input_directory;
-    /* Where a converter may keep scratch files (the output directory): unlinked ones, or named as
-       publish_begin names temporaries so that `fuel clean` finds them; NULL: $TMPDIR. */
+    /* Where a converter may keep scratch files: unlinked ones, or named as publish_begin names
+       temporaries so that `fuel clean` finds them; NULL: $TMPDIR. */
     const char *scratch_directory;
-    const char *values[CONVERTER_MAX_OPTIONS]; /* one per option, in declaration order */
-    /* Worker threads a converter may use (0 counts as 1); the data written never depend on it. */
+    /* The dataset options given (mnist --dtype): the converter's own options struct, filled
+       from its option table by the command runner; the converter's defaults until then. */
+    const void *options;
+    /* Worker threads a converter may use, at least 1; the data written never depend on it. */
     unsigned threads;
     const struct converter_progress *progress; /* NULL: nobody listens */
 };
@@ -47,8 +45,12 @@ struct converter {
        files, so their names are written once, in the file table the downloader fetches. */
     size_t inputs[CONVERTER_MAX_INPUTS];
     size_t input_count;
-    const struct converter_option *options;
+    /* The dataset options: option-table entries whose offsets point into the converter's own
+       options struct of OPTIONS_SIZE bytes, which holds OPTION_DEFAULTS until options are given. */
+    const struct command_option *options;
     size_t option_count;
+    size_t options_size;
+    const void *option_defaults;
     /* The default output file name: OUTPUT_FILE, or the output_name callback when it depends on
        the options (mnist --dtype float32 writes mnist_float32.hdf5). */
     const char *output_file;
@@ -66,27 +68,18 @@ struct converter_inputs {
     size_t count;
 };
 
-/* Points ARGUMENTS at DATASET and sets every option value to its converter's default. */
-void converter_arguments_init(struct converter_arguments *arguments, const struct dataset *dataset);
 
 /* The names of the files DATASET's converter reads, in its order. */
 void converter_list_inputs(const struct dataset *dataset, struct converter_inputs *inputs);
 
-/* The path of input INDEX (0 to input_count - 1) of ARGUMENTS' converter: the input directory,
-   '/', the name of that file of the dataset. */
-void converter_input_path(const struct converter_arguments *arguments, size_t index, char *path,
+/* The path of the file FILE of ARGUMENTS' dataset (an index into its downloader's table, named by
+   the downloader's enum: MNIST_TRAIN_IMAGES): the input directory, '/', the file's name. */
+void converter_input_path(const struct converter_arguments *arguments, size_t file, char *path,
                           size_t size);
 
 /* CONVERTER's default output file name with ARGUMENTS into NAME (SIZE bytes). */
 void converter_name_output(const struct converter *converter,
                            const struct converter_arguments *arguments, char *name, size_t size);
-
-/* The index of CONVERTER's option NAME (e.g. "--dtype"); -1 when it has none. */
-int converter_option_index(const struct converter *converter, const char *name);
-
-/* Sets ARGUMENTS' value of option INDEX to VALUE; false when VALUE is not one of its choices. */
-bool converter_option_choose(const struct converter *converter, int index,
-                             struct converter_arguments *arguments, const char *value);
 
 /* Tells ARGUMENTS' listener that the stage LABEL of TOTAL examples begins; nothing without one. */
 void converter_report_stage(const struct converter_arguments *arguments, const char *label,
@@ -94,8 +87,5 @@ void converter_report_stage(const struct converter_arguments *arguments, const c
 
 /* Tells ARGUMENTS' listener that DONE examples of the current stage are written. */
 void converter_report_done(const struct converter_arguments *arguments, uint64_t done);
-
-/* ARGUMENTS' thread count, at least 1. */
-unsigned converter_threads(const struct converter_arguments *arguments);
 
 #endif

@@ -3,7 +3,7 @@
 
 #include "common/base/dataset_name.h"
 #include "common/base/error.h"
-#include "dataset.h"
+#include "registry.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 /* Writes into PATH the file ARGUMENT names, tried in this order: ARGUMENT itself when it exists
-   or holds a '/'; the first data path directory's file ARGUMENT; for a dataset name, the data
+   (a path holding a '/' that does not: EXIT_MISSING_INPUT "not found: PATH"); the first data path directory's file ARGUMENT; for a dataset name, the data
    path's file of its converter's default output (mnist -> mnist.hdf5, each format of svhn); for
    any other name, ARGUMENT.hdf5 in the data path. EXIT_USAGE listing them when a dataset name
    finds several files (svhn with both formats converted); EXIT_MISSING_INPUT naming what was

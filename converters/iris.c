@@ -1,6 +1,7 @@
-/* Iris: UCI's iris.data (four measurements and a class name a line; no size or checksum
-   published) into features and targets. */
-#include "dataset.h"
+/* Iris's converter: UCI's iris.data (four measurements and a class name a line;
+   downloaders/iris.c) into features and targets. */
+#include "converter.h"
+#include "downloaders/iris.h"
 
 #include "common/formats/class_rows.h"
 #include "common/base/error.h"
@@ -11,10 +12,6 @@
 
 enum { FEATURES = 4 };
 
-static const struct dataset_file files[] = {
-    {.name = "iris.data",
-     .urls = {"https://archive.ics.uci.edu/ml/machine-learning-databases/iris/iris.data", NULL}},
-};
 static const char *const class_names[] = {"Iris-setosa", "Iris-versicolor", "Iris-virginica"};
 
 struct examples {
@@ -106,7 +103,7 @@ static int write_examples(struct h5py_writer *writer, const struct examples *exa
 static int convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
 {
     char path[4096];
-    converter_input_path(arguments, 0, path, sizeof path);
+    converter_input_path(arguments, IRIS_DATA, path, sizeof path);
     struct examples examples = {0};
     int result = read_examples(path, &examples);
     if (result == EXIT_OK)
@@ -116,16 +113,10 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     return result;
 }
 
-const struct dataset iris_dataset = {
-    .name = "iris",
-    .summary = "Fisher's 150 iris flowers, 4 measurements and a species each",
-    .files = files,
-    .file_count = 1,
-    .converter = {
-        .summary = "Fisher's iris measurements (UCI iris.data) into iris.hdf5",
-        .inputs = {0},
-        .input_count = 1,
-        .output_file = "iris.hdf5",
-        .convert = convert,
-    },
+const struct converter iris_converter = {
+    .summary = "Fisher's iris measurements (UCI iris.data) into iris.hdf5",
+    .inputs = {IRIS_DATA},
+    .input_count = IRIS_FILE_COUNT,
+    .output_file = "iris.hdf5",
+    .convert = convert,
 };

@@ -1,11 +1,13 @@
-/* MNIST and Fashion-MNIST: four IDX files each (same names, different sites) into features
+/* MNIST's and Fashion-MNIST's converter: their four IDX files (downloaders/mnist.c) into features
    (N,1,28,28) and targets (N,1). */
-#include "dataset.h"
+#include "converter.h"
+#include "downloaders/mnist.h"
 
 #include "common/base/error.h"
 #include "common/formats/idx.h"
 #include "common/formats/read_ahead.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,61 +15,30 @@
 enum { IMAGE_MAGIC = 2051, LABEL_MAGIC = 2049, SPLIT_COUNT = 2 };
 enum { MAXIMUM_PIXELS = 1 << 20, BLOCK_BYTES = 1 << 20 };
 
-/* Each split's images, then its labels: the converter's inputs, and the order of the files. */
-enum { TRAIN_IMAGES, TRAIN_LABELS, TEST_IMAGES, TEST_LABELS, INPUT_COUNT };
-
-#define PYTORCH "https://ossci-datasets.s3.amazonaws.com/mnist/"
-#define LECUN "http://yann.lecun.com/exdb/mnist/"
-#define MNIST_FILE(file, bytes, md5, inflated_bytes, inflated_sha256)                            \
-    {.name = file, .urls = {PYTORCH file, LECUN file, NULL}, .size = bytes, .checksum = md5,      \
-     .content_size = inflated_bytes, .content_sha256 = inflated_sha256}
-
-/* The contents were hashed from copies whose md5 is the published one; train-images' is not
-   known here (no copy at hand), so only its compressed bytes verify it. */
-static const struct dataset_file mnist_files[INPUT_COUNT] = {
-    [TRAIN_IMAGES] = MNIST_FILE("train-images-idx3-ubyte.gz", 9912422,
-                                "f68b3c2dcbeaaa9fbdd348bbdeb94873", 0, NULL),
-    [TRAIN_LABELS] = MNIST_FILE(
-        "train-labels-idx1-ubyte.gz", 28881, "d53e105ee54ea40749a09fcbcd1e9432", 60008,
-        "65a50cbbf4e906d70832878ad85ccda5333a97f0f4c3dd2ef09a8a9eef7101c5"),
-    [TEST_IMAGES] = MNIST_FILE(
-        "t10k-images-idx3-ubyte.gz", 1648877, "9fb629c4189551a2d022fa330f9573f3", 7840016,
-        "0fa7898d509279e482958e8ce81c8e77db3f2f8254e26661ceb7762c4d494ce7"),
-    [TEST_LABELS] = MNIST_FILE(
-        "t10k-labels-idx1-ubyte.gz", 4542, "ec29112dd5afa0611ce80d1b7f02629c", 10008,
-        "ff7bcfd416de33731a308c3f266cc351222c34898ecbeaf847f06e48f7ec33f2"),
-};
-
-#define ZALANDO "http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/"
-#define FASHION_FILE(file, bytes, md5, inflated_bytes, inflated_sha256)                          \
-    {.name = file, .urls = {ZALANDO file, NULL}, .size = bytes, .checksum = md5,                 \
-     .content_size = inflated_bytes, .content_sha256 = inflated_sha256}
-
-/* The contents were hashed from Debian's dataset-fashion-mnist files: the publisher's deflate
-   streams with the file name dropped from the gzip header, so 23 or 24 bytes shorter. */
-static const struct dataset_file fashion_mnist_files[INPUT_COUNT] = {
-    [TRAIN_IMAGES] = FASHION_FILE(
-        "train-images-idx3-ubyte.gz", 26421880, "8d4fb7e6c68d591d4c3dfef9ec88bf0d", 47040016,
-        "c59f468a2f672dc815687fe0f83887768d799fd8a3f3276145d20f83aa44d888"),
-    [TRAIN_LABELS] = FASHION_FILE(
-        "train-labels-idx1-ubyte.gz", 29515, "25c81989df183df01b3e8a0aad5dffbe", 60008,
-        "bad3541b69d912435c50bb6ba87bec294ff4f6a2e1246121d8633921760443d9"),
-    [TEST_IMAGES] = FASHION_FILE(
-        "t10k-images-idx3-ubyte.gz", 4422102, "bef4ecab320f06d8554ea6380940ec79", 7840016,
-        "5b4141f0afbad91edebe8549f8fcffe087ea10ca49f1dbef5c9a5cd8815ce37b"),
-    [TEST_LABELS] = FASHION_FILE(
-        "t10k-labels-idx1-ubyte.gz", 5148, "bb300cfdad3c16e7a12a480ee83cd310", 10008,
-        "0402a96d92fd2663957122ceb108a494c5af83dab82d92729df917d7dec38c34"),
-};
-
 static const char *const split_names[SPLIT_COUNT] = {"train", "test"};
-static const char *const dtype_choices[] = {"uint8", "float32", "float64", "bool", NULL};
+static const enum mnist_file split_images[SPLIT_COUNT] = {MNIST_TRAIN_IMAGES, MNIST_TEST_IMAGES};
+static const enum mnist_file split_labels[SPLIT_COUNT] = {MNIST_TRAIN_LABELS, MNIST_TEST_LABELS};
 
-static const struct converter_option options[] = {
-    {"--dtype", dtype_choices, "uint8",
-     "element type of features: uint8 (pixels as stored), float32 or float64 (pixel / 255), "
-     "bool (pixel >= 128)"},
+/* The dataset options of MNIST and Fashion-MNIST. */
+struct idx_options {
+    const char *dtype;
 };
+
+static const struct idx_options option_defaults = {.dtype = "uint8"};
+
+static const struct command_option options[] = {
+    {.long_name = "dtype", .kind = OPTION_STRING, .offset = offsetof(struct idx_options, dtype),
+     .choices = "uint8 float32 float64 bool", .completion = COMPLETE_CHOICE,
+     .help = "element type of features: uint8 (pixels as stored), float32 or float64 (pixel / "
+             "255), bool (pixel >= 128) (default: uint8)"},
+};
+
+/* The --dtype given, NULL for the default. */
+static const char *chosen_dtype(const struct converter_arguments *arguments)
+{
+    const struct idx_options *chosen = arguments->options;
+    return chosen != NULL ? chosen->dtype : NULL;
+}
 
 struct split_input {
     struct idx_reader *images;
@@ -81,7 +52,7 @@ struct split_input {
 /* DATASET.hdf5, or DATASET_DTYPE.hdf5 when --dtype is not uint8 (mnist_float32.hdf5). */
 static void name_output(const struct converter_arguments *arguments, char *name, size_t size)
 {
-    const char *dataset = arguments->dataset->name, *dtype = arguments->values[0];
+    const char *dataset = arguments->dataset->name, *dtype = chosen_dtype(arguments);
     if (dtype == NULL || strcmp(dtype, "uint8") == 0)
         snprintf(name, size, "%s.hdf5", dataset);
     else
@@ -122,13 +93,15 @@ static int check_headers(const struct split_input *input)
 static int open_split(const struct converter_arguments *arguments, int split,
                       struct split_input *input)
 {
-    converter_input_path(arguments, split == 0 ? TRAIN_IMAGES : TEST_IMAGES, input->image_path,
+    converter_input_path(arguments, split_images[split], input->image_path,
                          sizeof input->image_path);
-    converter_input_path(arguments, split == 0 ? TRAIN_LABELS : TEST_LABELS, input->label_path,
+    converter_input_path(arguments, split_labels[split], input->label_path,
                          sizeof input->label_path);
-    int result = idx_open(&input->images, input->image_path, &input->image_header);
+    int result = idx_open(&input->images, input->image_path, &input->image_header,
+                          arguments->threads);
     if (result == EXIT_OK)
-        result = idx_open(&input->labels, input->label_path, &input->label_header);
+        result = idx_open(&input->labels, input->label_path, &input->label_header,
+                          arguments->threads);
     if (result == EXIT_OK)
         result = check_headers(input);
     return result;
@@ -323,7 +296,7 @@ static int copy_splits(const struct converter_arguments *arguments, struct h5py_
     uint64_t total = (uint64_t)inputs[0].image_header.dimensions[0] +
                      inputs[1].image_header.dimensions[0];
     converter_report_stage(arguments, "images", total);
-    bool together = converter_threads(arguments) > 1 && total > 0;
+    bool together = arguments->threads > 1 && total > 0;
     if (result == EXIT_OK && together)
         result = copy_images_together(&output, inputs);
     uint64_t first = 0;
@@ -349,7 +322,7 @@ static int copy_splits(const struct converter_arguments *arguments, struct h5py_
 static int convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
 {
     struct split_input inputs[SPLIT_COUNT] = {0};
-    enum element_type type = feature_type(arguments->values[0]);
+    enum element_type type = feature_type(chosen_dtype(arguments));
     int features = -1, targets = -1;
     int result = EXIT_OK;
     for (int split = 0; result == EXIT_OK && split < SPLIT_COUNT; split++)
@@ -370,24 +343,15 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
 /* MNIST's and Fashion-MNIST's converter: the same inputs, option and loop. */
 #define IDX_CONVERTER(description)                                                               \
     {                                                                                            \
-        .summary = description, .inputs = {TRAIN_IMAGES, TRAIN_LABELS, TEST_IMAGES, TEST_LABELS}, \
-        .input_count = INPUT_COUNT, .options = options, .option_count = 1,                       \
+        .summary = description,                                                                  \
+        .inputs = {MNIST_TRAIN_IMAGES, MNIST_TRAIN_LABELS, MNIST_TEST_IMAGES, MNIST_TEST_LABELS}, \
+        .input_count = MNIST_FILE_COUNT, .options = options, .option_count = 1,                  \
+        .options_size = sizeof(struct idx_options), .option_defaults = &option_defaults,         \
         .output_name = name_output, .convert = convert,                                          \
     }
 
-const struct dataset mnist_dataset = {
-    .name = "mnist",
-    .summary = "handwritten digits, 60000 train + 10000 test 28x28 images",
-    .files = mnist_files,
-    .file_count = INPUT_COUNT,
-    .converter = IDX_CONVERTER("MNIST handwritten digits (4 IDX files) into mnist.hdf5"),
-};
+const struct converter mnist_converter =
+    IDX_CONVERTER("MNIST handwritten digits (4 IDX files) into mnist.hdf5");
 
-const struct dataset fashion_mnist_dataset = {
-    .name = "fashion_mnist",
-    .summary = "Zalando's article images, 60000 train + 10000 test 28x28, MNIST's layout",
-    .files = fashion_mnist_files,
-    .file_count = INPUT_COUNT,
-    .converter =
-        IDX_CONVERTER("Fashion-MNIST (MNIST's file names and layout) into fashion_mnist.hdf5"),
-};
+const struct converter fashion_mnist_converter =
+    IDX_CONVERTER("Fashion-MNIST (MNIST's file names and layout) into fashion_mnist.hdf5");

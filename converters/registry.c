@@ -1,9 +1,15 @@
-/* The list of datasets, built-in then extra (from manifests), and the one lookup by name and
-   format. */
-#include "dataset.h"
+/* The dataset records, each a downloader's file table and a converter, the list of them,
+   built-in then extra (from manifests), and the one lookup by name and format. */
+#include "registry.h"
 
 #include "common/base/error.h"
-#include "manifest.h"
+#include "downloaders/binarized_mnist.h"
+#include "downloaders/cifar10.h"
+#include "downloaders/cifar100.h"
+#include "downloaders/iris.h"
+#include "downloaders/manifest.h"
+#include "downloaders/mnist.h"
+#include "downloaders/svhn.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,6 +18,71 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* The converters, each in converters/NAME.c. */
+extern const struct converter binarized_mnist_converter, cifar10_converter, cifar100_converter,
+    fashion_mnist_converter, iris_converter, mnist_converter, svhn_format_1_converter,
+    svhn_format_2_converter;
+
+#define FILES(table) .files = table, .file_count = sizeof table / sizeof table[0]
+
+const struct dataset binarized_mnist_dataset = {
+    .name = "binarized_mnist",
+    .summary = "MNIST thresholded to 0/1, 50000 train + 10000 valid + 10000 test",
+    FILES(binarized_mnist_files),
+    .converter = &binarized_mnist_converter,
+};
+
+const struct dataset cifar10_dataset = {
+    .name = "cifar10",
+    .summary = "10 classes of 32x32 colour images, 50000 train + 10000 test",
+    FILES(cifar10_files),
+    .converter = &cifar10_converter,
+};
+
+const struct dataset cifar100_dataset = {
+    .name = "cifar100",
+    .summary = "100 classes of 32x32 colour images, 50000 train + 10000 test",
+    FILES(cifar100_files),
+    .converter = &cifar100_converter,
+};
+
+const struct dataset fashion_mnist_dataset = {
+    .name = "fashion_mnist",
+    .summary = "Zalando's article images, 60000 train + 10000 test 28x28, MNIST's layout",
+    FILES(fashion_mnist_files),
+    .converter = &fashion_mnist_converter,
+};
+
+const struct dataset iris_dataset = {
+    .name = "iris",
+    .summary = "Fisher's 150 iris flowers, 4 measurements and a species each",
+    FILES(iris_files),
+    .converter = &iris_converter,
+};
+
+const struct dataset mnist_dataset = {
+    .name = "mnist",
+    .summary = "handwritten digits, 60000 train + 10000 test 28x28 images",
+    FILES(mnist_files),
+    .converter = &mnist_converter,
+};
+
+const struct dataset svhn_format_1_dataset = {
+    .name = "svhn",
+    .variant = "1",
+    .summary = "street view house numbers, full images with digit boxes (format 1)",
+    FILES(svhn_format_1_files),
+    .converter = &svhn_format_1_converter,
+};
+
+const struct dataset svhn_format_2_dataset = {
+    .name = "svhn",
+    .variant = "2",
+    .summary = "street view house numbers, cropped 32x32 digits (format 2)",
+    FILES(svhn_format_2_files),
+    .converter = &svhn_format_2_converter,
+};
 
 const struct dataset *const datasets[] = {
     &binarized_mnist_dataset,
@@ -200,5 +271,5 @@ enum dataset_lookup dataset_find(const char *name, const char *variant,
 
 bool dataset_converts(const struct dataset *dataset)
 {
-    return dataset->converter.convert != NULL;
+    return dataset->converter != NULL;
 }

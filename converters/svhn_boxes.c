@@ -8,6 +8,7 @@
 #include "common/base/publish.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -20,8 +21,9 @@
 
 enum { COPY_BLOCK_BYTES = 1 << 16 };
 
-const char *const svhn_field_names[SVHN_FIELD_COUNT] = {"label", "height", "width", "left",
-                                                        "top"};
+/* The fields of digitStruct/bbox, in the order of svhn_image_boxes' values. */
+static const char *const svhn_field_names[SVHN_FIELD_COUNT] = {"label", "height", "width",
+                                                               "left", "top"};
 
 struct svhn_boxes {
     char label[4200];
@@ -304,13 +306,13 @@ static int start_child(struct svhn_boxes *boxes, const char *path)
 }
 
 /* Copies the current member (SIZE bytes) into DESCRIPTOR, block by block. */
-static int copy_to_file(struct tar_stream *stream, uint64_t size, int descriptor,
-                        const char *path)
+static int copy_to_descriptor(struct archive_stream *stream, uint64_t size, int descriptor,
+                              const char *path)
 {
     unsigned char block[COPY_BLOCK_BYTES];
     while (size > 0) {
         size_t count = size < sizeof block ? (size_t)size : sizeof block;
-        int result = tar_stream_read_exactly(stream, block, count);
+        int result = archive_stream_read_exactly(stream, block, count);
         if (result != EXIT_OK)
             return result;
         for (size_t written = 0; written < count;) {
@@ -325,10 +327,22 @@ static int copy_to_file(struct tar_stream *stream, uint64_t size, int descriptor
     return EXIT_OK;
 }
 
+/* Copies the current member (SIZE bytes) into the file PATH. */
+static int copy_to_file(struct archive_stream *stream, uint64_t size, const char *path)
+{
+    int descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (descriptor < 0)
+        return error_set(EXIT_WRITE, "cannot write scratch file: %s: %s", path, strerror(errno));
+    int result = copy_to_descriptor(stream, size, descriptor, path);
+    if (close(descriptor) != 0 && result == EXIT_OK)
+        result = error_set(EXIT_WRITE, "cannot write scratch file: %s: %s", path, strerror(errno));
+    return result;
+}
+
 /* HDF5 1.10 opens files by name only (it refuses an unlinked file's /proc/self/fd path): the
-   scratch file is named as fuel-convert's temporaries are, so that `fuel clean` removes it after
-   a kill, and unlinked as soon as libhdf5 has it open. */
-int svhn_boxes_open(struct svhn_boxes **boxes, struct tar_stream *stream, uint64_t size,
+   scratch file is staged as fuel-convert's outputs are, so that `fuel clean` removes it after a
+   kill, and removed as soon as libhdf5 has it open. */
+int svhn_boxes_open(struct svhn_boxes **boxes, struct archive_stream *stream, uint64_t size,
                     const char *scratch_directory, const char *label, bool in_child)
 {
     const char *directory = scratch_directory;
@@ -342,7 +356,7 @@ int svhn_boxes_open(struct svhn_boxes **boxes, struct tar_stream *stream, uint64
     struct publication scratch;
     int result = publish_begin(&scratch, directory, "digitStruct.mat.h5");
     if (result == EXIT_OK) {
-        result = copy_to_file(stream, size, scratch.lock_descriptor, scratch.temporary_path);
+        result = copy_to_file(stream, size, scratch.temporary_path);
         if (result == EXIT_OK && in_child)
             result = start_child(*boxes, scratch.temporary_path);
         else if (result == EXIT_OK)

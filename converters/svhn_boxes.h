@@ -2,7 +2,7 @@
 #ifndef FUEL_SVHN_BOXES_H
 #define FUEL_SVHN_BOXES_H
 
-#include "common/formats/tar_stream.h"
+#include "common/formats/archive_stream.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -10,23 +10,20 @@
 
 enum { SVHN_FIELD_COUNT = 5, SVHN_LABEL_FIELD = 0 };
 
-/* Fields in the order of the values below: label, height, width, left, top. */
-extern const char *const svhn_field_names[SVHN_FIELD_COUNT];
-
 struct svhn_boxes;
 
 /* The boxes of one image: COUNT values per field, as Fuel stores them (negative values 0,
    truncated to integers, label 10 as 0); valid until the next read. */
 struct svhn_image_boxes {
     size_t count;
-    uint16_t *values[SVHN_FIELD_COUNT];
+    uint16_t *values[SVHN_FIELD_COUNT]; /* label, height, width, left, top */
 };
 
 /* Opens the current member of STREAM (SIZE bytes), named LABEL in messages, through a scratch
    file in SCRATCH_DIRECTORY; EXIT_CORRUPT_INPUT when it is not a digitStruct.mat. IN_CHILD: a
    child process reads it (libhdf5 is not thread-safe: this lets the reading run beside the
    caller's own HDF5 work), and the images must then be read in order, each once. */
-int svhn_boxes_open(struct svhn_boxes **boxes, struct tar_stream *stream, uint64_t size,
+int svhn_boxes_open(struct svhn_boxes **boxes, struct archive_stream *stream, uint64_t size,
                     const char *scratch_directory, const char *label, bool in_child);
 
 /* The number of images (rows of digitStruct/bbox and digitStruct/name). */

@@ -1,12 +1,13 @@
 /* SVHN format 1: {train,test,extra}.tar.gz (SPLIT/N.png images and SPLIT/digitStruct.mat boxes)
    into variable-length features and bbox_* sources, as Fuel 0.2 writes svhn_format_1.hdf5. */
-#include "dataset.h"
+#include "converter.h"
+#include "downloaders/svhn.h"
 #include "svhn_boxes.h"
 
 #include "common/base/error.h"
 #include "common/base/ordered_pool.h"
+#include "common/formats/archive_stream.h"
 #include "common/formats/png_rgb.h"
-#include "common/formats/tar_stream.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -35,16 +36,9 @@ _Static_assert(PNG_RGB_MAX_SIDE <= UINT16_MAX, "image sides are stored in uint16
 
 static const char *const split_names[SPLIT_COUNT] = {"train", "test", "extra"};
 
-#define STANFORD "http://ufldl.stanford.edu/housenumbers/"
-#define SVHN_FILE(file, bytes, md5) \
-    {.name = file, .urls = {STANFORD file, NULL}, .size = bytes, .checksum = md5}
-
-/* One archive a split, in the order of the splits. */
-static const struct dataset_file files[SPLIT_COUNT] = {
-    SVHN_FILE("train.tar.gz", 404141560, "a649f4cb15c35520e8a8c342d4c0005a"),
-    SVHN_FILE("test.tar.gz", 276555967, "790d9c8d42f1fcbd219b59956c853a81"),
-    SVHN_FILE("extra.tar.gz", 1955489752, "606f41243d71ca4d5fe66dbaf1f02bee"),
-};
+/* Each split's archive, in the order of the splits. */
+static const enum svhn_format_1_file split_files[SPLIT_COUNT] = {
+    SVHN_FORMAT_1_TRAIN, SVHN_FORMAT_1_TEST, SVHN_FORMAT_1_EXTRA};
 static const char *const box_source_names[FIELD_COUNT] = {
     "bbox_labels", "bbox_heights", "bbox_widths", "bbox_lefts", "bbox_tops"};
 static const char *const box_axis_labels[FIELD_COUNT] = {"index", "height", "width", "x", "y"};
@@ -77,7 +71,7 @@ struct svhn_conversion {
 static void archive_path(const struct svhn_conversion *conversion, int split, char *path,
                          size_t size)
 {
-    converter_input_path(conversion->arguments, (size_t)split, path, size);
+    converter_input_path(conversion->arguments, split_files[split], path, size);
 }
 
 /* NAME without a leading "./", when it lies in the directory SPLIT: the rest of it, else NULL. */
@@ -99,14 +93,14 @@ static int open_split_boxes(struct svhn_conversion *conversion, int split)
     char stage[4200];
     snprintf(stage, sizeof stage, "%s: looking for %s/digitStruct.mat", path, split_names[split]);
     converter_report_stage(conversion->arguments, stage, 0);
-    struct tar_stream *stream;
-    int result = tar_stream_open(&stream, path);
+    struct archive_stream *stream;
+    int result = archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR, conversion->arguments->threads);
     if (result != EXIT_OK)
         return result;
     for (;;) {
         const char *name;
         uint64_t size;
-        result = tar_stream_next(stream, &name, &size);
+        result = archive_stream_next(stream, &name, &size);
         if (result != EXIT_OK)
             break;
         if (name == NULL) {
@@ -121,12 +115,12 @@ static int open_split_boxes(struct svhn_conversion *conversion, int split)
         snprintf(label, sizeof label, "%s: %s", path, name);
         result = svhn_boxes_open(&conversion->boxes[split], stream, size,
                                  conversion->arguments->scratch_directory, label,
-                                 converter_threads(conversion->arguments) > 1);
+                                 conversion->arguments->threads > 1);
         if (result == EXIT_OK)
             conversion->images[split] = svhn_boxes_images(conversion->boxes[split]);
         break;
     }
-    tar_stream_close(stream);
+    archive_stream_close(stream);
     return result;
 }
 
@@ -198,7 +192,7 @@ static uint64_t image_number(const char *name)
     return strcmp(name, ".png") == 0 ? number : 0;
 }
 
-static int read_member(struct image_job *job, struct tar_stream *stream, uint64_t size)
+static int read_member(struct image_job *job, struct archive_stream *stream, uint64_t size)
 {
     if (size > MAXIMUM_IMAGE_BYTES)
         return error_set(EXIT_CORRUPT_INPUT, "image too large: %s: %" PRIu64
@@ -211,7 +205,7 @@ static int read_member(struct image_job *job, struct tar_stream *stream, uint64_
         job->capacity = (size_t)size;
     }
     job->size = (size_t)size;
-    return tar_stream_read_exactly(stream, job->bytes, (size_t)size);
+    return archive_stream_read_exactly(stream, job->bytes, (size_t)size);
 }
 
 /* In a worker thread: the PNG's pixels. */
@@ -238,7 +232,8 @@ static int write_oldest(struct svhn_conversion *conversion, struct ordered_pool 
 }
 
 static int queue_image(struct svhn_conversion *conversion, struct ordered_pool *pool,
-                       struct tar_stream *stream, uint64_t size, uint64_t row, const char *label)
+                       struct archive_stream *stream, uint64_t size, uint64_t row,
+                       const char *label)
 {
     int result = ordered_pool_full(pool) ? write_oldest(conversion, pool) : EXIT_OK;
     if (result != EXIT_OK)
@@ -254,7 +249,7 @@ static int queue_image(struct svhn_conversion *conversion, struct ordered_pool *
 }
 
 static int copy_member(struct svhn_conversion *conversion, struct ordered_pool *pool,
-                       struct tar_stream *stream, int split, const char *name, uint64_t size,
+                       struct archive_stream *stream, int split, const char *name, uint64_t size,
                        uint64_t offset, const char *path)
 {
     const char *inside = inside_split(name, split);
@@ -289,12 +284,12 @@ static int check_every_image_seen(const struct svhn_conversion *conversion, int 
 static int stream_images(struct svhn_conversion *conversion, struct ordered_pool *pool, int split,
                          uint64_t offset, const char *path)
 {
-    struct tar_stream *stream = NULL;
-    int result = tar_stream_open(&stream, path);
+    struct archive_stream *stream = NULL;
+    int result = archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR, conversion->arguments->threads);
     while (result == EXIT_OK) {
         const char *name;
         uint64_t size;
-        result = tar_stream_next(stream, &name, &size);
+        result = archive_stream_next(stream, &name, &size);
         if (result != EXIT_OK || name == NULL)
             break;
         result = copy_member(conversion, pool, stream, split, name, size, offset, path);
@@ -307,7 +302,7 @@ static int stream_images(struct svhn_conversion *conversion, struct ordered_pool
     while (result == EXIT_OK && ordered_pool_pending(pool) > 0)
         result = write_oldest(conversion, pool);
     if (stream != NULL)
-        tar_stream_close(stream);
+        archive_stream_close(stream);
     return result;
 }
 
@@ -322,7 +317,7 @@ static int copy_split_images(struct svhn_conversion *conversion, int split, uint
     conversion->written = 0;
     conversion->next_boxes = 0;
     converter_report_stage(conversion->arguments, path, conversion->images[split]);
-    unsigned threads = converter_threads(conversion->arguments);
+    unsigned threads = conversion->arguments->threads;
     struct ordered_pool *pool = NULL;
     int result = ordered_pool_create(&pool, threads, conversion->job_count, decode_job);
     if (result == EXIT_OK)
@@ -339,7 +334,7 @@ static int copy_split_images(struct svhn_conversion *conversion, int split, uint
    reads and writes. */
 static int allocate_jobs(struct svhn_conversion *conversion)
 {
-    unsigned threads = converter_threads(conversion->arguments);
+    unsigned threads = conversion->arguments->threads;
     conversion->job_count = threads > 1 ? (size_t)threads * JOBS_PER_THREAD : 1;
     conversion->jobs = calloc(conversion->job_count, sizeof *conversion->jobs);
     if (conversion->jobs == NULL)
@@ -380,17 +375,10 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     return result;
 }
 
-const struct dataset svhn_format_1_dataset = {
-    .name = "svhn",
-    .variant = "1",
-    .summary = "street view house numbers, full images with digit boxes (format 1)",
-    .files = files,
-    .file_count = SPLIT_COUNT,
-    .converter = {
-        .summary = "SVHN format 1: house-number PNGs and digit boxes into svhn_format_1.hdf5",
-        .inputs = {0, 1, 2},
-        .input_count = SPLIT_COUNT,
-        .output_file = "svhn_format_1.hdf5",
-        .convert = convert,
-    },
+const struct converter svhn_format_1_converter = {
+    .summary = "SVHN format 1: house-number PNGs and digit boxes into svhn_format_1.hdf5",
+    .inputs = {SVHN_FORMAT_1_TRAIN, SVHN_FORMAT_1_TEST, SVHN_FORMAT_1_EXTRA},
+    .input_count = SVHN_FORMAT_1_FILE_COUNT,
+    .output_file = "svhn_format_1.hdf5",
+    .convert = convert,
 };

@@ -1,6 +1,7 @@
 /* SVHN format 2: {train,test,extra}_32x32.mat (MATLAB level 5, cropped 32x32 digits) from
    Stanford into svhn_format_2.hdf5. */
-#include "dataset.h"
+#include "converter.h"
+#include "downloaders/svhn.h"
 
 #include "common/base/error.h"
 #include "common/formats/matlab_v5.h"
@@ -19,16 +20,9 @@
 
 static const char *const split_names[SPLIT_COUNT] = {"train", "test", "extra"};
 
-#define STANFORD "http://ufldl.stanford.edu/housenumbers/"
-#define SVHN_FILE(file, bytes, md5) \
-    {.name = file, .urls = {STANFORD file, NULL}, .size = bytes, .checksum = md5}
-
-/* One file a split, in the order of the splits. */
-static const struct dataset_file files[SPLIT_COUNT] = {
-    SVHN_FILE("train_32x32.mat", 182040794, "e26dedcc434d2e4c54c9b2d4a06d8373"),
-    SVHN_FILE("test_32x32.mat", 64275384, "eb5a983be6a315427106f1b164d9cef3"),
-    SVHN_FILE("extra_32x32.mat", 1329278602, "a93ce644f1a588dc4d68dda5feec44a7"),
-};
+/* Each split's file, in the order of the splits. */
+static const enum svhn_format_2_file split_files[SPLIT_COUNT] = {
+    SVHN_FORMAT_2_TRAIN, SVHN_FORMAT_2_TEST, SVHN_FORMAT_2_EXTRA};
 
 struct split_input {
     char path[PATH_MAX];
@@ -288,7 +282,8 @@ static int svhn_convert(const struct converter_arguments *arguments, struct h5py
     struct split_input inputs[SPLIT_COUNT];
     uint64_t total = 0;
     for (size_t split = 0; split < SPLIT_COUNT; split++) {
-        converter_input_path(arguments, split, inputs[split].path, sizeof inputs[split].path);
+        converter_input_path(arguments, split_files[split], inputs[split].path,
+                             sizeof inputs[split].path);
         int status = inspect_split(&inputs[split]);
         if (status != EXIT_OK)
             return status;
@@ -312,17 +307,10 @@ static int svhn_convert(const struct converter_arguments *arguments, struct h5py
     return status;
 }
 
-const struct dataset svhn_format_2_dataset = {
-    .name = "svhn",
-    .variant = "2",
-    .summary = "street view house numbers, cropped 32x32 digits (format 2)",
-    .files = files,
-    .file_count = SPLIT_COUNT,
-    .converter = {
-        .summary = "SVHN format 2: 32x32 cropped digits (3 MATLAB files) into svhn_format_2.hdf5",
-        .inputs = {0, 1, 2},
-        .input_count = SPLIT_COUNT,
-        .output_file = "svhn_format_2.hdf5",
-        .convert = svhn_convert,
-    },
+const struct converter svhn_format_2_converter = {
+    .summary = "SVHN format 2: 32x32 cropped digits (3 MATLAB files) into svhn_format_2.hdf5",
+    .inputs = {SVHN_FORMAT_2_TRAIN, SVHN_FORMAT_2_TEST, SVHN_FORMAT_2_EXTRA},
+    .input_count = SVHN_FORMAT_2_FILE_COUNT,
+    .output_file = "svhn_format_2.hdf5",
+    .convert = svhn_convert,
 };

@@ -2,6 +2,7 @@
 #include "example_source.h"
 
 #include "common/base/error.h"
+#include "common/h5py/h5py_names.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,12 +10,9 @@
 
 static int no_such_source(const struct h5py_file *file, const char *name)
 {
-    char names[1024] = "";
-    size_t length = 0;
-    for (size_t index = 0; index < file->source_count && length < sizeof names; index++)
-        length += (size_t)snprintf(names + length, sizeof names - length, "%s%s",
-                                   index ? ", " : "", file->sources[index].name);
-    return error_set(EXIT_USAGE, "no source %s: %s: its sources are %s", name, file->path, names);
+    char sources[1024];
+    h5py_source_list(file, sources, sizeof sources);
+    return error_set(EXIT_USAGE, "no source %s: %s; %s", name, file->path, sources);
 }
 
 void example_source_init(struct example_source *source)
@@ -35,7 +33,7 @@ int example_source_open(struct example_source *source, const struct h5py_file *f
     source->variable = source->facts->variable_length;
     if (source->variable) {
         int result = h5py_vlen_examples_open(&source->vlen, file, name);
-        source->type = (struct element_type){source->vlen.is_bool ? 'b'
+        source->type = (struct numeric_type){source->vlen.is_bool ? 'b'
                                              : source->vlen.is_float ? 'f' : 'i',
                                              source->vlen.element_size};
         if (result == EXIT_OK && !source->vlen.is_bool && !source->vlen.is_float) {
@@ -46,7 +44,7 @@ int example_source_open(struct example_source *source, const struct h5py_file *f
     }
     int result = h5py_examples_open(&source->fixed, file, name);
     if (result == EXIT_OK) {
-        source->type = element_type_from_descr(source->fixed.descr);
+        source->type = numeric_type_from_descr(source->fixed.descr);
         source->example_elements = source->fixed.example_bytes / source->fixed.element_size;
     }
     return result;

@@ -17,7 +17,7 @@ struct example_source {
     bool variable;
     struct h5py_examples fixed;
     struct h5py_vlen_examples vlen;
-    struct element_type type;
+    struct numeric_type type;
     struct h5py_selection selection;
     size_t example_elements; /* fixed sources: elements per example */
 };

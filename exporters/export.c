@@ -1,9 +1,10 @@
 /* The export driver: checks the request against the input, then exports split after split. */
 #include "export.h"
 
+#include "common/base/disk_space.h"
 #include "common/base/error.h"
 #include "common/base/monotonic_clock.h"
-#include "common/h5py/h5py_reader.h"
+#include "common/h5py/h5py_input.h"
 #include "export_form.h"
 #include "export_provenance.h"
 
@@ -108,7 +109,7 @@ static int plan_make(struct export_plan *plan)
                          export_form_names);
     if (request->dtype == NULL && request->scale != 1 && plan->form == &export_form_npy)
         return error_set(EXIT_USAGE, "--scale applies when converting to float: give --dtype");
-    int result = h5py_reader_open(&plan->file, request->input_path);
+    int result = h5py_input_open(&plan->file, request->input_path);
     if (result == EXIT_OK)
         result = example_source_open(&plan->data, plan->file, request->data_source);
     if (result == EXIT_OK)
@@ -137,6 +138,28 @@ static void input_name(const char *path, char *name, size_t size)
     if (dot != NULL && dot != name &&
         (strcmp(dot, ".hdf5") == 0 || strcmp(dot, ".h5") == 0 || strcmp(dot, ".hdf") == 0))
         *dot = '\0';
+}
+
+/* Before the first byte: whether what the form knows it will write, every split, fits. */
+static int space_check(struct export_plan *plan, struct export_job *job)
+{
+    if (plan->form->need == NULL)
+        return EXIT_OK;
+    uint64_t total = 0, largest = 0;
+    int result = EXIT_OK;
+    for (size_t index = 0; result == EXIT_OK && index < plan->split_count; index++) {
+        result = example_source_select(&plan->data, plan->file, plan->splits[index]);
+        if (result == EXIT_OK && plan->has_label)
+            result = example_source_select(&plan->label, plan->file, plan->splits[index]);
+        uint64_t bytes = 0, file = 0;
+        if (result == EXIT_OK)
+            plan->form->need(job, &bytes, &file);
+        total = disk_space_sum(total, bytes);
+        largest = file > largest ? file : largest;
+    }
+    return result == EXIT_OK ? disk_space_check(plan->request->directory,
+                                                plan->request->directory, total, largest)
+                             : result;
 }
 
 static int split_export(struct export_plan *plan, struct export_job *job, const char *split)
@@ -184,6 +207,8 @@ int export_run(const struct export_request *request,
                              .label = plan.has_label ? &plan.label : NULL, .axes = plan.axes};
     if (result == EXIT_OK)
         result = export_provenance_begin(&job.provenance, request, plan.file);
+    if (result == EXIT_OK)
+        result = space_check(&plan, &job);
     if (result == EXIT_OK)
         job.progress = progress_begin(request->progress, stderr, 1);
     for (size_t index = 0; result == EXIT_OK && index < plan.split_count; index++) {

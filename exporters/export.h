@@ -21,7 +21,7 @@ struct export_request {
                                         "float32" / "float64" */
     double scale;                    /* multiplies the data converted to float */
     uint64_t examples_per_file;      /* hdf5-layer; 0: as many as Caffe's limits allow */
-    unsigned threads;                /* PNG encoders; 0: one per online processor */
+    unsigned threads;                /* PNG encoders; 0: threads_default() */
     int argc;                        /* the command line typed, for the provenance */
     char *const *argv;
     const char *command;
@@ -32,8 +32,10 @@ struct export_request {
 extern const char export_form_names[];
 
 /* Exports every requested split of the input into its own set of files in the output directory.
-   Checks everything (forms, sources, splits) before writing anything: EXIT_USAGE when the form
-   cannot hold the data source, naming the forms that can. Prints each published set's list or
+   Checks everything (the input's structure, forms, sources, splits, and the space the forms
+   know they need) before writing anything: EXIT_CORRUPT_INPUT for a file that fails the checks,
+   EXIT_USAGE when the form cannot hold the data source, naming the forms that can, EXIT_WRITE
+   when the sets would not fit. Prints each published set's list or
    main file on stdout through PRINT_PUBLISHED when not NULL. */
 int export_run(const struct export_request *request,
                void (*print_published)(const char *path, void *context), void *context);

@@ -31,6 +31,9 @@ struct export_form {
     bool images;                   /* needs image sources */
     bool variable;                 /* holds variable-length data sources */
     int (*write)(struct export_job *job);
+    /* The least the job's set takes, in all and in its largest file, for the space check before
+       writing; NULL where that is not known before (PNGs). */
+    void (*need)(const struct export_job *job, uint64_t *bytes, uint64_t *largest);
 };
 
 extern const struct export_form export_form_hdf5_layer;

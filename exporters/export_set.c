@@ -17,24 +17,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char staging_infix[] = ".export.";
-
-bool export_set_is_staging_name(const char *name)
-{
-    size_t length = strlen(name), suffix = strlen(staging_infix) + 6;
-    return name[0] == '.' && length > suffix + 1 &&
-           staging_name_matches(name + length - suffix, staging_infix);
-}
-
-/* Removes DIRECTORY/.LABEL.export.* left by killed exports: their lock is free. */
+/* Removes DIRECTORY/.fuel-staging-LABEL.XXXXXX left by killed exports: their lock is free. */
 static void remove_killed_stagings(const char *directory, const char *label)
 {
-    char prefix[600];
-    snprintf(prefix, sizeof prefix, ".%s%s", label, staging_infix);
     DIR *listing = opendir(directory);
     struct dirent *entry;
     while (listing != NULL && (entry = readdir(listing)) != NULL) {
-        if (!staging_name_matches(entry->d_name, prefix))
+        if (!staging_is_name_of(entry->d_name, label))
             continue;
         char path[4800];
         bool removed;
@@ -57,9 +46,7 @@ int export_set_begin(struct export_set *set, const char *directory, const char *
     if (result != EXIT_OK)
         return result;
     remove_killed_stagings(directory, label);
-    char template[4800];
-    snprintf(template, sizeof template, "%s/.%s%sXXXXXX", directory, label, staging_infix);
-    return staging_create(&set->staging, template);
+    return staging_create(&set->staging, directory, label);
 }
 
 static int remember_entry(struct export_set *set, const char *entry)

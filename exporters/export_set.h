@@ -12,7 +12,7 @@
 struct export_set {
     char directory[4096];
     char label[512];
-    struct staging staging; /* DIRECTORY/.LABEL.export.XXXXXX, locked while it lives */
+    struct staging staging; /* DIRECTORY/.fuel-staging-LABEL.XXXXXX, locked while it lives */
     char **entries; /* top-level names, in the order they are published */
     size_t entry_count;
     size_t entry_capacity;
@@ -35,8 +35,5 @@ int export_set_commit(struct export_set *set);
 
 /* Removes the staging directory and everything in it; final names are untouched. */
 void export_set_abort(struct export_set *set);
-
-/* Whether NAME (no directory) has the shape of a staging: .LABEL.export.XXXXXX. */
-bool export_set_is_staging_name(const char *name);
 
 #endif

@@ -1,7 +1,9 @@
 /* The hdf5-layer form (Caffe's HDF5Data, Mocha's HDF5DataLayer): files of float `data` and `label`
    (N x 1), contiguous and uncompressed, at most --examples-per-file each, and a list of them. */
+#include "common/base/disk_space.h"
 #include "common/base/error.h"
 #include "common/h5py/h5py_tag.h"
+#include "common/h5py/hdf5_failure.h"
 #include "common/h5py/hdf5_write_behind.h"
 #include "export_form.h"
 
@@ -17,14 +19,15 @@
 struct layer_part {
     hid_t file, data, label, float_type;
     struct write_behind behind;
-    char path[4800];
+    char path[4800];  /* staged */
+    char shown[4800]; /* DIRECTORY/NAME, in messages */
     uint64_t first; /* the split's first example in this file */
     uint64_t count;
 };
 
 static int layer_failed(const struct layer_part *part, const char *what)
 {
-    return error_set(EXIT_WRITE, "cannot write: %s: %s", part->path, what);
+    return hdf5_failure_report(part->shown, what);
 }
 
 static uint64_t layer_examples_per_file(const struct export_job *job, size_t float_size)
@@ -57,6 +60,7 @@ static hid_t layer_dataset(hid_t file, const char *name, hid_t type, int rank,
 
 static int layer_create(struct export_job *job, struct layer_part *part)
 {
+    hdf5_failure_watch();
     hid_t creation = H5Pcreate(H5P_FILE_CREATE);
     if (creation >= 0 && H5Pset_obj_track_times(creation, false) >= 0)
         part->file = H5Fcreate(part->path, H5F_ACC_TRUNC, creation, H5P_DEFAULT);
@@ -126,7 +130,7 @@ static int layer_blocks_write(struct export_job *job, struct layer_part *part, s
         if (result == EXIT_OK && job->label != NULL)
             result = export_labels_read(job, part->first + row, size, labels);
         if (result == EXIT_OK && job->label != NULL) {
-            struct element_type as_double = {'f', 8};
+            struct numeric_type as_double = {'f', 8};
             elements_to_float(labels, as_double, size, 1.0, twice, label_floats);
             result = layer_rows_write(part, part->label, row, size, label_floats);
         }
@@ -195,6 +199,7 @@ static int layer_write(struct export_job *job)
         struct layer_part part = {.file = -1, .data = -1, .label = -1, .first = index * per_file,
                                   .float_type = float_size == 8 ? H5T_IEEE_F64LE : H5T_IEEE_F32LE};
         part.count = total - part.first < per_file ? total - part.first : per_file;
+        snprintf(part.shown, sizeof part.shown, "%s/%s", job->request->directory, name);
         result = export_set_path(job->set, name, part.path, sizeof part.path);
         if (result == EXIT_OK)
             result = layer_part_write(job, &part, float_size, total);
@@ -207,4 +212,17 @@ static int layer_write(struct export_job *job)
     return result;
 }
 
-const struct export_form export_form_hdf5_layer = {"hdf5-layer", false, false, layer_write};
+/* The floats of data and label, without HDF5's own bytes. */
+static void layer_need(const struct export_job *job, uint64_t *bytes, uint64_t *largest)
+{
+    size_t float_size = job->request->dtype && strcmp(job->request->dtype, "float64") == 0 ? 8 : 4;
+    uint64_t total = job->data->selection.count;
+    uint64_t per_file = layer_examples_per_file(job, float_size);
+    uint64_t example = disk_space_product(
+        disk_space_sum(job->data->example_elements, job->label != NULL ? 1 : 0), float_size);
+    *bytes = disk_space_product(total, example);
+    *largest = disk_space_product(total < per_file ? total : per_file, example);
+}
+
+const struct export_form export_form_hdf5_layer = {"hdf5-layer", false, false, layer_write,
+                                                   layer_need};

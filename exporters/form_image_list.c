@@ -59,4 +59,5 @@ static int list_form_write(struct export_job *job)
     return result;
 }
 
-const struct export_form export_form_image_list = {"image-list", true, true, list_form_write};
+const struct export_form export_form_image_list = {"image-list", true, true, list_form_write,
+                                                   NULL};

@@ -1,4 +1,5 @@
 /* The npy form: one NAME_SPLIT_SOURCE.npy (format 1.0) per split and source, streamed in blocks. */
+#include "common/base/disk_space.h"
 #include "common/base/error.h"
 #include "common/base/write_behind.h"
 #include "common/formats/npy.h"
@@ -110,4 +111,23 @@ static int npy_write(struct export_job *job)
     return result;
 }
 
-const struct export_form export_form_npy = {"npy", false, false, npy_write};
+/* The examples' bytes in SOURCE's file, without its header. */
+static uint64_t npy_data_bytes(const struct export_job *job, const struct example_source *source,
+                               bool is_data)
+{
+    const char *dtype = is_data ? job->request->dtype : NULL;
+    uint64_t example = dtype == NULL ? source->fixed.example_bytes
+                       : disk_space_product(source->example_elements,
+                                            strcmp(dtype, "float64") == 0 ? 8 : 4);
+    return disk_space_product(source->selection.count, example);
+}
+
+static void npy_need(const struct export_job *job, uint64_t *bytes, uint64_t *largest)
+{
+    uint64_t data = npy_data_bytes(job, job->data, true);
+    uint64_t label = job->label != NULL ? npy_data_bytes(job, job->label, false) : 0;
+    *bytes = disk_space_sum(data, label);
+    *largest = data > label ? data : label;
+}
+
+const struct export_form export_form_npy = {"npy", false, false, npy_write, npy_need};

@@ -52,8 +52,10 @@ static int recordio_consume(void *context, const struct encoded_example *example
     struct recordio_output *output = context;
     int result = recordio_payload(output, example);
     uint64_t start = output->offset;
+    char shown[4800];
+    snprintf(shown, sizeof shown, "%s/%s", output->job->request->directory, output->entries[0]);
     if (result == EXIT_OK)
-        result = recordio_write(output->streams[0], output->entries[0], output->payload,
+        result = recordio_write(output->streams[0], shown, output->payload,
                                 RECORDIO_IMAGE_HEADER_SIZE + example->size, &output->offset);
     if (result != EXIT_OK)
         return result;
@@ -107,4 +109,5 @@ static int recordio_form_write(struct export_job *job)
     return result;
 }
 
-const struct export_form export_form_recordio = {"recordio", true, true, recordio_form_write};
+const struct export_form export_form_recordio = {"recordio", true, true, recordio_form_write,
+                                                 NULL};

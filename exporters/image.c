@@ -74,7 +74,7 @@ static int image_reserve(struct image *image, uint64_t height, uint64_t width, u
     return EXIT_OK;
 }
 
-int image_from_example(const void *data, struct element_type type, const uint64_t *shape,
+int image_from_example(const void *data, struct numeric_type type, const uint64_t *shape,
                        int rank, const struct image_axes *axes, struct image *image)
 {
     uint64_t channels = axes->channel >= 0 ? shape[axes->channel] : 1;

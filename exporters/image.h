@@ -28,7 +28,7 @@ int image_axes_find(const struct example_source *source, const char *forms,
                     struct image_axes *axes);
 
 /* Converts one example (DATA of SHAPE[0..RANK) elements of TYPE) into IMAGE. */
-int image_from_example(const void *data, struct element_type type, const uint64_t *shape,
+int image_from_example(const void *data, struct numeric_type type, const uint64_t *shape,
                        int rank, const struct image_axes *axes, struct image *image);
 
 void image_free(struct image *image);

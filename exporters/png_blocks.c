@@ -5,16 +5,16 @@
 #include "png_blocks.h"
 
 #include "common/base/error.h"
+#include "common/base/threads.h"
 #include "common/formats/png_encode.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Blocks hold export_block_examples examples (4 MiB of them), at most MAX_BLOCK. */
-enum { MAX_THREADS = 64, MAX_BLOCK = 4096 };
+enum { MAX_BLOCK = 4096 };
 
 struct block_item {
     void *data; /* variable-length sources: the example's own copy */
@@ -41,7 +41,7 @@ struct block_run {
     uint64_t block_size; /* examples per block */
     struct block blocks[2];
     struct block *encoding; /* the block the workers take examples from */
-    struct image images[MAX_THREADS];
+    struct image images[THREADS_MAX];
 };
 
 static void item_encode(struct block_run *run, struct block *block, uint64_t index,
@@ -178,16 +178,15 @@ static void run_free(struct block_run *run)
         }
         free(run->blocks[number].raw);
     }
-    for (size_t slot = 0; slot < MAX_THREADS; slot++)
+    for (size_t slot = 0; slot < THREADS_MAX; slot++)
         image_free(&run->images[slot]);
     free(run);
 }
 
 static unsigned threads_choose(const struct export_request *request)
 {
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned threads = request->threads ? request->threads : online > 0 ? (unsigned)online : 1;
-    return threads > MAX_THREADS ? MAX_THREADS : threads;
+    unsigned threads = request->threads > 0 ? request->threads : threads_default();
+    return threads > THREADS_MAX ? THREADS_MAX : threads;
 }
 
 static struct block_run *run_create(struct export_job *job)
@@ -212,8 +211,8 @@ static struct block_run *run_create(struct export_job *job)
 static int pipeline_step(struct block_run *run, struct block *previous, struct block *current,
                          struct block *next, encoded_consumer consume, void *context)
 {
-    pthread_t threads[MAX_THREADS];
-    struct worker workers[MAX_THREADS];
+    pthread_t threads[THREADS_MAX];
+    struct worker workers[THREADS_MAX];
     unsigned started = encoding_start(run, current, threads, workers);
     int result = previous != NULL ? block_hand_on(previous, consume, context) : EXIT_OK;
     if (result == EXIT_OK && previous != NULL)

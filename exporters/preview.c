@@ -5,6 +5,7 @@
 #include "common/base/error.h"
 #include "common/base/random.h"
 #include "common/formats/png_encode.h"
+#include "common/h5py/h5py_input.h"
 #include "common/base/publish.h"
 #include "preview_grid.h"
 
@@ -60,8 +61,20 @@ static int parent_create(const char *output_path)
     return publish_directory_create(directory);
 }
 
+/* "-": the PNG on standard output, for a pipe. */
+static int montage_stream(struct preview_grid *grid)
+{
+    int result = png_encode_stream(stdout, "standard output", grid->width, grid->height,
+                                   grid->channels, preview_grid_row, grid);
+    if (result == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout)))
+        result = error_set(EXIT_WRITE, "cannot write: standard output");
+    return result;
+}
+
 static int montage_write(struct preview_grid *grid, const char *output_path)
 {
+    if (strcmp(output_path, "-") == 0)
+        return montage_stream(grid);
     struct publication publication;
     int result = parent_create(output_path);
     if (result != EXIT_OK)
@@ -112,7 +125,7 @@ int preview_run(const struct preview_request *request,
 {
     struct preview_grid grid;
     struct h5py_file *file = NULL;
-    int result = h5py_reader_open(&file, request->input_path);
+    int result = h5py_input_open(&file, request->input_path);
     if (result == EXIT_OK)
         result = preview_grid_open(&grid, file, request);
     uint64_t available = result == EXIT_OK ? grid.data.selection.count : 0;

@@ -13,7 +13,7 @@
 
 struct preview_request {
     const char *input_path;
-    const char *output_path;
+    const char *output_path; /* "-": standard output */
     const char *split;   /* NULL: the file's first split */
     const char *source;  /* "features" */
     uint64_t count;      /* examples shown, at most PREVIEW_MAX_EXAMPLES */

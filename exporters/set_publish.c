@@ -12,16 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char publishing_suffix[] = ".publishing";
-
-/* DIRECTORY/.LABEL.publishing into PATH, a staging's path; EXIT_WRITE when too long. */
+/* DIRECTORY/.fuel-staging-LABEL.publishing into PATH, a staging's path; EXIT_WRITE when too
+   long. */
 static int publishing_path(const char *directory, const char *label, char *path)
 {
-    size_t size = sizeof ((struct staging *)NULL)->path;
-    if ((size_t)snprintf(path, size, "%s/.%s%s", directory, label, publishing_suffix) >= size)
-        return error_set(EXIT_WRITE, "cannot write: %s/.%s%s: name too long", directory, label,
-                         publishing_suffix);
-    return EXIT_OK;
+    return staging_committed_path(directory, label, path, sizeof ((struct staging *)NULL)->path);
 }
 
 static void record_name(const char *label, char *name, size_t size)
@@ -174,7 +169,7 @@ static int publishing_take(const char *path, const char *directory, const char *
     struct staging publishing = {.lock = staging_lock(path, wait)};
     if (publishing.lock < 0) {
         if (errno == ENOENT) /* killed while removing its lock file: empty */
-            staging_remove_dead(path, dry_run, finished);
+            return staging_remove_dead(path, dry_run, finished);
         return EXIT_OK;
     }
     *finished = true;
@@ -219,14 +214,4 @@ int set_publish_commit(struct staging *staging, const char *directory, const cha
             return result;
     }
     return error_set(EXIT_WRITE, "cannot write: %s: another export keeps publishing the set", path);
-}
-
-bool set_publish_label(const char *name, char *label, size_t size)
-{
-    size_t length = strlen(name), suffix = strlen(publishing_suffix);
-    if (name[0] != '.' || length <= suffix + 1 ||
-        strcmp(name + length - suffix, publishing_suffix) != 0 || length - suffix > size)
-        return false;
-    snprintf(label, size, "%.*s", (int)(length - suffix - 1), name + 1);
-    return true;
 }

@@ -5,6 +5,8 @@
 #include "common/base/batch_plan.h"
 #include "common/base/error.h"
 #include "common/h5py/h5py_examples.h"
+#include "common/h5py/h5py_names.h"
+#include "common/h5py/h5py_input.h"
 #include "fuel_wire.h"
 #include "source_batch.h"
 
@@ -49,8 +51,12 @@ static int sources_default(struct batch_reader *reader)
                 strcmp(file->rows[row].source, file->sources[source].name) == 0 &&
                 file->rows[row].available && reader->request.source_count < SERVED_SOURCES_MAX)
                 reader->request.sources[reader->request.source_count++] = file->sources[source].name;
-    if (reader->request.source_count == 0)
-        return error_set(EXIT_USAGE, "no split %s: %s", reader->request.split, file->path);
+    if (reader->request.source_count == 0) {
+        char splits[1024];
+        h5py_split_list(file, splits, sizeof splits);
+        return error_set(EXIT_USAGE, "no split %s: %s; %s", reader->request.split, file->path,
+                         splits);
+    }
     return EXIT_OK;
 }
 
@@ -91,7 +97,10 @@ static int sources_open(struct batch_reader *reader)
     for (size_t index = 0; result == EXIT_OK && index < request->source_count; index++) {
         const char *name = request->sources[index];
         if (h5py_file_source(reader->file, name) == NULL) {
-            result = error_set(EXIT_USAGE, "no source %s: %s", name, reader->file->path);
+            char sources[1024];
+            h5py_source_list(reader->file, sources, sizeof sources);
+            result = error_set(EXIT_USAGE, "no source %s: %s; %s", name, reader->file->path,
+                               sources);
             break;
         }
         result = source_batch_open(&reader->sources[index], reader->file, request->split, name,
@@ -132,7 +141,7 @@ static void facts_fill(struct batch_reader *reader)
 static int reader_open(struct batch_reader *reader)
 {
     const struct serve_request *request = &reader->request;
-    int result = h5py_reader_open(&reader->file, request->path);
+    int result = h5py_input_open(&reader->file, request->path);
     if (result == EXIT_OK && request->source_count == 0)
         result = sources_default(reader);
     if (result == EXIT_OK)

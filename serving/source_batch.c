@@ -2,6 +2,7 @@
 #include "source_batch.h"
 
 #include "common/base/error.h"
+#include "common/h5py/h5py_elements.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,37 +88,6 @@ void source_batch_shape(const struct source_batch *source, uint64_t count, uint6
         shape[axis] = source->examples.shape[axis];
 }
 
-#define CONVERT(type)                                                                             \
-    for (size_t index = 0; index < count; index++)                                                \
-        output[index] = (float)((double)((const type *)input)[index] * scale);
-
-/* Converts COUNT elements of the stored type (numpy kind KIND, SIZE bytes) to float. */
-static void float32_convert(char kind, size_t size, const void *input, float *output,
-                            size_t count, double scale)
-{
-    if (kind == 'f' && size == 4) {
-        CONVERT(float)
-    } else if (kind == 'f') {
-        CONVERT(double)
-    } else if ((kind == 'u' || kind == 'b') && size == 1) {
-        CONVERT(uint8_t)
-    } else if (kind == 'u' && size == 2) {
-        CONVERT(uint16_t)
-    } else if (kind == 'u' && size == 4) {
-        CONVERT(uint32_t)
-    } else if (kind == 'u') {
-        CONVERT(uint64_t)
-    } else if (size == 1) {
-        CONVERT(int8_t)
-    } else if (size == 2) {
-        CONVERT(int16_t)
-    } else if (size == 4) {
-        CONVERT(int32_t)
-    } else {
-        CONVERT(int64_t)
-    }
-}
-
 /* The scratch BUFFER of *ROOM bytes, grown to hold BYTES; NULL (BUFFER freed) when out of
    memory. */
 static void *room_ensure(void *buffer, size_t *room, size_t bytes)
@@ -187,10 +157,9 @@ int source_batch_read(struct source_batch *source, const uint64_t *numbers, uint
         buffer_pool_give(*pool, sent);
         return result;
     }
+    struct numeric_type type = {source->examples.descr[1], source->examples.element_size};
     if (source->to_float32)
-        float32_convert(source->examples.descr[1], source->examples.element_size, stored,
-                        (float *)sent, stored_size / source->examples.element_size,
-                        source->scale);
+        elements_to_float(stored, type, stored_size / type.size, source->scale, false, sent);
     *array = sent;
     *size = sent_size;
     return EXIT_OK;

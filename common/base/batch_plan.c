@@ -63,7 +63,8 @@ static uint64_t feistel(const struct batch_plan *plan, uint64_t value)
     return (left << plan->half_bits) | right;
 }
 
-uint64_t batch_plan_example(const struct batch_plan *plan, uint64_t position)
+/* The example at POSITION (< examples) of the current epoch's order of the whole split. */
+static uint64_t batch_plan_example(const struct batch_plan *plan, uint64_t position)
 {
     if (!plan->shuffle || plan->examples < 2)
         return position;

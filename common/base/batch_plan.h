@@ -34,7 +34,4 @@ uint64_t batch_plan_batches(const struct batch_plan *plan);
    NUMBERS (room for batch_size) and returns how many: batch_size, fewer for the last batch. */
 uint64_t batch_plan_batch(const struct batch_plan *plan, uint64_t number, uint64_t *numbers);
 
-/* The example at POSITION (< examples) of the current epoch's order of the whole split. */
-uint64_t batch_plan_example(const struct batch_plan *plan, uint64_t position);
-
 #endif

@@ -1,8 +1,10 @@
 /* Keeps the last error message and exit code (per thread) so the command layer can print one line. */
 #include "error.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static _Thread_local char last_message[2048];
 static _Thread_local int last_code;
@@ -15,6 +17,11 @@ int error_set(int code, const char *format, ...)
     va_end(arguments);
     last_code = code;
     return code;
+}
+
+const char *error_system_reason(void)
+{
+    return errno != 0 ? strerror(errno) : "write failed";
 }
 
 const char *error_message(void)

@@ -17,6 +17,10 @@ enum fuel_exit {
    so callers write `return error_set(EXIT_CORRUPT_INPUT, "...", ...);`. */
 int error_set(int code, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
+/* Why a system call just failed: strerror(errno), or "write failed" when errno is 0 (a stream
+   that had failed before). For "cannot write: PATH: %s" messages. */
+const char *error_system_reason(void);
+
 /* The last recorded message and code; "" and EXIT_OK when nothing failed. */
 const char *error_message(void);
 int error_code(void);

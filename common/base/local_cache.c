@@ -2,6 +2,7 @@
 #include "local_cache.h"
 
 #include "common/base/directory.h"
+#include "common/base/disk_space.h"
 #include "common/base/error.h"
 #include "publish.h"
 
@@ -75,8 +76,13 @@ static int copy_fill(const char *original, const struct stat *status,
 static int copy_publish(const char *original, const struct stat *status, const char *directory,
                         const char *base)
 {
+    char shown[2 * PATH_MAX + 2];
+    snprintf(shown, sizeof shown, "%s/%s", directory, base);
     struct publication publication;
-    int result = publish_begin(&publication, directory, base);
+    int result = disk_space_check(directory, shown, (uint64_t)status->st_size,
+                                  (uint64_t)status->st_size);
+    if (result == EXIT_OK)
+        result = publish_begin(&publication, directory, base);
     if (result != EXIT_OK)
         return result;
     result = copy_fill(original, status, &publication);

@@ -1,12 +1,12 @@
-/* Publishes output files atomically: written under a hidden temporary name, renamed when whole. */
+/* Publishes output files atomically: written inside a staging directory, renamed when whole. */
 #include "publish.h"
 
 #include "common/base/error.h"
 #include "directory.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,12 +15,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Temporaries not yet published, removed by the signal handler and at exit. A slot's path is
-   written before it is marked active, so the handler never reads a half-written path. */
+/* Publications not yet done, removed by the signal handler and at exit: the temporary, the lock
+   file, then the staging directory (async-signal-safe calls only). A slot's paths are written
+   before it is marked active, so the handler never reads a half-written one. */
 enum { TRACKED_TEMPORARIES = 16 };
 static struct {
     volatile sig_atomic_t active;
-    char path[4096];
+    char temporary[4096];
+    char lock[4200];
+    char staging[4096];
 } tracked[TRACKED_TEMPORARIES];
 
 static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP};
@@ -28,8 +31,11 @@ static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP};
 static void remove_tracked(void)
 {
     for (int slot = 0; slot < TRACKED_TEMPORARIES; slot++)
-        if (tracked[slot].active)
-            unlink(tracked[slot].path);
+        if (tracked[slot].active) {
+            unlink(tracked[slot].temporary);
+            unlink(tracked[slot].lock);
+            rmdir(tracked[slot].staging);
+        }
 }
 
 /* Async-signal-safe: unlink, then die of the same signal (the handler was reset on entry). */
@@ -59,11 +65,16 @@ static void install_handlers(void)
     }
 }
 
-static int track(const char *path)
+static int track(const struct publication *publication)
 {
     for (int slot = 0; slot < TRACKED_TEMPORARIES; slot++) {
         if (!tracked[slot].active) {
-            snprintf(tracked[slot].path, sizeof tracked[slot].path, "%s", path);
+            snprintf(tracked[slot].temporary, sizeof tracked[slot].temporary, "%s",
+                     publication->temporary_path);
+            snprintf(tracked[slot].lock, sizeof tracked[slot].lock, "%s/%s",
+                     publication->staging.path, STAGING_LOCK_NAME);
+            snprintf(tracked[slot].staging, sizeof tracked[slot].staging, "%s",
+                     publication->staging.path);
             tracked[slot].active = 1;
             return 0;
         }
@@ -71,10 +82,11 @@ static int track(const char *path)
     return -1;
 }
 
-static void untrack(const char *path)
+static void untrack(const struct publication *publication)
 {
     for (int slot = 0; slot < TRACKED_TEMPORARIES; slot++)
-        if (tracked[slot].active && strcmp(tracked[slot].path, path) == 0)
+        if (tracked[slot].active &&
+            strcmp(tracked[slot].temporary, publication->temporary_path) == 0)
             tracked[slot].active = 0;
 }
 
@@ -83,91 +95,67 @@ static int failure(const char *path, int number)
     return error_set(EXIT_WRITE, "cannot write: %s: %s", path, strerror(number));
 }
 
-/* A write lock on the open file description: unlike flock (which HDF5 takes on its own
-   descriptor of the same file) it does not conflict with HDF5's lock, and unlike a classic
-   fcntl lock it is not dropped when HDF5 closes its descriptor. */
-static int lock_whole_file(int descriptor)
+/* The final path DIRECTORY/NAME (NAME alone when absolute, as Python's os.path.join), the
+   directory it is in and its base name; false when a path does not fit. */
+static bool paths_split(struct publication *publication, const char *directory, const char *name,
+                        char *parent, size_t size, const char **base)
 {
-    struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
-    return fcntl(descriptor, F_OFD_SETLK, &lock);
+    int length = snprintf(publication->final_path, sizeof publication->final_path, "%s%s%s",
+                          name[0] == '/' ? "" : directory, name[0] == '/' ? "" : "/", name);
+    if (length < 0 || (size_t)length >= sizeof publication->final_path)
+        return false;
+    const char *slash = strrchr(publication->final_path, '/');
+    *base = slash + 1;
+    return (size_t)snprintf(parent, size, "%.*s", (int)(slash - publication->final_path),
+                            publication->final_path) < size;
 }
 
-static bool names_open_file(const char *path, int descriptor)
+/* The empty temporary STAGING/BASE, with the usual 0666 less the umask. */
+static int temporary_create(struct publication *publication, const char *base)
 {
-    struct stat opened, named;
-    return fstat(descriptor, &opened) == 0 && lstat(path, &named) == 0 &&
-           opened.st_dev == named.st_dev && opened.st_ino == named.st_ino;
-}
-
-/* mkostemp, then the lock. A `fuel clean` that saw the file between the two may hold the lock
-   or have removed the file: then try another name. A filesystem without locks keeps it unlocked. */
-static int create_locked(char *path, size_t size)
-{
-    char template[4096];
-    snprintf(template, sizeof template, "%s", path);
-    for (int attempt = 0; attempt < 16; attempt++) {
-        snprintf(path, size, "%s", template);
-        int descriptor = mkostemp(path, O_CLOEXEC);
-        if (descriptor < 0)
-            return -1;
-        if (lock_whole_file(descriptor) == 0 ? names_open_file(path, descriptor)
-                                             : errno != EAGAIN && errno != EACCES)
-            return descriptor;
-        if (names_open_file(path, descriptor))
-            unlink(path);
-        close(descriptor);
-    }
-    errno = EAGAIN;
-    return -1;
+    if ((size_t)snprintf(publication->temporary_path, sizeof publication->temporary_path,
+                         "%s/%s", publication->staging.path,
+                         base) >= sizeof publication->temporary_path)
+        return error_set(EXIT_WRITE, "cannot write: %s: path too long", publication->final_path);
+    int descriptor = open(publication->temporary_path,
+                          O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+    if (descriptor < 0 || close(descriptor) != 0)
+        return failure(publication->final_path, errno);
+    return EXIT_OK;
 }
 
 int publish_begin(struct publication *publication, const char *directory, const char *name)
 {
     publication->temporary_path[0] = '\0';
-    publication->lock_descriptor = -1;
-    /* As Fuel's os.path.join: NAME may hold directories, and an absolute NAME stands alone. */
-    int final_length = snprintf(publication->final_path, sizeof publication->final_path, "%s%s%s",
-                                name[0] == '/' ? "" : directory, name[0] == '/' ? "" : "/", name);
-    const char *slash = strrchr(publication->final_path, '/');
-    int temporary_length =
-        slash == NULL ? -1
-                      : snprintf(publication->temporary_path, sizeof publication->temporary_path,
-                                 "%.*s/.%s.XXXXXX", (int)(slash - publication->final_path),
-                                 publication->final_path, slash + 1);
-    if (final_length < 0 || (size_t)final_length >= sizeof publication->final_path ||
-        temporary_length < 0 || (size_t)temporary_length >= sizeof publication->temporary_path) {
-        publication->temporary_path[0] = '\0';
+    publication->staging = (struct staging){.lock = -1};
+    char parent[sizeof publication->final_path];
+    const char *base;
+    if (!paths_split(publication, directory, name, parent, sizeof parent, &base))
         return error_set(EXIT_WRITE, "cannot write: %s/%s: path too long", directory, name);
-    }
+    if (*base == '\0')
+        return error_set(EXIT_WRITE, "cannot write: %s: not a file name", publication->final_path);
     install_handlers();
-    int descriptor = create_locked(publication->temporary_path, sizeof publication->temporary_path);
-    if (descriptor < 0) {
-        publication->temporary_path[0] = '\0';
-        return failure(publication->final_path, errno);
-    }
-    publication->lock_descriptor = descriptor;
-    if (track(publication->temporary_path) < 0) {
-        unlink(publication->temporary_path);
-        close(descriptor);
-        publication->lock_descriptor = -1;
-        publication->temporary_path[0] = '\0';
-        return error_set(EXIT_OTHER, "cannot write: %s: too many files being written",
-                         publication->final_path);
-    }
-    /* mkstemp makes the file 0600; the published file gets the usual 0666 less the umask. */
-    mode_t mask = umask(0);
-    umask(mask);
-    int result = fchmod(descriptor, 0666 & ~mask) == 0 ? EXIT_OK : failure(publication->final_path, errno);
+    /* A fatal signal waits until the staging and its temporary are made and tracked, so that its
+       handler removes them whatever moment it came at. */
+    sigset_t fatal, previous;
+    sigemptyset(&fatal);
+    for (size_t index = 0; index < sizeof fatal_signals / sizeof *fatal_signals; index++)
+        sigaddset(&fatal, fatal_signals[index]);
+    pthread_sigmask(SIG_BLOCK, &fatal, &previous);
+    int result = staging_create(&publication->staging, parent[0] != '\0' ? parent : "/", base);
     if (result != EXIT_OK)
-        publish_abort(publication);
+        result = failure(publication->final_path, errno);
+    else
+        result = temporary_create(publication, base);
+    if (result == EXIT_OK && track(publication) < 0)
+        result = error_set(EXIT_OTHER, "cannot write: %s: too many files being written",
+                           publication->final_path);
+    if (result != EXIT_OK) {
+        staging_remove(&publication->staging);
+        publication->temporary_path[0] = '\0';
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
     return result;
-}
-
-static void release_lock(struct publication *publication)
-{
-    if (publication->lock_descriptor >= 0)
-        close(publication->lock_descriptor);
-    publication->lock_descriptor = -1;
 }
 
 static void directory_of(const char *path, char *directory, size_t size)
@@ -182,12 +170,22 @@ static void directory_of(const char *path, char *directory, size_t size)
         snprintf(directory, size, ".");
 }
 
+/* fsyncs what was written to the temporary, by whichever descriptor (HDF5's, an extra
+   converter's): 0 or an errno. */
+static int temporary_sync(const char *path)
+{
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    int number = descriptor >= 0 && fsync(descriptor) == 0 ? 0 : errno;
+    if (descriptor >= 0)
+        close(descriptor);
+    return number;
+}
+
 int publish_commit(struct publication *publication)
 {
     if (publication->temporary_path[0] == '\0')
         return error_set(EXIT_OTHER, "cannot write: %s: nothing to publish", publication->final_path);
-    /* The lock's descriptor is on the temporary itself: fsync flushes what HDF5 wrote to it. */
-    int number = fsync(publication->lock_descriptor) == 0 ? 0 : errno;
+    int number = temporary_sync(publication->temporary_path);
     if (number != 0) {
         publish_abort(publication);
         return failure(publication->final_path, number);
@@ -202,12 +200,12 @@ int publish_commit(struct publication *publication)
         publish_abort(publication);
         return failure(publication->final_path, number);
     }
-    untrack(publication->temporary_path);
+    untrack(publication);
     publication->temporary_path[0] = '\0';
-    release_lock(publication);
     /* The file is published; a directory sync refused by the filesystem cannot undo that. */
     fsync(directory_descriptor);
     close(directory_descriptor);
+    staging_remove(&publication->staging);
     return EXIT_OK;
 }
 
@@ -216,61 +214,9 @@ void publish_abort(struct publication *publication)
     if (publication->temporary_path[0] == '\0')
         return;
     unlink(publication->temporary_path);
-    untrack(publication->temporary_path);
+    untrack(publication);
     publication->temporary_path[0] = '\0';
-    release_lock(publication);
-}
-
-/* Whether TEXT's first LENGTH bytes are ".", something, then SUFFIX. */
-static bool has_stem_suffix(const char *text, size_t length, const char *suffix)
-{
-    size_t suffix_length = strlen(suffix);
-    return length > 1 + suffix_length &&
-           memcmp(text + length - suffix_length, suffix, suffix_length) == 0;
-}
-
-bool publish_is_temporary_name(const char *name)
-{
-    size_t length = strlen(name);
-    /* ".NAME" then "." and the six characters mkstemp put in place of XXXXXX. */
-    if (name[0] != '.' || length < 8 || name[length - 7] != '.' || strchr(name, '/') != NULL)
-        return false;
-    for (size_t index = length - 6; index < length; index++)
-        if (!isalnum((unsigned char)name[index]))
-            return false;
-    size_t stem = length - 7;
-    return has_stem_suffix(name, stem, ".hdf5") || has_stem_suffix(name, stem, ".h5") ||
-           has_stem_suffix(name, stem, ".hdf");
-}
-
-int publish_remove_leftover(const char *path, bool dry_run, bool *removed)
-{
-    *removed = false;
-    struct stat named;
-    if (lstat(path, &named) != 0 || !S_ISREG(named.st_mode))
-        return EXIT_OK; /* gone meanwhile, or not a regular file: not one of ours */
-    int descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-    if (descriptor < 0)
-        return errno == ENOENT || errno == ELOOP
-                   ? EXIT_OK
-                   : error_set(EXIT_WRITE, "cannot clean: %s: %s", path, strerror(errno));
-    struct stat status;
-    int result = EXIT_OK;
-    if (fstat(descriptor, &status) != 0 || !S_ISREG(status.st_mode)) {
-        /* Not a regular file: not one of ours. */
-    } else if (lock_whole_file(descriptor) != 0) {
-        if (errno != EAGAIN && errno != EACCES)
-            result = error_set(EXIT_WRITE, "cannot clean: %s: cannot lock: %s", path,
-                               strerror(errno));
-    } else if (names_open_file(path, descriptor)) {
-        /* Unlinked while the lock is held, so no writer can be starting on it meanwhile. */
-        if (dry_run || unlink(path) == 0)
-            *removed = true;
-        else if (errno != ENOENT) /* a writer that lost the race removes its own attempt */
-            result = error_set(EXIT_WRITE, "cannot clean: %s: %s", path, strerror(errno));
-    }
-    close(descriptor);
-    return result;
+    staging_remove(&publication->staging);
 }
 
 void publish_file_name(const char *given, char *name, size_t size)

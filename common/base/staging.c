@@ -1,4 +1,5 @@
-/* Creates, locks and removes hidden work directories; tells a killed process's from a live one. */
+/* Creates, locks, names and removes the staging directories of every staged output (staging.h);
+   tells a killed process's from a live one. */
 #include "staging.h"
 
 #include "error.h"
@@ -91,11 +92,14 @@ static int create_locked(const char *path)
     return locked_or_closed(descriptor, lock_path, false, true);
 }
 
-int staging_create(struct staging *staging, const char *template)
+int staging_create(struct staging *staging, const char *directory, const char *what)
 {
+    char template[sizeof staging->path];
     staging->lock = -1;
     int failure = ENAMETOOLONG;
-    for (int attempt = 0; attempt < 16 && strlen(template) + 8 < sizeof staging->path; attempt++) {
+    bool fits = (size_t)snprintf(template, sizeof template, "%s/%s%s.XXXXXX", directory,
+                                 STAGING_PREFIX, what) < sizeof template - 8;
+    for (int attempt = 0; attempt < 16 && fits; attempt++) {
         snprintf(staging->path, sizeof staging->path, "%s", template);
         if (mkdtemp(staging->path) == NULL) {
             failure = errno;
@@ -110,8 +114,10 @@ int staging_create(struct staging *staging, const char *template)
         }
     }
     staging->path[0] = '\0';
-    return error_set(EXIT_WRITE, "cannot write: %s: cannot create a locked staging directory: %s",
-                     template, strerror(failure));
+    error_set(EXIT_WRITE, "cannot write: %s: cannot create a locked staging directory: %s",
+              template, strerror(failure));
+    errno = failure;
+    return EXIT_WRITE;
 }
 
 void staging_remove(struct staging *staging)
@@ -132,14 +138,56 @@ int staging_lock(const char *path, bool wait)
     return locked_or_closed(descriptor, lock_path, wait, false);
 }
 
-bool staging_name_matches(const char *name, const char *prefix)
+/* Whether NAME ends in "." and six letters or digits (mkdtemp's XXXXXX) after LENGTH bytes. */
+static bool random_suffix(const char *name, size_t length)
 {
-    size_t length = strlen(prefix);
-    if (strncmp(name, prefix, length) != 0 || strlen(name) != length + 6)
+    if (strlen(name) != length + 7 || name[length] != '.')
         return false;
-    for (const char *letter = name + length; *letter != '\0'; letter++)
+    for (const char *letter = name + length + 1; *letter != '\0'; letter++)
         if (!isalnum((unsigned char)*letter))
             return false;
+    return true;
+}
+
+static bool committed_suffix(const char *name, size_t length)
+{
+    return strcmp(name + length, STAGING_COMMITTED_SUFFIX) == 0;
+}
+
+bool staging_is_name(const char *name)
+{
+    size_t prefix = strlen(STAGING_PREFIX), length = strlen(name);
+    if (strncmp(name, STAGING_PREFIX, prefix) != 0 || strchr(name, '/') != NULL)
+        return false;
+    size_t committed = strlen(STAGING_COMMITTED_SUFFIX);
+    return (length > prefix + 7 && random_suffix(name, length - 7)) ||
+           (length > prefix + committed && committed_suffix(name, length - committed));
+}
+
+bool staging_is_name_of(const char *name, const char *what)
+{
+    size_t prefix = strlen(STAGING_PREFIX), length = strlen(what);
+    return strncmp(name, STAGING_PREFIX, prefix) == 0 &&
+           strncmp(name + prefix, what, length) == 0 && random_suffix(name, prefix + length);
+}
+
+int staging_committed_path(const char *directory, const char *what, char *path, size_t size)
+{
+    if ((size_t)snprintf(path, size, "%s/%s%s%s", directory, STAGING_PREFIX, what,
+                         STAGING_COMMITTED_SUFFIX) >= size)
+        return error_set(EXIT_WRITE, "cannot write: %s/%s%s%s: name too long", directory,
+                         STAGING_PREFIX, what, STAGING_COMMITTED_SUFFIX);
+    return EXIT_OK;
+}
+
+bool staging_committed_what(const char *name, char *what, size_t size)
+{
+    size_t prefix = strlen(STAGING_PREFIX), length = strlen(name);
+    size_t committed = strlen(STAGING_COMMITTED_SUFFIX);
+    if (strncmp(name, STAGING_PREFIX, prefix) != 0 || length <= prefix + committed ||
+        !committed_suffix(name, length - committed) || length - prefix - committed >= size)
+        return false;
+    snprintf(what, size, "%.*s", (int)(length - prefix - committed), name + prefix);
     return true;
 }
 
@@ -154,13 +202,15 @@ static bool directory_empty(const char *path)
     return listing != NULL && count == 0;
 }
 
-void staging_remove_dead(const char *path, bool dry_run, bool *removed)
+int staging_remove_dead(const char *path, bool dry_run, bool *removed)
 {
     struct stat status;
     *removed = false;
     if (lstat(path, &status) != 0 || !S_ISDIR(status.st_mode))
-        return;
+        return EXIT_OK;
     int lock = staging_lock(path, false);
+    if (lock < 0 && errno != ENOENT && errno != EAGAIN && errno != ELOOP)
+        return error_set(EXIT_WRITE, "cannot clean: %s: cannot lock: %s", path, strerror(errno));
     if (lock < 0 && errno == ENOENT) {
         *removed = dry_run ? directory_empty(path) : rmdir(path) == 0;
     } else if (lock >= 0) {
@@ -170,4 +220,5 @@ void staging_remove_dead(const char *path, bool dry_run, bool *removed)
         else
             remove_path(path, lock);
     }
+    return EXIT_OK;
 }

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,10 +43,23 @@ static int read_all(int descriptor, size_t limit, struct subprocess_result *resu
     return EXIT_OK;
 }
 
+/* The child gets SIGXFSZ's default action back: fuel ignores it, and an ignored signal stays
+   ignored across exec. */
 static int spawn(char *const *arguments, int pipe_ends[2], pid_t *child)
 {
     posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGXFSZ);
     int number = posix_spawn_file_actions_init(&actions);
+    int attributes_made = posix_spawnattr_init(&attributes) == 0;
+    if (number == 0 && !attributes_made)
+        number = ENOMEM;
+    if (number == 0)
+        number = posix_spawnattr_setsigdefault(&attributes, &defaults);
+    if (number == 0)
+        number = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
     if (number == 0)
         number = posix_spawn_file_actions_adddup2(&actions, pipe_ends[1], STDOUT_FILENO);
     if (number == 0)
@@ -53,8 +67,10 @@ static int spawn(char *const *arguments, int pipe_ends[2], pid_t *child)
     if (number == 0)
         number = posix_spawn_file_actions_addclose(&actions, pipe_ends[1]);
     if (number == 0)
-        number = posix_spawn(child, arguments[0], &actions, NULL, arguments, environ);
+        number = posix_spawn(child, arguments[0], &actions, &attributes, arguments, environ);
     posix_spawn_file_actions_destroy(&actions);
+    if (attributes_made)
+        posix_spawnattr_destroy(&attributes);
     return number == 0 ? EXIT_OK : start_failure(arguments[0], number);
 }
 

@@ -33,6 +33,8 @@ struct file_state {
     const struct download_item *item;
     size_t slot;
     char final_path[PATH_MAX];
+    /* DIRECTORY/NAME.part, not a staging (common/base/staging.h): Fuel's users know the name, and
+       a later run resumes it, so fuel clean leaves it. */
     char part_path[PATH_MAX];
     enum file_phase phase;
     size_t url_index;

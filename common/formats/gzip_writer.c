@@ -4,6 +4,8 @@
 
 #include "common/base/error.h"
 
+#include <errno.h>
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@ struct gzip_writer {
     char *comment;
     char path[4096];
     bool failed;
+    int error_number; /* errno of the first failed write or close; 0: deflate failed */
     unsigned char pending[BLOCK_BYTES]; /* small writes gathered before deflate sees them */
     size_t pending_size;
 };
@@ -52,9 +55,22 @@ int gzip_writer_open(struct gzip_writer **writer, const char *path, const char *
     if (!ready || opened->file == NULL) {
         writer_free(opened);
         *writer = NULL;
-        return error_set(EXIT_WRITE, "cannot write: %s", path);
+        return error_set(EXIT_WRITE, "cannot write: %s: %s", path,
+                         ready ? strerror(errno) : "cannot start deflate");
     }
     return EXIT_OK;
+}
+
+static void writer_fail(struct gzip_writer *writer, int error_number)
+{
+    if (!writer->failed)
+        writer->error_number = error_number;
+    writer->failed = true;
+}
+
+const char *gzip_writer_reason(const struct gzip_writer *writer)
+{
+    return writer->error_number != 0 ? strerror(writer->error_number) : "gzip write failed";
 }
 
 /* Runs deflate over the pending input with FLUSH, writing what it produces. */
@@ -67,8 +83,10 @@ static void deflate_pending(struct gzip_writer *writer, int flush)
         writer->stream.avail_out = sizeof output;
         status = deflate(&writer->stream, flush);
         size_t produced = sizeof output - writer->stream.avail_out;
-        if (status == Z_STREAM_ERROR || fwrite(output, 1, produced, writer->file) != produced)
+        if (status == Z_STREAM_ERROR)
             writer->failed = true;
+        else if (fwrite(output, 1, produced, writer->file) != produced)
+            writer_fail(writer, errno);
     } while (!writer->failed && (writer->stream.avail_out == 0 ||
                                  (flush == Z_FINISH && status != Z_STREAM_END)));
 }
@@ -98,7 +116,9 @@ int gzip_writer_write(struct gzip_writer *writer, const void *data, size_t size)
         memcpy(writer->pending + writer->pending_size, data, size);
         writer->pending_size += size;
     }
-    return writer->failed ? error_set(EXIT_WRITE, "cannot write: %s", writer->path) : EXIT_OK;
+    return writer->failed ? error_set(EXIT_WRITE, "cannot write: %s: %s", writer->path,
+                                      gzip_writer_reason(writer))
+                          : EXIT_OK;
 }
 
 int gzip_writer_close(struct gzip_writer *writer)
@@ -107,8 +127,10 @@ int gzip_writer_close(struct gzip_writer *writer)
         deflate_bytes(writer, writer->pending, writer->pending_size, Z_FINISH);
     deflateEnd(&writer->stream);
     if (fclose(writer->file) != 0)
-        writer->failed = true;
-    int result = writer->failed ? error_set(EXIT_WRITE, "cannot write: %s", writer->path) : EXIT_OK;
+        writer_fail(writer, errno);
+    int result = writer->failed ? error_set(EXIT_WRITE, "cannot write: %s: %s", writer->path,
+                                            gzip_writer_reason(writer))
+                                : EXIT_OK;
     writer_free(writer);
     return result;
 }

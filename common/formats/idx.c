@@ -32,10 +32,10 @@ static uint32_t big_endian(const unsigned char *bytes)
 static size_t element_bytes(uint8_t type)
 {
     switch (type) {
-    case 0x08: case 0x09: return 1;
-    case 0x0B: return 2;
-    case 0x0C: case 0x0D: return 4;
-    case 0x0E: return 8;
+    case IDX_UNSIGNED_BYTE: case IDX_SIGNED_BYTE: return 1;
+    case IDX_SHORT: return 2;
+    case IDX_INT: case IDX_FLOAT: return 4;
+    case IDX_DOUBLE: return 8;
     default: return 0;
     }
 }
@@ -83,13 +83,14 @@ static int check_declared_size(struct idx_reader *reader, const struct idx_heade
                      reader->path, declared, plain ? "a plain" : "a gzipped", file_size);
 }
 
-int idx_open(struct idx_reader **reader, const char *path, struct idx_header *header)
+int idx_open(struct idx_reader **reader, const char *path, struct idx_header *header,
+             unsigned threads)
 {
     *reader = calloc(1, sizeof **reader);
     if (*reader == NULL)
         return error_set(EXIT_OTHER, "cannot read: %s: out of memory", path);
     (*reader)->path = path;
-    int result = inflate_file_open(&(*reader)->file, path, "cannot open");
+    int result = inflate_file_open(&(*reader)->file, path, "cannot open", threads);
     if (result != EXIT_OK) {
         free(*reader);
         *reader = NULL;

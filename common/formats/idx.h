@@ -6,20 +6,31 @@
 #include <stdint.h>
 
 #define IDX_MAX_RANK 4
-#define IDX_UNSIGNED_BYTE 0x08
+
+/* The element types the third byte of the magic number names. */
+enum idx_element_type {
+    IDX_UNSIGNED_BYTE = 0x08,
+    IDX_SIGNED_BYTE = 0x09,
+    IDX_SHORT = 0x0B,
+    IDX_INT = 0x0C,
+    IDX_FLOAT = 0x0D,
+    IDX_DOUBLE = 0x0E,
+};
 
 struct idx_header {
     uint32_t magic;          /* e.g. 2051 (images), 2049 (labels) */
-    uint8_t element_type;    /* 0x08 unsigned byte, ... */
+    uint8_t element_type;    /* an idx_element_type */
     int rank;
     uint32_t dimensions[IDX_MAX_RANK];
 };
 
 struct idx_reader;
 
-/* Opens PATH and reads its header. EXIT_MISSING_INPUT when it cannot be opened,
-   EXIT_CORRUPT_INPUT when the header is truncated or not an IDX header. */
-int idx_open(struct idx_reader **reader, const char *path, struct idx_header *header);
+/* Opens PATH (inflated on a thread of its own when THREADS is above 1: inflate_file_open) and
+   reads its header. EXIT_MISSING_INPUT when it cannot be opened, EXIT_CORRUPT_INPUT when the
+   header is truncated or not an IDX header. */
+int idx_open(struct idx_reader **reader, const char *path, struct idx_header *header,
+             unsigned threads);
 
 /* Bytes of data the header declares (product of dimensions times element size). */
 uint64_t idx_data_size(const struct idx_header *header);

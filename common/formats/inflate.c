@@ -3,11 +3,13 @@
 
 #include "common/base/error.h"
 #include "inflate_engine.h"
+#include "inflate_gzip_header.h"
 
 #include <stdlib.h>
 
 enum phase {
-    PHASE_MEMBER,  /* inside a gzip member or the zlib stream */
+    PHASE_HEADER,  /* inside a gzip member's header, read by inflate_gzip_header.c */
+    PHASE_MEMBER,  /* inside a gzip member's data or the zlib stream */
     PHASE_BETWEEN, /* after a gzip member: another one, zeros, garbage or the end */
     PHASE_ZEROS,   /* zero bytes after the last member */
     PHASE_END,
@@ -24,11 +26,17 @@ struct inflater {
     const unsigned char *input;
     size_t input_size;
     bool input_ended;
-    /* A 1f after a member whose next byte is still to come; inflated before INPUT. */
-    unsigned char held;
-    size_t held_size;
+    struct gzip_header header;
+    bool later_member;  /* the header read is not the first member's */
+    /* Bytes of gzip_header_plain still to hand the backend before INPUT. */
+    size_t plain_left;
     const char *reason;
 };
+
+static enum phase first_phase(enum inflate_format format)
+{
+    return format == INFLATE_GZIP ? PHASE_HEADER : PHASE_MEMBER;
+}
 
 int inflater_create(struct inflater **inflater, enum inflate_format format)
 {
@@ -41,17 +49,20 @@ int inflater_create(struct inflater **inflater, enum inflate_format format)
         return error_set(EXIT_OTHER, "cannot inflate: out of memory");
     }
     (*inflater)->format = format;
+    inflater_reset(*inflater);
     return EXIT_OK;
 }
 
 void inflater_reset(struct inflater *inflater)
 {
     engine_restart(inflater->engine);
-    inflater->phase = PHASE_MEMBER;
+    inflater->phase = first_phase(inflater->format);
     inflater->input = NULL;
     inflater->input_size = 0;
     inflater->input_ended = false;
-    inflater->held_size = 0;
+    gzip_header_start(&inflater->header);
+    inflater->later_member = false;
+    inflater->plain_left = 0;
     inflater->reason = NULL;
 }
 
@@ -87,9 +98,11 @@ static size_t capped(size_t size)
 static int run_member(struct inflater *inflater, unsigned char **output, size_t *room)
 {
     for (;;) {
-        bool from_held = inflater->held_size > 0;
-        const unsigned char *source = from_held ? &inflater->held : inflater->input;
-        size_t source_size = capped(from_held ? inflater->held_size : inflater->input_size);
+        bool from_plain = inflater->plain_left > 0;
+        const unsigned char *source =
+            from_plain ? gzip_header_plain + GZIP_HEADER_PLAIN_SIZE - inflater->plain_left
+                       : inflater->input;
+        size_t source_size = capped(from_plain ? inflater->plain_left : inflater->input_size);
         size_t output_size = capped(*room), input_before = source_size;
         size_t output_before = output_size;
         const char *reason = NULL;
@@ -97,8 +110,8 @@ static int run_member(struct inflater *inflater, unsigned char **output, size_t 
             engine_run(inflater->engine, &source, &source_size, output, &output_size, &reason);
         size_t used = input_before - source_size;
         *room -= output_before - output_size;
-        if (from_held) {
-            inflater->held_size -= used;
+        if (from_plain) {
+            inflater->plain_left -= used;
         } else {
             inflater->input = source;
             inflater->input_size -= used;
@@ -112,7 +125,7 @@ static int run_member(struct inflater *inflater, unsigned char **output, size_t 
         if (*room == 0)
             return INFLATE_OUTPUT_FULL;
         bool progressed = used > 0 || output_size != output_before;
-        if (!progressed && inflater->held_size == 0 && inflater->input_size == 0)
+        if (!progressed && inflater->plain_left == 0 && inflater->input_size == 0)
             return input_ran_out(inflater);
     }
 }
@@ -122,30 +135,37 @@ static int trailing_garbage(struct inflater *inflater)
     return corrupt(inflater, "trailing garbage after the gzip data");
 }
 
+/* Reads a member's header from the input; once it is whole, the backend gets the plain one. */
+static int read_header(struct inflater *inflater)
+{
+    switch (gzip_header_read(&inflater->header, &inflater->input, &inflater->input_size)) {
+    case GZIP_HEADER_DONE:
+        engine_restart(inflater->engine);
+        inflater->plain_left = GZIP_HEADER_PLAIN_SIZE;
+        inflater->phase = PHASE_MEMBER;
+        return STEP_ON;
+    case GZIP_HEADER_NOT_GZIP:
+        return inflater->later_member ? trailing_garbage(inflater)
+                                      : corrupt(inflater, "not in gzip format");
+    case GZIP_HEADER_REFUSED:
+        return corrupt(inflater, inflater->header.reason);
+    default:
+        return input_ran_out(inflater);
+    }
+}
+
 /* After a gzip member: 1f 8b starts another, zeros may pad the file, anything else is garbage. */
 static int look_after_member(struct inflater *inflater)
 {
-    if (inflater->held_size == 0) {
-        if (inflater->input_size == 0)
-            return inflater->input_ended ? (inflater->phase = PHASE_END, STEP_ON)
-                                         : INFLATE_NEED_INPUT;
-        if (inflater->input[0] == 0) {
-            inflater->phase = PHASE_ZEROS;
-            return STEP_ON;
-        }
-        if (inflater->input[0] != 0x1f)
-            return trailing_garbage(inflater);
-        inflater->held = 0x1f;
-        inflater->held_size = 1;
-        inflater->input++;
-        inflater->input_size--;
-    }
     if (inflater->input_size == 0)
-        return input_ran_out(inflater);
-    if (inflater->input[0] != 0x8b)
-        return trailing_garbage(inflater);
-    engine_restart(inflater->engine);
-    inflater->phase = PHASE_MEMBER;
+        return inflater->input_ended ? (inflater->phase = PHASE_END, STEP_ON) : INFLATE_NEED_INPUT;
+    if (inflater->input[0] == 0) {
+        inflater->phase = PHASE_ZEROS;
+        return STEP_ON;
+    }
+    gzip_header_start(&inflater->header);
+    inflater->later_member = true;
+    inflater->phase = PHASE_HEADER;
     return STEP_ON;
 }
 
@@ -171,6 +191,7 @@ enum inflate_status inflater_pull(struct inflater *inflater, void *output, size_
     int status = STEP_ON;
     while (status == STEP_ON) {
         switch (inflater->phase) {
+        case PHASE_HEADER: status = read_header(inflater); break;
         case PHASE_MEMBER: status = run_member(inflater, &cursor, &room); break;
         case PHASE_BETWEEN: status = look_after_member(inflater); break;
         case PHASE_ZEROS: status = skip_zeros(inflater); break;
@@ -189,7 +210,7 @@ const char *inflater_reason(const struct inflater *inflater)
 
 size_t inflater_unused(const struct inflater *inflater)
 {
-    return inflater->input_size + inflater->held_size;
+    return inflater->input_size;
 }
 
 void inflater_free(struct inflater *inflater)

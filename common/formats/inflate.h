@@ -15,7 +15,11 @@
      gzip data": gzip prints "decompression OK, trailing garbage ignored" and exits with its warning
      status 2, both in -dc and -t; fuel has no warning status and refuses the file (corrupt);
    - a stream or member cut short, a lone 1f or 1f 8b after a member included, is
-     "unexpected end of file".
+     "unexpected end of file";
+   - a header with reserved flag bits set is "reserved flags 0xNN set in the gzip header -- not
+     supported" (gzip: "has flags 0xNN -- not supported"), a wrong header CRC is gzip's "header
+     checksum 0xNNNN != computed checksum 0xNNNN"; a header is read the same whatever pieces it
+     is fed in.
    INFLATE_ZLIB reads one zlib stream (RFC 1950, Adler-32 checked); bytes fed after its end are
    ignored (ISA-L 2.30 may use up to 8 of them: inflater_unused is then an underestimate). */
 enum inflate_format { INFLATE_GZIP, INFLATE_ZLIB };

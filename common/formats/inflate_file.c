@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,8 +15,6 @@
 /* Without a thread, reads of at least BLOCK_SIZE bytes are inflated straight into the caller's
    buffer; with one, it inflates AHEAD_BLOCK_SIZE bytes at a time while the caller works. */
 enum { INPUT_SIZE = 1 << 18, BLOCK_SIZE = 1 << 18, AHEAD_BLOCK_SIZE = 1 << 18 };
-
-static atomic_bool use_thread = true;
 
 struct inflate_file {
     int descriptor;
@@ -75,7 +72,8 @@ static int open_descriptor(struct inflate_file *file, const char *path, const ch
 static int inflate_ahead(void *source, void *block, size_t size, size_t *filled);
 
 /* Reads the first bytes and decides: gzip's magic 1f 8b, or a plain file. */
-static int look_at_start(struct inflate_file *file, const char *path, const char *what)
+static int look_at_start(struct inflate_file *file, const char *path, const char *what,
+                         unsigned threads)
 {
     size_t count = 0, more;
     do {
@@ -91,13 +89,14 @@ static int look_at_start(struct inflate_file *file, const char *path, const char
     if (inflater_create(&file->inflater, INFLATE_GZIP) != EXIT_OK)
         return error_set(EXIT_OTHER, "%s: %s: out of memory", what, path);
     inflater_feed(file->inflater, file->input, count);
-    if (use_thread &&
+    if (threads > 1 &&
         read_ahead_start_stream(&file->ahead, inflate_ahead, file, AHEAD_BLOCK_SIZE) != EXIT_OK)
         file->ahead = NULL; /* inflated in the caller's thread instead */
     return EXIT_OK;
 }
 
-int inflate_file_open(struct inflate_file **file, const char *path, const char *what)
+int inflate_file_open(struct inflate_file **file, const char *path, const char *what,
+                      unsigned threads)
 {
     *file = malloc(sizeof **file);
     if (*file == NULL)
@@ -105,7 +104,7 @@ int inflate_file_open(struct inflate_file **file, const char *path, const char *
     memset(*file, 0, offsetof(struct inflate_file, input));
     int status = open_descriptor(*file, path, what);
     if (status == EXIT_OK)
-        status = look_at_start(*file, path, what);
+        status = look_at_start(*file, path, what, threads);
     if (status != EXIT_OK) {
         inflate_file_close(*file);
         *file = NULL;
@@ -235,11 +234,6 @@ int inflate_file_block(struct inflate_file *file, const void **data, size_t *siz
 const char *inflate_file_reason(const struct inflate_file *file)
 {
     return file->reason != NULL ? file->reason : "";
-}
-
-void inflate_file_use_thread(bool use)
-{
-    use_thread = use;
 }
 
 void inflate_file_close(struct inflate_file *file)

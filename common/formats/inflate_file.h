@@ -8,9 +8,13 @@
 
 struct inflate_file;
 
-/* Opens PATH. On failure sets the error "WHAT: PATH: why" and returns EXIT_MISSING_INPUT (absent,
-   not readable, a directory, a symbolic link loop) or EXIT_OTHER. */
-int inflate_file_open(struct inflate_file **file, const char *path, const char *what);
+/* Opens PATH. With THREADS above 1 (the caller's worker threads), a gzipped file gets a thread of
+   its own that inflates a few 256 KiB blocks ahead of the reader, so that inflating and the
+   caller's work overlap; with 1 it is inflated in the caller's thread (fuel-convert --threads 1).
+   On failure sets the error "WHAT: PATH: why" and returns EXIT_MISSING_INPUT (absent, not
+   readable, a directory, a symbolic link loop) or EXIT_OTHER. */
+int inflate_file_open(struct inflate_file **file, const char *path, const char *what,
+                      unsigned threads);
 
 /* Whether the file is gzipped; its size on disk, 0 when it is not a regular file. */
 bool inflate_file_compressed(const struct inflate_file *file);
@@ -27,11 +31,6 @@ int inflate_file_block(struct inflate_file *file, const void **data, size_t *siz
 
 /* Why the last read failed, e.g. "unexpected end of file". */
 const char *inflate_file_reason(const struct inflate_file *file);
-
-/* Whether files opened from now on that are gzipped get a thread of their own that inflates a few
-   256 KiB blocks ahead of the reader (the default), so that inflating and the caller's work
-   overlap; false inflates in the caller's thread (fuel-convert --threads 1). */
-void inflate_file_use_thread(bool use);
 
 void inflate_file_close(struct inflate_file *file);
 

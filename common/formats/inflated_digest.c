@@ -9,7 +9,7 @@ int inflated_digest(const char *path, char hex[HASH_HEX_SIZE], uint64_t *size)
 {
     struct inflate_file *file;
     struct hash *hash;
-    int result = inflate_file_open(&file, path, "cannot read");
+    int result = inflate_file_open(&file, path, "cannot read", 1);
     if (result != EXIT_OK)
         return result;
     result = hash_begin(&hash, HASH_SHA256);

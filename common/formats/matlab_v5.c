@@ -9,6 +9,8 @@
 
 #include "common/base/error.h"
 #include "inflate.h"
+#include "matlab_v5_format.h"
+#include "matlab_v5_values.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -22,22 +24,6 @@
 #define STAGING_ELEMENTS 4096
 /* Deflate cannot expand data by more than 1032:1, so no compressed element holds more. */
 #define MAX_DEFLATE_RATIO 1032
-
-enum stored_type {
-    MI_INT8 = 1,
-    MI_UINT8 = 2,
-    MI_INT16 = 3,
-    MI_UINT16 = 4,
-    MI_INT32 = 5,
-    MI_UINT32 = 6,
-    MI_SINGLE = 7,
-    MI_DOUBLE = 9,
-    MI_INT64 = 12,
-    MI_UINT64 = 13,
-    MI_MATRIX = 14,
-    MI_COMPRESSED = 15,
-    MI_UTF8 = 16,
-};
 
 struct matlab_file {
     FILE *stream;
@@ -75,48 +61,10 @@ static int corrupt(struct matlab_file *file, const char *format, ...)
     return error_set(EXIT_CORRUPT_INPUT, "cannot read MATLAB file: %s: %s", file->path, why);
 }
 
-static size_t stored_size(uint32_t type)
-{
-    switch (type) {
-    case MI_INT8: case MI_UINT8: return 1;
-    case MI_INT16: case MI_UINT16: return 2;
-    case MI_INT32: case MI_UINT32: case MI_SINGLE: return 4;
-    case MI_DOUBLE: case MI_INT64: case MI_UINT64: return 8;
-    default: return 0;
-    }
-}
-
-static uint32_t natural_type(enum matlab_class class_id)
-{
-    static const uint32_t types[] = {
-        [MATLAB_DOUBLE] = MI_DOUBLE, [MATLAB_SINGLE] = MI_SINGLE, [MATLAB_INT8] = MI_INT8,
-        [MATLAB_UINT8] = MI_UINT8,   [MATLAB_INT16] = MI_INT16,   [MATLAB_UINT16] = MI_UINT16,
-        [MATLAB_INT32] = MI_INT32,   [MATLAB_UINT32] = MI_UINT32, [MATLAB_INT64] = MI_INT64,
-        [MATLAB_UINT64] = MI_UINT64,
-    };
-    return class_id >= MATLAB_DOUBLE && class_id <= MATLAB_UINT64 ? types[class_id] : 0;
-}
-
-size_t matlab_class_size(enum matlab_class class_id)
-{
-    return stored_size(natural_type(class_id));
-}
-
-/* Copies SIZE bytes into VALUE, reversing them when the file's byte order is not ours. */
-static void load(const unsigned char *bytes, size_t size, bool swap, void *value)
-{
-    if (!swap) {
-        memcpy(value, bytes, size);
-        return;
-    }
-    for (size_t index = 0; index < size; index++)
-        ((unsigned char *)value)[index] = bytes[size - 1 - index];
-}
-
 static uint32_t load_word(const struct matlab_file *file, const unsigned char *bytes)
 {
     uint32_t word;
-    load(bytes, 4, file->swap, &word);
+    matlab_load(bytes, 4, file->swap, &word);
     return word;
 }
 
@@ -282,7 +230,7 @@ static int read_dimensions(struct matlab_file *file, struct matlab_variable *var
     variable->count = 1;
     for (int axis = 0; axis < variable->rank; axis++) {
         int32_t dimension;
-        load(bytes + 4 * axis, 4, file->swap, &dimension);
+        matlab_load(bytes + 4 * axis, 4, file->swap, &dimension);
         if (dimension < 0)
             return corrupt(file, "dimension %d is negative (%d)", axis + 1, (int)dimension);
         variable->dimensions[axis] = (uint64_t)dimension;
@@ -312,7 +260,7 @@ static int read_real_tag(struct matlab_file *file, const struct matlab_variable 
     int status = read_tag(file, &tag);
     if (status != EXIT_OK)
         return status;
-    size_t size = stored_size(tag.type);
+    size_t size = matlab_stored_size(tag.type);
     if (size == 0)
         return corrupt(file, "variable %s stores its data as type %u, not a number",
                        variable->name, tag.type);
@@ -346,121 +294,16 @@ static int read_matrix(struct matlab_file *file, struct matlab_variable *variabl
     return status;
 }
 
-static double load_real(uint32_t type, const unsigned char *bytes, bool swap)
-{
-    union {
-        int8_t int8; uint8_t uint8; int16_t int16; uint16_t uint16; int32_t int32;
-        uint32_t uint32; float single; double real; int64_t int64; uint64_t uint64;
-    } value;
-    load(bytes, stored_size(type), swap, &value);
-    switch (type) {
-    case MI_INT8: return value.int8;
-    case MI_UINT8: return value.uint8;
-    case MI_INT16: return value.int16;
-    case MI_UINT16: return value.uint16;
-    case MI_INT32: return value.int32;
-    case MI_UINT32: return value.uint32;
-    case MI_SINGLE: return value.single;
-    case MI_INT64: return (double)value.int64;
-    case MI_UINT64: return (double)value.uint64;
-    default: return value.real;
-    }
-}
-
-/* An integer read from the file: a uint64 stored value in MAGNITUDE, any other in SIGNED_VALUE. */
-struct integer {
-    bool is_unsigned_64;
-    int64_t signed_value;
-    uint64_t magnitude;
-};
-
-static struct integer load_integer(uint32_t type, const unsigned char *bytes, bool swap)
-{
-    struct integer integer = {.is_unsigned_64 = type == MI_UINT64};
-    if (integer.is_unsigned_64)
-        load(bytes, 8, swap, &integer.magnitude);
-    else if (type == MI_INT64)
-        load(bytes, 8, swap, &integer.signed_value);
-    else
-        integer.signed_value = (int64_t)load_real(type, bytes, swap);
-    return integer;
-}
-
-static bool integer_fits(struct integer integer, int64_t minimum, uint64_t maximum)
-{
-    if (integer.is_unsigned_64)
-        return integer.magnitude <= maximum;
-    return integer.signed_value >= minimum &&
-           (integer.signed_value < 0 || (uint64_t)integer.signed_value <= maximum);
-}
-
-static const struct {
-    int64_t minimum;
-    uint64_t maximum;
-} integer_ranges[] = {
-    [MATLAB_INT8] = {INT8_MIN, INT8_MAX},     [MATLAB_UINT8] = {0, UINT8_MAX},
-    [MATLAB_INT16] = {INT16_MIN, INT16_MAX},  [MATLAB_UINT16] = {0, UINT16_MAX},
-    [MATLAB_INT32] = {INT32_MIN, INT32_MAX},  [MATLAB_UINT32] = {0, UINT32_MAX},
-    [MATLAB_INT64] = {INT64_MIN, INT64_MAX},  [MATLAB_UINT64] = {0, UINT64_MAX},
-};
-
-/* Stores INTEGER into element INDEX of OUTPUT, an array of CLASS_ID's C type, if it fits. */
-static bool store_integer(enum matlab_class class_id, struct integer integer, void *output,
-                          size_t index)
-{
-    if (!integer_fits(integer, integer_ranges[class_id].minimum, integer_ranges[class_id].maximum))
-        return false;
-    int64_t value = integer.signed_value;
-    switch (class_id) {
-    case MATLAB_INT8: ((int8_t *)output)[index] = (int8_t)value; break;
-    case MATLAB_UINT8: ((uint8_t *)output)[index] = (uint8_t)value; break;
-    case MATLAB_INT16: ((int16_t *)output)[index] = (int16_t)value; break;
-    case MATLAB_UINT16: ((uint16_t *)output)[index] = (uint16_t)value; break;
-    case MATLAB_INT32: ((int32_t *)output)[index] = (int32_t)value; break;
-    case MATLAB_UINT32: ((uint32_t *)output)[index] = (uint32_t)value; break;
-    case MATLAB_INT64: ((int64_t *)output)[index] = value; break;
-    default:
-        ((uint64_t *)output)[index] = integer.is_unsigned_64 ? integer.magnitude : (uint64_t)value;
-    }
-    return true;
-}
-
-/* Widens COUNT stored elements of the staging buffer into OUTPUT as the class's C type. */
-static int widen(struct matlab_file *file, void *output, size_t count)
-{
-    size_t size = stored_size(file->stored_type);
-    for (size_t index = 0; index < count; index++) {
-        const unsigned char *bytes = file->staging + index * size;
-        if (file->class_id == MATLAB_DOUBLE)
-            ((double *)output)[index] = load_real(file->stored_type, bytes, file->swap);
-        else if (file->class_id == MATLAB_SINGLE)
-            ((float *)output)[index] = (float)load_real(file->stored_type, bytes, file->swap);
-        else if (!store_integer(file->class_id, load_integer(file->stored_type, bytes, file->swap),
-                                output, index))
-            return corrupt(file, "a stored value does not fit its integer class");
-    }
-    return EXIT_OK;
-}
-
-static void swap_in_place(unsigned char *data, size_t size, uint64_t count)
-{
-    for (uint64_t element = 0; element < count; element++, data += size)
-        for (size_t low = 0, high = size - 1; low < high; low++, high--) {
-            unsigned char byte = data[low];
-            data[low] = data[high];
-            data[high] = byte;
-        }
-}
-
 static int read_converted(struct matlab_file *file, unsigned char *data, uint64_t count)
 {
     size_t size = matlab_class_size(file->class_id);
-    size_t stored = stored_size(file->stored_type);
+    size_t stored = matlab_stored_size(file->stored_type);
     while (count > 0) {
         size_t part = count < STAGING_ELEMENTS ? (size_t)count : STAGING_ELEMENTS;
         int status = matrix_read(file, file->staging, part * stored);
-        if (status == EXIT_OK)
-            status = widen(file, data, part);
+        if (status == EXIT_OK && !matlab_widen(file->class_id, file->stored_type, file->swap,
+                                               file->staging, data, part))
+            status = corrupt(file, "a stored value does not fit its integer class");
         if (status != EXIT_OK)
             return status;
         data += part * size;
@@ -504,10 +347,10 @@ int matlab_read(struct matlab_file *file, void *data, uint64_t count)
                          file->path);
     size_t size = matlab_class_size(file->class_id);
     int status;
-    if (file->stored_type == natural_type(file->class_id)) {
+    if (file->stored_type == matlab_natural_type(file->class_id)) {
         status = matrix_read(file, data, (size_t)(count * size));
         if (status == EXIT_OK && file->swap && size > 1)
-            swap_in_place(data, size, count);
+            matlab_swap_in_place(data, size, count);
     } else {
         status = read_converted(file, data, count);
     }
@@ -614,7 +457,7 @@ static int check_header(struct matlab_file *file, const unsigned char *header)
     const uint16_t probe = 1;
     file->swap = little_endian_file != (*(const unsigned char *)&probe == 1);
     uint16_t version;
-    load(header + 124, 2, file->swap, &version);
+    matlab_load(header + 124, 2, file->swap, &version);
     if (version != 0x0100)
         return corrupt(file, "MAT-file version 0x%04x, not level 5 (0x0100)", version);
     if (memcmp(header, "\0\0\0\0", 4) == 0)

@@ -2,6 +2,7 @@
 #include "png_encode.h"
 
 #include "common/base/error.h"
+#include "png_messages.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -14,7 +15,7 @@ struct encoding {
     FILE *stream;
     int failed_write;
     int failed_source;
-    char message[160];
+    char message[PNG_MESSAGE_SIZE];
     uint8_t *row;
     png_row_source source;
     void *context;
@@ -53,24 +54,11 @@ static void flush_nothing(png_structp png)
     (void)png;
 }
 
-static void record_error(png_structp png, png_const_charp message)
-{
-    struct encoding *encoding = png_get_error_ptr(png);
-    snprintf(encoding->message, sizeof encoding->message, "%s", message);
-    png_longjmp(png, 1);
-}
-
-static void ignore_warning(png_structp png, png_const_charp message)
-{
-    (void)png;
-    (void)message;
-}
-
 /* Runs libpng over the rows; returns 0, or -1 with ENCODING->message set. */
 static int encode(struct encoding *encoding, uint32_t width, uint32_t height, int channels)
 {
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, encoding, record_error,
-                                              ignore_warning);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, encoding->message,
+                                              png_message_keep, png_warning_ignore);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (info == NULL) {
         png_destroy_write_struct(&png, NULL);

@@ -2,6 +2,7 @@
 #include "png_rgb.h"
 
 #include "common/base/error.h"
+#include "png_messages.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -20,7 +21,7 @@ struct decoding {
     const uint8_t *data;
     size_t size;
     size_t offset;
-    char message[160];
+    char message[PNG_MESSAGE_SIZE];
     uint8_t *interleaved;
     png_bytep *rows;
 };
@@ -32,19 +33,6 @@ static void read_from_memory(png_structp png, png_bytep buffer, size_t length)
         png_error(png, "truncated PNG data");
     memcpy(buffer, decoding->data + decoding->offset, length);
     decoding->offset += length;
-}
-
-static void record_error(png_structp png, png_const_charp message)
-{
-    struct decoding *decoding = png_get_error_ptr(png);
-    snprintf(decoding->message, sizeof decoding->message, "%s", message);
-    png_longjmp(png, 1);
-}
-
-static void ignore_warning(png_structp png, png_const_charp message)
-{
-    (void)png;
-    (void)message;
 }
 
 static bool declared_size_is_plausible(png_structp png, png_infop info, struct decoding *decoding)
@@ -117,8 +105,8 @@ int png_rgb_decode(const void *data, size_t size, const char *name, struct png_r
     *image = (struct png_rgb){0};
     if (size < 8 || png_sig_cmp(data, 0, 8) != 0)
         return error_set(EXIT_CORRUPT_INPUT, "cannot decode PNG: %s: no PNG signature", name);
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &decoding, record_error,
-                                             ignore_warning);
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoding.message,
+                                             png_message_keep, png_warning_ignore);
     png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
     if (info == NULL) {
         png_destroy_read_struct(&png, NULL, NULL);

@@ -3,6 +3,7 @@
 
 #include "common/base/error.h"
 
+#include <errno.h>
 #include <string.h>
 
 static void put_u32(uint8_t *out, uint32_t value)
@@ -17,7 +18,8 @@ static void put_u64(uint8_t *out, uint64_t value)
         out[byte] = (uint8_t)(value >> (8 * byte));
 }
 
-void recordio_put_float(uint8_t out[4], float value)
+/* Stores VALUE little endian at OUT. */
+static void recordio_put_float(uint8_t out[4], float value)
 {
     uint32_t bits;
     memcpy(&bits, &value, sizeof bits);
@@ -63,6 +65,7 @@ int recordio_write(FILE *stream, const char *path, const void *payload, size_t s
                                      "limit of 2^29", path, size);
     const uint8_t *bytes = payload;
     size_t part_start = 0;
+    errno = 0;
     int failed = 0;
     for (size_t offset = 0; offset + 4 <= size && !failed; offset += 4) {
         if (!is_magic(bytes + offset))
@@ -79,7 +82,8 @@ int recordio_write(FILE *stream, const char *path, const void *payload, size_t s
     if (!failed && padding > 0)
         failed = fwrite(zeros, 1, padding, stream) != padding;
     if (failed)
-        return error_set(EXIT_WRITE, "cannot write: %s: the disk refused a record", path);
+        return error_set(EXIT_WRITE, "cannot write: %s: %s", path,
+                         errno != 0 ? strerror(errno) : "the stream refused a record");
     *written += padding;
     return EXIT_OK;
 }

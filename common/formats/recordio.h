@@ -14,8 +14,8 @@
 
 /* Writes one record holding the SIZE bytes at PAYLOAD to STREAM, split into parts (cflag 1, 2, 3)
    where the payload holds the magic at a 4-byte-aligned offset, as dmlc-core's writer does; adds
-   to *WRITTEN the bytes written. EXIT_USAGE when SIZE is too large, EXIT_WRITE when STREAM fails
-   (PATH names it in the message). */
+   to *WRITTEN the bytes written. EXIT_USAGE when SIZE is too large, EXIT_WRITE when STREAM fails:
+   "cannot write: PATH: " and the system's reason (PATH names STREAM's file). */
 int recordio_write(FILE *stream, const char *path, const void *payload, size_t size,
                    uint64_t *written);
 
@@ -23,8 +23,5 @@ int recordio_write(FILE *stream, const char *path, const void *payload, size_t s
    label floats that follow the header (then LABEL is ignored by readers). */
 void recordio_image_header(uint8_t header[RECORDIO_IMAGE_HEADER_SIZE], uint32_t flag, float label,
                            uint64_t id, uint64_t id2);
-
-/* Stores VALUE little endian at OUT. */
-void recordio_put_float(uint8_t out[4], float value);
 
 #endif

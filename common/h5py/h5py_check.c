@@ -260,6 +260,80 @@ static int axis_labels_check(const struct h5py_file_source *source,
                          source->name, source->axis_label_count, source->rank);
 }
 
+/* What the file stores for a fixed-size source: its element size, and whether its data lies
+   contiguous in the file (not chunked, compact or external) with how many bytes allocated. */
+struct stored_data {
+    size_t element_bytes;
+    bool contiguous;
+    uint64_t stored_bytes;
+};
+
+static bool stored_data_read(hid_t handle, const char *name, struct stored_data *stored)
+{
+    *stored = (struct stored_data){0};
+    hid_t dataset = H5Dopen2(handle, name, H5P_DEFAULT);
+    hid_t type = dataset < 0 ? -1 : H5Dget_type(dataset);
+    hid_t creation = dataset < 0 ? -1 : H5Dget_create_plist(dataset);
+    bool fixed = type >= 0 && H5Tget_class(type) != H5T_VLEN && H5Tis_variable_str(type) == 0;
+    if (fixed && creation >= 0) {
+        stored->element_bytes = H5Tget_size(type);
+        stored->contiguous = H5Pget_layout(creation) == H5D_CONTIGUOUS &&
+                             H5Pget_external_count(creation) == 0;
+        stored->stored_bytes = H5Dget_storage_size(dataset);
+    }
+    if (creation >= 0)
+        H5Pclose(creation);
+    if (type >= 0)
+        H5Tclose(type);
+    if (dataset >= 0)
+        H5Dclose(dataset);
+    return fixed && stored->element_bytes > 0;
+}
+
+/* FACTOR times the product of SHAPE[FIRST, RANK), UINT64_MAX when it passes 2^64 - 1. */
+static uint64_t shape_bytes(const uint64_t *shape, int first, int rank, uint64_t factor)
+{
+    uint64_t product = factor;
+    for (int axis = first; axis < rank; axis++)
+        if (__builtin_mul_overflow(product, shape[axis], &product))
+            return UINT64_MAX;
+    return product;
+}
+
+static void bytes_text(uint64_t bytes, char text[32])
+{
+    if (bytes == UINT64_MAX)
+        snprintf(text, 32, "over %" PRIu64, bytes);
+    else
+        snprintf(text, 32, "%" PRIu64, bytes);
+}
+
+/* An example larger than fuel reads, and contiguous data with fewer bytes allocated than its
+   shape declares (never written: HDF5 would read its fill value). Chunked, compressed and
+   external data may hold fewer bytes honestly; a writer checks the space it needs. */
+static int stored_data_check(const struct h5py_file *file, const struct h5py_file_source *source,
+                             struct h5py_violations *violations)
+{
+    struct stored_data stored;
+    if (!source->present || source->variable_length || source->rank < 1 ||
+        !stored_data_read(file->handle, source->name, &stored))
+        return EXIT_OK;
+    char text[32];
+    uint64_t example = shape_bytes(source->shape, 1, source->rank, stored.element_bytes);
+    if (example > H5PY_EXAMPLE_MAX_BYTES) {
+        bytes_text(example, text);
+        return violation_add(violations, "example too large: %s: %s bytes each, more than the "
+                             "%zu fuel reads", source->name, text, H5PY_EXAMPLE_MAX_BYTES);
+    }
+    uint64_t declared = shape_bytes(source->shape, 0, source->rank, stored.element_bytes);
+    if (!stored.contiguous || stored.stored_bytes >= declared)
+        return EXIT_OK;
+    bytes_text(declared, text);
+    return violation_add(violations, "data not stored: %s: %" PRIu64 " examples declared (%s "
+                         "bytes), %" PRIu64 " bytes stored", source->name, source->shape[0],
+                         text, stored.stored_bytes);
+}
+
 /* The element counts of examples [FIRST, FIRST + COUNT) of a variable-length dataset. */
 static int element_counts_read(hid_t dataset, hid_t memory_type, hsize_t first, hsize_t count,
                                uint64_t *counts)
@@ -377,8 +451,9 @@ static int element_sizes_check(const struct h5py_file *file,
                          source->name, scan.bad, scan.bad_count, scan.bad_product);
 }
 
+/* With ELEMENTS, every example is read to compare its element count with its shape. */
 static int variable_length_check(const struct h5py_file *file,
-                                 const struct h5py_file_source *source,
+                                 const struct h5py_file_source *source, bool elements,
                                  struct h5py_violations *violations)
 {
     if (!source->present || !source->variable_length)
@@ -401,30 +476,58 @@ static int variable_length_check(const struct h5py_file *file,
     if (source->shapes_columns == 0 || source->shapes_columns > H5S_MAX_RANK)
         return violation_add(violations, "shapes of %s: %" PRIu64 " columns", source->name,
                              source->shapes_columns);
-    return element_sizes_check(file, source, violations);
+    return elements ? element_sizes_check(file, source, violations) : EXIT_OK;
 }
 
-static int sources_check(const struct h5py_file *file, struct h5py_violations *violations)
+static int sources_check(const struct h5py_file *file, bool elements,
+                         struct h5py_violations *violations)
 {
     int result = EXIT_OK;
     for (size_t index = 0; index < file->source_count && result == EXIT_OK; index++) {
-        result = axis_labels_check(&file->sources[index], violations);
+        const struct h5py_file_source *source = &file->sources[index];
+        result = axis_labels_check(source, violations);
         if (result == EXIT_OK)
-            result = variable_length_check(file, &file->sources[index], violations);
+            result = stored_data_check(file, source, violations);
+        if (result == EXIT_OK)
+            result = variable_length_check(file, source, elements, violations);
     }
     return result;
 }
 
-int h5py_check(const struct h5py_file *file, struct h5py_violations *violations)
+static int sources_structure_check(const struct h5py_file *file,
+                                   struct h5py_violations *violations)
 {
-    int (*const checks[])(const struct h5py_file *, struct h5py_violations *) = {
-        pairs_check, sources_present_check, spans_check, lengths_check, indices_check,
-        sources_check,
-    };
+    return sources_check(file, false, violations);
+}
+
+static int sources_content_check(const struct h5py_file *file, struct h5py_violations *violations)
+{
+    return sources_check(file, true, violations);
+}
+
+typedef int (*check_function)(const struct h5py_file *, struct h5py_violations *);
+
+static int checks_run(const struct h5py_file *file, const check_function *checks, size_t count,
+                      struct h5py_violations *violations)
+{
     int result = EXIT_OK;
-    for (size_t index = 0; index < sizeof checks / sizeof checks[0] && result == EXIT_OK; index++)
+    for (size_t index = 0; index < count && result == EXIT_OK; index++)
         result = checks[index](file, violations);
     return result;
+}
+
+int h5py_check_structure(const struct h5py_file *file, struct h5py_violations *violations)
+{
+    const check_function checks[] = {pairs_check,   sources_present_check, spans_check,
+                                     lengths_check, indices_check,         sources_structure_check};
+    return checks_run(file, checks, sizeof checks / sizeof checks[0], violations);
+}
+
+int h5py_check(const struct h5py_file *file, struct h5py_violations *violations)
+{
+    const check_function checks[] = {pairs_check,   sources_present_check, spans_check,
+                                     lengths_check, indices_check,         sources_content_check};
+    return checks_run(file, checks, sizeof checks / sizeof checks[0], violations);
 }
 
 bool h5py_file_passes_check(const char *path)

@@ -2,25 +2,20 @@
    example by example with their shapes. */
 #include "h5py_cut.h"
 
+#include "common/base/disk_space.h"
+#include "common/base/staging.h"
 #include "common/base/error.h"
 #include "h5py_writer.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-    const char *dtype;
-    enum element_type type;
-} types[] = {{"uint8", ELEMENT_UINT8},     {"uint16", ELEMENT_UINT16},
-             {"int64", ELEMENT_INT64},     {"float32", ELEMENT_FLOAT32},
-             {"float64", ELEMENT_FLOAT64}, {"bool", ELEMENT_BOOL}};
-
 static enum element_type element_type_of(const char *dtype)
 {
-    for (size_t index = 0; index < sizeof types / sizeof *types; index++)
-        if (strcmp(types[index].dtype, dtype) == 0)
-            return types[index].type;
-    return ELEMENT_UINT8;
+    enum element_type type = ELEMENT_UINT8;
+    element_type_from_dtype(dtype, &type);
+    return type;
 }
 
 static int source_declare(struct h5py_writer *writer, const struct cut_source *cut, int *index)
@@ -89,9 +84,35 @@ static int splits_declare(struct cut_plan *plan, struct h5py_writer *writer)
     return result;
 }
 
+/* Whether the kept examples of the fixed-shape sources, the least the cut file holds, fit in the
+   directory of the writer's file. */
+static int space_check(const struct cut_plan *plan, const struct h5py_writer *writer)
+{
+    uint64_t bytes = 0;
+    for (size_t source = 0; source < cut_plan_source_count(plan); source++) {
+        const struct cut_source *cut = cut_plan_source(plan, source);
+        if (!cut->variable_length)
+            bytes = disk_space_sum(bytes, disk_space_product(cut->shape[0], cut->example_bytes));
+    }
+    char directory[4096], named[4096];
+    snprintf(directory, sizeof directory, "%s", h5py_writer_path(writer));
+    char *slash = strrchr(directory, '/');
+    if (slash == NULL)
+        snprintf(directory, sizeof directory, ".");
+    else
+        *slash = '\0';
+    /* The file is written in a staging directory: the message names the directory it is for. */
+    snprintf(named, sizeof named, "%s", directory);
+    slash = strrchr(named, '/');
+    if (staging_is_name(slash != NULL ? slash + 1 : named))
+        snprintf(named, sizeof named, "%.*s", slash != NULL ? (int)(slash - named) : 1,
+                 slash != NULL ? directory : ".");
+    return disk_space_check(directory, named, bytes, bytes);
+}
+
 int h5py_cut_write(struct cut_plan *plan, struct h5py_writer *writer)
 {
-    int result = EXIT_OK;
+    int result = space_check(plan, writer);
     for (size_t source = 0; result == EXIT_OK && source < cut_plan_source_count(plan); source++) {
         int index;
         const struct cut_source *cut = cut_plan_source(plan, source);

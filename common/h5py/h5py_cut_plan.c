@@ -5,6 +5,8 @@
 #include "common/base/error.h"
 #include "common/base/random.h"
 #include "h5py_examples.h"
+#include "h5py_names.h"
+#include "h5py_input.h"
 
 #include <hdf5.h>
 #include <stdlib.h>
@@ -111,9 +113,12 @@ static int names_check(const struct cut_plan *plan, const struct cut_request *re
         bool found = false;
         for (size_t split = 0; split < plan->split_count; split++)
             found = found || strcmp(request->split_names[named], plan->file->splits[split]) == 0;
-        if (!found)
-            return error_set(EXIT_USAGE, "unknown split: %s: %s has no such split",
-                             request->split_names[named], plan->file->path);
+        if (!found) {
+            char splits[1024];
+            h5py_split_list(plan->file, splits, sizeof splits);
+            return error_set(EXIT_USAGE, "no split %s: %s; %s", request->split_names[named],
+                             plan->file->path, splits);
+        }
     }
     return EXIT_OK;
 }
@@ -172,7 +177,7 @@ static int splits_plan(struct cut_plan *plan, const struct cut_request *request)
 
 static int plan_build(struct cut_plan *plan, const char *path, const struct cut_request *request)
 {
-    int result = h5py_reader_open(&plan->file, path);
+    int result = h5py_input_open(&plan->file, path);
     if (result != EXIT_OK)
         return result;
     plan->source_count = plan->file->source_count;

@@ -3,6 +3,7 @@
 #include "h5py_examples.h"
 
 #include "common/base/error.h"
+#include "h5py_names.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -224,6 +225,10 @@ int h5py_selection_find(struct h5py_selection *selection, const struct h5py_file
         selection->count = selection->stop - selection->start;
         return EXIT_OK;
     }
+    char splits[1024];
+    h5py_split_list(file, splits, sizeof splits);
+    if (!h5py_file_has_split(file, split))
+        return error_set(EXIT_USAGE, "no split %s: %s; %s", split, file->path, splits);
     return error_set(EXIT_USAGE, "no split %s with source %s: %s", split, source, file->path);
 }
 

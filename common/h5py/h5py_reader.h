@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The largest example, fixed-shape or variable-length, that fuel reads. */
+#define H5PY_EXAMPLE_MAX_BYTES ((size_t)64 << 20)
+
 enum indices_state {
     INDICES_NONE,     /* null reference: the split is contiguous, [start, stop) */
     INDICES_DATASET,  /* a reference to a dataset of example indices */

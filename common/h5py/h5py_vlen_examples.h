@@ -12,7 +12,7 @@
 
 #define H5PY_VLEN_MAX_RANK 8
 /* An example of more bytes than this is refused before it is read. */
-#define H5PY_VLEN_MAX_BYTES ((size_t)64 << 20)
+#define H5PY_VLEN_MAX_BYTES H5PY_EXAMPLE_MAX_BYTES
 
 struct h5py_vlen_examples {
     const char *source;

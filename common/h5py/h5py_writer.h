@@ -10,6 +10,7 @@
 
 #define H5PY_MAX_RANK 8
 
+/* numpy's numeric dtypes, its bool and its fixed-length byte strings, as h5py stores them. */
 enum element_type {
     ELEMENT_UINT8,
     ELEMENT_UINT16,
@@ -17,10 +18,24 @@ enum element_type {
     ELEMENT_FLOAT32,
     ELEMENT_FLOAT64,
     ELEMENT_BOOL, /* stored as h5py stores numpy bool: enum over int8, FALSE=0, TRUE=1 */
+    ELEMENT_INT8,
+    ELEMENT_INT16,
+    ELEMENT_INT32,
+    ELEMENT_UINT32,
+    ELEMENT_UINT64,
+    ELEMENT_STRING, /* numpy S<n>: n bytes, null-padded (the declaration's string_length) */
 };
 
-/* Size in bytes of one element of TYPE in memory (ELEMENT_BOOL is one byte, 0 or 1). */
+/* Size in bytes of one element of TYPE in memory (ELEMENT_BOOL is one byte, 0 or 1); 0 for
+   ELEMENT_STRING, whose size its declaration gives. */
 size_t element_size(enum element_type type);
+
+/* numpy's name of TYPE ("uint8", "bool"; "S" for strings). */
+const char *element_type_dtype(enum element_type type);
+
+/* The element type numpy's DTYPE names ("int16", "float32", "bool"); false when none does
+   (strings, whose length varies, included). */
+bool element_type_from_dtype(const char *dtype, enum element_type *type);
 
 /* A source as a converter declares it, before its first row is written. */
 struct h5py_source_declaration {
@@ -36,6 +51,7 @@ struct h5py_source_declaration {
     bool variable_length;
     int example_rank;
     const char *shape_labels[H5PY_MAX_RANK];
+    size_t string_length; /* ELEMENT_STRING: the bytes of each string (numpy S<n>), 1 or more */
 };
 
 struct h5py_attributes {
@@ -48,6 +64,9 @@ struct h5py_writer;
 
 /* Creates PATH, truncating it, with object time tracking off (byte-identical reruns). */
 int h5py_writer_create(struct h5py_writer **writer, const char *path);
+
+/* The PATH the writer was created with. */
+const char *h5py_writer_path(const struct h5py_writer *writer);
 
 /* Declares a source and creates its contiguous, uncompressed dataset; *index names it below. */
 int h5py_writer_add_source(struct h5py_writer *writer,

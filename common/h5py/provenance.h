@@ -3,23 +3,14 @@
 #ifndef FUEL_PROVENANCE_H
 #define FUEL_PROVENANCE_H
 
+#include "common/base/typed_command.h"
+
 #include <stddef.h>
 
 struct provenance;
 
 /* The "origin" of an input that carries the mark of fuel fixture --raw (fixture_marker.h). */
 #define PROVENANCE_FIXTURE_ORIGIN "fuel fixture --raw"
-
-/* The command line exactly as typed (main's argc and argv): recorded whole in fuel_provenance
-   and, joined, as fuel_convert_command. */
-struct typed_command {
-    int argc;
-    char *const *argv;
-};
-
-/* The basename of TYPED's argv[0] and its arguments, space-joined: fuel_convert_command (caller
-   frees); NULL when out of memory. */
-char *typed_command_text(const struct typed_command *typed);
 
 /* Starts hashing the input files (in a background thread, so conversion runs meanwhile). */
 int provenance_begin(struct provenance **provenance, int argc, char *const *argv,

@@ -4,6 +4,8 @@
 
 bats_require_minimum_version 1.5.0
 
+load ../helpers/processes
+
 setup() {
     export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
     DATA="$BATS_TEST_TMPDIR/data" LOCAL="$BATS_TEST_TMPDIR/local/cache"
@@ -19,7 +21,7 @@ setup() {
     [ "$stderr" = "fuel-cache: copied $DATA/mnist.hdf5" ]
     cmp "$DATA/mnist.hdf5" "$LOCAL/mnist.hdf5"
     [ "$(stat -c %Y.%y "$DATA/mnist.hdf5")" = "$(stat -c %Y.%y "$LOCAL/mnist.hdf5")" ]
-    [ -z "$(find "$LOCAL" -name '.mnist.hdf5.*')" ]
+    [ -z "$(find "$LOCAL" -name '.fuel-staging-*')" ]
 }
 
 @test "a second call reuses the copy; a changed original is copied again" {
@@ -47,10 +49,14 @@ assert d["original"] == sys.argv[2] + "/mnist.hdf5", d
 
 @test "concurrent calls copy once" {
     head -c 50000000 /dev/zero > "$DATA/big.bin"
+    pids=()
     for index in 1 2 3 4 5 6; do
-        fuel cache big.bin > "$BATS_TEST_TMPDIR/out.$index" 2> "$BATS_TEST_TMPDIR/err.$index" &
+        fuel cache big.bin > "$BATS_TEST_TMPDIR/out.$index" 2> "$BATS_TEST_TMPDIR/err.$index" 3>&- &
+        pids+=($!)
     done
-    wait
+    for pid in "${pids[@]}"; do
+        wait_bounded "$pid"
+    done
     [ "$(cat "$BATS_TEST_TMPDIR"/err.* | grep -c '^fuel-cache: copied ')" -eq 1 ]
     [ "$(cat "$BATS_TEST_TMPDIR"/err.* | grep -c '^fuel-cache: reusing the copy of ')" -eq 5 ]
     for index in 1 2 3 4 5 6; do
@@ -84,6 +90,14 @@ assert d["original"] == sys.argv[2] + "/mnist.hdf5", d
     [ -z "$output" ]
     [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
     [ "$stderr" = "fuel-cache: cannot create directory: $DATA/mnist.hdf5: not a directory" ]
+}
+
+@test "a copy that would pass the file size limit: exit 7 before copying, nothing left" {
+    run --separate-stderr bash -c 'ulimit -f 10 && exec fuel cache mnist.hdf5'
+    [ "$status" -eq 7 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-cache: cannot write: $LOCAL/mnist.hdf5: needs a file of $(stat -c %s "$DATA/mnist.hdf5") bytes, over the file size limit of 10240 bytes (ulimit -f)" ]
+    [ "$(ls -A "$LOCAL")" = .fuel-cache.lock ]
 }
 
 @test "usage errors exit 2; -h prints the usage" {

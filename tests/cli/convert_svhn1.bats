@@ -294,11 +294,14 @@ with h5py.File(sys.argv[1], 'r+') as mat:
     nothing_written
 }
 
-@test "missing archives are listed, as Fuel does, with exit 3" {
+@test "missing archives: the first and the count on one line, all of them with -v, exit 3" {
     rm "$WORK/test.tar.gz" "$WORK/extra.tar.gz"
     convert
     [ "$status" -eq 3 ]
-    [[ "$output" == *"$WORK/test.tar.gz"*"$WORK/extra.tar.gz"*"Did you forget to run fuel-download?"* ]]
+    [ "$output" = "fuel-convert: 2 required files not found: $WORK/test.tar.gz and 1 more (-v lists them); Did you forget to run fuel-download?" ]
+    run fuel-convert svhn 1 -d "$WORK" -o "$OUT" -v
+    [ "$status" -eq 3 ]
+    [[ "$output" == *"Did you forget to run fuel-download?"*"$WORK/test.tar.gz"*"$WORK/extra.tar.gz" ]]
     nothing_written
 }
 
@@ -374,9 +377,11 @@ with h5py.File(sys.argv[1], 'r+') as mat:
     run fuel-convert svhn 1 -d "$RAW" -o "$OUT"
     [ "$status" -eq 0 ]
     [ "$(ls -A "$OUT")" = "svhn_format_1.hdf5" ]
-    printf 'left by a killed run' > "$OUT/.digitStruct.mat.h5.Ab12Cd"
+    mkdir "$OUT/.fuel-staging-digitStruct.mat.h5.Ab12Cd"
+    : > "$OUT/.fuel-staging-digitStruct.mat.h5.Ab12Cd/.lock"
+    printf 'left by a killed run' > "$OUT/.fuel-staging-digitStruct.mat.h5.Ab12Cd/digitStruct.mat.h5"
     run fuel-clean -d "$OUT"
     [ "$status" -eq 0 ]
-    [ "$output" = "removed $OUT/.digitStruct.mat.h5.Ab12Cd" ]
+    [ "$output" = "removed $OUT/.fuel-staging-digitStruct.mat.h5.Ab12Cd" ]
     [ "$(ls -A "$OUT")" = "svhn_format_1.hdf5" ]
 }

@@ -173,5 +173,5 @@ PY
         { echo "$output"; false; }
     run fuel-convert svhn -d "$RAW" -o "$OUT"
     [ "$status" -eq 2 ]
-    [ "$output" = "fuel-convert: missing format of svhn; see 'fuel-convert -h'" ]
+    [ "$output" = "fuel-convert: svhn needs a format, 1 or 2: none given; see 'fuel-convert -h'" ]
 }

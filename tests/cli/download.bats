@@ -45,7 +45,12 @@ teardown() {
     run --separate-stderr fuel-download
     assert_usage_error fuel-download "missing dataset name"
     run --separate-stderr fuel-download nosuchset
-    assert_usage_error fuel-download "unknown dataset: nosuchset"
+    [ "$status" -eq 2 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-download: unknown dataset: nosuchset; datasets: binarized_mnist, cifar10, cifar100, fashion_mnist, iris, mnist, svhn" ]
+    run --separate-stderr fuel-download mnsit
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-download: unknown dataset: mnsit; did you mean \`mnist\`?" ]
     run --separate-stderr fuel-download svhn
     assert_usage_error fuel-download "svhn needs a format, 1 or 2: none given"
     run --separate-stderr fuel-download svhn 3
@@ -149,8 +154,8 @@ teardown() {
     sleep 0.3
     fetch > "$BATS_TEST_TMPDIR/second.out" 2>&1 3>&- &
     second=$!
-    wait "$first"
-    wait "$second"
+    wait_bounded "$first"
+    wait_bounded "$second"
     assert_all_downloaded
     waited=$(grep -l "waiting for another fuel-download in $TARGET" "$BATS_TEST_TMPDIR"/*.out)
     [ "$(wc -l <<< "$waited")" -eq 1 ]
@@ -172,7 +177,7 @@ teardown() {
     done
     kill -INT "$pid"
     status=0
-    wait "$pid" || status=$?
+    wait_bounded "$pid" || status=$?
     [ "$status" -eq 130 ]
     grep -q "fuel-download: interrupted" "$BATS_TEST_TMPDIR/first.out"
     [ "$(stat -c %s "$TARGET/train-images-idx3-ubyte.gz.part")" -eq 100000 ]

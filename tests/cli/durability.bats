@@ -44,17 +44,17 @@ refused_and_intact() {
 
 @test "publishing: fsync of the temporary failing (EIO, ENOSPC) exits 7 and keeps the previous file" {
     previous_conversion
-    FAIL_IO_CALLS=fsync FAIL_IO_PATH="$OUT/.mnist.hdf5.*" \
+    FAIL_IO_CALLS=fsync FAIL_IO_PATH="$OUT/.fuel-staging-mnist.hdf5.*/mnist.hdf5" \
         run --separate-stderr faulty fuel-convert mnist -d "$RAW" -o "$OUT"
     refused_and_intact "fuel-convert: cannot write: $OUT/mnist.hdf5: Input/output error"
-    FAIL_IO_CALLS=fsync FAIL_IO_ERRNO=ENOSPC FAIL_IO_PATH="$OUT/.mnist.hdf5.*" \
+    FAIL_IO_CALLS=fsync FAIL_IO_ERRNO=ENOSPC FAIL_IO_PATH="$OUT/.fuel-staging-mnist.hdf5.*/mnist.hdf5" \
         run --separate-stderr faulty fuel-convert mnist -d "$RAW" -o "$OUT"
     refused_and_intact "fuel-convert: cannot write: $OUT/mnist.hdf5: No space left on device"
 }
 
 @test "publishing: the rename failing exits 7, keeps the previous file and removes the temporary" {
     previous_conversion
-    FAIL_IO_CALLS=rename FAIL_IO_PATH="$OUT/.mnist.hdf5.*" \
+    FAIL_IO_CALLS=rename FAIL_IO_PATH="$OUT/.fuel-staging-mnist.hdf5.*/mnist.hdf5" \
         run --separate-stderr faulty fuel-convert mnist -d "$RAW" -o "$OUT"
     refused_and_intact "fuel-convert: cannot write: $OUT/mnist.hdf5: Input/output error"
 }
@@ -65,7 +65,7 @@ refused_and_intact() {
         for number in ENOSPC EIO; do
             rm -f "$LOG"
             FAIL_IO_CALLS=write FAIL_IO_AFTER=$after FAIL_IO_ERRNO=$number \
-                FAIL_IO_PATH="$OUT/.mnist.hdf5.*" FAIL_IO_LOG="$LOG" \
+                FAIL_IO_PATH="$OUT/.fuel-staging-mnist.hdf5.*/mnist.hdf5" FAIL_IO_LOG="$LOG" \
                 run --separate-stderr faulty fuel-convert mnist -d "$RAW" -o "$OUT"
             [ "$status" -eq 7 ] || { echo "after $after, $number: exit $status: $stderr"; false; }
             [ -z "$output" ]
@@ -74,13 +74,13 @@ refused_and_intact() {
             cmp "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/previous.hdf5"
             [ "$(ls -A "$OUT")" = mnist.hdf5 ]
             # The fault was met on the temporary.
-            grep -q "^write $OUT/\.mnist\.hdf5\.[A-Za-z0-9]\{6\} failed$" "$LOG"
+            grep -q "^write $OUT/\.fuel-staging-mnist\.hdf5\.[A-Za-z0-9]\{6\}/mnist\.hdf5 failed$" "$LOG"
         done
     done
 }
 
 @test "publishing with no previous file: a failing fsync leaves nothing under the final name" {
-    FAIL_IO_CALLS=fsync FAIL_IO_PATH="$OUT/.mnist.hdf5.*" \
+    FAIL_IO_CALLS=fsync FAIL_IO_PATH="$OUT/.fuel-staging-mnist.hdf5.*/mnist.hdf5" \
         run --separate-stderr faulty fuel-convert mnist -d "$RAW" -o "$OUT"
     [ "$status" -eq 7 ]
     [ "$stderr" = "fuel-convert: cannot write: $OUT/mnist.hdf5: Input/output error" ]
@@ -91,7 +91,7 @@ refused_and_intact() {
     FAIL_IO_LOG="$LOG" run --separate-stderr faulty fuel-convert mnist -d "$RAW" -o "$OUT"
     [ "$status" -eq 0 ]
     [ "$output" = "$OUT/mnist.hdf5" ]
-    temporary=$(sed -n "s|^rename \($OUT/\.mnist\.hdf5\.[A-Za-z0-9]\{6\}\) $OUT/mnist.hdf5 ok$|\1|p" "$LOG")
+    temporary=$(sed -n "s|^rename \($OUT/\.fuel-staging-mnist\.hdf5\.[A-Za-z0-9]\{6\}/mnist\.hdf5\) $OUT/mnist.hdf5 ok$|\1|p" "$LOG")
     [ -n "$temporary" ] || { cat "$LOG"; false; }
     order=$(grep -n -e "^fsync $temporary ok$" -e "^rename $temporary " -e "^fsync $OUT ok$" "$LOG" |
         sed 's/ .*//' | tr '\n' ' ')

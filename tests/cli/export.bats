@@ -5,6 +5,9 @@
 
 bats_require_minimum_version 1.5.0
 
+load ../helpers/processes
+load ../helpers/export_sets
+
 PYTHON=/usr/bin/python3
 
 setup() {
@@ -15,6 +18,10 @@ setup() {
     export SOURCE_DATE_EPOCH=1700000000
     mkdir -p "$HOME"
     unset FUEL_DATA_PATH
+}
+
+teardown() {
+    stop_jobs
 }
 
 # Copies mnist.hdf5 with float32 targets set to VALUE for example 0 (other labels kept).
@@ -29,28 +36,6 @@ with h5py.File(sys.argv[2], "r+") as f:
     f["targets"] = labels
     f["targets"].dims[0].label = "batch"
     f["targets"].dims[1].label = "index"
-EOF2
-}
-
-# A copy of mnist.hdf5 whose train split holds COUNT examples (the 12 repeated).
-mnist_large() {
-    $PYTHON - "$EXPECTED/mnist.hdf5" "$1" "$2" <<'EOF2'
-import sys, h5py, numpy as np
-count = int(sys.argv[3])
-with h5py.File(sys.argv[1], "r") as source, h5py.File(sys.argv[2], "w") as f:
-    features = np.resize(source["features"][:12], (count, 1, 28, 28))
-    targets = np.resize(source["targets"][:12], (count, 1))
-    f["features"], f["targets"] = features, targets
-    for name, labels in (("features", ("batch", "channel", "height", "width")),
-                         ("targets", ("batch", "index"))):
-        for axis, label in enumerate(labels):
-            f[name].dims[axis].label = label
-    split = np.array([(b"train", b"features", 0, count, None, True, b"."),
-                      (b"train", b"targets", 0, count, None, True, b".")],
-                     dtype=[("split", "S5"), ("source", "S8"), ("start", "<i8"), ("stop", "<i8"),
-                            ("indices", h5py.special_dtype(ref=h5py.Reference)),
-                            ("available", bool), ("comment", "S1")])
-    f.attrs["split"] = split
 EOF2
 }
 
@@ -259,16 +244,6 @@ EOF2
     [ "$(ls -A "$OUT" | grep '^\.')" = ".mnist_train.exported" ]
 }
 
-# The names of DIR's entries (hidden ones too), one line, in byte order.
-entries() {
-    (cd "$1" && ls -A | LC_ALL=C sort | tr '\n' ' ')
-}
-
-# The entries the record DIR/.LABEL.exported names, in byte order.
-recorded() {
-    cut -d' ' -f2- "$1/.$2.exported" | LC_ALL=C sort | tr '\n' ' '
-}
-
 @test "a new set with fewer or other files than the earlier one leaves none of the earlier set's behind" {
     fuel export "$EXPECTED/mnist.hdf5" --to npy -o "$OUT" --split test
     test_set=$(sha256sum "$OUT"/mnist_test_* | sha256sum)
@@ -289,131 +264,23 @@ recorded() {
     [ "$(sha256sum "$OUT"/mnist_test_* | sha256sum)" = "$test_set" ]
 }
 
-# The sha256 of every file of the set in DIR (hidden entries excluded), by name.
-set_listing() {
-    (cd "$1" && find . -path './.*' -prune -o -type f -print | sort | xargs -r sha256sum)
-}
-
-set_digest() {
-    set_listing "$1" | sha256sum
-}
-
-# The hidden work directories of exports in DIR: stagings, and committed sets not yet published.
-stagings() {
-    (ls -A "$1" | grep -E '\.(export\.[[:alnum:]]{6}|publishing)$') || true
-}
-
-# Whether every file of the set in DIR is whole: byte for byte the file of that name in the
-# listing OLD or in the listing NEW (set_listing).
-set_files_whole() {
-    local line
-    while IFS= read -r line; do
-        if ! grep -qxF "$line" "$2" && ! grep -qxF "$line" "$3"; then
-            echo "not a whole file of either set: $line"
-            return 1
-        fi
-    done < <(set_listing "$1")
-}
-
-# Kills fuel export INPUT NEW... (into ./set, over a copy of the earlier set that fuel export INPUT
-# EARLIER wrote) at random moments up to MAX tenths of a second, ten times. Right after each kill
-# every file on disk is whole, of the earlier set or the new one; once fuel clean has run, the set
-# is entirely the earlier one or entirely the new one, and no staging is left.
-kill_loop() {
-    local input=$1 max=$2 earlier=$3 new_arguments=$4
-    rm -rf set
-    fuel export "$input" -o set $earlier
-    local old new kept=0 replaced=0 finished=0
-    old=$(set_digest set)
-    set_listing set > old.listing
-    rm -rf old-set
-    cp -a set old-set
-    rm -rf set
-    fuel export "$input" -o set $new_arguments
-    new=$(set_digest set)
-    set_listing set > new.listing
-    [ "$old" != "$new" ]
-    for attempt in $(seq 1 10); do
-        rm -rf set
-        cp -a old-set set
-        fuel export "$input" -o set $new_arguments &
-        local pid=$!
-        sleep "$(( RANDOM % max / 10 )).$(( RANDOM % 10 ))"
-        kill -9 $pid 2>/dev/null || true
-        wait $pid || true
-        set_files_whole set old.listing new.listing
-        run fuel clean -d set
-        [ "$status" -eq 0 ]
-        [[ "$output" != *"finished publishing"* ]] || finished=$((finished + 1))
-        [ -z "$(stagings set)" ]
-        state=$(set_digest set)
-        if [ "$state" = "$old" ]; then
-            kept=$((kept + 1))
-        else
-            [ "$state" = "$new" ]
-            replaced=$((replaced + 1))
-        fi
-    done
-    echo "# $new_arguments: $kept kills kept the earlier set, $replaced came after the new one's commit ($finished finished by fuel clean)" >&3
-    fuel export "$input" -o set $new_arguments
-    [ "$(set_digest set)" = "$new" ]
-    [ -z "$(stagings set)" ]
-}
-
+# make check kills each export at five moments spread over its duration; make check-durability
+# (tests/durability/export_kills.bats) at ten random ones.
 @test "SIGKILL at any moment, then fuel clean: the set is entirely the earlier one or the new one" {
     cd "$BATS_TEST_TMPDIR"
     mnist_large big.hdf5 20000
-    kill_loop big.hdf5 5 "--to hdf5-layer --scale 2 --examples-per-file 250" \
-        "--to hdf5-layer --examples-per-file 500"
+    kill_loop big.hdf5 "--to hdf5-layer --scale 2 --examples-per-file 250" \
+        "--to hdf5-layer --examples-per-file 500" spread_moments
     mnist_large small.hdf5 4000
-    kill_loop small.hdf5 25 "--to image-list --scale 2" "--to image-list"
-    kill_loop big.hdf5 10 "--to npy --dtype float32" "--to recordio"
+    kill_loop small.hdf5 "--to image-list --scale 2" "--to image-list" spread_moments
+    kill_loop big.hdf5 "--to npy --dtype float32" "--to recordio" spread_moments
 }
 
-SHIM="${BUILD:-$BATS_TEST_DIRNAME/../../build}/tests/fail_io.so"
-
-# fuel export INPUT ARGUMENTS... -o set, killed (SIGKILL) at its rename number AFTER (from 0) in set.
-export_killed_at_rename() {
-    local after=$1
-    shift
-    LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" FAIL_IO_CALLS=rename FAIL_IO_ACTION=kill FAIL_IO_AFTER=$after \
-        FAIL_IO_PATH="$PWD/set/*" fuel export "$@" -o set
-}
-
-@test "killed at each rename of publishing: the earlier set whole, or a committed set fuel clean finishes" {
+# make check kills at the first, the middle and the last rename; make check-durability
+# (tests/durability/export_kills.bats) at each.
+@test "killed at the renames of publishing: the earlier set whole, or a committed set fuel clean finishes" {
     cd "$BATS_TEST_TMPDIR"
-    mnist_large big.hdf5 2000
-    fuel export big.hdf5 --to hdf5-layer --examples-per-file 500 --scale 2 -o set
-    old=$(set_digest set)
-    cp -a set old-set
-    LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" FAIL_IO_LOG="$PWD/renames" fuel export big.hdf5 --to hdf5-layer --examples-per-file 1000 -o set
-    new=$(set_digest set)
-    [ "$(recorded set big_train)" = "big_train.txt big_train_0.h5 big_train_1.h5 " ]
-    # The commit, 3 moves, 2 removals of the earlier set's extra parts, the record.
-    [ "$(grep -c '^rename ' renames)" -eq 7 ]
-    for after in 0 1 2 3 4 5 6; do
-        rm -rf set
-        cp -a old-set set
-        run export_killed_at_rename $after big.hdf5 --to hdf5-layer --examples-per-file 1000
-        [ "$status" -eq 137 ]
-        if [ $after -eq 0 ]; then
-            [ "$(set_digest set)" = "$old" ]
-            [[ "$(stagings set)" == .big_train.export.?????? ]]
-        else
-            [ "$(stagings set)" = ".big_train.publishing" ]
-        fi
-        run fuel clean -d set
-        [ "$status" -eq 0 ]
-        [ -z "$(stagings set)" ]
-        if [ $after -eq 0 ]; then
-            [[ "$output" == "removed set/.big_train.export."?????? ]]
-            [ "$(set_digest set)" = "$old" ]
-        else
-            [ "$output" = "finished publishing set/.big_train.publishing" ]
-            [ "$(set_digest set)" = "$new" ]
-            [ "$(entries set)" = ".big_train.exported big_train.txt big_train_0.h5 big_train_1.h5 " ]
-        fi
-    done
+    killed_at_renames 0 3 6
 }
 
 @test "the next export of a set finishes the publishing a killed one committed, before its own" {
@@ -423,13 +290,13 @@ export_killed_at_rename() {
     fuel export big.hdf5 --to npy --dtype float32 -o set
     run export_killed_at_rename 2 big.hdf5 --to recordio
     [ "$status" -eq 137 ]
-    [ "$(stagings set)" = ".big_train.publishing" ]
+    [ "$(stagings set)" = ".fuel-staging-big_train.publishing" ]
     [ -e set/big_train_features.npy ]
     # The next export of the set fails at its own commit, after finishing the earlier publishing.
-    run --separate-stderr env LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" FAIL_IO_CALLS=rename FAIL_IO_PATH='*.export.*' \
+    run --separate-stderr env LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" FAIL_IO_CALLS=rename FAIL_IO_PATH='*/.fuel-staging-big_train.??????' \
         fuel export big.hdf5 --to recordio -o set
     [ "$status" -eq 7 ]
-    [[ "$stderr" == "fuel-export: cannot write: set/.big_train.publishing: Input/output error" ]]
+    [[ "$stderr" == "fuel-export: cannot write: set/.fuel-staging-big_train.publishing: Input/output error" ]]
     [ -z "$(stagings set)" ]
     [ "$(entries set)" = ".big_train.exported big_train.idx big_train.lst big_train.provenance.json big_train.rec " ]
     for suffix in idx lst rec; do
@@ -448,16 +315,16 @@ export_killed_at_rename() {
         fuel export big.hdf5 --to hdf5-layer --examples-per-file 1000 -o set
     [ "$status" -eq 7 ]
     [ "$stderr" = "fuel-export: cannot publish: set/big_train_1.h5: Input/output error" ]
-    [ "$(stagings set)" = ".big_train.publishing" ]
+    [ "$(stagings set)" = ".fuel-staging-big_train.publishing" ]
     before=$(set_digest set)
     run fuel clean -d set --dry-run
     [ "$status" -eq 0 ]
-    [ "$output" = "would finish publishing set/.big_train.publishing" ]
+    [ "$output" = "would finish publishing set/.fuel-staging-big_train.publishing" ]
     [ "$(set_digest set)" = "$before" ]
-    [ "$(stagings set)" = ".big_train.publishing" ]
+    [ "$(stagings set)" = ".fuel-staging-big_train.publishing" ]
     run fuel clean -d set
     [ "$status" -eq 0 ]
-    [ "$output" = "finished publishing set/.big_train.publishing" ]
+    [ "$output" = "finished publishing set/.fuel-staging-big_train.publishing" ]
     [ "$(entries set)" = ".big_train.exported big_train.txt big_train_0.h5 big_train_1.h5 " ]
     [ "$(set_digest set)" = "$new" ]
 }

@@ -49,7 +49,7 @@ EOF
     [[ "$output" =~ toy\ +extra\ converter\ $CONVERTERS/fuel-convert-toy ]]
     run fuel-convert toy -h
     [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "usage: fuel-convert toy [-d DIR] [-o OUTDIR] [-r NAME] [ARGUMENTS]" ]
+    [ "${lines[0]}" = "usage: fuel-convert toy [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q] [-v] [ARGUMENTS]" ]
     [ "${lines[-1]}" = "toy's own help: -h" ]
 }
 
@@ -73,7 +73,7 @@ out
 --flag
 value
 last" ]
-    [[ "$(cat output)" == out/.toy.hdf5.* ]]
+    [[ "$(cat output)" == out/.fuel-staging-toy.hdf5.??????/toy.hdf5 ]]
     [ ! -e "$(cat output)" ]
     [ "$(ls -A out)" = toy.hdf5 ]
     [ "$(attribute out/toy.hdf5 fuel_convert_command)" = "fuel-convert toy -d raw --flag value -o out last" ]
@@ -283,5 +283,5 @@ EOF
     [ "$(attribute "$OUT/flower.hdf5" fuel_convert_command)" = "fuel fetch flower b --level 3 -d $OUT --url-prefix file://$RAW --checksums $sums -q" ]
     run --separate-stderr fuel fetch flower
     [ "$status" -eq 2 ]
-    [ "$stderr" = "fuel-fetch: flower needs a format: none given; see 'fuel-fetch -h'" ]
+    [ "$stderr" = "fuel-fetch: flower needs a format, a or b: none given; see 'fuel-fetch -h'" ]
 }

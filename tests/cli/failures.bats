@@ -3,6 +3,8 @@
 # full file system, a file size limit, and eight conversions racing into one output path. Uses
 # Debian's Fashion-MNIST (70,000 images, long enough to be interrupted anywhere).
 
+load ../helpers/processes
+
 FASHION=/usr/share/datasets/fashion-mnist
 PYTHON=/usr/bin/python3
 
@@ -13,8 +15,14 @@ setup() {
     export SOURCE_DATE_EPOCH=1700000000
 }
 
+# A test that failed midway leaves no conversion or cleaner loop running.
+teardown() {
+    touch "$BATS_TEST_TMPDIR/stop"
+    stop_jobs
+}
+
 temporaries() {
-    find "$1" -name '.mnist.hdf5.*' | sort
+    find "$1" -maxdepth 1 -name '.fuel-staging-mnist.hdf5.*' | sort
 }
 
 # The file loads as H5PYDataset expects: both splits, all examples.
@@ -37,29 +45,30 @@ PY
     duration_ms=$(( ($(date +%s%N) - start) / 1000000 + 50 ))
     killed=0
     for round in $(seq 1 25); do
-        fuel-convert mnist -d "$FASHION" -o "$OUT" >/dev/null 2>&1 &
+        fuel-convert mnist -d "$FASHION" -o "$OUT" >/dev/null 2>&1 3>&- &
         pid=$!
         delay_ms=$(( RANDOM % duration_ms ))
         sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
         kill -9 "$pid" 2>/dev/null || true
         status=0
-        wait "$pid" 2>/dev/null || status=$?
+        wait_bounded "$pid" 2>/dev/null || status=$?
         [ "$status" -eq 0 ] || [ "$status" -eq 137 ]
         [ "$status" -eq 0 ] || killed=$((killed + 1))
         # Under the final name: the previous file, or a complete new one (identical bytes).
         cmp "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/previous.hdf5"
-        [ "$(find "$OUT" -maxdepth 1 ! -name '.mnist.hdf5.*' -type f | wc -l)" -eq 1 ]
+        [ "$(find "$OUT" -mindepth 1 -maxdepth 1 ! -name '.fuel-staging-mnist.hdf5.*' | wc -l)" -eq 1 ]
     done
     echo "# $killed of 25 runs killed while running" >&3
     [ "$killed" -ge 10 ]
     assert_valid "$OUT/mnist.hdf5"
-    # What the killed runs left is named .mnist.hdf5.XXXXXX, and fuel clean removes exactly that.
+    # What the killed runs left is named .fuel-staging-mnist.hdf5.XXXXXX, and fuel clean removes
+    # exactly that.
     left=$(temporaries "$OUT" | wc -l)
     [ "$left" -ge 1 ]
     run fuel clean -d "$OUT"
     [ "$status" -eq 0 ]
     [ "${#lines[@]}" -eq "$left" ]
-    [[ "${lines[0]}" == "removed $OUT/.mnist.hdf5."* ]]
+    [[ "${lines[0]}" == "removed $OUT/.fuel-staging-mnist.hdf5."?????? ]]
     [ -z "$(temporaries "$OUT")" ]
     cmp "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/previous.hdf5"
 }
@@ -70,7 +79,7 @@ convert_in_background() {
     $PYTHON -c 'import os, signal, sys
 for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
     signal.signal(number, signal.SIG_DFL)
-os.execvp(sys.argv[1], sys.argv[1:])' fuel-convert mnist -d "$FASHION" -o "$OUT" >/dev/null 2>&1 &
+os.execvp(sys.argv[1], sys.argv[1:])' fuel-convert mnist -d "$FASHION" -o "$OUT" >/dev/null 2>&1 3>&- &
     pid=$!
 }
 
@@ -89,7 +98,7 @@ os.execvp(sys.argv[1], sys.argv[1:])' fuel-convert mnist -d "$FASHION" -o "$OUT"
         kill -"$signal" "$pid"
         kill -CONT "$pid"
         status=0
-        wait "$pid" || status=$?
+        wait_bounded "$pid" || status=$?
         [ "$status" -eq $((128 + $(kill -l "$signal"))) ]
         [ -z "$(temporaries "$OUT")" ]
         [ "$(ls -A "$OUT")" = "mnist.hdf5" ]
@@ -130,11 +139,11 @@ os.execvp(sys.argv[1], sys.argv[1:])' fuel-convert mnist -d "$FASHION" -o "$OUT"
     pids=()
     for index in $(seq 1 8); do
         fuel-convert mnist -d "$FASHION" -o "$OUT" > "$BATS_TEST_TMPDIR/stdout.$index" \
-            2> "$BATS_TEST_TMPDIR/stderr.$index" &
+            2> "$BATS_TEST_TMPDIR/stderr.$index" 3>&- &
         pids+=($!)
     done
     for index in $(seq 1 8); do
-        wait "${pids[$((index - 1))]}"
+        wait_bounded "${pids[$((index - 1))]}"
         [ "$(cat "$BATS_TEST_TMPDIR/stdout.$index")" = "$OUT/mnist.hdf5" ]
         [ ! -s "$BATS_TEST_TMPDIR/stderr.$index" ]
     done
@@ -145,19 +154,19 @@ os.execvp(sys.argv[1], sys.argv[1:])' fuel-convert mnist -d "$FASHION" -o "$OUT"
 @test "fuel clean looping beside 8 concurrent conversions never removes a live temporary" {
     ( while [ ! -e "$BATS_TEST_TMPDIR/stop" ]; do
           fuel-clean -d "$OUT" >> "$BATS_TEST_TMPDIR/cleaned" || echo "clean failed: $?"
-      done ) > "$BATS_TEST_TMPDIR/cleaner" 2>&1 &
+      done ) > "$BATS_TEST_TMPDIR/cleaner" 2>&1 3>&- &
     cleaner=$!
     pids=()
     for index in $(seq 1 8); do
-        fuel-convert mnist -d "$FASHION" -o "$OUT" > /dev/null 2> "$BATS_TEST_TMPDIR/stderr.$index" &
+        fuel-convert mnist -d "$FASHION" -o "$OUT" > /dev/null 2> "$BATS_TEST_TMPDIR/stderr.$index" 3>&- &
         pids+=($!)
     done
     failed=0
     for pid in "${pids[@]}"; do
-        wait "$pid" || failed=$((failed + 1))
+        wait_bounded "$pid" || failed=$((failed + 1))
     done
     touch "$BATS_TEST_TMPDIR/stop"
-    wait "$cleaner"
+    wait_bounded "$cleaner"
     cat "$BATS_TEST_TMPDIR"/stderr.* >&2
     # A temporary caught between mkostemp and its lock may go (its writer takes another name);
     # a locked one never: every conversion succeeds.

@@ -50,6 +50,24 @@ listed_commands() {
     done
 }
 
+@test "fuel --help CMD and fuel -h CMD are fuel help CMD" {
+    run --separate-stderr fuel help convert
+    [ "$status" -eq 0 ]
+    help_output=$output
+    for option in --help -h; do
+        run --separate-stderr fuel "$option" convert
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "$output" = "$help_output" ]
+    done
+    run --separate-stderr fuel --help serve
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "usage: fuel-serve [-h] [options] FILE|NAME" ]
+    run --separate-stderr fuel --help nosuchcommand
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel: 'nosuchcommand' is not a fuel command; see 'fuel -h'" ]
+}
+
 @test "fuel help convert shows convert's help, the same as fuel-convert -h" {
     run --separate-stderr fuel help convert
     [ "$status" -eq 0 ]
@@ -106,10 +124,13 @@ listed_commands() {
     run --separate-stderr fuel conver
     [ "$status" -eq 2 ]
     [ -z "$output" ]
-    [ "$stderr" = "fuel: 'conver' is not a fuel command; see 'fuel -h'. The most similar: convert" ]
+    [ "$stderr" = "fuel: 'conver' is not a fuel command; did you mean \`convert\`?" ]
     run --separate-stderr fuel cnovert x
     [ "$status" -eq 2 ]
-    [[ "$stderr" == *"The most similar: convert" ]]
+    [ "$stderr" = "fuel: 'cnovert' is not a fuel command; did you mean \`convert\`?" ]
+    run --separate-stderr fuel Fetch
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel: 'Fetch' is not a fuel command; did you mean \`fetch\`?" ]
 }
 
 @test "an unknown command with nothing close exits 2 without suggestions" {
@@ -118,11 +139,17 @@ listed_commands() {
     [ "$stderr" = "fuel: 'zzzzzzzzzz' is not a fuel command; see 'fuel -h'" ]
 }
 
-@test "an unknown option exits 2 with the usage" {
-    run --separate-stderr fuel --bogus
+@test "an unknown option exits 2 with one line, before -h or after it" {
+    for arguments in "--bogus" "--bogus -h" "-h --bogus" "--help --bogus convert"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr fuel $arguments
+        [ "$status" -eq 2 ]
+        [ -z "$output" ]
+        [ "$stderr" = "fuel: unknown option: --bogus; see 'fuel -h'" ]
+    done
+    run --separate-stderr fuel --verison
     [ "$status" -eq 2 ]
-    [ -z "$output" ]
-    [[ "$stderr" == "fuel: unknown option: --bogus"$'\n'"usage: fuel "* ]]
+    [ "$stderr" = "fuel: unknown option: --verison; did you mean \`--version\`?" ]
 }
 
 @test "an executable fuel-NAME on PATH runs as fuel NAME with its arguments and status" {

@@ -18,6 +18,7 @@ mnist/float_elements               4  IDX header declares more data than the fil
 mnist/truncated_gzip               4  cannot read IDX data: CASE/train-images-idx3-ubyte.gz: unexpected end of file
 mnist/trailing_data                4  cannot read IDX data: CASE/train-images-idx3-ubyte.gz: more data than the header declares
 mnist/not_gzip                     4  cannot read IDX header: CASE/train-images-idx3-ubyte.gz: invalid compressed data--format violated
+mnist/reserved_flags               4  cannot read IDX header: CASE/train-images-idx3-ubyte.gz: reserved flags 0xe0 set in the gzip header -- not supported
 mnist/empty_file                   4  cannot read IDX header: CASE/train-images-idx3-ubyte.gz: unexpected end of file
 mnist/count_mismatch               4  count mismatch: CASE/train-images-idx3-ubyte.gz: 12 images but CASE/train-labels-idx1-ubyte.gz has 11 labels
 mnist/directory_input              3  CASE/train-images-idx3-ubyte.gz
@@ -61,7 +62,7 @@ info/superblock_only.hdf5          4  damaged HDF5 file: CASE: truncated file
 info/no_split.hdf5                 4  not an H5PYDataset file: CASE: no split attribute in the root group
 info/split_not_compound.hdf5       4  malformed split attribute: CASE: not a compound array
 info/split_wrong_fields.hdf5       4  malformed split attribute: CASE: no field source
-info/split_huge_bounds.hdf5        0  18446744073709551615
+info/split_huge_bounds.hdf5        4  check failed: CASE: span outside the source: split train, source features: [-9223372036854775808, 9223372036854775807) but features has 2 examples
 fuelrc/unclosed_list               2  malformed config: CASE:2: did not find expected '"','"' or '"']'"'
 fuelrc/unknown_key                 2  malformed config: CASE:2: unknown key '"'rm_rf'"'
 fuelrc/deep_nesting                2  malformed config: CASE:1: data_path: expected a list of strings, found a list

@@ -164,7 +164,7 @@ make_chapter_four_file() {
     $PYTHON - "$1" <<'EOF'
 import sys, json, h5py, numpy
 f = h5py.File(sys.argv[1], "w")
-f.create_dataset("features", (100, 3), dtype="float32").dims[0].label = "batch"
+f.create_dataset("features", data=numpy.zeros((100, 3), "float32")).dims[0].label = "batch"
 f["train_indices"] = numpy.arange(0, 100, 2)
 f["test_indices"] = numpy.arange(1, 99, 2)
 rows = numpy.empty(3, dtype=[("split", "S5"), ("source", "S8"), ("start", numpy.int64),
@@ -310,7 +310,7 @@ f.attrs["split"] = numpy.zeros(3, dtype=[("split", "S5"), ("source", "S5"), ("st
     [ "$stderr" = "fuel-info: unknown option: -x; see 'fuel-info -h'" ]
     run --separate-stderr fuel-info -h
     [ "$status" -eq 0 ]
-    [[ "$output" == "usage: fuel-info [-h] [--json] [--check] [--verify-inputs] FILE|NAME..."* ]]
+    [[ "$output" == "usage: fuel-info [-h] [--json] [--check] [--verify-inputs [-d DIR]...] FILE|NAME..."* ]]
     [ -z "$stderr" ]
 }
 
@@ -430,12 +430,16 @@ rows = numpy.array([(b"all", b"features", 0, 4, h5py.Reference(), True, b"."),
                           ("available", bool), ("comment", "S1")])
 f.attrs["split"] = rows
 PY
+    # Described, then refused as every command refuses it.
     run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/ghost.hdf5"
-    [ "$status" -eq 0 ]
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-info: check failed: $BATS_TEST_TMPDIR/ghost.hdf5: source missing: ghost: named in the split attribute, no such dataset in the file" ]
     sources=$(printf '%s\n' "$output" | sed -n '/^Sources/,$p' | tr -s ' ')
     grep -qx ' features int16 (4, 2) -, -' <<<"$sources"
     grep -qx ' ghost - - - missing: no such dataset in the file' <<<"$sources"
-    run fuel-info --json "$BATS_TEST_TMPDIR/ghost.hdf5"
+    run --separate-stderr fuel-info --json "$BATS_TEST_TMPDIR/ghost.hdf5"
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-info: check failed: $BATS_TEST_TMPDIR/ghost.hdf5: source missing: ghost: named in the split attribute, no such dataset in the file" ]
     printf '%s\n' "$output" | $PYTHON -c '
 import json, sys
 d = json.load(sys.stdin)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# tests/lint/bats_checks: it flags the checks that cannot fail in a planted file, and only those.
+# The lints of tests/lint: bats_checks flags the checks that cannot fail in a planted file, and only
+# those; outside_references flags the files that refer outside the repository.
 
 LINT="$BATS_TEST_DIRNAME/../lint/bats_checks"
 
@@ -66,4 +67,26 @@ BATS
     run bash "$LINT"
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     [[ "$output" == "ok - "* ]]
+}
+
+@test "outside_references flags the sibling shared folder in tracked and untracked files, not in ignored ones or itself" {
+    # The names are put together here, so that this file does not refer outside the repository.
+    local repo=$BATS_TEST_TMPDIR/repo sibling="../sha""red" work="/work/sha""red"
+    mkdir -p "$repo/tests/lint" "$repo/build"
+    cp "$BATS_TEST_DIRNAME/../lint/outside_references" "$repo/tests/lint/"
+    git -C "$repo" init -q
+    printf 'all:\nFIXTURES ?= %s/fixtures\n' "$sibling" > "$repo/Makefile"
+    printf '%s/DESIGN.md\n' "$work" > "$repo/notes.txt"
+    printf '%s\n' "$sibling" > "$repo/build/log"
+    printf '/build/\n' > "$repo/.gitignore"
+    printf 'data_path: /srv/shared/datasets\n' > "$repo/README.md"
+    git -C "$repo" add Makefile README.md .gitignore tests
+    run bash "$repo/tests/lint/outside_references"
+    [ "$status" -eq 1 ]
+    [ "$(printf '%s\n' "${lines[@]}" | sort | tr '\n' '|')" = "not ok - Makefile:2 refers outside the repository: FIXTURES ?= $sibling/fixtures|not ok - notes.txt:1 refers outside the repository: $work/DESIGN.md|" ]
+    printf 'all:\n' > "$repo/Makefile"
+    rm "$repo/notes.txt"
+    run bash "$repo/tests/lint/outside_references"
+    [ "$status" -eq 0 ]
+    [ "$output" = "ok - none of 3 files refers outside the repository" ]
 }

@@ -43,6 +43,17 @@ render_without_warnings() {
     done
 }
 
+@test "fuel.1 gives every command an entry of its own" {
+    MANWIDTH=200 man -l man/fuel.1 >"$BATS_TEST_TMPDIR/fuel.txt" 2>/dev/null
+    commands=$(fuel -h | sed -n 's/^  \([a-z][a-z]*\)  *[^ ].*$/\1/p')
+    [ -n "$commands" ]
+    for command in $commands; do
+        grep -qE "^ {7}$command( |\$)" "$BATS_TEST_TMPDIR/fuel.txt" || { echo "no entry: $command"; false; }
+    done
+    run grep -c "fuel-serve(1). fixture" "$BATS_TEST_TMPDIR/fuel.txt"
+    [ "$output" = 0 ]
+}
+
 @test "fuelrc.5 documents every key and variable" {
     MANWIDTH=200 man -l man/fuelrc.5 >"$BATS_TEST_TMPDIR/fuelrc.txt" 2>/dev/null
     for word in data_path local_data_path extra_downloaders extra_converters mirror mirrors \

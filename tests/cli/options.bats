@@ -92,10 +92,23 @@ destinations() {
     run --separate-stderr fuel convert --help svhn 2
     [ "$status" -eq 0 ]
     [[ "${lines[0]}" == "usage: fuel-convert svhn 2 "* ]]
-    run --separate-stderr fuel list -h --bogus
-    [ "$status" -eq 0 ]
-    [ -z "$stderr" ]
-    [[ "${lines[0]}" == "usage: fuel-list "* ]]
+}
+
+@test "every command answers an unknown option before -h, wherever each stands: one line, exit 2" {
+    for command in download convert info list path fetch cache clean fixture completion export \
+        preview serve; do
+        for order in "--bogus -h" "-h --bogus"; do
+            # shellcheck disable=SC2086
+            run --separate-stderr fuel "$command" $order
+            [ "$status" -eq 2 ] || { echo "$command $order: $status"; false; }
+            [ -z "$output" ]
+            [ "$stderr" = "fuel-$command: unknown option: --bogus; see 'fuel-$command -h'" ]
+        done
+    done
+    run --separate-stderr fuel convert mnist -h --dtype int7
+    [ "$status" -eq 2 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-convert: invalid --dtype: int7; expected one of uint8, float32, float64, bool" ]
 }
 
 @test "-h is generated from the table: each option with its value name and help" {
@@ -119,4 +132,69 @@ destinations() {
     run fuel convert mnist -d "$raw" --output-directory "$DIR" -rb.h5
     [ "$status" -eq 0 ]
     [ "$output" = "$DIR/b.h5" ]
+}
+
+@test "CMD -h shows the command's own options before a dataset is named, and the dataset's after" {
+    run --separate-stderr fuel convert -h
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "usage: fuel-convert [-h] DATASET [FORMAT] [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q] [-v] [DATASET OPTIONS]" ]
+    [[ "$output" == *"
+options:
+  -d, --directory DIR        where the input files are (default: .)
+  -o, --output-directory DIR where to write the output (default: .)
+"*"
+  --threads N                worker threads of the conversion (default: the online CPUs)
+"*"
+datasets:
+"* ]]
+    [[ "$output" != *"--dtype"* ]]
+    run --separate-stderr fuel convert mnist -h
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "usage: fuel-convert mnist [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q] [-v] [--dtype {uint8,float32,float64,bool}]" ]
+    [[ "$output" == *"
+  -d, --directory DIR        where the input files are (default: .)
+"*"
+options of mnist:
+  --dtype {uint8,float32,float64,bool}
+"* ]]
+    # The output named with the dataset options given.
+    run --separate-stderr fuel convert mnist --dtype float32 -h
+    [[ "$output" == *"
+output (in OUTDIR): mnist_float32.hdf5
+"* ]]
+    for command in fetch fixture; do
+        run --separate-stderr fuel "$command" -h
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"
+options:
+"* ]]
+        [[ "$output" != *"options of"* ]]
+        run --separate-stderr fuel "$command" fashion_mnist -h
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"
+options of fashion_mnist:
+  --dtype {uint8,float32,float64,bool}
+"* ]]
+    done
+    run --separate-stderr fuel fetch -h
+    [[ "$output" == *"  -d, --directory DIR        where the files go"* ]]
+    run --separate-stderr fuel fixture -h
+    [[ "$output" == *"  -o, --output-directory DIR where to write (default: .)"* ]]
+}
+
+@test "a dataset option is an ordinary option of the dataset: any order, --name=value, one error format" {
+    mkdir "$DIR"
+    raw=$FUEL_FIXTURES/raw/mnist
+    run --separate-stderr fuel convert --dtype=float64 -d "$raw" mnist -o "$DIR"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$DIR/mnist_float64.hdf5" ]
+    run --separate-stderr fuel convert -d "$raw" --dtype bool -o "$DIR" -q mnist
+    [ "$status" -eq 0 ]
+    [ "$output" = "$DIR/mnist_bool.hdf5" ]
+    run --separate-stderr fuel convert iris --dtype float32
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-convert: unknown option: --dtype; see 'fuel-convert -h'" ]
+    run --separate-stderr fuel convert mnist --dtype=float32=x
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-convert: invalid --dtype: float32=x; expected one of uint8, float32, float64, bool" ]
 }

@@ -119,3 +119,16 @@ EOF2
     [ "$status" -eq 0 ]
     [[ "$output" == *"--zoom K"* ]]
 }
+
+@test "-o - writes the PNG to standard output and the labels to standard error; no file named -" {
+    cd "$BATS_TEST_TMPDIR"
+    fuel preview "$EXPECTED/cifar10.hdf5" -o "$GRID" -n 10 > "$LABELS"
+    fuel preview "$EXPECTED/cifar10.hdf5" -o - -n 10 > piped.png 2> piped.labels
+    cmp "$GRID" piped.png
+    cmp "$LABELS" piped.labels
+    [ ! -e ./- ]
+    run --separate-stderr fuel preview "$EXPECTED/iris.hdf5" -o -
+    [ "$status" -eq 2 ]
+    [ -z "$output" ]
+    [[ "$stderr" == "fuel-preview: source features is not an image"* ]]
+}

@@ -4,6 +4,8 @@
 
 bats_require_minimum_version 1.5.0
 
+load ../helpers/processes
+
 PYTHON=/usr/bin/python3
 
 setup() {
@@ -15,24 +17,27 @@ setup() {
     INDEXED=$BATS_TEST_TMPDIR/indexed.hdf5
     $CLIENT make "$INDEXED" 1000
     ENDPOINT=tcp://127.0.0.1:$($CLIENT free-port)
-    SERVERS=()
 }
 
 teardown() {
-    for pid in "${SERVERS[@]}"; do
-        kill "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
+    stop_jobs
 }
 
 # serve NAME ARGS...: starts `fuel serve ARGS` on $ENDPOINT in the background as server NAME
-# ($NAME_PID, stderr in $BATS_TEST_TMPDIR/NAME.err).
+# ($NAME_PID, stderr in $BATS_TEST_TMPDIR/NAME.err). The clients' receives time out
+# (tests/helpers/fuel_client.py) and the server is waited for with wait_bounded: a server that
+# fails or hangs fails its test in seconds.
 serve() {
     local name=$1
     shift
     fuel serve --bind "$ENDPOINT" "$@" 2>"$BATS_TEST_TMPDIR/$name.err" 3>&- &
     printf -v "${name}_PID" '%s' "$!"
-    SERVERS+=("$!")
+}
+
+# refused ARGS...: fuel serve ARGS in the foreground, where a test expects it to refuse them; one
+# that serves instead is stopped after 20 s (exit 124) rather than holding its test for ever.
+refused() {
+    timeout 20 fuel serve "$@"
 }
 
 @test "each epoch sends every example once, in order, with h5py's values; --epochs 2 exits 0" {
@@ -51,7 +56,7 @@ for batches in epochs:
     assert (numpy.concatenate([b[0] for b in batches]) == features).all()
     assert (numpy.concatenate([b[1] for b in batches]) == targets).all()
 PY
-    wait "$server_PID"
+    wait_bounded "$server_PID"
     [ "$?" -eq 0 ]
     run cat "$BATS_TEST_TMPDIR/server.err"
     [ "${#lines[@]}" -eq 1 ]
@@ -61,16 +66,16 @@ PY
 @test "the header frame is Fuel's JSON, byte for byte, and the stop message is one frame" {
     serve server --batch-size 5 --epochs 1 --split test "$FUEL_FIXTURES/expected/mnist.hdf5"
     $PYTHON - "$ENDPOINT" <<'PY'
-import sys, zmq
-sock = zmq.Context().socket(zmq.PULL)
-sock.connect(sys.argv[1])
-frames = sock.recv_multipart()
+import sys
+from fuel_client import connect, receive_multipart
+sock = connect(sys.argv[1], hwm=None)
+frames = receive_multipart(sock)
 assert frames[0] == (b'[{"shape": [2, 1, 28, 28], "fortran_order": false, "descr": "|u1"}, '
                      b'{"shape": [2, 1], "fortran_order": false, "descr": "|u1"}]'), frames[0]
 assert [len(f) for f in frames[1:]] == [2 * 784, 2], [len(f) for f in frames[1:]]
-assert sock.recv_multipart() == [b'{"stop": true}']
+assert receive_multipart(sock) == [b'{"stop": true}']
 PY
-    wait "$server_PID"
+    wait_bounded "$server_PID"
 }
 
 @test "shuffled epochs cover the split once each, differ, and the same seed repeats them" {
@@ -89,7 +94,7 @@ for batches in epochs:
 assert orders[0] != orders[1]
 json.dump(orders, open(sys.argv[2], "w"))
 PY
-    wait "$first_PID"
+    wait_bounded "$first_PID"
     serve again --shuffle --seed 7 --batch-size 100 --epochs 2 "$INDEXED"
     local again=$ENDPOINT
     ENDPOINT=tcp://127.0.0.1:$($CLIENT free-port)
@@ -103,8 +108,8 @@ first = json.load(open(sys.argv[3]))
 assert again == first, "the same seed drew other permutations"
 assert other != first[0] and sorted(other) == list(range(990))
 PY
-    wait "$again_PID"
-    wait "$other_PID"
+    wait_bounded "$again_PID"
+    wait_bounded "$other_PID"
 }
 
 @test "--part 1/3, 2/3, 3/3 serve disjoint shares that cover the split" {
@@ -123,9 +128,9 @@ assert len(set(shares[0]) | set(shares[1]) | set(shares[2])) == 990
 assert sorted(shares[0] + shares[1] + shares[2]) == list(range(990))
 assert shares[0] != sorted(shares[0])
 PY
-    wait "$part1_PID"
-    wait "$part2_PID"
-    wait "$part3_PID"
+    wait_bounded "$part1_PID"
+    wait_bounded "$part2_PID"
+    wait_bounded "$part3_PID"
     grep -q "share 2/3 of 330, 6 batches of 64 per epoch (shuffled)" "$BATS_TEST_TMPDIR/part2.err"
     # Unshuffled, a share is a range of the split, read in order.
     serve range --part 2/3 --batch-size 100 --epochs 1 "$INDEXED"
@@ -136,7 +141,7 @@ batches = receive_epochs(sys.argv[1], 1)[0]
 assert [len(b[0]) for b in batches] == [100, 100, 100, 30]
 assert example_indices(batches) == list(range(330, 660))
 PY
-    wait "$range_PID"
+    wait_bounded "$range_PID"
 }
 
 @test "two clients on one server together receive each batch once" {
@@ -144,13 +149,9 @@ PY
     serve server --batch-size 10 --hwm 1 --epochs 1 "$INDEXED"
     $PYTHON - "$ENDPOINT" <<'PY'
 import sys, time, zmq
-from fuel_client import recv_arrays, example_indices
+from fuel_client import RECEIVE_SECONDS, connect, recv_arrays, example_indices
 def client():
-    sock = zmq.Context.instance().socket(zmq.PULL)
-    sock.set_hwm(1)
-    sock.setsockopt(zmq.RCVBUF, 4096)
-    sock.connect(sys.argv[1])
-    return sock
+    return connect(sys.argv[1], hwm=1, receive_buffer=4096)
 # The first client takes one batch, then waits for the second to be served before reading on.
 clients = [client()]
 received = [[recv_arrays(clients[0])], []]
@@ -159,9 +160,11 @@ received[1].append(recv_arrays(clients[1]))
 poller = zmq.Poller()
 for sock in clients:
     poller.register(sock, zmq.POLLIN)
-stops, quiet_since = 0, None
+stops, quiet_since, heard = 0, None, time.time()
 while quiet_since is None or time.time() - quiet_since < 1.0:
+    assert time.time() - heard < RECEIVE_SECONDS, "no batch and no stop: did the server fail?"
     ready = dict(poller.poll(200))
+    heard = time.time() if ready else heard
     for number, sock in enumerate(clients):
         if sock in ready:
             try:
@@ -174,7 +177,7 @@ indices = [example_indices(batches) for batches in received]
 assert sorted(indices[0] + indices[1]) == list(range(990))
 assert len(set(indices[0]) & set(indices[1])) == 0
 PY
-    wait "$server_PID"
+    wait_bounded "$server_PID"
 }
 
 @test "an index-list split is served in its order over ipc://; --sources picks and orders" {
@@ -189,7 +192,7 @@ batches = receive_epochs(sys.argv[1], 1)[0]
 assert [len(b[0]) for b in batches] == [3, 3, 1]
 assert example_indices([(features, targets) for targets, features in batches]) == [5, 1, 9, 2, 3, 0, 8]
 PY
-    wait "$server_PID"
+    wait_bounded "$server_PID"
     rm -rf "$sockets"
 }
 
@@ -208,7 +211,7 @@ assert (sent == features.astype(numpy.float32) / 256).all()
 assert batches[0][1].dtype == numpy.dtype("|u1")
 assert (numpy.concatenate([b[1] for b in batches]) == targets).all()
 PY
-    wait "$server_PID"
+    wait_bounded "$server_PID"
     grep -q "(features <f4, targets |u1)" "$BATS_TEST_TMPDIR/server.err"
     serve converted --dtype float32 --scale 2 --convert targets --epochs 1 "$INDEXED"
     $PYTHON - "$ENDPOINT" <<'PY'
@@ -218,7 +221,7 @@ features, targets = receive_epochs(sys.argv[1], 1)[0][0]
 assert features.dtype == numpy.dtype("<u2") and targets.dtype == numpy.dtype("<f4")
 assert (targets[:, 0] == -2 * numpy.arange(128)).all()
 PY
-    wait "$converted_PID"
+    wait_bounded "$converted_PID"
 }
 
 @test "a NAME is found in the data path; -v prints a line per message, -q nothing" {
@@ -227,7 +230,7 @@ PY
     export FUEL_DATA_PATH=$BATS_TEST_TMPDIR/data
     serve verbose -v --batch-size 5 --epochs 1 mnist.hdf5
     $PYTHON -c 'import sys; from fuel_client import receive_epochs; receive_epochs(sys.argv[1], 1)' "$ENDPOINT"
-    wait "$verbose_PID"
+    wait_bounded "$verbose_PID"
     run cat "$BATS_TEST_TMPDIR/verbose.err"
     [ "${lines[0]}" = "fuel-serve: serving $BATS_TEST_TMPDIR/data/mnist.hdf5, split train (features |u1, targets |u1): 12 examples, 3 batches of 5 per epoch, on $ENDPOINT" ]
     [ "${lines[1]}" = "fuel-serve: epoch 1: batch 1/3, 5 examples" ]
@@ -236,20 +239,20 @@ PY
     [ "${#lines[@]}" -eq 5 ]
     serve quiet -q --epochs 1 mnist.hdf5
     $PYTHON -c 'import sys; from fuel_client import receive_epochs; receive_epochs(sys.argv[1], 1)' "$ENDPOINT"
-    wait "$quiet_PID"
+    wait_bounded "$quiet_PID"
     [ ! -s "$BATS_TEST_TMPDIR/quiet.err" ]
 }
 
 @test "a missing file exits 3, a damaged one 4, before binding" {
-    run --separate-stderr fuel serve --bind "$ENDPOINT" "$BATS_TEST_TMPDIR/nothing.hdf5"
+    run --separate-stderr refused --bind "$ENDPOINT" "$BATS_TEST_TMPDIR/nothing.hdf5"
     [ "$status" -eq 3 ]
     [[ "$stderr" == "fuel-serve: not found: $BATS_TEST_TMPDIR/nothing.hdf5"* ]]
     echo "not hdf5" > "$BATS_TEST_TMPDIR/text.hdf5"
-    run --separate-stderr fuel serve --bind "$ENDPOINT" "$BATS_TEST_TMPDIR/text.hdf5"
+    run --separate-stderr refused --bind "$ENDPOINT" "$BATS_TEST_TMPDIR/text.hdf5"
     [ "$status" -eq 4 ]
     [ "$stderr" = "fuel-serve: not an HDF5 file: $BATS_TEST_TMPDIR/text.hdf5: file signature not found" ]
     head -c 3000 "$FUEL_FIXTURES/expected/cifar10.hdf5" > "$BATS_TEST_TMPDIR/truncated.hdf5"
-    run --separate-stderr fuel serve --bind "$ENDPOINT" "$BATS_TEST_TMPDIR/truncated.hdf5"
+    run --separate-stderr refused --bind "$ENDPOINT" "$BATS_TEST_TMPDIR/truncated.hdf5"
     [ "$status" -eq 4 ]
     [[ "$stderr" == "fuel-serve: "*"$BATS_TEST_TMPDIR/truncated.hdf5"* ]]
     [ -z "$output" ]
@@ -257,26 +260,26 @@ PY
 
 @test "a bad --part, split, source or option is a usage error (exit 2)" {
     for share in 0/3 4/3 1/0 3 x/2 -1/2 1/3x; do
-        run --separate-stderr fuel serve --part "$share" "$INDEXED"
+        run --separate-stderr refused --part "$share" "$INDEXED"
         [ "$status" -eq 2 ]
         [ "$stderr" = "fuel-serve: bad --part: $share: expected K/N with 1 <= K <= N; see 'fuel-serve -h'" ]
     done
-    run --separate-stderr fuel serve --part 1001/1001 --split test "$INDEXED"
+    run --separate-stderr refused --part 1001/1001 --split test "$INDEXED"
     [ "$status" -eq 2 ]
     [ "$stderr" = "fuel-serve: share 1001/1001 of 10 examples holds none" ]
-    run --separate-stderr fuel serve --split valid "$INDEXED"
+    run --separate-stderr refused --split valid "$INDEXED"
     [ "$status" -eq 2 ]
-    [ "$stderr" = "fuel-serve: no split valid: $INDEXED" ]
-    run --separate-stderr fuel serve --sources features,labels "$INDEXED"
+    [ "$stderr" = "fuel-serve: no split valid: $INDEXED; its splits: train, test, picked" ]
+    run --separate-stderr refused --sources features,labels "$INDEXED"
     [ "$status" -eq 2 ]
-    [ "$stderr" = "fuel-serve: no source labels: $INDEXED" ]
-    run --separate-stderr fuel serve --scale 2 "$INDEXED"
+    [ "$stderr" = "fuel-serve: no source labels: $INDEXED; its sources: features, targets" ]
+    run --separate-stderr refused --scale 2 "$INDEXED"
     [ "$status" -eq 2 ]
-    run --separate-stderr fuel serve --dtype float64 "$INDEXED"
+    run --separate-stderr refused --dtype float64 "$INDEXED"
     [ "$status" -eq 2 ]
-    run --separate-stderr fuel serve --batch-size 0 "$INDEXED"
+    run --separate-stderr refused --batch-size 0 "$INDEXED"
     [ "$status" -eq 2 ]
-    run --separate-stderr fuel serve
+    run --separate-stderr refused
     [ "$status" -eq 2 ]
 }
 
@@ -296,7 +299,7 @@ print(" ".join(re.findall(r"\btb(\d+)", shown)))
 sock.close(linger=0)
 PY
     kill "$buffered_PID"
-    wait "$buffered_PID" || true
+    wait_bounded "$buffered_PID" || true
 }
 
 @test "--send-buffer sets each connection's kernel send buffer, 0 leaves it to the kernel" {
@@ -314,7 +317,7 @@ PY
     [ "$output" != 131072 ]
     [ "$output" != "$default" ]
     for bad in -1 x 1073741825; do
-        run --separate-stderr fuel serve --send-buffer "$bad" "$INDEXED"
+        run --separate-stderr refused --send-buffer "$bad" "$INDEXED"
         [ "$status" -eq 2 ]
         [[ "$stderr" == "fuel-serve: "*"--send-buffer"* ]]
     done
@@ -322,10 +325,10 @@ PY
 
 @test "a variable-length source (SVHN format 1) exits 2 naming it, before binding" {
     $PYTHON -c 'import sys, zmq; s = zmq.Context().socket(zmq.PULL); s.bind(sys.argv[1])' "$ENDPOINT"
-    run --separate-stderr fuel serve --bind "$ENDPOINT" "$FUEL_FIXTURES/expected/svhn_format_1.hdf5"
+    run --separate-stderr refused --bind "$ENDPOINT" "$FUEL_FIXTURES/expected/svhn_format_1.hdf5"
     [ "$status" -eq 2 ]
     [ "$stderr" = "fuel-serve: source bbox_heights is variable-length: its examples have no common shape" ]
-    run --separate-stderr fuel serve --bind "$ENDPOINT" --sources features "$FUEL_FIXTURES/expected/svhn_format_1.hdf5"
+    run --separate-stderr refused --bind "$ENDPOINT" --sources features "$FUEL_FIXTURES/expected/svhn_format_1.hdf5"
     [ "$status" -eq 2 ]
     [ "$stderr" = "fuel-serve: source features is variable-length: its examples have no common shape" ]
 }
@@ -333,10 +336,10 @@ PY
 @test "an endpoint in use exits 1 naming it, and nothing is served" {
     serve first --epochs 1 "$INDEXED"
     sleep 0.3
-    run --separate-stderr fuel serve --bind "$ENDPOINT" "$INDEXED"
+    run --separate-stderr refused --bind "$ENDPOINT" "$INDEXED"
     [ "$status" -eq 1 ]
     [ "$stderr" = "fuel-serve: cannot bind: $ENDPOINT: Address already in use" ]
-    run --separate-stderr fuel serve --bind "not-an-endpoint" "$INDEXED"
+    run --separate-stderr refused --bind "not-an-endpoint" "$INDEXED"
     [ "$status" -eq 1 ]
     [[ "$stderr" == "fuel-serve: cannot bind: not-an-endpoint: "* ]]
 }
@@ -346,19 +349,19 @@ PY
     sleep 0.5
     kill -INT "$interrupted_PID"
     status=0
-    wait "$interrupted_PID" || status=$?
+    wait_bounded "$interrupted_PID" || status=$?
     [ "$status" -eq 130 ]
     serve terminated --epochs 1 "$INDEXED"
     sleep 0.5
     kill -TERM "$terminated_PID"
     status=0
-    wait "$terminated_PID" || status=$?
+    wait_bounded "$terminated_PID" || status=$?
     [ "$status" -eq 143 ]
     serve lingering --epochs 1 --batch-size 1000 --hwm 5 "$INDEXED"
     sleep 0.5
     kill -TERM "$lingering_PID"
     status=0
-    wait "$lingering_PID" || status=$?
+    wait_bounded "$lingering_PID" || status=$?
     [ "$status" -eq 143 ]
 }
 

@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
     struct idx_reader *reader;
     struct idx_header header;
-    if (idx_open(&reader, fuzz_input_file(data, size), &header) != 0)
+    if (idx_open(&reader, fuzz_input_file(data, size), &header, 2) != 0)
         return 0;
     static unsigned char block[65536];
     uint64_t left = idx_data_size(&header);

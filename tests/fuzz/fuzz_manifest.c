@@ -1,5 +1,5 @@
 /* libFuzzer target: the JSON manifests of extra downloaders (extra_downloaders in fuelrc(5)). */
-#include "converters/manifest.h"
+#include "downloaders/manifest.h"
 #include "fuzz_input.h"
 
 #include <string.h>

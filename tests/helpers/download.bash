@@ -1,6 +1,7 @@
 # Shared by fuel-download's CLI tests: small files named as MNIST's, their md5sums, the test HTTP
 # server (tests/helpers/http_server.py) and queries of its request log.
 HELPERS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$HELPERS/processes.bash"
 MNIST_FILES=(train-images-idx3-ubyte.gz train-labels-idx1-ubyte.gz t10k-images-idx3-ubyte.gz
              t10k-labels-idx1-ubyte.gz)
 MNIST_SIZES=(300000 20000 120000 3000)
@@ -32,13 +33,13 @@ start_server() {
         [ -s "$port_file" ] && break
         sleep 0.05
     done
+    [ -s "$port_file" ] || { echo "the test HTTP server did not start in 5 s"; false; }
     URL=http://127.0.0.1:$(cat "$port_file")
 }
 
 stop_server() {
     if [ -n "${SERVER_PID:-}" ]; then
-        kill "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
+        stop_bounded "$SERVER_PID"
     fi
 }
 

@@ -3,6 +3,9 @@
 (fuel/server.py): the JSON header, `{"stop": true}` as StopIteration, numpy.frombuffer per frame.
 Also makes H5PYDataset files whose values say which example they are.
 
+Every receive waits at most FUEL_TEST_RECEIVE_SECONDS (default 10) and then raises, so a client
+of a server that died or hangs fails its test in seconds instead of blocking it.
+
 usage: fuel_client.py free-port
        fuel_client.py make FILE EXAMPLES [COLUMNS]
            features (N, 2, COLUMNS (3)) uint16 = 7 * index + position (modulo 2 ** 16),
@@ -10,15 +13,34 @@ usage: fuel_client.py free-port
            and picked (an index list: 7 examples of train, shuffled)
 """
 import json
+import os
 import socket
 import sys
 
 import numpy
 import zmq
 
+RECEIVE_SECONDS = float(os.environ.get("FUEL_TEST_RECEIVE_SECONDS", "10"))
+
+
+class ReceiveTimeout(Exception):
+    """No message came within RECEIVE_SECONDS."""
+
+
+def timeout():
+    return ReceiveTimeout("nothing received in %g s: did the server fail?" % RECEIVE_SECONDS)
+
 
 def recv_arrays(sock):
-    """Fuel's recv_arrays: a list of arrays, StopIteration at an epoch's end."""
+    """Fuel's recv_arrays: a list of arrays, StopIteration at an epoch's end; ReceiveTimeout when
+    a frame does not come within the socket's RCVTIMEO."""
+    try:
+        return fuel_recv_arrays(sock)
+    except zmq.Again:
+        raise timeout() from None
+
+
+def fuel_recv_arrays(sock):
     headers = sock.recv_json()
     if "stop" in headers:
         raise StopIteration
@@ -35,10 +57,23 @@ def recv_arrays(sock):
     return arrays
 
 
-def connect(endpoint, hwm=10):
+def receive_multipart(sock):
+    """sock.recv_multipart, raising ReceiveTimeout when nothing came within its RCVTIMEO."""
+    try:
+        return sock.recv_multipart()
+    except zmq.Again:
+        raise timeout() from None
+
+
+def connect(endpoint, hwm=10, receive_buffer=None):
+    """A PULL socket connected to ENDPOINT whose receives time out after RECEIVE_SECONDS; hwm None
+    keeps ZeroMQ's default high-water mark."""
     sock = zmq.Context.instance().socket(zmq.PULL)
-    sock.set_hwm(hwm)
-    sock.setsockopt(zmq.RCVTIMEO, 20000)
+    if hwm is not None:
+        sock.set_hwm(hwm)
+    if receive_buffer is not None:
+        sock.setsockopt(zmq.RCVBUF, receive_buffer)
+    sock.setsockopt(zmq.RCVTIMEO, int(RECEIVE_SECONDS * 1000))
     sock.connect(endpoint)
     return sock
 

@@ -6,7 +6,7 @@ usage: FUEL_PYTHON_PATH=FUEL_SOURCE:PICKLABLE_ITERTOOLS_SOURCE \
 
 Run by hand: Debian does not package Fuel, so make check cannot. FUEL_PYTHON_PATH names the
 source trees of Fuel (mila-iqia/fuel) and picklable-itertools, colon-separated. FIXTURES is
-shared/fixtures (its expected/*.hdf5 files, written by Fuel); CIFAR10_HDF5, a full-size file
+tests/data (its expected/*.hdf5 files, written by Fuel); CIFAR10_HDF5, a full-size file
 from `fuel convert cifar10`, adds five cases. For each case it starts
 `fuel serve FILE --bind tcp://127.0.0.1:PORT --epochs 2 ...`, reads 2 epochs with
 `ServerDataStream(sources, produces_examples=False, host='127.0.0.1', port=PORT)`,

@@ -111,11 +111,16 @@ size_t test_file_read(const char *path, char *text, size_t size)
     return length;
 }
 
+const char *test_data_directory(void)
+{
+    const char *directory = getenv("FUEL_FIXTURES");
+    return directory != NULL ? directory : FUEL_TEST_DATA;
+}
+
 struct h5py_file *test_open_expected(const char *name)
 {
-    const char *fixtures = getenv("FUEL_FIXTURES");
     char path[4096];
-    snprintf(path, sizeof path, "%s/expected/%s", fixtures ? fixtures : "../shared/fixtures", name);
+    snprintf(path, sizeof path, "%s/expected/%s", test_data_directory(), name);
     struct h5py_file *file = NULL;
     assert_int_equal(h5py_reader_open(&file, path), EXIT_OK);
     return file;

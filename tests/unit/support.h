@@ -41,8 +41,12 @@ size_t test_file_read(const char *path, char *text, size_t size);
 
 struct h5py_file;
 
-/* Opens NAME of the fixtures' expected/ folder (FUEL_FIXTURES, else ../shared/fixtures) with
-   h5py_reader_open; fails the test when it cannot. */
+/* The reference files' directory: FUEL_FIXTURES, else the repository's tests/data (an absolute
+   path the Makefile compiles in). */
+const char *test_data_directory(void);
+
+/* Opens NAME of the reference files' expected/ folder with h5py_reader_open; fails the test when
+   it cannot. */
 struct h5py_file *test_open_expected(const char *name);
 
 #endif

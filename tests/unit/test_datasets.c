@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "converters/dataset.h"
+#include "converters/registry.h"
 #include "support.h"
 
 #include <stdio.h>
@@ -29,7 +29,7 @@ static void converter_inputs_are_downloaded_files(void **state)
     assert_int_equal(builtin_count(), 8);
     for (size_t index = 0; datasets[index] != NULL; index++) {
         const struct dataset *dataset = datasets[index];
-        const struct converter *converter = &dataset->converter;
+        const struct converter *converter = dataset->converter;
         bool read[CONVERTER_MAX_INPUTS] = {false};
         assert_true(dataset_converts(dataset));
         assert_null(dataset->manifest);
@@ -50,15 +50,15 @@ static void input_names_and_paths_come_from_the_file_table(void **state)
     for (size_t index = 0; datasets[index] != NULL; index++) {
         const struct dataset *dataset = datasets[index];
         struct converter_inputs inputs = {0};
-        struct converter_arguments arguments = {.input_directory = "/raw"};
+        struct converter_arguments arguments = {.dataset = dataset, .input_directory = "/raw"};
         converter_list_inputs(dataset, &inputs);
-        converter_arguments_init(&arguments, dataset);
-        assert_int_equal(inputs.count, dataset->converter.input_count);
+        assert_int_equal(inputs.count, dataset->converter->input_count);
         for (size_t input = 0; input < inputs.count; input++) {
-            const char *name = dataset->files[dataset->converter.inputs[input]].name;
+            size_t file = dataset->converter->inputs[input];
+            const char *name = dataset->files[file].name;
             char path[256], expected[256];
             assert_string_equal(inputs.names[input], name);
-            converter_input_path(&arguments, input, path, sizeof path);
+            converter_input_path(&arguments, file, path, sizeof path);
             snprintf(expected, sizeof expected, "/raw/%s", name);
             assert_string_equal(path, expected);
         }
@@ -89,18 +89,25 @@ static void mnist_dtype_names_the_output(void **state)
     (void)state;
     const struct dataset *dataset;
     assert_int_equal(dataset_find("mnist", NULL, &dataset), DATASET_FOUND);
-    struct converter_arguments arguments = {.input_directory = "."};
-    converter_arguments_init(&arguments, dataset);
+    struct converter_arguments arguments = {.dataset = dataset, .input_directory = ".",
+                                            .options = dataset->converter->option_defaults};
     char name[64];
-    converter_name_output(&dataset->converter, &arguments, name, sizeof name);
+    converter_name_output(dataset->converter, &arguments, name, sizeof name);
     assert_string_equal(name, "mnist.hdf5");
-    int dtype = converter_option_index(&dataset->converter, "--dtype");
-    assert_int_equal(dtype, 0);
-    assert_false(converter_option_choose(&dataset->converter, dtype, &arguments, "int7"));
-    assert_true(converter_option_choose(&dataset->converter, dtype, &arguments, "float32"));
-    converter_name_output(&dataset->converter, &arguments, name, sizeof name);
+    const struct converter *converter = dataset->converter;
+    assert_int_equal(converter->option_count, 1);
+    const struct command_option *dtype = &converter->options[0];
+    assert_string_equal(dtype->long_name, "dtype");
+    assert_string_equal(dtype->choices, "uint8 float32 float64 bool");
+    /* What the command runner does: the defaults, then the value stored at the option's offset. */
+    char chosen[64] = {0};
+    assert_true(converter->options_size <= sizeof chosen);
+    memcpy(chosen, converter->option_defaults, converter->options_size);
+    assert_string_equal(*(const char **)(chosen + dtype->offset), "uint8");
+    *(const char **)(chosen + dtype->offset) = "float32";
+    arguments.options = chosen;
+    converter_name_output(converter, &arguments, name, sizeof name);
     assert_string_equal(name, "mnist_float32.hdf5");
-    assert_int_equal(converter_option_index(&dataset->converter, "--shuffle"), -1);
 }
 
 static void lookup_by_name_and_format(void **state)

@@ -10,6 +10,7 @@
 #include "common/base/error.h"
 #include "common/base/hash.h"
 #include "common/formats/fixture_marker.h"
+#include "converters/conversion.h"
 #include "synthetic/fixture.h"
 #include "support.h"
 
@@ -69,12 +70,15 @@ static void fixtures_write_the_record_files(void **state)
             if (!fixture_marker_found(digests.head, digests.head_length))
                 fail_msg("%s carries no fixture mark", path);
         }
-        struct converter_arguments arguments = {.input_directory = directory};
-        converter_arguments_init(&arguments, dataset);
-        for (size_t input = 0; input < dataset->converter.input_count; input++) {
+        struct conversion_request conversion;
+        conversion_request_init(&conversion, dataset);
+        conversion.input_directory = directory;
+        struct conversion_inputs inputs;
+        conversion_inputs_list(&conversion, &inputs);
+        assert_int_equal(inputs.count, dataset->converter->input_count);
+        for (size_t input = 0; input < inputs.count; input++) {
             struct stat status;
-            converter_input_path(&arguments, input, path, sizeof path);
-            assert_int_equal(stat(path, &status), 0);
+            assert_int_equal(stat(inputs.paths[input], &status), 0);
             assert_true(status.st_size > 0);
         }
     }

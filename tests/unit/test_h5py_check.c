@@ -8,17 +8,12 @@
 
 #include "common/base/error.h"
 #include "common/h5py/h5py_check.h"
+#include "common/h5py/h5py_input.h"
 #include "support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *fixtures(void)
-{
-    const char *value = getenv("FUEL_FIXTURES");
-    return value != NULL ? value : "../shared/fixtures";
-}
 
 /* Copies the reference file NAME into the directory as broken.hdf5 and runs the Python lines
    BREAK on it as `f` (opened read-write with h5py); returns the violations. */
@@ -33,7 +28,7 @@ static struct h5py_violations violations_of(const char *name, const char *lines)
             lines);
     fclose(stream);
     snprintf(command, sizeof command, "cp %s/expected/%s %s && chmod u+w %s && /usr/bin/python3 %s %s",
-             fixtures(), name, path, path, script, path);
+             test_data_directory(), name, path, path, script, path);
     assert_int_equal(system(command), 0);
     struct h5py_file *file;
     struct h5py_violations violations = {0};
@@ -220,6 +215,96 @@ static void shapes_scale_on_fixed_datasets(void **state)
     h5py_violations_free(&violations);
 }
 
+/* Fuel reads examples of at most 64 MiB; the size is computed without overflowing. */
+static void examples_too_large(void **state)
+{
+    (void)state;
+    assert_single_violation(
+        "mnist.hdf5",
+        "del f['features']\nf.create_dataset('features', shape=(14, 1, 2**20, 2**20), "
+        "dtype='uint8', chunks=(1, 1, 1024, 1024))\n"
+        "for axis, label in enumerate(['batch', 'channel', 'height', 'width']):\n"
+        "    f['features'].dims[axis].label = label",
+        "example too large: features: 1099511627776 bytes each, more than the 67108864 fuel "
+        "reads");
+    assert_single_violation(
+        "mnist.hdf5",
+        "del f['targets']\nf.create_dataset('targets', shape=(14, 2**32, 2**32, 2), "
+        "dtype='uint8', chunks=(1, 1, 1024, 2))\n"
+        "for axis, label in enumerate(['batch', 'a', 'b', 'c']):\n"
+        "    f['targets'].dims[axis].label = label",
+        "example too large: targets: over 18446744073709551615 bytes each, more than the "
+        "67108864 fuel reads");
+}
+
+/* Contiguous data allocated short of its shape was never written; chunks never written hold the
+   fill value honestly. */
+static void contiguous_data_never_written(void **state)
+{
+    (void)state;
+    const char *redeclare = "del f['targets']\n"
+                            "f.create_dataset('targets', shape=(14, 1), dtype='uint8'%s)\n"
+                            "f['targets'].dims[0].label = 'batch'\n"
+                            "f['targets'].dims[1].label = 'index'";
+    char lines[400];
+    snprintf(lines, sizeof lines, redeclare, "");
+    assert_single_violation("mnist.hdf5", lines,
+                            "data not stored: targets: 14 examples declared (14 bytes), 0 bytes "
+                            "stored");
+    snprintf(lines, sizeof lines, redeclare, ", chunks=(4, 1)");
+    struct h5py_violations violations = violations_of("mnist.hdf5", lines);
+    assert_int_equal(violations.count, 0);
+    snprintf(lines, sizeof lines, redeclare, "");
+    strcat(lines, "\nf['targets'][...] = 3");
+    violations = violations_of("mnist.hdf5", lines);
+    assert_int_equal(violations.count, 0);
+}
+
+/* The structural checks read no variable-length example: the readers compare each they read. */
+static void structure_reads_no_variable_length_example(void **state)
+{
+    (void)state;
+    struct h5py_violations violations = violations_of(
+        "svhn_format_1.hdf5", "s = f['bbox_heights_shapes']\nrow = s[20]\nrow[0] = 2\ns[20] = row");
+    assert_int_equal(violations.count, 1);
+    h5py_violations_free(&violations);
+    char path[200];
+    snprintf(path, sizeof path, "%s/broken.hdf5", test_directory);
+    struct h5py_file *file;
+    assert_int_equal(h5py_reader_open(&file, path), EXIT_OK);
+    assert_int_equal(h5py_check_structure(file, &violations), EXIT_OK);
+    assert_int_equal(violations.count, 0);
+    h5py_reader_close(file);
+}
+
+/* The verdict every command gives: the first violation, how many more, no file left open. */
+static void input_verdict(void **state)
+{
+    (void)state;
+    char path[200], expected[600];
+    snprintf(path, sizeof path, "%s/broken.hdf5", test_directory);
+    struct h5py_violations violations = violations_of("iris.hdf5", "pass");
+    struct h5py_file *file = NULL;
+    assert_int_equal(h5py_input_open(&file, path), EXIT_OK);
+    assert_non_null(file);
+    h5py_reader_close(file);
+    violations = violations_of("mnist.hdf5", "del f['targets']");
+    assert_int_equal(h5py_input_open(&file, path), EXIT_CORRUPT_INPUT);
+    assert_null(file);
+    snprintf(expected, sizeof expected, "check failed: %s: source missing: targets: named in the "
+             "split attribute, no such dataset in the file", path);
+    assert_string_equal(error_message(), expected);
+    violations = violations_of("mnist.hdf5", "del f['targets']\nrows = f.attrs['split']\n"
+                                             "rows[2]['stop'] = 100\nf.attrs['split'] = rows");
+    assert_int_equal(violations.count, 3);
+    h5py_violations_free(&violations);
+    assert_int_equal(h5py_input_open(&file, path), EXIT_CORRUPT_INPUT);
+    strcat(expected, " (and 2 more: fuel info --check lists them)");
+    assert_string_equal(error_message(), expected);
+    assert_int_equal(h5py_input_open(&file, "/nonexistent/x.hdf5"), EXIT_MISSING_INPUT);
+    assert_null(file);
+}
+
 /* The whole question asked of a path: it opens and breaks nothing; no error is left behind. */
 static void file_passes_check(void **state)
 {
@@ -235,7 +320,7 @@ static void file_passes_check(void **state)
     h5py_violations_free(&violations);
     assert_false(h5py_file_passes_check(path));
     assert_false(h5py_file_passes_check("/nonexistent/iris.hdf5"));
-    assert_false(h5py_file_passes_check(fixtures()));
+    assert_false(h5py_file_passes_check(test_data_directory()));
     assert_int_equal(error_code(), EXIT_OK);
 }
 
@@ -255,6 +340,10 @@ int main(void)
         cmocka_unit_test(variable_length_element_count),
         cmocka_unit_test(variable_length_shape_rows_and_labels),
         cmocka_unit_test(shapes_scale_on_fixed_datasets),
+        cmocka_unit_test(examples_too_large),
+        cmocka_unit_test(contiguous_data_never_written),
+        cmocka_unit_test(structure_reads_no_variable_length_example),
+        cmocka_unit_test(input_verdict),
         cmocka_unit_test(file_passes_check),
     };
     return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);

@@ -17,9 +17,7 @@
 static const char *cifar10_path(void)
 {
     static char path[4096];
-    const char *fixtures = getenv("FUEL_FIXTURES");
-    test_path(path, sizeof path, fixtures != NULL ? fixtures : "../shared/fixtures",
-              "expected/cifar10.hdf5");
+    test_path(path, sizeof path, test_data_directory(), "expected/cifar10.hdf5");
     return path;
 }
 

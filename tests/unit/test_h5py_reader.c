@@ -19,15 +19,9 @@
 
 static char path[4200];
 
-static const char *fixtures(void)
-{
-    const char *value = getenv("FUEL_FIXTURES");
-    return value != NULL ? value : "../shared/fixtures";
-}
-
 static void expected_path(const char *name)
 {
-    snprintf(path, sizeof path, "%s/expected/%s", fixtures(), name);
+    snprintf(path, sizeof path, "%s/expected/%s", test_data_directory(), name);
 }
 
 static void temporary_path(const char *name)
@@ -194,7 +188,7 @@ static void covers_every_reference_file(void **state)
 {
     (void)state;
     char name[4200];
-    snprintf(name, sizeof name, "%s/expected", fixtures());
+    snprintf(name, sizeof name, "%s/expected", test_data_directory());
     DIR *listing = opendir(name);
     assert_non_null(listing);
     size_t count = 0;

@@ -704,8 +704,7 @@ static void copy_reference(const char *expected, const char *actual)
 static void test_matches_fuel_references(void **state)
 {
     (void)state;
-    const char *fixtures = getenv("FUEL_FIXTURES") != NULL ? getenv("FUEL_FIXTURES")
-                                                            : "../shared/fixtures";
+    const char *fixtures = test_data_directory();
     const char *names[] = {"mnist.hdf5",   "mnist_float32.hdf5",  "binarized_mnist.hdf5",
                            "iris.hdf5",    "cifar10.hdf5",        "cifar100.hdf5",
                            "svhn_format_2.hdf5", "svhn_format_1.hdf5"};

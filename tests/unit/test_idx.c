@@ -50,7 +50,7 @@ static void check_reads_images(void)
     struct idx_reader *reader;
     struct idx_header header;
     unsigned char data[64];
-    assert_int_equal(idx_open(&reader, path, &header), EXIT_OK);
+    assert_int_equal(idx_open(&reader, path, &header, 2), EXIT_OK);
     assert_int_equal(header.magic, 2051);
     assert_int_equal(header.element_type, IDX_UNSIGNED_BYTE);
     assert_int_equal(header.rank, 3);
@@ -85,7 +85,7 @@ static void expect_open_failure(int code, const char *fragment)
 {
     struct idx_reader *reader;
     struct idx_header header;
-    assert_int_equal(idx_open(&reader, path, &header), code);
+    assert_int_equal(idx_open(&reader, path, &header, 2), code);
     assert_non_null(strstr(error_message(), fragment));
     assert_non_null(strstr(error_message(), path));
 }
@@ -122,7 +122,7 @@ static void expect_data_failure(const char *fragment, int finish)
     struct idx_header header;
     unsigned char data[64];
     /* zlib may inflate a small stream whole on the first read and report its trailer then. */
-    int result = idx_open(&reader, path, &header);
+    int result = idx_open(&reader, path, &header, 2);
     if (result == EXIT_OK)
         result = idx_read(reader, data, 24);
     if (finish && result == EXIT_OK)
@@ -192,7 +192,7 @@ static void test_declared_size_beyond_the_file(void **state)
     size_t size = image_file(bytes, 4);
     bytes[7] = 5; /* 5 images declared, 4 stored */
     write_plain("five", bytes, size);
-    assert_int_equal(idx_open(&reader, path, &header), EXIT_CORRUPT_INPUT);
+    assert_int_equal(idx_open(&reader, path, &header, 2), EXIT_CORRUPT_INPUT);
     assert_null(reader);
     assert_non_null(strstr(error_message(), "IDX header declares more data than the file can "
                                             "hold: "));
@@ -200,13 +200,13 @@ static void test_declared_size_beyond_the_file(void **state)
     /* 2^32-1 images of 2x3 in a gzip file of a few dozen bytes: beyond any deflate ratio. */
     bytes[4] = bytes[5] = bytes[6] = bytes[7] = 0xFF;
     write_gzip("many.gz", bytes, size);
-    assert_int_equal(idx_open(&reader, path, &header), EXIT_CORRUPT_INPUT);
+    assert_int_equal(idx_open(&reader, path, &header, 2), EXIT_CORRUPT_INPUT);
     assert_non_null(strstr(error_message(), ": 25769803770 bytes declared, a gzipped file of "));
     /* Within the ratio, the file is opened and the data found missing when read. */
     bytes[4] = bytes[5] = bytes[6] = 0;
     bytes[7] = 200;
     write_gzip("short.gz", bytes, size);
-    assert_int_equal(idx_open(&reader, path, &header), EXIT_OK);
+    assert_int_equal(idx_open(&reader, path, &header, 2), EXIT_OK);
     idx_close(reader);
 }
 

@@ -84,12 +84,11 @@ static int read_all(struct inflate_file *file, size_t step, size_t *total)
 static void check_reads(bool compressed, int expected)
 {
     size_t steps[] = {0, 16, 4096, 100000, 1 << 18, 1 << 20, CONTENT_SIZE + 1};
-    for (int thread = 0; thread < 2; thread++) {
-        inflate_file_use_thread(thread == 1);
+    for (unsigned threads = 1; threads <= 2; threads++) {
         for (size_t index = 0; index < sizeof steps / sizeof steps[0]; index++) {
             struct inflate_file *file;
             size_t total;
-            assert_int_equal(inflate_file_open(&file, path, "cannot open"), EXIT_OK);
+            assert_int_equal(inflate_file_open(&file, path, "cannot open", threads), EXIT_OK);
             assert_int_equal(inflate_file_compressed(file), compressed);
             assert_int_equal(read_all(file, steps[index], &total), expected);
             if (expected == EXIT_OK)
@@ -101,7 +100,6 @@ static void check_reads(bool compressed, int expected)
             inflate_file_close(file);
         }
     }
-    inflate_file_use_thread(true);
 }
 
 static void test_plain_files_read_as_they_are(void **state)
@@ -110,7 +108,7 @@ static void test_plain_files_read_as_they_are(void **state)
     write_bytes("plain", content, CONTENT_SIZE);
     check_reads(false, EXIT_OK);
     struct inflate_file *file;
-    assert_int_equal(inflate_file_open(&file, path, "cannot open"), EXIT_OK);
+    assert_int_equal(inflate_file_open(&file, path, "cannot open", 2), EXIT_OK);
     assert_int_equal(inflate_file_size(file), CONTENT_SIZE);
     inflate_file_close(file);
 }
@@ -128,7 +126,7 @@ static void test_an_empty_file_is_plain_and_empty(void **state)
     write_bytes("empty", "", 0);
     struct inflate_file *file;
     size_t count = 1;
-    assert_int_equal(inflate_file_open(&file, path, "cannot open"), EXIT_OK);
+    assert_int_equal(inflate_file_open(&file, path, "cannot open", 2), EXIT_OK);
     assert_false(inflate_file_compressed(file));
     assert_int_equal(inflate_file_read(file, result, 10, &count), EXIT_OK);
     assert_int_equal(count, 0);
@@ -147,12 +145,12 @@ static void test_missing_inputs_are_named(void **state)
     (void)state;
     struct inflate_file *file = NULL;
     test_path(path, sizeof path, test_directory, "absent.gz");
-    assert_int_equal(inflate_file_open(&file, path, "cannot open archive"), EXIT_MISSING_INPUT);
+    assert_int_equal(inflate_file_open(&file, path, "cannot open archive", 2), EXIT_MISSING_INPUT);
     assert_null(file);
     char expected[4300];
     snprintf(expected, sizeof expected, "cannot open archive: %s: No such file or directory", path);
     assert_string_equal(error_message(), expected);
-    assert_int_equal(inflate_file_open(&file, test_directory, "cannot open"), EXIT_MISSING_INPUT);
+    assert_int_equal(inflate_file_open(&file, test_directory, "cannot open", 2), EXIT_MISSING_INPUT);
     snprintf(expected, sizeof expected, "cannot open: %s: Is a directory", test_directory);
     assert_string_equal(error_message(), expected);
 }

@@ -507,9 +507,7 @@ static void test_non_numeric_skipped(void **state)
 static void test_fixture_file(void **state)
 {
     (void)state;
-    const char *fixtures = getenv("FUEL_FIXTURES");
-    snprintf(path, sizeof path, "%s/raw/svhn2/test_32x32.mat",
-             fixtures ? fixtures : "../shared/fixtures");
+    snprintf(path, sizeof path, "%s/raw/svhn2/test_32x32.mat", test_data_directory());
     struct matlab_file *file;
     struct matlab_variable variable;
     bool found;

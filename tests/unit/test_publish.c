@@ -1,4 +1,5 @@
-/* Unit tests for common/publish.c: commit, abort, the temporary's name, signals and exit. */
+/* Unit tests for common/base/publish.c: commit, abort, the staging and temporary's names, the
+   lock, signals and exit. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,20 +50,31 @@ static size_t entries_in_directory(void)
     return count;
 }
 
+/* The temporary is DIRECTORY/.fuel-staging-NAME.XXXXXX/NAME, empty, mode 0666 less the umask. */
 static void test_temporary_name(void **state)
 {
     (void)state;
     struct publication publication;
     assert_int_equal(publish_begin(&publication, test_directory, "name.hdf5"), EXIT_OK);
-    char final[256], prefix[256];
+    char final[256], prefix[256], temporary[4200];
     snprintf(final, sizeof final, "%s/name.hdf5", test_directory);
-    snprintf(prefix, sizeof prefix, "%s/.name.hdf5.", test_directory);
+    snprintf(prefix, sizeof prefix, "%s/.fuel-staging-name.hdf5.", test_directory);
     assert_string_equal(publication.final_path, final);
-    assert_int_equal(strncmp(publication.temporary_path, prefix, strlen(prefix)), 0);
-    assert_int_equal(strlen(publication.temporary_path), strlen(prefix) + 6);
-    assert_int_equal(access(publication.temporary_path, F_OK), 0);
+    assert_int_equal(strncmp(publication.staging.path, prefix, strlen(prefix)), 0);
+    assert_int_equal(strlen(publication.staging.path), strlen(prefix) + 6);
+    assert_true(staging_is_name_of(strrchr(publication.staging.path, '/') + 1, "name.hdf5"));
+    snprintf(temporary, sizeof temporary, "%s/name.hdf5", publication.staging.path);
+    assert_string_equal(publication.temporary_path, temporary);
+    struct stat status;
+    assert_int_equal(stat(publication.temporary_path, &status), 0);
+    assert_int_equal(status.st_size, 0);
+    mode_t mask = umask(022);
+    umask(mask);
+    assert_int_equal(status.st_mode & 0777, 0666 & ~mask);
     assert_int_not_equal(access(final, F_OK), 0);
+    assert_int_equal(entries_in_directory(), 1);
     publish_abort(&publication);
+    assert_int_equal(entries_in_directory(), 0);
 }
 
 /* NAME joined to DIRECTORY as Python's os.path.join does; the temporary sits beside the file. */
@@ -75,7 +87,7 @@ static void test_name_with_directories(void **state)
     struct publication publication;
     assert_int_equal(publish_begin(&publication, test_directory, "sub/name.hdf5"), EXIT_OK);
     snprintf(final, sizeof final, "%s/name.hdf5", subdirectory);
-    snprintf(prefix, sizeof prefix, "%s/.name.hdf5.", subdirectory);
+    snprintf(prefix, sizeof prefix, "%s/.fuel-staging-name.hdf5.", subdirectory);
     assert_string_equal(publication.final_path, final);
     assert_int_equal(strncmp(publication.temporary_path, prefix, strlen(prefix)), 0);
     write_text(publication.temporary_path, "nested");
@@ -103,6 +115,7 @@ static void test_commit(void **state)
     assert_int_equal(publish_commit(&publication), EXIT_OK);
     assert_text(publication.final_path, "content");
     assert_int_not_equal(access(temporary, F_OK), 0);
+    assert_int_equal(entries_in_directory(), 1);
     struct stat status;
     assert_int_equal(stat(publication.final_path, &status), 0);
     assert_int_equal(status.st_mode & 0777, 0666 & ~mask);
@@ -245,72 +258,31 @@ static void test_exit_removes_temporary(void **state)
     run_interrupted_child(0);
 }
 
-/* The temporary is locked while it is being written: a second open file description cannot
-   take a write lock on it, and publish_remove_leftover leaves it alone. */
-static void test_live_temporary_is_locked(void **state)
+/* The staging is locked while the temporary is being written: a second open file description
+   cannot take a write lock on its lock file, and staging_remove_dead leaves it alone; once
+   published, nothing is left but the file, which is not locked. */
+static void test_live_staging_is_locked(void **state)
 {
     (void)state;
     struct publication publication;
     assert_int_equal(publish_begin(&publication, test_directory, "live.hdf5"), EXIT_OK);
-    int descriptor = open(publication.temporary_path, O_RDWR);
+    char lock_path[4200];
+    snprintf(lock_path, sizeof lock_path, "%s/.lock", publication.staging.path);
+    int descriptor = open(lock_path, O_RDWR);
     assert_true(descriptor >= 0);
     struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
     assert_int_equal(fcntl(descriptor, F_OFD_SETLK, &lock), -1);
     close(descriptor);
     bool removed = true;
-    assert_int_equal(publish_remove_leftover(publication.temporary_path, false, &removed), EXIT_OK);
+    staging_remove_dead(publication.staging.path, false, &removed);
     assert_false(removed);
     assert_int_equal(access(publication.temporary_path, F_OK), 0);
     assert_int_equal(publish_commit(&publication), EXIT_OK);
+    assert_int_equal(entries_in_directory(), 1);
     descriptor = open(publication.final_path, O_RDWR);
     assert_int_equal(fcntl(descriptor, F_OFD_SETLK, &lock), 0);
     close(descriptor);
     unlink(publication.final_path);
-}
-
-/* A leftover nobody holds is removed, or only reported with a dry run. */
-static void test_leftover_removed(void **state)
-{
-    (void)state;
-    char path[256];
-    snprintf(path, sizeof path, "%s/.mnist.hdf5.a1B2c3", test_directory);
-    write_text(path, "partial");
-    bool removed = false;
-    assert_int_equal(publish_remove_leftover(path, true, &removed), EXIT_OK);
-    assert_true(removed);
-    assert_int_equal(access(path, F_OK), 0);
-    assert_int_equal(publish_remove_leftover(path, false, &removed), EXIT_OK);
-    assert_true(removed);
-    assert_int_equal(access(path, F_OK), -1);
-    assert_int_equal(publish_remove_leftover(path, false, &removed), EXIT_OK);
-    assert_false(removed);
-    char link[256];
-    snprintf(link, sizeof link, "%s/.link.hdf5.a1B2c3", test_directory);
-    assert_int_equal(symlink("/etc/passwd", link), 0);
-    assert_int_equal(publish_remove_leftover(link, false, &removed), EXIT_OK);
-    assert_false(removed);
-    unlink(link);
-}
-
-static void test_temporary_names_recognised(void **state)
-{
-    (void)state;
-    static const char *const temporaries[] = {".mnist.hdf5.a1B2c3", ".x.h5.ZZZZZZ",
-                                              ".cifar10.hdf.000000", "..hdf5.hdf5.abcdef"};
-    static const char *const others[] = {"mnist.hdf5", ".mnist.hdf5", ".mnist.hdf5.abcde",
-                                         ".mnist.hdf5.abcdefg", ".mnist.txt.abcdef",
-                                         ".hdf5.abcdef", ".mnist.hdf5.ab-def", ".bashrc",
-                                         "train.tar.gz.part", ".mnist.hdf5.part"};
-    for (size_t index = 0; index < sizeof temporaries / sizeof *temporaries; index++)
-        if (!publish_is_temporary_name(temporaries[index]))
-            fail_msg("%s not recognised", temporaries[index]);
-    for (size_t index = 0; index < sizeof others / sizeof *others; index++)
-        if (publish_is_temporary_name(others[index]))
-            fail_msg("%s taken for a temporary", others[index]);
-    struct publication publication;
-    assert_int_equal(publish_begin(&publication, test_directory, "made.hdf5"), EXIT_OK);
-    assert_true(publish_is_temporary_name(strrchr(publication.temporary_path, '/') + 1));
-    publish_abort(&publication);
 }
 
 int main(void)
@@ -336,9 +308,7 @@ int main(void)
         cmocka_unit_test(test_commit_failure_keeps_existing),
         cmocka_unit_test(test_signals_remove_temporary),
         cmocka_unit_test(test_exit_removes_temporary),
-        cmocka_unit_test(test_live_temporary_is_locked),
-        cmocka_unit_test(test_leftover_removed),
-        cmocka_unit_test(test_temporary_names_recognised),
+        cmocka_unit_test(test_live_staging_is_locked),
     };
     return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
 }

@@ -125,6 +125,23 @@ static void check_too_large_refused(void **state)
     fclose(stream);
 }
 
+/* A full disk: the message names the file and the system's reason. */
+static void check_full_disk_named(void **state)
+{
+    (void)state;
+    uint64_t written = 0;
+    FILE *stream = fopen("/dev/full", "wb");
+    assert_non_null(stream);
+    setvbuf(stream, NULL, _IONBF, 0);
+    uint8_t payload[64] = {1, 2, 3};
+    error_clear();
+    assert_int_equal(recordio_write(stream, "/dev/full", payload, sizeof payload, &written),
+                     EXIT_WRITE);
+    assert_string_equal(error_message(), "cannot write: /dev/full: No space left on device");
+    assert_int_equal(written, 0);
+    fclose(stream);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -134,6 +151,7 @@ int main(void)
         cmocka_unit_test(check_unaligned_or_trailing_magic_kept),
         cmocka_unit_test(check_image_header),
         cmocka_unit_test(check_too_large_refused),
+        cmocka_unit_test(check_full_disk_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,38 +1,13 @@
-/* A dataset's one record: its name and format, the raw files it downloads (each named once, with
-   URLs, size and checksum), and the converter that reads them; the registry of every record. */
-#ifndef FUEL_DATASET_H
-#define FUEL_DATASET_H
+/* The registry of every dataset record: the built-ins (each a downloader's files and a
+   converter), then the extras of manifests; the one lookup by name and format. */
+#ifndef FUEL_REGISTRY_H
+#define FUEL_REGISTRY_H
 
 #include "converter.h"
+#include "downloaders/dataset.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
-
-#define DATASET_MAX_URLS 4
-
-struct dataset_file {
-    const char *name;                     /* the file name written in the target directory */
-    const char *urls[DATASET_MAX_URLS];   /* tried in order; NULL-terminated when fewer */
-    uint64_t size;                        /* bytes; 0 when not published */
-    const char *checksum;                 /* md5 or sha256 in hex; NULL when not published */
-    /* A gzip'd file's content: bytes and sha256 once decompressed (0, NULL when not known). With
-       them, a file whose checksum differs but whose content matches is accepted (re-gzipped). */
-    uint64_t content_size;
-    const char *content_sha256;
-};
-
-struct dataset {
-    const char *name;
-    /* Datasets with several formats (svhn 1, svhn 2) have one record per format under the same
-       name; the argument after the name picks the one whose variant it equals. */
-    const char *variant;
-    const char *summary;
-    const struct dataset_file *files;
-    size_t file_count;
-    struct converter converter; /* its inputs are indices into FILES */
-    const char *manifest;       /* the JSON manifest declaring an extra dataset; NULL: built in */
-};
 
 /* The built-in datasets, NULL-terminated, and each by itself. */
 extern const struct dataset *const datasets[];
@@ -71,7 +46,7 @@ bool dataset_has_formats(const char *name);
 /* The formats of the dataset NAME joined by SEPARATOR ("1, 2") into TEXT; "" when it has none. */
 void dataset_format_list(const char *name, const char *separator, char *text, size_t size);
 
-/* Whether DATASET has a built-in converter. */
+/* Whether DATASET has a built-in converter (DATASET->converter is not NULL). */
 bool dataset_converts(const struct dataset *dataset);
 
 #endif

@@ -1,11 +1,12 @@
-/* Unit tests for common/tar_stream.c on gzipped tar archives written here with libarchive. */
+/* Unit tests for common/formats/archive_stream.c on gzipped tar archives written here with
+   libarchive. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/formats/tar_stream.h"
+#include "common/formats/archive_stream.h"
 #include "support.h"
 
 #include <archive.h>
@@ -72,39 +73,41 @@ static void test_regular_members_in_order_directories_skipped(void **state)
         {"top/inner/second", AE_IFREG, "world!!", 7, NULL, NULL},
         {"top/empty", AE_IFREG, NULL, 0, NULL, NULL},
     };
-    struct tar_stream *stream;
-    assert_int_equal(tar_stream_open(&stream, make_archive("normal.tar.gz", members, 5)), EXIT_OK);
+    struct archive_stream *stream;
+    assert_int_equal(archive_stream_open(&stream, make_archive("normal.tar.gz", members, 5),
+                                         ARCHIVE_STREAM_TAR, 2),
+                     EXIT_OK);
     const char *name;
     uint64_t size;
     char buffer[16];
 
-    assert_int_equal(tar_stream_next(stream, &name, &size), EXIT_OK);
+    assert_int_equal(archive_stream_next(stream, &name, &size), EXIT_OK);
     assert_string_equal(name, "top/first");
     assert_int_equal(size, 5);
-    assert_int_equal(tar_stream_read_exactly(stream, buffer, 5), EXIT_OK);
+    assert_int_equal(archive_stream_read_exactly(stream, buffer, 5), EXIT_OK);
     assert_memory_equal(buffer, "hello", 5);
     size_t read;
-    assert_int_equal(tar_stream_read(stream, buffer, sizeof buffer, &read), EXIT_OK);
+    assert_int_equal(archive_stream_read(stream, buffer, sizeof buffer, &read), EXIT_OK);
     assert_int_equal(read, 0);
 
     /* The second member is skipped over without being read; the third read in pieces. */
-    assert_int_equal(tar_stream_next(stream, &name, &size), EXIT_OK);
+    assert_int_equal(archive_stream_next(stream, &name, &size), EXIT_OK);
     assert_string_equal(name, "top/inner/second");
     assert_int_equal(size, 7);
-    assert_int_equal(tar_stream_read_exactly(stream, buffer, 3), EXIT_OK);
+    assert_int_equal(archive_stream_read_exactly(stream, buffer, 3), EXIT_OK);
     assert_memory_equal(buffer, "wor", 3);
-    assert_int_equal(tar_stream_read_exactly(stream, buffer, 4), EXIT_OK);
+    assert_int_equal(archive_stream_read_exactly(stream, buffer, 4), EXIT_OK);
     assert_memory_equal(buffer, "ld!!", 4);
 
-    assert_int_equal(tar_stream_next(stream, &name, &size), EXIT_OK);
+    assert_int_equal(archive_stream_next(stream, &name, &size), EXIT_OK);
     assert_string_equal(name, "top/empty");
     assert_int_equal(size, 0);
-    assert_int_equal(tar_stream_read_exactly(stream, buffer, 1), EXIT_CORRUPT_INPUT);
+    assert_int_equal(archive_stream_read_exactly(stream, buffer, 1), EXIT_CORRUPT_INPUT);
     assert_non_null(strstr(error_message(), "top/empty"));
 
-    assert_int_equal(tar_stream_next(stream, &name, &size), EXIT_OK);
+    assert_int_equal(archive_stream_next(stream, &name, &size), EXIT_OK);
     assert_null(name);
-    tar_stream_close(stream);
+    archive_stream_close(stream);
 }
 
 /* An archive whose second member is hostile: the first streams, the second is refused. */
@@ -115,19 +118,21 @@ static void assert_refused(const struct member *hostile, const char *reason)
         *hostile,
         {"after", AE_IFREG, "never", 5, NULL, NULL},
     };
-    struct tar_stream *stream;
-    assert_int_equal(tar_stream_open(&stream, make_archive("hostile.tar.gz", members, 3)), EXIT_OK);
+    struct archive_stream *stream;
+    assert_int_equal(archive_stream_open(&stream, make_archive("hostile.tar.gz", members, 3),
+                                         ARCHIVE_STREAM_TAR, 1),
+                     EXIT_OK);
     const char *name;
     uint64_t size;
-    assert_int_equal(tar_stream_next(stream, &name, &size), EXIT_OK);
+    assert_int_equal(archive_stream_next(stream, &name, &size), EXIT_OK);
     assert_string_equal(name, "good");
     error_clear();
-    assert_int_equal(tar_stream_next(stream, &name, &size), EXIT_CORRUPT_INPUT);
+    assert_int_equal(archive_stream_next(stream, &name, &size), EXIT_CORRUPT_INPUT);
     assert_int_equal(error_code(), EXIT_CORRUPT_INPUT);
     assert_non_null(strstr(error_message(), "hostile.tar.gz"));
     assert_non_null(strstr(error_message(), hostile->name));
     assert_non_null(strstr(error_message(), reason));
-    tar_stream_close(stream);
+    archive_stream_close(stream);
 }
 
 static void test_parent_component_refused(void **state)
@@ -145,13 +150,15 @@ static void test_dotted_names_accepted(void **state)
 {
     (void)state;
     const struct member members[] = {{"a/..b/...", AE_IFREG, "x", 1, NULL, NULL}};
-    struct tar_stream *stream;
-    assert_int_equal(tar_stream_open(&stream, make_archive("dots.tar.gz", members, 1)), EXIT_OK);
+    struct archive_stream *stream;
+    assert_int_equal(archive_stream_open(&stream, make_archive("dots.tar.gz", members, 1),
+                                         ARCHIVE_STREAM_TAR, 1),
+                     EXIT_OK);
     const char *name;
     uint64_t size;
-    assert_int_equal(tar_stream_next(stream, &name, &size), EXIT_OK);
+    assert_int_equal(archive_stream_next(stream, &name, &size), EXIT_OK);
     assert_string_equal(name, "a/..b/...");
-    tar_stream_close(stream);
+    archive_stream_close(stream);
 }
 
 static void test_absolute_path_refused(void **state)
@@ -200,20 +207,20 @@ static void test_truncated_archive_refused(void **state)
     assert_int_equal(stat(path, &status), 0);
     assert_int_equal(truncate(path, status.st_size / 2), 0);
 
-    struct tar_stream *stream;
-    assert_int_equal(tar_stream_open(&stream, path), EXIT_OK);
+    struct archive_stream *stream;
+    assert_int_equal(archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR, 1), EXIT_OK);
     const char *name;
     uint64_t size;
-    assert_int_equal(tar_stream_next(stream, &name, &size), EXIT_OK);
+    assert_int_equal(archive_stream_next(stream, &name, &size), EXIT_OK);
     assert_string_equal(name, "noise");
     char *buffer = malloc(SIZE);
     assert_non_null(buffer);
     error_clear();
-    assert_int_equal(tar_stream_read_exactly(stream, buffer, SIZE), EXIT_CORRUPT_INPUT);
+    assert_int_equal(archive_stream_read_exactly(stream, buffer, SIZE), EXIT_CORRUPT_INPUT);
     assert_non_null(strstr(error_message(), "truncated.tar.gz"));
     assert_non_null(strstr(error_message(), "noise"));
     free(buffer);
-    tar_stream_close(stream);
+    archive_stream_close(stream);
 }
 
 static void test_missing_file(void **state)
@@ -221,8 +228,8 @@ static void test_missing_file(void **state)
     (void)state;
     char path[256];
     snprintf(path, sizeof path, "%s/absent.tar.gz", test_directory);
-    struct tar_stream *stream;
-    assert_int_equal(tar_stream_open(&stream, path), EXIT_MISSING_INPUT);
+    struct archive_stream *stream;
+    assert_int_equal(archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR, 1), EXIT_MISSING_INPUT);
     assert_null(stream);
     assert_non_null(strstr(error_message(), "absent.tar.gz"));
 }
@@ -237,13 +244,13 @@ static void test_not_an_archive(void **state)
     for (int line = 0; line < 200; line++)
         fputs("this is plain text, not a tar archive at all\n", file);
     fclose(file);
-    struct tar_stream *stream;
-    int status = tar_stream_open(&stream, path);
+    struct archive_stream *stream;
+    int status = archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR, 1);
     if (status == EXIT_OK) {
         const char *name;
         uint64_t size;
-        status = tar_stream_next(stream, &name, &size);
-        tar_stream_close(stream);
+        status = archive_stream_next(stream, &name, &size);
+        archive_stream_close(stream);
     }
     assert_int_equal(status, EXIT_CORRUPT_INPUT);
     assert_non_null(strstr(error_message(), "text.tar.gz"));
@@ -286,23 +293,24 @@ static void test_declared_size_beyond_the_archive(void **state)
     char path[256];
     snprintf(path, sizeof path, "%s/liar.tar.gz", test_directory);
     write_bare_header(path, "cifar-10-batches-py/data_batch_1", 4ull << 30);
-    struct tar_stream *stream;
-    assert_int_equal(tar_stream_open(&stream, path), EXIT_OK);
+    struct archive_stream *stream;
+    assert_int_equal(archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR, 1), EXIT_OK);
     const char *name;
     uint64_t size;
-    assert_int_equal(tar_stream_next(stream, &name, &size), EXIT_CORRUPT_INPUT);
+    assert_int_equal(archive_stream_next(stream, &name, &size), EXIT_CORRUPT_INPUT);
     assert_non_null(strstr(error_message(), "refusing archive member: "));
     assert_non_null(strstr(error_message(), "liar.tar.gz: cifar-10-batches-py/data_batch_1: "
                                             "declares 4294967296 bytes, more than an archive of "));
-    tar_stream_close(stream);
+    archive_stream_close(stream);
     /* Within what deflate could expand to, the member is streamed and found short. */
     write_bare_header(path, "small", 4096);
-    assert_int_equal(tar_stream_open(&stream, path), EXIT_OK);
-    assert_int_equal(tar_stream_next(stream, &name, &size), EXIT_OK);
+    assert_int_equal(archive_stream_open(&stream, path, ARCHIVE_STREAM_TAR, 1), EXIT_OK);
+    assert_int_equal(archive_stream_next(stream, &name, &size), EXIT_OK);
     assert_int_equal(size, 4096);
     char buffer[4096];
-    assert_int_equal(tar_stream_read_exactly(stream, buffer, sizeof buffer), EXIT_CORRUPT_INPUT);
-    tar_stream_close(stream);
+    assert_int_equal(archive_stream_read_exactly(stream, buffer, sizeof buffer),
+                     EXIT_CORRUPT_INPUT);
+    archive_stream_close(stream);
 }
 
 int main(void)

@@ -1,0 +1,97 @@
+/* fuel-info --json of one file: every split row, source and attribute, and the provenance. */
+#include "info_json.h"
+
+#include "common/base/error.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+static json_t *optional_string(const char *text)
+{
+    return text != NULL ? json_string(text) : json_null();
+}
+
+static json_t *attribute_json(const struct h5py_file *file, const char *name)
+{
+    return optional_string(h5py_file_attribute(file, name));
+}
+
+static json_t *string_array(char *const *items, size_t count)
+{
+    json_t *array = json_array();
+    for (size_t index = 0; index < count; index++)
+        json_array_append_new(array, json_string(items[index]));
+    return array;
+}
+
+static json_t *row_json(const struct h5py_split_row *row)
+{
+    static const char *const layouts[] = {"contiguous", "indices", "dangling"};
+    return json_pack("{s:s, s:s, s:I, s:I, s:I, s:b, s:s, s:s, s:o}", "split", row->split,
+                     "source", row->source, "start", (json_int_t)row->start, "stop",
+                     (json_int_t)row->stop, "count", (json_int_t)h5py_split_row_count(row),
+                     "available", row->available, "comment", row->comment, "layout",
+                     layouts[row->indices],
+                     "indices", optional_string(row->indices_name));
+}
+
+static json_t *source_json(const struct h5py_file_source *source)
+{
+    json_t *object = json_pack("{s:s, s:b}", "name", source->name, "present", source->present);
+    if (object == NULL || !source->present)
+        return object;
+    json_t *shape = json_array();
+    for (int axis = 0; axis < source->rank; axis++)
+        json_array_append_new(shape, json_integer((json_int_t)source->shape[axis]));
+    json_object_set_new(object, "dtype", json_string(source->dtype));
+    json_object_set_new(object, "shape", shape);
+    json_object_set_new(object, "axis_labels",
+                        string_array(source->axis_labels, (size_t)source->rank));
+    json_object_set_new(object, "variable_length", json_boolean(source->variable_length));
+    if (source->variable_length) {
+        json_object_set_new(object, "shapes", optional_string(source->shapes_name));
+        json_object_set_new(object, "shape_labels",
+                            string_array(source->shape_labels, source->shape_label_count));
+    }
+    return object;
+}
+
+static json_t *provenance_json(const struct h5py_file *file)
+{
+    const char *text = h5py_file_attribute(file, "fuel_provenance");
+    if (text == NULL)
+        return json_null();
+    json_t *provenance = json_loads(text, 0, NULL);
+    return provenance != NULL ? provenance : json_string(text);
+}
+
+static json_t *document_json(const struct h5py_file *file, const char *name)
+{
+    json_t *rows = json_array(), *sources = json_array(), *attributes = json_object();
+    for (size_t index = 0; index < file->row_count; index++)
+        json_array_append_new(rows, row_json(&file->rows[index]));
+    for (size_t index = 0; index < file->source_count; index++)
+        json_array_append_new(sources, source_json(&file->sources[index]));
+    for (size_t index = 0; index < file->attribute_count; index++)
+        json_object_set_new(attributes, file->attributes[index].name,
+                            json_string(file->attributes[index].value));
+    return json_pack(
+        "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "file", file->path, "name", name,
+        "h5py_interface_version", attribute_json(file, "h5py_interface_version"),
+        "fuel_convert_version", attribute_json(file, "fuel_convert_version"),
+        "fuel_convert_command", attribute_json(file, "fuel_convert_command"),
+        "splits", string_array(file->splits, file->split_count), "split_rows", rows, "sources",
+        sources, "attributes", attributes, "provenance", provenance_json(file));
+}
+
+int info_json_print(const struct h5py_file *file, const char *name)
+{
+    json_t *document = document_json(file, name);
+    int result = document == NULL || json_dumpf(document, stdout, JSON_INDENT(2)) != 0
+                     ? error_set(EXIT_OTHER, "cannot build the JSON document: %s", file->path)
+                     : 0;
+    if (result == 0)
+        putchar('\n');
+    json_decref(document);
+    return result;
+}

@@ -1,0 +1,97 @@
+/* The one command runner (git's run_builtin): each command declares its options, arguments and
+   help in a struct command_line and gets, in its body, the values parsed into its own options
+   struct; the runner parses, answers -h, checks what is required, prints errors in the one
+   format and cleans up. */
+#ifndef FUEL_RUNNER_H
+#define FUEL_RUNNER_H
+
+#include "common/base/typed_command.h"
+#include "parse_options.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct command_run;
+struct dataset;
+struct dataset_choice;
+
+/* What a command's NAME must name (dataset_arguments.h resolves it). */
+enum dataset_argument {
+    DATASET_NONE,      /* the command takes no dataset */
+    DATASET_RECORD,    /* a dataset's record, built in or from a manifest */
+    DATASET_CONVERTER, /* a record with a built-in converter, or an extra converter */
+};
+
+struct command_line {
+    /* What follows "usage: PROGRAM " in -h: after DATASET_USAGE (or the dataset named) for the
+       commands that take a dataset. */
+    const char *usage;
+    const char *description; /* a paragraph after the usage line; NULL when none */
+    const struct command_option *options;
+    size_t option_count;
+    size_t options_size;        /* the command's options struct, which the table fills */
+    const void *option_defaults; /* its values before parsing; NULL: zeroes */
+    size_t maximum_positionals; /* more is a usage error */
+    const char *positional_name; /* "FILE or NAME": none given is a usage error; NULL: optional */
+    enum completion_kind positional_completion;
+    const char *positional_choices; /* space-separated words for COMPLETE_CHOICE positionals */
+    bool verbatim; /* every argument is a positional (hidden commands) */
+    /* NAME [FORMAT] come first and name a dataset: DATASET_USAGE stands for them in -h until one
+       is named ("NAME [FORMAT]"), then its name, and its options follow the usage. */
+    enum dataset_argument dataset;
+    const char *dataset_usage;
+    const char *usage_alternative; /* a second form, without a dataset; NULL when none */
+    bool dataset_required;
+    /* The dataset's own options (mnist --dtype) are the command's too: merged into the parse, or
+       passed as typed to an extra converter. */
+    bool dataset_options;
+    /* The -h answer; NULL: command_help. */
+    int (*help)(const struct command_run *run);
+};
+
+/* An entry of the command table (fuel.c). */
+struct command {
+    const char *name;
+    const char *summary; /* NULL: hidden, neither listed nor completed */
+    const struct command_line *line;
+    int (*body)(const struct command_run *run);
+};
+
+/* What a command's body (and its help) is handed. */
+struct command_run {
+    const struct command *command;
+    const char *program;  /* "fuel-convert" */
+    const void *options;  /* the command's options struct, parsed */
+    const struct parsed_arguments *parsed;
+    const struct typed_command *typed;
+    const struct dataset_choice *dataset; /* the dataset commands' NAME [FORMAT]; else NULL */
+    const void *dataset_options; /* the converter's options struct; NULL without a converter */
+};
+
+/* Runs COMMAND with ARGV[0] its program name ("fuel-convert"); TYPED is the command line as the
+   user typed it. Returns the exit code. */
+int command_run(const struct command *command, int argc, char **argv,
+                const struct typed_command *typed);
+
+/* The tables RUN's command line is read against: the command's, and its dataset's options when
+   the command takes them and RECORD has a built-in converter; values stored in VALUES and
+   DATASET_VALUES (NULL: nothing stored). */
+void command_tables(const struct command_line *line, const struct dataset *record, void *values,
+                    void *dataset_values, struct option_tables *tables);
+
+/* The generic -h: the usage line, the description (or RECORD's summary), the options. */
+int command_help(const struct command_run *run);
+
+/* "usage: PROGRAM NAME [FORMAT] ..." with RECORD's name and format when not NULL. */
+void command_help_usage(const struct command_run *run, const struct dataset *record);
+
+/* The command's options, then RECORD's dataset options when the command takes them. */
+void command_help_options(const struct command_run *run, const struct dataset *record);
+
+/* The command table (fuel.c), COUNT entries, hidden ones included. */
+const struct command *commands_list(size_t *count);
+
+/* The command called NAME; NULL when none. */
+const struct command *command_find(const char *name);
+
+#endif

@@ -1,0 +1,52 @@
+/* One entry of an option table, the way commands declare their options and datasets declare
+   theirs (mnist's --dtype): read by the command runner's parser, its -h and shell completion. */
+#ifndef FUEL_COMMAND_OPTION_H
+#define FUEL_COMMAND_OPTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum option_kind {
+    OPTION_FLAG,    /* bool: set to true */
+    OPTION_STRING,  /* const char *: the value (a pointer into argv, never modified) */
+    OPTION_LIST,    /* struct option_list: every value given, in order (repeatable) */
+    OPTION_INTEGER, /* long: a whole number from minimum to maximum */
+    OPTION_DECIMAL, /* double: a number from minimum to maximum */
+    OPTION_COUNT,   /* int: incremented each time (-v -v) */
+};
+
+/* What shell completion offers for an option's value or a positional argument. */
+enum completion_kind {
+    COMPLETE_NOTHING,
+    COMPLETE_FILE,      /* file names */
+    COMPLETE_DIRECTORY, /* directory names */
+    COMPLETE_DATASET,   /* dataset names, then the dataset's formats */
+    COMPLETE_CHOICE,    /* the words of choices */
+    COMPLETE_FILE_OR_DATASET,
+};
+
+struct command_option {
+    char short_name;        /* 'd'; 0 when none */
+    const char *long_name;  /* "directory" (without dashes); NULL when none */
+    const char *alias;      /* a second long name, e.g. Fuel's "output_filename"; NULL when none */
+    enum option_kind kind;
+    /* Where the value goes: offsetof the member in the options struct the table fills (the
+       command's, or the dataset converter's). */
+    size_t offset;
+    const char *argument;   /* the value's name in -h ("DIR"); NULL for flags and counts, and
+                               for choices, shown as {a,b} */
+    const char *help;
+    double minimum, maximum; /* bounds of OPTION_INTEGER and OPTION_DECIMAL */
+    enum completion_kind completion;
+    const char *choices;     /* space-separated words the value must be one of; NULL: any */
+    bool required;           /* its absence is a usage error ("missing --to FORM") */
+};
+
+#define OPTION_LIST_MAX 64
+
+struct option_list {
+    const char *items[OPTION_LIST_MAX];
+    size_t count;
+};
+
+#endif

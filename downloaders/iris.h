@@ -1,0 +1,11 @@
+/* Iris's raw file: UCI's iris.data. */
+#ifndef FUEL_DOWNLOADERS_IRIS_H
+#define FUEL_DOWNLOADERS_IRIS_H
+
+#include "dataset.h"
+
+enum iris_file { IRIS_DATA, IRIS_FILE_COUNT };
+
+extern const struct dataset_file iris_files[IRIS_FILE_COUNT];
+
+#endif

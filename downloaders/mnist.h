@@ -1,0 +1,19 @@
+/* MNIST's and Fashion-MNIST's raw files: the same four IDX names, from different sites. */
+#ifndef FUEL_DOWNLOADERS_MNIST_H
+#define FUEL_DOWNLOADERS_MNIST_H
+
+#include "dataset.h"
+
+/* Each split's images, then its labels: the order of the file tables. */
+enum mnist_file {
+    MNIST_TRAIN_IMAGES,
+    MNIST_TRAIN_LABELS,
+    MNIST_TEST_IMAGES,
+    MNIST_TEST_LABELS,
+    MNIST_FILE_COUNT
+};
+
+extern const struct dataset_file mnist_files[MNIST_FILE_COUNT];
+extern const struct dataset_file fashion_mnist_files[MNIST_FILE_COUNT];
+
+#endif

@@ -1,0 +1,25 @@
+/* SVHN's raw files, one a split in each format: format 1's archives of full pictures with their
+   digit boxes, format 2's MATLAB files of cropped digits. */
+#ifndef FUEL_DOWNLOADERS_SVHN_H
+#define FUEL_DOWNLOADERS_SVHN_H
+
+#include "dataset.h"
+
+enum svhn_format_1_file {
+    SVHN_FORMAT_1_TRAIN,
+    SVHN_FORMAT_1_TEST,
+    SVHN_FORMAT_1_EXTRA,
+    SVHN_FORMAT_1_FILE_COUNT
+};
+
+enum svhn_format_2_file {
+    SVHN_FORMAT_2_TRAIN,
+    SVHN_FORMAT_2_TEST,
+    SVHN_FORMAT_2_EXTRA,
+    SVHN_FORMAT_2_FILE_COUNT
+};
+
+extern const struct dataset_file svhn_format_1_files[SVHN_FORMAT_1_FILE_COUNT];
+extern const struct dataset_file svhn_format_2_files[SVHN_FORMAT_2_FILE_COUNT];
+
+#endif

@@ -1,0 +1,32 @@
+/* libFuzzer target: JPEG decoding. The first byte picks the options: bit 0 the interleaved layout,
+   bit 1 PIL's warning policy, bit 2 the 1/8-scale check instead of a decode. */
+#include "common/formats/jpeg.h"
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+    if (size == 0)
+        return 0;
+    struct jpeg_options options = {.max_pixels = UINT64_C(1) << 22,
+                                   .interleaved = (data[0] & 1) != 0,
+                                   .warnings_as_pil = (data[0] & 2) != 0};
+    struct jpeg_header header;
+    if (jpeg_probe(data + 1, size - 1, "fuzz.jpg", &header) != 0)
+        return 0;
+    if (data[0] & 4) {
+        jpeg_check(data + 1, size - 1, "fuzz.jpg", &options);
+        return 0;
+    }
+    struct jpeg_image image = {0};
+    if (jpeg_decode(data + 1, size - 1, "fuzz.jpg", &options, &image) == 0) {
+        size_t bytes = (size_t)image.channels * image.height * image.width;
+        volatile uint8_t last = image.pixels[bytes - 1];
+        (void)last;
+        if (image.width != header.width || image.height != header.height ||
+            image.channels != header.channels)
+            __builtin_trap();
+    }
+    jpeg_image_free(&image);
+    return 0;
+}
