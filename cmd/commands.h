@@ -14,6 +14,7 @@ COMMAND(clean);
 COMMAND(completion);
 COMMAND(complete);
 COMMAND(convert);
+COMMAND(diff);
 COMMAND(download);
 COMMAND(export);
 COMMAND(fetch);

@@ -18,6 +18,8 @@ static const struct command commands[] = {
      &convert_command_line, convert_body},
     {"info", "show what an H5PYDataset file holds: splits, sources, provenance",
      &info_command_line, info_body},
+    {"diff", "compare the contents of two H5PYDataset files (exit 0 same, 1 different)",
+     &diff_command_line, diff_body},
     {"list", "list datasets, the state of their raw files and converted files",
      &list_command_line, list_body},
     {"path", "print where a name is found in the data path", &path_command_line, path_body},
