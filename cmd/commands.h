@@ -23,6 +23,7 @@ COMMAND(info);
 COMMAND(list);
 COMMAND(path);
 COMMAND(preview);
+COMMAND(reproduce);
 COMMAND(serve);
 COMMAND(svhn_boxes);
 

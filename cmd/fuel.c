@@ -23,6 +23,8 @@ static const struct command commands[] = {
     {"list", "list datasets, the state of their raw files and converted files",
      &list_command_line, list_body},
     {"path", "print where a name is found in the data path", &path_command_line, path_body},
+    {"reproduce", "make a file again from its provenance and compare: byte for byte, or content",
+     &reproduce_command_line, reproduce_body},
     {"fetch", "download, convert and remove the raw files, in one step", &fetch_command_line,
      fetch_body},
     {"cache", "copy a data path file to the local data path once", &cache_command_line,
