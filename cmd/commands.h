@@ -14,6 +14,7 @@ COMMAND(clean);
 COMMAND(completion);
 COMMAND(complete);
 COMMAND(convert);
+COMMAND(diff);
 COMMAND(download);
 COMMAND(export);
 COMMAND(fetch);
@@ -22,6 +23,7 @@ COMMAND(info);
 COMMAND(list);
 COMMAND(path);
 COMMAND(preview);
+COMMAND(reproduce);
 COMMAND(serve);
 COMMAND(svhn_boxes);
 

@@ -7,6 +7,7 @@
 #include "common/h5py/h5py_reader.h"
 #include "commands.h"
 #include "info_check.h"
+#include "info_digest.h"
 #include "info_json.h"
 #include "info_summary.h"
 #include "info_text.h"
@@ -86,6 +87,27 @@ static void info_close(struct h5py_file *file)
     fault_guard_clear();
 }
 
+/* The checks' verdict on FILE, kept aside (code and message) while the file is described. */
+struct verdict {
+    int code;
+    char message[2048];
+};
+
+static void verdict_take(const struct h5py_file *file, struct verdict *verdict)
+{
+    verdict->code = h5py_input_verdict(file);
+    snprintf(verdict->message, sizeof verdict->message, "%s", error_message());
+    error_clear();
+}
+
+/* RESULT, else the verdict's failure. */
+static int verdict_give(int result, const struct verdict *verdict)
+{
+    if (result != 0 || verdict->code == 0)
+        return result;
+    return error_set(verdict->code, "%s", verdict->message);
+}
+
 static int info_run(const char *program, const char *name, bool as_json)
 {
     struct h5py_file *file = NULL;
@@ -93,13 +115,18 @@ static int info_run(const char *program, const char *name, bool as_json)
     if (result != 0)
         return result;
     const char *base = basename(file->path);
-    result = as_json ? info_json_print(file, base) : info_text_print(file, base);
+    struct verdict verdict;
+    struct info_digest digest;
+    verdict_take(file, &verdict);
+    result = info_digest_compute(file, verdict.code == 0, &digest);
+    if (result == 0)
+        result = as_json ? info_json_print(file, base, &digest)
+                         : info_text_print(file, base, &digest);
     if (result == 0)
         result = output_flush();
-    if (result == 0)
-        result = h5py_input_verdict(file);
+    info_digest_free(&digest);
     info_close(file);
-    return result;
+    return verdict_give(result, &verdict);
 }
 
 /* Several files, --check, --verify-inputs. */
@@ -122,14 +149,21 @@ static int info_one(const char *program, const struct info_request *request, con
     json_t *report = NULL;
     if (checking && request->as_json)
         report = json_pack("{s:s}", "file", file->path);
+    struct verdict verdict = {0};
+    struct info_digest digest = {0};
+    if (!checking) {
+        verdict_take(file, &verdict);
+        result = info_digest_compute(file, verdict.code == 0, &digest);
+    }
     if (checking)
         result = info_check_file(file, &request->check, report);
-    else if (request->as_json)
-        report = info_summary_json(file);
-    else
-        result = info_summary_add(table, file);
-    if (result == 0 && !checking)
-        result = h5py_input_verdict(file);
+    else if (result == 0 && request->as_json)
+        report = info_summary_json(file, &digest);
+    else if (result == 0)
+        result = info_summary_add(table, file, &digest);
+    info_digest_free(&digest);
+    if (!checking)
+        result = verdict_give(result, &verdict);
     if (report != NULL) {
         if (checking)
             json_object_set_new(report, "ok", json_boolean(result == 0));

@@ -4,6 +4,7 @@
    train_labels, val_labels, test_labels N x 1 doubles of 1-101, all stored as uint8. */
 #include "fixture.h"
 #include "downloaders/caltech101_silhouettes.h"
+#include "common/formats/fixture_marker.h"
 #include "common/formats/matlab_v5_writer.h"
 
 #include "common/base/error.h"
@@ -81,7 +82,7 @@ static int silhouettes_write(const struct fixture_request *request, const char *
     struct matlab_writer writer;
     int result = shapes == NULL || bytes == NULL
                      ? error_set(EXIT_OTHER, "cannot write: %s: out of memory", path)
-                     : matlab_writer_open(&writer, path);
+                     : matlab_writer_open(&writer, path, FIXTURE_MATLAB_TEXT);
     if (shapes != NULL && bytes != NULL && result == EXIT_OK) {
         for (size_t split = 0; result == EXIT_OK && split < 3; split++)
             result = split_write(&writer, request, split, side, shapes, bytes);

@@ -8,6 +8,7 @@
 #include "ilsvrc.h"
 
 #include "common/base/error.h"
+#include "common/formats/fixture_marker.h"
 #include "common/formats/jpeg_writer.h"
 #include "common/formats/matlab_v5_writer.h"
 #include "common/formats/png_writer.h"
@@ -272,7 +273,7 @@ static int write_meta(const struct fixture_writing *writing, const char *path)
     for (int synset = LEAVES; synset < SYNSETS; synset++)
         values[8 * synset + 5].count = (size_t)numbers[synset].child_count;
     struct matlab_writer writer;
-    int result = matlab_writer_open(&writer, path);
+    int result = matlab_writer_open(&writer, path, FIXTURE_MATLAB_TEXT);
     if (result != EXIT_OK)
         return result;
     result = matlab_writer_struct(&writer, "synsets", SYNSETS, fields, 8, values);
@@ -295,7 +296,7 @@ static int write_devkit(struct fixture_writing *writing)
         result = write_truth_lines(writing->request, 101, writing->request->examples[1], &truth,
                                    &truth_size);
     if (result == EXIT_OK)
-        result = tar_writer_open(&archive, path, writing->request->mtime);
+        result = tar_writer_open(&archive, path, writing->request->mtime, FIXTURE_MARKER);
     if (result == EXIT_OK)
         result = tar_writer_add_directory(archive, layout->devkit_directory);
     if (result == EXIT_OK)

@@ -104,7 +104,7 @@ int class_rows_next(struct class_row_reader *reader, double *values, const char 
         if ((size_t)length != strlen(reader->text))
             return malformed(reader, "NUL byte in the line:", reader->text);
         char *text = trim(reader->text);
-        if (text[0] == '\0')
+        if (text[0] == '\0' || text[0] == '#')
             continue;
         *line = reader->line;
         int result = split_line(reader, text, values, name);

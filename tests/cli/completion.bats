@@ -32,7 +32,8 @@ clean
 completion
 convert" ]
     run complete_bash fuel help d
-    [ "$output" = download ]
+    [ "$output" = "diff
+download" ]
     run complete_bash fuel --v
     [ "$output" = --version ]
 }

@@ -51,7 +51,7 @@ assert_fuel_values() {
     fuel-convert mnist -d "$RAW" -o "$BATS_TEST_TMPDIR/converted" > /dev/null
     $PYTHON "$HELPERS/compare_hdf5.py" "$BATS_TEST_TMPDIR/converted/mnist.hdf5" "$DATA/mnist.hdf5"
     run fuel-info "$DATA/mnist.hdf5" "$BATS_TEST_TMPDIR/converted/mnist.hdf5"
-    [ "${lines[0]}" = "mnist.hdf5  mnist  train 12, test 2  features uint8, targets uint8  2023-11-14T22:13:20Z" ]
+    [ "${lines[0]}" = "mnist.hdf5  mnist  train 12, test 2  features uint8, targets uint8  79cc629d7d12  2023-11-14T22:13:20Z" ]
 }
 
 @test "a second fetch does nothing and says so: no request reaches the server" {

@@ -193,6 +193,46 @@ assert [entry["name"] for entry in provenance["inputs"]][0] == "train-images-idx
     [[ "$output" != *"FIXTURE"* ]]
 }
 
+@test "inputs converted from raw fixture files carry their md5 and origin; the real raw files none" {
+    for entry in "${DATASETS[@]}"; do
+        IFS='|' read -r words raw file _ <<<"$entry"
+        rm -rf "$OUT"/* "$BATS_TEST_TMPDIR/raw"
+        mkdir -p "$BATS_TEST_TMPDIR/raw"
+        # shellcheck disable=SC2086
+        fuel-fixture $words --raw -o "$BATS_TEST_TMPDIR/raw" -n 3 > /dev/null
+        # shellcheck disable=SC2086
+        fuel-convert $words -d "$BATS_TEST_TMPDIR/raw" -o "$OUT/fixture" -q > /dev/null
+        # shellcheck disable=SC2086
+        fuel-convert $words -d "$FUEL_FIXTURES/raw/$raw" -o "$OUT/real" -q > /dev/null
+        $PYTHON - "$OUT/fixture/$file" "$BATS_TEST_TMPDIR/raw" "fuel fixture --raw" <<'PY'
+import hashlib, json, os, sys
+import h5py
+def check(path, directory, origin):
+    inputs = json.loads(h5py.File(path, "r").attrs["fuel_provenance"])["inputs"]
+    assert inputs, path
+    for entry in inputs:
+        data = open(os.path.join(directory, entry["name"]), "rb").read()
+        assert entry["md5"] == hashlib.md5(data).hexdigest(), entry
+        assert entry["sha256"] == hashlib.sha256(data).hexdigest(), entry
+        # Adult's rows cannot carry the mark (no line of them is skipped by Python Fuel).
+        unmarked = entry["name"] in ("adult.data", "adult.test")
+        assert entry.get("origin") == (None if unmarked else origin), entry
+        assert list(entry)[:4] == ["name", "size", "sha256", "md5"], entry
+check(sys.argv[1], sys.argv[2], sys.argv[3])
+PY
+        $PYTHON - "$OUT/real/$file" "$FUEL_FIXTURES/raw/$raw" <<'PY'
+import hashlib, json, os, sys
+import h5py
+inputs = json.loads(h5py.File(sys.argv[1], "r").attrs["fuel_provenance"])["inputs"]
+assert inputs, sys.argv[1]
+for entry in inputs:
+    data = open(os.path.join(sys.argv[2], entry["name"]), "rb").read()
+    assert entry["md5"] == hashlib.md5(data).hexdigest(), entry
+    assert "origin" not in entry, entry
+PY
+    done
+}
+
 @test "an existing file is replaced atomically, as fuel-convert does; no scratch left behind" {
     TMPDIR=/nonexistent run fuel-fixture iris -o "$OUT"
     [ "$status" -eq 7 ]

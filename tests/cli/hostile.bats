@@ -7,7 +7,7 @@ bats_require_minimum_version 1.5.0
 # One case a line: input (under the corpus), expected exit code, expected message fragment.
 # DATASET/CASE runs fuel-convert DATASET -d CASE; info/FILE runs fuel-info FILE; fuelrc/FILE
 # runs fuel-info with FUEL_CONFIG=FILE; manifest/FILE runs fuel-download -h with
-# FUEL_EXTRA_DOWNLOADERS=FILE.
+# FUEL_EXTRA_DOWNLOADERS=FILE; reproduce/FILE runs fuel-reproduce FILE with its scratch OUT.
 CASES='
 mnist/zero_images                  0  /mnist.hdf5
 mnist/huge_count                   4  IDX header declares more data than the file can hold: CASE/train-images-idx3-ubyte.gz: 3367254347520 bytes declared, a gzipped file of
@@ -92,6 +92,17 @@ manifest/five_urls.json            2  malformed manifest: CASE: $.datasets.x.fil
 manifest/bad_md5.json              2  malformed manifest: CASE: $.datasets.x.files[0].md5: expected 32 hexadecimal digits
 manifest/no_files.json             2  malformed manifest: CASE: $.datasets.x.files: expected a non-empty array of files
 manifest/not_utf8.json             2  malformed manifest: CASE: line 1, column 0: unable to decode byte 0xff
+reproduce/no_provenance.hdf5       4  no fuel provenance: CASE: no fuel_provenance attribute
+reproduce/not_json.hdf5            4  malformed provenance: CASE: not a JSON object: '"'"']'"'"' expected near end of file
+reproduce/deep_json.hdf5           4  malformed provenance: CASE: not a JSON object: maximum parsing depth reached
+reproduce/nul_in_json.hdf5         4  malformed provenance: CASE: not a JSON object: \u0000 is not allowed without JSON_ALLOW_NUL
+reproduce/shell_argv.hdf5          4  malformed provenance: CASE: the recorded command is not fuel'"'"'s: sh
+reproduce/huge_argv.hdf5           4  malformed provenance: CASE: no argv: a list of 1 to 4096 strings
+reproduce/escaping_name.hdf5       4  hostile provenance: CASE: -r ../../../tmp/fuel-escaped would write outside the output directory
+reproduce/absolute_name.hdf5       4  hostile provenance: CASE: --output_filename /tmp/fuel-escaped would write outside the output directory
+reproduce/input_traversal.hdf5     4  hostile provenance: CASE: input 1 is not named by a plain file name: ../../../tmp/fuel-escaped
+reproduce/unknown_command.hdf5     4  malformed provenance: CASE: unknown command: fuel rm
+reproduce/raw_fixture.hdf5         4  malformed provenance: CASE: fuel fixture --raw makes no HDF5 file
 '
 
 setup_file() {
@@ -109,6 +120,7 @@ check_case() {
     info) run --separate-stderr timeout 120 fuel-info "$path" ;;
     fuelrc) FUEL_CONFIG=$path run --separate-stderr timeout 120 fuel-info mnist.hdf5 ;;
     manifest) FUEL_EXTRA_DOWNLOADERS=$path run --separate-stderr timeout 120 fuel-download -h ;;
+    reproduce) run --separate-stderr timeout 120 fuel-reproduce "$path" --scratch "$out" ;;
     svhn1) run --separate-stderr timeout 120 fuel-convert svhn 1 -d "$path" -o "$out" ;;
     svhn2) run --separate-stderr timeout 120 fuel-convert svhn 2 -d "$path" -o "$out" ;;
     caltech16) run --separate-stderr timeout 120 fuel-convert caltech101_silhouettes 16 -d "$path" -o "$out" ;;

@@ -39,7 +39,7 @@ static void write_synsets(const char *path)
         {.kind = MATLAB_VALUE_CELL, .values = aliases, .count = 1},
     };
     struct matlab_writer writer;
-    assert_int_equal(matlab_writer_open(&writer, path), EXIT_OK);
+    assert_int_equal(matlab_writer_open(&writer, path, "MATLAB 5.0 MAT-file"), EXIT_OK);
     assert_int_equal(matlab_writer_struct(&writer, "synsets", 3, fields, 4, values), EXIT_OK);
     assert_int_equal(matlab_writer_close(&writer), EXIT_OK);
 }
