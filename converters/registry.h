@@ -11,7 +11,8 @@
 
 /* The built-in datasets, NULL-terminated, and each by itself. */
 extern const struct dataset *const datasets[];
-extern const struct dataset binarized_mnist_dataset, cifar10_dataset, cifar100_dataset,
+extern const struct dataset binarized_mnist_dataset, celeba_64_dataset,
+    celeba_aligned_cropped_dataset, cifar10_dataset, cifar100_dataset, dogs_vs_cats_dataset,
     fashion_mnist_dataset, iris_dataset, mnist_dataset, svhn_format_1_dataset,
     svhn_format_2_dataset;
 
