@@ -46,8 +46,8 @@ static int refuse(const struct zip_image *image, const char *expected)
 {
     const struct jpeg_image *face = &image->image;
     return error_set(EXIT_CORRUPT_INPUT, "not a CelebA face: %s: %" PRIu32 "x%" PRIu32
-                     " pixels of %" PRIu32 " channels, expected %s", image->label, face->width,
-                     face->height, face->channels, expected);
+                     " pixels of %" PRIu32 " channel%s, expected %s", image->label, face->width,
+                     face->height, face->channels, face->channels == 1 ? "" : "s", expected);
 }
 
 /* The resize and crop into image->output: the row of features, then the resized face

@@ -72,6 +72,20 @@ static int label_check(struct export_plan *plan)
     return result;
 }
 
+/* Whether SPLIT is exported with labels: always those --label names (a split without them is an
+   error); the default targets where the split has them (Dogs vs Cats' test split has none). */
+static bool split_labelled(const struct export_plan *plan, const char *split)
+{
+    if (!plan->has_label || plan->request->label_source != NULL)
+        return plan->has_label;
+    for (size_t index = 0; index < plan->file->row_count; index++) {
+        const struct h5py_split_row *row = &plan->file->rows[index];
+        if (strcmp(row->split, split) == 0 && strcmp(row->source, plan->label.name) == 0)
+            return row->available;
+    }
+    return true;
+}
+
 static int splits_choose(struct export_plan *plan)
 {
     const struct export_request *request = plan->request;
@@ -83,10 +97,11 @@ static int splits_choose(struct export_plan *plan)
         const char *split = request->split_count ? request->splits[index]
                                                  : plan->file->splits[index];
         plan->splits[plan->split_count++] = split;
+        bool labelled = split_labelled(plan, split);
         int result = example_source_select(&plan->data, plan->file, split);
-        if (result == EXIT_OK && plan->has_label)
+        if (result == EXIT_OK && labelled)
             result = example_source_select(&plan->label, plan->file, split);
-        if (result == EXIT_OK && plan->has_label &&
+        if (result == EXIT_OK && labelled &&
             plan->label.selection.count != plan->data.selection.count)
             result = error_set(EXIT_CORRUPT_INPUT, "split %s has %llu examples of %s but %llu of "
                                "%s: %s", split, (unsigned long long)plan->data.selection.count,
@@ -148,8 +163,10 @@ static int space_check(struct export_plan *plan, struct export_job *job)
     uint64_t total = 0, largest = 0;
     int result = EXIT_OK;
     for (size_t index = 0; result == EXIT_OK && index < plan->split_count; index++) {
+        bool labelled = split_labelled(plan, plan->splits[index]);
+        job->label = labelled ? &plan->label : NULL;
         result = example_source_select(&plan->data, plan->file, plan->splits[index]);
-        if (result == EXIT_OK && plan->has_label)
+        if (result == EXIT_OK && labelled)
             result = example_source_select(&plan->label, plan->file, plan->splits[index]);
         uint64_t bytes = 0, file = 0;
         if (result == EXIT_OK)
@@ -166,8 +183,10 @@ static int split_export(struct export_plan *plan, struct export_job *job, const 
 {
     char stem[512];
     snprintf(stem, sizeof stem, "%s_%s", plan->name, split);
+    bool labelled = split_labelled(plan, split);
+    job->label = labelled ? &plan->label : NULL;
     int result = example_source_select(&plan->data, plan->file, split);
-    if (result == EXIT_OK && plan->has_label)
+    if (result == EXIT_OK && labelled)
         result = example_source_select(&plan->label, plan->file, split);
     struct export_set set;
     if (result == EXIT_OK)
