@@ -65,7 +65,9 @@ const struct command_line fixture_command_line = {
         "the raw files fuel-download would fetch, in their distribution formats, and MD5SUMS;\n"
         "with --from, the first (or --shuffle: random) N examples of each split of FILE. The\n"
         "provenance marks the file as a fixture. Datasets: mnist, fashion_mnist, binarized_mnist,\n"
-        "cifar10, cifar100, iris, svhn 1, svhn 2; dataset options as in fuel-convert (--dtype).",
+        "cifar10, cifar100, iris, svhn 1, svhn 2, celeba aligned_cropped, celeba 64 (-n counts\n"
+        "the faces, split as Fuel's proportions), dogs_vs_cats; dataset options as in\n"
+        "fuel-convert (--dtype).",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
     .options_size = sizeof(struct fixture_options),

@@ -185,7 +185,7 @@ static const struct celeba_layout sixty_four = {.resize = true, .height = CELEBA
                                                 .width = CELEBA_SIDE};
 
 const struct converter celeba_aligned_cropped_converter = {
-    .summary = "CelebA: the 178x218 faces and 40 attributes into celeba_aligned_cropped.hdf5",
+    .summary = "CelebA faces (178x218 JPEGs) and attributes into celeba_aligned_cropped.hdf5",
     .inputs = {CELEBA_IMAGES, CELEBA_ATTRIBUTES},
     .input_count = CELEBA_FILE_COUNT,
     .output_file = "celeba_aligned_cropped.hdf5",
@@ -194,7 +194,7 @@ const struct converter celeba_aligned_cropped_converter = {
 };
 
 const struct converter celeba_64_converter = {
-    .summary = "CelebA: the faces resized and cropped to 64x64 as Fuel does, into celeba_64.hdf5",
+    .summary = "CelebA faces resized and cropped to 64x64 as Fuel does into celeba_64.hdf5",
     .inputs = {CELEBA_IMAGES, CELEBA_ATTRIBUTES},
     .input_count = CELEBA_FILE_COUNT,
     .output_file = "celeba_64.hdf5",

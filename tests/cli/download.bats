@@ -47,7 +47,7 @@ teardown() {
     run --separate-stderr fuel-download nosuchset
     [ "$status" -eq 2 ]
     [ -z "$output" ]
-    [ "$stderr" = "fuel-download: unknown dataset: nosuchset; datasets: binarized_mnist, cifar10, cifar100, fashion_mnist, iris, mnist, svhn" ]
+    [ "$stderr" = "fuel-download: unknown dataset: nosuchset; datasets: binarized_mnist, celeba, cifar10, cifar100, dogs_vs_cats, fashion_mnist, iris, mnist, svhn" ]
     run --separate-stderr fuel-download mnsit
     [ "$status" -eq 2 ]
     [ "$stderr" = "fuel-download: unknown dataset: mnsit; did you mean \`mnist\`?" ]

@@ -225,7 +225,7 @@ f.attrs["split"] = rows
     [ "$stderr" = "fuel-fetch: missing dataset name; see 'fuel-fetch -h'" ]
     run --separate-stderr fuel fetch nosuch
     [ "$status" -eq 2 ]
-    [ "$stderr" = "fuel-fetch: unknown dataset: nosuch; datasets: binarized_mnist, cifar10, cifar100, fashion_mnist, iris, mnist, svhn" ]
+    [ "$stderr" = "fuel-fetch: unknown dataset: nosuch; datasets: binarized_mnist, celeba, cifar10, cifar100, dogs_vs_cats, fashion_mnist, iris, mnist, svhn" ]
     run --separate-stderr fuel fetch svhn
     [ "$status" -eq 2 ]
     [ "$stderr" = "fuel-fetch: svhn needs a format, 1 or 2: none given; see 'fuel-fetch -h'" ]

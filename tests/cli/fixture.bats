@@ -17,6 +17,9 @@ DATASETS=(
     "iris|iris|iris.hdf5"
     "svhn 1|svhn1|svhn_format_1.hdf5"
     "svhn 2|svhn2|svhn_format_2.hdf5"
+    "celeba aligned_cropped|celeba|celeba_aligned_cropped.hdf5"
+    "celeba 64|celeba|celeba_64.hdf5"
+    "dogs_vs_cats|dogs_vs_cats|dogs_vs_cats.hdf5"
 )
 
 setup() {
@@ -70,7 +73,8 @@ layout_matches() {
 
 @test "values are plausible: labels in range, binarized 0/1, iris positive, svhn boxes inside" {
     declare -A keys=([mnist]=mnist [fashion_mnist]=fashion_mnist [binarized_mnist]=binarized_mnist
-        [cifar10]=cifar10 [cifar100]=cifar100 [iris]=iris ["svhn 1"]=svhn1 ["svhn 2"]=svhn2)
+        [cifar10]=cifar10 [cifar100]=cifar100 [iris]=iris ["svhn 1"]=svhn1 ["svhn 2"]=svhn2
+        ["celeba aligned_cropped"]=celeba ["celeba 64"]=celeba [dogs_vs_cats]=dogs_vs_cats)
     for entry in "${DATASETS[@]}"; do
         IFS='|' read -r words raw file <<<"$entry"
         # shellcheck disable=SC2086
@@ -108,7 +112,8 @@ layout_matches() {
 
 @test "raw files read back with Python's gzip, pickle, scipy.io.loadmat, h5py and PIL" {
     declare -A keys=([mnist]=mnist [fashion_mnist]=fashion_mnist [binarized_mnist]=binarized_mnist
-        [cifar10]=cifar10 [cifar100]=cifar100 [iris]=iris ["svhn 1"]=svhn1 ["svhn 2"]=svhn2)
+        [cifar10]=cifar10 [cifar100]=cifar100 [iris]=iris ["svhn 1"]=svhn1 ["svhn 2"]=svhn2
+        ["celeba aligned_cropped"]=celeba ["celeba 64"]=celeba [dogs_vs_cats]=dogs_vs_cats)
     for entry in "${DATASETS[@]}"; do
         IFS='|' read -r words raw file <<<"$entry"
         local dir="$BATS_TEST_TMPDIR/$raw"
@@ -272,7 +277,7 @@ assert fixture["examples"] == {"test": 1, "train": 1} and fixture["shuffle"] is 
 @test "bad input: unknown dataset or format (exit 2 with the list), N out of range (exit 2)" {
     run fuel-fixture nosuch -o "$OUT"
     [ "$status" -eq 2 ]
-    [ "$output" = "fuel-fixture: unknown dataset: nosuch; datasets: binarized_mnist, cifar10, cifar100, fashion_mnist, iris, mnist, svhn" ]
+    [ "$output" = "fuel-fixture: unknown dataset: nosuch; datasets: binarized_mnist, celeba, cifar10, cifar100, dogs_vs_cats, fashion_mnist, iris, mnist, svhn" ]
     run fuel-fixture svhn 3 -o "$OUT"
     [ "$status" -eq 2 ]
     [ "$output" = "fuel-fixture: svhn needs a format, 1 or 2: 3; see 'fuel-fixture -h'" ]
@@ -299,7 +304,7 @@ assert fixture["examples"] == {"test": 1, "train": 1} and fixture["shuffle"] is 
     [ "$status" -eq 2 ]
     run fuel-fixture -o "$OUT"
     [ "$status" -eq 2 ]
-    [ "$output" = "fuel-fixture: missing NAME; datasets: mnist, fashion_mnist, cifar10, cifar100, binarized_mnist, iris, svhn 1, svhn 2" ]
+    [ "$output" = "fuel-fixture: missing NAME; datasets: mnist, fashion_mnist, cifar10, cifar100, binarized_mnist, iris, svhn 1, svhn 2, celeba aligned_cropped, celeba 64, dogs_vs_cats" ]
     [ -z "$(ls -A "$OUT")" ]
 }
 

@@ -37,7 +37,7 @@ expect_refusal() {
         fuel fixture cifar
     # Before -h too, and with nothing close, the datasets.
     expect_refusal 2 'fuel-convert: unknown dataset: Mnist; did you mean `mnist`?' fuel convert Mnist -h
-    expect_refusal 2 "fuel-convert: unknown dataset: zebra; datasets: binarized_mnist, cifar10, cifar100, fashion_mnist, iris, mnist, svhn" \
+    expect_refusal 2 "fuel-convert: unknown dataset: zebra; datasets: binarized_mnist, celeba, cifar10, cifar100, dogs_vs_cats, fashion_mnist, iris, mnist, svhn" \
         fuel convert zebra
 }
 
