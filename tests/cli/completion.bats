@@ -66,12 +66,17 @@ convert" ]
 @test "bash: dataset names and formats, built-in" {
     run complete_bash fuel convert ''
     [ "$output" = "binarized_mnist
+celeba
 cifar10
 cifar100
+dogs_vs_cats
 fashion_mnist
 iris
 mnist
 svhn" ]
+    run complete_bash fuel convert celeba ''
+    [ "$output" = "64
+aligned_cropped" ]
     run complete_bash fuel fetch sv
     [ "$output" = svhn ]
     run complete_bash fuel download svhn ''
