@@ -50,8 +50,8 @@ static int refuse(const struct zip_image *image, const char *expected)
                      face->height, face->channels, face->channels == 1 ? "" : "s", expected);
 }
 
-/* The resize and crop into image->output: the row of features, then the resized face
-   (interleaved) and the resize's scratch. */
+/* The resize and crop into image->output: the row of features, then the cropped face
+   (interleaved: the resize's output rows 7 to 70 alone) and the resize's scratch. */
 static int resize(const struct celeba_faces *faces, struct zip_image *image)
 {
     const struct jpeg_image *face = &image->image;
@@ -64,14 +64,12 @@ static int resize(const struct celeba_faces *faces, struct zip_image *image)
     if (result != EXIT_OK)
         return result;
     plan = standard ? plan : &own;
-    size_t resized = (size_t)RESIZED_HEIGHT * CELEBA_SIDE * 3, row = 3 * CELEBA_SIDE * CELEBA_SIDE;
-    size_t scratch = pillow_resample_scratch_size(plan);
-    result = zip_image_reserve(image, resized + scratch + row);
+    size_t row = (size_t)3 * CELEBA_SIDE * CELEBA_SIDE;
+    result = zip_image_reserve(image, 2 * row + pillow_resample_scratch_size(plan));
     if (result == EXIT_OK) {
-        uint8_t *faces_row = image->output, *resized_face = faces_row + row;
-        pillow_resample_run(plan, face->pixels, resized_face + resized, resized_face);
-        jpeg_to_channel_major(resized_face + (size_t)CROP_TOP * CELEBA_SIDE * 3, CELEBA_SIDE,
-                              CELEBA_SIDE, 3, faces_row);
+        uint8_t *features = image->output, *cropped = features + row;
+        pillow_resample_run_rows(plan, face->pixels, cropped + row, CROP_TOP, CELEBA_SIDE, cropped);
+        jpeg_to_channel_major(cropped, CELEBA_SIDE, CELEBA_SIDE, 3, features);
     }
     if (!standard)
         pillow_resample_free(&own);
