@@ -262,6 +262,25 @@ static void resample_columns(const struct pillow_resample *plan, const uint8_t *
 }
 
 #ifdef RESAMPLE_AVX2
+/* COUNT pixels of CHANNELS bytes from SOURCE (SOURCE_STEP bytes apart) to TARGET (TARGET_STEP
+   apart): a row into a column of the transposed image, or back. */
+static void copy_pixels(const uint8_t *source, size_t source_step, uint8_t *target,
+                        size_t target_step, uint32_t count, size_t channels)
+{
+    if (channels == 3) {
+        for (uint32_t pixel = 0; pixel < count; pixel++, source += source_step,
+                      target += target_step) {
+            target[0] = source[0];
+            target[1] = source[1];
+            target[2] = source[2];
+        }
+        return;
+    }
+    for (uint32_t pixel = 0; pixel < count; pixel++, source += source_step, target += target_step)
+        for (size_t channel = 0; channel < channels; channel++)
+            target[channel] = source[channel];
+}
+
 /* resample_rows through the vertical kernel: the ROWS input rows from FIRST_ROW transposed into
    TRANSPOSED (each input column a row of ROWS pixels), each output column summed over its input
    columns as the vertical pass sums rows (the same sums, pixel by pixel), then transposed back
@@ -275,12 +294,9 @@ static void resample_rows_transposed(const struct pillow_resample *plan, const u
     size_t input_stride = (size_t)axis->input_size * channels;
     size_t output_stride = (size_t)axis->output_size * channels;
     uint8_t *columns = transposed + (size_t)axis->input_size * column_bytes;
-    for (uint32_t row = 0; row < rows; row++) {
-        const uint8_t *source = input + (size_t)(first_row + row) * input_stride;
-        for (uint32_t column = 0; column < axis->input_size; column++)
-            memcpy(transposed + column * column_bytes + row * channels, source + column * channels,
-                   channels);
-    }
+    for (uint32_t row = 0; row < rows; row++)
+        copy_pixels(input + (size_t)(first_row + row) * input_stride, channels,
+                    transposed + row * channels, column_bytes, axis->input_size, channels);
     for (uint32_t column = 0; column < axis->output_size; column++) {
         const int32_t *weights = axis->weights + (size_t)column * axis->taps;
         uint8_t *target = columns + column * column_bytes;
@@ -295,9 +311,8 @@ static void resample_rows_transposed(const struct pillow_resample *plan, const u
         }
     }
     for (uint32_t row = 0; row < rows; row++)
-        for (uint32_t column = 0; column < axis->output_size; column++)
-            memcpy(output + row * output_stride + column * channels,
-                   columns + column * column_bytes + row * channels, channels);
+        copy_pixels(columns + row * channels, column_bytes, output + row * output_stride, channels,
+                    axis->output_size, channels);
 }
 #endif
 
