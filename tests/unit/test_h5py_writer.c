@@ -488,12 +488,14 @@ static void test_int32_shapes_and_labels_name(void **state)
     int index;
     assert_int_equal(h5py_writer_add_source(writer, &images, &index), EXIT_OK);
     uint8_t pixels[6] = {1, 2, 3, 4, 5, 6};
-    uint16_t first_shape[3] = {3, 2, 1}, second_shape[3] = {1, 1, 60000};
-    uint8_t *wide = calloc(60000, 1);
+    /* The second, 300000 bytes, is written straight from the caller's memory. */
+    uint16_t first_shape[3] = {3, 2, 1}, second_shape[3] = {3, 100, 1000};
+    uint8_t *wide = malloc(300000);
     assert_non_null(wide);
+    for (size_t index = 0; index < 300000; index++)
+        wide[index] = (uint8_t)(index % 251);
     assert_int_equal(h5py_writer_write_variable(writer, index, 0, pixels, first_shape), EXIT_OK);
     assert_int_equal(h5py_writer_write_variable(writer, index, 1, wide, second_shape), EXIT_OK);
-    free(wide);
     assert_int_equal(h5py_writer_add_split(writer, "train", NULL, 0, 2), EXIT_OK);
     assert_int_equal(h5py_writer_finish(writer, &attributes), EXIT_OK);
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -502,8 +504,22 @@ static void test_int32_shapes_and_labels_name(void **state)
     assert_true(H5Tequal(shapes_type, H5T_STD_I32LE) > 0);
     int32_t values[6];
     assert_true(H5Dread(shapes, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) >= 0);
-    const int32_t expected[6] = {3, 2, 1, 1, 1, 60000};
+    const int32_t expected[6] = {3, 2, 1, 3, 100, 1000};
     assert_memory_equal(values, expected, sizeof expected);
+    hid_t features = H5Dopen2(file, "image_features", H5P_DEFAULT);
+    hid_t memory = H5Tvlen_create(H5T_NATIVE_UINT8);
+    hvl_t rows[2];
+    assert_true(H5Dread(features, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) >= 0);
+    assert_int_equal(rows[0].len, 6);
+    assert_memory_equal(rows[0].p, pixels, 6);
+    assert_int_equal(rows[1].len, 300000);
+    assert_memory_equal(rows[1].p, wide, 300000);
+    hid_t space = H5Dget_space(features);
+    H5Dvlen_reclaim(memory, space, H5P_DEFAULT, rows);
+    H5Sclose(space);
+    H5Tclose(memory);
+    H5Dclose(features);
+    free(wide);
     assert_true(H5Lexists(file, "image_features_shapes_labels", H5P_DEFAULT) > 0);
     assert_true(H5Lexists(file, "image_features_vlen_axis_labels", H5P_DEFAULT) == 0);
     hid_t labels = H5Dopen2(file, "image_features_shapes_labels", H5P_DEFAULT);
