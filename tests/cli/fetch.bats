@@ -250,7 +250,7 @@ f.attrs["split"] = rows
     [[ "$output" == *"
 datasets:
 "*"
-  mnist            handwritten digits"* ]]
+  mnist "*" handwritten digits"* ]]
 }
 
 @test "raw files that do not convert: exit 4, raw files kept for a later run, no HDF5 file" {
