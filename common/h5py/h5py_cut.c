@@ -23,6 +23,7 @@ static int source_declare(struct h5py_writer *writer, const struct cut_source *c
     struct h5py_source_declaration source = {
         .name = cut->name, .type = element_type_of(cut->dtype), .rank = cut->rank,
         .variable_length = cut->variable_length, .example_rank = cut->example_rank,
+        .int32_shapes = cut->int32_shapes, .shape_labels_dataset = cut->shape_labels_dataset,
     };
     for (int axis = 0; axis < cut->rank; axis++) {
         source.shape[axis] = cut->shape[axis];

@@ -88,6 +88,19 @@ assert shapes[:, 1:].max() == 500 and shapes[:, 1:].min() >= 180, shapes' "$BATS
     [ "$output" = "cat.1.jpg cat.2.jpg dog.1.jpg dog.3.jpg dog.2.jpg dog.0.jpg cat.3.jpg cat.0.jpg" ]
 }
 
+@test "a cut of Fuel's file keeps its layout: int32 shapes, image_features_shapes_labels" {
+    run fuel-fixture --from "$EXPECTED" -n 2 -o "$OUT"
+    [ "$status" -eq 0 ]
+    run $PYTHON -c '
+import h5py, sys
+cut, parent = h5py.File(sys.argv[1]), h5py.File(sys.argv[2])
+assert sorted(cut) == sorted(parent), sorted(cut)
+assert cut["image_features_shapes"].dtype == "int32"
+assert cut["image_features_shapes"][...].tolist() == parent["image_features_shapes"][[0, 1, 8, 9]].tolist()' \
+        "$OUT/dogs_vs_cats.hdf5" "$EXPECTED"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
 @test "missing inputs: Fuel's message, exit 3" {
     rm "$WORK"/*.zip
     refused 3 "2 required files not found: $WORK/dogs_vs_cats.train.zip and 1 more (-v lists them); Did you forget to run fuel-download?"
