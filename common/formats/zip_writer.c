@@ -4,6 +4,7 @@
    gives other bytes (the UT extra field keeps the UTC time). */
 #include "zip_writer.h"
 
+#include "archive_header.h"
 #include "common/base/error.h"
 
 #include <archive.h>
@@ -45,22 +46,8 @@ int zip_writer_open(struct zip_writer **writer, const char *path, int64_t mtime)
 static int add_header(struct zip_writer *writer, const char *name, mode_t type, mode_t mode,
                       int64_t size)
 {
-    struct archive_entry *entry = archive_entry_new();
-    if (entry == NULL)
-        return error_set(EXIT_OTHER, "cannot write archive: %s: out of memory", writer->path);
-    archive_entry_set_pathname(entry, name);
-    archive_entry_set_filetype(entry, type);
-    archive_entry_set_perm(entry, mode);
-    archive_entry_set_size(entry, size);
-    archive_entry_set_mtime(entry, (time_t)writer->mtime, 0);
-    archive_entry_set_uid(entry, 0);
-    archive_entry_set_gid(entry, 0);
-    int status = archive_write_header(writer->archive, entry);
-    archive_entry_free(entry);
-    if (status != ARCHIVE_OK)
-        return error_set(EXIT_WRITE, "cannot write archive: %s: %s: %s", writer->path, name,
-                         archive_error_string(writer->archive));
-    return EXIT_OK;
+    return archive_header_write(writer->archive, writer->path, name, type, mode, size,
+                                writer->mtime);
 }
 
 int zip_writer_add_directory(struct zip_writer *writer, const char *name)
