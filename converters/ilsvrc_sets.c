@@ -54,6 +54,21 @@ static int class_of_member(const struct ilsvrc_conversion *conversion, const cha
     return EXIT_OK;
 }
 
+/* The job of the image LABEL, member NAME of SPLIT: *JOB NULL when --skip-bad listed it as bad
+   (it is left out), *PATCHED when a patch image filled it. */
+static int job_start(struct ilsvrc_conversion *conversion, enum ilsvrc_split split,
+                     const char *label, const char *name, struct ilsvrc_job **job, bool *patched)
+{
+    *job = NULL;
+    *patched = false;
+    if (!conversion->checking && ilsvrc_is_bad(conversion, label))
+        return EXIT_OK;
+    int result = ilsvrc_next_job(conversion, label, job);
+    if (result == EXIT_OK)
+        result = fill_from_patch(conversion, split, name, *job, patched);
+    return result;
+}
+
 struct train_walk {
     const char *path;
     uint64_t seen;    /* images of the archive met so far */
@@ -71,14 +86,12 @@ static int queue_sorted_member(struct ilsvrc_conversion *conversion, struct trai
         return error_set(EXIT_CORRUPT_INPUT, "too many training images: %s: more than the "
                          "%" PRIu64 " the devkit's num_train_images add up to", walk->path,
                          conversion->devkit.train_images);
-    if (!conversion->checking && ilsvrc_is_bad(conversion, label))
-        return EXIT_OK;
     struct ilsvrc_job *job;
     bool patched;
-    int result = ilsvrc_next_job(conversion, label, &job);
-    if (result == EXIT_OK)
-        result = fill_from_patch(conversion, SPLIT_TRAIN, member, job, &patched);
-    if (result == EXIT_OK && !patched) {
+    int result = job_start(conversion, SPLIT_TRAIN, label, member, &job, &patched);
+    if (result != EXIT_OK || job == NULL)
+        return result;
+    if (!patched) {
         result = ilsvrc_job_reserve(job, sorted_members_size(inner, rank));
         if (result == EXIT_OK)
             result = sorted_members_read(inner, rank, job->bytes);
@@ -169,14 +182,12 @@ static int queue_flat_member(struct ilsvrc_conversion *conversion, enum ilsvrc_s
                          "members its headers list", path, name);
     char label[4400];
     snprintf(label, sizeof label, "%s: %s", path, name);
-    if (!conversion->checking && ilsvrc_is_bad(conversion, label))
-        return EXIT_OK;
     struct ilsvrc_job *job;
     bool patched;
-    int result = ilsvrc_next_job(conversion, label, &job);
-    if (result == EXIT_OK)
-        result = fill_from_patch(conversion, split, name, job, &patched);
-    if (result == EXIT_OK && !patched) {
+    int result = job_start(conversion, split, label, name, &job, &patched);
+    if (result != EXIT_OK || job == NULL)
+        return result;
+    if (!patched) {
         result = ilsvrc_job_reserve(job, size);
         if (result == EXIT_OK)
             result = archive_stream_read_exactly(stream, job->bytes, job->size);

@@ -6,10 +6,12 @@
 #include "downloaders/adult.h"
 #include "downloaders/binarized_mnist.h"
 #include "downloaders/caltech101_silhouettes.h"
+#include "downloaders/celeba.h"
 #include "downloaders/cifar10.h"
 #include "downloaders/cifar100.h"
 #include "downloaders/ilsvrc2010.h"
 #include "downloaders/ilsvrc2012.h"
+#include "downloaders/dogs_vs_cats.h"
 #include "downloaders/iris.h"
 #include "downloaders/manifest.h"
 #include "downloaders/mnist.h"
@@ -25,9 +27,10 @@
 
 /* The converters, each in converters/NAME.c. */
 extern const struct converter adult_converter, binarized_mnist_converter,
-    caltech101_silhouettes_16_converter, caltech101_silhouettes_28_converter, cifar10_converter,
-    cifar100_converter, fashion_mnist_converter, ilsvrc2010_converter, ilsvrc2012_converter,
-    iris_converter, mnist_converter, svhn_format_1_converter, svhn_format_2_converter;
+    caltech101_silhouettes_16_converter, caltech101_silhouettes_28_converter, celeba_64_converter,
+    celeba_aligned_cropped_converter, cifar10_converter, cifar100_converter, dogs_vs_cats_converter,
+    fashion_mnist_converter, ilsvrc2010_converter, ilsvrc2012_converter, iris_converter,
+    mnist_converter, svhn_format_1_converter, svhn_format_2_converter;
 
 #define FILES(table) .files = table, .file_count = sizeof table / sizeof table[0]
 
@@ -61,6 +64,22 @@ const struct dataset caltech101_silhouettes_28_dataset = {
     .converter = &caltech101_silhouettes_28_converter,
 };
 
+const struct dataset celeba_aligned_cropped_dataset = {
+    .name = "celeba",
+    .variant = "aligned_cropped",
+    .summary = "202599 celebrity faces, 178x218, with 40 attributes each",
+    FILES(celeba_files),
+    .converter = &celeba_aligned_cropped_converter,
+};
+
+const struct dataset celeba_64_dataset = {
+    .name = "celeba",
+    .variant = "64",
+    .summary = "202599 celebrity faces resized and cropped to 64x64, with 40 attributes each",
+    FILES(celeba_files),
+    .converter = &celeba_64_converter,
+};
+
 const struct dataset cifar10_dataset = {
     .name = "cifar10",
     .summary = "10 classes of 32x32 colour images, 50000 train + 10000 test",
@@ -73,6 +92,13 @@ const struct dataset cifar100_dataset = {
     .summary = "100 classes of 32x32 colour images, 50000 train + 10000 test",
     FILES(cifar100_files),
     .converter = &cifar100_converter,
+};
+
+const struct dataset dogs_vs_cats_dataset = {
+    .name = "dogs_vs_cats",
+    .summary = "Kaggle's photos of cats and dogs, 25000 labelled + 12500 test, sizes vary",
+    FILES(dogs_vs_cats_files),
+    .converter = &dogs_vs_cats_converter,
 };
 
 const struct dataset fashion_mnist_dataset = {
@@ -133,8 +159,11 @@ const struct dataset *const datasets[] = {
     &binarized_mnist_dataset,
     &caltech101_silhouettes_16_dataset,
     &caltech101_silhouettes_28_dataset,
+    &celeba_aligned_cropped_dataset,
+    &celeba_64_dataset,
     &cifar10_dataset,
     &cifar100_dataset,
+    &dogs_vs_cats_dataset,
     &fashion_mnist_dataset,
     &ilsvrc2010_dataset,
     &ilsvrc2012_dataset,

@@ -151,11 +151,7 @@ static int write_class_tar(struct fixture_writing *writing, int class, const cha
         result = add_image(archive, &writing->random, name, train_kind(image), gzip,
                            &writing->image);
     }
-    if (result == EXIT_OK)
-        return tar_writer_close(archive);
-    if (archive != NULL)
-        tar_writer_abandon(archive);
-    return result;
+    return tar_writer_finish(archive, result);
 }
 
 static int write_train(struct fixture_writing *writing)
@@ -177,11 +173,7 @@ static int write_train(struct fixture_writing *writing)
             result = tar_writer_add_file(archive, name, inner);
         unlink(inner);
     }
-    if (result == EXIT_OK)
-        return tar_writer_close(archive);
-    if (archive != NULL)
-        tar_writer_abandon(archive);
-    return result;
+    return tar_writer_finish(archive, result);
 }
 
 /* The validation or test archive: COUNT images PREFIX%08u.JPEG (from 1), unsorted. */
@@ -199,11 +191,7 @@ static int write_flat(struct fixture_writing *writing, size_t file, const char *
         result = add_image(archive, &writing->random, name, index % 5 == 4 ? KIND_GREY : KIND_RGB,
                            false, &writing->image);
     }
-    if (result == EXIT_OK)
-        return tar_writer_close(archive);
-    if (archive != NULL)
-        tar_writer_abandon(archive);
-    return result;
+    return tar_writer_finish(archive, result);
 }
 
 /* The ids (1..LEAVES) of COUNT images' classes, one a line, drawn from STREAM. */
@@ -309,11 +297,7 @@ static int write_devkit(struct fixture_writing *writing)
         result = tar_writer_add_bytes(archive, member, truth, truth_size);
     unlink(meta);
     free(truth);
-    if (result == EXIT_OK)
-        return tar_writer_close(archive);
-    if (archive != NULL)
-        tar_writer_abandon(archive);
-    return result;
+    return tar_writer_finish(archive, result);
 }
 
 /* 2010: the test ground truth beside the archives. */
@@ -358,11 +342,7 @@ static int write_patches(struct fixture_writing *writing)
         if (writing->request->examples[split] > 0 && (split > 0 || first_class < LEAVES))
             result = add_image(archive, &writing->random, names[split], KIND_RGB, false,
                                &writing->image);
-    if (result == EXIT_OK)
-        return tar_writer_close(archive);
-    if (archive != NULL)
-        tar_writer_abandon(archive);
-    return result;
+    return tar_writer_finish(archive, result);
 }
 
 int ilsvrc_fixture_write(const struct fixture_request *request, const char *directory,

@@ -2,6 +2,7 @@
 #include "field_rows.h"
 
 #include "common/base/error.h"
+#include "text_source.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -21,18 +22,16 @@ struct field_row_reader {
 int field_rows_open(struct field_row_reader **reader, const char *path)
 {
     *reader = calloc(1, sizeof **reader);
-    if (*reader == NULL || ((*reader)->path = strdup(path)) == NULL ||
-        ((*reader)->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0)) == (locale_t)0) {
+    if (*reader == NULL || ((*reader)->path = strdup(path)) == NULL) {
         field_rows_close(*reader);
         *reader = NULL;
         return error_set(EXIT_OTHER, "cannot read: %s: out of memory", path);
     }
-    (*reader)->file = fopen(path, "rb");
-    if ((*reader)->file == NULL) {
-        int code = error_set(EXIT_MISSING_INPUT, "cannot open: %s: %s", path, strerror(errno));
+    int opened = text_source_open(path, &(*reader)->file, &(*reader)->c_locale);
+    if (opened != EXIT_OK) {
         field_rows_close(*reader);
         *reader = NULL;
-        return code;
+        return opened;
     }
     return EXIT_OK;
 }
@@ -65,16 +64,6 @@ static int read_line(struct field_row_reader *reader, bool *end)
     return EXIT_OK;
 }
 
-static char *trim(char *text)
-{
-    while (*text == ' ' || *text == '\t')
-        text++;
-    size_t length = strlen(text);
-    while (length > 0 && strchr(" \t\r\v\f", text[length - 1]) != NULL)
-        text[--length] = '\0';
-    return text;
-}
-
 static void split_fields(char *text, struct field_row *row)
 {
     row->count = 0;
@@ -83,7 +72,7 @@ static void split_fields(char *text, struct field_row *row)
         if (comma != NULL)
             *comma = '\0';
         if (row->count < FIELD_ROWS_MAX_FIELDS)
-            row->fields[row->count] = trim(text);
+            row->fields[row->count] = text_trim(text);
         row->count++;
         if (comma == NULL || row->count > FIELD_ROWS_MAX_FIELDS)
             break;
@@ -99,7 +88,7 @@ int field_rows_next(struct field_row_reader *reader, struct field_row *row, bool
         int status = read_line(reader, &end);
         if (status != EXIT_OK || end)
             return status;
-        char *text = trim(reader->text);
+        char *text = text_trim(reader->text);
         if (text[0] == '\0' || text[0] == '|')
             continue;
         split_fields(text, row);
@@ -136,10 +125,7 @@ void field_rows_close(struct field_row_reader *reader)
 {
     if (reader == NULL)
         return;
-    if (reader->file != NULL)
-        fclose(reader->file);
-    if (reader->c_locale != (locale_t)0)
-        freelocale(reader->c_locale);
+    text_source_close(reader->file, reader->c_locale);
     free(reader->path);
     free(reader);
 }

@@ -24,6 +24,7 @@ static int source_declare(struct h5py_writer *writer, const struct cut_source *c
         .name = cut->name, .type = element_type_of(cut->dtype), .rank = cut->rank,
         .variable_length = cut->variable_length, .example_rank = cut->example_rank,
         .string_length = cut->string_length,
+        .int32_shapes = cut->int32_shapes, .shape_labels_dataset = cut->shape_labels_dataset,
     };
     if (cut->string_length > 0)
         source.type = ELEMENT_STRING;

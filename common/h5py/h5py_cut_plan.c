@@ -76,6 +76,8 @@ static int source_describe(struct cut_plan *plan, size_t index)
         source->example_rank = (int)parent->shapes_columns;
     for (size_t axis = 0; axis < parent->shape_label_count; axis++)
         source->shape_labels[axis] = parent->shape_labels[axis];
+    source->int32_shapes = parent->shapes_int32;
+    source->shape_labels_dataset = parent->shape_labels_name;
     return EXIT_OK;
 }
 

@@ -31,6 +31,8 @@ struct cut_source {
     bool variable_length;
     int example_rank;
     const char *shape_labels[CUT_MAX_RANK];
+    bool int32_shapes;                /* the parent's shapes layout, kept */
+    const char *shape_labels_dataset;
     size_t example_bytes; /* fixed-shape sources: bytes of one example */
     size_t string_length; /* numpy S<n> sources: n; 0 for numbers */
 };

@@ -54,6 +54,11 @@ struct h5py_source_declaration {
     int example_rank;
     const char *shape_labels[H5PY_MAX_RANK];
     size_t string_length; /* ELEMENT_STRING: the bytes of each string (numpy S<n>), 1 or more */
+    /* Variable-length sources: Fuel's SVHN converter writes NAME_shapes as uint16 and the labels
+       scale as NAME_vlen_axis_labels; its Dogs vs Cats converter writes int32 shapes and
+       NAME_shapes_labels. Readers find both through the scales' names. */
+    bool int32_shapes;
+    const char *shape_labels_dataset; /* the labels scale's dataset name; NULL: NAME_vlen_axis_labels */
 };
 
 struct h5py_attributes {

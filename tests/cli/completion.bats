@@ -97,14 +97,19 @@ mnist.hdf5" ]
     [ "$output" = "adult
 binarized_mnist
 caltech101_silhouettes
+celeba
 cifar10
 cifar100
+dogs_vs_cats
 fashion_mnist
 ilsvrc2010
 ilsvrc2012
 iris
 mnist
 svhn" ]
+    run complete_bash fuel convert celeba ''
+    [ "$output" = "64
+aligned_cropped" ]
     run complete_bash fuel fetch sv
     [ "$output" = svhn ]
     run complete_bash fuel download svhn ''

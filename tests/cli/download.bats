@@ -48,7 +48,7 @@ teardown() {
     run --separate-stderr fuel-download nosuchset
     [ "$status" -eq 2 ]
     [ -z "$output" ]
-    [ "$stderr" = "fuel-download: unknown dataset: nosuchset; datasets: adult, binarized_mnist, caltech101_silhouettes, cifar10, cifar100, fashion_mnist, ilsvrc2010, ilsvrc2012, iris, mnist, svhn" ]
+    [ "$stderr" = "fuel-download: unknown dataset: nosuchset; datasets: adult, binarized_mnist, caltech101_silhouettes, celeba, cifar10, cifar100, dogs_vs_cats, fashion_mnist, ilsvrc2010, ilsvrc2012, iris, mnist, svhn" ]
     run --separate-stderr fuel-download mnsit
     [ "$status" -eq 2 ]
     [ "$stderr" = "fuel-download: unknown dataset: mnsit; did you mean \`mnist\`?" ]

@@ -225,7 +225,7 @@ f.attrs["split"] = rows
     [ "$stderr" = "fuel-fetch: missing dataset name; see 'fuel-fetch -h'" ]
     run --separate-stderr fuel fetch nosuch
     [ "$status" -eq 2 ]
-    [ "$stderr" = "fuel-fetch: unknown dataset: nosuch; datasets: adult, binarized_mnist, caltech101_silhouettes, cifar10, cifar100, fashion_mnist, ilsvrc2010, ilsvrc2012, iris, mnist, svhn" ]
+    [ "$stderr" = "fuel-fetch: unknown dataset: nosuch; datasets: adult, binarized_mnist, caltech101_silhouettes, celeba, cifar10, cifar100, dogs_vs_cats, fashion_mnist, ilsvrc2010, ilsvrc2012, iris, mnist, svhn" ]
     run --separate-stderr fuel fetch svhn
     [ "$status" -eq 2 ]
     [ "$stderr" = "fuel-fetch: svhn needs a format, 1 or 2: none given; see 'fuel-fetch -h'" ]

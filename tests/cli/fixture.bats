@@ -21,6 +21,9 @@ DATASETS=(
     "adult|adult|adult.hdf5|-n train=41"
     "caltech101_silhouettes 16|caltech101_silhouettes16|caltech101_silhouettes16.hdf5"
     "caltech101_silhouettes 28|caltech101_silhouettes28|caltech101_silhouettes28.hdf5"
+    "celeba aligned_cropped|celeba|celeba_aligned_cropped.hdf5"
+    "celeba 64|celeba|celeba_64.hdf5"
+    "dogs_vs_cats|dogs_vs_cats|dogs_vs_cats.hdf5"
 )
 
 setup() {
@@ -75,7 +78,8 @@ layout_matches() {
 @test "values are plausible: labels in range, binarized 0/1, iris positive, svhn boxes inside" {
     declare -A keys=([mnist]=mnist [fashion_mnist]=fashion_mnist [binarized_mnist]=binarized_mnist
         [cifar10]=cifar10 [cifar100]=cifar100 [iris]=iris ["svhn 1"]=svhn1 ["svhn 2"]=svhn2
-        [adult]=adult ["caltech101_silhouettes 16"]=caltech16 ["caltech101_silhouettes 28"]=caltech28)
+        [adult]=adult ["caltech101_silhouettes 16"]=caltech16 ["caltech101_silhouettes 28"]=caltech28
+        ["celeba aligned_cropped"]=celeba ["celeba 64"]=celeba [dogs_vs_cats]=dogs_vs_cats)
     for entry in "${DATASETS[@]}"; do
         IFS='|' read -r words raw file _ <<<"$entry"
         # shellcheck disable=SC2086
@@ -114,7 +118,8 @@ layout_matches() {
 @test "raw files read back with Python's gzip, pickle, scipy.io.loadmat, h5py and PIL" {
     declare -A keys=([mnist]=mnist [fashion_mnist]=fashion_mnist [binarized_mnist]=binarized_mnist
         [cifar10]=cifar10 [cifar100]=cifar100 [iris]=iris ["svhn 1"]=svhn1 ["svhn 2"]=svhn2
-        [adult]=adult ["caltech101_silhouettes 16"]=caltech16 ["caltech101_silhouettes 28"]=caltech28)
+        [adult]=adult ["caltech101_silhouettes 16"]=caltech16 ["caltech101_silhouettes 28"]=caltech28
+        ["celeba aligned_cropped"]=celeba ["celeba 64"]=celeba [dogs_vs_cats]=dogs_vs_cats)
     for entry in "${DATASETS[@]}"; do
         IFS='|' read -r words raw file _ <<<"$entry"
         local dir="$BATS_TEST_TMPDIR/$raw"
@@ -318,7 +323,7 @@ assert fixture["examples"] == {"test": 1, "train": 1} and fixture["shuffle"] is 
 @test "bad input: unknown dataset or format (exit 2 with the list), N out of range (exit 2)" {
     run fuel-fixture nosuch -o "$OUT"
     [ "$status" -eq 2 ]
-    [ "$output" = "fuel-fixture: unknown dataset: nosuch; datasets: adult, binarized_mnist, caltech101_silhouettes, cifar10, cifar100, fashion_mnist, ilsvrc2010, ilsvrc2012, iris, mnist, svhn" ]
+    [ "$output" = "fuel-fixture: unknown dataset: nosuch; datasets: adult, binarized_mnist, caltech101_silhouettes, celeba, cifar10, cifar100, dogs_vs_cats, fashion_mnist, ilsvrc2010, ilsvrc2012, iris, mnist, svhn" ]
     run fuel-fixture svhn 3 -o "$OUT"
     [ "$status" -eq 2 ]
     [ "$output" = "fuel-fixture: svhn needs a format, 1 or 2: 3; see 'fuel-fixture -h'" ]
@@ -345,7 +350,7 @@ assert fixture["examples"] == {"test": 1, "train": 1} and fixture["shuffle"] is 
     [ "$status" -eq 2 ]
     run fuel-fixture -o "$OUT"
     [ "$status" -eq 2 ]
-    [ "$output" = "fuel-fixture: missing NAME; datasets: mnist, fashion_mnist, cifar10, cifar100, binarized_mnist, iris, svhn 1, svhn 2, adult, caltech101_silhouettes 16, caltech101_silhouettes 28, ilsvrc2010, ilsvrc2012" ]
+    [ "$output" = "fuel-fixture: missing NAME; datasets: mnist, fashion_mnist, cifar10, cifar100, binarized_mnist, iris, svhn 1, svhn 2, adult, caltech101_silhouettes 16, caltech101_silhouettes 28, ilsvrc2010, ilsvrc2012, celeba aligned_cropped, celeba 64, dogs_vs_cats" ]
     [ -z "$(ls -A "$OUT")" ]
 }
 

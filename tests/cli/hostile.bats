@@ -70,6 +70,22 @@ ilsvrc2012/jpeg_bomb               4  cannot decode JPEG: CASE/ILSVRC2012_img_va
 ilsvrc2012/gzip_bomb               4  image too large: CASE/ILSVRC2012_img_val.tar: ILSVRC2012_val_00000002.JPEG: more than 67108864 bytes once inflated
 ilsvrc2012/outer_not_tar           4  cannot open archive: CASE/ILSVRC2012_img_train.tar: Unrecognized archive format
 ilsvrc2012/meta_deep_cells         0  /ilsvrc2012.hdf5
+celeba/attribute_columns           4  malformed attribute list: CASE/list_attr_celeba.txt:5: 39 values after the image name, expected 40
+celeba/attribute_binary            4  malformed attribute list: CASE/list_attr_celeba.txt:1: NUL byte in the line
+celeba/attribute_long_line         4  malformed attribute list: CASE/list_attr_celeba.txt:3: line longer than 4096 bytes
+celeba/zip_truncated               4  cannot read zip directory: CASE/img_align_celeba.zip: no end of central directory record at its end: truncated or followed by other bytes
+celeba/not_a_zip                   4  cannot read zip directory: CASE/img_align_celeba.zip: no end of central directory record
+celeba/jpeg_garbage                4  cannot decode JPEG: CASE/img_align_celeba.zip: img_align_celeba/000003.jpg: Not a JPEG file: starts with 0x47 0x49
+celeba/jpeg_bomb                   4  cannot decode JPEG: CASE/img_align_celeba.zip: img_align_celeba/000003.jpg: declares 65000x65000 pixels, more than the 16777216 allowed
+celeba/member_escape               4  refusing archive member: CASE/img_align_celeba.zip: ../../../tmp/fuel-escaped: path with a ".." component
+celeba/directory_count             4  cannot read zip directory: CASE/img_align_celeba.zip: holds 11 entries, its end record lists 65535
+dogs_vs_cats/zip_truncated         4  cannot read zip directory: CASE/dogs_vs_cats.train.zip: no end of central directory record at its end: truncated or followed by other bytes
+dogs_vs_cats/not_a_zip             4  cannot read zip directory: CASE/dogs_vs_cats.train.zip: no end of central directory record
+dogs_vs_cats/jpeg_garbage          4  cannot decode JPEG: CASE/dogs_vs_cats.train.zip: train/dog.1.jpg:
+dogs_vs_cats/jpeg_bomb             4  cannot decode JPEG: CASE/dogs_vs_cats.train.zip: train/dog.1.jpg: declares 65000x65000 pixels, more than the 16777216 allowed
+dogs_vs_cats/unlabelled            4  not a cat or dog image: CASE/dogs_vs_cats.train.zip: train/hamster.0.jpg: its name starts with neither cat. nor dog.
+dogs_vs_cats/directory_order       4  cannot read archive: CASE/dogs_vs_cats.train.zip: train/cat.0.jpg: where its central directory lists train/dog.3.jpg
+dogs_vs_cats/directory_nul         4  cannot read zip directory: CASE/dogs_vs_cats.train.zip: an entry name holds a NUL byte
 info/empty.hdf5                    4  not an HDF5 file: CASE: file signature not found
 info/text.hdf5                     4  not an HDF5 file: CASE: file signature not found
 info/truncated.hdf5                4  damaged HDF5 file: CASE: truncated file
@@ -124,6 +140,7 @@ check_case() {
     svhn1) run --separate-stderr timeout 120 fuel-convert svhn 1 -d "$path" -o "$out" ;;
     svhn2) run --separate-stderr timeout 120 fuel-convert svhn 2 -d "$path" -o "$out" ;;
     caltech16) run --separate-stderr timeout 120 fuel-convert caltech101_silhouettes 16 -d "$path" -o "$out" ;;
+    celeba) run --separate-stderr timeout 120 fuel-convert celeba 64 -d "$path" -o "$out" ;;
     *) run --separate-stderr timeout 120 fuel-convert "$dataset" -d "$path" -o "$out" ;;
     esac
     local shown=$output

@@ -37,7 +37,7 @@ expect_refusal() {
         fuel fixture cifar
     # Before -h too, and with nothing close, the datasets.
     expect_refusal 2 'fuel-convert: unknown dataset: Mnist; did you mean `mnist`?' fuel convert Mnist -h
-    expect_refusal 2 "fuel-convert: unknown dataset: zebra; datasets: adult, binarized_mnist, caltech101_silhouettes, cifar10, cifar100, fashion_mnist, ilsvrc2010, ilsvrc2012, iris, mnist, svhn" \
+    expect_refusal 2 "fuel-convert: unknown dataset: zebra; datasets: adult, binarized_mnist, caltech101_silhouettes, celeba, cifar10, cifar100, dogs_vs_cats, fashion_mnist, ilsvrc2010, ilsvrc2012, iris, mnist, svhn" \
         fuel convert zebra
 }
 

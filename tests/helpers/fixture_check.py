@@ -4,7 +4,7 @@
 usage: fixture_check.py layout ACTUAL.json EXPECTED.json
          the fuel-info --json documents agree on everything but counts, commands and provenance
        fixture_check.py raw DATASET DIR N
-         reads DIR's raw files back with gzip, pickle, scipy.io.loadmat, h5py, PIL and
+         reads DIR's raw files back with gzip, pickle, scipy.io.loadmat, h5py, zipfile, PIL and
          numpy.loadtxt (Python Fuel's reader of the text files): N examples per split, plausible
          values, MD5SUMS right, every file marked as fuel-fixture's (gzip comment, MAT-file header
          text, a first '#' line)
@@ -26,6 +26,7 @@ import os
 import pickle
 import sys
 import tarfile
+import zipfile
 
 import h5py
 import numpy
@@ -231,13 +232,46 @@ def raw_svhn1(directory, count):
             svhn1_split(archive, split, count)
 
 
+def raw_celeba(directory, count):
+    with zipfile.ZipFile(os.path.join(directory, "img_align_celeba.zip")) as archive:
+        names = archive.namelist()
+        expect(names == ["img_align_celeba/"] + ["img_align_celeba/%06d.jpg" % number
+                                                 for number in range(1, count + 1)], "celeba names")
+        for name in names[1:]:
+            image = Image.open(io.BytesIO(archive.read(name)))
+            expect(image.format == "JPEG" and image.mode == "RGB" and image.size == (178, 218), name)
+    values = numpy.loadtxt(os.path.join(directory, "list_attr_celeba.txt"), dtype="int32",
+                           skiprows=2, usecols=tuple(range(1, 41)), ndmin=2)
+    expect(values.shape == (count, 40) and set(numpy.unique(values)) <= {-1, 1}, "attributes")
+    with open(os.path.join(directory, "list_attr_celeba.txt")) as attributes:
+        expect(attributes.readline().strip() == str(count), "attribute count line")
+        expect(len(attributes.readline().split()) == 40, "attribute names")
+
+
+def raw_dogs_vs_cats(directory, count):
+    modes = []
+    for split, folder in (("train", "train/"), ("test1", "test1/")):
+        with zipfile.ZipFile(os.path.join(directory, "dogs_vs_cats.%s.zip" % split)) as archive:
+            names = archive.namelist()
+            expect(names[0] == folder and len(names) == count + 1, split + ": members")
+            for name in names[1:]:
+                image = Image.open(io.BytesIO(archive.read(name)))
+                expect(image.format == "JPEG" and max(image.size) <= 500, name)
+                modes.append(image.mode)
+                base = name[len(folder):]
+                expect(base.split(".")[0] in ("cat", "dog") if split == "train"
+                       else base.split(".")[0].isdigit(), name)
+    expect(modes.count("L") == (2 if count > 1 else 0), "one grayscale member per archive")
+
+
 def raw(dataset, directory, count):
     readers = {"mnist": raw_mnist, "fashion_mnist": raw_mnist, "binarized_mnist": raw_binarized,
                "iris": raw_iris, "svhn2": raw_svhn2, "svhn1": raw_svhn1, "adult": raw_adult,
                "caltech16": lambda d, c: raw_silhouettes(d, c, 16),
                "caltech28": lambda d, c: raw_silhouettes(d, c, 28),
                "cifar10": lambda d, c: raw_cifar(d, c, False),
-               "cifar100": lambda d, c: raw_cifar(d, c, True)}
+               "cifar100": lambda d, c: raw_cifar(d, c, True), "celeba": raw_celeba,
+               "dogs_vs_cats": raw_dogs_vs_cats}
     readers[dataset](directory, count)
     md5sums(directory)
 
@@ -263,6 +297,13 @@ def plausible(dataset, path):
         expect(features[:, 0].min() >= 17 and features[:, 0].max() <= 90, "adult age")
         expect(features.min() >= 0, "adult: a negative value")
         expect(((features == 1).sum(axis=1) >= 8).all(), "adult: fewer than 8 one-hot ones a row")
+    if dataset == "iris":
+        expect(handle["features"][...].min() > 0, "iris features not positive")
+    if dataset in ("celeba", "dogs_vs_cats"):
+        expect(set(numpy.unique(handle["targets"][...])) <= {0, 1}, "targets not 0/1")
+    if dataset == "dogs_vs_cats":
+        shapes = handle["image_features_shapes"][...]
+        expect(set(shapes[:, 0]) <= {1, 3} and shapes[:, 1:].max() <= 500, "dogs_vs_cats shapes")
     if dataset == "svhn1":
         shapes = handle["features_shapes"][...]
         for index in range(len(shapes)):

@@ -26,7 +26,7 @@ static size_t builtin_count(void)
 static void converter_inputs_are_downloaded_files(void **state)
 {
     (void)state;
-    assert_int_equal(builtin_count(), 13);
+    assert_int_equal(builtin_count(), 16);
     for (size_t index = 0; datasets[index] != NULL; index++) {
         const struct dataset *dataset = datasets[index];
         const struct converter *converter = dataset->converter;

@@ -473,6 +473,66 @@ static void test_variable_length_scales(void **state)
     H5Fclose(file);
 }
 
+/* Fuel's Dogs vs Cats layout: int32 shapes and the labels scale named NAME_shapes_labels. */
+static void test_int32_shapes_and_labels_name(void **state)
+{
+    (void)state;
+    char path[256];
+    path_in_directory(path, sizeof path, "int32_shapes.hdf5");
+    struct h5py_writer *writer;
+    assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
+    struct h5py_source_declaration images = {
+        .name = "image_features", .type = ELEMENT_UINT8, .rank = 1, .shape = {2},
+        .axis_labels = {"batch"}, .variable_length = true, .example_rank = 3,
+        .shape_labels = {"channel", "height", "width"}, .int32_shapes = true,
+        .shape_labels_dataset = "image_features_shapes_labels"};
+    int index;
+    assert_int_equal(h5py_writer_add_source(writer, &images, &index), EXIT_OK);
+    uint8_t pixels[6] = {1, 2, 3, 4, 5, 6};
+    /* The second, 300000 bytes, is written straight from the caller's memory. */
+    uint16_t first_shape[3] = {3, 2, 1}, second_shape[3] = {3, 100, 1000};
+    uint8_t *wide = malloc(300000);
+    assert_non_null(wide);
+    for (size_t index = 0; index < 300000; index++)
+        wide[index] = (uint8_t)(index % 251);
+    assert_int_equal(h5py_writer_write_variable(writer, index, 0, pixels, first_shape), EXIT_OK);
+    assert_int_equal(h5py_writer_write_variable(writer, index, 1, wide, second_shape), EXIT_OK);
+    assert_int_equal(h5py_writer_add_split(writer, "train", NULL, 0, 2), EXIT_OK);
+    assert_int_equal(h5py_writer_finish(writer, &attributes), EXIT_OK);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t shapes = H5Dopen2(file, "image_features_shapes", H5P_DEFAULT);
+    hid_t shapes_type = H5Dget_type(shapes);
+    assert_true(H5Tequal(shapes_type, H5T_STD_I32LE) > 0);
+    int32_t values[6];
+    assert_true(H5Dread(shapes, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) >= 0);
+    const int32_t expected[6] = {3, 2, 1, 3, 100, 1000};
+    assert_memory_equal(values, expected, sizeof expected);
+    hid_t features = H5Dopen2(file, "image_features", H5P_DEFAULT);
+    hid_t memory = H5Tvlen_create(H5T_NATIVE_UINT8);
+    hvl_t rows[2];
+    assert_true(H5Dread(features, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) >= 0);
+    assert_int_equal(rows[0].len, 6);
+    assert_memory_equal(rows[0].p, pixels, 6);
+    assert_int_equal(rows[1].len, 300000);
+    assert_memory_equal(rows[1].p, wide, 300000);
+    hid_t space = H5Dget_space(features);
+    H5Dvlen_reclaim(memory, space, H5P_DEFAULT, rows);
+    H5Sclose(space);
+    H5Tclose(memory);
+    H5Dclose(features);
+    free(wide);
+    assert_true(H5Lexists(file, "image_features_shapes_labels", H5P_DEFAULT) > 0);
+    assert_true(H5Lexists(file, "image_features_vlen_axis_labels", H5P_DEFAULT) == 0);
+    hid_t labels = H5Dopen2(file, "image_features_shapes_labels", H5P_DEFAULT);
+    char name[32];
+    assert_true(H5DSget_scale_name(labels, name, sizeof name) > 0);
+    assert_string_equal(name, "shape_labels");
+    H5Dclose(labels);
+    H5Tclose(shapes_type);
+    H5Dclose(shapes);
+    H5Fclose(file);
+}
+
 /* Many one-example calls cross the block limits; every value must land where it belongs. */
 static void test_blocks(void **state)
 {
@@ -1055,6 +1115,7 @@ int main(void)
         cmocka_unit_test(test_bool_source),
         cmocka_unit_test(test_variable_length_values),
         cmocka_unit_test(test_variable_length_scales),
+        cmocka_unit_test(test_int32_shapes_and_labels_name),
         cmocka_unit_test(test_blocks),
         cmocka_unit_test(test_matches_fuel_references),
         cmocka_unit_test(test_byte_identical_rewrite),
