@@ -16,11 +16,7 @@ SIZE=${SIZE:-20000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 raw=${CELEBA_BENCH_DIR:-$work/raw}
-if [ "$(cat "$raw/SIZE" 2> /dev/null)" != "$SIZE" ]; then
-    mkdir -p "$raw"
-    "$FUEL" fixture celeba 64 --raw -o "$raw" -n "$SIZE" --seed 1 > /dev/null
-    echo "$SIZE" > "$raw/SIZE"
-fi
+raw_fixture "$raw" celeba 64 -n "$SIZE"
 floor_build
 load_note
 echo "  $SIZE faces, img_align_celeba.zip $(du -m "$raw/img_align_celeba.zip" | cut -f1) MB"

@@ -18,12 +18,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 raw=${DOGS_VS_CATS_BENCH_DIR:-$work/raw}
 train=$((SIZE * 2 / 3))
-if [ "$(cat "$raw/SIZE" 2> /dev/null)" != "$SIZE" ]; then
-    mkdir -p "$raw"
-    "$FUEL" fixture dogs_vs_cats --raw -o "$raw" -n "train=$train,test=$((SIZE - train))" --seed 1 \
-        > /dev/null
-    echo "$SIZE" > "$raw/SIZE"
-fi
+raw_fixture "$raw" dogs_vs_cats -n "train=$train,test=$((SIZE - train))"
 floor_build
 load_note
 echo "  $SIZE images, $(du -cm "$raw"/*.zip | tail -n 1 | cut -f1) MB of zips"

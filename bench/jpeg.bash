@@ -72,3 +72,15 @@ jpeg_compare() {
     fi
     return $status
 }
+
+# raw_fixture DIRECTORY FIXTURE-ARGUMENTS...: the raw files `fuel fixture FIXTURE-ARGUMENTS --raw`
+# writes (seed 1) in DIRECTORY, made again only when SIZE differs from the SIZE they were made at.
+raw_fixture() {
+    local directory=$1
+    shift
+    if [ "$(cat "$directory/SIZE" 2> /dev/null)" != "$SIZE" ]; then
+        mkdir -p "$directory"
+        "$FUEL" fixture "$@" --raw -o "$directory" --seed 1 > /dev/null
+        echo "$SIZE" > "$directory/SIZE"
+    fi
+}
