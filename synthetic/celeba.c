@@ -7,6 +7,7 @@
 #include "photos.h"
 
 #include "common/base/error.h"
+#include "common/formats/fixture_marker.h"
 #include "common/formats/zip_writer.h"
 
 #include <inttypes.h>
@@ -31,7 +32,7 @@ static int faces_write(const struct fixture_request *request, const char *direct
     char path[4096];
     fixture_file_path(request, CELEBA_IMAGES, directory, path, sizeof path);
     struct zip_writer *archive;
-    int result = zip_writer_open(&archive, path, request->mtime);
+    int result = zip_writer_open(&archive, path, request->mtime, FIXTURE_MARKER);
     if (result != EXIT_OK)
         return result;
     struct random_state random;
@@ -62,7 +63,7 @@ static void attributes_print(FILE *file, const struct fixture_request *request)
     double frequency[ATTRIBUTES];
     for (int attribute = 0; attribute < ATTRIBUTES; attribute++)
         frequency[attribute] = random_between(&random, 0.02, 0.8);
-    fprintf(file, "%" PRIu64 "\n", request->examples[0]);
+    fprintf(file, "%" PRIu64 " " FIXTURE_TEXT_LINE, request->examples[0]);
     for (int attribute = 0; attribute < ATTRIBUTES; attribute++)
         fprintf(file, "%s ", attribute_names[attribute]);
     fputc('\n', file);

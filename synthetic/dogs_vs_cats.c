@@ -8,6 +8,7 @@
 #include "photos.h"
 
 #include "common/base/error.h"
+#include "common/formats/fixture_marker.h"
 #include "common/formats/zip_writer.h"
 
 #include <stdio.h>
@@ -87,7 +88,7 @@ static int archive_write(const struct fixture_request *request, const char *dire
     char path[4096];
     fixture_file_path(request, split_files[split], directory, path, sizeof path);
     struct zip_writer *archive;
-    int result = zip_writer_open(&archive, path, request->mtime);
+    int result = zip_writer_open(&archive, path, request->mtime, FIXTURE_MARKER);
     if (result != EXIT_OK)
         return result;
     result = members_write(request, split, archive);

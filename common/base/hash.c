@@ -104,6 +104,20 @@ int hash_file(const char *path, enum hash_algorithm algorithm, char hex[HASH_HEX
     return result;
 }
 
+/* Keeps the last HASH_TAIL_BYTES of the file just hashed in DIGESTS->tail. */
+static int read_tail(int descriptor, const char *path, struct file_digests *digests)
+{
+    size_t wanted = digests->size < HASH_TAIL_BYTES ? (size_t)digests->size : HASH_TAIL_BYTES;
+    ssize_t read_count;
+    do
+        read_count = pread(descriptor, digests->tail, wanted, (off_t)(digests->size - wanted));
+    while (read_count < 0 && errno == EINTR);
+    if (read_count < 0)
+        return error_set(EXIT_OTHER, "cannot read: %s: %s", path, strerror(errno));
+    digests->tail_length = (size_t)read_count;
+    return EXIT_OK;
+}
+
 int hash_file_digests(const char *path, struct file_digests *digests)
 {
     *digests = (struct file_digests){0};
@@ -117,6 +131,8 @@ int hash_file_digests(const char *path, struct file_digests *digests)
     if (result == EXIT_OK)
         result = hash_descriptor(descriptor, path, hashes, 2, &digests->size, digests->head,
                                  sizeof digests->head, &digests->head_length);
+    if (result == EXIT_OK)
+        result = read_tail(descriptor, path, digests);
     if (result == EXIT_OK) {
         hash_finish(hashes[0], digests->md5);
         hash_finish(hashes[1], digests->sha256);

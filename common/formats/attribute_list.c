@@ -1,6 +1,6 @@
 /* A bounded reader of CelebA's attribute list: one fixed line buffer, values checked one by one.
-   numpy.loadtxt (what Fuel reads it with) skips blank lines and splits on any whitespace, so this
-   does too; unlike loadtxt it checks the count line and refuses any value but -1 and 1, which
+   numpy.loadtxt (what Fuel reads it with) drops what follows a '#', skips blank lines and splits
+   on any whitespace, so this does too; unlike loadtxt it checks the count line and refuses any value but -1 and 1, which
    Fuel's (value + 1) / 2 would turn into something other than 0 or 1. */
 #include "attribute_list.h"
 
@@ -56,6 +56,9 @@ static int read_line(struct attribute_list *list, bool *read)
     list->text[length] = '\0';
     if (memchr(list->text, '\0', length) != NULL)
         return malformed(list, "NUL byte in the line");
+    char *comment = strchr(list->text, '#');
+    if (comment != NULL)
+        *comment = '\0';
     *read = true;
     return EXIT_OK;
 }

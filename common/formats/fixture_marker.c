@@ -29,10 +29,25 @@ static bool gzip_comment_is_mark(const unsigned char *head, size_t length)
            memcmp(head + offset, FIXTURE_MARKER, mark) == 0 && head[offset + mark] == 0;
 }
 
-bool fixture_marker_found(const unsigned char *head, size_t length)
+/* APPNOTE 4.3.16: a zip ends with its end of central directory record, "PK\5\6", 16 bytes of
+   counts and offsets, the comment's length (2 bytes) and the comment. */
+static bool zip_comment_is_mark(const unsigned char *tail, size_t length)
+{
+    size_t mark = strlen(FIXTURE_MARKER);
+    if (length < 22 + mark)
+        return false;
+    const unsigned char *record = tail + length - 22 - mark;
+    return memcmp(record, "PK\5\6", 4) == 0 && (size_t)(record[20] | record[21] << 8) == mark &&
+           memcmp(record + 22, FIXTURE_MARKER, mark) == 0;
+}
+
+bool fixture_marker_found(const unsigned char *head, size_t length, const unsigned char *tail,
+                          size_t tail_length)
 {
     if (length >= 10 && head[0] == 0x1f && head[1] == 0x8b && head[2] == 8)
         return gzip_comment_is_mark(head, length);
+    if (length >= 4 && memcmp(head, "PK\3\4", 4) == 0)
+        return zip_comment_is_mark(tail, tail_length);
     size_t window = length < 128 ? length : 128, mark = strlen(FIXTURE_MARKER);
     return window >= mark && memmem(head, window, FIXTURE_MARKER, mark) != NULL;
 }

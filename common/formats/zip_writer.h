@@ -7,8 +7,10 @@
 
 struct zip_writer;
 
-/* Creates PATH; every member gets MTIME, owner 0:0 and mode 0644 (directories 0755). */
-int zip_writer_open(struct zip_writer **writer, const char *path, int64_t mtime);
+/* Creates PATH; every member gets MTIME, owner 0:0 and mode 0644 (directories 0755). COMMENT,
+   when not NULL, becomes the archive's comment (at most 65,535 bytes). */
+int zip_writer_open(struct zip_writer **writer, const char *path, int64_t mtime,
+                    const char *comment);
 
 /* A directory entry NAME (written with a trailing '/', as zip tools do). */
 int zip_writer_add_directory(struct zip_writer *writer, const char *name);

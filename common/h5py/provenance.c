@@ -53,7 +53,8 @@ static void *hash_inputs(void *argument)
             break;
         struct input_digest *input = &provenance->inputs[index];
         provenance->result = hash_file_digests(input->path, &input->digests);
-        input->fixture = fixture_marker_found(input->digests.head, input->digests.head_length);
+        input->fixture = fixture_marker_found(input->digests.head, input->digests.head_length,
+                                              input->digests.tail, input->digests.tail_length);
         if (provenance->result != EXIT_OK) {
             snprintf(provenance->message, sizeof provenance->message, "%s", error_message());
             break;

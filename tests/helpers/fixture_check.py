@@ -7,7 +7,7 @@ usage: fixture_check.py layout ACTUAL.json EXPECTED.json
          reads DIR's raw files back with gzip, pickle, scipy.io.loadmat, h5py, zipfile, PIL and
          numpy.loadtxt (Python Fuel's reader of the text files): N examples per split, plausible
          values, MD5SUMS right, every file marked as fuel-fixture's (gzip comment, MAT-file header
-         text, a first '#' line)
+         text, zip comment, a '#' comment ending the first line)
        fixture_check.py plausible DATASET FILE
          the HDF5 fixture's values are plausible (labels in range, boxes inside images, ...)
        fixture_check.py splits FILE SPLIT=N...
@@ -129,7 +129,11 @@ def marked(path):
         return gzip_comment(head) == MARK
     if head[:6] == b"MATLAB":
         return head[:116].rstrip(b" ") == b"MATLAB 5.0 MAT-file, " + MARK
-    return head.split(b"\n")[0] == b"# " + MARK
+    if head[:4] == b"PK\3\4":
+        with zipfile.ZipFile(path) as archive:
+            return archive.comment == MARK
+    first_line = head.split(b"\n")[0]
+    return first_line == b"# " + MARK or first_line.endswith(b" # " + MARK)
 
 
 def raw_adult(directory, count):
@@ -244,7 +248,8 @@ def raw_celeba(directory, count):
                            skiprows=2, usecols=tuple(range(1, 41)), ndmin=2)
     expect(values.shape == (count, 40) and set(numpy.unique(values)) <= {-1, 1}, "attributes")
     with open(os.path.join(directory, "list_attr_celeba.txt")) as attributes:
-        expect(attributes.readline().strip() == str(count), "attribute count line")
+        count_line = attributes.readline().split("#")[0]
+        expect(count_line.strip() == str(count), "attribute count line")
         expect(len(attributes.readline().split()) == 40, "attribute names")
 
 

@@ -16,11 +16,12 @@
 static void reads_celeba_layout(void **state)
 {
     (void)state;
-    test_file_make("3\r\n"
+    /* As numpy.loadtxt, what follows a '#' is a comment. */
+    test_file_make("3 # the count\r\n"
                    "Bald Young Smiling \r\n"
                    "000001.jpg -1  1 -1\r\n"
                    "\n"
-                   "000002.jpg  1  1  1\r\n"
+                   "000002.jpg  1  1  1 # -1\r\n"
                    "000003.jpg\t-1\t-1\t-1\n");
     struct attribute_list *list;
     assert_int_equal(attribute_list_open(&list, test_file, 3), EXIT_OK);

@@ -83,7 +83,8 @@ static void fixtures_write_the_record_files(void **state)
             snprintf(path, sizeof path, "%s/%s", directory, dataset->files[file].name);
             assert_int_equal(hash_file_digests(path, &digests), EXIT_OK);
             if (!mark_impossible(dataset->files[file].name) &&
-                !fixture_marker_found(digests.head, digests.head_length))
+                !fixture_marker_found(digests.head, digests.head_length, digests.tail,
+                                      digests.tail_length))
                 fail_msg("%s carries no fixture mark", path);
         }
         struct conversion_request conversion;
