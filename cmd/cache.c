@@ -37,7 +37,7 @@ const struct command_line cache_command_line = {
     .options_size = sizeof(struct cache_options),
     .maximum_positionals = (size_t)-1,
     .positional_name = "NAME",
-    .positional_completion = COMPLETE_FILE,
+    .positional_completion = COMPLETE_FILE_OR_DATASET,
 };
 
 static int result_print(const char *name, const char *original, const char *path,

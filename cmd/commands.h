@@ -14,6 +14,7 @@ COMMAND(clean);
 COMMAND(completion);
 COMMAND(complete);
 COMMAND(convert);
+COMMAND(diff);
 COMMAND(download);
 COMMAND(export);
 COMMAND(fetch);
@@ -23,6 +24,7 @@ COMMAND(list);
 COMMAND(pack);
 COMMAND(path);
 COMMAND(preview);
+COMMAND(reproduce);
 COMMAND(serve);
 COMMAND(svhn_boxes);
 

@@ -3,10 +3,13 @@
    dataset's too, once named), so that commands, options, dataset names and formats (extras from
    the config included) complete without the scripts of fuel-completion(1) knowing any of them.
    Prints the kind ("words", "files" or "directories"), then one candidate a line. */
+#include "common/base/config.h"
 #include "common/base/error.h"
+#include "converters/file_resolve.h"
 #include "commands.h"
 #include "dataset_arguments.h"
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +72,37 @@ static void dataset_names(const struct completion *completion)
     }
 }
 
+/* Whether NAME ends as an HDF5 file's name does. */
+static bool hdf5_name(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot != NULL && (strcmp(dot, ".hdf5") == 0 || strcmp(dot, ".h5") == 0 ||
+                           strcmp(dot, ".hdf") == 0);
+}
+
+/* What a FILE|NAME argument resolves to besides the files the shell offers: each HDF5 file of
+   the data path by name, and each dataset name whose converted file is there (file_resolve). */
+static void resolvable_names(const struct completion *completion)
+{
+    struct fuel_config config = {0};
+    if (config_load(&config) == EXIT_OK)
+        for (size_t index = 0; index < config.data_path.count; index++) {
+            DIR *listing = opendir(config.data_path.items[index]);
+            for (struct dirent *entry; listing != NULL && (entry = readdir(listing)) != NULL;)
+                if (entry->d_name[0] != '.' && hdf5_name(entry->d_name))
+                    candidate(completion, entry->d_name);
+            if (listing != NULL)
+                closedir(listing);
+        }
+    config_free(&config);
+    const struct dataset *const *list = dataset_list();
+    for (size_t index = 0; list[index] != NULL; index++)
+        if ((index == 0 || strcmp(list[index - 1]->name, list[index]->name) != 0) &&
+            file_resolves(list[index]->name))
+            candidate(completion, list[index]->name);
+    error_clear();
+}
+
 /* The formats of dataset NAME. */
 static void dataset_formats(const struct completion *completion, const char *name)
 {
@@ -88,8 +122,10 @@ static void kind_complete(const struct completion *completion, enum completion_k
     printf("%s\n", shown);
     if (choices != NULL)
         candidate_words(completion, choices);
-    if (kind == COMPLETE_DATASET || kind == COMPLETE_FILE_OR_DATASET)
+    if (kind == COMPLETE_DATASET)
         dataset_names(completion);
+    if (kind == COMPLETE_FILE_OR_DATASET)
+        resolvable_names(completion);
 }
 
 static void option_names(const struct completion *completion, const struct option_tables *tables)

@@ -1,11 +1,23 @@
-/* fuel-fixture's -n values: N, or SPLIT=N,SPLIT=N, possibly repeated. */
+/* fuel-fixture's options, and its -n values: N, or SPLIT=N,SPLIT=N, possibly repeated. */
 #ifndef FUEL_FIXTURE_OPTIONS_H
 #define FUEL_FIXTURE_OPTIONS_H
 
 #include "common/h5py/h5py_cut_plan.h"
 #include "parse_options.h"
 
+#include <stdbool.h>
 #include <stdint.h>
+
+/* The examples per split when -n gives no count. */
+enum { DEFAULT_EXAMPLES = 10 };
+
+/* What fuel-fixture's option table fills. */
+struct fixture_options {
+    const char *output_directory, *output_filename, *from;
+    struct option_list examples;
+    long seed;
+    bool raw, shuffle;
+};
 
 /* Reads the -n values LIST into REQUEST (examples and named splits); DEFAULT_EXAMPLES when none
    gives a bare N. Every count must be from 1 to MAXIMUM: otherwise a usage error. */

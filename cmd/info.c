@@ -7,9 +7,11 @@
 #include "common/h5py/h5py_reader.h"
 #include "commands.h"
 #include "info_check.h"
+#include "info_digest.h"
 #include "info_json.h"
 #include "info_summary.h"
 #include "info_text.h"
+#include "usage.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -21,6 +23,7 @@
 
 struct info_options {
     bool as_json, check_invariants, verify_inputs;
+    struct option_list directories;
 };
 
 static const struct command_option options[] = {
@@ -33,10 +36,15 @@ static const struct command_option options[] = {
      .offset = offsetof(struct info_options, verify_inputs),
      .help = "re-hash the raw inputs the provenance names (beside the file or in the data path): "
              "each matching, different (exit 6) or missing (exit 3)"},
+    {.short_name = 'd', .long_name = "directory", .kind = OPTION_LIST,
+     .offset = offsetof(struct info_options, directories), .argument = "DIR",
+     .help = "with --verify-inputs: look for the inputs in DIR first (may be given several "
+             "times)",
+     .completion = COMPLETE_DIRECTORY},
 };
 
 const struct command_line info_command_line = {
-    .usage = "[-h] [--json] [--check] [--verify-inputs] FILE|NAME...",
+    .usage = "[-h] [--json] [--check] [--verify-inputs [-d DIR]...] FILE|NAME...",
     .description =
         "Prints what an H5PYDataset HDF5 file holds: the command and versions that made it, its\n"
         "splits and sources, and its provenance. A NAME that is not an existing file is looked up\n"
@@ -48,7 +56,7 @@ const struct command_line info_command_line = {
     .options_size = sizeof(struct info_options),
     .maximum_positionals = (size_t)-1,
     .positional_name = "FILE or NAME",
-    .positional_completion = COMPLETE_FILE,
+    .positional_completion = COMPLETE_FILE_OR_DATASET,
 };
 
 static int output_flush(void)
@@ -79,6 +87,27 @@ static void info_close(struct h5py_file *file)
     fault_guard_clear();
 }
 
+/* The checks' verdict on FILE, kept aside (code and message) while the file is described. */
+struct verdict {
+    int code;
+    char message[2048];
+};
+
+static void verdict_take(const struct h5py_file *file, struct verdict *verdict)
+{
+    verdict->code = h5py_input_verdict(file);
+    snprintf(verdict->message, sizeof verdict->message, "%s", error_message());
+    error_clear();
+}
+
+/* RESULT, else the verdict's failure. */
+static int verdict_give(int result, const struct verdict *verdict)
+{
+    if (result != 0 || verdict->code == 0)
+        return result;
+    return error_set(verdict->code, "%s", verdict->message);
+}
+
 static int info_run(const char *program, const char *name, bool as_json)
 {
     struct h5py_file *file = NULL;
@@ -86,13 +115,18 @@ static int info_run(const char *program, const char *name, bool as_json)
     if (result != 0)
         return result;
     const char *base = basename(file->path);
-    result = as_json ? info_json_print(file, base) : info_text_print(file, base);
+    struct verdict verdict;
+    struct info_digest digest;
+    verdict_take(file, &verdict);
+    result = info_digest_compute(file, verdict.code == 0, &digest);
+    if (result == 0)
+        result = as_json ? info_json_print(file, base, &digest)
+                         : info_text_print(file, base, &digest);
     if (result == 0)
         result = output_flush();
-    if (result == 0)
-        result = h5py_input_verdict(file);
+    info_digest_free(&digest);
     info_close(file);
-    return result;
+    return verdict_give(result, &verdict);
 }
 
 /* Several files, --check, --verify-inputs. */
@@ -115,14 +149,21 @@ static int info_one(const char *program, const struct info_request *request, con
     json_t *report = NULL;
     if (checking && request->as_json)
         report = json_pack("{s:s}", "file", file->path);
+    struct verdict verdict = {0};
+    struct info_digest digest = {0};
+    if (!checking) {
+        verdict_take(file, &verdict);
+        result = info_digest_compute(file, verdict.code == 0, &digest);
+    }
     if (checking)
         result = info_check_file(file, &request->check, report);
-    else if (request->as_json)
-        report = info_summary_json(file);
-    else
-        result = info_summary_add(table, file);
-    if (result == 0 && !checking)
-        result = h5py_input_verdict(file);
+    else if (result == 0 && request->as_json)
+        report = info_summary_json(file, &digest);
+    else if (result == 0)
+        result = info_summary_add(table, file, &digest);
+    info_digest_free(&digest);
+    if (!checking)
+        result = verdict_give(result, &verdict);
     if (report != NULL) {
         if (checking)
             json_object_set_new(report, "ok", json_boolean(result == 0));
@@ -178,10 +219,15 @@ int info_body(const struct command_run *run)
     const struct info_options *options = run->options;
     struct info_request request = {
         .as_json = options->as_json,
-        .check = {.invariants = options->check_invariants, .inputs = options->verify_inputs},
+        .check = {.invariants = options->check_invariants,
+                  .inputs = options->verify_inputs,
+                  .directories = options->directories.items,
+                  .directory_count = options->directories.count},
         .names = run->parsed->positionals,
         .count = run->parsed->positional_count,
     };
+    if (options->directories.count > 0 && !options->verify_inputs)
+        return usage_error(run->program, "-d goes with --verify-inputs");
     if (request.count > 1 || options->check_invariants || options->verify_inputs)
         return info_several(run->program, &request);
     return info_run(run->program, request.names[0], options->as_json);

@@ -7,6 +7,8 @@
 #include "common/base/input_verify.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static int invariants_report(const struct h5py_file *file, json_t *report)
 {
@@ -74,7 +76,33 @@ static int inputs_outcome(const struct h5py_file *file, const struct input_repor
     return EXIT_OK;
 }
 
-static int inputs_report(const struct h5py_file *file, json_t *report)
+/* Puts the -d DIRECTORIES of REQUEST before CONFIG's data path, where the inputs are looked for. */
+static int directories_prepend(struct fuel_config *config,
+                               const struct info_check_request *request)
+{
+    if (request->directory_count == 0)
+        return EXIT_OK;
+    size_t count = request->directory_count + config->data_path.count;
+    char **items = calloc(count, sizeof *items);
+    if (items == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    for (size_t index = 0; index < request->directory_count; index++)
+        if ((items[index] = strdup(request->directories[index])) == NULL) {
+            while (index > 0)
+                free(items[--index]);
+            free(items);
+            return error_set(EXIT_OTHER, "out of memory");
+        }
+    for (size_t index = 0; index < config->data_path.count; index++)
+        items[request->directory_count + index] = config->data_path.items[index];
+    free(config->data_path.items);
+    config->data_path.items = items;
+    config->data_path.count = count;
+    return EXIT_OK;
+}
+
+static int inputs_report(const struct h5py_file *file, const struct info_check_request *request,
+                         json_t *report)
 {
     const char *provenance = h5py_file_attribute(file, "fuel_provenance");
     if (provenance == NULL)
@@ -83,6 +111,8 @@ static int inputs_report(const struct h5py_file *file, json_t *report)
     struct fuel_config config = {0};
     struct input_reports reports = {0};
     int result = config_load(&config);
+    if (result == EXIT_OK)
+        result = directories_prepend(&config, request);
     if (result == EXIT_OK)
         result = input_verify(provenance, file->path, &config, &reports);
     json_t *inputs = json_array();
@@ -112,7 +142,7 @@ int info_check_file(const struct h5py_file *file, const struct info_check_reques
         char message[4096];
         int code = error_code();
         snprintf(message, sizeof message, "%s", error_message());
-        int inputs_result = inputs_report(file, report);
+        int inputs_result = inputs_report(file, request, report);
         if (result != EXIT_OK)
             error_set(code, "%s", message);
         else

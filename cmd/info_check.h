@@ -10,6 +10,9 @@
 struct info_check_request {
     bool invariants; /* --check */
     bool inputs;     /* --verify-inputs */
+    /* -d: directories searched for the inputs first, before the file's own and the data path */
+    const char *const *directories;
+    size_t directory_count;
 };
 
 /* Checks FILE as REQUEST asks. Prints "PATH: ..." lines on stdout, or, with REPORT non-NULL,

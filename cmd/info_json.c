@@ -2,9 +2,11 @@
 #include "info_json.h"
 
 #include "common/base/error.h"
+#include "info_published.h"
 
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static json_t *optional_string(const char *text)
 {
@@ -35,7 +37,8 @@ static json_t *row_json(const struct h5py_split_row *row)
                      "indices", optional_string(row->indices_name));
 }
 
-static json_t *source_json(const struct h5py_file_source *source)
+static json_t *source_json(const struct h5py_file_source *source,
+                           const struct info_digest *digest)
 {
     json_t *object = json_pack("{s:s, s:b}", "name", source->name, "present", source->present);
     if (object == NULL || !source->present)
@@ -53,6 +56,7 @@ static json_t *source_json(const struct h5py_file_source *source)
         json_object_set_new(object, "shape_labels",
                             string_array(source->shape_labels, source->shape_label_count));
     }
+    json_object_set_new(object, "digest", optional_string(info_digest_source(digest, source->name)));
     return object;
 }
 
@@ -65,28 +69,35 @@ static json_t *provenance_json(const struct h5py_file *file)
     return provenance != NULL ? provenance : json_string(text);
 }
 
-static json_t *document_json(const struct h5py_file *file, const char *name)
+static json_t *document_json(const struct h5py_file *file, const char *name,
+                             const struct info_digest *digest)
 {
     json_t *rows = json_array(), *sources = json_array(), *attributes = json_object();
     for (size_t index = 0; index < file->row_count; index++)
         json_array_append_new(rows, row_json(&file->rows[index]));
     for (size_t index = 0; index < file->source_count; index++)
-        json_array_append_new(sources, source_json(&file->sources[index]));
+        json_array_append_new(sources, source_json(&file->sources[index], digest));
     for (size_t index = 0; index < file->attribute_count; index++)
         json_object_set_new(attributes, file->attributes[index].name,
                             json_string(file->attributes[index].value));
-    return json_pack(
-        "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "file", file->path, "name", name,
-        "h5py_interface_version", attribute_json(file, "h5py_interface_version"),
+    char *inputs = info_inputs_line(file);
+    json_t *document = json_pack(
+        "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "file", file->path,
+        "name", name, "h5py_interface_version", attribute_json(file, "h5py_interface_version"),
         "fuel_convert_version", attribute_json(file, "fuel_convert_version"),
         "fuel_convert_command", attribute_json(file, "fuel_convert_command"),
         "splits", string_array(file->splits, file->split_count), "split_rows", rows, "sources",
-        sources, "attributes", attributes, "provenance", provenance_json(file));
+        sources, "attributes", attributes, "provenance", provenance_json(file),
+        "published_inputs", optional_string(inputs), "content_digest",
+        optional_string(info_digest_whole(digest)));
+    free(inputs);
+    return document;
 }
 
-int info_json_print(const struct h5py_file *file, const char *name)
+int info_json_print(const struct h5py_file *file, const char *name,
+                    const struct info_digest *digest)
 {
-    json_t *document = document_json(file, name);
+    json_t *document = document_json(file, name, digest);
     int result = document == NULL || json_dumpf(document, stdout, JSON_INDENT(2)) != 0
                      ? error_set(EXIT_OTHER, "cannot build the JSON document: %s", file->path)
                      : 0;

@@ -87,7 +87,7 @@ static char *dtypes_text(const struct h5py_file *file)
     return text;
 }
 
-json_t *info_summary_json(const struct h5py_file *file)
+json_t *info_summary_json(const struct h5py_file *file, const struct info_digest *digest)
 {
     json_t *splits = json_object(), *dtypes = json_object();
     for (size_t index = 0; index < file->split_count; index++)
@@ -98,20 +98,25 @@ json_t *info_summary_json(const struct h5py_file *file)
             json_object_set_new(dtypes, file->sources[index].name,
                                 json_string(file->sources[index].dtype));
     char *dataset = dataset_of(file), *created = created_of(file);
-    json_t *summary = json_pack("{s:s, s:s, s:s?, s:o, s:o, s:s?, s:b}", "file", file->path,
-                                "name", basename(file->path), "dataset", dataset, "splits",
-                                splits, "dtypes", dtypes, "created", created, "fixture",
+    json_t *summary = json_pack("{s:s, s:s, s:s?, s:o, s:o, s:s?, s:s?, s:b}", "file",
+                                file->path, "name", basename(file->path), "dataset", dataset,
+                                "splits", splits, "dtypes", dtypes, "content_digest",
+                                info_digest_whole(digest), "created", created, "fixture",
                                 info_is_fixture(file));
     free(dataset);
     free(created);
     return summary;
 }
 
-int info_summary_add(struct table *table, const struct h5py_file *file)
+int info_summary_add(struct table *table, const struct h5py_file *file,
+                     const struct info_digest *digest)
 {
     char *created = created_of(file);
+    const char *whole = info_digest_whole(digest);
     char *cells[] = {strdup(basename(file->path)), dataset_of(file), splits_text(file),
-                     dtypes_text(file), strdup(created != NULL ? created : "-"),
+                     dtypes_text(file),
+                     whole != NULL ? strndup(whole, INFO_SUMMARY_DIGEST_DIGITS) : strdup("-"),
+                     strdup(created != NULL ? created : "-"),
                      strdup(info_is_fixture(file) ? "fixture" : "")};
     free(created);
     return table_add(table, cells);

@@ -3,6 +3,7 @@
 #include "info_text.h"
 
 #include "info_fixture.h"
+#include "info_published.h"
 #include "table.h"
 
 #include <inttypes.h>
@@ -302,11 +303,16 @@ static int provenance_print(const struct h5py_file *file)
             if (result == 0)
                 result = provenance_entry_print(key, value);
     }
+    char *line = info_inputs_line(file);
+    if (line != NULL)
+        printf("    %s\n", line);
+    free(line);
     json_decref(provenance);
     return result;
 }
 
-int info_text_print(const struct h5py_file *file, const char *name)
+int info_text_print(const struct h5py_file *file, const char *name,
+                    const struct info_digest *digest)
 {
     info_fixture_print(file);
     fuel_block_print(file, name);
@@ -317,5 +323,7 @@ int info_text_print(const struct h5py_file *file, const char *name)
         attributes_print(file);
         result = provenance_print(file);
     }
+    if (result == 0)
+        result = info_digest_print(digest, file);
     return result;
 }

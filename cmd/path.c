@@ -32,7 +32,7 @@ const struct command_line path_command_line = {
     .options_size = sizeof(struct path_options),
     .maximum_positionals = (size_t)-1,
     .positional_name = "NAME",
-    .positional_completion = COMPLETE_FILE,
+    .positional_completion = COMPLETE_FILE_OR_DATASET,
 };
 
 static int path_print(const char *name, bool json)

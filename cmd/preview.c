@@ -27,7 +27,8 @@ static const struct command_option options[] = {
     {.short_name = 'n', .kind = OPTION_INTEGER, MEMBER(count), .argument = "N",
      .help = "how many examples (default: 64)", .minimum = 1, .maximum = PREVIEW_MAX_EXAMPLES},
     {.long_name = "source", .kind = OPTION_STRING, MEMBER(source), .argument = "S",
-     .help = "the image source (default: features)"},
+     .help = "the image source (default: features, or encoded_images, JPEGs decoded, where there "
+             "are no features)"},
     {.long_name = "seed", .kind = OPTION_INTEGER, MEMBER(seed), .argument = "S",
      .help = "show N examples drawn at random with seed S (default: the first N)",
      .minimum = 0, .maximum = 9007199254740991.0},
@@ -66,7 +67,7 @@ int preview_body(const struct command_run *run)
         return result;
     struct preview_request request = {
         .input_path = input, .output_path = chosen->output, .split = chosen->split,
-        .source = chosen->source ? chosen->source : "features", .count = (uint64_t)chosen->count,
+        .source = chosen->source, .count = (uint64_t)chosen->count,
         .seeded = chosen->seed >= 0, .seed = (uint64_t)chosen->seed,
         .zoom = (unsigned)chosen->zoom,
     };

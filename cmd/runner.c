@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct runner {
+struct command_invocation {
     struct command_run run;
+    char program[64];
     struct dataset_choice dataset;
     struct parsed_arguments parsed;
     void *values, *dataset_values;
@@ -38,10 +39,8 @@ static void *values_create(size_t size, const void *defaults)
     return values;
 }
 
-/* The first two positionals, read before the dataset's options are known, and whether -h is
-   among the arguments. */
-static size_t positionals_scan(const struct command_line *line, int argc, char *const *argv,
-                               const char *positionals[2], bool *help)
+size_t command_positionals(const struct command_line *line, int argc, char *const *argv,
+                           const char *positionals[2], bool *help)
 {
     struct option_tables tables;
     struct tokenizer tokenizer;
@@ -59,43 +58,43 @@ static size_t positionals_scan(const struct command_line *line, int argc, char *
 }
 
 /* The dataset NAME [FORMAT] names, and the struct its converter's options are parsed into. */
-static int dataset_prepare(struct runner *runner, int argc, char *const *argv)
+static int dataset_prepare(struct command_invocation *invocation, int argc, char *const *argv)
 {
-    const struct command_line *line = runner->run.command->line;
-    const char *program = runner->run.program, *positionals[2];
+    const struct command_line *line = invocation->run.command->line;
+    const char *program = invocation->run.program, *positionals[2];
     if (line->dataset == DATASET_NONE)
         return EXIT_OK;
-    runner->run.dataset = &runner->dataset;
+    invocation->run.dataset = &invocation->dataset;
     bool help;
-    size_t count = positionals_scan(line, argc, argv, positionals, &help);
+    size_t count = command_positionals(line, argc, argv, positionals, &help);
     error_clear();
-    int result = dataset_choice_load(line->dataset_options, &runner->dataset);
+    int result = dataset_choice_load(line->dataset_options, &invocation->dataset);
     if (result != EXIT_OK)
         error_print(program);
     if (result == EXIT_OK)
         result = dataset_choice_resolve(program, line->dataset, positionals, count, help,
-                                        &runner->dataset);
-    const struct converter *converter = dataset_choice_converter(&runner->dataset);
+                                        &invocation->dataset);
+    const struct converter *converter = dataset_choice_converter(&invocation->dataset);
     if (result != EXIT_OK || !line->dataset_options || converter == NULL)
         return result;
-    runner->dataset_values = values_create(converter->options_size, converter->option_defaults);
-    runner->run.dataset_options = runner->dataset_values;
-    return runner->dataset_values != NULL ? EXIT_OK : EXIT_OTHER;
+    invocation->dataset_values = values_create(converter->options_size, converter->option_defaults);
+    invocation->run.dataset_options = invocation->dataset_values;
+    return invocation->dataset_values != NULL ? EXIT_OK : EXIT_OTHER;
 }
 
-static int arguments_parse(struct runner *runner, int argc, char *const *argv)
+static int arguments_parse(struct command_invocation *invocation, int argc, char *const *argv)
 {
-    const struct command_line *line = runner->run.command->line;
+    const struct command_line *line = invocation->run.command->line;
     struct option_tables tables;
-    command_tables(line, runner->dataset.record, runner->values, runner->dataset_values, &tables);
+    command_tables(line, invocation->dataset.record, invocation->values, invocation->dataset_values, &tables);
     struct parse_rules rules = {
-        .program = runner->run.program,
+        .program = invocation->run.program,
         .maximum_positionals =
             line->dataset != DATASET_NONE ? (size_t)-1 : line->maximum_positionals,
-        .pass_unknown = line->dataset_options && runner->dataset.extra != NULL,
+        .pass_unknown = line->dataset_options && invocation->dataset.extra != NULL,
         .verbatim = line->verbatim,
     };
-    return options_parse(&tables, &rules, argc, argv, &runner->parsed);
+    return options_parse(&tables, &rules, argc, argv, &invocation->parsed);
 }
 
 /* "missing -o DIR", "missing --to FORM; expected one of hdf5-layer, ...". */
@@ -115,64 +114,97 @@ static int option_missing(const char *program, const struct command_option *opti
 }
 
 /* The dataset, positionals and options the command cannot do without. */
-static int arguments_check(const struct runner *runner)
+static int arguments_check(const struct command_invocation *invocation)
 {
-    const struct command_line *line = runner->run.command->line;
-    const char *program = runner->run.program;
-    const struct parsed_arguments *parsed = &runner->parsed;
-    if (line->dataset != DATASET_NONE && line->dataset_required && runner->dataset.name == NULL)
+    const struct command_line *line = invocation->run.command->line;
+    const char *program = invocation->run.program;
+    const struct parsed_arguments *parsed = &invocation->parsed;
+    if (line->dataset != DATASET_NONE && line->dataset_required && invocation->dataset.name == NULL)
         return usage_error(program, "missing dataset name");
-    if (line->dataset != DATASET_NONE && runner->dataset.extra == NULL &&
-        parsed->positional_count > runner->dataset.taken)
+    if (line->dataset != DATASET_NONE && invocation->dataset.extra == NULL &&
+        parsed->positional_count > invocation->dataset.taken)
         return usage_error(program, "unexpected argument: %s",
-                           parsed->positionals[runner->dataset.taken]);
+                           parsed->positionals[invocation->dataset.taken]);
     if (line->positional_name != NULL && parsed->positional_count == 0)
         return usage_error(program, "missing %s", line->positional_name);
     for (size_t index = 0; index < line->option_count; index++) {
         const struct command_option *option = &line->options[index];
         if (option->required && option->kind == OPTION_STRING &&
-            *(const char **)((const char *)runner->values + option->offset) == NULL)
+            *(const char **)((const char *)invocation->values + option->offset) == NULL)
             return option_missing(program, option);
     }
     return EXIT_OK;
 }
 
 /* ACT (the body or the help) with no error pending; the error it leaves printed. */
-static int act(const struct runner *runner, int (*action)(const struct command_run *run))
+static int act(const struct command_invocation *invocation,
+               int (*action)(const struct command_run *run))
 {
     error_clear();
-    int result = action(&runner->run);
+    int result = action(&invocation->run);
     if (result != EXIT_OK && error_code() != EXIT_OK)
-        error_print(runner->run.program);
+        error_print(invocation->run.program);
     error_clear();
     return result;
+}
+
+int command_invocation_parse(const struct command *command, int argc, char **argv,
+                             const struct typed_command *typed,
+                             struct command_invocation **parsed)
+{
+    struct command_invocation *invocation = calloc(1, sizeof *invocation);
+    *parsed = invocation;
+    if (invocation == NULL)
+        return EXIT_OTHER;
+    const struct command_line *line = command->line;
+    snprintf(invocation->program, sizeof invocation->program, "fuel-%s", command->name);
+    invocation->run = (struct command_run){.command = command, .program = invocation->program,
+                                           .typed = typed, .parsed = &invocation->parsed};
+    invocation->values = values_create(line->options_size, line->option_defaults);
+    invocation->run.options = invocation->values;
+    int result = invocation->values != NULL ? EXIT_OK : EXIT_OTHER;
+    if (result == EXIT_OK)
+        result = dataset_prepare(invocation, argc - 1, argv + 1);
+    if (result == EXIT_OK)
+        result = arguments_parse(invocation, argc - 1, argv + 1);
+    if (result == EXIT_OK && !invocation->parsed.help)
+        result = arguments_check(invocation);
+    return result;
+}
+
+const struct command_run *command_invocation_run(const struct command_invocation *invocation)
+{
+    return &invocation->run;
+}
+
+bool command_invocation_help(const struct command_invocation *invocation)
+{
+    return invocation->parsed.help;
+}
+
+void command_invocation_free(struct command_invocation *invocation)
+{
+    if (invocation == NULL)
+        return;
+    if (invocation->run.command->line->dataset != DATASET_NONE)
+        dataset_choice_free(&invocation->dataset);
+    parsed_arguments_free(&invocation->parsed);
+    free(invocation->dataset_values);
+    free(invocation->values);
+    free(invocation);
 }
 
 int command_run(const struct command *command, int argc, char **argv,
                 const struct typed_command *typed)
 {
     const struct command_line *line = command->line;
-    char program[64];
-    snprintf(program, sizeof program, "fuel-%s", command->name);
-    struct runner runner = {.run = {.command = command, .program = program,
-                                    .typed = typed}};
-    runner.run.parsed = &runner.parsed;
-    runner.values = values_create(line->options_size, line->option_defaults);
-    runner.run.options = runner.values;
-    int result = runner.values != NULL ? EXIT_OK : EXIT_OTHER;
-    if (result == EXIT_OK)
-        result = dataset_prepare(&runner, argc - 1, argv + 1);
-    if (result == EXIT_OK)
-        result = arguments_parse(&runner, argc - 1, argv + 1);
-    if (result == EXIT_OK && runner.parsed.help)
-        result = act(&runner, line->help != NULL ? line->help : command_help);
-    else if (result == EXIT_OK && (result = arguments_check(&runner)) == EXIT_OK)
-        result = act(&runner, command->body);
-    if (line->dataset != DATASET_NONE)
-        dataset_choice_free(&runner.dataset);
-    parsed_arguments_free(&runner.parsed);
-    free(runner.dataset_values);
-    free(runner.values);
+    struct command_invocation *invocation = NULL;
+    int result = command_invocation_parse(command, argc, argv, typed, &invocation);
+    if (result == EXIT_OK && invocation->parsed.help)
+        result = act(invocation, line->help != NULL ? line->help : command_help);
+    else if (result == EXIT_OK)
+        result = act(invocation, command->body);
+    command_invocation_free(invocation);
     return result;
 }
 

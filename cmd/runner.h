@@ -73,6 +73,32 @@ struct command_run {
 int command_run(const struct command *command, int argc, char **argv,
                 const struct typed_command *typed);
 
+/* A command line parsed as command_run parses it (NAME [FORMAT] resolved, the options stored, what
+   is required checked unless -h was given), before any body runs: what the body would be handed.
+   fuel-reproduce reads a recorded command line this way. */
+struct command_invocation;
+
+/* Parses ARGV (ARGV[0] the program) for COMMAND into *INVOCATION (freed with
+   command_invocation_free, also after a failure): EXIT_USAGE after a usage error (printed, or
+   recorded with usage_errors_record). TYPED and ARGV must outlive the invocation. */
+int command_invocation_parse(const struct command *command, int argc, char **argv,
+                             const struct typed_command *typed,
+                             struct command_invocation **invocation);
+
+/* What the body of the invocation's command would be handed. */
+const struct command_run *command_invocation_run(const struct command_invocation *invocation);
+
+/* Whether the command line asked for -h. */
+bool command_invocation_help(const struct command_invocation *invocation);
+
+void command_invocation_free(struct command_invocation *invocation);
+
+/* The first two positionals of ARGV[0..ARGC) (no program name) against LINE's own options, read
+   before a dataset's options are known (an unknown option takes the next argument as its value
+   when LINE takes dataset options), and whether -h is among them; returns how many. */
+size_t command_positionals(const struct command_line *line, int argc, char *const *argv,
+                           const char *positionals[2], bool *help);
+
 /* The tables RUN's command line is read against: the command's, and its dataset's options when
    the command takes them and RECORD has a built-in converter; values stored in VALUES and
    DATASET_VALUES (NULL: nothing stored). */

@@ -20,16 +20,21 @@ struct transfer_settings {
 #define TRANSFER_SETTINGS_DEFAULT {.jobs = 4, .retries = 5, .timeout = 60, .retry_delay = 1}
 
 /* The table entries, their values stored into the member SETTINGS (a struct transfer_settings)
-   of the options struct TYPE. */
-#define TRANSFER_OPTIONS(type, settings)                                                          \
+   of the options struct TYPE: where from, the checksums, and how (fuel-reproduce takes the first
+   and the last: it verifies by the sha256s recorded). */
+#define TRANSFER_URL_PREFIX_OPTION(type, settings)                                                \
     {.long_name = "url-prefix", .kind = OPTION_STRING,                                            \
      .offset = offsetof(type, settings.url_prefix), .argument = "PREFIX",                         \
      .help = "fetch every file from PREFIX/NAME instead of the built-in URLs (a directory, "     \
-             "with no scheme: file://DIR/)"},                                                     \
+             "with no scheme: file://DIR/)"}
+
+#define TRANSFER_CHECKSUMS_OPTION(type, settings)                                                 \
     {.long_name = "checksums", .kind = OPTION_STRING,                                             \
      .offset = offsetof(type, settings.checksums), .argument = "FILE",                            \
      .help = "md5sum/sha256sum lines replacing the built-in checksums",                           \
-     .completion = COMPLETE_FILE},                                                                \
+     .completion = COMPLETE_FILE}
+
+#define TRANSFER_CONNECTION_OPTIONS(type, settings)                                               \
     {.short_name = 'j', .long_name = "jobs", .kind = OPTION_INTEGER,                              \
      .offset = offsetof(type, settings.jobs), .argument = "N",                                    \
      .help = "transfers at once (default 4)", .minimum = 1, .maximum = 64},                       \
@@ -45,6 +50,10 @@ struct transfer_settings {
      .maximum = 3600},                                                                            \
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG,                                \
      .offset = offsetof(type, settings.quiet), .help = "print only errors"}
+
+#define TRANSFER_OPTIONS(type, settings)                                                          \
+    TRANSFER_URL_PREFIX_OPTION(type, settings), TRANSFER_CHECKSUMS_OPTION(type, settings),        \
+        TRANSFER_CONNECTION_OPTIONS(type, settings)
 
 /* OPTIONS' jobs, retries, timeout, delay and progress (none with -q, live on a terminal, else a
    line per file) from SETTINGS; raw files are also verified by their inflated content, and

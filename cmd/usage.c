@@ -7,29 +7,44 @@
 #include <stdarg.h>
 #include <string.h>
 
+static bool recording;
+
+void usage_errors_record(bool record)
+{
+    recording = record;
+}
+
+/* "PROGRAM: MESSAGE; ENDING" on stderr, or MESSAGE recorded with error_set while recording. */
+static int usage_report(const char *program, const char *ending, const char *format,
+                        va_list arguments)
+{
+    char message[2048];
+    vsnprintf(message, sizeof message, format, arguments);
+    if (recording)
+        return error_set(EXIT_USAGE, "%s", message);
+    if (ending[0] != '\0')
+        fprintf(stderr, "%s: %s; %s\n", program, message, ending);
+    else
+        fprintf(stderr, "%s: %s; see '%s -h'\n", program, message, program);
+    return EXIT_USAGE;
+}
+
 int usage_error(const char *program, const char *format, ...)
 {
     va_list arguments;
     va_start(arguments, format);
-    fprintf(stderr, "%s: ", program);
-    vfprintf(stderr, format, arguments);
-    fprintf(stderr, "; see '%s -h'\n", program);
+    int result = usage_report(program, "", format, arguments);
     va_end(arguments);
-    return EXIT_USAGE;
+    return result;
 }
 
 int usage_error_ending(const char *program, const char *ending, const char *format, ...)
 {
     va_list arguments;
     va_start(arguments, format);
-    fprintf(stderr, "%s: ", program);
-    vfprintf(stderr, format, arguments);
-    if (ending[0] != '\0')
-        fprintf(stderr, "; %s\n", ending);
-    else
-        fprintf(stderr, "; see '%s -h'\n", program);
+    int result = usage_report(program, ending, format, arguments);
     va_end(arguments);
-    return EXIT_USAGE;
+    return result;
 }
 
 /* The value's name: ARGUMENT, else the choices as {a,b,c}. */

@@ -17,6 +17,10 @@ int usage_error(const char *program, const char *format, ...) __attribute__((for
 int usage_error_ending(const char *program, const char *ending, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* While RECORD is true, the two above print nothing: they record MESSAGE with error_set
+   (EXIT_USAGE), for a command line read from a file rather than typed (fuel-reproduce). */
+void usage_errors_record(bool record);
+
 /* "TITLE:" and a line per option of OPTIONS (synopsis, then its help from column 29), and
    "-h, --help" last when WITH_HELP. */
 void usage_print_options(FILE *stream, const char *title, const struct command_option *options,

@@ -81,10 +81,29 @@ static char *provenance_with_note(const char *json, const char *key, json_t *not
     return text;
 }
 
+/* The provenance JSON with the converter's NOTES, when it made any, last under "conversion". */
+static char *provenance_with_conversion(char *json, json_t *notes)
+{
+    if (json == NULL || notes == NULL || json_object_size(notes) == 0)
+        return json;
+    json_t *provenance = json_loads(json, 0, NULL);
+    free(json);
+    if (provenance == NULL || json_object_set(provenance, "conversion", notes) != 0) {
+        json_decref(provenance);
+        error_set(EXIT_OTHER, "out of memory");
+        return NULL;
+    }
+    char *text = json_dumps(provenance, JSON_COMPACT);
+    json_decref(provenance);
+    if (text == NULL)
+        error_set(EXIT_OTHER, "out of memory");
+    return text;
+}
+
 static int finish_file(struct h5py_writer *writer, struct provenance *provenance,
                        const struct conversion_record *record)
 {
-    char *json = provenance_finish(provenance);
+    char *json = provenance_with_conversion(provenance_finish(provenance), record->notes);
     char *command = typed_command_text(record->typed);
     if (json != NULL && record->note != NULL) {
         char *noted = provenance_with_note(json, record->note_key, record->note);
@@ -155,9 +174,16 @@ int conversion_run(const struct conversion_request *request, char *path, size_t 
     conversion_inputs_list(request, &inputs);
     conversion_output_name(request, name, sizeof name);
     struct conversion_filler filler = {converter_fill, &arguments};
-    struct conversion_record record = {inputs.list, NULL, inputs.count, "fixture",
-                                       request->fixture_note, request->typed};
-    return write_published(&filler, &record, request->output_directory, name, path, size);
+    arguments.notes = json_object();
+    if (arguments.notes == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    struct conversion_record record = {inputs.list,          NULL,
+                                       inputs.count,         "fixture",
+                                       request->fixture_note, request->typed,
+                                       arguments.notes};
+    result = write_published(&filler, &record, request->output_directory, name, path, size);
+    json_decref(arguments.notes);
+    return result;
 }
 
 int conversion_write_filled(const struct conversion_filler *filler,

@@ -65,6 +65,7 @@ struct conversion_record {
     const char *note_key;
     json_t *note;
     const struct typed_command *typed; /* the command line the file records */
+    json_t *notes; /* the converter's notes, last in the provenance under "conversion"; NULL */
 };
 
 /* As conversion_run, the writer filled by FILLER into DIRECTORY/NAME with RECORD's provenance

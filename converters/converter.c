@@ -2,7 +2,10 @@
    file name. */
 #include "converter.h"
 
+#include "common/base/error.h"
 #include "downloaders/dataset.h"
+
+#include <jansson.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -40,4 +43,20 @@ void converter_report_done(const struct converter_arguments *arguments, uint64_t
 {
     if (arguments->progress != NULL)
         arguments->progress->advance(arguments->progress->context, done);
+}
+
+int converter_note_append(const struct converter_arguments *arguments, const char *key,
+                          const char *value)
+{
+    if (arguments->notes == NULL)
+        return EXIT_OK;
+    json_t *list = json_object_get(arguments->notes, key);
+    if (list == NULL) {
+        list = json_array();
+        if (list == NULL || json_object_set_new(arguments->notes, key, list) != 0)
+            return error_set(EXIT_OTHER, "cannot convert: out of memory");
+    }
+    if (json_array_append_new(list, json_string(value)) != 0)
+        return error_set(EXIT_OTHER, "cannot convert: out of memory");
+    return EXIT_OK;
 }

@@ -37,6 +37,9 @@ struct converter_arguments {
     /* Worker threads a converter may use, at least 1; the data written never depend on it. */
     unsigned threads;
     const struct converter_progress *progress; /* NULL: nobody listens */
+    /* What the converter records in the provenance under "conversion" (the images --skip-bad
+       left out): a JSON object the conversion layer owns; NULL: nothing is recorded. */
+    struct json_t *notes;
 };
 
 struct converter {
@@ -84,6 +87,10 @@ void converter_name_output(const struct converter *converter,
 /* Tells ARGUMENTS' listener that the stage LABEL of TOTAL examples begins; nothing without one. */
 void converter_report_stage(const struct converter_arguments *arguments, const char *label,
                             uint64_t total);
+
+/* Appends VALUE to the list KEY of ARGUMENTS' provenance notes; EXIT_OTHER when memory runs out. */
+int converter_note_append(const struct converter_arguments *arguments, const char *key,
+                          const char *value);
 
 /* Tells ARGUMENTS' listener that DONE examples of the current stage are written. */
 void converter_report_done(const struct converter_arguments *arguments, uint64_t done);

@@ -3,12 +3,15 @@
 
 #include "common/base/config.h"
 #include "common/base/error.h"
+#include "common/base/suggest.h"
 #include "conversion.h"
 #include "registry.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -44,7 +47,7 @@ static void candidates_list(const char *argument, struct candidates *candidates)
 }
 
 /* The names of CANDIDATES, ", "-joined, into TEXT. */
-static void names_join(const struct candidates *candidates, const bool *found, char *text,
+static void candidates_join(const struct candidates *candidates, const bool *found, char *text,
                        size_t size)
 {
     size_t used = 0;
@@ -53,6 +56,60 @@ static void names_join(const struct candidates *candidates, const bool *found, c
         if (found == NULL || found[index])
             used += (size_t)snprintf(text + used, size - used, "%s%s", used > 0 ? ", " : "",
                                      candidates->names[index]);
+}
+
+/* Whether a file of the dataset NAME's candidates is in CONFIG's data path. */
+static bool converted(const struct fuel_config *config, const char *name)
+{
+    struct candidates candidates = {.count = 0};
+    candidates_list(name, &candidates);
+    char match[4096];
+    for (size_t index = 0; index < candidates.count; index++)
+        if (data_path_find(config, candidates.names[index], match, sizeof match) == EXIT_OK)
+            return true;
+    return false;
+}
+
+/* Offers SUGGESTION the data path's HDF5 file names, copied into NAMES (room for MAXIMUM). */
+static void offer_files(const struct fuel_config *config, struct suggestion *suggestion,
+                        char (*names)[NAME_BYTES], size_t maximum)
+{
+    size_t count = 0;
+    for (size_t index = 0; index < config->data_path.count; index++) {
+        DIR *listing = opendir(config->data_path.items[index]);
+        for (struct dirent *entry; listing != NULL && (entry = readdir(listing)) != NULL;)
+            if (count < maximum && entry->d_name[0] != '.' && has_extension(entry->d_name) &&
+                strlen(entry->d_name) < NAME_BYTES) {
+                snprintf(names[count], NAME_BYTES, "%s", entry->d_name);
+                suggestion_offer(suggestion, names[count++]);
+            }
+        if (listing != NULL)
+            closedir(listing);
+    }
+}
+
+/* "; did you mean `mnist.hdf5`?" for ARGUMENT, which resolves nowhere: the closest of the data
+   path's HDF5 files and of the datasets converted there; "" when none is close. */
+static void closest_names(const struct fuel_config *config, const char *argument, char *text,
+                          size_t size)
+{
+    enum { OFFERED_MAX = 256 };
+    char(*names)[NAME_BYTES] = malloc(OFFERED_MAX * sizeof *names);
+    struct suggestion suggestion;
+    suggestion_begin(&suggestion, argument);
+    if (names != NULL)
+        offer_files(config, &suggestion, names, OFFERED_MAX);
+    const struct dataset *const *list = dataset_list();
+    for (size_t index = 0; list[index] != NULL; index++)
+        if ((index == 0 || strcmp(list[index - 1]->name, list[index]->name) != 0) &&
+            converted(config, list[index]->name))
+            suggestion_offer(&suggestion, list[index]->name);
+    char mean[512];
+    text[0] = '\0';
+    if (suggestion_text(&suggestion, mean, sizeof mean))
+        snprintf(text, size, "; %s", mean);
+    free(names);
+    error_clear();
 }
 
 static int find_candidates(const struct fuel_config *config, const char *argument, char *path,
@@ -74,7 +131,7 @@ static int find_candidates(const struct fuel_config *config, const char *argumen
     error_clear();
     char names[1024];
     if (found_count > 1) {
-        names_join(&candidates, found, names, sizeof names);
+        candidates_join(&candidates, found, names, sizeof names);
         return error_set(EXIT_USAGE, "ambiguous: %s names several files in the data path: %s",
                          argument, names);
     }
@@ -83,12 +140,17 @@ static int find_candidates(const struct fuel_config *config, const char *argumen
             return error_set(EXIT_USAGE, "path too long: %s", first);
         return EXIT_OK;
     }
-    names_join(&candidates, NULL, names, sizeof names);
+    candidates_join(&candidates, NULL, names, sizeof names);
     int result = data_path_find(config, argument, path, size);
-    if (result == EXIT_MISSING_INPUT && candidates.count > 0) {
-        char reason[2048];
-        snprintf(reason, sizeof reason, "%s (also looked for %s)", error_message(), names);
-        result = error_set(EXIT_MISSING_INPUT, "%s", reason);
+    if (result == EXIT_MISSING_INPUT) {
+        char reason[2048], closest[600];
+        snprintf(reason, sizeof reason, "%s", error_message());
+        closest_names(config, argument, closest, sizeof closest);
+        if (candidates.count > 0)
+            result = error_set(EXIT_MISSING_INPUT, "%s (also looked for %s)%s", reason, names,
+                               closest);
+        else
+            result = error_set(EXIT_MISSING_INPUT, "%s%s", reason, closest);
     }
     return result;
 }

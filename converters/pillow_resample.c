@@ -119,11 +119,14 @@ int pillow_resample_prepare(struct pillow_resample *plan, uint32_t input_width,
     return EXIT_OK;
 }
 
+/* The scratch holds the horizontally resized rows; with AVX2, the horizontal pass also uses it
+   for the input rows transposed (input width x rows) and its own output transposed. */
 size_t pillow_resample_scratch_size(const struct pillow_resample *plan)
 {
     if (!plan->resize_horizontally || !plan->resize_vertically)
         return 0;
-    return (size_t)plan->rows * plan->horizontal.output_size * plan->channels;
+    size_t rows = (size_t)plan->rows * plan->channels;
+    return rows * (2 * (size_t)plan->horizontal.output_size + plan->horizontal.input_size);
 }
 
 /* Pillow's clip8: the sum's integer part, clamped to 0..255. */
@@ -133,6 +136,28 @@ static uint8_t clip8(int32_t sum)
         return 0;
     sum >>= PRECISION_BITS;
     return sum > 255 ? 255 : (uint8_t)sum;
+}
+
+/* One output pixel of the horizontal pass: CHANNELS sums over the taps at once (integer sums:
+   their order does not change them, and Pillow's bounds keep them within 32 bits). */
+static void resample_pixel(const uint8_t *start, const int32_t *weights, int32_t count,
+                           size_t channels, uint8_t *target)
+{
+    int32_t sums[4] = {1 << (PRECISION_BITS - 1), 1 << (PRECISION_BITS - 1),
+                       1 << (PRECISION_BITS - 1), 1 << (PRECISION_BITS - 1)};
+    if (channels == 3) {
+        for (int32_t x = 0; x < count; x++, start += 3) {
+            sums[0] += start[0] * weights[x];
+            sums[1] += start[1] * weights[x];
+            sums[2] += start[2] * weights[x];
+        }
+    } else {
+        for (int32_t x = 0; x < count; x++, start += channels)
+            for (size_t channel = 0; channel < channels; channel++)
+                sums[channel] += start[channel] * weights[x];
+    }
+    for (size_t channel = 0; channel < channels; channel++)
+        target[channel] = clip8(sums[channel]);
 }
 
 /* Pillow's ImagingResampleHorizontal_8bpc over ROWS rows of INPUT from FIRST_ROW on. */
@@ -146,51 +171,183 @@ static void resample_rows(const struct pillow_resample *plan, const uint8_t *inp
     for (uint32_t row = 0; row < rows; row++) {
         const uint8_t *source = input + (size_t)(first_row + row) * input_stride;
         uint8_t *target = output + (size_t)row * output_stride;
-        for (uint32_t column = 0; column < axis->output_size; column++) {
-            const int32_t *weights = axis->weights + (size_t)column * axis->taps;
-            const uint8_t *start = source + (size_t)axis->first[column] * channels;
-            for (size_t channel = 0; channel < channels; channel++) {
-                int32_t sum = 1 << (PRECISION_BITS - 1);
-                for (int32_t x = 0; x < axis->count[column]; x++)
-                    sum += start[(size_t)x * channels + channel] * weights[x];
-                target[column * channels + channel] = clip8(sum);
+        for (uint32_t column = 0; column < axis->output_size; column++)
+            resample_pixel(source + (size_t)axis->first[column] * channels,
+                           axis->weights + (size_t)column * axis->taps, axis->count[column],
+                           channels, target + column * channels);
+    }
+}
+
+/* Bytes of a row the vertical pass sums at once, in 32-bit sums on the stack. */
+enum { VERTICAL_CHUNK = 512 };
+
+static bool avx2_allowed = true;
+
+void pillow_resample_use_avx2(bool use)
+{
+    avx2_allowed = use;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define RESAMPLE_AVX2
+
+static bool avx2(void)
+{
+    return avx2_allowed && __builtin_cpu_supports("avx2");
+}
+
+/* TARGET[0..LENGTH) rounded down to 8: each byte Pillow's clip8 of the sum of the COUNT rows
+   from START (STRIDE apart) weighted by WEIGHTS, 8 bytes at a time in 32-bit lanes (the same
+   integer sums as the scalar loop). Returns the bytes done. */
+__attribute__((target("avx2"))) static size_t vertical_span_avx2(const uint8_t *start,
+                                                                 size_t stride,
+                                                                 const int32_t *weights,
+                                                                 int32_t count, size_t length,
+                                                                 uint8_t *target)
+{
+    const __m256i half = _mm256_set1_epi32(1 << (PRECISION_BITS - 1));
+    size_t index = 0;
+    for (; index + 8 <= length; index += 8) {
+        __m256i sums = half;
+        for (int32_t y = 0; y < count; y++) {
+            __m128i bytes = _mm_loadl_epi64((const __m128i *)(start + (size_t)y * stride + index));
+            __m256i products = _mm256_mullo_epi32(_mm256_cvtepu8_epi32(bytes),
+                                                  _mm256_set1_epi32(weights[y]));
+            sums = _mm256_add_epi32(sums, products);
+        }
+        __m256i clipped = _mm256_max_epi32(_mm256_srai_epi32(sums, PRECISION_BITS),
+                                           _mm256_setzero_si256());
+        __m128i words = _mm_packus_epi32(_mm256_castsi256_si128(clipped),
+                                         _mm256_extracti128_si256(clipped, 1));
+        _mm_storel_epi64((__m128i *)(target + index), _mm_packus_epi16(words, words));
+    }
+    return index;
+}
+#endif
+
+/* Pillow's ImagingResampleVertical_8bpc for output rows [FIRST_OUTPUT, FIRST_OUTPUT + COUNT);
+   INPUT's row 0 is the input row FIRST_ROW. Each tap's row is added to a chunk of sums, so the
+   innermost loop runs along a row. */
+static void resample_columns(const struct pillow_resample *plan, const uint8_t *input,
+                             uint32_t width, uint32_t first_row, uint32_t first_output,
+                             uint32_t count, uint8_t *output)
+{
+    const struct pillow_axis *axis = &plan->vertical;
+    size_t stride = (size_t)width * plan->channels;
+    int32_t sums[VERTICAL_CHUNK];
+    for (uint32_t row = first_output; row < first_output + count; row++) {
+        const int32_t *weights = axis->weights + (size_t)row * axis->taps;
+        const uint8_t *start = input + (size_t)(axis->first[row] - (int32_t)first_row) * stride;
+        uint8_t *target = output + (size_t)(row - first_output) * stride;
+        size_t done = 0;
+#ifdef RESAMPLE_AVX2
+        if (avx2())
+            done = vertical_span_avx2(start, stride, weights, axis->count[row], stride, target);
+#endif
+        for (size_t chunk = done; chunk < stride; chunk += VERTICAL_CHUNK) {
+            size_t length = stride - chunk < VERTICAL_CHUNK ? stride - chunk : VERTICAL_CHUNK;
+            for (size_t index = 0; index < length; index++)
+                sums[index] = 1 << (PRECISION_BITS - 1);
+            for (int32_t y = 0; y < axis->count[row]; y++) {
+                const uint8_t *line = start + (size_t)y * stride + chunk;
+                int32_t weight = weights[y];
+                for (size_t index = 0; index < length; index++)
+                    sums[index] += line[index] * weight;
             }
+            for (size_t index = 0; index < length; index++)
+                target[chunk + index] = clip8(sums[index]);
         }
     }
 }
 
-/* Pillow's ImagingResampleVertical_8bpc; INPUT's row 0 is the input row FIRST_ROW. */
-static void resample_columns(const struct pillow_resample *plan, const uint8_t *input,
-                             uint32_t width, uint32_t first_row, uint8_t *output)
+#ifdef RESAMPLE_AVX2
+/* COUNT pixels of CHANNELS bytes from SOURCE (SOURCE_STEP bytes apart) to TARGET (TARGET_STEP
+   apart): a row into a column of the transposed image, or back. */
+static void copy_pixels(const uint8_t *source, size_t source_step, uint8_t *target,
+                        size_t target_step, uint32_t count, size_t channels)
 {
-    const struct pillow_axis *axis = &plan->vertical;
-    size_t stride = (size_t)width * plan->channels;
-    for (uint32_t row = 0; row < axis->output_size; row++) {
-        const int32_t *weights = axis->weights + (size_t)row * axis->taps;
-        const uint8_t *start = input + (size_t)(axis->first[row] - (int32_t)first_row) * stride;
-        uint8_t *target = output + (size_t)row * stride;
-        for (size_t index = 0; index < stride; index++) {
+    if (channels == 3) {
+        for (uint32_t pixel = 0; pixel < count; pixel++, source += source_step,
+                      target += target_step) {
+            target[0] = source[0];
+            target[1] = source[1];
+            target[2] = source[2];
+        }
+        return;
+    }
+    for (uint32_t pixel = 0; pixel < count; pixel++, source += source_step, target += target_step)
+        for (size_t channel = 0; channel < channels; channel++)
+            target[channel] = source[channel];
+}
+
+/* resample_rows through the vertical kernel: the ROWS input rows from FIRST_ROW transposed into
+   TRANSPOSED (each input column a row of ROWS pixels), each output column summed over its input
+   columns as the vertical pass sums rows (the same sums, pixel by pixel), then transposed back
+   into OUTPUT. */
+static void resample_rows_transposed(const struct pillow_resample *plan, const uint8_t *input,
+                                     uint32_t first_row, uint32_t rows, uint8_t *output,
+                                     uint8_t *transposed)
+{
+    const struct pillow_axis *axis = &plan->horizontal;
+    size_t channels = plan->channels, column_bytes = (size_t)rows * channels;
+    size_t input_stride = (size_t)axis->input_size * channels;
+    size_t output_stride = (size_t)axis->output_size * channels;
+    uint8_t *columns = transposed + (size_t)axis->input_size * column_bytes;
+    for (uint32_t row = 0; row < rows; row++)
+        copy_pixels(input + (size_t)(first_row + row) * input_stride, channels,
+                    transposed + row * channels, column_bytes, axis->input_size, channels);
+    for (uint32_t column = 0; column < axis->output_size; column++) {
+        const int32_t *weights = axis->weights + (size_t)column * axis->taps;
+        uint8_t *target = columns + column * column_bytes;
+        const uint8_t *start = transposed + (size_t)axis->first[column] * column_bytes;
+        size_t done = vertical_span_avx2(start, column_bytes, weights, axis->count[column],
+                                         column_bytes, target);
+        for (; done < column_bytes; done++) {
             int32_t sum = 1 << (PRECISION_BITS - 1);
-            for (int32_t y = 0; y < axis->count[row]; y++)
-                sum += start[(size_t)y * stride + index] * weights[y];
-            target[index] = clip8(sum);
+            for (int32_t x = 0; x < axis->count[column]; x++)
+                sum += start[(size_t)x * column_bytes + done] * weights[x];
+            target[done] = clip8(sum);
         }
     }
+    for (uint32_t row = 0; row < rows; row++)
+        copy_pixels(columns + row * channels, column_bytes, output + row * output_stride, channels,
+                    axis->output_size, channels);
 }
+#endif
 
 void pillow_resample_run(const struct pillow_resample *plan, const uint8_t *input,
                          uint8_t *scratch, uint8_t *output)
 {
-    uint32_t input_width = plan->horizontal.input_size, input_height = plan->vertical.input_size;
+    pillow_resample_run_rows(plan, input, scratch, 0, plan->vertical.output_size, output);
+}
+
+void pillow_resample_run_rows(const struct pillow_resample *plan, const uint8_t *input,
+                              uint8_t *scratch, uint32_t first, uint32_t count, uint8_t *output)
+{
+    uint32_t input_width = plan->horizontal.input_size, output_width = plan->horizontal.output_size;
     if (plan->resize_horizontally && plan->resize_vertically) {
-        resample_rows(plan, input, plan->first_row, plan->rows, scratch);
-        resample_columns(plan, scratch, plan->horizontal.output_size, plan->first_row, output);
+        /* Only the input rows these output rows read, at their place in the scratch rows. */
+        const struct pillow_axis *axis = &plan->vertical;
+        uint32_t top = (uint32_t)axis->first[first];
+        uint32_t bottom = (uint32_t)(axis->first[first + count - 1] + axis->count[first + count - 1]);
+        size_t scratch_stride = (size_t)output_width * plan->channels;
+        uint8_t *rows = scratch + (size_t)(top - plan->first_row) * scratch_stride;
+#ifdef RESAMPLE_AVX2
+        if (avx2())
+            resample_rows_transposed(plan, input, top, bottom - top, rows,
+                                     scratch + (size_t)plan->rows * scratch_stride);
+        else
+#endif
+            resample_rows(plan, input, top, bottom - top, rows);
+        resample_columns(plan, scratch, output_width, plan->first_row, first, count, output);
     } else if (plan->resize_horizontally) {
-        resample_rows(plan, input, 0, input_height, output);
+        resample_rows(plan, input, first, count, output);
     } else if (plan->resize_vertically) {
-        resample_columns(plan, input, input_width, 0, output);
+        resample_columns(plan, input, input_width, 0, first, count, output);
     } else {
-        memcpy(output, input, (size_t)input_width * input_height * plan->channels);
+        size_t stride = (size_t)input_width * plan->channels;
+        memcpy(output, input + first * stride, count * stride);
     }
 }
 

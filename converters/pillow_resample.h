@@ -45,6 +45,16 @@ size_t pillow_resample_scratch_size(const struct pillow_resample *plan);
 void pillow_resample_run(const struct pillow_resample *plan, const uint8_t *input,
                          uint8_t *scratch, uint8_t *output);
 
+/* The output rows [FIRST, FIRST + COUNT) alone (FIRST + COUNT at most the output height) into
+   OUTPUT (COUNT x output width x channels): the same bytes as those rows of pillow_resample_run,
+   reading and resizing only the input rows they need (Fuel's crop after its resize). */
+void pillow_resample_run_rows(const struct pillow_resample *plan, const uint8_t *input,
+                              uint8_t *scratch, uint32_t first, uint32_t count, uint8_t *output);
+
+/* Whether the passes use AVX2 where the CPU has it (the default); false runs the plain loops
+   (the tests compare both: the bytes are the same). */
+void pillow_resample_use_avx2(bool use);
+
 void pillow_resample_free(struct pillow_resample *plan);
 
 #endif

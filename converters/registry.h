@@ -11,9 +11,11 @@
 
 /* The built-in datasets, NULL-terminated, and each by itself. */
 extern const struct dataset *const datasets[];
-extern const struct dataset binarized_mnist_dataset, cifar10_dataset, cifar100_dataset,
-    fashion_mnist_dataset, iris_dataset, mnist_dataset, svhn_format_1_dataset,
-    svhn_format_2_dataset;
+extern const struct dataset adult_dataset, binarized_mnist_dataset,
+    caltech101_silhouettes_16_dataset, caltech101_silhouettes_28_dataset, celeba_64_dataset,
+    celeba_aligned_cropped_dataset, cifar10_dataset, cifar100_dataset, dogs_vs_cats_dataset,
+    fashion_mnist_dataset, ilsvrc2010_dataset, ilsvrc2012_dataset, iris_dataset, mnist_dataset,
+    svhn_format_1_dataset, svhn_format_2_dataset;
 
 /* Adds the datasets of the JSON manifests ENTRIES name (files, or directories whose *.json files
    are read in name order) after the built-ins; extra_downloaders in fuelrc(5). A malformed

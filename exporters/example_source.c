@@ -22,8 +22,8 @@ void example_source_init(struct example_source *source)
                                                .base_type = -1}};
 }
 
-int example_source_open(struct example_source *source, const struct h5py_file *file,
-                        const char *name)
+static int source_open(struct example_source *source, const struct h5py_file *file,
+                       const char *name, bool strings)
 {
     example_source_init(source);
     source->name = name;
@@ -40,14 +40,41 @@ int example_source_open(struct example_source *source, const struct h5py_file *f
             hid_t sign_type = source->vlen.base_type;
             source->type.kind = H5Tget_sign(sign_type) == H5T_SGN_NONE ? 'u' : 'i';
         }
+        source->encoded = result == EXIT_OK && source->facts->shapes_name == NULL &&
+                          source->type.kind == 'u' && source->type.size == 1;
         return result;
     }
-    int result = h5py_examples_open(&source->fixed, file, name);
-    if (result == EXIT_OK) {
+    int result = strings ? h5py_examples_open_strings(&source->fixed, file, name)
+                         : h5py_examples_open(&source->fixed, file, name);
+    if (result == EXIT_OK && source->fixed.is_string) {
+        source->type = (struct numeric_type){'S', source->fixed.element_size};
+        source->example_elements = source->fixed.example_bytes / source->fixed.element_size;
+    } else if (result == EXIT_OK) {
         source->type = numeric_type_from_descr(source->fixed.descr);
         source->example_elements = source->fixed.example_bytes / source->fixed.element_size;
     }
     return result;
+}
+
+int example_source_open(struct example_source *source, const struct h5py_file *file,
+                        const char *name)
+{
+    return source_open(source, file, name, false);
+}
+
+int example_source_open_strings(struct example_source *source, const struct h5py_file *file,
+                                const char *name)
+{
+    return source_open(source, file, name, true);
+}
+
+const char *example_source_default(const struct h5py_file *file)
+{
+    const struct h5py_file_source *features = h5py_file_source(file, "features");
+    const struct h5py_file_source *encoded = h5py_file_source(file, "encoded_images");
+    if ((features == NULL || !features->present) && encoded != NULL && encoded->present)
+        return "encoded_images";
+    return "features";
 }
 
 int example_source_select(struct example_source *source, const struct h5py_file *file,

@@ -15,6 +15,9 @@ struct example_source {
     const char *name;
     const struct h5py_file_source *facts; /* axis labels, shape labels */
     bool variable;
+    /* Variable-length uint8 examples without a shapes scale: each an image file's bytes as
+       stored (Fuel's ILSVRC encoded_images), passed through or decoded, never read as pixels. */
+    bool encoded;
     struct h5py_examples fixed;
     struct h5py_vlen_examples vlen;
     struct numeric_type type;
@@ -28,6 +31,14 @@ void example_source_init(struct example_source *source);
 /* Opens source NAME of FILE. EXIT_USAGE naming the sources there when FILE has none of that name. */
 int example_source_open(struct example_source *source, const struct h5py_file *file,
                         const char *name);
+
+/* The same, also opening sources of fixed-length byte strings (type kind 'S', size the string's
+   length). */
+int example_source_open_strings(struct example_source *source, const struct h5py_file *file,
+                                const char *name);
+/* The image source a command reads when none is named: features, or encoded_images in a file
+   that has no features but has it. */
+const char *example_source_default(const struct h5py_file *file);
 
 /* Selects SPLIT (EXIT_USAGE when the split does not hold the source). */
 int example_source_select(struct example_source *source, const struct h5py_file *file,

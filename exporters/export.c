@@ -3,6 +3,7 @@
 
 #include "common/base/disk_space.h"
 #include "common/base/error.h"
+#include "common/h5py/h5py_names.h"
 #include "common/base/monotonic_clock.h"
 #include "common/h5py/h5py_input.h"
 #include "export_form.h"
@@ -12,10 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char export_form_names[] = "hdf5-layer recordio image-list npy";
+const char export_form_names[] = "hdf5-layer recordio image-list npy webdataset tfrecord";
 
 static const struct export_form *const forms[] = {
     &export_form_hdf5_layer, &export_form_recordio, &export_form_image_list, &export_form_npy,
+    &export_form_webdataset, &export_form_tfrecord,
 };
 enum { FORM_COUNT = sizeof forms / sizeof forms[0] };
 
@@ -37,7 +39,8 @@ static void forms_holding(bool image, bool variable, char *text, size_t size)
     size_t length = 0;
     text[0] = '\0';
     for (size_t index = 0; index < FORM_COUNT; index++)
-        if ((image || !forms[index]->images) && (!variable || forms[index]->variable))
+        if (forms[index]->prepare == NULL && (image || !forms[index]->images) &&
+            (!variable || forms[index]->variable))
             length += (size_t)snprintf(text + length, size - length, "%s%s", length ? ", " : "",
                                        forms[index]->name);
 }
@@ -51,7 +54,8 @@ static int data_check(struct export_plan *plan)
         return error_set(EXIT_USAGE, "source %s is variable-length: %s cannot hold it; %s can",
                          data->name, plan->form->name, holders);
     }
-    if (!plan->form->images)
+    /* Encoded images go to the image forms as they are stored, as im2rec --pass-through. */
+    if (!plan->form->images || data->encoded)
         return EXIT_OK;
     forms_holding(false, data->variable, holders, sizeof holders);
     return image_axes_find(data, holders, &plan->axes);
@@ -72,6 +76,37 @@ static int label_check(struct export_plan *plan)
     return result;
 }
 
+/* The shard forms check their sources themselves: here only that the splits exist. */
+static int split_exists(const struct export_plan *plan, const char *split)
+{
+    for (size_t index = 0; index < plan->file->split_count; index++)
+        if (strcmp(plan->file->splits[index], split) == 0)
+            return EXIT_OK;
+    char splits[1024];
+    size_t length = 0;
+    splits[0] = '\0';
+    for (size_t index = 0; index < plan->file->split_count && length < sizeof splits; index++)
+        length += (size_t)snprintf(splits + length, sizeof splits - length, "%s%s",
+                                   index ? ", " : "", plan->file->splits[index]);
+    return error_set(EXIT_USAGE, "no split %s: %s; the splits are %s", split, plan->file->path,
+                     splits);
+}
+
+/* Selects SPLIT of the label source. A split without the default label source (ILSVRC2012's test
+   split has no targets) is exported without labels: *LABELLED false. */
+static int label_select(struct export_plan *plan, const char *split, bool *labelled)
+{
+    *labelled = plan->has_label;
+    if (!plan->has_label)
+        return EXIT_OK;
+    if (plan->request->label_source == NULL &&
+        !h5py_split_holds(plan->file, split, plan->label.name)) {
+        *labelled = false;
+        return EXIT_OK;
+    }
+    return example_source_select(&plan->label, plan->file, split);
+}
+
 static int splits_choose(struct export_plan *plan)
 {
     const struct export_request *request = plan->request;
@@ -83,10 +118,17 @@ static int splits_choose(struct export_plan *plan)
         const char *split = request->split_count ? request->splits[index]
                                                  : plan->file->splits[index];
         plan->splits[plan->split_count++] = split;
+        if (plan->form->prepare != NULL) {
+            int result = split_exists(plan, split);
+            if (result != EXIT_OK)
+                return result;
+            continue;
+        }
+        bool labelled = false;
         int result = example_source_select(&plan->data, plan->file, split);
-        if (result == EXIT_OK && plan->has_label)
-            result = example_source_select(&plan->label, plan->file, split);
-        if (result == EXIT_OK && plan->has_label &&
+        if (result == EXIT_OK)
+            result = label_select(plan, split, &labelled);
+        if (result == EXIT_OK && labelled &&
             plan->label.selection.count != plan->data.selection.count)
             result = error_set(EXIT_CORRUPT_INPUT, "split %s has %llu examples of %s but %llu of "
                                "%s: %s", split, (unsigned long long)plan->data.selection.count,
@@ -95,6 +137,22 @@ static int splits_choose(struct export_plan *plan)
         if (result != EXIT_OK)
             return result;
     }
+    return EXIT_OK;
+}
+
+/* The options of the shard forms, refused by the others. */
+static int shard_options_refuse(const struct export_plan *plan)
+{
+    const struct export_request *request = plan->request;
+    if (plan->form->prepare != NULL)
+        return EXIT_OK;
+    const char *given = request->shards ? "--shards" : request->shard_size ? "--shard-size"
+                        : request->shard_examples ? "--shard-examples" : request->ranks ? "--ranks"
+                        : request->shuffle ? "--shuffle" : request->seed_given ? "--seed"
+                        : request->source_count ? "--source" : NULL;
+    if (given != NULL)
+        return error_set(EXIT_USAGE, "%s applies to webdataset and tfrecord, not %s", given,
+                         plan->form->name);
     return EXIT_OK;
 }
 
@@ -109,9 +167,16 @@ static int plan_make(struct export_plan *plan)
                          export_form_names);
     if (request->dtype == NULL && request->scale != 1 && plan->form == &export_form_npy)
         return error_set(EXIT_USAGE, "--scale applies when converting to float: give --dtype");
-    int result = h5py_input_open(&plan->file, request->input_path);
+    int result = shard_options_refuse(plan);
     if (result == EXIT_OK)
-        result = example_source_open(&plan->data, plan->file, request->data_source);
+        result = h5py_input_open(&plan->file, request->input_path);
+    if (result == EXIT_OK && plan->form->prepare != NULL)
+        return splits_choose(plan);
+    if (result == EXIT_OK)
+        result = example_source_open(&plan->data, plan->file,
+                                     request->data_source != NULL
+                                         ? request->data_source
+                                         : example_source_default(plan->file));
     if (result == EXIT_OK)
         result = data_check(plan);
     if (result == EXIT_OK)
@@ -148,9 +213,11 @@ static int space_check(struct export_plan *plan, struct export_job *job)
     uint64_t total = 0, largest = 0;
     int result = EXIT_OK;
     for (size_t index = 0; result == EXIT_OK && index < plan->split_count; index++) {
+        bool labelled = false;
         result = example_source_select(&plan->data, plan->file, plan->splits[index]);
-        if (result == EXIT_OK && plan->has_label)
-            result = example_source_select(&plan->label, plan->file, plan->splits[index]);
+        if (result == EXIT_OK)
+            result = label_select(plan, plan->splits[index], &labelled);
+        job->label = labelled ? &plan->label : NULL;
         uint64_t bytes = 0, file = 0;
         if (result == EXIT_OK)
             plan->form->need(job, &bytes, &file);
@@ -166,12 +233,15 @@ static int split_export(struct export_plan *plan, struct export_job *job, const 
 {
     char stem[512];
     snprintf(stem, sizeof stem, "%s_%s", plan->name, split);
-    int result = example_source_select(&plan->data, plan->file, split);
-    if (result == EXIT_OK && plan->has_label)
-        result = example_source_select(&plan->label, plan->file, split);
+    bool shards = plan->form->prepare != NULL, labelled = false;
+    int result = shards ? EXIT_OK : example_source_select(&plan->data, plan->file, split);
+    if (result == EXIT_OK && !shards)
+        result = label_select(plan, split, &labelled);
+    if (!shards)
+        job->label = labelled ? &plan->label : NULL;
     struct export_set set;
     if (result == EXIT_OK)
-        result = export_set_begin(&set, plan->request->directory, stem);
+        result = export_set_begin(&set, plan->request->directory, shards ? split : stem);
     if (result != EXIT_OK)
         return result;
     job->stem = stem;
@@ -181,16 +251,17 @@ static int split_export(struct export_plan *plan, struct export_job *job, const 
     uint64_t unit = plan->data.variable ? 1 : plan->data.fixed.example_bytes;
     job->progress_unit = unit;
     double started = monotonic_seconds();
-    progress_start(job->progress, 0, stem, plan->data.selection.count * unit, 0);
+    if (!shards)
+        progress_start(job->progress, 0, stem, plan->data.selection.count * unit, 0);
     result = plan->form->write(job);
     if (result == EXIT_OK)
         result = export_set_commit(&set);
     else
         export_set_abort(&set);
-    if (result == EXIT_OK)
+    if (result == EXIT_OK && !shards)
         progress_finish(job->progress, 0, plan->data.selection.count * unit,
                         monotonic_seconds() - started);
-    else
+    else if (!shards)
         progress_stop(job->progress, 0);
     return result;
 }
@@ -204,9 +275,12 @@ int export_run(const struct export_request *request,
     int result = plan_make(&plan);
     input_name(request->input_path, plan.name, sizeof plan.name);
     struct export_job job = {.request = request, .file = plan.file, .data = &plan.data,
-                             .label = plan.has_label ? &plan.label : NULL, .axes = plan.axes};
+                             .label = plan.has_label ? &plan.label : NULL, .axes = plan.axes,
+                             .splits = plan.splits, .split_count = plan.split_count};
     if (result == EXIT_OK)
         result = export_provenance_begin(&job.provenance, request, plan.file);
+    if (result == EXIT_OK && plan.form->prepare != NULL)
+        result = plan.form->prepare(&job);
     if (result == EXIT_OK)
         result = space_check(&plan, &job);
     if (result == EXIT_OK)
@@ -221,6 +295,8 @@ int export_run(const struct export_request *request,
     }
     if (job.progress != NULL)
         progress_end(job.progress);
+    if (plan.form != NULL && plan.form->finish != NULL)
+        plan.form->finish(&job);
     export_provenance_free(job.provenance);
     plan_free(&plan);
     return result;

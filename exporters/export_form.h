@@ -23,6 +23,9 @@ struct export_job {
     struct progress *progress;
     uint64_t progress_unit;        /* bytes of source data per example */
     struct export_provenance *provenance;
+    const char *const *splits;     /* every split the export writes */
+    size_t split_count;
+    void *form_state;              /* forms with prepare: theirs, freed by finish */
     char main_file[704];           /* the set's file printed when published */
 };
 
@@ -34,12 +37,18 @@ struct export_form {
     /* The least the job's set takes, in all and in its largest file, for the space check before
        writing; NULL where that is not known before (PNGs). */
     void (*need)(const struct export_job *job, uint64_t *bytes, uint64_t *largest);
+    /* Forms that read every source themselves (the shard forms): checks the whole export before
+       anything is written; the driver then opens no data or label source. NULL for the others. */
+    int (*prepare)(struct export_job *job);
+    void (*finish)(struct export_job *job);
 };
 
 extern const struct export_form export_form_hdf5_layer;
 extern const struct export_form export_form_recordio;
 extern const struct export_form export_form_image_list;
 extern const struct export_form export_form_npy;
+extern const struct export_form export_form_webdataset;
+extern const struct export_form export_form_tfrecord;
 
 /* The split's labels [FIRST, FIRST + COUNT) as doubles (0 without a label source). */
 int export_labels_read(const struct export_job *job, uint64_t first, uint64_t count,

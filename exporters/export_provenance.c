@@ -48,14 +48,15 @@ static int base_finish(struct export_provenance *provenance)
     return provenance->base ? EXIT_OK : error_set(EXIT_OTHER, "cannot build the provenance");
 }
 
-char *export_provenance_text(struct export_provenance *provenance, const char *split)
+char *export_provenance_text(struct export_provenance *provenance, const char *split,
+                             const char *data)
 {
     if (base_finish(provenance) != EXIT_OK)
         return NULL;
     const struct export_request *request = provenance->request;
     json_t *document = json_deep_copy(provenance->base);
-    json_t *export = json_pack("{s:s, s:s, s:s, s:s}", "form", request->form, "split", split,
-                               "data", request->data_source, "command", request->command);
+    json_t *export = json_pack("{s:s, s:s, s:s?, s:s}", "form", request->form, "split", split,
+                               "data", data, "command", request->command);
     char *text = NULL;
     if (document != NULL && export != NULL) {
         json_object_set(document, "export", export);

@@ -12,9 +12,11 @@ struct export_provenance;
 int export_provenance_begin(struct export_provenance **provenance,
                             const struct export_request *request, const struct h5py_file *file);
 
-/* The JSON text for the set of SPLIT (caller frees); waits for the hash the first time. NULL with
-   error_set on failure. */
-char *export_provenance_text(struct export_provenance *provenance, const char *split);
+/* The JSON text for the set of SPLIT exporting the source DATA (NULL, written as null, when the
+   form exports several: the shard forms), caller frees; waits for the hash the first time. NULL
+   with error_set on failure. */
+char *export_provenance_text(struct export_provenance *provenance, const char *split,
+                             const char *data);
 
 void export_provenance_free(struct export_provenance *provenance);
 

@@ -45,7 +45,7 @@ int export_text_write(struct export_job *job, const char *entry, const char *tex
 
 int export_provenance_write(struct export_job *job)
 {
-    char *text = export_provenance_text(job->provenance, job->split);
+    char *text = export_provenance_text(job->provenance, job->split, job->data->name);
     if (text == NULL)
         return error_code();
     char entry[600];

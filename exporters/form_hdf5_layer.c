@@ -145,7 +145,7 @@ static int layer_blocks_write(struct export_job *job, struct layer_part *part, s
 
 static int layer_provenance_set(struct export_job *job, struct layer_part *part)
 {
-    char *text = export_provenance_text(job->provenance, job->split);
+    char *text = export_provenance_text(job->provenance, job->split, job->data->name);
     if (text == NULL)
         return error_code();
     int result = h5py_string_attribute_set(part->file, part->path, "fuel_provenance", text);
@@ -225,4 +225,4 @@ static void layer_need(const struct export_job *job, uint64_t *bytes, uint64_t *
 }
 
 const struct export_form export_form_hdf5_layer = {"hdf5-layer", false, false, layer_write,
-                                                   layer_need};
+                                                   layer_need, NULL, NULL};

@@ -1,5 +1,5 @@
 /* The image-list form (Caffe's ImageData layer, torchvision's ImageFolder): DIR/SPLIT/LABEL/N.png
-   and NAME_SPLIT.txt of "SPLIT/LABEL/N.png LABEL" lines. */
+   (N.jpg for stored JPEGs, as they are) and NAME_SPLIT.txt of "SPLIT/LABEL/N.png LABEL" lines. */
 #include "common/base/error.h"
 #include "export_form.h"
 #include "png_blocks.h"
@@ -20,8 +20,8 @@ static int list_consume(void *context, const struct encoded_example *example)
     struct list_output *output = context;
     char label[64], entry[700], path[4800];
     element_label_text(example->label, label, sizeof label);
-    snprintf(entry, sizeof entry, "%s/%s/%" PRIu64 ".png", output->job->split, label,
-             example->number);
+    snprintf(entry, sizeof entry, "%s/%s/%" PRIu64 ".%s", output->job->split, label,
+             example->number, example->extension);
     int result = export_set_path(output->job->set, entry, path, sizeof path);
     if (result != EXIT_OK)
         return result;
@@ -60,4 +60,4 @@ static int list_form_write(struct export_job *job)
 }
 
 const struct export_form export_form_image_list = {"image-list", true, true, list_form_write,
-                                                   NULL};
+                                                   NULL, NULL, NULL};

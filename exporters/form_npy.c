@@ -130,4 +130,5 @@ static void npy_need(const struct export_job *job, uint64_t *bytes, uint64_t *la
     *largest = data > label ? data : label;
 }
 
-const struct export_form export_form_npy = {"npy", false, false, npy_write, npy_need};
+const struct export_form export_form_npy = {"npy", false, false, npy_write, npy_need, NULL,
+                                          NULL};

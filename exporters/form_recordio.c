@@ -1,4 +1,5 @@
-/* The recordio form (MXNet's ImageRecordIter): NAME_SPLIT.rec of image records (header, PNG), the
+/* The recordio form (MXNet's ImageRecordIter): NAME_SPLIT.rec of image records (header, PNG, or a
+   stored JPEG as it is, as im2rec --pass-through), the
    .idx of record offsets for MXIndexedRecordIO and the .lst of id, label and path lines. */
 #include "common/base/error.h"
 #include "common/base/write_behind.h"
@@ -64,8 +65,8 @@ static int recordio_consume(void *context, const struct encoded_example *example
     element_label_text(example->label, label, sizeof label);
     if (fprintf(output->streams[1], "%" PRIu64 "\t%" PRIu64 "\n", example->number, start) < 0)
         return recordio_failed(output, 1);
-    if (fprintf(output->streams[2], "%" PRIu64 "\t%s\t%s/%s/%" PRIu64 ".png\n", example->number,
-                label, output->job->split, label, example->number) < 0)
+    if (fprintf(output->streams[2], "%" PRIu64 "\t%s\t%s/%s/%" PRIu64 ".%s\n", example->number,
+                label, output->job->split, label, example->number, example->extension) < 0)
         return recordio_failed(output, 2);
     return EXIT_OK;
 }
@@ -110,4 +111,4 @@ static int recordio_form_write(struct export_job *job)
 }
 
 const struct export_form export_form_recordio = {"recordio", true, true, recordio_form_write,
-                                                 NULL};
+                                                 NULL, NULL, NULL};

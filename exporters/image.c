@@ -2,6 +2,7 @@
 #include "image.h"
 
 #include "common/base/error.h"
+#include "common/formats/jpeg.h"
 #include "common/formats/png_rgb.h"
 
 #include <stdio.h>
@@ -95,6 +96,71 @@ int image_from_example(const void *data, struct numeric_type type, const uint64_
                 *out++ = element_pixel(data, base + channel * channel_stride, type);
         }
     return EXIT_OK;
+}
+
+const char *image_encoded_extension(const void *bytes, size_t size)
+{
+    const unsigned char *start = bytes;
+    static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (size >= 2 && start[0] == 0xFF && start[1] == 0xD8)
+        return "jpg";
+    if (size >= sizeof png && memcmp(start, png, sizeof png) == 0)
+        return "png";
+    return NULL;
+}
+
+/* PIL's cmyk2rgb: each channel (255 - k) - c * (255 - k) / 255, divided as its MULDIV255. */
+static void cmyk_to_rgb(const uint8_t *cmyk, uint8_t *rgb, size_t pixels)
+{
+    for (size_t pixel = 0; pixel < pixels; pixel++) {
+        int remaining = 255 - cmyk[4 * pixel + 3];
+        for (int channel = 0; channel < 3; channel++) {
+            int product = cmyk[4 * pixel + channel] * remaining + 128;
+            int value = remaining - (((product >> 8) + product) >> 8);
+            rgb[3 * pixel + channel] = (uint8_t)(value < 0 ? 0 : value);
+        }
+    }
+}
+
+static int jpeg_to_image(const void *bytes, size_t size, const char *name, struct image *image)
+{
+    struct jpeg_image decoded = {0};
+    struct jpeg_options options = {.interleaved = true, .warnings_as_pil = true};
+    int result = jpeg_decode(bytes, size, name, &options, &decoded);
+    uint32_t channels = decoded.channels == 1 ? 1 : 3;
+    if (result == EXIT_OK)
+        result = image_reserve(image, decoded.height, decoded.width, channels);
+    size_t pixels = (size_t)decoded.height * decoded.width;
+    if (result == EXIT_OK && decoded.channels == 4)
+        cmyk_to_rgb(decoded.pixels, image->pixels, pixels);
+    else if (result == EXIT_OK)
+        memcpy(image->pixels, decoded.pixels, pixels * channels);
+    jpeg_image_free(&decoded);
+    return result;
+}
+
+static int png_to_image(const void *bytes, size_t size, const char *name, struct image *image)
+{
+    struct png_rgb decoded = {0};
+    int result = png_rgb_decode(bytes, size, name, &decoded);
+    if (result == EXIT_OK)
+        result = image_reserve(image, decoded.height, decoded.width, 3);
+    size_t pixels = (size_t)decoded.height * decoded.width;
+    for (size_t pixel = 0; result == EXIT_OK && pixel < pixels; pixel++)
+        for (int channel = 0; channel < 3; channel++)
+            image->pixels[3 * pixel + channel] = decoded.pixels[channel * pixels + pixel];
+    png_rgb_free(&decoded);
+    return result;
+}
+
+int image_from_encoded(const void *bytes, size_t size, const char *name, struct image *image)
+{
+    const char *extension = image_encoded_extension(bytes, size);
+    if (extension == NULL)
+        return error_set(EXIT_CORRUPT_INPUT, "cannot decode image: %s: neither JPEG nor PNG",
+                         name);
+    return strcmp(extension, "jpg") == 0 ? jpeg_to_image(bytes, size, name, image)
+                                         : png_to_image(bytes, size, name, image);
 }
 
 void image_free(struct image *image)

@@ -31,6 +31,13 @@ int image_axes_find(const struct example_source *source, const char *forms,
 int image_from_example(const void *data, struct numeric_type type, const uint64_t *shape,
                        int rank, const struct image_axes *axes, struct image *image);
 
+/* The file name extension of an encoded example's bytes: "jpg" or "png"; NULL for anything else. */
+const char *image_encoded_extension(const void *bytes, size_t size);
+
+/* Decodes an encoded example (a JPEG or PNG file's bytes) into IMAGE as PIL shows it: gray, RGB,
+   or CMYK turned to RGB as PIL's convert("RGB") does. NAME names it in messages. */
+int image_from_encoded(const void *bytes, size_t size, const char *name, struct image *image);
+
 void image_free(struct image *image);
 
 #endif

@@ -21,6 +21,7 @@ struct block_item {
     uint64_t shape[H5PY_VLEN_MAX_RANK];
     int rank;
     struct png_bytes png;
+    const char *extension;
     int result;
     char message[256];
 };
@@ -44,11 +45,38 @@ struct block_run {
     struct image images[THREADS_MAX];
 };
 
+/* An encoded example's bytes handed on as stored: the file an image-list or im2rec would hold. */
+static int item_pass_through(struct block_item *item, uint64_t number, const char *source)
+{
+    size_t size = (size_t)item->shape[0];
+    item->extension = image_encoded_extension(item->data, size);
+    if (item->extension == NULL)
+        return error_set(EXIT_CORRUPT_INPUT, "example %llu of %s is neither a JPEG nor a PNG",
+                         (unsigned long long)number, source);
+    if (size > item->png.capacity) {
+        uint8_t *grown = realloc(item->png.data, size);
+        if (grown == NULL)
+            return error_set(EXIT_OTHER, "out of memory");
+        item->png.data = grown;
+        item->png.capacity = size;
+    }
+    memcpy(item->png.data, item->data, size);
+    item->png.size = size;
+    return EXIT_OK;
+}
+
 static void item_encode(struct block_run *run, struct block *block, uint64_t index,
                         struct image *image)
 {
     struct block_item *item = &block->items[index];
     const struct example_source *data = run->job->data;
+    item->extension = "png";
+    if (data->encoded) {
+        item->result = item_pass_through(item, block->first + index, data->name);
+        if (item->result != EXIT_OK)
+            snprintf(item->message, sizeof item->message, "%s", error_message());
+        return;
+    }
     const void *elements =
         data->variable ? item->data : block->raw + index * data->fixed.example_bytes;
     int result = image_from_example(elements, data->type, item->shape, item->rank,
@@ -161,7 +189,8 @@ static int block_hand_on(const struct block *block, encoded_consumer consume, vo
     for (uint64_t index = 0; index < block->count; index++) {
         struct encoded_example example = {block->first + index, block->labels[index],
                                           block->items[index].png.data,
-                                          block->items[index].png.size};
+                                          block->items[index].png.size,
+                                          block->items[index].extension};
         int result = consume(context, &example);
         if (result != EXIT_OK)
             return result;

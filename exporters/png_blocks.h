@@ -1,5 +1,6 @@
 /* Streams a split's image examples through PNG encoding on several threads, block by block, and
-   hands the encoded images to a consumer in the split's order. */
+   hands the encoded images to a consumer in the split's order; encoded examples (JPEG or PNG
+   files' bytes) are handed on as they are stored. */
 #ifndef FUEL_PNG_BLOCKS_H
 #define FUEL_PNG_BLOCKS_H
 
@@ -11,8 +12,9 @@
 struct encoded_example {
     uint64_t number; /* in the split */
     double label;    /* 0 without a label source */
-    const uint8_t *png;
+    const uint8_t *png; /* the image file's bytes: PNG, or a stored JPEG */
     size_t size;
+    const char *extension; /* "png", or "jpg" for a stored JPEG */
 };
 
 typedef int (*encoded_consumer)(void *context, const struct encoded_example *example);

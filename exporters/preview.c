@@ -108,7 +108,7 @@ static int labels_print(struct preview_grid *grid,
             uint64_t index = (uint64_t)row * grid->columns + column;
             if (index >= grid->count)
                 break;
-            char label[64];
+            char label[256]; /* CelebA's 40 attributes: 79 characters; 32 columns at most */
             int result = preview_grid_label(grid, index, label, sizeof label);
             if (result != EXIT_OK)
                 return result;

@@ -15,7 +15,7 @@ struct preview_request {
     const char *input_path;
     const char *output_path; /* "-": standard output */
     const char *split;   /* NULL: the file's first split */
-    const char *source;  /* "features" */
+    const char *source;  /* NULL: example_source_default's */
     uint64_t count;      /* examples shown, at most PREVIEW_MAX_EXAMPLES */
     bool seeded;         /* a random choice of examples (else the first COUNT) */
     uint64_t seed;

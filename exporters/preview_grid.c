@@ -1,6 +1,8 @@
 /* Lays out fuel preview's tiles and draws the montage row by row, boxes included. */
 #include "preview_grid.h"
 
+#include "common/h5py/h5py_names.h"
+
 #include "common/base/error.h"
 
 #include <math.h>
@@ -18,7 +20,9 @@ static int optional_open(struct example_source *source, const struct h5py_file *
                          const char *name, const char *split, bool *opened)
 {
     *opened = false;
-    if (h5py_file_source(file, name) == NULL)
+    /* A split without the source (ILSVRC2012's test split has no targets) shows no labels. */
+    if (h5py_file_source(file, name) == NULL ||
+        (h5py_file_has_split(file, split) && !h5py_split_holds(file, split, name)))
         return EXIT_OK;
     int result = example_source_open(source, file, name);
     if (result == EXIT_OK)
@@ -59,8 +63,10 @@ int preview_grid_open(struct preview_grid *grid, const struct h5py_file *file,
     example_source_init(&grid->label);
     for (int index = 0; index < BOX_SOURCES; index++)
         example_source_init(&grid->boxes[index]);
-    int result = example_source_open(&grid->data, file, request->source);
-    if (result == EXIT_OK)
+    int result = example_source_open(&grid->data, file,
+                                     request->source != NULL ? request->source
+                                                             : example_source_default(file));
+    if (result == EXIT_OK && !grid->data.encoded)
         result = image_axes_find(&grid->data, NULL, &grid->axes);
     if (result == EXIT_OK)
         result = example_source_select(&grid->data, file, split);
@@ -71,12 +77,45 @@ int preview_grid_open(struct preview_grid *grid, const struct h5py_file *file,
     return result;
 }
 
+/* Example NUMBER of the split: its pixels into IMAGE, decoded when it is an encoded image. */
+static int example_image(struct preview_grid *grid, uint64_t number, struct image *image)
+{
+    void *data = NULL;
+    uint64_t shape[H5PY_VLEN_MAX_RANK];
+    int rank;
+    int result = example_source_read_one(&grid->data, number, &data, shape, &rank);
+    char name[128];
+    snprintf(name, sizeof name, "example %llu of %s", (unsigned long long)number,
+             grid->data.name);
+    if (result == EXIT_OK && grid->data.encoded)
+        result = image_from_encoded(data, (size_t)shape[0], name, image);
+    else if (result == EXIT_OK)
+        result = image_from_example(data, grid->data.type, shape, rank, &grid->axes, image);
+    free(data);
+    return result;
+}
+
+/* The sizes of an encoded example INDEX, decoded. */
+static int encoded_measure(struct preview_grid *grid, uint64_t index, uint64_t *height,
+                           uint64_t *width, uint64_t *channels)
+{
+    struct image image = {0};
+    int result = example_image(grid, grid->numbers[index], &image);
+    *height = image.height;
+    *width = image.width;
+    *channels = (uint64_t)image.channels;
+    image_free(&image);
+    return result;
+}
+
 /* The image axes' sizes of the grid's example INDEX. */
 static int example_measure(struct preview_grid *grid, uint64_t index, uint64_t *height,
                            uint64_t *width, uint64_t *channels)
 {
     uint64_t shape[H5PY_VLEN_MAX_RANK];
     const struct example_source *data = &grid->data;
+    if (data->encoded)
+        return encoded_measure(grid, index, height, width, channels);
     if (data->variable) {
         uint64_t stored = h5py_selection_example(&data->selection, grid->numbers[index]);
         int result = h5py_vlen_examples_shape(&data->vlen, stored, shape);
@@ -94,7 +133,8 @@ static int example_measure(struct preview_grid *grid, uint64_t index, uint64_t *
 /* Whether every chosen example of an integer source holds only 0 and 1. */
 static int binary_detect(struct preview_grid *grid)
 {
-    grid->binary = grid->data.type.kind == 'u' || grid->data.type.kind == 'i';
+    grid->binary = !grid->data.encoded &&
+                   (grid->data.type.kind == 'u' || grid->data.type.kind == 'i');
     for (uint64_t index = 0; grid->binary && index < grid->count; index++) {
         void *data = NULL;
         uint64_t shape[H5PY_VLEN_MAX_RANK], elements = 1;
@@ -196,15 +236,7 @@ static int row_load(struct preview_grid *grid, uint32_t row)
         grid->images[column].width = grid->images[column].height = 0;
         if (index >= grid->count)
             continue;
-        void *data = NULL;
-        uint64_t shape[H5PY_VLEN_MAX_RANK];
-        int rank;
-        int result = example_source_read_one(&grid->data, grid->numbers[index], &data, shape,
-                                             &rank);
-        if (result == EXIT_OK)
-            result = image_from_example(data, grid->data.type, shape, rank, &grid->axes,
-                                        &grid->images[column]);
-        free(data);
+        int result = example_image(grid, grid->numbers[index], &grid->images[column]);
         if (result == EXIT_OK && grid->has_boxes)
             result = boxes_draw(grid, grid->numbers[index], &grid->images[column]);
         if (result != EXIT_OK)

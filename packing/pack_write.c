@@ -29,8 +29,12 @@ struct source_writing {
 static int declare_source(struct h5py_writer *writer, const struct planned_source *planned,
                           int *index)
 {
-    struct h5py_source_declaration declaration = {
-        .name = planned->spec->name, .type = planned->type, .scales = SCALES_FUEL_CHAPTER_4};
+    char shape_labels[1024];
+    snprintf(shape_labels, sizeof shape_labels, "%s_shape_labels", planned->spec->name);
+    struct h5py_source_declaration declaration = {.name = planned->spec->name,
+                                                  .type = planned->type,
+                                                  .int32_shapes = true,
+                                                  .shape_labels_dataset = shape_labels};
     declaration.shape[0] = planned->examples;
     declaration.axis_labels[0] = planned->axes[0];
     if (planned->ragged) {

@@ -53,23 +53,34 @@ void hash_discard(struct hash *hash)
     free(hash);
 }
 
-static int hash_descriptor(int descriptor, const char *path, struct hash *hash, uint64_t *size)
+/* Feeds the file behind DESCRIPTOR to each of COUNT hashes; keeps its first HEAD_SIZE bytes in
+   HEAD (when HEAD is not NULL). */
+static int hash_descriptor(int descriptor, const char *path, struct hash *const *hashes,
+                           size_t count, uint64_t *size, unsigned char *head, size_t head_size,
+                           size_t *head_length)
 {
     enum { BLOCK = 1 << 20 };
     unsigned char *buffer = malloc(BLOCK);
     if (buffer == NULL)
         return error_set(EXIT_OTHER, "cannot hash: %s: out of memory", path);
     *size = 0;
-    ssize_t count;
-    while ((count = read(descriptor, buffer, BLOCK)) != 0) {
-        if (count < 0 && errno == EINTR)
+    ssize_t read_count;
+    while ((read_count = read(descriptor, buffer, BLOCK)) != 0) {
+        if (read_count < 0 && errno == EINTR)
             continue;
-        if (count < 0) {
+        if (read_count < 0) {
             free(buffer);
             return error_set(EXIT_OTHER, "cannot read: %s: %s", path, strerror(errno));
         }
-        hash_update(hash, buffer, (size_t)count);
-        *size += (uint64_t)count;
+        for (size_t index = 0; index < count; index++)
+            hash_update(hashes[index], buffer, (size_t)read_count);
+        if (head != NULL && *head_length < head_size) {
+            size_t kept = head_size - *head_length < (size_t)read_count ? head_size - *head_length
+                                                                         : (size_t)read_count;
+            memcpy(head + *head_length, buffer, kept);
+            *head_length += kept;
+        }
+        *size += (uint64_t)read_count;
     }
     free(buffer);
     return EXIT_OK;
@@ -84,11 +95,51 @@ int hash_file(const char *path, enum hash_algorithm algorithm, char hex[HASH_HEX
     struct hash *hash;
     int result = hash_begin(&hash, algorithm);
     if (result == EXIT_OK)
-        result = hash_descriptor(descriptor, path, hash, size);
+        result = hash_descriptor(descriptor, path, &hash, 1, size, NULL, 0, NULL);
     if (result == EXIT_OK)
         hash_finish(hash, hex);
     else
         hash_discard(hash);
+    close(descriptor);
+    return result;
+}
+
+/* Keeps the last HASH_TAIL_BYTES of the file just hashed in DIGESTS->tail. */
+static int read_tail(int descriptor, const char *path, struct file_digests *digests)
+{
+    size_t wanted = digests->size < HASH_TAIL_BYTES ? (size_t)digests->size : HASH_TAIL_BYTES;
+    ssize_t read_count;
+    do
+        read_count = pread(descriptor, digests->tail, wanted, (off_t)(digests->size - wanted));
+    while (read_count < 0 && errno == EINTR);
+    if (read_count < 0)
+        return error_set(EXIT_OTHER, "cannot read: %s: %s", path, strerror(errno));
+    digests->tail_length = (size_t)read_count;
+    return EXIT_OK;
+}
+
+int hash_file_digests(const char *path, struct file_digests *digests)
+{
+    *digests = (struct file_digests){0};
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0)
+        return error_set(EXIT_MISSING_INPUT, "cannot open: %s: %s", path, strerror(errno));
+    struct hash *hashes[2] = {NULL, NULL};
+    int result = hash_begin(&hashes[0], HASH_MD5);
+    if (result == EXIT_OK)
+        result = hash_begin(&hashes[1], HASH_SHA256);
+    if (result == EXIT_OK)
+        result = hash_descriptor(descriptor, path, hashes, 2, &digests->size, digests->head,
+                                 sizeof digests->head, &digests->head_length);
+    if (result == EXIT_OK)
+        result = read_tail(descriptor, path, digests);
+    if (result == EXIT_OK) {
+        hash_finish(hashes[0], digests->md5);
+        hash_finish(hashes[1], digests->sha256);
+    } else {
+        hash_discard(hashes[0]);
+        hash_discard(hashes[1]);
+    }
     close(descriptor);
     return result;
 }

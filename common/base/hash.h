@@ -23,6 +23,26 @@ void hash_discard(struct hash *hash);
 int hash_file(const char *path, enum hash_algorithm algorithm, char hex[HASH_HEX_SIZE],
               uint64_t *size);
 
+/* How many of a file's first bytes hash_file_digests keeps (where raw files carry marks). */
+#define HASH_HEAD_BYTES 512
+
+/* How many of a file's last bytes hash_file_digests keeps (where a zip's comment ends). */
+#define HASH_TAIL_BYTES 128
+
+/* A file's size, MD5 and SHA-256, and its first and last bytes. */
+struct file_digests {
+    uint64_t size;
+    char md5[HASH_HEX_SIZE];
+    char sha256[HASH_HEX_SIZE];
+    unsigned char head[HASH_HEAD_BYTES];
+    size_t head_length;
+    unsigned char tail[HASH_TAIL_BYTES];
+    size_t tail_length;
+};
+
+/* Both digests of the file at PATH in one read. Errors as hash_file's. */
+int hash_file_digests(const char *path, struct file_digests *digests);
+
 /* The algorithm whose hex digest has LENGTH characters (32: md5, 64: sha256); -1 otherwise. */
 int hash_algorithm_for_length(size_t length);
 

@@ -67,6 +67,16 @@ static int read_value(struct amat_reader *reader, int first)
     return first == '0' ? 0 : first == '1' ? 1 : -1;
 }
 
+/* Passes over the rest of a comment line, its newline left to end it. */
+static void comment_skip(struct amat_reader *reader)
+{
+    int character;
+    while ((character = getc_unlocked(reader->file)) != EOF && character != '\n')
+        ;
+    if (character == '\n')
+        ungetc(character, reader->file);
+}
+
 /* Ends the current line: a whole row, or a blank line passed over (*READ stays false). */
 static int end_line(struct amat_reader *reader, size_t count, bool *read)
 {
@@ -99,6 +109,10 @@ int amat_next(struct amat_reader *reader, unsigned char *row, bool *read)
         }
         if (is_blank(character))
             continue;
+        if (character == '#' && count == 0) {
+            comment_skip(reader);
+            continue;
+        }
         int value = read_value(reader, character);
         if (value < 0)
             return malformed(reader, "value other than 0 or 1");

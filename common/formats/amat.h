@@ -12,7 +12,8 @@ struct amat_reader;
 int amat_open(struct amat_reader **reader, const char *path, size_t width);
 
 /* Reads the next row into ROW (WIDTH bytes, 0 or 1); *READ is false at the end. Spaces, tabs,
-   CR (CRLF line ends) and blank lines are passed over. A value other than 0 or 1, or a line
+   CR (CRLF line ends), blank lines and comment lines (first non-blank character '#', as
+   numpy.loadtxt reads them) are passed over. A value other than 0 or 1, or a line
    without WIDTH values, is EXIT_CORRUPT_INPUT "malformed amat file: PATH:LINE: why". */
 int amat_next(struct amat_reader *reader, unsigned char *row, bool *read);
 

@@ -22,9 +22,17 @@ enum { DEFLATE_MAXIMUM_RATIO = 1032 };
 /* What archive_stream_read_member allocates first for a member of unknown size. */
 enum { FIRST_MEMBER_CAPACITY = 64 * 1024 };
 
+/* What a nested archive reads of its parent's member at a time. */
+enum { NESTED_BLOCK = 256 * 1024 };
+
 struct archive_stream {
     struct archive *archive;
     struct inflate_file *file;
+    /* A tar nested in a member of PARENT (archive_stream_open_member): read from it instead of
+       FILE, through BLOCK; PARENT_STATUS keeps the parent's failure, whose message is set. */
+    struct archive_stream *parent;
+    unsigned char *block;
+    int parent_status;
     char *path;
     enum archive_stream_format format;
     uint64_t file_size;   /* 0 when not a regular file (its size unknown) */
@@ -61,7 +69,14 @@ static void keep_tail(struct archive_stream *stream, const unsigned char *block,
 /* The next block of the (inflated) archive, 0 bytes at its end, counted and its tail kept. */
 static int next_block(struct archive_stream *stream, const void **block, size_t *size)
 {
-    int status = inflate_file_block(stream->file, block, size);
+    int status;
+    if (stream->parent != NULL) {
+        status = archive_stream_read(stream->parent, stream->block, NESTED_BLOCK, size);
+        *block = stream->block;
+        stream->parent_status = status;
+    } else {
+        status = inflate_file_block(stream->file, block, size);
+    }
     if (status != EXIT_OK)
         return status;
     stream->length += *size;
@@ -79,7 +94,8 @@ static la_ssize_t read_block(struct archive *archive, void *data, const void **b
     if (status == EXIT_OK)
         return (la_ssize_t)size;
     archive_set_error(archive, status == EXIT_OTHER ? EIO : EINVAL, "%s",
-                      inflate_file_reason(stream->file));
+                      stream->parent != NULL ? "its archive member cannot be read"
+                                             : inflate_file_reason(stream->file));
     return -1;
 }
 
@@ -93,10 +109,12 @@ static int open_archive(struct archive_stream *stream)
         archive_read_support_format_tar(archive);
     archive_read_set_read_callback(archive, read_block);
     archive_read_set_callback_data(archive, stream);
-    if (archive_read_open1(archive) != ARCHIVE_OK)
-        return error_set(EXIT_CORRUPT_INPUT, "cannot open archive: %s: %s", stream->path,
-                         archive_reason(archive));
-    return EXIT_OK;
+    if (archive_read_open1(archive) == ARCHIVE_OK)
+        return EXIT_OK;
+    if (stream->parent_status != EXIT_OK)
+        return stream->parent_status;
+    return error_set(EXIT_CORRUPT_INPUT, "cannot open archive: %s: %s", stream->path,
+                     archive_reason(archive));
 }
 
 int archive_stream_open(struct archive_stream **stream, const char *path,
@@ -124,14 +142,40 @@ int archive_stream_open(struct archive_stream **stream, const char *path,
     return status;
 }
 
+int archive_stream_open_member(struct archive_stream **stream, struct archive_stream *parent)
+{
+    *stream = calloc(1, sizeof **stream);
+    const char *member = parent->member != NULL ? parent->member : "";
+    size_t length = strlen(parent->path) + strlen(member) + 3;
+    if (*stream == NULL || ((*stream)->path = malloc(length)) == NULL ||
+        ((*stream)->block = malloc(NESTED_BLOCK)) == NULL ||
+        ((*stream)->archive = archive_read_new()) == NULL) {
+        archive_stream_close(*stream);
+        *stream = NULL;
+        return error_set(EXIT_OTHER, "cannot open archive: %s: %s: out of memory", parent->path,
+                         member);
+    }
+    snprintf((*stream)->path, length, "%s: %s", parent->path, member);
+    (*stream)->format = ARCHIVE_STREAM_TAR;
+    (*stream)->parent = parent;
+    (*stream)->file_size = parent->member_size != ARCHIVE_STREAM_SIZE_UNKNOWN ? parent->member_size
+                                                                             : 0;
+    int status = open_archive(*stream);
+    if (status != EXIT_OK) {
+        archive_stream_close(*stream);
+        *stream = NULL;
+    }
+    return status;
+}
+
 /* A member's declared size, which readers may allocate by, must fit in what the archive can
    hold: its size stored plain, DEFLATE_MAXIMUM_RATIO times its size gzipped or zipped. */
 static bool size_can_follow(const struct archive_stream *stream, uint64_t size)
 {
     if (stream->file_size == 0 || size == ARCHIVE_STREAM_SIZE_UNKNOWN)
         return true;
-    bool compressed =
-        inflate_file_compressed(stream->file) || stream->format == ARCHIVE_STREAM_ZIP;
+    bool compressed = (stream->file != NULL && inflate_file_compressed(stream->file)) ||
+                      stream->format == ARCHIVE_STREAM_ZIP;
     return size <= stream->file_size * (compressed ? DEFLATE_MAXIMUM_RATIO : 1);
 }
 
@@ -182,6 +226,8 @@ static int check_end(struct archive_stream *stream)
     size_t size;
     do {
         int status = next_block(stream, &block, &size);
+        if (status != EXIT_OK && stream->parent != NULL)
+            return status;
         if (status != EXIT_OK)
             return error_set(status, "cannot read archive: %s: after the last member: %s",
                              stream->path, inflate_file_reason(stream->file));
@@ -197,6 +243,8 @@ static int check_end(struct archive_stream *stream)
 
 static int member_error(const struct archive_stream *stream)
 {
+    if (stream->parent_status != EXIT_OK)
+        return stream->parent_status;
     return error_set(EXIT_CORRUPT_INPUT, "cannot read archive: %s: %s: %s", stream->path,
                      stream->member != NULL ? stream->member : "", archive_reason(stream->archive));
 }
@@ -245,6 +293,8 @@ static int next_header(struct archive_stream *stream, struct archive_entry **ent
         *entry = NULL;
         return EXIT_OK;
     }
+    if (status != ARCHIVE_OK && status != ARCHIVE_WARN && stream->parent_status != EXIT_OK)
+        return stream->parent_status;
     if (status != ARCHIVE_OK && status != ARCHIVE_WARN) {
         /* libarchive's zip reader gives no reason when the file ends where a header should be. */
         const char *reason = archive_error_string(stream->archive);
@@ -384,6 +434,7 @@ void archive_stream_close(struct archive_stream *stream)
     if (stream->archive != NULL)
         archive_read_free(stream->archive);
     inflate_file_close(stream->file);
+    free(stream->block);
     free(stream->tail);
     free(stream->path);
     free(stream);

@@ -23,6 +23,13 @@ enum archive_stream_format {
 int archive_stream_open(struct archive_stream **stream, const char *path,
                         enum archive_stream_format format, unsigned threads);
 
+/* Opens the current member of PARENT as a tar nested in it (ILSVRC's training archive: a tar of
+   per-class tars), read from PARENT's member bytes as they stream, never to disk, under the same
+   rules as archive_stream_open's; its messages name "PARENT'S PATH: MEMBER". PARENT stays open
+   and must not be advanced until STREAM is closed; a failure reading PARENT is PARENT's error.
+   Its end (archive_stream_next's NULL) reads the member to its end, whose size is checked. */
+int archive_stream_open_member(struct archive_stream **stream, struct archive_stream *parent);
+
 /* Advances to the next regular-file member: *NAME (valid until the next call) and *SIZE (or
    ARCHIVE_STREAM_SIZE_UNKNOWN), or *NAME = NULL at the end, once the rest of the file has been
    read and checked: the gzip trailers of a tar, the end of central directory record of a zip

@@ -2,6 +2,7 @@
 #include "class_rows.h"
 
 #include "common/base/error.h"
+#include "text_source.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -23,31 +24,19 @@ struct class_row_reader {
 int class_rows_open(struct class_row_reader **reader, const char *path, size_t width)
 {
     *reader = calloc(1, sizeof **reader);
-    if (*reader == NULL || ((*reader)->path = strdup(path)) == NULL ||
-        ((*reader)->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0)) == (locale_t)0) {
+    if (*reader == NULL || ((*reader)->path = strdup(path)) == NULL) {
         class_rows_close(*reader);
         *reader = NULL;
         return error_set(EXIT_OTHER, "cannot read: %s: out of memory", path);
     }
-    (*reader)->file = fopen(path, "rb");
-    if ((*reader)->file == NULL) {
-        int code = error_set(EXIT_MISSING_INPUT, "cannot open: %s: %s", path, strerror(errno));
+    int opened = text_source_open(path, &(*reader)->file, &(*reader)->c_locale);
+    if (opened != EXIT_OK) {
         class_rows_close(*reader);
         *reader = NULL;
-        return code;
+        return opened;
     }
     (*reader)->width = width;
     return EXIT_OK;
-}
-
-static char *trim(char *text)
-{
-    while (*text == ' ' || *text == '\t')
-        text++;
-    size_t length = strlen(text);
-    while (length > 0 && strchr(" \t\r\n\v\f", text[length - 1]) != NULL)
-        text[--length] = '\0';
-    return text;
 }
 
 static int malformed(const struct class_row_reader *reader, const char *why, const char *field)
@@ -59,7 +48,7 @@ static int malformed(const struct class_row_reader *reader, const char *why, con
 /* A plain decimal number: digits, one point, an optional exponent; no hex, inf or nan. */
 static int parse_number(const struct class_row_reader *reader, char *field, double *value)
 {
-    field = trim(field);
+    field = text_trim(field);
     if (field[0] == '\0' || strspn(field, "0123456789+-.eE") != strlen(field))
         return malformed(reader, "not a decimal number:", field);
     char *end;
@@ -76,14 +65,14 @@ static int split_line(struct class_row_reader *reader, char *text, double *value
     for (size_t index = 0; index < reader->width; index++) {
         char *comma = strchr(text, ',');
         if (comma == NULL)
-            return malformed(reader, "fewer fields than expected in", trim(text));
+            return malformed(reader, "fewer fields than expected in", text_trim(text));
         *comma = '\0';
         int result = parse_number(reader, text, &values[index]);
         if (result != EXIT_OK)
             return result;
         text = comma + 1;
     }
-    *name = trim(text);
+    *name = text_trim(text);
     if (strchr(*name, ',') != NULL || (*name)[0] == '\0')
         return malformed(reader, "not one class name:", *name);
     return EXIT_OK;
@@ -103,8 +92,8 @@ int class_rows_next(struct class_row_reader *reader, double *values, const char 
         reader->line++;
         if ((size_t)length != strlen(reader->text))
             return malformed(reader, "NUL byte in the line:", reader->text);
-        char *text = trim(reader->text);
-        if (text[0] == '\0')
+        char *text = text_trim(reader->text);
+        if (text[0] == '\0' || text[0] == '#')
             continue;
         *line = reader->line;
         int result = split_line(reader, text, values, name);
@@ -117,10 +106,7 @@ void class_rows_close(struct class_row_reader *reader)
 {
     if (reader == NULL)
         return;
-    if (reader->file != NULL)
-        fclose(reader->file);
-    if (reader->c_locale != (locale_t)0)
-        freelocale(reader->c_locale);
+    text_source_close(reader->file, reader->c_locale);
     free(reader->text);
     free(reader->path);
     free(reader);

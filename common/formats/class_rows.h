@@ -11,9 +11,10 @@ struct class_row_reader;
    be opened. */
 int class_rows_open(struct class_row_reader **reader, const char *path, size_t width);
 
-/* Reads the next non-blank line: its numbers into VALUES, its class name (valid until the next
-   call) into *NAME, its number into *LINE; *READ is false at the end. Numbers are parsed the
-   same in every locale. A malformed line is EXIT_CORRUPT_INPUT "malformed line: PATH:LINE: why". */
+/* Reads the next line that is neither blank nor a comment ('#' first, as numpy.loadtxt reads
+   it): its numbers into VALUES, its class name (valid until the next call) into *NAME, its
+   number into *LINE; *READ is false at the end. Numbers are parsed the same in every locale. A
+   malformed line is EXIT_CORRUPT_INPUT "malformed line: PATH:LINE: why". */
 int class_rows_next(struct class_row_reader *reader, double *values, const char **name,
                     unsigned long *line, bool *read);
 

@@ -14,6 +14,17 @@ size_t matlab_stored_size(uint32_t type)
     }
 }
 
+enum matlab_class matlab_stored_class(uint32_t type)
+{
+    static const enum matlab_class classes[] = {
+        [MI_INT8] = MATLAB_INT8,     [MI_UINT8] = MATLAB_UINT8,   [MI_INT16] = MATLAB_INT16,
+        [MI_UINT16] = MATLAB_UINT16, [MI_INT32] = MATLAB_INT32,   [MI_UINT32] = MATLAB_UINT32,
+        [MI_SINGLE] = MATLAB_SINGLE, [MI_DOUBLE] = MATLAB_DOUBLE, [MI_INT64] = MATLAB_INT64,
+        [MI_UINT64] = MATLAB_UINT64,
+    };
+    return type < sizeof classes / sizeof classes[0] ? classes[type] : 0;
+}
+
 uint32_t matlab_natural_type(enum matlab_class class_id)
 {
     static const uint32_t types[] = {

@@ -12,6 +12,9 @@
 /* Bytes of one element of data TYPE (miINT8 ... miUINT64); 0 for the others. */
 size_t matlab_stored_size(uint32_t type);
 
+/* The class whose C type data TYPE holds unchanged (MI_UINT8: MATLAB_UINT8); 0 for the others. */
+enum matlab_class matlab_stored_class(uint32_t type);
+
 /* The data type that holds CLASS_ID's C type unchanged; 0 for non-numeric classes. */
 uint32_t matlab_natural_type(enum matlab_class class_id);
 

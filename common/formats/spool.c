@@ -128,6 +128,15 @@ void spool_unmap(struct spool_view *view)
     *view = (struct spool_view){0};
 }
 
+int spool_reset(struct spool *spool)
+{
+    spool->size = 0;
+    if (ftruncate(spool->descriptor, 0) != 0)
+        return error_set(EXIT_WRITE, "cannot reuse scratch file: %s: %s", spool->directory,
+                         strerror(errno));
+    return EXIT_OK;
+}
+
 void spool_close(struct spool *spool)
 {
     if (spool == NULL)

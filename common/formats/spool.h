@@ -35,6 +35,9 @@ void spool_view_forget(struct spool_view *view, size_t from, size_t size);
 
 void spool_unmap(struct spool_view *view);
 
+/* Empties the spool for reuse: its pages are dropped (dirty ones never reach the disk). */
+int spool_reset(struct spool *spool);
+
 void spool_close(struct spool *spool);
 
 #endif

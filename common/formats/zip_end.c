@@ -52,25 +52,29 @@ static size_t find_end_record(const unsigned char *tail, size_t tail_size)
     return tail_size;
 }
 
-/* The member count of the zip64 end record that the locator before END points to. */
-static bool zip64_members(const unsigned char *tail, size_t tail_size, uint64_t archive_size,
-                          size_t end, uint64_t *listed)
+/* The zip64 end record the locator before END points to, into RECORD. */
+static bool zip64_record(const unsigned char *tail, size_t tail_size, uint64_t archive_size,
+                         size_t end, struct zip_end_record *record)
 {
     size_t locator = end - LOCATOR_SIZE;
-    uint64_t record = little_endian_64(tail + locator + 8);
+    uint64_t position = little_endian_64(tail + locator + 8);
     uint64_t tail_start = archive_size - tail_size;
-    if (locator < ZIP64_RECORD_SIZE || record < tail_start ||
-        record - tail_start > locator - ZIP64_RECORD_SIZE)
+    if (locator < ZIP64_RECORD_SIZE || position < tail_start ||
+        position - tail_start > locator - ZIP64_RECORD_SIZE)
         return false;
-    const unsigned char *bytes = tail + (record - tail_start);
+    const unsigned char *bytes = tail + (position - tail_start);
     if (!has_signature(bytes, 0x06064b50u))
         return false;
-    *listed = little_endian_64(bytes + 32);
+    record->entries = little_endian_64(bytes + 32);
+    record->directory_size = little_endian_64(bytes + 40);
+    record->directory_offset = little_endian_64(bytes + 48);
+    record->directory_end = position;
+    record->zip64 = true;
     return true;
 }
 
-bool zip_end_check(const unsigned char *tail, size_t tail_size, uint64_t archive_size,
-                   uint64_t members, char *reason, size_t reason_size)
+bool zip_end_locate(const unsigned char *tail, size_t tail_size, uint64_t archive_size,
+                    struct zip_end_record *record, char *reason, size_t reason_size)
 {
     size_t end = find_end_record(tail, tail_size);
     if (end == tail_size) {
@@ -82,19 +86,31 @@ bool zip_end_check(const unsigned char *tail, size_t tail_size, uint64_t archive
         snprintf(reason, reason_size, "a zip archive in several parts");
         return false;
     }
-    uint64_t listed = little_endian_16(tail + end + 10);
-    uint64_t compared = members & 0xffff;
-    if (end >= LOCATOR_SIZE && has_signature(tail + end - LOCATOR_SIZE, 0x07064b50u)) {
-        if (!zip64_members(tail, tail_size, archive_size, end, &listed)) {
-            snprintf(reason, reason_size, "zip64 end of central directory record missing");
-            return false;
-        }
-        compared = members;
+    *record = (struct zip_end_record){
+        .entries = little_endian_16(tail + end + 10),
+        .directory_size = little_endian_32(tail + end + 12),
+        .directory_offset = little_endian_32(tail + end + 16),
+        .directory_end = archive_size - tail_size + end,
+    };
+    if (end >= LOCATOR_SIZE && has_signature(tail + end - LOCATOR_SIZE, 0x07064b50u) &&
+        !zip64_record(tail, tail_size, archive_size, end, record)) {
+        snprintf(reason, reason_size, "zip64 end of central directory record missing");
+        return false;
     }
-    if (listed != compared) {
+    return true;
+}
+
+bool zip_end_check(const unsigned char *tail, size_t tail_size, uint64_t archive_size,
+                   uint64_t members, char *reason, size_t reason_size)
+{
+    struct zip_end_record record;
+    if (!zip_end_locate(tail, tail_size, archive_size, &record, reason, reason_size))
+        return false;
+    uint64_t compared = record.zip64 ? members : members & 0xffff;
+    if (record.entries != compared) {
         snprintf(reason, reason_size,
                  "the central directory lists %" PRIu64 " members, the local headers %" PRIu64,
-                 listed, members);
+                 record.entries, members);
         return false;
     }
     return true;

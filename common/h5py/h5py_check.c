@@ -458,13 +458,13 @@ static int variable_length_check(const struct h5py_file *file,
 {
     if (!source->present || !source->variable_length)
         return EXIT_OK;
-    if (source->shapes_name == NULL)
-        return violation_add(violations,
-                             "shapes scale missing: %s: a variable-length source needs one",
-                             source->name);
     if (source->rank != 1)
         return violation_add(violations, "variable-length source %s: %d dimensions, not 1",
                              source->name, source->rank);
+    /* Without a shapes scale H5PYDataset reads each example as it is stored, 1-D (Fuel's
+       ILSVRC encoded_images). */
+    if (source->shapes_name == NULL)
+        return EXIT_OK;
     if (source->shapes_rows != source->shape[0])
         return violation_add(violations,
                              "shapes of %s: %" PRIu64 " rows for %" PRIu64 " examples",

@@ -23,7 +23,11 @@ static int source_declare(struct h5py_writer *writer, const struct cut_source *c
     struct h5py_source_declaration source = {
         .name = cut->name, .type = element_type_of(cut->dtype), .rank = cut->rank,
         .variable_length = cut->variable_length, .example_rank = cut->example_rank,
+        .string_length = cut->string_length,
+        .int32_shapes = cut->int32_shapes, .shape_labels_dataset = cut->shape_labels_dataset,
     };
+    if (cut->string_length > 0)
+        source.type = ELEMENT_STRING;
     for (int axis = 0; axis < cut->rank; axis++) {
         source.shape[axis] = cut->shape[axis];
         source.axis_labels[axis] = cut->axis_labels[axis];
@@ -60,10 +64,14 @@ static int variable_copy(struct cut_plan *plan, size_t source, struct h5py_write
     void *data = NULL;
     size_t capacity = 0;
     uint16_t shape[CUT_MAX_RANK];
+    size_t length = 0;
     int result = EXIT_OK;
     for (uint64_t example = 0; result == EXIT_OK && example < cut->shape[0]; example++) {
-        result = cut_plan_read_variable(plan, source, example, &data, &capacity, shape);
-        if (result == EXIT_OK)
+        result = cut_plan_read_variable(plan, source, example, &data, &capacity, shape, &length);
+        const void *bytes = data;
+        if (result == EXIT_OK && cut->example_rank == 0)
+            result = h5py_writer_write_sequences_at(writer, index, &example, 1, &bytes, &length);
+        else if (result == EXIT_OK)
             result = h5py_writer_write_variable(writer, index, example, data, shape);
     }
     free(data);

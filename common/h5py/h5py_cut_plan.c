@@ -35,8 +35,18 @@ struct cut_plan {
     size_t indices_capacity;
 };
 
-static const char *const writable_types[] = {"uint8", "uint16", "int64", "float32", "float64",
-                                             "bool"};
+static const char *const writable_types[] = {"uint8", "uint16", "int16", "int64", "float32",
+                                             "float64", "bool"};
+
+/* numpy's S<n> (fixed-length byte strings, ILSVRC's filenames): n, or 0 for another dtype. */
+static size_t string_length(const char *dtype)
+{
+    if (dtype == NULL || dtype[0] != 'S' || dtype[1] < '1' || dtype[1] > '9')
+        return 0;
+    char *end;
+    unsigned long length = strtoul(dtype + 1, &end, 10);
+    return *end == '\0' && length <= 65535 ? (size_t)length : 0;
+}
 
 static int source_describe(struct cut_plan *plan, size_t index)
 {
@@ -45,6 +55,8 @@ static int source_describe(struct cut_plan *plan, size_t index)
     bool writable = false;
     for (size_t type = 0; type < sizeof writable_types / sizeof *writable_types; type++)
         writable = writable || (parent->dtype && strcmp(parent->dtype, writable_types[type]) == 0);
+    source->string_length = parent->variable_length ? 0 : string_length(parent->dtype);
+    writable = writable || source->string_length > 0;
     if (!parent->present || !writable || parent->rank < 1 || parent->rank > CUT_MAX_RANK ||
         parent->shape_label_count > CUT_MAX_RANK)
         return error_set(EXIT_CORRUPT_INPUT, "cannot cut: %s: source %s (%s) %s", plan->file->path,
@@ -64,6 +76,8 @@ static int source_describe(struct cut_plan *plan, size_t index)
         source->example_rank = (int)parent->shapes_columns;
     for (size_t axis = 0; axis < parent->shape_label_count; axis++)
         source->shape_labels[axis] = parent->shape_labels[axis];
+    source->int32_shapes = parent->shapes_int32;
+    source->shape_labels_dataset = parent->shape_labels_name;
     return EXIT_OK;
 }
 
@@ -73,7 +87,7 @@ static int source_open(struct cut_plan *plan, size_t index)
     struct source_state *state = &plan->states[index];
     state->dataset = state->shapes = state->memory_type = -1;
     if (!source->variable_length) {
-        int result = h5py_examples_open(&state->examples, plan->file, source->name);
+        int result = h5py_examples_open_strings(&state->examples, plan->file, source->name);
         state->examples_open = result == EXIT_OK;
         source->example_bytes = state->examples.example_bytes;
         return result;
@@ -90,7 +104,10 @@ static int source_open(struct cut_plan *plan, size_t index)
     for (size_t handle = 0; handle < 3; handle++)
         if (types[handle] >= 0)
             H5Tclose(types[handle]);
-    if (state->memory_type < 0 || state->shapes < 0 || source->example_rank < 1)
+    /* Without a shapes scale (ILSVRC's encoded_images) each example is 1-D, its length its own. */
+    bool unshaped = parent->shapes_name == NULL && source->example_rank == 0;
+    if (state->memory_type < 0 || (state->shapes < 0 && !unshaped) ||
+        (source->example_rank < 1 && !unshaped))
         return error_set(EXIT_CORRUPT_INPUT, "cannot cut: %s: variable-length source %s has no "
                          "readable data or shapes scale", plan->file->path, source->name);
     return EXIT_OK;
@@ -315,19 +332,22 @@ static int vlen_element_read(struct cut_plan *plan, size_t source, uint64_t pare
     int columns = plan->sources[source].example_rank;
     hsize_t offset[2] = {parent, 0}, one[2] = {1, (hsize_t)columns};
     hid_t space = H5Dget_space(state->dataset), memory = H5Screate_simple(1, one, NULL);
-    hid_t shapes_space = H5Dget_space(state->shapes), shapes_memory = H5Screate_simple(2, one, NULL);
+    hid_t shapes_space = columns > 0 ? H5Dget_space(state->shapes) : -1;
+    hid_t shapes_memory = columns > 0 ? H5Screate_simple(2, one, NULL) : -1;
     herr_t status = H5Sselect_hyperslab(space, H5S_SELECT_SET, offset, NULL, one, NULL);
     if (status >= 0)
         status = H5Dread(state->dataset, state->memory_type, memory, space, H5P_DEFAULT, element);
-    if (status >= 0)
+    if (status >= 0 && columns > 0)
         status = H5Sselect_hyperslab(shapes_space, H5S_SELECT_SET, offset, NULL, one, NULL);
-    if (status >= 0)
+    if (status >= 0 && columns > 0)
         status = H5Dread(state->shapes, H5T_NATIVE_UINT16, shapes_memory, shapes_space,
                          H5P_DEFAULT, shape);
     H5Sclose(space);
     H5Sclose(memory);
-    H5Sclose(shapes_space);
-    H5Sclose(shapes_memory);
+    if (columns > 0) {
+        H5Sclose(shapes_space);
+        H5Sclose(shapes_memory);
+    }
     if (status < 0)
         return error_set(EXIT_CORRUPT_INPUT, "cannot read: %s: %s example %llu", plan->file->path,
                          plan->sources[source].name, (unsigned long long)parent);
@@ -335,7 +355,7 @@ static int vlen_element_read(struct cut_plan *plan, size_t source, uint64_t pare
 }
 
 int cut_plan_read_variable(struct cut_plan *plan, size_t source, uint64_t index, void **data,
-                           size_t *capacity, uint16_t *shape)
+                           size_t *capacity, uint16_t *shape, size_t *length)
 {
     hvl_t element = {0, NULL};
     int result = vlen_element_read(plan, source, parent_index(plan, source, index), &element,
@@ -345,9 +365,10 @@ int cut_plan_read_variable(struct cut_plan *plan, size_t source, uint64_t index,
     hid_t base = H5Tget_super(plan->states[source].memory_type);
     size_t bytes = element.len * H5Tget_size(base);
     H5Tclose(base);
-    uint64_t elements = 1;
+    uint64_t elements = plan->sources[source].example_rank > 0 ? 1 : element.len;
     for (int axis = 0; axis < plan->sources[source].example_rank; axis++)
         elements *= shape[axis];
+    *length = element.len;
     if (elements != element.len)
         result = error_set(EXIT_CORRUPT_INPUT, "cannot cut: %s: %s example %llu holds %zu "
                            "elements but its shape says %llu", plan->file->path,

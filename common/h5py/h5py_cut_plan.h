@@ -31,7 +31,10 @@ struct cut_source {
     bool variable_length;
     int example_rank;
     const char *shape_labels[CUT_MAX_RANK];
+    bool int32_shapes;                /* the parent's shapes layout, kept */
+    const char *shape_labels_dataset;
     size_t example_bytes; /* fixed-shape sources: bytes of one example */
+    size_t string_length; /* numpy S<n> sources: n; 0 for numbers */
 };
 
 struct cut_plan;
@@ -61,8 +64,9 @@ int cut_plan_read(struct cut_plan *plan, size_t source, uint64_t first, uint64_t
                   void *buffer);
 
 /* Reads example INDEX of variable-length SOURCE of the cut file: its elements into *DATA (grown
-   as needed; *CAPACITY bytes) and its shape (example_rank values) into SHAPE. */
+   as needed; *CAPACITY bytes), their count into *LENGTH and its shape (example_rank values, none
+   for a source without a shapes scale) into SHAPE. */
 int cut_plan_read_variable(struct cut_plan *plan, size_t source, uint64_t index, void **data,
-                           size_t *capacity, uint16_t *shape);
+                           size_t *capacity, uint16_t *shape, size_t *length);
 
 #endif

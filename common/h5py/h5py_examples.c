@@ -5,6 +5,7 @@
 #include "common/base/error.h"
 #include "h5py_names.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,10 +26,24 @@ static void describe(struct h5py_examples *examples, H5T_class_t class, hid_t me
         snprintf(examples->descr, sizeof examples->descr, "%c%c%zu", order, kind, size);
 }
 
+/* Fixed-length byte strings (numpy S<n>), read as stored: "|S<n>". */
+static int string_type_choose(struct h5py_examples *examples, hid_t type)
+{
+    examples->is_string = true;
+    examples->memory_type = H5Tcopy(type);
+    if (examples->memory_type < 0)
+        return unreadable(examples, "unsupported element type");
+    examples->element_size = H5Tget_size(examples->memory_type);
+    snprintf(examples->descr, sizeof examples->descr, "|S%zu", examples->element_size);
+    return examples->element_size < 100000 ? EXIT_OK : unreadable(examples, "strings too long");
+}
+
 /* The in-memory type of the stored TYPE: native numbers, h5py's bool enum as it is. */
-static int memory_type_choose(struct h5py_examples *examples, hid_t type)
+static int memory_type_choose(struct h5py_examples *examples, hid_t type, bool strings)
 {
     H5T_class_t class = H5Tget_class(type);
+    if (strings && class == H5T_STRING && H5Tis_variable_str(type) == 0)
+        return string_type_choose(examples, type);
     if (class == H5T_VLEN)
         return error_set(EXIT_USAGE, "source %s is variable-length: its examples have no common "
                                      "shape", examples->source);
@@ -68,15 +83,16 @@ static int shape_read(struct h5py_examples *examples)
     return result;
 }
 
-int h5py_examples_open(struct h5py_examples *examples, const struct h5py_file *file,
-                       const char *source)
+static int examples_open(struct h5py_examples *examples, const struct h5py_file *file,
+                         const char *source, bool strings)
 {
     *examples = (struct h5py_examples){.source = source, .dataset = -1, .memory_type = -1};
     if (H5Lexists(file->handle, source, H5P_DEFAULT) <= 0 ||
         (examples->dataset = H5Dopen2(file->handle, source, H5P_DEFAULT)) < 0)
         return error_set(EXIT_MISSING_INPUT, "no source %s: %s", source, file->path);
     hid_t type = H5Dget_type(examples->dataset);
-    int result = type < 0 ? unreadable(examples, "no type") : memory_type_choose(examples, type);
+    int result = type < 0 ? unreadable(examples, "no type")
+                          : memory_type_choose(examples, type, strings);
     if (type >= 0)
         H5Tclose(type);
     if (result == EXIT_OK)
@@ -84,6 +100,18 @@ int h5py_examples_open(struct h5py_examples *examples, const struct h5py_file *f
     if (result != EXIT_OK)
         h5py_examples_close(examples);
     return result;
+}
+
+int h5py_examples_open(struct h5py_examples *examples, const struct h5py_file *file,
+                       const char *source)
+{
+    return examples_open(examples, file, source, false);
+}
+
+int h5py_examples_open_strings(struct h5py_examples *examples, const struct h5py_file *file,
+                               const char *source)
+{
+    return examples_open(examples, file, source, true);
 }
 
 void h5py_examples_close(struct h5py_examples *examples)

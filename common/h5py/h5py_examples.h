@@ -23,12 +23,18 @@ struct h5py_examples {
     char descr[8];        /* numpy's dtype string: "|u1", "<f4", "|b1", ... */
     bool is_bool;
     bool is_float;
+    bool is_string;       /* h5py_examples_open_strings: fixed-length byte strings, "|S<n>" */
 };
 
 /* Opens SOURCE of FILE. EXIT_MISSING_INPUT when the file has no dataset SOURCE; EXIT_USAGE when
    the source is variable-length (its examples have no common shape) or not numeric. */
 int h5py_examples_open(struct h5py_examples *examples, const struct h5py_file *file,
                        const char *source);
+
+/* The same, also opening sources of fixed-length byte strings (numpy S<n>, such as ImageNet's
+   filenames), read as stored, NUL-padded. */
+int h5py_examples_open_strings(struct h5py_examples *examples, const struct h5py_file *file,
+                               const char *source);
 
 void h5py_examples_close(struct h5py_examples *examples);
 
@@ -59,5 +65,10 @@ int h5py_selection_find(struct h5py_selection *selection, const struct h5py_file
 uint64_t h5py_selection_example(const struct h5py_selection *selection, uint64_t number);
 
 void h5py_selection_free(struct h5py_selection *selection);
+
+/* As h5py_examples_open, fixed-length byte strings (numpy S<n>) accepted too, read as stored:
+   for callers that copy examples without reading them as numbers (fixture --from). */
+int h5py_examples_open_strings(struct h5py_examples *examples, const struct h5py_file *file,
+                               const char *source);
 
 #endif

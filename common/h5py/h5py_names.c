@@ -40,3 +40,13 @@ bool h5py_file_has_split(const struct h5py_file *file, const char *name)
             return true;
     return false;
 }
+
+bool h5py_split_holds(const struct h5py_file *file, const char *split, const char *source)
+{
+    for (size_t index = 0; index < file->row_count; index++) {
+        const struct h5py_split_row *row = &file->rows[index];
+        if (strcmp(row->split, split) == 0 && strcmp(row->source, source) == 0)
+            return row->available;
+    }
+    return false;
+}

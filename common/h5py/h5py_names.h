@@ -17,4 +17,7 @@ void h5py_source_list(const struct h5py_file *file, char *text, size_t size);
 /* Whether FILE's split array names the split NAME. */
 bool h5py_file_has_split(const struct h5py_file *file, const char *name);
 
+/* Whether FILE's split array has SPLIT hold SOURCE (its row available). */
+bool h5py_split_holds(const struct h5py_file *file, const char *split, const char *source);
+
 #endif

@@ -129,6 +129,7 @@ static void source_free(struct h5py_file_source *source)
     free(source->axis_labels);
     free(source->shape);
     free(source->shapes_name);
+    free(source->shape_labels_name);
     for (size_t index = 0; index < source->shape_label_count; index++)
         free(source->shape_labels[index]);
     free(source->shape_labels);

@@ -45,6 +45,8 @@ struct h5py_file_source {
     /* Variable-length sources: dimension 0 carries a scale named `shapes` (and `shape_labels`). */
     bool variable_length;
     char *shapes_name;       /* the `shapes` scale dataset */
+    bool shapes_int32;       /* stored as int32 (Fuel's Dogs vs Cats) rather than uint16 */
+    char *shape_labels_name; /* the `shape_labels` scale dataset; NULL when it is absent */
     uint64_t shapes_rows;    /* its dimensions: examples x example rank */
     uint64_t shapes_columns;
     size_t shape_label_count;

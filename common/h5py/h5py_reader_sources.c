@@ -122,10 +122,27 @@ static int axis_labels_read(struct reading *reading, hid_t dataset, struct h5py_
     return result;
 }
 
+/* The dataset's name without the leading slash, into *NAME (NULL when it cannot be read). */
+static int scale_name_read(struct reading *reading, hid_t scale, char **name)
+{
+    ssize_t length = H5Iget_name(scale, NULL, 0);
+    *name = NULL;
+    if (length < 0 || (uint64_t)length > reading->file_size)
+        return 1;
+    if ((*name = calloc(1, (size_t)length + 1)) == NULL)
+        return out_of_memory();
+    H5Iget_name(scale, *name, (size_t)length + 1);
+    if ((*name)[0] == '/')
+        memmove(*name, *name + 1, (size_t)length);
+    return 0;
+}
+
 static int shape_labels_read(struct reading *reading, hid_t scale, struct h5py_file_source *source)
 {
     int result = string_array_read(reading, -1, scale, H5S_MAX_RANK, &source->shape_labels,
                                    &source->shape_label_count);
+    if (result == 0)
+        result = scale_name_read(reading, scale, &source->shape_labels_name);
     if (result == 1)
         return error_set(EXIT_CORRUPT_INPUT, "malformed shape_labels scale of source %s: %s",
                          source->name, reading->file->path);
@@ -134,27 +151,25 @@ static int shape_labels_read(struct reading *reading, hid_t scale, struct h5py_f
 
 static int shapes_scale_read(struct reading *reading, hid_t scale, struct h5py_file_source *source)
 {
-    ssize_t length = H5Iget_name(scale, NULL, 0);
-    hid_t space = H5Dget_space(scale);
+    hid_t space = H5Dget_space(scale), type = H5Dget_type(scale);
     hsize_t dimensions[2] = {0, 0};
     int result = 0;
-    if (length < 0 || (uint64_t)length > reading->file_size || space < 0 ||
-        H5Sget_simple_extent_ndims(space) != 2 ||
-        H5Sget_simple_extent_dims(space, dimensions, NULL) < 0)
+    if (space < 0 || type < 0 || H5Sget_simple_extent_ndims(space) != 2 ||
+        H5Sget_simple_extent_dims(space, dimensions, NULL) < 0 ||
+        (result = scale_name_read(reading, scale, &source->shapes_name)) == 1)
         result = error_set(EXIT_CORRUPT_INPUT, "malformed shapes scale of source %s: %s",
                            source->name, reading->file->path);
-    else if ((source->shapes_name = calloc(1, (size_t)length + 1)) == NULL)
-        result = out_of_memory();
-    else {
-        H5Iget_name(scale, source->shapes_name, (size_t)length + 1);
-        if (source->shapes_name[0] == '/')
-            memmove(source->shapes_name, source->shapes_name + 1, (size_t)length);
+    else if (result == 0) {
         source->shapes_rows = dimensions[0];
         source->shapes_columns = dimensions[1];
+        source->shapes_int32 = H5Tget_class(type) == H5T_INTEGER && H5Tget_size(type) == 4 &&
+                               H5Tget_sign(type) == H5T_SGN_2;
         source->variable_length = true;
     }
     if (space >= 0)
         H5Sclose(space);
+    if (type >= 0)
+        H5Tclose(type);
     return result;
 }
 

@@ -131,14 +131,16 @@ static int label_axes(hid_t dataset, int rank, const char *const *labels)
     return 0;
 }
 
-/* NAME_vlen_axis_labels (NAME_shape_labels as chapter 4 names it): one fixed string per axis of
-   an example, made the `shape_labels` scale. */
+/* NAME_vlen_axis_labels (or the name declared): one fixed string per axis of an example, made
+   the `shape_labels` scale. */
 static int create_shape_labels(hid_t file, const char *name,
                                const struct h5py_source_declaration *declared, hid_t dataset)
 {
     char scale_name[1024];
-    snprintf(scale_name, sizeof scale_name, "%s_%s", name,
-             declared->scales == SCALES_FUEL_CHAPTER_4 ? "shape_labels" : "vlen_axis_labels");
+    if (declared->shape_labels_dataset != NULL)
+        snprintf(scale_name, sizeof scale_name, "%s", declared->shape_labels_dataset);
+    else
+        snprintf(scale_name, sizeof scale_name, "%s_vlen_axis_labels", name);
     size_t width = h5py_longest_text(declared->shape_labels, (size_t)declared->example_rank);
     size_t rows = (size_t)declared->example_rank;
     char *text = calloc(rows, width);
@@ -160,15 +162,15 @@ static int create_shape_labels(hid_t file, const char *name,
     return result;
 }
 
-/* NAME_shapes (examples x example_rank; uint16, int32 as chapter 4 writes it), the `shapes`
-   scale of dimension 0. */
-static int create_shapes(hid_t file, struct writer_source *source)
+/* NAME_shapes (examples x example_rank, uint16 or int32), the `shapes` scale of dimension 0. */
+static int create_shapes(hid_t file, struct writer_source *source, bool int32_shapes)
 {
     char scale_name[1024];
     snprintf(scale_name, sizeof scale_name, "%s_shapes", source->name);
     uint64_t shape[2] = {source->shape[0], (uint64_t)source->example_rank};
-    hid_t type = source->scales == SCALES_FUEL_CHAPTER_4 ? H5T_STD_I32LE : H5T_STD_U16LE;
-    source->shapes_dataset = create_dataset(file, scale_name, type, 2, shape, false);
+    source->shapes_dataset = create_dataset(file, scale_name,
+                                            int32_shapes ? H5T_STD_I32LE : H5T_STD_U16LE, 2, shape,
+                                            false);
     if (source->shapes_dataset < 0 || H5DSset_scale(source->shapes_dataset, "shapes") < 0 ||
         H5DSattach_scale(source->dataset, source->shapes_dataset, 0) < 0)
         return -1;
@@ -196,10 +198,10 @@ static int validate_source(const struct h5py_writer *writer,
         return error_set(EXIT_OTHER, "cannot write: %s: %s: an auxiliary dataset has fixed shape",
                          writer->path, source->name);
     if (source->variable_length &&
-        (source->rank != 1 || source->example_rank < 1 || source->example_rank > H5PY_MAX_RANK))
+        (source->rank != 1 || source->example_rank < 0 || source->example_rank > H5PY_MAX_RANK))
         return error_set(EXIT_OTHER,
                          "cannot write: %s: %s: variable-length sources need rank 1 and an "
-                         "example rank in 1..%d",
+                         "example rank in 0..%d",
                          writer->path, source->name, H5PY_MAX_RANK);
     return EXIT_OK;
 }
@@ -231,8 +233,8 @@ static int create_source_datasets(struct h5py_writer *writer, struct writer_sour
     H5Tclose(file_type);
     if (source->dataset < 0 || label_axes(source->dataset, source->rank, declared->axis_labels) < 0)
         return hdf5_failure_report(writer->path, source->name);
-    if (source->variable_length &&
-        (create_shapes(writer->file, source) < 0 ||
+    if (source->variable_length && source->example_rank > 0 &&
+        (create_shapes(writer->file, source, declared->int32_shapes) < 0 ||
          create_shape_labels(writer->file, source->name, declared, source->dataset) < 0))
         return hdf5_failure_report(writer->path, source->name);
     return EXIT_OK;
@@ -267,7 +269,7 @@ int h5py_writer_add_source(struct h5py_writer *writer,
         .rank = declared->rank,
         .variable_length = declared->variable_length,
         .example_rank = declared->example_rank,
-        .scales = declared->scales,
+        .int32_shapes = declared->int32_shapes,
         .auxiliary = declared->auxiliary,
         .row_bytes = row_bytes,
         .dataset = -1,

@@ -37,12 +37,6 @@ const char *element_type_dtype(enum element_type type);
    (strings, whose length varies, included). */
 bool element_type_from_dtype(const char *dtype, enum element_type *type);
 
-/* The scales of a variable-length source: as Fuel's converters write them (SVHN format 1:
-   NAME_shapes uint16, NAME_vlen_axis_labels) or as Fuel's chapter 4 ("Variable-length data")
-   writes them by hand (NAME_shapes int32, NAME_shape_labels). Both are named `shapes` and
-   `shape_labels` as scales, which is all H5PYDataset reads. */
-enum variable_scales { SCALES_FUEL_CONVERTERS, SCALES_FUEL_CHAPTER_4 };
-
 /* A source as a converter declares it, before its first row is written. */
 struct h5py_source_declaration {
     const char *name;
@@ -53,15 +47,22 @@ struct h5py_source_declaration {
     uint64_t shape[H5PY_MAX_RANK];
     const char *axis_labels[H5PY_MAX_RANK]; /* one per dimension, "batch" first */
     /* Variable-length sources: each example is a flattened array of example_rank dimensions,
-       named by shape_labels; written as NAME_shapes and NAME_vlen_axis_labels scales. */
+       named by shape_labels; written as NAME_shapes and NAME_vlen_axis_labels scales. An
+       example_rank of 0: each example is 1-D bytes with no scales (Fuel's ILSVRC
+       encoded_images), written with h5py_writer_write_sequences_at. */
     bool variable_length;
     int example_rank;
     const char *shape_labels[H5PY_MAX_RANK];
     size_t string_length; /* ELEMENT_STRING: the bytes of each string (numpy S<n>), 1 or more */
-    enum variable_scales scales; /* variable-length sources: how their scales are written */
     /* A dataset of the root group that is no source (a split's indices, class names): written as
        sources are, but no split row names it and h5py_writer_add_split never covers it. */
     bool auxiliary;
+    /* Variable-length sources: Fuel's SVHN converter writes NAME_shapes as uint16 and the labels
+       scale as NAME_vlen_axis_labels; its Dogs vs Cats converter writes int32 shapes and
+       NAME_shapes_labels, its chapter 4 ("Variable-length data") int32 shapes and
+       NAME_shape_labels. Readers find all through the scales' names. */
+    bool int32_shapes;
+    const char *shape_labels_dataset; /* the labels scale's dataset name; NULL: NAME_vlen_axis_labels */
 };
 
 struct h5py_attributes {
@@ -99,10 +100,24 @@ int h5py_writer_copy(struct h5py_writer *writer, int source, uint64_t first, uin
 int h5py_writer_write_variable(struct h5py_writer *writer, int source, uint64_t index,
                                const void *data, const uint16_t *shape);
 
-/* As h5py_writer_write_variable, the shape given as 32-bit values: each at most 65535 for
-   SCALES_FUEL_CONVERTERS, at most 2^31 - 1 for SCALES_FUEL_CHAPTER_4. */
+/* As h5py_writer_write_variable, the shape given as 32-bit values: each at most 65535, or
+   2^31 - 1 for a source declared with int32_shapes. */
 int h5py_writer_write_variable_wide(struct h5py_writer *writer, int source, uint64_t index,
                                     const void *data, const uint32_t *shape);
+
+/* Writes COUNT rows of a fixed-shape source at the rows ROWS[0..COUNT) (any order, no row twice):
+   DATA holds COUNT whole rows, row-major, the I-th going to ROWS[I]. One H5Dwrite of a point
+   selection, so scattered rows cost one call per batch. */
+int h5py_writer_write_rows_at(struct h5py_writer *writer, int source, const uint64_t *rows,
+                              size_t count, const void *data);
+
+/* Writes COUNT examples of a variable-length source of example_rank 0 at EXAMPLES[0..COUNT) (any
+   order, no example twice): the I-th is LENGTHS[I] elements at DATA[I]. One H5Dwrite of a point
+   selection: the elements go to the file's heap in the order given, only the small references
+   land at the examples' places. */
+int h5py_writer_write_sequences_at(struct h5py_writer *writer, int source,
+                                   const uint64_t *examples, size_t count,
+                                   const void *const *data, const size_t *lengths);
 
 /* Declares that examples [START, STOP) of SOURCE (NULL: every source declared so far) belong to
    SPLIT. Split rows are written in the order splits were first declared, sources sorted by name;

@@ -34,7 +34,7 @@ struct writer_source {
     uint64_t shape[H5PY_MAX_RANK];
     bool variable_length;
     int example_rank;
-    enum variable_scales scales;
+    bool int32_shapes; /* variable-length sources: NAME_shapes int32, not uint16 */
     bool auxiliary;
     size_t row_bytes; /* fixed-shape sources: bytes of one example */
     hid_t dataset;

@@ -163,7 +163,7 @@ static int reserve_examples(struct writer_source *source)
 static bool example_elements(const struct writer_source *source, const uint32_t *shape,
                              size_t *elements)
 {
-    uint32_t largest = source->scales == SCALES_FUEL_CHAPTER_4 ? INT32_MAX : UINT16_MAX;
+    uint32_t largest = source->int32_shapes ? INT32_MAX : UINT16_MAX;
     *elements = 1;
     for (int axis = 0; axis < source->example_rank; axis++) {
         if (shape[axis] > largest ||
@@ -180,13 +180,32 @@ static int variable_source(struct h5py_writer *writer, int index, uint64_t examp
     int result = find_source(writer, index, source);
     if (result != EXIT_OK)
         return result;
-    if (!(*source)->variable_length)
-        return error_set(EXIT_OTHER, "cannot write: %s: %s is not variable-length", writer->path,
-                         (*source)->name);
+    if (!(*source)->variable_length || (*source)->example_rank == 0)
+        return error_set(EXIT_OTHER, "cannot write: %s: %s is not variable-length with shapes",
+                         writer->path, (*source)->name);
     if (example >= (*source)->shape[0])
         return error_set(EXIT_OTHER, "cannot write: %s: %s: example %llu outside 0..%llu",
                          writer->path, (*source)->name, (unsigned long long)example,
                          (unsigned long long)(*source)->shape[0]);
+    return EXIT_OK;
+}
+
+/* An example this large is written at once from the caller's memory rather than copied into the
+   block first (a Dogs vs Cats photo: half a megabyte). */
+enum { DIRECT_BYTES = 256 << 10 };
+
+static int write_variable_direct(struct h5py_writer *writer, struct writer_source *source,
+                                 uint64_t example, const void *data, size_t elements,
+                                 const uint32_t *shape)
+{
+    int result = h5py_writer_flush(writer, source);
+    if (result != EXIT_OK)
+        return result;
+    hvl_t sequence = {.len = elements, .p = (void *)data};
+    if (write_rows(source->dataset, source->memory_type, example, 1, &sequence) < 0 ||
+        write_rows(source->shapes_dataset, H5T_NATIVE_UINT32, example, 1, shape) < 0)
+        return hdf5_failure_report(writer->path, source->name);
+    write_behind_note(&writer->behind, elements * source->element_bytes);
     return EXIT_OK;
 }
 
@@ -203,6 +222,8 @@ int h5py_writer_write_variable_wide(struct h5py_writer *writer, int index, uint6
         return error_set(EXIT_OTHER, "cannot write: %s: %s: example %llu: shape too large",
                          writer->path, source->name, (unsigned long long)example);
     size_t bytes = elements * source->element_bytes;
+    if (bytes >= DIRECT_BYTES)
+        return write_variable_direct(writer, source, example, data, elements, shape);
     struct pending_block *block = &source->block;
     bool follows = block->count > 0 && example == block->first + block->count;
     if (!follows || block->count == BLOCK_EXAMPLES || block->used + bytes > BLOCK_BYTES) {

@@ -5,6 +5,7 @@
 #include "common/base/error.h"
 #include "common/base/hash.h"
 #include "common/base/versions.h"
+#include "common/formats/fixture_marker.h"
 #include "h5py_reader.h"
 
 #include <errno.h>
@@ -22,8 +23,8 @@
 struct input_digest {
     char *path;
     char *name; /* NULL: the path's file name */
-    uint64_t size;
-    char sha256[HASH_HEX_SIZE];
+    struct file_digests digests;
+    bool fixture; /* the file carries the mark of fuel fixture --raw */
 };
 
 struct provenance {
@@ -54,7 +55,9 @@ static void *hash_inputs(void *argument)
         if (atomic_load(&provenance->cancelled))
             break;
         struct input_digest *input = &provenance->inputs[index];
-        provenance->result = hash_file(input->path, HASH_SHA256, input->sha256, &input->size);
+        provenance->result = hash_file_digests(input->path, &input->digests);
+        input->fixture = fixture_marker_found(input->digests.head, input->digests.head_length,
+                                              input->digests.tail, input->digests.tail_length);
         if (provenance->result != EXIT_OK) {
             snprintf(provenance->message, sizeof provenance->message, "%s", error_message());
             break;
@@ -124,8 +127,11 @@ static json_t *inputs_json(const struct provenance *provenance)
         json_t *entry = json_object();
         json_object_set_new(entry, "name", json_string(input->name != NULL ? input->name
                                                                            : basename(input->path)));
-        json_object_set_new(entry, "size", json_integer((json_int_t)input->size));
-        json_object_set_new(entry, "sha256", json_string(input->sha256));
+        json_object_set_new(entry, "size", json_integer((json_int_t)input->digests.size));
+        json_object_set_new(entry, "sha256", json_string(input->digests.sha256));
+        json_object_set_new(entry, "md5", json_string(input->digests.md5));
+        if (input->fixture)
+            json_object_set_new(entry, "origin", json_string(PROVENANCE_FIXTURE_ORIGIN));
         json_array_append_new(inputs, entry);
     }
     return inputs;

@@ -1,4 +1,5 @@
-/* The fuel_provenance JSON: tool, argv, inputs with size and sha256, library versions, created. */
+/* The fuel_provenance JSON: tool, argv, inputs with size, sha256 and md5 (and their origin when
+   they carry the mark of fuel fixture --raw), library versions, created. */
 #ifndef FUEL_PROVENANCE_H
 #define FUEL_PROVENANCE_H
 
@@ -7,6 +8,9 @@
 #include <stddef.h>
 
 struct provenance;
+
+/* The "origin" of an input that carries the mark of fuel fixture --raw (fixture_marker.h). */
+#define PROVENANCE_FIXTURE_ORIGIN "fuel fixture --raw"
 
 /* Starts hashing the input files (in a background thread, so conversion runs meanwhile). */
 int provenance_begin(struct provenance **provenance, int argc, char *const *argv,

@@ -32,7 +32,8 @@ clean
 completion
 convert" ]
     run complete_bash fuel help d
-    [ "$output" = download ]
+    [ "$output" = "diff
+download" ]
     run complete_bash fuel --v
     [ "$output" = --version ]
 }
@@ -63,20 +64,60 @@ convert" ]
     [[ "$output" == *"-j"*"--keep-raw"* ]]
 }
 
+@test "bash: a FILE|NAME argument offers exactly what resolves: the data path's files and the datasets converted there" {
+    mkdir "$BATS_TEST_TMPDIR/data"
+    cp "$FUEL_FIXTURES/expected/mnist.hdf5" "$FUEL_FIXTURES/expected/iris.hdf5" "$BATS_TEST_TMPDIR/data/"
+    : > "$BATS_TEST_TMPDIR/data/notes.txt"
+    export FUEL_DATA_PATH="$BATS_TEST_TMPDIR/data"
+    cd "$WORK"
+    for command in info path serve export preview cache "fixture --from"; do
+        # shellcheck disable=SC2086
+        run complete_bash fuel $command ''
+        [ "$status" -eq 0 ]
+        # The shell's own file names (rawdir/, raw_other/, rawfile.hdf5 here), then what resolves.
+        [ "$output" = "iris
+iris.hdf5
+mnist
+mnist.hdf5
+raw_other
+rawdir
+rawfile.hdf5" ] || { echo "$command: $output"; false; }
+        # Each name offered resolves to a file.
+        for name in iris mnist iris.hdf5 mnist.hdf5; do
+            fuel path "$name" > /dev/null
+        done
+    done
+    run complete_bash fuel info mn
+    [ "$output" = "mnist
+mnist.hdf5" ]
+}
+
 @test "bash: dataset names and formats, built-in" {
     run complete_bash fuel convert ''
-    [ "$output" = "binarized_mnist
+    [ "$output" = "adult
+binarized_mnist
+caltech101_silhouettes
+celeba
 cifar10
 cifar100
+dogs_vs_cats
 fashion_mnist
+ilsvrc2010
+ilsvrc2012
 iris
 mnist
 svhn" ]
+    run complete_bash fuel convert celeba ''
+    [ "$output" = "64
+aligned_cropped" ]
     run complete_bash fuel fetch sv
     [ "$output" = svhn ]
     run complete_bash fuel download svhn ''
     [ "$output" = "1
 2" ]
+    run complete_bash fuel fixture caltech101_silhouettes ''
+    [ "$output" = "16
+28" ]
     run complete_bash fuel-download -d "$WORK" svhn ''
     [ "$output" = "1
 2" ]

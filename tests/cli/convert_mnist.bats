@@ -246,7 +246,7 @@ print(f["features"].shape, [(r["split"].decode(), r["start"], r["stop"]) for r i
     assert_usage_error fuel-convert "missing dataset"
     run --separate-stderr fuel-convert nosuchset
     [ "$status" -eq 2 ]
-    [ "$stderr" = "fuel-convert: unknown dataset: nosuchset; datasets: binarized_mnist, cifar10, cifar100, fashion_mnist, iris, mnist, svhn" ]
+    [ "$stderr" = "fuel-convert: unknown dataset: nosuchset; datasets: adult, binarized_mnist, caltech101_silhouettes, celeba, cifar10, cifar100, dogs_vs_cats, fashion_mnist, ilsvrc2010, ilsvrc2012, iris, mnist, svhn" ]
     run --separate-stderr fuel-convert mnist --dtype int7 -d "$RAW"
     [ "$status" -eq 2 ]
     [ -z "$output" ]

@@ -18,7 +18,8 @@ teardown() {
 @test "-h lists every dataset with its total size" {
     run fuel-download -h
     [ "$status" -eq 0 ]
-    for name in binarized_mnist cifar10 cifar100 fashion_mnist iris mnist "svhn 1" "svhn 2"; do
+    for name in adult binarized_mnist "caltech101_silhouettes 16" "caltech101_silhouettes 28" \
+        cifar10 cifar100 fashion_mnist iris mnist "svhn 1" "svhn 2"; do
         [[ "$output" == *"  $name "* ]]
     done
     [[ "$output" =~ mnist\ +11\.1\ MiB ]]
@@ -47,7 +48,7 @@ teardown() {
     run --separate-stderr fuel-download nosuchset
     [ "$status" -eq 2 ]
     [ -z "$output" ]
-    [ "$stderr" = "fuel-download: unknown dataset: nosuchset; datasets: binarized_mnist, cifar10, cifar100, fashion_mnist, iris, mnist, svhn" ]
+    [ "$stderr" = "fuel-download: unknown dataset: nosuchset; datasets: adult, binarized_mnist, caltech101_silhouettes, celeba, cifar10, cifar100, dogs_vs_cats, fashion_mnist, ilsvrc2010, ilsvrc2012, iris, mnist, svhn" ]
     run --separate-stderr fuel-download mnsit
     [ "$status" -eq 2 ]
     [ "$stderr" = "fuel-download: unknown dataset: mnsit; did you mean \`mnist\`?" ]

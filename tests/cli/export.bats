@@ -198,7 +198,7 @@ EOF2
 @test "usage errors: missing --to or -o, unknown form, source or split" {
     run fuel export "$EXPECTED/mnist.hdf5" -o "$OUT"
     [ "$status" -eq 2 ]
-    run fuel export "$EXPECTED/mnist.hdf5" --to tfrecord -o "$OUT"
+    run fuel export "$EXPECTED/mnist.hdf5" --to parquet -o "$OUT"
     [ "$status" -eq 2 ]
     run fuel export "$EXPECTED/mnist.hdf5" --to npy
     [ "$status" -eq 2 ]

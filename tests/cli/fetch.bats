@@ -51,7 +51,7 @@ assert_fuel_values() {
     fuel-convert mnist -d "$RAW" -o "$BATS_TEST_TMPDIR/converted" > /dev/null
     $PYTHON "$HELPERS/compare_hdf5.py" "$BATS_TEST_TMPDIR/converted/mnist.hdf5" "$DATA/mnist.hdf5"
     run fuel-info "$DATA/mnist.hdf5" "$BATS_TEST_TMPDIR/converted/mnist.hdf5"
-    [ "${lines[0]}" = "mnist.hdf5  mnist  train 12, test 2  features uint8, targets uint8  2023-11-14T22:13:20Z" ]
+    [ "${lines[0]}" = "mnist.hdf5  mnist  train 12, test 2  features uint8, targets uint8  79cc629d7d12  2023-11-14T22:13:20Z" ]
 }
 
 @test "a second fetch does nothing and says so: no request reaches the server" {
@@ -225,7 +225,7 @@ f.attrs["split"] = rows
     [ "$stderr" = "fuel-fetch: missing dataset name; see 'fuel-fetch -h'" ]
     run --separate-stderr fuel fetch nosuch
     [ "$status" -eq 2 ]
-    [ "$stderr" = "fuel-fetch: unknown dataset: nosuch; datasets: binarized_mnist, cifar10, cifar100, fashion_mnist, iris, mnist, svhn" ]
+    [ "$stderr" = "fuel-fetch: unknown dataset: nosuch; datasets: adult, binarized_mnist, caltech101_silhouettes, celeba, cifar10, cifar100, dogs_vs_cats, fashion_mnist, ilsvrc2010, ilsvrc2012, iris, mnist, svhn" ]
     run --separate-stderr fuel fetch svhn
     [ "$status" -eq 2 ]
     [ "$stderr" = "fuel-fetch: svhn needs a format, 1 or 2: none given; see 'fuel-fetch -h'" ]
@@ -250,7 +250,7 @@ f.attrs["split"] = rows
     [[ "$output" == *"
 datasets:
 "*"
-  mnist            handwritten digits"* ]]
+  mnist                      handwritten digits"* ]]
 }
 
 @test "raw files that do not convert: exit 4, raw files kept for a later run, no HDF5 file" {

@@ -7,7 +7,8 @@ bats_require_minimum_version 1.5.0
 # One case a line: input (under the corpus), expected exit code, expected message fragment.
 # DATASET/CASE runs fuel-convert DATASET -d CASE; info/FILE runs fuel-info FILE; fuelrc/FILE
 # runs fuel-info with FUEL_CONFIG=FILE; manifest/FILE runs fuel-download -h with
-# FUEL_EXTRA_DOWNLOADERS=FILE; pack/CASE runs fuel-pack CASE/spec.yaml.
+# FUEL_EXTRA_DOWNLOADERS=FILE; pack/CASE runs fuel-pack CASE/spec.yaml; reproduce/FILE runs
+# fuel-reproduce FILE with its scratch OUT.
 CASES='
 mnist/zero_images                  0  /mnist.hdf5
 mnist/huge_count                   4  IDX header declares more data than the file can hold: CASE/train-images-idx3-ubyte.gz: 3367254347520 bytes declared, a gzipped file of
@@ -55,6 +56,37 @@ svhn2/not_a_mat                    4  cannot read MATLAB file: CASE/test_32x32.m
 svhn2/huge_dimensions              4  cannot read MATLAB file: CASE/test_32x32.mat: variable X declares 6597069763584 elements but holds 16 bytes
 svhn2/inflate_bomb                 4  cannot read MATLAB file: CASE/test_32x32.mat: a compressed element of 17 bytes declares a 4294967040-byte matrix
 svhn2/truncated_mat                4  cannot read MATLAB file: CASE/test_32x32.mat: truncated: the element at byte 128 declares
+adult/wrong_field_count            4  malformed Adult row: CASE/adult.data:3: 14 fields, not 15
+adult/unseen_value                 4  value unseen in adult.data: CASE/adult.test:2: native-country '"'Atlantis'"'
+adult/long_line                    4  malformed line: CASE/adult.data:4: longer than 4096 bytes
+adult/nul_byte                     4  malformed line: CASE/adult.test:3: NUL byte in the line
+caltech16/missing_variable         4  cannot convert CalTech 101 Silhouettes: CASE/caltech101_silhouettes_16_split1.mat: no variable test_labels
+caltech16/truncated_mat            4  cannot read MATLAB file: CASE/caltech101_silhouettes_16_split1.mat: truncated: the element at byte
+caltech16/label_rows               4  cannot convert CalTech 101 Silhouettes: CASE/caltech101_silhouettes_16_split1.mat: train_labels is 11x1 (rank 2), expected 12x1
+caltech16/huge_rows                4  cannot read MATLAB file: CASE/caltech101_silhouettes_16_split1.mat: variable train_data declares 549755813632 elements but holds 16 bytes
+ilsvrc2012/inner_escape            4  refusing archive member: CASE/ILSVRC2012_img_train.tar: n01491361.tar: ../../../tmp/fuel-escaped: path with a ".." component
+ilsvrc2012/inner_symlink           4  refusing archive member: CASE/ILSVRC2012_img_train.tar: n01491361.tar: link: symbolic link
+ilsvrc2012/inner_huge_member       4  refusing archive member: CASE/ILSVRC2012_img_train.tar: n01491361.tar: huge.JPEG: declares 8589934592 bytes, more than an archive of 2560 bytes can hold
+ilsvrc2012/jpeg_bomb               4  cannot decode JPEG: CASE/ILSVRC2012_img_val.tar: ILSVRC2012_val_00000002.JPEG: declares 65000x65000 pixels, more than the 178956970 allowed
+ilsvrc2012/gzip_bomb               4  image too large: CASE/ILSVRC2012_img_val.tar: ILSVRC2012_val_00000002.JPEG: more than 67108864 bytes once inflated
+ilsvrc2012/outer_not_tar           4  cannot open archive: CASE/ILSVRC2012_img_train.tar: Unrecognized archive format
+ilsvrc2012/meta_deep_cells         0  /ilsvrc2012.hdf5
+celeba/attribute_columns           4  malformed attribute list: CASE/list_attr_celeba.txt:5: 39 values after the image name, expected 40
+celeba/attribute_binary            4  malformed attribute list: CASE/list_attr_celeba.txt:1: NUL byte in the line
+celeba/attribute_long_line         4  malformed attribute list: CASE/list_attr_celeba.txt:3: line longer than 4096 bytes
+celeba/zip_truncated               4  cannot read zip directory: CASE/img_align_celeba.zip: no end of central directory record at its end: truncated or followed by other bytes
+celeba/not_a_zip                   4  cannot read zip directory: CASE/img_align_celeba.zip: no end of central directory record
+celeba/jpeg_garbage                4  cannot decode JPEG: CASE/img_align_celeba.zip: img_align_celeba/000003.jpg: Not a JPEG file: starts with 0x47 0x49
+celeba/jpeg_bomb                   4  cannot decode JPEG: CASE/img_align_celeba.zip: img_align_celeba/000003.jpg: declares 65000x65000 pixels, more than the 16777216 allowed
+celeba/member_escape               4  refusing archive member: CASE/img_align_celeba.zip: ../../../tmp/fuel-escaped: path with a ".." component
+celeba/directory_count             4  cannot read zip directory: CASE/img_align_celeba.zip: holds 11 entries, its end record lists 65535
+dogs_vs_cats/zip_truncated         4  cannot read zip directory: CASE/dogs_vs_cats.train.zip: no end of central directory record at its end: truncated or followed by other bytes
+dogs_vs_cats/not_a_zip             4  cannot read zip directory: CASE/dogs_vs_cats.train.zip: no end of central directory record
+dogs_vs_cats/jpeg_garbage          4  cannot decode JPEG: CASE/dogs_vs_cats.train.zip: train/dog.1.jpg:
+dogs_vs_cats/jpeg_bomb             4  cannot decode JPEG: CASE/dogs_vs_cats.train.zip: train/dog.1.jpg: declares 65000x65000 pixels, more than the 16777216 allowed
+dogs_vs_cats/unlabelled            4  not a cat or dog image: CASE/dogs_vs_cats.train.zip: train/hamster.0.jpg: its name starts with neither cat. nor dog.
+dogs_vs_cats/directory_order       4  cannot read archive: CASE/dogs_vs_cats.train.zip: train/cat.0.jpg: where its central directory lists train/dog.3.jpg
+dogs_vs_cats/directory_nul         4  cannot read zip directory: CASE/dogs_vs_cats.train.zip: an entry name holds a NUL byte
 info/empty.hdf5                    4  not an HDF5 file: CASE: file signature not found
 info/text.hdf5                     4  not an HDF5 file: CASE: file signature not found
 info/truncated.hdf5                4  damaged HDF5 file: CASE: truncated file
@@ -96,6 +128,17 @@ pack/image_garbage                 4  cannot decode image: CASE/pictures/a.png: 
 pack/folder_cycle                  4  folder cycle: CASE/pictures/cat/loop/cat leads back to a folder above it
 pack/dtype_mismatch                4  inputs of x disagree: a.npy holds float32, b.npy holds float64; give the source a dtype
 pack/value_does_not_fit            4  cannot convert to uint8: source x, example 2: the value 300 does not fit
+reproduce/no_provenance.hdf5       4  no fuel provenance: CASE: no fuel_provenance attribute
+reproduce/not_json.hdf5            4  malformed provenance: CASE: not a JSON object: '"'"']'"'"' expected near end of file
+reproduce/deep_json.hdf5           4  malformed provenance: CASE: not a JSON object: maximum parsing depth reached
+reproduce/nul_in_json.hdf5         4  malformed provenance: CASE: not a JSON object: \u0000 is not allowed without JSON_ALLOW_NUL
+reproduce/shell_argv.hdf5          4  malformed provenance: CASE: the recorded command is not fuel'"'"'s: sh
+reproduce/huge_argv.hdf5           4  malformed provenance: CASE: no argv: a list of 1 to 4096 strings
+reproduce/escaping_name.hdf5       4  hostile provenance: CASE: -r ../../../tmp/fuel-escaped would write outside the output directory
+reproduce/absolute_name.hdf5       4  hostile provenance: CASE: --output_filename /tmp/fuel-escaped would write outside the output directory
+reproduce/input_traversal.hdf5     4  hostile provenance: CASE: input 1 is not named by a plain file name: ../../../tmp/fuel-escaped
+reproduce/unknown_command.hdf5     4  malformed provenance: CASE: unknown command: fuel rm
+reproduce/raw_fixture.hdf5         4  malformed provenance: CASE: fuel fixture --raw makes no HDF5 file
 '
 
 setup_file() {
@@ -114,8 +157,11 @@ check_case() {
     fuelrc) FUEL_CONFIG=$path run --separate-stderr timeout 120 fuel-info mnist.hdf5 ;;
     manifest) FUEL_EXTRA_DOWNLOADERS=$path run --separate-stderr timeout 120 fuel-download -h ;;
     pack) run --separate-stderr timeout 120 fuel-pack "$path/spec.yaml" -o "$out" ;;
+    reproduce) run --separate-stderr timeout 120 fuel-reproduce "$path" --scratch "$out" ;;
     svhn1) run --separate-stderr timeout 120 fuel-convert svhn 1 -d "$path" -o "$out" ;;
     svhn2) run --separate-stderr timeout 120 fuel-convert svhn 2 -d "$path" -o "$out" ;;
+    caltech16) run --separate-stderr timeout 120 fuel-convert caltech101_silhouettes 16 -d "$path" -o "$out" ;;
+    celeba) run --separate-stderr timeout 120 fuel-convert celeba 64 -d "$path" -o "$out" ;;
     *) run --separate-stderr timeout 120 fuel-convert "$dataset" -d "$path" -o "$out" ;;
     esac
     local shown=$output

@@ -310,7 +310,7 @@ f.attrs["split"] = numpy.zeros(3, dtype=[("split", "S5"), ("source", "S5"), ("st
     [ "$stderr" = "fuel-info: unknown option: -x; see 'fuel-info -h'" ]
     run --separate-stderr fuel-info -h
     [ "$status" -eq 0 ]
-    [[ "$output" == "usage: fuel-info [-h] [--json] [--check] [--verify-inputs] FILE|NAME..."* ]]
+    [[ "$output" == "usage: fuel-info [-h] [--json] [--check] [--verify-inputs [-d DIR]...] FILE|NAME..."* ]]
     [ -z "$stderr" ]
 }
 
@@ -446,4 +446,107 @@ d = json.load(sys.stdin)
 assert d["sources"][1] == {"name": "ghost", "present": False}, d["sources"]
 assert d["sources"][0]["axis_labels"] == ["", ""], d["sources"]
 '
+}
+
+@test "fuel-info shows the content digest of each source and of the whole content, as the encoding defines them" {
+    for file in "$EXPECTED"/mnist.hdf5 "$EXPECTED"/svhn_format_1.hdf5 "$EXPECTED"/cifar100.hdf5; do
+        expected=$($PYTHON "$BATS_TEST_DIRNAME/../helpers/content_digest.py" "$file")
+        run --separate-stderr fuel-info "$file"
+        [ "$status" -eq 0 ]
+        section=$(printf '%s\n' "$output" | sed -n '/^Content digest: /,$p')
+        whole=$(sed -n 's/^\* //p' <<<"$expected")
+        [ "$(head -n 1 <<<"$section")" = "Content digest: $whole" ]
+        while read -r source sha; do
+            [ "$source" = "*" ] && continue
+            grep -qE "^    $source +$sha\$" <<<"$section" || { echo "$file: $source"; false; }
+        done <<<"$expected"
+        [ "$(grep -c '^    ' <<<"$section")" -eq "$(($(wc -l <<<"$expected") - 1))" ]
+        run --separate-stderr fuel-info --json "$file"
+        printf '%s\n' "$output" | $PYTHON -c '
+import json, sys
+d = json.load(sys.stdin)
+expected = dict(line.split() for line in sys.argv[1].splitlines())
+assert d["content_digest"] == expected["*"], d["content_digest"]
+assert {s["name"]: s["digest"] for s in d["sources"]} == {k: v for k, v in expected.items() if k != "*"}
+' "$expected"
+    done
+}
+
+@test "two conversions of the same inputs into other directories have one content digest, other bytes" {
+    mkdir "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+    fuel-convert iris -d "$FUEL_FIXTURES/raw/iris" -o "$BATS_TEST_TMPDIR/a" >/dev/null
+    fuel-convert iris -d "$FUEL_FIXTURES/raw/iris" -o "$BATS_TEST_TMPDIR/b" -r other >/dev/null
+    run cmp -s "$BATS_TEST_TMPDIR/a/iris.hdf5" "$BATS_TEST_TMPDIR/b/other.hdf5"
+    [ "$status" -eq 1 ]
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/a/iris.hdf5" "$BATS_TEST_TMPDIR/b/other.hdf5" "$EXPECTED/iris.hdf5"
+    [ "$status" -eq 0 ]
+    [ "$(awk '{print $(NF - 1)}' <<<"$output" | sort -u)" = 1828279823eb ]
+    [ "$(wc -l <<<"$output")" -eq 3 ]
+}
+
+@test "a file that fails the checks, or a source with no canonical form, has no content digest" {
+    $PYTHON - "$BATS_TEST_TMPDIR/words.hdf5" <<'PY'
+import sys, h5py, numpy
+with h5py.File(sys.argv[1], "w") as f:
+    f.create_dataset("words", data=numpy.array(["a", "bc"], dtype=object), dtype=h5py.string_dtype())
+    f.attrs["split"] = numpy.array([(b"all", b"words", 0, 2, None, True, b".")],
+        dtype=[("split", "S3"), ("source", "S5"), ("start", "i8"), ("stop", "i8"),
+               ("indices", h5py.ref_dtype), ("available", "?"), ("comment", "S1")])
+PY
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/words.hdf5"
+    [ "$status" -eq 0 ]
+    [ "${lines[-1]}" = "Content digest: none: cannot read source words: its element type has no canonical form (only numbers, enums and fixed-length strings have)" ]
+    run --separate-stderr fuel-info --json "$BATS_TEST_TMPDIR/words.hdf5"
+    [ "$status" -eq 0 ]
+    $PYTHON -c 'import json, sys; d = json.load(sys.stdin); assert d["content_digest"] is None and d["sources"][0]["digest"] is None, d' <<<"$output"
+    $PYTHON - "$EXPECTED/iris.hdf5" "$BATS_TEST_TMPDIR/long.hdf5" <<'PY'
+import shutil, sys, h5py
+shutil.copy(sys.argv[1], sys.argv[2])
+with h5py.File(sys.argv[2], "r+") as f:
+    rows = f.attrs["split"]
+    rows[0]["stop"] = 151
+    f.attrs["split"] = rows
+PY
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/long.hdf5"
+    [ "$status" -eq 4 ]
+    [ "${lines[-1]}" = "Content digest: none: the file fails the checks" ]
+    [[ "$stderr" == "fuel-info: check failed: $BATS_TEST_TMPDIR/long.hdf5: span outside the source"* ]]
+}
+
+@test "the inputs line: fixture raw files, other files than the published ones, the published files" {
+    fuel-fixture mnist --raw -o "$BATS_TEST_TMPDIR/raw" >/dev/null
+    fuel-convert mnist -d "$BATS_TEST_TMPDIR/raw" -o "$BATS_TEST_TMPDIR/fixture" >/dev/null
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/fixture/mnist.hdf5"
+    [ "$status" -eq 0 ]
+    [ "$(grep -c '^    inputs: ' <<<"$output")" -eq 1 ]
+    grep -qx '    inputs: converted from fuel fixture --raw output' <<<"$output"
+    fuel-convert svhn 2 -d "$FUEL_FIXTURES/raw/svhn2" -o "$BATS_TEST_TMPDIR/svhn" >/dev/null
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/svhn/svhn_format_2.hdf5"
+    sizes=($(stat -c %s "$FUEL_FIXTURES"/raw/svhn2/{train,test,extra}_32x32.mat))
+    grep -qx "    inputs: not the published files of svhn 2: train_32x32.mat (${sizes[0]} bytes, published 182040794), test_32x32.mat (${sizes[1]} bytes, published 64275384), extra_32x32.mat (${sizes[2]} bytes, published 1329278602)" <<<"$output"
+    # The published MNIST files' sizes and md5s, written into the provenance by hand.
+    $PYTHON - "$BATS_TEST_TMPDIR/fixture/mnist.hdf5" <<'PY'
+import json, sys, h5py
+published = {"train-images-idx3-ubyte.gz": (9912422, "f68b3c2dcbeaaa9fbdd348bbdeb94873"),
+             "train-labels-idx1-ubyte.gz": (28881, "d53e105ee54ea40749a09fcbcd1e9432"),
+             "t10k-images-idx3-ubyte.gz": (1648877, "9fb629c4189551a2d022fa330f9573f3"),
+             "t10k-labels-idx1-ubyte.gz": (4542, "ec29112dd5afa0611ce80d1b7f02629c")}
+with h5py.File(sys.argv[1], "r+") as f:
+    provenance = json.loads(f.attrs["fuel_provenance"])
+    for entry in provenance["inputs"]:
+        entry["size"], entry["md5"] = published[entry["name"]]
+        del entry["origin"]
+    f.attrs["fuel_provenance"] = json.dumps(provenance)
+PY
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/fixture/mnist.hdf5"
+    grep -qx '    inputs: the published files of mnist' <<<"$output"
+    run --separate-stderr fuel-info --json "$BATS_TEST_TMPDIR/fixture/mnist.hdf5"
+    [ "$($PYTHON -c 'import json, sys; print(json.load(sys.stdin)["published_inputs"])' <<<"$output")" = "inputs: the published files of mnist" ]
+    # A file without provenance, and a cut (no dataset named): no line.
+    run --separate-stderr fuel-info --json "$EXPECTED/mnist.hdf5"
+    [ "$($PYTHON -c 'import json, sys; print(json.load(sys.stdin)["published_inputs"])' <<<"$output")" = None ]
+    fuel-fixture --from "$EXPECTED/mnist.hdf5" -n 2 -o "$BATS_TEST_TMPDIR/cut" >/dev/null
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/cut/mnist.hdf5"
+    [ "$status" -eq 0 ]
+    [ "$(grep -c '^    inputs: ' <<<"$output")" -eq 0 ]
 }

@@ -217,30 +217,52 @@ assert all(i["path"].startswith(sys.argv[1]) for i in d["inputs"]), d
 ' "$BATS_TEST_TMPDIR/raw/"
 }
 
+@test "--verify-inputs -d DIR looks in DIR first, without touching the data path" {
+    converted_beside_inputs
+    mkdir "$BATS_TEST_TMPDIR/elsewhere" "$BATS_TEST_TMPDIR/raw" "$BATS_TEST_TMPDIR/stale"
+    mv "$BATS_TEST_TMPDIR/data/mnist.hdf5" "$BATS_TEST_TMPDIR/elsewhere/"
+    mv "$BATS_TEST_TMPDIR"/data/*.gz "$BATS_TEST_TMPDIR/raw/"
+    # A different copy of one input in the data path: -d wins over it.
+    printf 'stale' > "$BATS_TEST_TMPDIR/stale/train-labels-idx1-ubyte.gz"
+    FUEL_DATA_PATH="$BATS_TEST_TMPDIR/stale" run --separate-stderr \
+        fuel-info --verify-inputs -d "$BATS_TEST_TMPDIR/nothing" -d "$BATS_TEST_TMPDIR/raw" \
+        "$BATS_TEST_TMPDIR/elsewhere/mnist.hdf5"
+    [ "$status" -eq 0 ] || { echo "$stderr"; false; }
+    [ "${#lines[@]}" -eq 4 ]
+    [[ "$output" == *"input train-labels-idx1-ubyte.gz: matching: $BATS_TEST_TMPDIR/raw/train-labels-idx1-ubyte.gz"* ]]
+    FUEL_DATA_PATH="$BATS_TEST_TMPDIR/stale" run --separate-stderr \
+        fuel-info --verify-inputs "$BATS_TEST_TMPDIR/elsewhere/mnist.hdf5"
+    [ "$status" -eq 6 ]
+    run --separate-stderr fuel-info -d "$BATS_TEST_TMPDIR/raw" "$BATS_TEST_TMPDIR/elsewhere/mnist.hdf5"
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-info: -d goes with --verify-inputs; see 'fuel-info -h'" ]
+}
+
 @test "--verify-inputs on a file without provenance: exit 4, one line" {
     run --separate-stderr fuel-info --verify-inputs "$EXPECTED/mnist.hdf5"
     [ "$status" -eq 4 ]
     [ "$stderr" = "fuel-info: cannot verify inputs: $EXPECTED/mnist.hdf5: no fuel_provenance attribute" ]
 }
 
-@test "several files: one line each with dataset, split counts, dtypes, creation time and a fixture mark" {
+@test "several files: one line each with dataset, split counts, dtypes, content digest, creation time and a fixture mark" {
     mkdir "$BATS_TEST_TMPDIR/out"
     SOURCE_DATE_EPOCH=1700000000 run fuel-convert mnist --dtype float32 -d "$FUEL_FIXTURES/raw/mnist" -o "$BATS_TEST_TMPDIR/out"
     [ "$status" -eq 0 ]
     cd "$BATS_TEST_TMPDIR/out"
     run --separate-stderr fuel-info mnist_float32.hdf5 "$EXPECTED/iris.hdf5" "$EXPECTED/svhn_format_2.hdf5"
     [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "mnist_float32.hdf5  mnist   train 12, test 2           features float32, targets uint8  2023-11-14T22:13:20Z" ]
-    [ "${lines[1]}" = "iris.hdf5           iris    all 150                    features float32, targets uint8  -" ]
-    [ "${lines[2]}" = "svhn_format_2.hdf5  svhn 2  test 4, extra 6, train 12  features uint8, targets float64  -" ]
+    # The content digest of Python Fuel's own mnist_float32.hdf5 (d7d6f5e6cd47...): same content.
+    [ "${lines[0]}" = "mnist_float32.hdf5  mnist   train 12, test 2           features float32, targets uint8  d7d6f5e6cd47  2023-11-14T22:13:20Z" ]
+    [ "${lines[1]}" = "iris.hdf5           iris    all 150                    features float32, targets uint8  1828279823eb  -" ]
+    [ "${lines[2]}" = "svhn_format_2.hdf5  svhn 2  test 4, extra 6, train 12  features uint8, targets float64  36efa20d6f31  -" ]
     [ "${#lines[@]}" -eq 3 ]
     mkdir "$BATS_TEST_TMPDIR/fixture"
     SOURCE_DATE_EPOCH=1700000000 run fuel-fixture iris -n 5 -o "$BATS_TEST_TMPDIR/fixture"
     [ "$status" -eq 0 ]
     run --separate-stderr fuel-info mnist_float32.hdf5 "$BATS_TEST_TMPDIR/fixture/iris.hdf5"
     [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "mnist_float32.hdf5  mnist  train 12, test 2  features float32, targets uint8  2023-11-14T22:13:20Z" ]
-    [ "${lines[1]}" = "iris.hdf5           iris   all 5             features float32, targets uint8  2023-11-14T22:13:20Z  fixture" ]
+    [ "${lines[0]}" = "mnist_float32.hdf5  mnist  train 12, test 2  features float32, targets uint8  d7d6f5e6cd47  2023-11-14T22:13:20Z" ]
+    [ "${lines[1]}" = "iris.hdf5           iris   all 5             features float32, targets uint8  431937eb4ad7  2023-11-14T22:13:20Z  fixture" ]
     run fuel-info --json mnist_float32.hdf5 "$EXPECTED/iris.hdf5" "$BATS_TEST_TMPDIR/fixture/iris.hdf5"
     [ "$status" -eq 0 ]
     printf '%s\n' "$output" | $PYTHON -c '
@@ -251,6 +273,7 @@ assert d[0]["dataset"] == "mnist" and d[0]["splits"] == {"train": 12, "test": 2}
 assert d[0]["created"] == "2023-11-14T22:13:20Z" and d[1]["created"] is None, d
 assert d[0]["dtypes"] == {"features": "float32", "targets": "uint8"}, d
 assert [e["fixture"] for e in d] == [False, False, True], d
+assert d[0]["content_digest"].startswith("d7d6f5e6cd47") and len(d[0]["content_digest"]) == 64, d
 '
 }
 

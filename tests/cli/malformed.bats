@@ -234,6 +234,7 @@ refused_and_intact() {
         ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
         run --separate-stderr fuel-fixture cifar10 --raw -n 300 -o "$OUT"
     [ "$status" -eq 7 ]
-    [[ "$stderr" =~ ^fuel-fixture:\ cannot\ write\ archive:\ $OUT/\.fuel-staging-fixture\.[A-Za-z0-9]{6}/cifar-10-python\.tar\.gz:\ cifar-10-batches-py/data_batch_1:\ No\ space\ left\ on\ device$ ]]
+    # deflate holds the fixture's compressible pixels back: the first write comes at the close.
+    [[ "$stderr" =~ ^fuel-fixture:\ cannot\ write:\ $OUT/\.fuel-staging-fixture\.[A-Za-z0-9]{6}/cifar-10-python\.tar\.gz:\ No\ space\ left\ on\ device$ ]]
     [ -z "$(ls -A "$OUT")" ]
 }

@@ -84,3 +84,16 @@ setup() {
     [ "$stderr" = "fuel-export: not found in the data path: nothing: searched $BATS_TEST_TMPDIR/empty, $DATA (also looked for nothing.hdf5)" ]
     [ ! -e "$BATS_TEST_TMPDIR/out" ]
 }
+
+@test "a name that resolves nowhere ends with the closest names that do: did you mean" {
+    run --separate-stderr fuel info mnsit
+    [ "$status" -eq 3 ]
+    [ "$stderr" = "fuel-info: not found in the data path: mnsit: searched $BATS_TEST_TMPDIR/empty, $DATA (also looked for mnsit.hdf5); did you mean \`mnist\`?" ]
+    run --separate-stderr fuel serve mnist.hdf
+    [ "$status" -eq 3 ]
+    [ "$stderr" = "fuel-serve: not found in the data path: mnist.hdf: searched $BATS_TEST_TMPDIR/empty, $DATA; did you mean \`mnist.hdf5\`?" ]
+    # A dataset that is not converted there is not offered.
+    run --separate-stderr fuel path cifar-10
+    [ "$status" -eq 3 ]
+    [ "$stderr" = "fuel-path: not found in the data path: cifar-10: searched $BATS_TEST_TMPDIR/empty, $DATA (also looked for cifar-10.hdf5)" ]
+}

@@ -37,7 +37,7 @@ expect_refusal() {
         fuel fixture cifar
     # Before -h too, and with nothing close, the datasets.
     expect_refusal 2 'fuel-convert: unknown dataset: Mnist; did you mean `mnist`?' fuel convert Mnist -h
-    expect_refusal 2 "fuel-convert: unknown dataset: zebra; datasets: binarized_mnist, cifar10, cifar100, fashion_mnist, iris, mnist, svhn" \
+    expect_refusal 2 "fuel-convert: unknown dataset: zebra; datasets: adult, binarized_mnist, caltech101_silhouettes, celeba, cifar10, cifar100, dogs_vs_cats, fashion_mnist, ilsvrc2010, ilsvrc2012, iris, mnist, svhn" \
         fuel convert zebra
 }
 
@@ -59,9 +59,9 @@ expect_refusal() {
         fuel convert mnist --dtype float
     expect_refusal 2 "fuel-fetch: invalid --dtype: float; expected one of uint8, float32, float64, bool" \
         fuel fetch mnist --dtype=float
-    expect_refusal 2 "fuel-export: invalid --to: mxnet; expected one of hdf5-layer, recordio, image-list, npy" \
+    expect_refusal 2 "fuel-export: invalid --to: mxnet; expected one of hdf5-layer, recordio, image-list, npy, webdataset, tfrecord" \
         fuel export "$EXPECTED/mnist.hdf5" --to mxnet -o "$OUT"
-    expect_refusal 2 "fuel-export: missing --to FORM; expected one of hdf5-layer, recordio, image-list, npy" \
+    expect_refusal 2 "fuel-export: missing --to FORM; expected one of hdf5-layer, recordio, image-list, npy, webdataset, tfrecord" \
         fuel export "$EXPECTED/mnist.hdf5" -o "$OUT"
     expect_refusal 2 "fuel-serve: invalid --dtype: float64; expected one of float32" \
         fuel serve --dtype float64 "$EXPECTED/mnist.hdf5"

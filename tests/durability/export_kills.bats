@@ -32,6 +32,14 @@ teardown() {
     kill_loop big.hdf5 "--to npy --dtype float32" "--to recordio" random_moments 10
 }
 
+@test "SIGKILL at ten random moments of each shard export, then fuel clean: the earlier shards or the new ones" {
+    mnist_large big.hdf5 20000
+    kill_loop big.hdf5 "--to webdataset --shards 4" "--to webdataset --shards 3 --shuffle" \
+        random_moments 15
+    kill_loop big.hdf5 "--to webdataset --shard-examples 5000" "--to tfrecord --ranks 3" \
+        random_moments 25
+}
+
 @test "killed at each of the 7 renames of publishing: the earlier set whole, or a committed set fuel clean finishes" {
     killed_at_renames 0 1 2 3 4 5 6
 }

@@ -1,14 +1,16 @@
-/* libFuzzer target: the MATLAB v5 reader, walked as the svhn 2 converter walks X and y. */
+/* libFuzzer target: the MATLAB v5 reader, walked as the svhn 2 converter walks X and y, and as
+   the silhouettes converter reads train_data in its stored type. */
 #include "common/formats/matlab_v5.h"
 #include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
-/* Reads up to a few blocks of the current variable (a hostile header may declare far more). */
-static void read_some(struct matlab_file *file, const struct matlab_variable *variable)
+/* Reads up to a few blocks of the current variable (a hostile header may declare far more), as
+   its class's type or, STORED, as the file stores it. */
+static void read_some(struct matlab_file *file, const struct matlab_variable *variable, bool stored)
 {
     static unsigned char block[8 * 4096];
-    size_t element = matlab_class_size(variable->class_id);
+    size_t element = matlab_class_size(stored ? variable->stored_class : variable->class_id);
     if (element == 0)
         return;
     uint64_t left = variable->count;
@@ -16,7 +18,7 @@ static void read_some(struct matlab_file *file, const struct matlab_variable *va
         uint64_t count = sizeof block / element;
         if (count > left)
             count = left;
-        if (matlab_read(file, block, count) != 0)
+        if ((stored ? matlab_read_stored(file, block, count) : matlab_read(file, block, count)) != 0)
             return;
         left -= count;
     }
@@ -33,9 +35,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         if (matlab_next(file, &variable, &found) != 0)
             break;
         else if (found)
-            read_some(file, &variable);
+            read_some(file, &variable, false);
     if (matlab_find(file, "y", &variable, &found) == 0 && found)
-        read_some(file, &variable);
+        read_some(file, &variable, false);
+    if (matlab_find(file, "train_data", &variable, &found) == 0 && found)
+        read_some(file, &variable, true);
     matlab_close(file);
     return 0;
 }

@@ -1,7 +1,10 @@
-/* libFuzzer target: fuel-info's split-array reader and fuel-info --check. The input describes a
-   `split` attribute (its field types and raw rows); the harness writes it with libhdf5 into a
-   small file that also holds sources, an indices dataset and a group for references to point
-   at, then reads and checks it. */
+/* libFuzzer target: fuel-info's split-array reader and fuel-info --check, the content digest and
+   the content diff. The input describes a `split` attribute (its field types and raw rows); the
+   harness writes it with libhdf5 into a small file that also holds sources, an indices dataset
+   and a group for references to point at, then reads and checks it, digests it and compares it
+   with itself, which must be the same content. */
+#include "common/h5py/content_diff.h"
+#include "common/h5py/content_digest.h"
 #include "common/h5py/h5py_check.h"
 #include "common/h5py/h5py_reader.h"
 
@@ -185,6 +188,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
             for (size_t index = 0; index < violations.count; index++)
                 total += strlen(violations.lines[index]);
         h5py_violations_free(&violations);
+        struct content_digest digest;
+        if (content_digest_compute(read, &digest) == 0)
+            total += strlen(digest.sha256);
+        content_digest_free(&digest);
+        struct content_diff_report report;
+        if (content_diff_compare(read, read, &report) == 0 && !content_diff_same(&report))
+            abort();
+        content_diff_free(&report);
         h5py_reader_close(read);
         return total == UINT64_MAX;
     }

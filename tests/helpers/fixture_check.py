@@ -4,8 +4,10 @@
 usage: fixture_check.py layout ACTUAL.json EXPECTED.json
          the fuel-info --json documents agree on everything but counts, commands and provenance
        fixture_check.py raw DATASET DIR N
-         reads DIR's raw files back with gzip, pickle, scipy.io.loadmat, h5py and PIL: N examples
-         per split, plausible values, MD5SUMS right
+         reads DIR's raw files back with gzip, pickle, scipy.io.loadmat, h5py, zipfile, PIL and
+         numpy.loadtxt (Python Fuel's reader of the text files): N examples per split, plausible
+         values, MD5SUMS right, every file marked as fuel-fixture's (gzip comment, MAT-file header
+         text, zip comment, a '#' comment ending the first line)
        fixture_check.py plausible DATASET FILE
          the HDF5 fixture's values are plausible (labels in range, boxes inside images, ...)
        fixture_check.py splits FILE SPLIT=N...
@@ -24,6 +26,7 @@ import os
 import pickle
 import sys
 import tarfile
+import zipfile
 
 import h5py
 import numpy
@@ -45,6 +48,7 @@ def layout_of(document):
     for source in document["sources"]:
         source = dict(source)
         source["shape"] = source["shape"][1:]
+        source.pop("digest", None)  # the values differ: synthetic examples
         sources.append(source)
     return {"splits": document["splits"], "rows": rows, "sources": sources,
             "interface": document["h5py_interface_version"]}
@@ -64,6 +68,9 @@ def md5sums(directory):
             digest, name = line.split()
             with open(os.path.join(directory, name), "rb") as raw:
                 expect(hashlib.md5(raw.read()).hexdigest() == digest, "MD5SUMS wrong for " + name)
+            # Adult's rows have no line Python Fuel skips that could hold the mark.
+            if name not in UNMARKED:
+                expect(marked(os.path.join(directory, name)), name + ": no fuel-fixture mark")
 
 
 def idx(path, magic, count):
@@ -86,19 +93,75 @@ def raw_mnist(directory, count):
 
 def raw_binarized(directory, count):
     for split in ("train", "valid", "test"):
-        with open(os.path.join(directory, "binarized_mnist_%s.amat" % split)) as amat:
-            rows = [line.split() for line in amat if line.strip()]
-        expect(len(rows) == count, split + ": rows")
-        expect(all(len(row) == 784 and set(row) <= {"0", "1"} for row in rows), split + ": values")
+        rows = numpy.loadtxt(os.path.join(directory, "binarized_mnist_%s.amat" % split), ndmin=2)
+        expect(rows.shape == (count, 784), split + ": rows")
+        expect(set(numpy.unique(rows)) <= {0, 1}, split + ": values")
 
 
 def raw_iris(directory, count):
-    with open(os.path.join(directory, "iris.data")) as data:
-        rows = [line.strip().split(",") for line in data if line.strip()]
-    expect(len(rows) == count, "iris rows")
-    classes = {"Iris-setosa", "Iris-versicolor", "Iris-virginica"}
-    expect(all(row[4] in classes for row in rows), "iris class")
-    expect(all(0 < float(value) < 10 for row in rows for value in row[:4]), "iris features")
+    classes = {"Iris-setosa": 0, "Iris-versicolor": 1, "Iris-virginica": 2}
+    rows = numpy.loadtxt(os.path.join(directory, "iris.data"), delimiter=",", ndmin=2,
+                         converters={4: lambda name: classes[name]}, encoding="latin1")
+    expect(rows.shape == (count, 5), "iris rows")
+    expect(numpy.all((rows[:, :4] > 0) & (rows[:, :4] < 10)), "iris features")
+
+
+MARK = b"written by fuel fixture --raw: synthetic data, not the real files"
+
+
+def gzip_comment(header):
+    """RFC 1952: the FCOMMENT string of a gzip header, None without one."""
+    flags, offset = header[3], 10
+    if flags & 4:
+        offset += 2 + int.from_bytes(header[offset:offset + 2], "little")
+    if flags & 8:
+        offset = header.index(b"\0", offset) + 1
+    return header[offset:header.index(b"\0", offset)] if flags & 16 else None
+
+
+UNMARKED = ("adult.data", "adult.test")
+
+
+def marked(path):
+    with open(path, "rb") as raw:
+        head = raw.read(512)
+    if head[:2] == b"\x1f\x8b":
+        return gzip_comment(head) == MARK
+    if head[:6] == b"MATLAB":
+        return head[:116].rstrip(b" ") == b"MATLAB 5.0 MAT-file, " + MARK
+    if head[:4] == b"PK\3\4":
+        with zipfile.ZipFile(path) as archive:
+            return archive.comment == MARK
+    first_line = head.split(b"\n")[0]
+    return first_line == b"# " + MARK or first_line.endswith(b" # " + MARK)
+
+
+def raw_adult(directory, count):
+    for name, header, dot in (("adult.data", False, ""), ("adult.test", True, ".")):
+        with open(os.path.join(directory, name)) as data:
+            lines = data.read().split("\n")
+        expect(lines[-2:] == ["", ""], name + ": no blank last line")
+        expect((lines[0] == "|1x3 Cross validator") == header, name + ": header line")
+        rows = [line.split(", ") for line in lines[header:-2]]
+        expect(all(len(row) == 15 for row in rows), name + ": 15 fields a row")
+        complete = [row for row in rows if "?" not in row]
+        expect(len(complete) == count, name + ": %d complete rows" % len(complete))
+        expect(all(row[14] in (">50K" + dot, "<=50K" + dot) for row in rows), name + ": labels")
+        expect(all(17 <= int(row[0]) <= 90 and 1 <= int(row[12]) <= 99 for row in rows),
+               name + ": age, hours-per-week")
+
+
+def raw_silhouettes(directory, count, side):
+    mat = scipy.io.loadmat(os.path.join(directory, "caltech101_silhouettes_%d_split1.mat" % side))
+    for prefix in ("train", "val", "test"):
+        data, labels = mat[prefix + "_data"], mat[prefix + "_labels"]
+        expect(data.dtype == numpy.uint8 and data.shape == (count, side * side), prefix + "_data")
+        expect(set(numpy.unique(data)) <= {0, 1}, prefix + "_data: 0 and 1")
+        expect(labels.dtype == numpy.uint8 and labels.shape == (count, 1), prefix + "_labels")
+        expect(labels.min() >= 1 and labels.max() <= 101, prefix + "_labels: 1-101")
+    classes = scipy.io.loadmat(os.path.join(directory, "caltech101_silhouettes_%d_split1.mat" % side),
+                               mat_dtype=True)
+    expect(classes["train_data"].dtype == numpy.float64, "train_data: MATLAB doubles")
 
 
 def unpickle(archive, name):
@@ -173,11 +236,47 @@ def raw_svhn1(directory, count):
             svhn1_split(archive, split, count)
 
 
+def raw_celeba(directory, count):
+    with zipfile.ZipFile(os.path.join(directory, "img_align_celeba.zip")) as archive:
+        names = archive.namelist()
+        expect(names == ["img_align_celeba/"] + ["img_align_celeba/%06d.jpg" % number
+                                                 for number in range(1, count + 1)], "celeba names")
+        for name in names[1:]:
+            image = Image.open(io.BytesIO(archive.read(name)))
+            expect(image.format == "JPEG" and image.mode == "RGB" and image.size == (178, 218), name)
+    values = numpy.loadtxt(os.path.join(directory, "list_attr_celeba.txt"), dtype="int32",
+                           skiprows=2, usecols=tuple(range(1, 41)), ndmin=2)
+    expect(values.shape == (count, 40) and set(numpy.unique(values)) <= {-1, 1}, "attributes")
+    with open(os.path.join(directory, "list_attr_celeba.txt")) as attributes:
+        count_line = attributes.readline().split("#")[0]
+        expect(count_line.strip() == str(count), "attribute count line")
+        expect(len(attributes.readline().split()) == 40, "attribute names")
+
+
+def raw_dogs_vs_cats(directory, count):
+    modes = []
+    for split, folder in (("train", "train/"), ("test1", "test1/")):
+        with zipfile.ZipFile(os.path.join(directory, "dogs_vs_cats.%s.zip" % split)) as archive:
+            names = archive.namelist()
+            expect(names[0] == folder and len(names) == count + 1, split + ": members")
+            for name in names[1:]:
+                image = Image.open(io.BytesIO(archive.read(name)))
+                expect(image.format == "JPEG" and max(image.size) <= 500, name)
+                modes.append(image.mode)
+                base = name[len(folder):]
+                expect(base.split(".")[0] in ("cat", "dog") if split == "train"
+                       else base.split(".")[0].isdigit(), name)
+    expect(modes.count("L") == (2 if count > 1 else 0), "one grayscale member per archive")
+
+
 def raw(dataset, directory, count):
     readers = {"mnist": raw_mnist, "fashion_mnist": raw_mnist, "binarized_mnist": raw_binarized,
-               "iris": raw_iris, "svhn2": raw_svhn2, "svhn1": raw_svhn1,
+               "iris": raw_iris, "svhn2": raw_svhn2, "svhn1": raw_svhn1, "adult": raw_adult,
+               "caltech16": lambda d, c: raw_silhouettes(d, c, 16),
+               "caltech28": lambda d, c: raw_silhouettes(d, c, 28),
                "cifar10": lambda d, c: raw_cifar(d, c, False),
-               "cifar100": lambda d, c: raw_cifar(d, c, True)}
+               "cifar100": lambda d, c: raw_cifar(d, c, True), "celeba": raw_celeba,
+               "dogs_vs_cats": raw_dogs_vs_cats}
     readers[dataset](directory, count)
     md5sums(directory)
 
@@ -187,15 +286,29 @@ def plausible(dataset, path):
     provenance = json.loads(handle.attrs["fuel_provenance"])
     expect("fixture" in provenance, "no fixture in the provenance")
     ranges = {"mnist": ("targets", 10), "fashion_mnist": ("targets", 10), "cifar10": ("targets", 10),
-              "cifar100": ("fine_labels", 100), "iris": ("targets", 3), "svhn2": ("targets", 10)}
+              "cifar100": ("fine_labels", 100), "iris": ("targets", 3), "svhn2": ("targets", 10),
+              "caltech16": ("targets", 102), "caltech28": ("targets", 102)}
     if dataset in ranges:
         source, limit = ranges[dataset]
         targets = handle[source][...]
         expect(targets.min() >= 0 and targets.max() < limit, "%s out of range" % source)
-    if dataset == "binarized_mnist":
-        expect(set(numpy.unique(handle["features"][...])) <= {0, 1}, "binarized not 0/1")
+    if dataset in ("binarized_mnist", "caltech16", "caltech28"):
+        expect(set(numpy.unique(handle["features"][...])) <= {0, 1}, "features not 0/1")
+    if dataset in ("caltech16", "caltech28"):
+        expect(handle["targets"][...].min() >= 1, "silhouette labels start at 1")
+    if dataset == "adult":
+        features = handle["features"][...]
+        expect(handle["targets"].dtype == numpy.bool_, "adult targets not bool")
+        expect(features[:, 0].min() >= 17 and features[:, 0].max() <= 90, "adult age")
+        expect(features.min() >= 0, "adult: a negative value")
+        expect(((features == 1).sum(axis=1) >= 8).all(), "adult: fewer than 8 one-hot ones a row")
     if dataset == "iris":
         expect(handle["features"][...].min() > 0, "iris features not positive")
+    if dataset in ("celeba", "dogs_vs_cats"):
+        expect(set(numpy.unique(handle["targets"][...])) <= {0, 1}, "targets not 0/1")
+    if dataset == "dogs_vs_cats":
+        shapes = handle["image_features_shapes"][...]
+        expect(set(shapes[:, 0]) <= {1, 3} and shapes[:, 1:].max() <= 500, "dogs_vs_cats shapes")
     if dataset == "svhn1":
         shapes = handle["features_shapes"][...]
         for index in range(len(shapes)):

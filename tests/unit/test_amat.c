@@ -1,4 +1,5 @@
-/* Unit tests for common/amat.c: whitespace, CRLF, blank lines, and malformed lines with file:line. */
+/* Unit tests for common/amat.c: whitespace, CRLF, blank and comment lines, and malformed lines
+   with file:line. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -41,6 +42,24 @@ static void test_whitespace_crlf_and_blank_lines(void **state)
     assert_memory_equal(rows[1], "\1\0\0\1", 4);
     assert_memory_equal(rows[2], "\1\1\1\1", 4);
     test_file_remove();
+}
+
+static void assert_malformed(const char *text, const char *where, const char *why);
+
+/* Comment lines (a fixture's mark first) are passed over and counted; a '#' after a value is not
+   a comment. */
+static void test_comment_lines(void **state)
+{
+    (void)state;
+    test_file_make("# written by fuel fixture --raw: 0 1\n0 1 1 0\n  # 1 1\n#\n1 0 0 1\n# last");
+    unsigned char rows[8][4];
+    size_t count;
+    assert_int_equal(read_all(rows, 8, &count), EXIT_OK);
+    assert_int_equal(count, 2);
+    assert_memory_equal(rows[0], "\0\1\1\0", 4);
+    assert_memory_equal(rows[1], "\1\0\0\1", 4);
+    test_file_remove();
+    assert_malformed("# mark\n0 1 1 0\n0 1 # 1 0\n", "3", "value other than 0 or 1");
 }
 
 static void test_last_line_without_newline(void **state)
@@ -93,6 +112,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_whitespace_crlf_and_blank_lines),
+        cmocka_unit_test(test_comment_lines),
         cmocka_unit_test(test_last_line_without_newline),
         cmocka_unit_test(test_malformed_lines_named),
         cmocka_unit_test(test_missing_file),

@@ -1,4 +1,5 @@
-/* Unit tests for common/class_rows.c: the UCI layout, blank lines, CRLF, locales, malformed lines. */
+/* Unit tests for common/class_rows.c: the UCI layout, blank and comment lines, CRLF, locales,
+   malformed lines. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,10 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-static void test_rows_blank_lines_and_crlf(void **state)
+static void test_rows_blank_comment_lines_and_crlf(void **state)
 {
     (void)state;
-    test_file_make("5.1,3.5,1.4,0.2,Iris-setosa\r\n\n  \n6.25,-2e-1, 3 ,1E1 , Iris-virginica \n\n");
+    test_file_make("# written by fuel fixture --raw\n5.1,3.5,1.4,0.2,Iris-setosa\r\n\n  # 1,2\n"
+                   "6.25,-2e-1, 3 ,1E1 , Iris-virginica \n\n");
     struct class_row_reader *reader;
     assert_int_equal(class_rows_open(&reader, test_file, 4), EXIT_OK);
     double values[4];
@@ -26,12 +28,12 @@ static void test_rows_blank_lines_and_crlf(void **state)
     bool read;
     assert_int_equal(class_rows_next(reader, values, &name, &line, &read), EXIT_OK);
     assert_true(read);
-    assert_int_equal(line, 1);
+    assert_int_equal(line, 2);
     assert_string_equal(name, "Iris-setosa");
     assert_true(values[0] == 5.1 && values[1] == 3.5 && values[2] == 1.4 && values[3] == 0.2);
     assert_int_equal(class_rows_next(reader, values, &name, &line, &read), EXIT_OK);
     assert_true(read);
-    assert_int_equal(line, 4);
+    assert_int_equal(line, 5);
     assert_string_equal(name, "Iris-virginica");
     assert_true(values[0] == 6.25 && values[1] == -0.2 && values[2] == 3.0 && values[3] == 10.0);
     assert_int_equal(class_rows_next(reader, values, &name, &line, &read), EXIT_OK);
@@ -111,7 +113,7 @@ static void test_malformed_lines_named(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rows_blank_lines_and_crlf),
+        cmocka_unit_test(test_rows_blank_comment_lines_and_crlf),
         cmocka_unit_test(test_numbers_ignore_the_locale),
         cmocka_unit_test(test_malformed_lines_named),
     };

@@ -26,7 +26,7 @@ static size_t builtin_count(void)
 static void converter_inputs_are_downloaded_files(void **state)
 {
     (void)state;
-    assert_int_equal(builtin_count(), 8);
+    assert_int_equal(builtin_count(), 16);
     for (size_t index = 0; datasets[index] != NULL; index++) {
         const struct dataset *dataset = datasets[index];
         const struct converter *converter = dataset->converter;
@@ -138,6 +138,28 @@ static void lookup_by_name_and_format(void **state)
     assert_false(dataset_has_formats("imagenet"));
 }
 
+/* CalTech 101 Silhouettes' sizes are formats, each with its own file and output name, as Fuel's. */
+static void silhouettes_sizes_name_their_files(void **state)
+{
+    (void)state;
+    const char *const sizes[] = {"16", "28"};
+    for (size_t index = 0; index < 2; index++) {
+        const struct dataset *dataset;
+        assert_int_equal(dataset_find("caltech101_silhouettes", sizes[index], &dataset),
+                         DATASET_FOUND);
+        char expected[64], name[64];
+        snprintf(expected, sizeof expected, "caltech101_silhouettes_%s_split1.mat", sizes[index]);
+        assert_string_equal(dataset->files[0].name, expected);
+        struct converter_arguments arguments = {.dataset = dataset, .input_directory = "."};
+        converter_name_output(dataset->converter, &arguments, name, sizeof name);
+        snprintf(expected, sizeof expected, "caltech101_silhouettes%s.hdf5", sizes[index]);
+        assert_string_equal(name, expected);
+    }
+    char formats[16];
+    dataset_format_list("caltech101_silhouettes", " or ", formats, sizeof formats);
+    assert_string_equal(formats, "16 or 28");
+}
+
 /* A name either has formats in every record or in none, and a (name, format) pair is unique. */
 static void records_are_unique(void **state)
 {
@@ -213,6 +235,7 @@ int main(void)
         cmocka_unit_test(mnist_inputs_in_conversion_order),
         cmocka_unit_test(mnist_dtype_names_the_output),
         cmocka_unit_test(lookup_by_name_and_format),
+        cmocka_unit_test(silhouettes_sizes_name_their_files),
         cmocka_unit_test(records_are_unique),
         cmocka_unit_test(manifests_follow_the_builtins),
         cmocka_unit_test(manifest_clashing_with_a_builtin),

@@ -1,5 +1,6 @@
-/* Unit tests of the raw fixtures against the dataset records: every built-in dataset has one, and
-   it writes exactly the files of the record's table, which are the converter's inputs. */
+/* Unit tests of the raw fixtures against the dataset records: every built-in dataset has one, it
+   writes exactly the files of the record's table, which are the converter's inputs, and each of
+   them carries the fixture mark. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,12 +8,15 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
+#include "common/base/hash.h"
+#include "common/formats/fixture_marker.h"
 #include "converters/conversion.h"
 #include "synthetic/fixture.h"
 #include "support.h"
 
 #include <dirent.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -44,6 +48,20 @@ static size_t entry_count(const char *directory)
     return count;
 }
 
+/* Whether raw file NAME is one whose format has no place for the mark that its readers look past:
+   Adult's rows (Python Fuel reads every line but the test file's first), ILSVRC's plain tars of
+   JPEGs and its ground-truth lines. */
+static bool mark_impossible(const char *name)
+{
+    const char *names[] = {"adult.data", "adult.test", "ILSVRC2010_test_ground_truth.txt"};
+    for (size_t index = 0; index < sizeof names / sizeof names[0]; index++)
+        if (strcmp(name, names[index]) == 0)
+            return true;
+    size_t length = strlen(name);
+    return strncmp(name, "ILSVRC", 6) == 0 ? length > 4 && strcmp(name + length - 4, ".tar") == 0
+                                           : strcmp(name, "patch_images.tar") == 0;
+}
+
 /* Each fixture, written, holds its dataset's files and MD5SUMS, nothing else, and the converter
    finds every input it reads among them. */
 static void fixtures_write_the_record_files(void **state)
@@ -52,7 +70,7 @@ static void fixtures_write_the_record_files(void **state)
     for (size_t index = 0; raw_fixtures[index] != NULL; index++) {
         const struct raw_fixture *fixture = raw_fixtures[index];
         const struct dataset *dataset = fixture->dataset;
-        char directory[512];
+        char directory[512], path[1024];
         snprintf(directory, sizeof directory, "%s/%zu", test_directory, index);
         assert_int_equal(mkdir(directory, 0700), 0);
         struct fixture_request request = {.dataset = dataset, .seed = 1};
@@ -60,6 +78,15 @@ static void fixtures_write_the_record_files(void **state)
             request.examples[split] = 3;
         assert_int_equal(raw_fixture_write(fixture, &request, directory), EXIT_OK);
         assert_int_equal(entry_count(directory), dataset->file_count + 1);
+        for (size_t file = 0; file < dataset->file_count; file++) {
+            struct file_digests digests;
+            snprintf(path, sizeof path, "%s/%s", directory, dataset->files[file].name);
+            assert_int_equal(hash_file_digests(path, &digests), EXIT_OK);
+            if (!mark_impossible(dataset->files[file].name) &&
+                !fixture_marker_found(digests.head, digests.head_length, digests.tail,
+                                      digests.tail_length))
+                fail_msg("%s carries no fixture mark", path);
+        }
         struct conversion_request conversion;
         conversion_request_init(&conversion, dataset);
         conversion.input_directory = directory;

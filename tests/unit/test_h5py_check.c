@@ -284,11 +284,13 @@ static void input_verdict(void **state)
     char path[200], expected[600];
     snprintf(path, sizeof path, "%s/broken.hdf5", test_directory);
     struct h5py_violations violations = violations_of("iris.hdf5", "pass");
+    h5py_violations_free(&violations);
     struct h5py_file *file = NULL;
     assert_int_equal(h5py_input_open(&file, path), EXIT_OK);
     assert_non_null(file);
     h5py_reader_close(file);
     violations = violations_of("mnist.hdf5", "del f['targets']");
+    h5py_violations_free(&violations);
     assert_int_equal(h5py_input_open(&file, path), EXIT_CORRUPT_INPUT);
     assert_null(file);
     snprintf(expected, sizeof expected, "check failed: %s: source missing: targets: named in the "

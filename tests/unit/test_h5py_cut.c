@@ -102,8 +102,11 @@ static void test_variable_length_examples(void **state)
     void *data = NULL;
     size_t capacity = 0;
     uint16_t shape[CUT_MAX_RANK];
-    assert_int_equal(cut_plan_read_variable(plan, features, 5, &data, &capacity, shape), EXIT_OK);
+    size_t length = 0;
+    assert_int_equal(cut_plan_read_variable(plan, features, 5, &data, &capacity, shape, &length),
+                     EXIT_OK);
     assert_int_equal(shape[0], 3);
+    assert_int_equal(length, (size_t)shape[0] * shape[1] * shape[2]);
     assert_true(capacity >= (size_t)shape[0] * shape[1] * shape[2]);
     free(data);
     cut_plan_close(plan);

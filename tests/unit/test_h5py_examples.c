@@ -92,6 +92,29 @@ static void test_variable_length_refused(void **state)
     h5py_reader_close(file);
 }
 
+/* Fixed-length byte strings: refused as not numeric, read as stored with the strings variant. */
+static void test_strings(void **state)
+{
+    (void)state;
+    struct h5py_file *file = test_open_expected("svhn_format_1.hdf5");
+    struct h5py_examples examples;
+    error_clear();
+    assert_int_equal(h5py_examples_open(&examples, file, "bbox_heights_vlen_axis_labels"),
+                     EXIT_USAGE);
+    assert_string_equal(error_message(), "source bbox_heights_vlen_axis_labels is not numeric");
+    assert_int_equal(h5py_examples_open_strings(&examples, file, "bbox_heights_vlen_axis_labels"),
+                     EXIT_OK);
+    assert_true(examples.is_string);
+    assert_string_equal(examples.descr, "|S12");
+    assert_int_equal(examples.example_bytes, 12);
+    char strings[24];
+    assert_int_equal(h5py_examples_read(&examples, 0, 2, strings), EXIT_OK);
+    assert_memory_equal(strings, "bounding_box" "height\0\0\0\0\0\0", 24);
+    h5py_examples_close(&examples);
+    assert_int_equal(h5py_examples_open_strings(&examples, file, "features"), EXIT_USAGE);
+    h5py_reader_close(file);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -99,6 +122,7 @@ int main(void)
         cmocka_unit_test(test_ranges_and_indices_agree),
         cmocka_unit_test(test_float_and_missing_sources),
         cmocka_unit_test(test_variable_length_refused),
+        cmocka_unit_test(test_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

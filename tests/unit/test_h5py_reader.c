@@ -64,6 +64,7 @@ struct expected_file {
     const char *command;
     struct expected_split splits[4];
     struct expected_source sources[7];
+    const char *unavailable; /* "SPLIT/SOURCE": the one pair without data, if any */
 };
 
 static const char images[] = "batch,channel,height,width";
@@ -72,31 +73,40 @@ static const struct expected_file expected_files[] = {
     {"mnist.hdf5", "fuel-convert mnist -d raw/mnist -o expected",
      {{"train", 0, 12}, {"test", 12, 14}},
      {{"features", "uint8", 4, {14, 1, 28, 28}, images, NULL},
-      {"targets", "uint8", 2, {14, 1}, "batch,index", NULL}}},
+      {"targets", "uint8", 2, {14, 1}, "batch,index", NULL}}, NULL},
     {"mnist_float32.hdf5", "fuel-convert mnist -d raw/mnist -o expected --dtype float32",
      {{"train", 0, 12}, {"test", 12, 14}},
      {{"features", "float32", 4, {14, 1, 28, 28}, images, NULL},
-      {"targets", "uint8", 2, {14, 1}, "batch,index", NULL}}},
+      {"targets", "uint8", 2, {14, 1}, "batch,index", NULL}}, NULL},
     {"binarized_mnist.hdf5", NULL,
      {{"train", 0, 12}, {"valid", 12, 14}, {"test", 14, 16}},
-     {{"features", "uint8", 4, {16, 1, 28, 28}, images, NULL}}},
+     {{"features", "uint8", 4, {16, 1, 28, 28}, images, NULL}}, NULL},
     {"iris.hdf5", NULL,
      {{"all", 0, 150}},
      {{"features", "float32", 2, {150, 4}, "batch,feature", NULL},
-      {"targets", "uint8", 2, {150, 1}, "batch,index", NULL}}},
+      {"targets", "uint8", 2, {150, 1}, "batch,index", NULL}}, NULL},
     {"cifar10.hdf5", NULL,
      {{"train", 0, 60}, {"test", 60, 62}},
      {{"features", "uint8", 4, {62, 3, 32, 32}, images, NULL},
-      {"targets", "uint8", 2, {62, 1}, "batch,index", NULL}}},
+      {"targets", "uint8", 2, {62, 1}, "batch,index", NULL}}, NULL},
     {"cifar100.hdf5", NULL,
      {{"train", 0, 12}, {"test", 12, 14}},
      {{"coarse_labels", "uint8", 2, {14, 1}, "batch,index", NULL},
       {"features", "uint8", 4, {14, 3, 32, 32}, images, NULL},
-      {"fine_labels", "uint8", 2, {14, 1}, "batch,index", NULL}}},
+      {"fine_labels", "uint8", 2, {14, 1}, "batch,index", NULL}}, NULL},
     {"svhn_format_2.hdf5", NULL,
      {{"train", 0, 12}, {"test", 12, 16}, {"extra", 16, 22}},
      {{"features", "uint8", 4, {22, 3, 32, 32}, images, NULL},
-      {"targets", "float64", 2, {22, 1}, "batch,index", NULL}}},
+      {"targets", "float64", 2, {22, 1}, "batch,index", NULL}}, NULL},
+    {"caltech101_silhouettes16.hdf5",
+     "fuel-convert caltech101_silhouettes 16 -d raw/caltech101_silhouettes16 -o expected",
+     {{"train", 0, 12}, {"valid", 12, 17}, {"test", 17, 21}},
+     {{"features", "uint8", 4, {21, 1, 16, 16}, images, NULL},
+      {"targets", "uint8", 2, {21, 1}, "batch,index", NULL}}, NULL},
+    {"caltech101_silhouettes28.hdf5", NULL,
+     {{"train", 0, 10}, {"valid", 10, 14}, {"test", 14, 17}},
+     {{"features", "uint8", 4, {17, 1, 28, 28}, images, NULL},
+      {"targets", "uint8", 2, {17, 1}, "batch,index", NULL}}, NULL},
     {"svhn_format_1.hdf5", "fuel-convert svhn 1 -d raw/svhn1 -o expected",
      {{"train", 0, 12}, {"test", 12, 16}, {"extra", 16, 22}},
      {{"bbox_heights", "uint16", 1, {22}, "batch", "bounding_box,height"},
@@ -104,7 +114,16 @@ static const struct expected_file expected_files[] = {
       {"bbox_lefts", "uint16", 1, {22}, "batch", "bounding_box,x"},
       {"bbox_tops", "uint16", 1, {22}, "batch", "bounding_box,y"},
       {"bbox_widths", "uint16", 1, {22}, "batch", "bounding_box,width"},
-      {"features", "uint8", 1, {22}, "batch", "channel,height,width"}}},
+      {"features", "uint8", 1, {22}, "batch", "channel,height,width"}}, NULL},
+    {"celeba_64.hdf5", "fuel-convert celeba 64 -d raw/celeba -o expected",
+     {{"train", 0, 8}, {"valid", 8, 9}, {"test", 9, 10}},
+     {{"features", "uint8", 4, {10, 3, 64, 64}, images, NULL},
+      {"targets", "uint8", 2, {10, 40}, "batch,target", NULL}}, NULL},
+    {"dogs_vs_cats.hdf5", "fuel-convert dogs_vs_cats -d raw/dogs_vs_cats -o expected",
+     {{"train", 0, 8}, {"test", 8, 19}},
+     {{"image_features", "uint8", 1, {19}, "batch", "channel,height,width"},
+      {"targets", "uint8", 2, {8, 1}, "batch,index", NULL}},
+     "test/targets"},
 };
 enum { EXPECTED_FILE_COUNT = sizeof expected_files / sizeof expected_files[0] };
 
@@ -130,11 +149,19 @@ static void check_source(const struct h5py_file *file, const struct expected_sou
     assert_int_equal(source->shapes_columns, source->shape_label_count);
 }
 
-/* Every (split, source) row: available, contiguous, the expected span and count, comment ".". */
+/* Every (split, source) row: available, contiguous, the expected span and count, comment "."; the
+   pair without data unavailable, from 0 to 0. */
 static void check_rows(const struct h5py_file *file, const struct expected_file *expected)
 {
     for (size_t index = 0; index < file->row_count; index++) {
         const struct h5py_split_row *row = &file->rows[index];
+        char pair[128];
+        snprintf(pair, sizeof pair, "%s/%s", row->split, row->source);
+        if (expected->unavailable != NULL && strcmp(pair, expected->unavailable) == 0) {
+            assert_false(row->available);
+            assert_true(row->start == 0 && row->stop == 0);
+            continue;
+        }
         const struct expected_split *split = NULL;
         for (size_t candidate = 0; candidate < 4 && expected->splits[candidate].split; candidate++)
             if (strcmp(expected->splits[candidate].split, row->split) == 0)
@@ -149,6 +176,24 @@ static void check_rows(const struct h5py_file *file, const struct expected_file 
         assert_string_equal(row->comment, ".");
         assert_int_equal(h5py_split_row_count(row), (uint64_t)(split->stop - split->start));
     }
+}
+
+/* The shapes scale's type and the shape_labels scale's dataset, as each Fuel converter names them
+   (a cut keeps them). */
+static void shapes_layouts(void **state)
+{
+    (void)state;
+    struct h5py_file *file = test_open_expected("dogs_vs_cats.hdf5");
+    const struct h5py_file_source *source = h5py_file_source(file, "image_features");
+    assert_true(source->shapes_int32);
+    assert_string_equal(source->shapes_name, "image_features_shapes");
+    assert_string_equal(source->shape_labels_name, "image_features_shapes_labels");
+    h5py_reader_close(file);
+    file = test_open_expected("svhn_format_1.hdf5");
+    source = h5py_file_source(file, "features");
+    assert_false(source->shapes_int32);
+    assert_string_equal(source->shape_labels_name, "features_vlen_axis_labels");
+    h5py_reader_close(file);
 }
 
 static void check_expected_file(const struct expected_file *expected)
@@ -576,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_row_count_of_extreme_bounds),
         cmocka_unit_test(reads_fuel_reference_files),
         cmocka_unit_test(covers_every_reference_file),
+        cmocka_unit_test(shapes_layouts),
         cmocka_unit_test(reads_other_writers_layout),
         cmocka_unit_test(reads_chapter_four_file),
         cmocka_unit_test(missing_file_is_missing_input),

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
+#include "common/h5py/h5py_check.h"
 #include "common/h5py/h5py_writer.h"
 #include "support.h"
 
@@ -473,6 +474,66 @@ static void test_variable_length_scales(void **state)
     H5Fclose(file);
 }
 
+/* Fuel's Dogs vs Cats layout: int32 shapes and the labels scale named NAME_shapes_labels. */
+static void test_int32_shapes_and_labels_name(void **state)
+{
+    (void)state;
+    char path[256];
+    path_in_directory(path, sizeof path, "int32_shapes.hdf5");
+    struct h5py_writer *writer;
+    assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
+    struct h5py_source_declaration images = {
+        .name = "image_features", .type = ELEMENT_UINT8, .rank = 1, .shape = {2},
+        .axis_labels = {"batch"}, .variable_length = true, .example_rank = 3,
+        .shape_labels = {"channel", "height", "width"}, .int32_shapes = true,
+        .shape_labels_dataset = "image_features_shapes_labels"};
+    int index;
+    assert_int_equal(h5py_writer_add_source(writer, &images, &index), EXIT_OK);
+    uint8_t pixels[6] = {1, 2, 3, 4, 5, 6};
+    /* The second, 300000 bytes, is written straight from the caller's memory. */
+    uint16_t first_shape[3] = {3, 2, 1}, second_shape[3] = {3, 100, 1000};
+    uint8_t *wide = malloc(300000);
+    assert_non_null(wide);
+    for (size_t index = 0; index < 300000; index++)
+        wide[index] = (uint8_t)(index % 251);
+    assert_int_equal(h5py_writer_write_variable(writer, index, 0, pixels, first_shape), EXIT_OK);
+    assert_int_equal(h5py_writer_write_variable(writer, index, 1, wide, second_shape), EXIT_OK);
+    assert_int_equal(h5py_writer_add_split(writer, "train", NULL, 0, 2), EXIT_OK);
+    assert_int_equal(h5py_writer_finish(writer, &attributes), EXIT_OK);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t shapes = H5Dopen2(file, "image_features_shapes", H5P_DEFAULT);
+    hid_t shapes_type = H5Dget_type(shapes);
+    assert_true(H5Tequal(shapes_type, H5T_STD_I32LE) > 0);
+    int32_t values[6];
+    assert_true(H5Dread(shapes, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) >= 0);
+    const int32_t expected[6] = {3, 2, 1, 3, 100, 1000};
+    assert_memory_equal(values, expected, sizeof expected);
+    hid_t features = H5Dopen2(file, "image_features", H5P_DEFAULT);
+    hid_t memory = H5Tvlen_create(H5T_NATIVE_UINT8);
+    hvl_t rows[2];
+    assert_true(H5Dread(features, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) >= 0);
+    assert_int_equal(rows[0].len, 6);
+    assert_memory_equal(rows[0].p, pixels, 6);
+    assert_int_equal(rows[1].len, 300000);
+    assert_memory_equal(rows[1].p, wide, 300000);
+    hid_t space = H5Dget_space(features);
+    H5Dvlen_reclaim(memory, space, H5P_DEFAULT, rows);
+    H5Sclose(space);
+    H5Tclose(memory);
+    H5Dclose(features);
+    free(wide);
+    assert_true(H5Lexists(file, "image_features_shapes_labels", H5P_DEFAULT) > 0);
+    assert_true(H5Lexists(file, "image_features_vlen_axis_labels", H5P_DEFAULT) == 0);
+    hid_t labels = H5Dopen2(file, "image_features_shapes_labels", H5P_DEFAULT);
+    char name[32];
+    assert_true(H5DSget_scale_name(labels, name, sizeof name) > 0);
+    assert_string_equal(name, "shape_labels");
+    H5Dclose(labels);
+    H5Tclose(shapes_type);
+    H5Dclose(shapes);
+    H5Fclose(file);
+}
+
 /* Many one-example calls cross the block limits; every value must land where it belongs. */
 static void test_blocks(void **state)
 {
@@ -898,7 +959,8 @@ static void test_chapter_scales(void **state)
     struct h5py_source_declaration ragged = {
         .name = "sequence", .type = ELEMENT_UINT8, .rank = 1, .shape = {2},
         .axis_labels = {"batch"}, .variable_length = true, .example_rank = 2,
-        .shape_labels = {"time", "channel"}, .scales = SCALES_FUEL_CHAPTER_4};
+        .shape_labels = {"time", "channel"}, .int32_shapes = true,
+        .shape_labels_dataset = "sequence_shape_labels"};
     int index;
     assert_int_equal(h5py_writer_add_source(writer, &ragged, &index), EXIT_OK);
     static uint8_t long_data[70000];
@@ -1186,6 +1248,114 @@ static void test_h5py_reads_it(void **state)
     assert_int_equal(system(command), 0);
 }
 
+/* ImageNet's layout: encoded_images uint8 vlen without shapes, targets int16 (N,1), filenames S32
+   (N,1), written at permuted places in batches; h5py reads each back where it was placed. */
+static void write_permuted_file(const char *path)
+{
+    struct h5py_writer *writer;
+    assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
+    struct h5py_source_declaration images = {
+        .name = "encoded_images", .type = ELEMENT_UINT8, .rank = 1, .shape = {5},
+        .variable_length = true, .example_rank = 0};
+    struct h5py_source_declaration targets = {
+        .name = "targets", .type = ELEMENT_INT16, .rank = 2, .shape = {5, 1}};
+    struct h5py_source_declaration names = {
+        .name = "filenames", .type = ELEMENT_STRING, .string_length = 32, .rank = 2,
+        .shape = {5, 1}};
+    int image_source, target_source, name_source;
+    assert_int_equal(h5py_writer_add_source(writer, &images, &image_source), EXIT_OK);
+    assert_int_equal(h5py_writer_add_source(writer, &targets, &target_source), EXIT_OK);
+    assert_int_equal(h5py_writer_add_source(writer, &names, &name_source), EXIT_OK);
+    static const uint64_t places[2][3] = {{3, 0, 4}, {1, 2, 0}};
+    static const size_t batch_sizes[2] = {3, 2};
+    uint64_t arrival = 0;
+    for (int batch = 0; batch < 2; batch++) {
+        unsigned char bytes[3][8];
+        const void *data[3];
+        size_t lengths[3];
+        int16_t labels[3];
+        char filenames[3][32];
+        memset(filenames, 0, sizeof filenames);
+        for (size_t example = 0; example < batch_sizes[batch]; example++, arrival++) {
+            lengths[example] = (size_t)arrival + 1;
+            for (size_t byte = 0; byte < lengths[example]; byte++)
+                bytes[example][byte] = (unsigned char)(250 + arrival - byte);
+            data[example] = bytes[example];
+            labels[example] = (int16_t)(-300 + 200 * (int)arrival);
+            snprintf(filenames[example], 32, "n%07llu_%llu.JPEG", (unsigned long long)arrival,
+                     (unsigned long long)arrival * 11);
+        }
+        size_t count = batch_sizes[batch];
+        assert_int_equal(h5py_writer_write_sequences_at(writer, image_source, places[batch],
+                                                        count, data, lengths), EXIT_OK);
+        assert_int_equal(h5py_writer_write_rows_at(writer, target_source, places[batch], count,
+                                                   labels), EXIT_OK);
+        assert_int_equal(h5py_writer_write_rows_at(writer, name_source, places[batch], count,
+                                                   filenames), EXIT_OK);
+    }
+    assert_int_equal(h5py_writer_add_split(writer, "train", NULL, 0, 5), EXIT_OK);
+    assert_int_equal(h5py_writer_finish(writer, &attributes), EXIT_OK);
+}
+
+static void test_permuted_int16_strings_and_bytes(void **state)
+{
+    (void)state;
+    char path[256], command[2048];
+    path_in_directory(path, sizeof path, "permuted.hdf5");
+    write_permuted_file(path);
+    /* A variable-length source without a shapes scale passes the checks: 1-D per example. */
+    assert_true(h5py_file_passes_check(path));
+    /* Arrival A (0..4) went to place PLACES[A] = 3 0 4 1 2; it holds A+1 bytes 250+A, 249+A, ... */
+    snprintf(command, sizeof command,
+             "/usr/bin/python3 -c 'import h5py, numpy, sys\n"
+             "f = h5py.File(sys.argv[1], \"r\")\n"
+             "places = [3, 0, 4, 1, 2]\n"
+             "images, targets, names = f[\"encoded_images\"], f[\"targets\"], f[\"filenames\"]\n"
+             "assert images.dtype.metadata[\"vlen\"] == numpy.dtype(\"uint8\"), images.dtype\n"
+             "assert targets.dtype == numpy.dtype(\"int16\") and targets.shape == (5, 1)\n"
+             "assert names.dtype == numpy.dtype(\"S32\") and names.shape == (5, 1)\n"
+             "assert not images.dims[0].keys() and \"encoded_images_shapes\" not in f\n"
+             "for arrival, place in enumerate(places):\n"
+             "    expected = [250 + arrival - b for b in range(arrival + 1)]\n"
+             "    assert list(images[place]) == expected, (place, images[place])\n"
+             "    assert targets[place, 0] == -300 + 200 * arrival, targets[place]\n"
+             "    assert names[place, 0] == b\"n%%07d_%%d.JPEG\" %% (arrival, arrival * 11)\n"
+             "' %s",
+             path);
+    assert_int_equal(system(command), 0);
+}
+
+static void test_scattered_calls_refused(void **state)
+{
+    (void)state;
+    char path[256];
+    path_in_directory(path, sizeof path, "scattered-refused.hdf5");
+    struct h5py_writer *writer;
+    assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
+    struct h5py_source_declaration images = {
+        .name = "encoded_images", .type = ELEMENT_UINT8, .rank = 1, .shape = {2},
+        .variable_length = true, .example_rank = 0};
+    struct h5py_source_declaration targets = {
+        .name = "targets", .type = ELEMENT_INT16, .rank = 2, .shape = {2, 1}};
+    int image_source, target_source;
+    assert_int_equal(h5py_writer_add_source(writer, &images, &image_source), EXIT_OK);
+    assert_int_equal(h5py_writer_add_source(writer, &targets, &target_source), EXIT_OK);
+    const uint64_t outside[1] = {2};
+    int16_t label = 1;
+    const void *data[1] = {&label};
+    size_t lengths[1] = {1};
+    expect_error(h5py_writer_write_rows_at(writer, target_source, outside, 1, &label), EXIT_OTHER,
+                 "targets: example 2 outside 0..2");
+    expect_error(h5py_writer_write_rows_at(writer, image_source, outside, 1, &label), EXIT_OTHER,
+                 "encoded_images is variable-length");
+    expect_error(h5py_writer_write_sequences_at(writer, target_source, outside, 1, data, lengths),
+                 EXIT_OTHER, "targets is not variable-length without shapes");
+    uint16_t shape[1] = {1};
+    expect_error(h5py_writer_write_variable(writer, image_source, 0, &label, shape), EXIT_OTHER,
+                 "encoded_images is not variable-length with shapes");
+    h5py_writer_discard(writer);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1198,6 +1368,7 @@ int main(void)
         cmocka_unit_test(test_bool_source),
         cmocka_unit_test(test_variable_length_values),
         cmocka_unit_test(test_variable_length_scales),
+        cmocka_unit_test(test_int32_shapes_and_labels_name),
         cmocka_unit_test(test_blocks),
         cmocka_unit_test(test_matches_fuel_references),
         cmocka_unit_test(test_byte_identical_rewrite),
@@ -1211,6 +1382,8 @@ int main(void)
         cmocka_unit_test(test_disk_full),
         cmocka_unit_test(test_write_failure_midway),
         cmocka_unit_test(test_h5py_reads_it),
+        cmocka_unit_test(test_permuted_int16_strings_and_bytes),
+        cmocka_unit_test(test_scattered_calls_refused),
     };
     return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
 }

@@ -82,6 +82,45 @@ static void test_file(void **state)
     unlink(path);
 }
 
+/* Both digests in one read of 2,000,000 'a' (two 1 MiB blocks), the first 512 bytes kept; a
+   file shorter than that keeps what it has. */
+static void test_file_digests(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/fuel-hash-XXXXXX";
+    int descriptor = mkstemp(path);
+    assert_true(descriptor >= 0);
+    char *block = malloc(1000000);
+    memset(block, 'a', 1000000);
+    block[0] = 'b';
+    assert_int_equal(write(descriptor, block, 1000000), 1000000);
+    block[0] = 'a';
+    assert_int_equal(write(descriptor, block, 1000000), 1000000);
+    close(descriptor);
+    free(block);
+    struct file_digests digests;
+    assert_int_equal(hash_file_digests(path, &digests), EXIT_OK);
+    assert_int_equal(digests.size, 2000000);
+    char md5[HASH_HEX_SIZE], sha256[HASH_HEX_SIZE];
+    uint64_t size;
+    assert_int_equal(hash_file(path, HASH_MD5, md5, &size), EXIT_OK);
+    assert_int_equal(hash_file(path, HASH_SHA256, sha256, &size), EXIT_OK);
+    assert_string_equal(digests.md5, md5);
+    assert_string_equal(digests.sha256, sha256);
+    assert_int_equal(digests.head_length, HASH_HEAD_BYTES);
+    assert_int_equal(digests.head[0], 'b');
+    assert_int_equal(digests.head[HASH_HEAD_BYTES - 1], 'a');
+    assert_int_equal(truncate(path, 3), 0);
+    assert_int_equal(hash_file_digests(path, &digests), EXIT_OK);
+    assert_int_equal(digests.head_length, 3);
+    assert_memory_equal(digests.head, "baa", 3);
+    assert_string_equal(digests.md5, "8cdcda79a8dc66aa6c711c9a000b0ac0");
+    assert_string_equal(digests.sha256,
+                        "665edae6d52666d13e3573cc42f6799ca415b87312c3bd0fa37ea44e0de1fe64");
+    unlink(path);
+    assert_int_equal(hash_file_digests(path, &digests), EXIT_MISSING_INPUT);
+}
+
 static void test_missing_file(void **state)
 {
     (void)state;
@@ -119,6 +158,7 @@ int main(void)
         cmocka_unit_test(test_sha256_vectors),
         cmocka_unit_test(test_streamed_updates),
         cmocka_unit_test(test_file),
+        cmocka_unit_test(test_file_digests),
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_read_error),
         cmocka_unit_test(test_algorithm_for_length),

@@ -477,6 +477,43 @@ static void test_integer_classes_widened(void **state)
     matlab_close(file);
 }
 
+/* The stored class is scipy.io.loadmat's dtype; matlab_read_stored delivers that type, swapped to
+   ours, in a compressed big-endian file as in a plain one. */
+static void test_read_as_stored(void **state)
+{
+    (void)state;
+    static const double values[] = {-300, 7, 10, 32767, -32768, 0};
+    for (int big_endian = 0; big_endian < 2; big_endian++) {
+        struct bytes bytes = {.big_endian = big_endian};
+        put_header(&bytes, 0x0100);
+        struct array same = {MATLAB_UINT8, two_by_three, 2, "bytes", MI_UINT8, small_values, 6};
+        put_matrix(&bytes, &same);
+        struct array labels = {MATLAB_DOUBLE, two_by_three, 2, "labels", MI_INT16, values, 6};
+        put_compressed(&bytes, &labels, 1.0);
+        write_file(&bytes);
+        struct matlab_file *file;
+        struct matlab_variable variable;
+        bool found;
+        assert_int_equal(matlab_open(&file, path), EXIT_OK);
+        assert_int_equal(matlab_find(file, "labels", &variable, &found), EXIT_OK);
+        assert_true(found);
+        assert_int_equal(variable.class_id, MATLAB_DOUBLE);
+        assert_int_equal(variable.stored_class, MATLAB_INT16);
+        int16_t stored[6];
+        assert_int_equal(matlab_read_stored(file, stored, 4), EXIT_OK);
+        assert_int_equal(matlab_read_stored(file, stored + 4, 2), EXIT_OK);
+        assert_memory_equal(stored, ((int16_t[]){-300, 7, 10, 32767, -32768, 0}), sizeof stored);
+        check_error(matlab_read_stored(file, stored, 1), EXIT_OTHER, "no numeric variable");
+        assert_int_equal(matlab_find(file, "bytes", &variable, &found), EXIT_OK);
+        assert_int_equal(variable.stored_class, MATLAB_UINT8);
+        uint8_t narrow[6];
+        check_error(matlab_read_stored(file, narrow, 7), EXIT_OTHER, "past a variable's end");
+        assert_int_equal(matlab_read_stored(file, narrow, 6), EXIT_OK);
+        assert_memory_equal(narrow, ((uint8_t[]){1, 2, 3, 4, 5, 10}), sizeof narrow);
+        matlab_close(file);
+    }
+}
+
 static void test_non_numeric_skipped(void **state)
 {
     (void)state;
@@ -549,6 +586,7 @@ int main(void)
         cmocka_unit_test(test_value_out_of_range),
         cmocka_unit_test(test_impossible_declarations),
         cmocka_unit_test(test_integer_classes_widened),
+        cmocka_unit_test(test_read_as_stored),
         cmocka_unit_test(test_non_numeric_skipped),
         cmocka_unit_test(test_fixture_file),
     };

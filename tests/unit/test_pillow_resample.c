@@ -116,6 +116,44 @@ static void every_pixel_is_pil_pixel(void **state)
     pillow_resample_free(&plan);
 }
 
+/* The plain loops, as on a CPU without AVX2: the same bytes. */
+static void every_pixel_is_pil_pixel_without_avx2(void **state)
+{
+    pillow_resample_use_avx2(false);
+    every_pixel_is_pil_pixel(state);
+    pillow_resample_use_avx2(true);
+}
+
+/* Fuel's crop of CelebA 64 (rows 7 to 70 of 78) alone: the same bytes as those rows of the whole
+   resize, with AVX2 and without. */
+static void rows_alone_are_those_rows(void **state)
+{
+    (void)state;
+    struct pillow_resample plan;
+    assert_int_equal(pillow_resample_prepare(&plan, 178, 218, 64, 78, 3), EXIT_OK);
+    size_t input_size = 178 * 218 * 3, row = 64 * 3;
+    uint8_t *input = malloc(input_size), *whole = malloc(78 * row), *rows = malloc(64 * row);
+    uint8_t *scratch = malloc(pillow_resample_scratch_size(&plan));
+    assert_true(input != NULL && whole != NULL && rows != NULL && scratch != NULL);
+    unsigned state_value = 7;
+    for (size_t index = 0; index < input_size; index++) {
+        state_value = state_value * 1103515245u + 12345u;
+        input[index] = (uint8_t)(index / 600 * 3 + (state_value >> 28));
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        pillow_resample_use_avx2(pass == 0);
+        pillow_resample_run(&plan, input, scratch, whole);
+        pillow_resample_run_rows(&plan, input, scratch, 7, 64, rows);
+        assert_memory_equal(rows, whole + 7 * row, 64 * row);
+    }
+    pillow_resample_use_avx2(true);
+    free(input);
+    free(whole);
+    free(rows);
+    free(scratch);
+    pillow_resample_free(&plan);
+}
+
 /* CelebA's 178 x 218 -> 64 x 78 reads every input row, over 19 taps across and 19 down. */
 static void celeba_plan_reads_every_row(void **state)
 {
@@ -126,7 +164,8 @@ static void celeba_plan_reads_every_row(void **state)
     assert_int_equal(plan.rows, 218);
     assert_int_equal(plan.horizontal.taps, 19);
     assert_int_equal(plan.vertical.taps, 19);
-    assert_int_equal(pillow_resample_scratch_size(&plan), 218 * 64 * 3);
+    /* The resized rows, then (for the AVX2 pass) the input rows and the resized ones transposed. */
+    assert_int_equal(pillow_resample_scratch_size(&plan), 218 * 3 * (64 + 178 + 64));
     pillow_resample_free(&plan);
     assert_int_equal(pillow_resample_prepare(&plan, 500, 375, 500, 100, 1), EXIT_OK);
     assert_false(plan.resize_horizontally);
@@ -152,6 +191,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_pixel_is_pil_pixel),
+        cmocka_unit_test(every_pixel_is_pil_pixel_without_avx2),
+        cmocka_unit_test(rows_alone_are_those_rows),
         cmocka_unit_test(celeba_plan_reads_every_row),
         cmocka_unit_test(bad_sizes_are_refused),
     };

@@ -1,4 +1,5 @@
-/* Unit tests for common/provenance.c: the JSON fields and their order, created, missing inputs. */
+/* Unit tests for common/provenance.c: the JSON fields and their order, md5 beside sha256, the
+   origin of inputs fuel fixture --raw marked, created, missing inputs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,6 +7,8 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
+#include "common/formats/fixture_marker.h"
+#include "common/formats/gzip_writer.h"
 #include "common/h5py/h5py_writer.h"
 #include "common/h5py/provenance.h"
 #include "common/base/versions.h"
@@ -79,17 +82,22 @@ static void test_fields(void **state)
     json_t *inputs = json_object_get(root, "inputs");
     assert_int_equal(json_array_size(inputs), 2);
     json_t *abc = json_array_get(inputs, 0);
-    const char *input_keys[] = {"name", "size", "sha256"};
-    assert_keys(abc, input_keys, 3);
+    const char *input_keys[] = {"name", "size", "sha256", "md5"};
+    assert_keys(abc, input_keys, 4);
     assert_string_equal(json_string_value(json_object_get(abc, "name")), "abc.txt");
     assert_int_equal(json_integer_value(json_object_get(abc, "size")), 3);
     assert_string_equal(json_string_value(json_object_get(abc, "sha256")),
                         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    assert_string_equal(json_string_value(json_object_get(abc, "md5")),
+                        "900150983cd24fb0d6963f7d28e17f72");
     json_t *empty = json_array_get(inputs, 1);
     assert_string_equal(json_string_value(json_object_get(empty, "name")), "empty.bin");
     assert_int_equal(json_integer_value(json_object_get(empty, "size")), 0);
     assert_string_equal(json_string_value(json_object_get(empty, "sha256")),
                         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    assert_string_equal(json_string_value(json_object_get(empty, "md5")),
+                        "d41d8cd98f00b204e9800998ecf8427e");
+    assert_keys(empty, input_keys, 4);
     struct library_version versions[LIBRARY_VERSION_COUNT];
     library_versions(versions);
     json_t *libraries = json_object_get(root, "libraries");
@@ -117,6 +125,43 @@ static void test_deterministic(void **state)
     assert_non_null(strstr(first, "\"created\":\"1970-01-01T00:00:00Z\""));
     free(first);
     free(second);
+}
+
+/* Inputs marked by fuel fixture --raw (a text first line, a gzip comment) get an "origin" after
+   their digests; an unmarked input, or a gzip whose comment is another text, none. */
+static void test_fixture_origin(void **state)
+{
+    (void)state;
+    char text_path[256], gzip_path[256], other_path[256];
+    test_path(text_path, sizeof text_path, test_directory, "iris.data");
+    test_path(gzip_path, sizeof gzip_path, test_directory, "labels.gz");
+    test_path(other_path, sizeof other_path, test_directory, "other.gz");
+    write_text(text_path, FIXTURE_TEXT_LINE "5.1,3.5,1.4,0.2,Iris-setosa\n");
+    const char *comments[] = {FIXTURE_MARKER, FIXTURE_MARKER " and more"};
+    const char *gzips[] = {gzip_path, other_path};
+    for (size_t index = 0; index < 2; index++) {
+        struct gzip_writer *writer;
+        assert_int_equal(gzip_writer_open(&writer, gzips[index], comments[index]), EXIT_OK);
+        assert_int_equal(gzip_writer_write(writer, "\0\0\x08\x01", 4), EXIT_OK);
+        assert_int_equal(gzip_writer_close(writer), EXIT_OK);
+    }
+    const char *paths[] = {text_path, gzip_path, other_path, abc_path};
+    char *text = provenance_of(paths, 4);
+    json_t *root = json_loads(text, 0, NULL);
+    json_t *inputs = json_object_get(root, "inputs");
+    const char *marked_keys[] = {"name", "size", "sha256", "md5", "origin"};
+    for (size_t index = 0; index < 4; index++) {
+        json_t *input = json_array_get(inputs, index);
+        if (index < 2) {
+            assert_keys(input, marked_keys, 5);
+            assert_string_equal(json_string_value(json_object_get(input, "origin")),
+                                "fuel fixture --raw");
+        } else {
+            assert_keys(input, marked_keys, 4);
+        }
+    }
+    json_decref(root);
+    free(text);
 }
 
 static void test_no_inputs(void **state)
@@ -234,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_fields),
         cmocka_unit_test(test_typed_command_text),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_fixture_origin),
         cmocka_unit_test(test_no_inputs),
         cmocka_unit_test(test_missing_input),
         cmocka_unit_test(test_discard),

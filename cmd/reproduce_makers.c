@@ -1,0 +1,108 @@
+/* The makers of fuel-reproduce's recipes: each builds its request itself from the recorded
+   command line as parsed, with the scratch directory for output and the inputs found for input,
+   recording the recorded argv. */
+#include "reproduce_recipe.h"
+
+#include "common/base/error.h"
+#include "common/h5py/h5py_reader.h"
+#include "conversion_progress.h"
+#include "converters/conversion.h"
+#include "converters/extra_conversion.h"
+#include "dataset_arguments.h"
+#include "fixture_make.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int reproduce_make_conversion(void *context, const char *inputs, const char *output, char *path,
+                              size_t size)
+{
+    struct reproduce_recipe *recipe = context;
+    const struct command_run *run = recipe->run;
+    struct conversion_request request;
+    conversion_request_init(&request, run->dataset->record);
+    request.options = run->dataset_options;
+    request.input_directory = inputs;
+    request.output_directory = output;
+    request.output_name = recipe->output_name;
+    request.typed = &recipe->typed;
+    struct conversion_listener listener;
+    conversion_listen(&listener, recipe->quiet, &request);
+    int result = conversion_run(&request, path, size);
+    conversion_listener_end(&listener, &request);
+    return result;
+}
+
+static void violation_print(const char *line)
+{
+    fprintf(stderr, "fuel-reproduce: %s\n", line);
+}
+
+int reproduce_make_extra(void *context, const char *inputs, const char *output, char *path,
+                         size_t size)
+{
+    struct reproduce_recipe *recipe = context;
+    const struct command_run *run = recipe->run;
+    const char **words = calloc(run->parsed->word_count + 1, sizeof *words);
+    if (words == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    struct extra_conversion conversion = {
+        run->dataset->extra, inputs, output, recipe->output_name, words,
+        dataset_extra_words(run->parsed, words), &recipe->typed, violation_print};
+    int result = extra_conversion_write(&conversion, path, size);
+    free(words);
+    return result;
+}
+
+/* Whether the file PATH records the inputs RECIPE's file records (names, sizes and digests). */
+static bool inputs_as_recorded(const struct reproduce_recipe *recipe, const char *path)
+{
+    struct h5py_file *file = NULL;
+    bool same = false;
+    if (h5py_reader_open(&file, path) == EXIT_OK) {
+        const char *text = h5py_file_attribute(file, "fuel_provenance");
+        json_t *made = text != NULL ? json_loads(text, 0, NULL) : NULL;
+        same = json_equal(json_object_get(made, "inputs"),
+                          json_object_get(recipe->recorded.provenance, "inputs"));
+        json_decref(made);
+    }
+    h5py_reader_close(file);
+    error_clear();
+    return same;
+}
+
+/* The raw files' archive times are the recorded creation time when fuel-fixture ran under
+   SOURCE_DATE_EPOCH, else 0: the first whose inputs match the recorded ones is kept. */
+int reproduce_make_synthetic(void *context, const char *inputs, const char *output, char *path,
+                             size_t size)
+{
+    (void)inputs;
+    struct reproduce_recipe *recipe = context;
+    struct command_run run = *recipe->run;
+    struct fixture_request request = recipe->fixture_request;
+    recipe->fixture.output_directory = output;
+    run.options = &recipe->fixture;
+    request.mtime = reproduce_created_seconds(json_string_value(
+        json_object_get(recipe->recorded.provenance, "created")));
+    int result = fixture_synthetic_make(&run, recipe->raw_fixture, &request, path, size);
+    if (result == EXIT_OK && request.mtime != 0 && !inputs_as_recorded(recipe, path)) {
+        request.mtime = 0;
+        result = fixture_synthetic_make(&run, recipe->raw_fixture, &request, path, size);
+    }
+    return result;
+}
+
+int reproduce_make_cut(void *context, const char *inputs, const char *output, char *path,
+                       size_t size)
+{
+    struct reproduce_recipe *recipe = context;
+    struct command_run run = *recipe->run;
+    char parent[PATH_MAX];
+    recipe->fixture.output_directory = output;
+    run.options = &recipe->fixture;
+    if (snprintf(parent, sizeof parent, "%s/%s", inputs, recipe->parent_name) >=
+        (int)sizeof parent)
+        return error_set(EXIT_WRITE, "cannot write: %s: path too long", inputs);
+    return fixture_cut_make(&run, parent, &recipe->cut, path, size);
+}

@@ -1,0 +1,261 @@
+/* Reads a file's recorded command for fuel-reproduce: the command's own parse, a rule for every
+   option it may hold, and the maker of each kind of file. */
+#include "reproduce_recipe.h"
+
+#include "common/base/error.h"
+#include "dataset_arguments.h"
+#include "fixture_make.h"
+#include "usage.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What fuel-reproduce does with an option of the recorded command. */
+enum option_policy {
+    POLICY_KEPT,      /* re-run as recorded (counts, seeds, the dataset's own options) */
+    POLICY_REPLACED,  /* a directory: replaced by the scratch directory, or the inputs found */
+    POLICY_IGNORED,   /* changes how the file is made, not what it holds (threads, progress) */
+    POLICY_FILE_NAME, /* the output's name: a plain name, else hostile */
+    POLICY_REFUSED,   /* makes no HDF5 file */
+};
+
+struct option_rule {
+    const char *long_name;
+    enum option_policy policy;
+};
+
+/* One reader per command whose files fuel-reproduce makes again. */
+struct recipe_reader {
+    const char *command;
+    const struct option_rule *rules;
+    size_t rule_count;
+    int (*read)(struct reproduce_recipe *recipe, bool allow_extra);
+};
+
+static const struct option_rule convert_rules[] = {
+    {"directory", POLICY_REPLACED},     {"output-directory", POLICY_REPLACED},
+    {"output_filename", POLICY_FILE_NAME}, {"threads", POLICY_IGNORED},
+    {"quiet", POLICY_IGNORED},          {"verbose", POLICY_IGNORED},
+};
+
+/* The transfers are not repeated: the inputs are found, or fetched, by their recorded sha256. */
+static const struct option_rule fetch_rules[] = {
+    {"directory", POLICY_REPLACED}, {"keep-raw", POLICY_IGNORED}, {"force", POLICY_IGNORED},
+    {"json", POLICY_IGNORED},       {"threads", POLICY_IGNORED},  {"url-prefix", POLICY_IGNORED},
+    {"checksums", POLICY_IGNORED},  {"jobs", POLICY_IGNORED},     {"retries", POLICY_IGNORED},
+    {"timeout", POLICY_IGNORED},    {"retry-delay", POLICY_IGNORED}, {"quiet", POLICY_IGNORED},
+};
+
+static const struct option_rule fixture_rules[] = {
+    {"output-directory", POLICY_REPLACED}, {"output_filename", POLICY_FILE_NAME},
+    {"examples", POLICY_KEPT},             {"seed", POLICY_KEPT},
+    {"raw", POLICY_REFUSED},               {"from", POLICY_REPLACED},
+    {"shuffle", POLICY_KEPT},
+};
+
+static int malformed(const struct reproduce_recipe *recipe, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+static int malformed(const struct reproduce_recipe *recipe, const char *format, ...)
+{
+    char message[2048];
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(message, sizeof message, format, arguments);
+    va_end(arguments);
+    return error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: %s", recipe->file, message);
+}
+
+static int conversion_read(struct reproduce_recipe *recipe, bool allow_extra)
+{
+    const struct command_run *run = recipe->run;
+    if (run->dataset->extra != NULL && !allow_extra)
+        return error_set(EXIT_CORRUPT_INPUT, "hostile provenance: %s: the recorded command runs "
+                         "the extra converter %s (--allow-extra runs it)", recipe->file,
+                         run->dataset->extra->path);
+    if (run->dataset->extra == NULL && dataset_choice_converter(run->dataset) == NULL)
+        return malformed(recipe, "the dataset %s has no converter", run->dataset->name);
+    recipe->kind = run->dataset->extra != NULL ? RECIPE_EXTRA : RECIPE_CONVERSION;
+    const struct command_line *line = run->command->line;
+    for (size_t index = 0; index < line->option_count; index++)
+        if (line->options[index].long_name != NULL &&
+            strcmp(line->options[index].long_name, "output_filename") == 0)
+            recipe->output_name =
+                *(const char *const *)((const char *)run->options + line->options[index].offset);
+    return EXIT_OK;
+}
+
+/* A cut records its parent as its one input. */
+static int cut_read(struct reproduce_recipe *recipe)
+{
+    json_t *parent = json_array_get(json_object_get(recipe->recorded.provenance, "inputs"), 0);
+    recipe->parent_name = json_string_value(json_object_get(parent, "name"));
+    if (recipe->parent_name == NULL)
+        return malformed(recipe, "a cut (fixture --from) records its parent as its input");
+    recipe->cut.shuffle = recipe->fixture.shuffle;
+    recipe->cut.seed = (uint64_t)recipe->fixture.seed;
+    recipe->kind = RECIPE_CUT;
+    return examples_parse(recipe->run->program, &recipe->fixture.examples, DEFAULT_EXAMPLES,
+                          (uint64_t)1 << 53, &recipe->cut);
+}
+
+static int fixture_read(struct reproduce_recipe *recipe, bool allow_extra)
+{
+    (void)allow_extra;
+    const struct command_run *run = recipe->run;
+    recipe->fixture = *(const struct fixture_options *)run->options;
+    if (recipe->fixture.shuffle && recipe->fixture.from == NULL)
+        return malformed(recipe, "--shuffle without --from");
+    if (recipe->fixture.from != NULL && run->parsed->positional_count > 0)
+        return malformed(recipe, "--from with a dataset name");
+    if (recipe->fixture.from != NULL)
+        return cut_read(recipe);
+    if (run->dataset->name == NULL)
+        return malformed(recipe, "fuel fixture without a dataset or --from");
+    recipe->kind = RECIPE_SYNTHETIC;
+    return fixture_synthetic_plan(run, &recipe->raw_fixture, &recipe->fixture_request);
+}
+
+/* fuel pack's files are made by a command another branch brings: its reader goes here (its rules:
+   the spec and the arrays it names found as inputs by their sha256, -o replaced; its read: the
+   parsed spec into pack's own request, and a maker writing it into the scratch directory). */
+static const struct recipe_reader readers[] = {
+    {"convert", convert_rules, sizeof convert_rules / sizeof convert_rules[0], conversion_read},
+    {"fetch", fetch_rules, sizeof fetch_rules / sizeof fetch_rules[0], conversion_read},
+    {"fixture", fixture_rules, sizeof fixture_rules / sizeof fixture_rules[0], fixture_read},
+};
+
+static const struct recipe_reader *reader_find(const char *command)
+{
+    for (size_t index = 0; index < sizeof readers / sizeof readers[0]; index++)
+        if (strcmp(readers[index].command, command) == 0)
+            return &readers[index];
+    return NULL;
+}
+
+static const struct option_rule *rule_find(const struct recipe_reader *reader, const char *name)
+{
+    for (size_t index = 0; name != NULL && index < reader->rule_count; index++)
+        if (strcmp(reader->rules[index].long_name, name) == 0)
+            return &reader->rules[index];
+    return NULL;
+}
+
+/* A name publish_file_name keeps in the output directory. */
+static bool plain_name(const char *name)
+{
+    return name != NULL && name[0] != '\0' && strchr(name, '/') == NULL &&
+           strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+}
+
+/* Every option of the recorded command's own table against READER's rules. */
+static int options_check(const struct reproduce_recipe *recipe,
+                         const struct recipe_reader *reader)
+{
+    const struct command_run *run = recipe->run;
+    const struct dataset *record = run->dataset != NULL ? run->dataset->record : NULL;
+    struct option_tables tables;
+    struct tokenizer tokenizer;
+    struct token token;
+    int offset = recipe->recorded.offset + 1;
+    command_tables(run->command->line, record, NULL, NULL, &tables);
+    tokenizer_start(&tokenizer, &tables, run->dataset != NULL && run->dataset->extra != NULL,
+                    recipe->recorded.argc - offset, recipe->recorded.argv + offset);
+    while (tokenizer_next(&tokenizer, &token)) {
+        if (token.kind != TOKEN_OPTION || token.table != &tables.tables[0])
+            continue;
+        const struct option_rule *rule = rule_find(reader, token.option->long_name);
+        if (rule == NULL)
+            return error_set(EXIT_CORRUPT_INPUT, "cannot reproduce: %s: the recorded option %s "
+                             "is unknown to fuel-reproduce", recipe->file, token.name);
+        if (rule->policy == POLICY_REFUSED)
+            return malformed(recipe, "fuel %s %s makes no HDF5 file", reader->command,
+                             token.name);
+        if (rule->policy == POLICY_FILE_NAME && !plain_name(token.value))
+            return error_set(EXIT_CORRUPT_INPUT, "hostile provenance: %s: %s %s would write "
+                             "outside the output directory", recipe->file, token.name,
+                             token.value != NULL ? token.value : "");
+    }
+    return EXIT_OK;
+}
+
+/* The command a reader knows, or why there is none. */
+static int command_choose(const struct reproduce_recipe *recipe,
+                          const struct recipe_reader **reader)
+{
+    const struct recorded_command *recorded = &recipe->recorded;
+    if (recorded->name[0] == '\0')
+        return malformed(recipe, "the recorded command is not fuel's: %s", recorded->argv[0]);
+    if (recorded->command == NULL)
+        return malformed(recipe, "unknown command: fuel %s", recorded->name);
+    *reader = reader_find(recorded->name);
+    if (*reader == NULL)
+        return error_set(EXIT_CORRUPT_INPUT, "cannot reproduce: %s: fuel-reproduce makes no "
+                         "files of fuel %s%s", recipe->file, recorded->name,
+                         strcmp(recorded->name, "pack") == 0 ? " yet" : "");
+    return EXIT_OK;
+}
+
+/* The recorded command parsed, checked and read, its usage errors recorded, not printed. */
+static int command_read(struct reproduce_recipe *recipe, const struct recipe_reader *reader,
+                        bool allow_extra)
+{
+    struct recorded_command *recorded = &recipe->recorded;
+    usage_errors_record(true);
+    int result = command_invocation_parse(recorded->command, recorded->argc - recorded->offset,
+                                          recorded->argv + recorded->offset, &recipe->typed,
+                                          &recipe->invocation);
+    if (result == EXIT_OK && command_invocation_help(recipe->invocation))
+        result = error_set(EXIT_USAGE, "-h asks for help");
+    if (result == EXIT_OK) {
+        recipe->run = command_invocation_run(recipe->invocation);
+        result = options_check(recipe, reader);
+    }
+    if (result == EXIT_OK)
+        result = reader->read(recipe, allow_extra);
+    usage_errors_record(false);
+    if (result != EXIT_USAGE)
+        return result;
+    char message[2048];
+    snprintf(message, sizeof message, "%s", error_message());
+    return malformed(recipe, "the recorded command does not parse: %s", message);
+}
+
+int reproduce_recipe_read(const char *file, const char *provenance, bool allow_extra,
+                          struct reproduce_recipe *recipe)
+{
+    *recipe = (struct reproduce_recipe){.file = file};
+    int result = recorded_command_read(provenance, &recipe->recorded);
+    if (result != EXIT_OK) {
+        char message[2048];
+        snprintf(message, sizeof message, "%s", error_message());
+        return malformed(recipe, "%s", message);
+    }
+    recipe->typed = (struct typed_command){recipe->recorded.argc, recipe->recorded.argv};
+    const struct recipe_reader *reader = NULL;
+    result = command_choose(recipe, &reader);
+    if (result == EXIT_OK)
+        result = command_read(recipe, reader, allow_extra);
+    return result;
+}
+
+void reproduce_recipe_request(struct reproduce_recipe *recipe, struct reproduce_request *request)
+{
+    static reproduce_make_function *const makers[] = {
+        [RECIPE_CONVERSION] = reproduce_make_conversion, [RECIPE_EXTRA] = reproduce_make_extra,
+        [RECIPE_SYNTHETIC] = reproduce_make_synthetic, [RECIPE_CUT] = reproduce_make_cut};
+    request->make = makers[recipe->kind];
+    request->context = recipe;
+    request->inputs_made = recipe->kind == RECIPE_SYNTHETIC;
+    request->dataset = recipe->kind == RECIPE_CONVERSION || recipe->kind == RECIPE_EXTRA
+                           ? recipe->run->dataset->record
+                           : NULL;
+}
+
+void reproduce_recipe_free(struct reproduce_recipe *recipe)
+{
+    command_invocation_free(recipe->invocation);
+    recorded_command_free(&recipe->recorded);
+    *recipe = (struct reproduce_recipe){0};
+}

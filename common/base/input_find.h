@@ -1,0 +1,38 @@
+/* Finds a file by its content: the file of a recorded size and sha256 among directories, under
+   its recorded name first, then under any name (the inputs a provenance records, renamed or
+   moved since). Only files of the recorded size are hashed. */
+#ifndef FUEL_INPUT_FIND_H
+#define FUEL_INPUT_FIND_H
+
+#include "common/base/hash.h"
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct input_wanted {
+    const char *name; /* a base name */
+    uint64_t size;
+    const char *sha256;
+};
+
+enum input_search_state {
+    INPUT_SEARCH_FOUND,
+    INPUT_SEARCH_CHANGED,   /* not found; a file of its name holds other bytes */
+    INPUT_SEARCH_NOT_FOUND, /* neither its bytes nor its name anywhere */
+};
+
+struct input_search {
+    enum input_search_state state;
+    char path[PATH_MAX]; /* FOUND: the file; CHANGED: the first file of the name */
+    uint64_t size;       /* CHANGED: that file's size and sha256 */
+    char sha256[HASH_HEX_SIZE];
+};
+
+/* Looks for WANTED in DIRECTORIES (COUNT of them, in order; one that does not exist is skipped):
+   DIRECTORY/NAME in each, then every regular file of each of WANTED's size. EXIT_OTHER when a
+   file of the right size cannot be read through. */
+int input_find(const struct input_wanted *wanted, const char *const *directories, size_t count,
+               struct input_search *search);
+
+#endif

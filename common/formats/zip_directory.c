@@ -1,0 +1,192 @@
+/* Reads a zip archive's central directory entry by entry, as Python's zipfile does (until the
+   directory's declared size is used up, the count checked against the end record's), through a
+   fixed window: memory does not grow with the entries. */
+#include "zip_directory.h"
+
+#include "common/base/error.h"
+#include "zip_end.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum {
+    ENTRY_HEADER = 46,
+    /* One entry at most: the header and three 16-bit lengths of name, extra field and comment. */
+    WINDOW = 4 * 65536,
+};
+
+struct directory_reader {
+    int descriptor;
+    const char *path;
+    uint64_t next;      /* the archive offset of the next byte to read into the window */
+    uint64_t end;       /* the offset where the directory ends */
+    unsigned char *window;
+    size_t start;       /* the unparsed bytes are window[start, filled) */
+    size_t filled;
+    char name[65536];
+};
+
+static uint32_t little_endian_16(const unsigned char *bytes)
+{
+    return (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8;
+}
+
+static uint32_t little_endian_32(const unsigned char *bytes)
+{
+    return little_endian_16(bytes) | little_endian_16(bytes + 2) << 16;
+}
+
+static int damaged(const struct directory_reader *reader, const char *why)
+{
+    return error_set(EXIT_CORRUPT_INPUT, "cannot read zip directory: %s: %s", reader->path, why);
+}
+
+static int read_fully(struct directory_reader *reader, void *buffer, size_t size, uint64_t offset)
+{
+    unsigned char *cursor = buffer;
+    while (size > 0) {
+        ssize_t count = pread(reader->descriptor, cursor, size, (off_t)offset);
+        if (count < 0 && errno == EINTR)
+            continue;
+        if (count < 0)
+            return error_set(EXIT_OTHER, "cannot read zip directory: %s: %s", reader->path,
+                             strerror(errno));
+        if (count == 0)
+            return damaged(reader, "the file ended while being read");
+        cursor += count;
+        size -= (size_t)count;
+        offset += (uint64_t)count;
+    }
+    return EXIT_OK;
+}
+
+/* Makes at least WANTED unparsed bytes available, or fails when the directory ends first. */
+static int window_need(struct directory_reader *reader, size_t wanted)
+{
+    size_t available = reader->filled - reader->start;
+    if (available >= wanted)
+        return EXIT_OK;
+    if (wanted > available + (reader->end - reader->next))
+        return damaged(reader, "an entry runs past the end of the central directory");
+    memmove(reader->window, reader->window + reader->start, available);
+    reader->start = 0;
+    reader->filled = available;
+    uint64_t left = reader->end - reader->next;
+    size_t room = WINDOW - available;
+    size_t count = left < room ? (size_t)left : room;
+    int result = read_fully(reader, reader->window + available, count, reader->next);
+    reader->next += count;
+    reader->filled += count;
+    return result;
+}
+
+/* Parses the entry at the window's start, hands its name to VISIT and passes it. */
+static int next_entry(struct directory_reader *reader, zip_directory_visit visit, void *context)
+{
+    int result = window_need(reader, ENTRY_HEADER);
+    if (result != EXIT_OK)
+        return result;
+    const unsigned char *header = reader->window + reader->start;
+    if (little_endian_32(header) != 0x02014b50u)
+        return damaged(reader, "an entry without the central directory signature");
+    size_t name_length = little_endian_16(header + 28);
+    size_t length = ENTRY_HEADER + name_length + little_endian_16(header + 30) +
+                    little_endian_16(header + 32);
+    result = window_need(reader, length);
+    if (result != EXIT_OK)
+        return result;
+    const unsigned char *name = reader->window + reader->start + ENTRY_HEADER;
+    if (memchr(name, '\0', name_length) != NULL)
+        return damaged(reader, "an entry name holds a NUL byte");
+    memcpy(reader->name, name, name_length);
+    reader->name[name_length] = '\0';
+    reader->start += length;
+    return visit(context, reader->name);
+}
+
+static int read_end(struct directory_reader *reader, uint64_t size, struct zip_end_record *record)
+{
+    size_t tail_size = size < ZIP_END_TAIL ? (size_t)size : ZIP_END_TAIL;
+    unsigned char *tail = malloc(tail_size > 0 ? tail_size : 1);
+    if (tail == NULL)
+        return error_set(EXIT_OTHER, "cannot read zip directory: %s: out of memory", reader->path);
+    int result = read_fully(reader, tail, tail_size, size - tail_size);
+    char reason[160];
+    if (result == EXIT_OK &&
+        !zip_end_locate(tail, tail_size, size, record, reason, sizeof reason))
+        result = damaged(reader, reason);
+    free(tail);
+    if (result == EXIT_OK && (record->directory_offset > record->directory_end ||
+                              record->directory_end - record->directory_offset !=
+                                  record->directory_size))
+        result = damaged(reader, "the central directory is not where its end record says");
+    return result;
+}
+
+static int list_entries(struct directory_reader *reader, const struct zip_end_record *record,
+                        zip_directory_visit visit, void *context)
+{
+    reader->next = record->directory_offset;
+    reader->end = record->directory_end;
+    uint64_t entries = 0;
+    int result = EXIT_OK;
+    while (result == EXIT_OK && (reader->filled > reader->start || reader->next < reader->end)) {
+        result = next_entry(reader, visit, context);
+        entries++;
+    }
+    uint64_t compared = record->zip64 ? entries : entries & 0xffff;
+    if (result == EXIT_OK && compared != record->entries)
+        result = error_set(EXIT_CORRUPT_INPUT, "cannot read zip directory: %s: holds %" PRIu64
+                           " entries, its end record lists %" PRIu64, reader->path, entries,
+                           record->entries);
+    return result;
+}
+
+static int open_archive(struct directory_reader *reader, uint64_t *size)
+{
+    reader->descriptor = open(reader->path, O_RDONLY | O_CLOEXEC);
+    struct stat status;
+    int failure = reader->descriptor < 0 ? errno : fstat(reader->descriptor, &status) != 0 ? errno
+                                                  : S_ISDIR(status.st_mode)                 ? EISDIR
+                                                                                            : 0;
+    if (failure == 0) {
+        *size = (uint64_t)status.st_size;
+        return EXIT_OK;
+    }
+    bool missing = failure == ENOENT || failure == ENOTDIR || failure == EACCES ||
+                   failure == ELOOP || failure == EISDIR;
+    return error_set(missing ? EXIT_MISSING_INPUT : EXIT_OTHER, "cannot open archive: %s: %s",
+                     reader->path, strerror(failure));
+}
+
+int zip_directory_list(const char *path, zip_directory_visit visit, void *context)
+{
+    struct directory_reader *reader = calloc(1, sizeof *reader);
+    unsigned char *window = malloc(WINDOW);
+    if (reader == NULL || window == NULL) {
+        free(reader);
+        free(window);
+        return error_set(EXIT_OTHER, "cannot read zip directory: %s: out of memory", path);
+    }
+    reader->path = path;
+    reader->window = window;
+    uint64_t size = 0;
+    struct zip_end_record record;
+    int result = open_archive(reader, &size);
+    if (result == EXIT_OK)
+        result = read_end(reader, size, &record);
+    if (result == EXIT_OK)
+        result = list_entries(reader, &record, visit, context);
+    if (reader->descriptor >= 0)
+        close(reader->descriptor);
+    free(window);
+    free(reader);
+    return result;
+}

@@ -1,0 +1,35 @@
+/* ILSVRC2012's converter: the devkit and the training, validation and test archives
+   (downloaders/ilsvrc2012.c) into ilsvrc2012.hdf5, as Fuel's convert_ilsvrc2012 writes it. */
+#include "converter.h"
+#include "downloaders/ilsvrc2012.h"
+#include "ilsvrc.h"
+
+static const struct ilsvrc_layout layout = {
+    .devkit_file = ILSVRC2012_DEVKIT,
+    .train_file = ILSVRC2012_TRAIN,
+    .valid_file = ILSVRC2012_VALID,
+    .test_file = ILSVRC2012_TEST,
+    .patch_file = ILSVRC_NONE,
+    .test_truth_file = ILSVRC_NONE,
+    .meta_member = "ILSVRC2012_devkit_t12/data/meta.mat",
+    .valid_truth_member = "ILSVRC2012_devkit_t12/data/ILSVRC2012_validation_ground_truth.txt",
+    .id_field = "ILSVRC2012_ID",
+};
+
+static int convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
+{
+    return ilsvrc_convert(arguments, &layout, writer);
+}
+
+const struct converter ilsvrc2012_converter = {
+    .summary = "ILSVRC2012: the devkit and the image archives (a tar of per-class tars) into "
+               "ilsvrc2012.hdf5, each JPEG as stored",
+    .inputs = {ILSVRC2012_DEVKIT, ILSVRC2012_TRAIN, ILSVRC2012_VALID, ILSVRC2012_TEST},
+    .input_count = ILSVRC2012_FILE_COUNT,
+    .options = ilsvrc_option_table,
+    .option_count = 2,
+    .options_size = sizeof(struct ilsvrc_options),
+    .option_defaults = &ilsvrc_option_defaults,
+    .output_file = "ilsvrc2012.hdf5",
+    .convert = convert,
+};

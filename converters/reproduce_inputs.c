@@ -1,0 +1,187 @@
+/* The inputs a provenance records, for fuel-reproduce: read, found by their sha256 in the
+   directories given, then linked (or downloaded, verified by that sha256) into the staging under
+   their recorded names. */
+#include "reproduce_parts.h"
+
+#include "common/base/error.h"
+#include "downloaders/download_items.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Inputs a provenance may record: more is malformed. */
+#define REPRODUCE_MAX_INPUTS 4096
+
+/* A plain file name: no directory, nothing that would leave the staging's inputs directory. */
+static bool plain_name(const char *name)
+{
+    return name[0] != '\0' && strchr(name, '/') == NULL && strcmp(name, ".") != 0 &&
+           strcmp(name, "..") != 0 && strlen(name) < NAME_MAX;
+}
+
+static bool sha256_text(const char *text)
+{
+    size_t length = 0;
+    while (isxdigit((unsigned char)text[length]) && !isupper((unsigned char)text[length]))
+        length++;
+    return length == 64 && text[length] == '\0';
+}
+
+static int input_read(json_t *entry, size_t index, const char *file,
+                      struct reproduce_input *input)
+{
+    const char *name = json_string_value(json_object_get(entry, "name"));
+    const char *sha256 = json_string_value(json_object_get(entry, "sha256"));
+    json_t *size = json_object_get(entry, "size");
+    if (name == NULL)
+        return error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: input %zu has no name",
+                         file, index + 1);
+    if (!plain_name(name))
+        return error_set(EXIT_CORRUPT_INPUT, "hostile provenance: %s: input %zu is not named by "
+                         "a plain file name: %s", file, index + 1, name);
+    if (!json_is_integer(size) || json_integer_value(size) < 0)
+        return error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: input %s has no size",
+                         file, name);
+    if (sha256 == NULL || !sha256_text(sha256))
+        return error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: input %s has no sha256 "
+                         "(64 lowercase hex digits)", file, name);
+    if ((input->name = strdup(name)) == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    input->size = (uint64_t)json_integer_value(size);
+    strcpy(input->sha256, sha256);
+    return EXIT_OK;
+}
+
+int reproduce_inputs_read(json_t *provenance, const char *file,
+                          struct reproduce_outcome *outcome)
+{
+    json_t *inputs = json_object_get(provenance, "inputs");
+    if (!json_is_array(inputs) || json_array_size(inputs) > REPRODUCE_MAX_INPUTS)
+        return error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: no inputs list of at "
+                         "most %d entries", file, REPRODUCE_MAX_INPUTS);
+    outcome->inputs = calloc(json_array_size(inputs) + 1, sizeof *outcome->inputs);
+    if (outcome->inputs == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    for (size_t index = 0; index < json_array_size(inputs); index++) {
+        outcome->input_count = index + 1;
+        int result =
+            input_read(json_array_get(inputs, index), index, file, &outcome->inputs[index]);
+        if (result != EXIT_OK)
+            return result;
+        for (size_t before = 0; before < index; before++)
+            if (strcmp(outcome->inputs[before].name, outcome->inputs[index].name) == 0)
+                return error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: input %s "
+                                 "recorded twice", file, outcome->inputs[index].name);
+    }
+    return EXIT_OK;
+}
+
+int reproduce_inputs_find(const struct reproduce_request *request,
+                          struct reproduce_outcome *outcome)
+{
+    for (size_t index = 0; index < outcome->input_count; index++) {
+        struct reproduce_input *input = &outcome->inputs[index];
+        struct input_wanted wanted = {input->name, input->size, input->sha256};
+        int result = input_find(&wanted, request->directories, request->directory_count,
+                                &input->search);
+        if (result != EXIT_OK)
+            return result;
+        static const enum reproduce_input_state states[] = {
+            [INPUT_SEARCH_FOUND] = REPRODUCE_INPUT_FOUND,
+            [INPUT_SEARCH_CHANGED] = REPRODUCE_INPUT_CHANGED,
+            [INPUT_SEARCH_NOT_FOUND] = REPRODUCE_INPUT_MISSING};
+        input->state = states[input->search.state];
+    }
+    return EXIT_OK;
+}
+
+/* The file of REQUEST's dataset called NAME; NULL when it has none. */
+static const struct dataset_file *dataset_file(const struct reproduce_request *request,
+                                               const char *name)
+{
+    for (size_t index = 0; request->dataset != NULL && index < request->dataset->file_count;
+         index++)
+        if (strcmp(request->dataset->files[index].name, name) == 0)
+            return &request->dataset->files[index];
+    return NULL;
+}
+
+bool reproduce_inputs_ready(const struct reproduce_request *request,
+                            const struct reproduce_outcome *outcome)
+{
+    for (size_t index = 0; index < outcome->input_count; index++) {
+        const struct reproduce_input *input = &outcome->inputs[index];
+        if (input->state != REPRODUCE_INPUT_FOUND &&
+            (!request->download || dataset_file(request, input->name) == NULL))
+            return false;
+    }
+    return true;
+}
+
+static int input_link(const struct reproduce_input *input, const char *directory)
+{
+    char target[PATH_MAX], link[PATH_MAX];
+    if (realpath(input->search.path, target) == NULL)
+        return error_set(EXIT_MISSING_INPUT, "cannot use input: %s: %s", input->search.path,
+                         strerror(errno));
+    if (snprintf(link, sizeof link, "%s/%s", directory, input->name) >= (int)sizeof link)
+        return error_set(EXIT_WRITE, "cannot link input: %s: path too long", input->name);
+    if (symlink(target, link) != 0)
+        return error_set(EXIT_WRITE, "cannot link input: %s: %s", link, strerror(errno));
+    return EXIT_OK;
+}
+
+/* The inputs not found, fetched from the dataset's URLs into DIRECTORY, each verified by its
+   recorded size and sha256 (not the published checksum: the recorded bytes are the ones). */
+static int inputs_download(const struct reproduce_request *request,
+                           struct reproduce_outcome *outcome, const char *directory)
+{
+    struct item_table table = {0};
+    struct download_item *items = calloc(outcome->input_count + 1, sizeof *items);
+    int result = items == NULL ? error_set(EXIT_OTHER, "out of memory")
+                               : item_table_build(&table, request->dataset, request->url_prefix,
+                                                  request->config, NULL);
+    size_t count = 0;
+    for (size_t index = 0; result == EXIT_OK && index < outcome->input_count; index++) {
+        struct reproduce_input *input = &outcome->inputs[index];
+        for (size_t item = 0; input->state != REPRODUCE_INPUT_FOUND && item < table.count;
+             item++)
+            if (strcmp(table.items[item].name, input->name) == 0) {
+                items[count] = table.items[item];
+                items[count].size = input->size;
+                items[count].checksum = input->sha256;
+                items[count].content_size = 0;
+                items[count++].content_sha256 = NULL;
+                input->state = REPRODUCE_INPUT_DOWNLOADED;
+            }
+    }
+    struct download_options options = request->download_options;
+    options.directory = directory;
+    options.content_digest = NULL;
+    options.mismatch_hint = "the file published now is not the one the conversion read";
+    if (result == EXIT_OK && count > 0)
+        result = download_run(items, count, &options);
+    item_table_free(&table);
+    free(items);
+    return result;
+}
+
+int reproduce_inputs_place(const struct reproduce_request *request,
+                           struct reproduce_outcome *outcome, const char *directory)
+{
+    int result = EXIT_OK;
+    bool missing = false;
+    for (size_t index = 0; result == EXIT_OK && index < outcome->input_count; index++)
+        if (outcome->inputs[index].state == REPRODUCE_INPUT_FOUND)
+            result = input_link(&outcome->inputs[index], directory);
+        else
+            missing = true;
+    if (result == EXIT_OK && missing && request->download && request->dataset != NULL)
+        result = inputs_download(request, outcome, directory);
+    return result;
+}

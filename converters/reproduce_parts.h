@@ -1,0 +1,30 @@
+/* What reproduce.c shares with its parts: the recorded inputs (reproduce_inputs.c) and the
+   comparison (reproduce_compare.c). */
+#ifndef FUEL_REPRODUCE_PARTS_H
+#define FUEL_REPRODUCE_PARTS_H
+
+#include "reproduce.h"
+
+#include <jansson.h>
+
+/* OUTCOME's inputs from PROVENANCE's "inputs" list (of FILE); EXIT_CORRUPT_INPUT naming what is
+   malformed (a size, a sha256) or hostile (a name that is not a plain file name). */
+int reproduce_inputs_read(json_t *provenance, const char *file,
+                          struct reproduce_outcome *outcome);
+
+/* Looks for each input in REQUEST's directories. */
+int reproduce_inputs_find(const struct reproduce_request *request,
+                          struct reproduce_outcome *outcome);
+
+/* Whether every input was found, or may be downloaded. */
+bool reproduce_inputs_ready(const struct reproduce_request *request,
+                            const struct reproduce_outcome *outcome);
+
+/* DIRECTORY/NAME for each input: a link to the file found, or the file downloaded there. */
+int reproduce_inputs_place(const struct reproduce_request *request,
+                           struct reproduce_outcome *outcome, const char *directory);
+
+/* The file PATH against the re-run MADE: OUTCOME's verdict, versions and report. */
+int reproduce_compare(const char *path, const char *made, struct reproduce_outcome *outcome);
+
+#endif

@@ -1,0 +1,16 @@
+/* CalTech 101 Silhouettes' split1 MATLAB files from Benjamin Marlin's UMass page, with the MD5s
+   DeepMind's dm_nevis publishes (no sizes are). */
+#include "caltech101_silhouettes.h"
+
+#define MARLIN "https://people.cs.umass.edu/~marlin/data/"
+#define SILHOUETTES_FILE(file, md5) {.name = file, .urls = {MARLIN file, NULL}, .checksum = md5}
+
+const struct dataset_file caltech101_silhouettes_16_files[CALTECH101_SILHOUETTES_FILE_COUNT] = {
+    [CALTECH101_SILHOUETTES_MAT] = SILHOUETTES_FILE("caltech101_silhouettes_16_split1.mat",
+                                                    "3baf9e2c023aa4a187e1d1b92b5a734a"),
+};
+
+const struct dataset_file caltech101_silhouettes_28_files[CALTECH101_SILHOUETTES_FILE_COUNT] = {
+    [CALTECH101_SILHOUETTES_MAT] = SILHOUETTES_FILE("caltech101_silhouettes_28_split1.mat",
+                                                    "4483e9c14b188fd09937f9ea6f9ea777"),
+};

@@ -1,0 +1,12 @@
+/* CalTech 101 Silhouettes' raw files: one MATLAB file a size, 16x16 or 28x28 silhouettes. */
+#ifndef FUEL_DOWNLOADERS_CALTECH101_SILHOUETTES_H
+#define FUEL_DOWNLOADERS_CALTECH101_SILHOUETTES_H
+
+#include "dataset.h"
+
+enum caltech101_silhouettes_file { CALTECH101_SILHOUETTES_MAT, CALTECH101_SILHOUETTES_FILE_COUNT };
+
+extern const struct dataset_file caltech101_silhouettes_16_files[CALTECH101_SILHOUETTES_FILE_COUNT];
+extern const struct dataset_file caltech101_silhouettes_28_files[CALTECH101_SILHOUETTES_FILE_COUNT];
+
+#endif

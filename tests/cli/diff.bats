@@ -1,0 +1,164 @@
+#!/usr/bin/env bats
+# fuel-diff: the same content under other names, directories and provenance; one changed value;
+# splits and sources in one file only; JSON; exit codes as diff(1); bounded memory.
+
+bats_require_minimum_version 1.5.0
+
+PYTHON=/usr/bin/python3
+
+setup() {
+    EXPECTED="$FUEL_FIXTURES/expected"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    mkdir -p "$HOME"
+    unset FUEL_DATA_PATH
+}
+
+# A writable copy of the reference file NAME as $BATS_TEST_TMPDIR/COPY, changed by the Python
+# lines on stdin (f: the open h5py file).
+changed_copy() {
+    cp "$EXPECTED/$1" "$BATS_TEST_TMPDIR/$2"
+    chmod u+w "$BATS_TEST_TMPDIR/$2"
+    $PYTHON -c "import sys, h5py, numpy
+f = h5py.File(sys.argv[1], 'r+')
+exec(sys.stdin.read())
+f.close()" "$BATS_TEST_TMPDIR/$2"
+}
+
+@test "the same content converted under another name into another directory: exit 0, provenance listed" {
+    mkdir "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+    SOURCE_DATE_EPOCH=1700000000 fuel-convert iris -d "$FUEL_FIXTURES/raw/iris" -o "$BATS_TEST_TMPDIR/a" >/dev/null
+    SOURCE_DATE_EPOCH=1700000001 fuel-convert iris -d "$FUEL_FIXTURES/raw/iris" -o "$BATS_TEST_TMPDIR/b" -r other >/dev/null
+    A="$BATS_TEST_TMPDIR/a/iris.hdf5" B="$BATS_TEST_TMPDIR/b/other.hdf5"
+    run --separate-stderr fuel-diff "$A" "$B"
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    [ "${lines[0]}" = "the content of $A and $B is the same" ]
+    [ "${lines[1]}" = "provenance differences, not counted:" ]
+    [ "${lines[2]}" = "  command: fuel-convert iris -d $FUEL_FIXTURES/raw/iris -o $BATS_TEST_TMPDIR/a -> fuel-convert iris -d $FUEL_FIXTURES/raw/iris -o $BATS_TEST_TMPDIR/b -r other" ]
+    [ "${lines[3]}" = "  created: 2023-11-14T22:13:20Z -> 2023-11-14T22:13:21Z" ]
+    [ "${lines[4]}" = "  attribute fuel_convert_command: fuel-convert iris -d $FUEL_FIXTURES/raw/iris -o $BATS_TEST_TMPDIR/a -> fuel-convert iris -d $FUEL_FIXTURES/raw/iris -o $BATS_TEST_TMPDIR/b -r other" ]
+    [ "${#lines[@]}" -eq 5 ]
+    # Python Fuel's own file, without fuel's provenance, holds the same content too.
+    run --separate-stderr fuel diff "$EXPECTED/iris.hdf5" "$A"
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "the content of $EXPECTED/iris.hdf5 and $A is the same" ]
+    [ "${lines[2]}" = "  command: (none) -> fuel-convert iris -d $FUEL_FIXTURES/raw/iris -o $BATS_TEST_TMPDIR/a" ]
+}
+
+@test "a file and itself: the same, and nothing else" {
+    run --separate-stderr fuel-diff "$EXPECTED/svhn_format_1.hdf5" "$EXPECTED/svhn_format_1.hdf5"
+    [ "$status" -eq 0 ]
+    [ "$output" = "the content of $EXPECTED/svhn_format_1.hdf5 and $EXPECTED/svhn_format_1.hdf5 is the same" ]
+}
+
+@test "one changed value: exit 1 naming the source, the index, the split and the position" {
+    changed_copy mnist.hdf5 changed.hdf5 <<<'f["features"][13, 0, 5, 5] = 7'
+    run --separate-stderr fuel-diff "$EXPECTED/mnist.hdf5" "$BATS_TEST_TMPDIR/changed.hdf5"
+    [ "$status" -eq 1 ]
+    [ -z "$stderr" ]
+    [ "${lines[0]}" = "the content of $EXPECTED/mnist.hdf5 and $BATS_TEST_TMPDIR/changed.hdf5 differs" ]
+    [ "${lines[1]}" = "source features: 1 of 14 examples differ: indices 13" ]
+    [ "${lines[2]}" = "split test, source features: 1 of 2 examples differ: positions 1" ]
+    [ "${#lines[@]}" -eq 3 ]
+    run --separate-stderr fuel-diff --json "$EXPECTED/mnist.hdf5" "$BATS_TEST_TMPDIR/changed.hdf5"
+    [ "$status" -eq 1 ]
+    printf '%s\n' "$output" | $PYTHON -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["same_content"] is False and d["only"] == [] and d["structure"] == [], d
+assert d["values"] == [
+    {"source": "features", "split": None, "examples": 14, "differing": 1, "first": [13]},
+    {"source": "features", "split": "test", "examples": 2, "differing": 1, "first": [1]}], d
+assert d["provenance"] == [] and d["right"] == sys.argv[1], d
+' "$BATS_TEST_TMPDIR/changed.hdf5"
+}
+
+@test "a variable-length example changed: its index in the source and its position in the split" {
+    changed_copy svhn_format_1.hdf5 boxes.hdf5 <<<'b = f["bbox_lefts"][17]; b[0] += 1; f["bbox_lefts"][17] = b'
+    run --separate-stderr fuel-diff "$EXPECTED/svhn_format_1.hdf5" "$BATS_TEST_TMPDIR/boxes.hdf5"
+    [ "$status" -eq 1 ]
+    [ "${lines[1]}" = "source bbox_lefts: 1 of 22 examples differ: indices 17" ]
+    [ "${lines[2]}" = "split extra, source bbox_lefts: 1 of 6 examples differ: positions 1" ]
+    [ "${#lines[@]}" -eq 3 ]
+}
+
+@test "different sources and splits: each one file only has, then shapes and rows" {
+    run --separate-stderr fuel diff "$EXPECTED/cifar10.hdf5" "$EXPECTED/cifar100.hdf5"
+    [ "$status" -eq 1 ]
+    [ "${lines[1]}" = "only in $EXPECTED/cifar10.hdf5: source targets" ]
+    [ "${lines[2]}" = "only in $EXPECTED/cifar100.hdf5: source coarse_labels" ]
+    [ "${lines[3]}" = "only in $EXPECTED/cifar100.hdf5: source fine_labels" ]
+    [ "${lines[4]}" = "source features: shape: 62x3x32x32 -> 14x3x32x32" ]
+    [ "${lines[5]}" = "split test, source features: start: 60 -> 12" ]
+    changed_copy mnist.hdf5 valid.hdf5 <<<'rows = f.attrs["split"]; rows["split"] = [b"valid" if s == b"test" else s for s in rows["split"]]; f.attrs["split"] = rows'
+    run --separate-stderr fuel diff "$EXPECTED/mnist.hdf5" "$BATS_TEST_TMPDIR/valid.hdf5"
+    [ "$status" -eq 1 ]
+    [ "${lines[1]}" = "only in $EXPECTED/mnist.hdf5: split test" ]
+    [ "${lines[2]}" = "only in $BATS_TEST_TMPDIR/valid.hdf5: split valid" ]
+    [ "${#lines[@]}" -eq 3 ]
+    run --separate-stderr fuel diff "$EXPECTED/mnist.hdf5" "$EXPECTED/mnist_float32.hdf5"
+    [ "$status" -eq 1 ]
+    [ "${lines[1]}" = "source features: dtype: uint8 -> float32" ]
+}
+
+@test "names resolve through the data path as fuel-info's do" {
+    mkdir "$BATS_TEST_TMPDIR/data"
+    cp "$EXPECTED/mnist.hdf5" "$BATS_TEST_TMPDIR/data/"
+    cd "$BATS_TEST_TMPDIR"
+    FUEL_DATA_PATH="$BATS_TEST_TMPDIR/data" run --separate-stderr fuel diff mnist "$EXPECTED/mnist.hdf5"
+    [ "$status" -eq 0 ]
+    [ "$output" = "the content of $BATS_TEST_TMPDIR/data/mnist.hdf5 and $EXPECTED/mnist.hdf5 is the same" ]
+}
+
+@test "errors: one file, a missing file, not HDF5, no canonical form, stdout full" {
+    run --separate-stderr fuel-diff "$EXPECTED/mnist.hdf5"
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-diff: missing B: two files to compare; see 'fuel-diff -h'" ]
+    run --separate-stderr fuel-diff "$EXPECTED/mnist.hdf5" a b
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-diff: unexpected argument: b; see 'fuel-diff -h'" ]
+    run --separate-stderr fuel-diff "$EXPECTED/mnist.hdf5" "$BATS_TEST_TMPDIR/absent.hdf5"
+    [ "$status" -eq 3 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-diff: not found: $BATS_TEST_TMPDIR/absent.hdf5" ]
+    printf 'text\n' >"$BATS_TEST_TMPDIR/text.hdf5"
+    run --separate-stderr fuel-diff "$BATS_TEST_TMPDIR/text.hdf5" "$EXPECTED/mnist.hdf5"
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-diff: not an HDF5 file: $BATS_TEST_TMPDIR/text.hdf5: file signature not found" ]
+    $PYTHON - "$BATS_TEST_TMPDIR/words.hdf5" <<'PY'
+import sys, h5py, numpy
+with h5py.File(sys.argv[1], "w") as f:
+    f.create_dataset("words", data=numpy.array(["a", "bc"], dtype=object), dtype=h5py.string_dtype())
+    f.attrs["split"] = numpy.array([(b"all", b"words", 0, 2, None, True, b".")],
+        dtype=[("split", "S3"), ("source", "S5"), ("start", "i8"), ("stop", "i8"),
+               ("indices", h5py.ref_dtype), ("available", "?"), ("comment", "S1")])
+PY
+    run --separate-stderr fuel-diff "$BATS_TEST_TMPDIR/words.hdf5" "$BATS_TEST_TMPDIR/words.hdf5"
+    [ "$status" -eq 2 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-diff: cannot read source words: its element type has no canonical form (only numbers, enums and fixed-length strings have)" ]
+    run --separate-stderr bash -c 'fuel-diff "$1" "$1" >/dev/full' _ "$EXPECTED/mnist.hdf5"
+    [ "$status" -eq 7 ]
+    [[ "$stderr" == "fuel-diff: cannot write the comparison: "* ]]
+}
+
+@test "two 64 MiB files differing in their last value: found, in bounded memory" {
+    $PYTHON - "$BATS_TEST_TMPDIR" <<'PY'
+import sys, h5py, numpy
+for name, last in (("big_a.hdf5", 0.0), ("big_b.hdf5", 1.0)):
+    with h5py.File(sys.argv[1] + "/" + name, "w") as f:
+        features = f.create_dataset("features", shape=(1024, 16384), dtype="float32")
+        block = numpy.arange(16384 * 64, dtype="float32").reshape(64, 16384)
+        for start in range(0, 1024, 64):
+            features[start:start + 64] = block
+        features[1023, 16383] = last
+        f.attrs["split"] = numpy.array([(b"train", b"features", 0, 1024, None, True, b".")],
+            dtype=[("split", "S5"), ("source", "S8"), ("start", "i8"), ("stop", "i8"),
+                   ("indices", h5py.ref_dtype), ("available", "?"), ("comment", "S1")])
+PY
+    run --separate-stderr /usr/bin/time -f '%M' fuel-diff "$BATS_TEST_TMPDIR/big_a.hdf5" "$BATS_TEST_TMPDIR/big_b.hdf5"
+    [ "$status" -eq 1 ]
+    [ "${lines[1]}" = "source features: 1 of 1024 examples differ: indices 1023" ]
+    # Peak resident memory in KiB: far below one file's 64 MiB.
+    [ "$(tail -n 1 <<<"$stderr")" -lt 49152 ]
+}

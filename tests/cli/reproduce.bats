@@ -1,0 +1,352 @@
+#!/usr/bin/env bats
+# fuel-reproduce: every built-in dataset made again byte for byte from its fixture raw files;
+# fixtures, cuts and fetched files; the inputs found by sha256 or downloaded; a changed created,
+# option, library version or input; missing inputs; hostile and malformed provenance; nothing
+# left in the scratch directory, whatever the outcome.
+
+bats_require_minimum_version 1.5.0
+
+PYTHON=/usr/bin/python3
+
+setup() {
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export TMPDIR="$BATS_TEST_TMPDIR/scratch"
+    mkdir -p "$HOME" "$TMPDIR"
+    unset FUEL_DATA_PATH FUEL_EXTRA_DOWNLOADERS FUEL_EXTRA_CONVERTERS FUEL_MIRROR SOURCE_DATE_EPOCH
+    cd "$BATS_TEST_TMPDIR"
+}
+
+# The real pipeline on WORDS' fixture raw files: fixture/ (--raw), raw/ (downloaded from it),
+# data/ (converted at 2009-02-13T23:31:30Z, with the dataset options after --).
+pipeline() {
+    local words=() options=()
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do words+=("$1"); shift; done
+    if [ $# -gt 0 ]; then
+        shift
+        options=("$@")
+    fi
+    fuel fixture "${words[@]}" --raw -n 4 -o fixture > /dev/null
+    fuel download "${words[@]}" --url-prefix "file://$PWD/fixture/" --checksums fixture/MD5SUMS \
+        -d raw -q
+    SOURCE_DATE_EPOCH=1234567890 fuel convert "${words[@]}" -d raw -o data "${options[@]}"
+}
+
+# Fails when the scratch directory holds anything: a staging left behind.
+nothing_left() {
+    [ -z "$(ls -A "$TMPDIR")" ] || { ls -la "$TMPDIR"; false; }
+}
+
+# A copy of FILE as COPY with its provenance changed by the Python statement CODE (p: the parsed
+# provenance, assigned a string to store text that is not JSON).
+provenance_edit() {
+    $PYTHON - "$1" "$2" "$3" <<'PY'
+import json, shutil, sys, h5py
+source, copy, code = sys.argv[1:]
+shutil.copy(source, copy)
+with h5py.File(copy, "r+") as f:
+    p = json.loads(f.attrs["fuel_provenance"])
+    exec(code)
+    f.attrs["fuel_provenance"] = p if isinstance(p, str) else json.dumps(p)
+PY
+}
+
+@test "each built-in dataset converted from its fixture raw files is reproduced byte for byte" {
+    for words in mnist fashion_mnist binarized_mnist cifar10 cifar100 iris "svhn 1" "svhn 2"; do
+        rm -rf fixture raw data
+        # shellcheck disable=SC2086
+        file=$(pipeline $words)
+        run --separate-stderr fuel reproduce "$file" -d raw
+        [ "$status" -eq 0 ] || { echo "$words: $stderr"; false; }
+        [ "$output" = "reproduced byte for byte: $file" ]
+        [ -z "$stderr" ]
+        nothing_left
+    done
+    rm -rf fixture raw data
+    file=$(pipeline mnist -- --dtype float32 -r digits)
+    [ "$file" = data/digits.hdf5 ]
+    run --separate-stderr fuel-reproduce "$file" -d raw
+    [ "$status" -eq 0 ]
+    [ "$output" = "reproduced byte for byte: $file" ]
+}
+
+@test "the inputs are found by sha256: beside the file, in the data path, under other names" {
+    file=$(pipeline mnist)
+    cp raw/* data/
+    run --separate-stderr fuel reproduce "$file"
+    [ "$status" -eq 0 ]
+    [ "$output" = "reproduced byte for byte: $file" ]
+    rm data/*.gz
+    FUEL_DATA_PATH="$BATS_TEST_TMPDIR/elsewhere:$BATS_TEST_TMPDIR/raw" run --separate-stderr fuel reproduce "$file"
+    [ "$status" -eq 0 ]
+    mkdir renamed
+    for input in raw/*; do cp "$input" "renamed/copy-of-$(basename "$input")"; done
+    run --separate-stderr fuel reproduce "$file" -d renamed
+    [ "$status" -eq 0 ]
+    [ "$output" = "reproduced byte for byte: $file" ]
+    # A dataset name finds its converted file as fuel info does.
+    FUEL_DATA_PATH="$BATS_TEST_TMPDIR/data" run --separate-stderr fuel reproduce mnist -d raw
+    [ "$status" -eq 0 ]
+    [ "$output" = "reproduced byte for byte: $BATS_TEST_TMPDIR/data/mnist.hdf5" ]
+    nothing_left
+}
+
+@test "a changed created still reproduces: the recorded created is used, not the time now" {
+    file=$(pipeline iris)
+    # The same bytes but for the year of the recorded creation time.
+    $PYTHON -c '
+import sys
+data = open(sys.argv[1], "rb").read()
+assert data.count(b"2009-02-13T23:31:30Z") == 1
+open(sys.argv[2], "wb").write(data.replace(b"2009-02-13T23:31:30Z", b"2019-02-13T23:31:30Z"))
+' "$file" data/later.hdf5
+    [ "$(fuel info --json data/later.hdf5 | $PYTHON -c 'import json, sys; print(json.load(sys.stdin)["provenance"]["created"])')" = 2019-02-13T23:31:30Z ]
+    for epoch in unset 1700000000; do
+        if [ "$epoch" = unset ]; then
+            run --separate-stderr fuel reproduce data/later.hdf5 -d raw
+        else
+            SOURCE_DATE_EPOCH=$epoch run --separate-stderr fuel reproduce data/later.hdf5 -d raw
+        fi
+        [ "$status" -eq 0 ]
+        [ "$output" = "reproduced byte for byte: data/later.hdf5" ]
+    done
+    nothing_left
+}
+
+@test "a changed option: the content differs, exit 1 with the fuel diff report" {
+    file=$(pipeline mnist)
+    provenance_edit "$file" data/edited.hdf5 'p["argv"] += ["--dtype", "float32"]'
+    run --separate-stderr fuel reproduce data/edited.hdf5 -d raw
+    [ "$status" -eq 1 ]
+    [ "${lines[0]}" = "the content of data/edited.hdf5 and the re-run differs" ]
+    [ "${lines[1]}" = "source features: dtype: uint8 -> float32" ]
+    [ "${lines[2]}" = "provenance differences, not counted:" ]
+    [ "${lines[3]}" = "  attribute fuel_convert_command: fuel convert mnist -d raw -o data -> fuel convert mnist -d raw -o data --dtype float32" ]
+    [ "${#lines[@]}" -eq 4 ]
+    [ "$stderr" = "fuel-reproduce: not reproduced: data/edited.hdf5: its content differs from the re-run's" ]
+    nothing_left
+    # A fixture's seed changed: other values, each source and split named with its examples.
+    SOURCE_DATE_EPOCH=1234567890 fuel fixture iris -n 3 --seed 1 -o fixtures > /dev/null
+    provenance_edit fixtures/iris.hdf5 fixtures/seeded.hdf5 'p["argv"][p["argv"].index("1")] = "2"'
+    run --separate-stderr fuel reproduce fixtures/seeded.hdf5
+    [ "$status" -eq 1 ]
+    [ "${lines[1]}" = "source features: 3 of 3 examples differ: indices 0, 1, 2" ]
+    [ "${lines[2]}" = "split all, source features: 3 of 3 examples differ: positions 0, 1, 2" ]
+}
+
+@test "only the library versions differ: content identical, bytes differ, exit 0" {
+    file=$(pipeline iris)
+    hdf5=$(fuel --version | sed -n 's/^hdf5 //p')
+    provenance_edit "$file" data/older.hdf5 'p["libraries"]["hdf5"] = "1.8.0"; p["libraries"]["zlib"] = "1.2.3"'
+    run --separate-stderr fuel reproduce data/older.hdf5 -d raw
+    [ "$status" -eq 0 ]
+    zlib=$(fuel --version | sed -n 's/^zlib //p')
+    [ "$output" = "content identical, bytes differ (hdf5 1.8.0 then, $hdf5 now; zlib 1.2.3 then, $zlib now): data/older.hdf5" ]
+    # The provenance rewritten as it was: the same content and provenance, other HDF5 bytes.
+    provenance_edit "$file" data/rewritten.hdf5 'pass'
+    run --separate-stderr fuel reproduce data/rewritten.hdf5 -d raw
+    [ "$status" -eq 1 ]
+    [ "$output" = "the content of data/rewritten.hdf5 and the re-run is the same" ]
+    [ "$stderr" = "fuel-reproduce: not reproduced: data/rewritten.hdf5: the same content and provenance, other HDF5 bytes (rewritten by another program since it was made?)" ]
+    nothing_left
+}
+
+@test "a tampered input: exit 1 naming it; a missing input: exit 3 naming its size and sha256" {
+    file=$(pipeline mnist)
+    size=$(stat -c %s raw/t10k-labels-idx1-ubyte.gz)
+    sha=$(sha256sum raw/t10k-labels-idx1-ubyte.gz | cut -d' ' -f1)
+    printf 'x' >> raw/t10k-labels-idx1-ubyte.gz
+    tampered=$(sha256sum raw/t10k-labels-idx1-ubyte.gz | cut -d' ' -f1)
+    run --separate-stderr fuel reproduce "$file" -d raw
+    [ "$status" -eq 1 ]
+    [ -z "$output" ]
+    [ "${#stderr_lines[@]}" -eq 2 ]
+    [ "${stderr_lines[0]}" = "fuel-reproduce: input changed since the conversion: raw/t10k-labels-idx1-ubyte.gz: $((size + 1)) bytes, sha256 $tampered; recorded $size bytes, sha256 $sha" ]
+    [ "${stderr_lines[1]}" = "fuel-reproduce: not reproduced: $file: 1 input changed since the conversion" ]
+    nothing_left
+    rm raw/t10k-labels-idx1-ubyte.gz raw/train-images-idx3-ubyte.gz
+    images=$(sha256sum fixture/train-images-idx3-ubyte.gz | cut -d' ' -f1)
+    run --separate-stderr fuel reproduce "$file" -d raw
+    [ "$status" -eq 3 ]
+    [ -z "$output" ]
+    [ "${stderr_lines[0]}" = "fuel-reproduce: input not found: train-images-idx3-ubyte.gz: $(stat -c %s fixture/train-images-idx3-ubyte.gz) bytes, sha256 $images" ]
+    [ "${stderr_lines[1]}" = "fuel-reproduce: input not found: t10k-labels-idx1-ubyte.gz: $size bytes, sha256 $sha" ]
+    [ "${stderr_lines[2]}" = "fuel-reproduce: cannot reproduce: $file: 2 inputs not found (give -d DIR, or --download)" ]
+    [ "${#stderr_lines[@]}" -eq 3 ]
+    nothing_left
+}
+
+@test "--download fetches the inputs not found from the dataset's URLs, verified by the recorded sha256" {
+    file=$(pipeline cifar10)
+    rm -r raw
+    run --separate-stderr fuel reproduce "$file" --download --url-prefix "file://$PWD/fixture/" -q
+    [ "$status" -eq 0 ]
+    [ "$output" = "reproduced byte for byte: $file" ]
+    [ -z "$stderr" ]
+    [ ! -e raw ]
+    nothing_left
+    # Other bytes at the URL than the conversion read: refused as a checksum mismatch.
+    fuel fixture cifar10 --raw -n 4 --seed 9 -o other > /dev/null
+    run --separate-stderr fuel reproduce "$file" --download --url-prefix "file://$PWD/other/" -q
+    [ "$status" -eq 6 ]
+    [[ "$stderr" == "fuel-reproduce: "*"cifar-10-python.tar.gz"* ]]
+    nothing_left
+    run --separate-stderr fuel reproduce "$file" --url-prefix "file://$PWD/fixture/"
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-reproduce: --url-prefix goes with --download; see 'fuel-reproduce -h'" ]
+}
+
+@test "fixtures: fuel fixture NAME with its seed, counts and options, with and without SOURCE_DATE_EPOCH" {
+    SOURCE_DATE_EPOCH=1600000000 fuel fixture cifar100 -n train=5,test=3 --seed 4 -o fixtures > /dev/null
+    fuel fixture mnist --dtype bool -n 6 --seed 2 -o fixtures -r tiny > /dev/null
+    fuel fixture svhn 1 -n 2 -o fixtures > /dev/null
+    for file in fixtures/cifar100.hdf5 fixtures/tiny.hdf5 fixtures/svhn_format_1.hdf5; do
+        run --separate-stderr fuel reproduce "$file"
+        [ "$status" -eq 0 ] || { echo "$file: $stderr"; false; }
+        [ "$output" = "reproduced byte for byte: $file" ]
+    done
+    nothing_left
+}
+
+@test "a cut (fixture --from): reproduced when its parent is found by its sha256" {
+    file=$(pipeline mnist)
+    SOURCE_DATE_EPOCH=1600000000 fuel fixture --from "$file" -n 3 --shuffle --seed 2 -o cuts -r small > /dev/null
+    run --separate-stderr fuel reproduce cuts/small.hdf5 -d data
+    [ "$status" -eq 0 ]
+    [ "$output" = "reproduced byte for byte: cuts/small.hdf5" ]
+    mkdir moved
+    cp "$file" moved/renamed.hdf5
+    run --separate-stderr fuel reproduce cuts/small.hdf5 -d moved
+    [ "$status" -eq 0 ]
+    run --separate-stderr fuel reproduce cuts/small.hdf5
+    [ "$status" -eq 3 ]
+    [ "${stderr_lines[0]}" = "fuel-reproduce: input not found: mnist.hdf5: $(stat -c %s "$file") bytes, sha256 $(sha256sum "$file" | cut -d' ' -f1)" ]
+    nothing_left
+}
+
+@test "a fetched file: reproduced from the downloaded inputs" {
+    fuel fixture mnist --raw -n 4 -o fixture > /dev/null
+    SOURCE_DATE_EPOCH=1234567890 fuel fetch mnist --url-prefix "file://$PWD/fixture/" \
+        --checksums fixture/MD5SUMS -d fetched -q > /dev/null
+    run --separate-stderr fuel reproduce fetched/mnist.hdf5 -d fixture
+    [ "$status" -eq 0 ]
+    [ "$output" = "reproduced byte for byte: fetched/mnist.hdf5" ]
+    nothing_left
+}
+
+@test "hostile provenance: exit 4 naming the option; nothing runs, nothing is written" {
+    file=$(pipeline mnist)
+    provenance_edit "$file" data/up.hdf5 'p["argv"] += ["-r", "../../escaped"]'
+    run --separate-stderr fuel reproduce data/up.hdf5 -d raw
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-reproduce: hostile provenance: data/up.hdf5: -r ../../escaped would write outside the output directory" ]
+    provenance_edit "$file" data/absolute.hdf5 "p['argv'] += ['--output_filename=$BATS_TEST_TMPDIR/escaped']"
+    run --separate-stderr fuel reproduce data/absolute.hdf5 -d raw
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-reproduce: hostile provenance: data/absolute.hdf5: --output_filename $BATS_TEST_TMPDIR/escaped would write outside the output directory" ]
+    provenance_edit "$file" data/input.hdf5 'p["inputs"][1]["name"] = "../../escaped"'
+    run --separate-stderr fuel reproduce data/input.hdf5 -d raw
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-reproduce: hostile provenance: data/input.hdf5: input 2 is not named by a plain file name: ../../escaped" ]
+    provenance_edit "$file" data/shell.hdf5 'p["argv"] = ["sh", "-c", "touch escaped"]'
+    run --separate-stderr fuel reproduce data/shell.hdf5 -d raw
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-reproduce: malformed provenance: data/shell.hdf5: the recorded command is not fuel's: sh" ]
+    [ ! -e escaped ]
+    [ ! -e "$BATS_TEST_TMPDIR/escaped.hdf5" ]
+    [ ! -e ../escaped.hdf5 ]
+    # -d and -o as recorded are replaced: a directory elsewhere is neither read nor written.
+    provenance_edit "$file" data/moved.hdf5 'p["argv"] = ["fuel", "convert", "mnist", "-d", "/nonexistent", "-o", "/proc/forbidden"]'
+    run --separate-stderr fuel reproduce data/moved.hdf5 -d raw
+    [ "$status" -eq 1 ]
+    [ "${lines[0]}" = "the content of data/moved.hdf5 and the re-run is the same" ]
+    [ "${lines[1]}" = "provenance differences, not counted:" ]
+    [ "${lines[2]}" = "  attribute fuel_convert_command: fuel convert mnist -d raw -o data -> fuel convert mnist -d /nonexistent -o /proc/forbidden" ]
+    [ "${#lines[@]}" -eq 3 ]
+    [ "$stderr" = "fuel-reproduce: not reproduced: data/moved.hdf5: the same content, other bytes, and more than the versions differ in the provenance" ]
+    [ ! -e /proc/forbidden ]
+    nothing_left
+}
+
+@test "an extra converter runs only with --allow-extra" {
+    mkdir converters extra
+    cp "$FUEL_FIXTURES/raw/iris/iris.data" extra/
+    cat > converters/fuel-convert-toy <<TOY
+#!/bin/sh
+touch "$BATS_TEST_TMPDIR/ran"
+cp "$FUEL_FIXTURES/expected/iris.hdf5" "\$FUEL_OUTPUT_FILE"
+chmod u+w "\$FUEL_OUTPUT_FILE"
+echo "\$2/iris.data"
+TOY
+    chmod +x converters/fuel-convert-toy
+    export FUEL_EXTRA_CONVERTERS="$BATS_TEST_TMPDIR/converters"
+    SOURCE_DATE_EPOCH=1234567890 fuel convert toy -d extra -o data > /dev/null
+    rm ran
+    run --separate-stderr fuel reproduce data/toy.hdf5 -d extra
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-reproduce: hostile provenance: data/toy.hdf5: the recorded command runs the extra converter $BATS_TEST_TMPDIR/converters/fuel-convert-toy (--allow-extra runs it)" ]
+    [ ! -e ran ]
+    run --separate-stderr fuel reproduce data/toy.hdf5 -d extra --allow-extra
+    [ "$status" -eq 0 ]
+    [ "$output" = "reproduced byte for byte: data/toy.hdf5" ]
+    [ -e ran ]
+    nothing_left
+}
+
+@test "malformed provenance, or none: exit 4, one line" {
+    file=$(pipeline iris)
+    run --separate-stderr fuel reproduce "$FUEL_FIXTURES/expected/iris.hdf5"
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-reproduce: no fuel provenance: $FUEL_FIXTURES/expected/iris.hdf5: no fuel_provenance attribute (not written by fuel)" ]
+    printf 'text\n' > data/text.hdf5
+    run --separate-stderr fuel reproduce data/text.hdf5
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-reproduce: not an HDF5 file: data/text.hdf5: file signature not found" ]
+    run --separate-stderr fuel reproduce data/absent.hdf5
+    [ "$status" -eq 3 ]
+    provenance_edit "$file" data/e.hdf5 'p = "{not json"'
+    run --separate-stderr fuel reproduce data/e.hdf5 -d raw
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-reproduce: malformed provenance: data/e.hdf5: not a JSON object: string or '}' expected near 'not'" ]
+    while IFS='|' read -r code message; do
+        provenance_edit "$file" data/e.hdf5 "$code"
+        run --separate-stderr fuel reproduce data/e.hdf5 -d raw
+        [ "$status" -eq 4 ] || { echo "$code: $status $stderr"; false; }
+        [ "$stderr" = "fuel-reproduce: $message" ] || { echo "$code: $stderr"; false; }
+    done <<'CASES'
+p["argv"] = ["fuel", "frobnicate"]|malformed provenance: data/e.hdf5: unknown command: fuel frobnicate
+p["argv"] = ["fuel", "info", "x.hdf5"]|cannot reproduce: data/e.hdf5: fuel-reproduce makes no files of fuel info
+p["argv"] = "fuel convert iris"|malformed provenance: data/e.hdf5: no argv: a list of 1 to 4096 strings
+p["argv"] += ["--bogus"]|malformed provenance: data/e.hdf5: the recorded command does not parse: unknown option: --bogus
+p["argv"] += ["-h"]|malformed provenance: data/e.hdf5: the recorded command does not parse: -h asks for help
+p["argv"] = ["fuel", "convert"]|malformed provenance: data/e.hdf5: the recorded command does not parse: missing dataset name
+p["argv"] = ["fuel-fixture", "iris", "--raw"]|malformed provenance: data/e.hdf5: fuel fixture --raw makes no HDF5 file
+p["argv"] = ["fuel-fixture", "iris", "-n", "bogus=3"]|malformed provenance: data/e.hdf5: the recorded command does not parse: unknown split of iris: bogus
+p["created"] = "yesterday"|malformed provenance: data/e.hdf5: created is not a UTC time YYYY-MM-DDTHH:MM:SSZ: yesterday
+p["inputs"][0]["sha256"] = "xyz"|malformed provenance: data/e.hdf5: input iris.data has no sha256 (64 lowercase hex digits)
+CASES
+    nothing_left
+}
+
+@test "nothing is left behind when the re-run fails; the file and its directory are untouched" {
+    file=$(pipeline mnist)
+    before=$(ls -lA data raw | md5sum)
+    # The recorded inputs are MNIST's: CIFAR-10's converter finds none of its own.
+    provenance_edit "$file" data/other.hdf5 'p["argv"] = ["fuel", "convert", "cifar10", "-d", "raw", "-o", "data"]'
+    run --separate-stderr fuel reproduce data/other.hdf5 -d raw
+    [ "$status" -eq 3 ]
+    [[ "$stderr" == "fuel-reproduce: "*"cifar-10-python.tar.gz"* ]]
+    nothing_left
+    rm data/other.hdf5
+    [ "$(ls -lA data raw | md5sum)" = "$before" ]
+    printf 'a file\n' > "$BATS_TEST_TMPDIR/plain"
+    run --separate-stderr fuel reproduce "$file" -d raw --scratch "$BATS_TEST_TMPDIR/plain"
+    [ "$status" -eq 7 ]
+    [ "$stderr" = "fuel-reproduce: cannot write: $BATS_TEST_TMPDIR/plain: Not a directory" ]
+    run --separate-stderr fuel reproduce "$file" -d raw --scratch "$BATS_TEST_TMPDIR/elsewhere"
+    [ "$status" -eq 7 ]
+    mkdir "$BATS_TEST_TMPDIR/elsewhere"
+    run --separate-stderr fuel reproduce "$file" -d raw --scratch "$BATS_TEST_TMPDIR/elsewhere"
+    [ "$status" -eq 0 ]
+    [ -z "$(ls -A "$BATS_TEST_TMPDIR/elsewhere")" ]
+    nothing_left
+}
