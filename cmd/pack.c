@@ -102,7 +102,7 @@ static int pack_publish(const struct command_run *run, struct pack_plan *plan,
                          run->parsed->positionals[0]);
     struct pack_filling filling = {plan, listener};
     struct conversion_filler filler = {pack_fill, &filling};
-    struct conversion_record record = {paths, names, count, "pack", note, run->typed};
+    struct conversion_record record = {paths, names, count, "pack", note, run->typed, NULL};
     int result = conversion_write_filled(&filler, &record, chosen->output_directory, name, path,
                                          sizeof path);
     json_decref(note);

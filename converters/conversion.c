@@ -198,6 +198,6 @@ int conversion_write_fixture(const struct conversion_filler *filler, const char 
                              const char *name, const struct typed_command *typed, char *path,
                              size_t size)
 {
-    struct conversion_record record = {inputs, NULL, input_count, "fixture", note, typed};
+    struct conversion_record record = {inputs, NULL, input_count, "fixture", note, typed, NULL};
     return write_published(filler, &record, directory, name, path, size);
 }
