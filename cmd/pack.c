@@ -5,6 +5,7 @@
 #include "converters/conversion.h"
 #include "packing/pack.h"
 #include "commands.h"
+#include "pack_make.h"
 #include "threads_option.h"
 
 #include <jansson.h>
@@ -86,51 +87,59 @@ static int pack_fill(void *context, struct h5py_writer *writer)
     return pack_plan_write(filling->plan, writer, filling->listener);
 }
 
-static int pack_publish(const struct command_run *run, struct pack_plan *plan,
-                        const struct pack_listener *listener)
+static int pack_publish(const char *spec, struct pack_plan *plan,
+                        const struct pack_target *target, const struct pack_listener *listener,
+                        char *path, size_t size)
 {
-    const struct pack_options *chosen = run->options;
-    char name[1024], path[4096];
-    publish_file_name(chosen->output_filename != NULL ? chosen->output_filename
+    char name[1024];
+    publish_file_name(target->output_filename != NULL ? target->output_filename
                                                       : pack_plan_name(plan),
                       name, sizeof name);
     const char *const *paths, *const *names;
     size_t count = pack_plan_files(plan, &paths, &names);
     json_t *note = json_pack("{s:s}", "spec", pack_plan_spec_text(plan));
     if (note == NULL)
-        return error_set(EXIT_CORRUPT_INPUT, "cannot record the spec: %s: not UTF-8 text",
-                         run->parsed->positionals[0]);
+        return error_set(EXIT_CORRUPT_INPUT, "cannot record the spec: %s: not UTF-8 text", spec);
     struct pack_filling filling = {plan, listener};
     struct conversion_filler filler = {pack_fill, &filling};
-    struct conversion_record record = {paths, names, count, "pack", note, run->typed, NULL};
-    int result = conversion_write_filled(&filler, &record, chosen->output_directory, name, path,
-                                         sizeof path);
+    struct conversion_record record = {paths, names, count, "pack", note, target->typed, NULL};
+    int result = conversion_write_filled(&filler, &record, target->output_directory, name, path,
+                                         size);
     json_decref(note);
+    return result;
+}
+
+int pack_make(const char *spec, const struct pack_target *target, char *path, size_t size)
+{
+    struct pack_plan *plan = NULL;
+    int result = pack_plan_open(&plan, spec, target->threads > 0 ? (unsigned)target->threads
+                                                                 : threads_default());
     if (result == EXIT_OK)
-        printf("%s\n", path);
+        result = publish_directory_create(target->output_directory);
+    if (result != EXIT_OK) {
+        pack_plan_close(plan);
+        return result;
+    }
+    struct pack_progress drawn = {0};
+    if (!target->quiet && isatty(STDERR_FILENO))
+        drawn.progress = progress_begin(PROGRESS_LIVE, stderr, 1);
+    drawn.listener = (struct pack_listener){progress_stage, progress_advance, &drawn};
+    result = pack_publish(spec, plan, target, drawn.progress != NULL ? &drawn.listener : NULL,
+                          path, size);
+    if (drawn.progress != NULL)
+        progress_end(drawn.progress);
+    pack_plan_close(plan);
     return result;
 }
 
 int pack_body(const struct command_run *run)
 {
     const struct pack_options *chosen = run->options;
-    struct pack_plan *plan = NULL;
-    int result = pack_plan_open(&plan, run->parsed->positionals[0],
-                                chosen->threads > 0 ? (unsigned)chosen->threads
-                                                    : threads_default());
+    struct pack_target target = {chosen->output_directory, chosen->output_filename,
+                                 chosen->threads, chosen->quiet, run->typed};
+    char path[4096];
+    int result = pack_make(run->parsed->positionals[0], &target, path, sizeof path);
     if (result == EXIT_OK)
-        result = publish_directory_create(chosen->output_directory);
-    if (result != EXIT_OK) {
-        pack_plan_close(plan);
-        return result;
-    }
-    struct pack_progress drawn = {0};
-    if (!chosen->quiet && isatty(STDERR_FILENO))
-        drawn.progress = progress_begin(PROGRESS_LIVE, stderr, 1);
-    drawn.listener = (struct pack_listener){progress_stage, progress_advance, &drawn};
-    result = pack_publish(run, plan, drawn.progress != NULL ? &drawn.listener : NULL);
-    if (drawn.progress != NULL)
-        progress_end(drawn.progress);
-    pack_plan_close(plan);
+        printf("%s\n", path);
     return result;
 }

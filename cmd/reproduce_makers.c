@@ -10,6 +10,7 @@
 #include "converters/extra_conversion.h"
 #include "dataset_arguments.h"
 #include "fixture_make.h"
+#include "pack_make.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -105,4 +106,15 @@ int reproduce_make_cut(void *context, const char *inputs, const char *output, ch
         (int)sizeof parent)
         return error_set(EXIT_WRITE, "cannot write: %s: path too long", inputs);
     return fixture_cut_make(&run, parent, &recipe->cut, path, size);
+}
+
+int reproduce_make_pack(void *context, const char *inputs, const char *output, char *path,
+                        size_t size)
+{
+    struct reproduce_recipe *recipe = context;
+    char spec[PATH_MAX];
+    if (snprintf(spec, sizeof spec, "%s/%s", inputs, recipe->spec_name) >= (int)sizeof spec)
+        return error_set(EXIT_WRITE, "cannot write: %s: path too long", inputs);
+    struct pack_target target = {output, recipe->output_name, 0, recipe->quiet, &recipe->typed};
+    return pack_make(spec, &target, path, size);
 }

@@ -55,6 +55,12 @@ static const struct option_rule fixture_rules[] = {
     {"shuffle", POLICY_KEPT},
 };
 
+/* The spec and what it names are found as inputs by their sha256. */
+static const struct option_rule pack_rules[] = {
+    {"output-directory", POLICY_REPLACED}, {"output_filename", POLICY_FILE_NAME},
+    {"threads", POLICY_IGNORED},           {"quiet", POLICY_IGNORED},
+};
+
 static int malformed(const struct reproduce_recipe *recipe, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 static int malformed(const struct reproduce_recipe *recipe, const char *format, ...)
@@ -67,6 +73,18 @@ static int malformed(const struct reproduce_recipe *recipe, const char *format, 
     return error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: %s", recipe->file, message);
 }
 
+/* The output name as recorded (-r), when the recorded command's table has the option. */
+static void output_name_read(struct reproduce_recipe *recipe)
+{
+    const struct command_run *run = recipe->run;
+    const struct command_line *line = run->command->line;
+    for (size_t index = 0; index < line->option_count; index++)
+        if (line->options[index].long_name != NULL &&
+            strcmp(line->options[index].long_name, "output_filename") == 0)
+            recipe->output_name =
+                *(const char *const *)((const char *)run->options + line->options[index].offset);
+}
+
 static int conversion_read(struct reproduce_recipe *recipe, bool allow_extra)
 {
     const struct command_run *run = recipe->run;
@@ -77,12 +95,7 @@ static int conversion_read(struct reproduce_recipe *recipe, bool allow_extra)
     if (run->dataset->extra == NULL && dataset_choice_converter(run->dataset) == NULL)
         return malformed(recipe, "the dataset %s has no converter", run->dataset->name);
     recipe->kind = run->dataset->extra != NULL ? RECIPE_EXTRA : RECIPE_CONVERSION;
-    const struct command_line *line = run->command->line;
-    for (size_t index = 0; index < line->option_count; index++)
-        if (line->options[index].long_name != NULL &&
-            strcmp(line->options[index].long_name, "output_filename") == 0)
-            recipe->output_name =
-                *(const char *const *)((const char *)run->options + line->options[index].offset);
+    output_name_read(recipe);
     return EXIT_OK;
 }
 
@@ -117,13 +130,33 @@ static int fixture_read(struct reproduce_recipe *recipe, bool allow_extra)
     return fixture_synthetic_plan(run, &recipe->raw_fixture, &recipe->fixture_request);
 }
 
-/* fuel pack's files are made by a command another branch brings: its reader goes here (its rules:
-   the spec and the arrays it names found as inputs by their sha256, -o replaced; its read: the
-   parsed spec into pack's own request, and a maker writing it into the scratch directory). */
+/* A packed file records its spec first among its inputs, under the spec's file name, and the
+   spec's text under "pack". */
+static int pack_read(struct reproduce_recipe *recipe, bool allow_extra)
+{
+    (void)allow_extra;
+    json_t *provenance = recipe->recorded.provenance;
+    json_t *spec = json_array_get(json_object_get(provenance, "inputs"), 0);
+    recipe->spec_name = json_string_value(json_object_get(spec, "name"));
+    const char *typed = recipe->run->parsed->positional_count > 0
+                            ? recipe->run->parsed->positionals[0]
+                            : NULL;
+    const char *base = typed != NULL ? strrchr(typed, '/') : NULL;
+    base = base != NULL ? base + 1 : typed;
+    if (!json_is_string(json_object_get(json_object_get(provenance, "pack"), "spec")) ||
+        recipe->spec_name == NULL || base == NULL || strcmp(recipe->spec_name, base) != 0)
+        return malformed(recipe, "a packed file records its spec's text and the spec as its "
+                         "first input");
+    recipe->kind = RECIPE_PACK;
+    output_name_read(recipe);
+    return EXIT_OK;
+}
+
 static const struct recipe_reader readers[] = {
     {"convert", convert_rules, sizeof convert_rules / sizeof convert_rules[0], conversion_read},
     {"fetch", fetch_rules, sizeof fetch_rules / sizeof fetch_rules[0], conversion_read},
     {"fixture", fixture_rules, sizeof fixture_rules / sizeof fixture_rules[0], fixture_read},
+    {"pack", pack_rules, sizeof pack_rules / sizeof pack_rules[0], pack_read},
 };
 
 static const struct recipe_reader *reader_find(const char *command)
@@ -192,8 +225,7 @@ static int command_choose(const struct reproduce_recipe *recipe,
     *reader = reader_find(recorded->name);
     if (*reader == NULL)
         return error_set(EXIT_CORRUPT_INPUT, "cannot reproduce: %s: fuel-reproduce makes no "
-                         "files of fuel %s%s", recipe->file, recorded->name,
-                         strcmp(recorded->name, "pack") == 0 ? " yet" : "");
+                         "files of fuel %s", recipe->file, recorded->name);
     return EXIT_OK;
 }
 
@@ -244,10 +276,12 @@ void reproduce_recipe_request(struct reproduce_recipe *recipe, struct reproduce_
 {
     static reproduce_make_function *const makers[] = {
         [RECIPE_CONVERSION] = reproduce_make_conversion, [RECIPE_EXTRA] = reproduce_make_extra,
-        [RECIPE_SYNTHETIC] = reproduce_make_synthetic, [RECIPE_CUT] = reproduce_make_cut};
+        [RECIPE_SYNTHETIC] = reproduce_make_synthetic, [RECIPE_CUT] = reproduce_make_cut,
+        [RECIPE_PACK] = reproduce_make_pack};
     request->make = makers[recipe->kind];
     request->context = recipe;
     request->inputs_made = recipe->kind == RECIPE_SYNTHETIC;
+    request->relative_names = recipe->kind == RECIPE_PACK;
     request->dataset = recipe->kind == RECIPE_CONVERSION || recipe->kind == RECIPE_EXTRA
                            ? recipe->run->dataset->record
                            : NULL;

@@ -20,6 +20,7 @@ enum recipe_kind {
     RECIPE_EXTRA,      /* the same with an extra converter program (--allow-extra) */
     RECIPE_SYNTHETIC,  /* fuel fixture NAME: synthetic raw files, converted */
     RECIPE_CUT,        /* fuel fixture --from FILE: the parent, found by its sha256 */
+    RECIPE_PACK,       /* fuel pack SPEC: the spec and what it names, found by their sha256 */
 };
 
 struct reproduce_recipe {
@@ -38,6 +39,8 @@ struct reproduce_recipe {
     struct fixture_request fixture_request;
     struct cut_request cut;
     const char *parent_name;
+    /* fuel pack: the spec's recorded name (the first input), the output name as recorded. */
+    const char *spec_name;
 };
 
 /* Reads PROVENANCE (the fuel_provenance text of FILE) into RECIPE (freed with
@@ -54,9 +57,9 @@ void reproduce_recipe_request(struct reproduce_recipe *recipe, struct reproduce_
 
 void reproduce_recipe_free(struct reproduce_recipe *recipe);
 
-/* The makers (reproduce_makers.c), of RECIPE_CONVERSION, RECIPE_EXTRA, RECIPE_SYNTHETIC and
-   RECIPE_CUT recipes. */
+/* The makers (reproduce_makers.c), of RECIPE_CONVERSION, RECIPE_EXTRA, RECIPE_SYNTHETIC,
+   RECIPE_CUT and RECIPE_PACK recipes. */
 reproduce_make_function reproduce_make_conversion, reproduce_make_extra, reproduce_make_synthetic,
-    reproduce_make_cut;
+    reproduce_make_cut, reproduce_make_pack;
 
 #endif

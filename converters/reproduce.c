@@ -66,14 +66,14 @@ static int subdirectory(const char *staging, const char *name, char *path, size_
 static int staged_run(const struct reproduce_request *request, struct reproduce_outcome *outcome,
                       const char *staging, int64_t seconds)
 {
-    char inputs[4096], output[4096], made[4096];
+    char inputs[4096], base[4096], output[4096], made[4096];
     int result = subdirectory(staging, "inputs", inputs, sizeof inputs);
     if (result == EXIT_OK)
         result = subdirectory(staging, "output", output, sizeof output);
     if (result == EXIT_OK)
-        result = reproduce_inputs_place(request, outcome, inputs);
+        result = reproduce_inputs_place(request, outcome, inputs, base, sizeof base);
     if (result == EXIT_OK)
-        result = make_at(request, seconds, inputs, output, made, sizeof made);
+        result = make_at(request, seconds, base, output, made, sizeof made);
     if (result == EXIT_OK)
         result = reproduce_compare(request->file, made, outcome);
     return result;
@@ -90,7 +90,8 @@ static int provenance_read(const struct reproduce_request *request,
                              "UTC time YYYY-MM-DDTHH:MM:SSZ: %s", request->file,
                              created != NULL ? created : "(none)");
     if (result == EXIT_OK && !request->inputs_made)
-        result = reproduce_inputs_read(provenance, request->file, outcome);
+        result = reproduce_inputs_read(provenance, request->file, request->relative_names,
+                                       outcome);
     json_decref(provenance);
     return result;
 }

@@ -20,8 +20,9 @@
 /* The staging: SCRATCH_PARENT/.fuel-staging-reproduce.XXXXXX, holding inputs/ and output/. */
 #define REPRODUCE_STAGING_NAME "reproduce"
 
-/* Makes the file again: INPUT_DIRECTORY holds the recorded inputs under their recorded names,
-   OUTPUT_DIRECTORY (existing) is where to publish it; its path into PATH. */
+/* Makes the file again: INPUT_DIRECTORY holds the recorded inputs under their recorded names
+   (relative paths from it with relative_names), OUTPUT_DIRECTORY (existing) is where to publish
+   it; its path into PATH. */
 typedef int reproduce_make_function(void *context, const char *input_directory,
                                     const char *output_directory, char *path, size_t size);
 
@@ -31,6 +32,9 @@ struct reproduce_request {
     reproduce_make_function *make;
     void *context;
     bool inputs_made; /* the maker writes the inputs itself (a synthetic fixture): none looked for */
+    /* The inputs are named by paths relative to the first one's folder (fuel pack's spec and
+       what it names), "../" leading ones too: placed in the staging as deep as they climb. */
+    bool relative_names;
     const char *const *directories; /* where the inputs are looked for, in order */
     size_t directory_count;
     const char *scratch_parent;

@@ -12,16 +12,45 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-/* Inputs a provenance may record: more is malformed. */
-#define REPRODUCE_MAX_INPUTS 4096
+/* Inputs a provenance may record (fuel pack records every image of a folder): more is
+   malformed. */
+#define REPRODUCE_MAX_INPUTS (1 << 20)
+
+/* How far a relative input name may climb with "../". */
+#define REPRODUCE_MAX_CLIMB 64
 
 /* A plain file name: no directory, nothing that would leave the staging's inputs directory. */
 static bool plain_name(const char *name)
 {
     return name[0] != '\0' && strchr(name, '/') == NULL && strcmp(name, ".") != 0 &&
            strcmp(name, "..") != 0 && strlen(name) < NAME_MAX;
+}
+
+/* How many "../" lead NAME, a relative path whose other parts are plain names ending in a file
+   name; -1 when it is not one (absolute, an empty part, "." anywhere, ".." past its lead). */
+static int relative_climb(const char *name)
+{
+    if (name[0] == '/' || strlen(name) >= PATH_MAX / 2)
+        return -1;
+    int climb = 0;
+    size_t parts = 0;
+    for (const char *part = name;;) {
+        const char *end = strchr(part, '/');
+        size_t length = end != NULL ? (size_t)(end - part) : strlen(part);
+        bool up = length == 2 && part[0] == '.' && part[1] == '.';
+        if (length == 0 || length >= NAME_MAX || (length == 1 && part[0] == '.') ||
+            (up && parts > 0))
+            return -1;
+        climb += up;
+        parts += !up;
+        if (end == NULL)
+            break;
+        part = end + 1;
+    }
+    return parts > 0 && climb <= REPRODUCE_MAX_CLIMB ? climb : -1;
 }
 
 static bool sha256_text(const char *text)
@@ -32,7 +61,7 @@ static bool sha256_text(const char *text)
     return length == 64 && text[length] == '\0';
 }
 
-static int input_read(json_t *entry, size_t index, const char *file,
+static int input_read(json_t *entry, size_t index, const char *file, bool relative_names,
                       struct reproduce_input *input)
 {
     const char *name = json_string_value(json_object_get(entry, "name"));
@@ -41,9 +70,12 @@ static int input_read(json_t *entry, size_t index, const char *file,
     if (name == NULL)
         return error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: input %zu has no name",
                          file, index + 1);
-    if (!plain_name(name))
+    if (relative_names ? relative_climb(name) < 0 : !plain_name(name))
         return error_set(EXIT_CORRUPT_INPUT, "hostile provenance: %s: input %zu is not named by "
-                         "a plain file name: %s", file, index + 1, name);
+                         "%s: %s", file, index + 1,
+                         relative_names ? "a relative path (\"../\" only leading it)"
+                                        : "a plain file name",
+                         name);
     if (!json_is_integer(size) || json_integer_value(size) < 0)
         return error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: input %s has no size",
                          file, name);
@@ -57,7 +89,31 @@ static int input_read(json_t *entry, size_t index, const char *file,
     return EXIT_OK;
 }
 
-int reproduce_inputs_read(json_t *provenance, const char *file,
+static int name_order(const void *left, const void *right)
+{
+    return strcmp((*(const struct reproduce_input *const *)left)->name,
+                  (*(const struct reproduce_input *const *)right)->name);
+}
+
+/* An input recorded twice, found by sorting the names. */
+static int duplicates_check(const struct reproduce_outcome *outcome, const char *file)
+{
+    const struct reproduce_input **sorted = malloc((outcome->input_count + 1) * sizeof *sorted);
+    if (sorted == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    for (size_t index = 0; index < outcome->input_count; index++)
+        sorted[index] = &outcome->inputs[index];
+    qsort(sorted, outcome->input_count, sizeof *sorted, name_order);
+    int result = EXIT_OK;
+    for (size_t index = 1; result == EXIT_OK && index < outcome->input_count; index++)
+        if (strcmp(sorted[index - 1]->name, sorted[index]->name) == 0)
+            result = error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: input %s recorded "
+                               "twice", file, sorted[index]->name);
+    free(sorted);
+    return result;
+}
+
+int reproduce_inputs_read(json_t *provenance, const char *file, bool relative_names,
                           struct reproduce_outcome *outcome)
 {
     json_t *inputs = json_object_get(provenance, "inputs");
@@ -69,16 +125,12 @@ int reproduce_inputs_read(json_t *provenance, const char *file,
         return error_set(EXIT_OTHER, "out of memory");
     for (size_t index = 0; index < json_array_size(inputs); index++) {
         outcome->input_count = index + 1;
-        int result =
-            input_read(json_array_get(inputs, index), index, file, &outcome->inputs[index]);
+        int result = input_read(json_array_get(inputs, index), index, file, relative_names,
+                                &outcome->inputs[index]);
         if (result != EXIT_OK)
             return result;
-        for (size_t before = 0; before < index; before++)
-            if (strcmp(outcome->inputs[before].name, outcome->inputs[index].name) == 0)
-                return error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: input %s "
-                                 "recorded twice", file, outcome->inputs[index].name);
     }
-    return EXIT_OK;
+    return duplicates_check(outcome, file);
 }
 
 int reproduce_inputs_find(const struct reproduce_request *request,
@@ -123,6 +175,20 @@ bool reproduce_inputs_ready(const struct reproduce_request *request,
     return true;
 }
 
+/* The folders of LINK (DIRECTORY/NAME, NAME a relative name) below DIRECTORY, made. */
+static int folders_make(char *link, size_t directory_length)
+{
+    for (char *slash = strchr(link + directory_length + 1, '/'); slash != NULL;
+         slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        bool made = mkdir(link, 0700) == 0 || errno == EEXIST;
+        *slash = '/';
+        if (!made)
+            return error_set(EXIT_WRITE, "cannot write: %s: %s", link, strerror(errno));
+    }
+    return EXIT_OK;
+}
+
 static int input_link(const struct reproduce_input *input, const char *directory)
 {
     char target[PATH_MAX], link[PATH_MAX];
@@ -131,6 +197,9 @@ static int input_link(const struct reproduce_input *input, const char *directory
                          strerror(errno));
     if (snprintf(link, sizeof link, "%s/%s", directory, input->name) >= (int)sizeof link)
         return error_set(EXIT_WRITE, "cannot link input: %s: path too long", input->name);
+    int result = folders_make(link, strlen(directory));
+    if (result != EXIT_OK)
+        return result;
     if (symlink(target, link) != 0)
         return error_set(EXIT_WRITE, "cannot link input: %s: %s", link, strerror(errno));
     return EXIT_OK;
@@ -171,17 +240,39 @@ static int inputs_download(const struct reproduce_request *request,
     return result;
 }
 
-int reproduce_inputs_place(const struct reproduce_request *request,
-                           struct reproduce_outcome *outcome, const char *directory)
+/* DIRECTORY, or with relative names DIRECTORY/up/up/... as deep as the names climb, made. */
+static int base_make(const struct reproduce_request *request,
+                     const struct reproduce_outcome *outcome, const char *directory, char *base,
+                     size_t size)
 {
-    int result = EXIT_OK;
+    int climb = 0;
+    for (size_t index = 0; request->relative_names && index < outcome->input_count; index++) {
+        int climbed = relative_climb(outcome->inputs[index].name);
+        climb = climbed > climb ? climbed : climb;
+    }
+    size_t length = (size_t)snprintf(base, size, "%s", directory);
+    for (int level = 0; level < climb; level++) {
+        if (length + 3 >= size)
+            return error_set(EXIT_WRITE, "cannot write: %s: path too long", base);
+        length += (size_t)snprintf(base + length, size - length, "/up");
+        if (mkdir(base, 0700) != 0)
+            return error_set(EXIT_WRITE, "cannot write: %s: %s", base, strerror(errno));
+    }
+    return EXIT_OK;
+}
+
+int reproduce_inputs_place(const struct reproduce_request *request,
+                           struct reproduce_outcome *outcome, const char *directory, char *base,
+                           size_t size)
+{
+    int result = base_make(request, outcome, directory, base, size);
     bool missing = false;
     for (size_t index = 0; result == EXIT_OK && index < outcome->input_count; index++)
         if (outcome->inputs[index].state == REPRODUCE_INPUT_FOUND)
-            result = input_link(&outcome->inputs[index], directory);
+            result = input_link(&outcome->inputs[index], base);
         else
             missing = true;
     if (result == EXIT_OK && missing && request->download && request->dataset != NULL)
-        result = inputs_download(request, outcome, directory);
+        result = inputs_download(request, outcome, base);
     return result;
 }

@@ -350,3 +350,68 @@ CASES
     [ -z "$(ls -A "$BATS_TEST_TMPDIR/elsewhere")" ]
     nothing_left
 }
+
+# A spec in spec/ naming arrays beside it and above it, an image folder and its classes; packed
+# into data/ at 2009-02-13T23:31:30Z.
+packed() {
+    mkdir -p spec/pictures/cat spec/pictures/dog shared
+    $PYTHON - <<'PY'
+import numpy
+from PIL import Image
+numpy.save("spec/x.npy", numpy.arange(12, dtype="<f4").reshape(6, 2))
+numpy.save("shared/y.npy", numpy.arange(6, dtype="u1"))
+for index, folder in enumerate(["cat", "cat", "dog", "dog", "dog", "cat"]):
+    Image.new("RGB", (5, 4), (index * 40, 10, 200)).save(f"spec/pictures/{folder}/{index}.png")
+PY
+    cat > spec/toy.yaml <<'YAML'
+name: toy
+splits:
+  train: {examples: 4}
+  test: {examples: 2, comment: held out}
+sources:
+  features: {from: [x.npy]}
+  targets: {from: [../shared/y.npy]}
+  images: {from: [{images: pictures}]}
+  classes: {from: [{classes: pictures}]}
+YAML
+    SOURCE_DATE_EPOCH=1234567890 fuel pack spec/toy.yaml -o data -r packed -q
+}
+
+@test "a packed file: the spec and what it names found by sha256, reproduced byte for byte" {
+    file=$(packed)
+    [ "$file" = data/packed.hdf5 ]
+    run --separate-stderr fuel reproduce "$file" -d spec
+    [ "$status" -eq 0 ] || { echo "$stderr"; false; }
+    [ "$output" = "reproduced byte for byte: $file" ]
+    nothing_left
+    # Moved elsewhere, the inputs are found again under -d.
+    mkdir -p elsewhere/spec elsewhere/shared
+    mv spec/pictures spec/x.npy spec/toy.yaml elsewhere/spec/
+    mv shared/y.npy elsewhere/shared/
+    run --separate-stderr fuel reproduce "$file" -d elsewhere/spec
+    [ "$status" -eq 0 ] || { echo "$stderr"; false; }
+    # A changed image: exit 1 naming it.
+    $PYTHON -c 'from PIL import Image; Image.new("RGB", (5, 4), (1, 2, 3)).save("elsewhere/spec/pictures/dog/3.png")'
+    run --separate-stderr fuel reproduce "$file" -d elsewhere/spec
+    [ "$status" -eq 1 ]
+    [[ "${stderr_lines[0]}" == "fuel-reproduce: input changed since the conversion: elsewhere/spec/pictures/dog/3.png: "* ]]
+    nothing_left
+}
+
+@test "a packed file: names that climb past their lead or are absolute are refused, exit 4" {
+    file=$(packed)
+    provenance_edit "$file" data/climb.hdf5 'p["inputs"][1]["name"] = "pictures/../../../escaped"'
+    run --separate-stderr fuel reproduce data/climb.hdf5 -d spec
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-reproduce: hostile provenance: data/climb.hdf5: input 2 is not named by a relative path (\"../\" only leading it): pictures/../../../escaped" ]
+    provenance_edit "$file" data/absolute.hdf5 'p["inputs"][2]["name"] = "/etc/passwd"'
+    run --separate-stderr fuel reproduce data/absolute.hdf5 -d spec
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-reproduce: hostile provenance: data/absolute.hdf5: input 3 is not named by a relative path (\"../\" only leading it): /etc/passwd" ]
+    provenance_edit "$file" data/nospec.hdf5 'p["inputs"][0]["name"] = "other.yaml"'
+    run --separate-stderr fuel reproduce data/nospec.hdf5 -d spec
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-reproduce: malformed provenance: data/nospec.hdf5: a packed file records its spec's text and the spec as its first input" ]
+    [ ! -e escaped ]
+    nothing_left
+}
