@@ -69,6 +69,19 @@ PY
     [ "$output" = "reproduced byte for byte: $file" ]
 }
 
+@test "the catalogue's and ImageNet's datasets from their fixture raw files, byte for byte too" {
+    for words in adult "caltech101_silhouettes 16" "caltech101_silhouettes 28" "celeba 64" \
+        "celeba aligned_cropped" dogs_vs_cats ilsvrc2012 ilsvrc2010; do
+        rm -rf fixture raw data
+        # shellcheck disable=SC2086
+        file=$(pipeline $words)
+        run --separate-stderr fuel reproduce "$file" -d raw
+        [ "$status" -eq 0 ] || { echo "$words: $stderr"; false; }
+        [ "$output" = "reproduced byte for byte: $file" ]
+        nothing_left
+    done
+}
+
 @test "the inputs are found by sha256: beside the file, in the data path, under other names" {
     file=$(pipeline mnist)
     cp raw/* data/
