@@ -141,7 +141,10 @@ static int convert_help(const struct command_run *run)
     if (choice->name == NULL) {
         command_help(run);
         int result = datasets_print(choice);
-        printf("\n'%s DATASET -h' lists a dataset's inputs and options.\n", run->program);
+        printf("\n'%s DATASET -h' lists a dataset's inputs and options.\n"
+               "Python Fuel 0.2's youtube_audio is out of scope: its raw files come from YouTube\n"
+               "itself, through youtube-dl, not from a published archive.\n",
+               run->program);
         return result;
     }
     const char *separator = "";

@@ -263,6 +263,8 @@ print(f["features"].shape, [(r["split"].decode(), r["start"], r["stop"]) for r i
     run fuel-convert -h
     [ "$status" -eq 0 ]
     [[ "$output" == *"mnist"*"fashion_mnist"* ]]
+    [ "${lines[-2]}" = "Python Fuel 0.2's youtube_audio is out of scope: its raw files come from YouTube" ]
+    [ "${lines[-1]}" = "itself, through youtube-dl, not from a published archive." ]
     run fuel-convert mnist -h
     [ "$status" -eq 0 ]
     [[ "$output" == *"train-images-idx3-ubyte.gz"* ]]
