@@ -46,10 +46,21 @@ int image_axes_find(const struct example_source *source, const char *forms,
         return not_an_image(source, forms, why);
     if (!source->variable && axes->channel >= 0) {
         uint64_t channels = source->fixed.shape[axes->channel + 1];
-        if (channels != 1 && channels != 3)
-            return not_an_image(source, forms, "neither 1 nor 3 channels");
+        if (channels != 1 && channels != 3 && channels != 4)
+            return not_an_image(source, forms, "neither 1, 3 nor 4 (CMYK) channels");
     }
     return EXIT_OK;
+}
+
+/* PIL's cmyk2rgb: each channel (255 - k) - c * (255 - k) / 255, divided as its MULDIV255. */
+static void cmyk_pixel_to_rgb(const uint8_t *cmyk, uint8_t *rgb)
+{
+    int remaining = 255 - cmyk[3];
+    for (int channel = 0; channel < 3; channel++) {
+        int product = cmyk[channel] * remaining + 128;
+        int value = remaining - (((product >> 8) + product) >> 8);
+        rgb[channel] = (uint8_t)(value < 0 ? 0 : value);
+    }
 }
 
 static int image_reserve(struct image *image, uint64_t height, uint64_t width, uint64_t channels)
@@ -75,11 +86,14 @@ static int image_reserve(struct image *image, uint64_t height, uint64_t width, u
     return EXIT_OK;
 }
 
+/* An example of 4 channels holds a CMYK JPEG's pixels as PIL decodes them (Dogs vs Cats stores
+   them so): they become RGB as PIL's convert("RGB") makes them. */
 int image_from_example(const void *data, struct numeric_type type, const uint64_t *shape,
                        int rank, const struct image_axes *axes, struct image *image)
 {
     uint64_t channels = axes->channel >= 0 ? shape[axes->channel] : 1;
-    int result = image_reserve(image, shape[axes->height], shape[axes->width], channels);
+    int result = image_reserve(image, shape[axes->height], shape[axes->width],
+                               channels == 4 ? 3 : channels);
     if (result != EXIT_OK)
         return result;
     /* C-order strides of the example's axes, whatever their order. */
@@ -92,8 +106,14 @@ int image_from_example(const void *data, struct numeric_type type, const uint64_
     for (uint64_t y = 0; y < image->height; y++)
         for (uint64_t x = 0; x < image->width; x++) {
             uint64_t base = y * stride[axes->height] + x * stride[axes->width];
+            uint8_t pixel[4];
             for (uint64_t channel = 0; channel < channels; channel++)
-                *out++ = element_pixel(data, base + channel * channel_stride, type);
+                pixel[channel] = element_pixel(data, base + channel * channel_stride, type);
+            if (channels == 4)
+                cmyk_pixel_to_rgb(pixel, out);
+            else
+                memcpy(out, pixel, channels);
+            out += channels == 4 ? 3 : channels;
         }
     return EXIT_OK;
 }
@@ -109,17 +129,10 @@ const char *image_encoded_extension(const void *bytes, size_t size)
     return NULL;
 }
 
-/* PIL's cmyk2rgb: each channel (255 - k) - c * (255 - k) / 255, divided as its MULDIV255. */
 static void cmyk_to_rgb(const uint8_t *cmyk, uint8_t *rgb, size_t pixels)
 {
-    for (size_t pixel = 0; pixel < pixels; pixel++) {
-        int remaining = 255 - cmyk[4 * pixel + 3];
-        for (int channel = 0; channel < 3; channel++) {
-            int product = cmyk[4 * pixel + channel] * remaining + 128;
-            int value = remaining - (((product >> 8) + product) >> 8);
-            rgb[3 * pixel + channel] = (uint8_t)(value < 0 ? 0 : value);
-        }
-    }
+    for (size_t pixel = 0; pixel < pixels; pixel++)
+        cmyk_pixel_to_rgb(cmyk + 4 * pixel, rgb + 3 * pixel);
 }
 
 static int jpeg_to_image(const void *bytes, size_t size, const char *name, struct image *image)

@@ -23,11 +23,12 @@ struct image {
 
 /* Finds the image axes of SOURCE's examples from their labels. EXIT_USAGE naming the source and
    FORMS (the export forms that can hold it; NULL: none named) when the labels are not
-   (channel,) height, width or a fixed source's channel count is not 1 or 3. */
+   (channel,) height, width or a fixed source's channel count is not 1, 3 or 4 (CMYK). */
 int image_axes_find(const struct example_source *source, const char *forms,
                     struct image_axes *axes);
 
-/* Converts one example (DATA of SHAPE[0..RANK) elements of TYPE) into IMAGE. */
+/* Converts one example (DATA of SHAPE[0..RANK) elements of TYPE) into IMAGE: 1 channel gray, 3
+   RGB, 4 CMYK turned to RGB as PIL's convert("RGB") does. */
 int image_from_example(const void *data, struct numeric_type type, const uint64_t *shape,
                        int rank, const struct image_axes *axes, struct image *image);
 

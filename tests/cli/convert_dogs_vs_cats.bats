@@ -79,6 +79,41 @@ assert shapes[:, 1:].max() == 500 and shapes[:, 1:].min() >= 180, shapes' "$BATS
     fuel-info --check "$BATS_TEST_TMPDIR/threads1.hdf5"
 }
 
+@test "CMYK members: stored with 4 channels as Fuel stores them, exported as PIL's RGB of them" {
+    remake train cmyk=train/cat.1.jpg
+    convert -q
+    [ "$status" -eq 0 ]
+    run fuel export "$OUT/dogs_vs_cats.hdf5" --to image-list --data image_features -o "$BATS_TEST_TMPDIR/list"
+    [ "$status" -eq 0 ]
+    $PYTHON - "$OUT/dogs_vs_cats.hdf5" "$BATS_TEST_TMPDIR/list" "$WORK" <<'PY'
+import io, sys, zipfile, h5py, numpy
+from PIL import Image
+handle, folder, raw = h5py.File(sys.argv[1], "r"), sys.argv[2], sys.argv[3]
+shapes, features = handle["image_features_shapes"][:], handle["image_features"]
+members = {}
+for split in ("train", "test1"):
+    with zipfile.ZipFile(f"{raw}/dogs_vs_cats.{split}.zip") as archive:
+        for name in archive.namelist()[1:]:
+            image = Image.open(io.BytesIO(archive.read(name)))
+            if image.mode == "CMYK":
+                members[name] = image
+assert sorted(members) == ["test1/5.jpg", "train/cat.1.jpg"], sorted(members)
+rows = [line.split()[0] for split in ("train", "test")
+        for line in open(f"{folder}/dogs_vs_cats_{split}.txt")]
+cmyk = [row for row in range(len(shapes)) if shapes[row][0] == 4]
+assert len(cmyk) == 2, shapes
+for row in cmyk:
+    stored = features[row].reshape(shapes[row])
+    # Fuel's numpy.array(Image.open(member)): the member whose CMYK pixels these are.
+    source = [image for image in members.values()
+              if numpy.array_equal(numpy.asarray(image).transpose(2, 0, 1), stored)]
+    assert len(source) == 1, row
+    exported = numpy.asarray(Image.open(f"{folder}/{rows[row]}"))
+    assert exported.shape[2] == 3
+    assert numpy.array_equal(exported, numpy.asarray(source[0].convert("RGB"))), row
+PY
+}
+
 @test "a training archive without a directory entry: every image kept and shuffled" {
     remake train drop=train/
     convert

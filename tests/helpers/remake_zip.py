@@ -7,6 +7,7 @@ Operations, applied in order to the list of SOURCE's entries (directories includ
   replace=NAME:FILE   the contents of member NAME become those of FILE
   add=NAME:FILE       append a member NAME holding FILE's contents
   grey=NAME           member NAME re-encoded by PIL as a grayscale JPEG
+  cmyk=NAME           member NAME re-encoded by PIL as a CMYK JPEG (Adobe's inverted bytes)
   resize=NAME:WxH     member NAME re-encoded by PIL at W x H pixels
   truncate=NAME       member NAME's JPEG cut in the middle of its entropy-coded data (PIL raises)
   directory-reversed  the central directory lists the entries in reverse order of their data
@@ -41,6 +42,7 @@ def apply(entries, operation):
     changes = {
         'replace': lambda data: open(value, 'rb').read(),
         'grey': lambda data: reencoded(data, lambda image: image.convert('L')),
+        'cmyk': lambda data: reencoded(data, lambda image: image.convert('CMYK')),
         'resize': lambda data: reencoded(data, lambda image: image.resize(
             tuple(int(side) for side in value.split('x')), Image.BILINEAR)),
         'truncate': truncated,
