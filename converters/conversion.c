@@ -134,7 +134,8 @@ static int write_published(const struct conversion_filler *filler,
     struct provenance *provenance = NULL;
     struct h5py_writer *writer = NULL;
     result = provenance_begin_named(&provenance, record->typed->argc, record->typed->argv,
-                                    record->inputs, record->input_names, record->input_count);
+                                    record->inputs, record->input_names, record->input_count,
+                                    record->raw_files);
     if (result == EXIT_OK)
         result = h5py_writer_create(&writer, publication.temporary_path);
     if (result == EXIT_OK)
@@ -180,7 +181,7 @@ int conversion_run(const struct conversion_request *request, char *path, size_t 
     struct conversion_record record = {inputs.list,          NULL,
                                        inputs.count,         "fixture",
                                        request->fixture_note, request->typed,
-                                       arguments.notes};
+                                       arguments.notes,      true};
     result = write_published(&filler, &record, request->output_directory, name, path, size);
     json_decref(arguments.notes);
     return result;
@@ -198,6 +199,7 @@ int conversion_write_fixture(const struct conversion_filler *filler, const char 
                              const char *name, const struct typed_command *typed, char *path,
                              size_t size)
 {
-    struct conversion_record record = {inputs, NULL, input_count, "fixture", note, typed, NULL};
+    struct conversion_record record = {inputs, NULL,  input_count, "fixture",
+                                       note,   typed, NULL,        false};
     return write_published(filler, &record, directory, name, path, size);
 }

@@ -66,6 +66,7 @@ struct conversion_record {
     json_t *note;
     const struct typed_command *typed; /* the command line the file records */
     json_t *notes; /* the converter's notes, last in the provenance under "conversion"; NULL */
+    bool raw_files; /* the inputs are a dataset's raw files: their md5 recorded too */
 };
 
 /* As conversion_run, the writer filled by FILLER into DIRECTORY/NAME with RECORD's provenance

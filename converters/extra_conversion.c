@@ -122,7 +122,7 @@ static int tag_file(const char *path, char *output, const struct typed_command *
     int result = command != NULL ? input_list(output, inputs, &count)
                                  : error_set(EXIT_OTHER, "cannot tag %s: out of memory", path);
     if (result == EXIT_OK)
-        result = provenance_begin(&provenance, typed->argc, typed->argv, inputs, count);
+        result = provenance_begin(&provenance, typed->argc, typed->argv, inputs, count, true);
     if (result == EXIT_OK) {
         json = provenance_finish(provenance);
         result = json != NULL ? EXIT_OK : error_code();

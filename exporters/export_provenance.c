@@ -26,7 +26,8 @@ int export_provenance_begin(struct export_provenance **provenance,
     if (made->input_provenance == NULL)
         made->input_provenance = json_null();
     const char *inputs[] = {request->input_path};
-    int result = provenance_begin(&made->hashing, request->argc, request->argv, inputs, 1);
+    int result = provenance_begin(&made->hashing, request->argc, request->argv, inputs, 1,
+                                  false);
     if (result != EXIT_OK) {
         export_provenance_free(made);
         return result;

@@ -118,24 +118,27 @@ static int read_tail(int descriptor, const char *path, struct file_digests *dige
     return EXIT_OK;
 }
 
-int hash_file_digests(const char *path, struct file_digests *digests)
+int hash_file_digests(const char *path, bool md5, struct file_digests *digests)
 {
     *digests = (struct file_digests){0};
     int descriptor = open(path, O_RDONLY | O_CLOEXEC);
     if (descriptor < 0)
         return error_set(EXIT_MISSING_INPUT, "cannot open: %s: %s", path, strerror(errno));
+    /* hashes[0] the SHA-256, hashes[1] the MD5 when asked for. */
     struct hash *hashes[2] = {NULL, NULL};
-    int result = hash_begin(&hashes[0], HASH_MD5);
+    size_t count = md5 ? 2 : 1;
+    int result = hash_begin(&hashes[0], HASH_SHA256);
+    if (result == EXIT_OK && md5)
+        result = hash_begin(&hashes[1], HASH_MD5);
     if (result == EXIT_OK)
-        result = hash_begin(&hashes[1], HASH_SHA256);
-    if (result == EXIT_OK)
-        result = hash_descriptor(descriptor, path, hashes, 2, &digests->size, digests->head,
+        result = hash_descriptor(descriptor, path, hashes, count, &digests->size, digests->head,
                                  sizeof digests->head, &digests->head_length);
     if (result == EXIT_OK)
         result = read_tail(descriptor, path, digests);
     if (result == EXIT_OK) {
-        hash_finish(hashes[0], digests->md5);
-        hash_finish(hashes[1], digests->sha256);
+        hash_finish(hashes[0], digests->sha256);
+        if (md5)
+            hash_finish(hashes[1], digests->md5);
     } else {
         hash_discard(hashes[0]);
         hash_discard(hashes[1]);

@@ -2,6 +2,7 @@
 #ifndef FUEL_HASH_H
 #define FUEL_HASH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,7 +30,7 @@ int hash_file(const char *path, enum hash_algorithm algorithm, char hex[HASH_HEX
 /* How many of a file's last bytes hash_file_digests keeps (where a zip's comment ends). */
 #define HASH_TAIL_BYTES 128
 
-/* A file's size, MD5 and SHA-256, and its first and last bytes. */
+/* A file's size, MD5 (when asked for) and SHA-256, and its first and last bytes. */
 struct file_digests {
     uint64_t size;
     char md5[HASH_HEX_SIZE];
@@ -40,8 +41,9 @@ struct file_digests {
     size_t tail_length;
 };
 
-/* Both digests of the file at PATH in one read. Errors as hash_file's. */
-int hash_file_digests(const char *path, struct file_digests *digests);
+/* The SHA-256 (and with MD5 the MD5, else md5 is empty) of the file at PATH in one read, its
+   first and last bytes. Errors as hash_file's. */
+int hash_file_digests(const char *path, bool md5, struct file_digests *digests);
 
 /* The algorithm whose hex digest has LENGTH characters (32: md5, 64: sha256); -1 otherwise. */
 int hash_algorithm_for_length(size_t length);

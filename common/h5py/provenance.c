@@ -31,6 +31,7 @@ struct provenance {
     json_t *argv;
     struct input_digest *inputs;
     size_t input_count;
+    bool raw_files; /* md5 too */
     pthread_t thread;
     atomic_bool cancelled;
     int result;
@@ -55,7 +56,7 @@ static void *hash_inputs(void *argument)
         if (atomic_load(&provenance->cancelled))
             break;
         struct input_digest *input = &provenance->inputs[index];
-        provenance->result = hash_file_digests(input->path, &input->digests);
+        provenance->result = hash_file_digests(input->path, provenance->raw_files, &input->digests);
         input->fixture = fixture_marker_found(input->digests.head, input->digests.head_length,
                                               input->digests.tail, input->digests.tail_length);
         if (provenance->result != EXIT_OK) {
@@ -91,18 +92,20 @@ static int copy_arguments(struct provenance *provenance, int argc, char *const *
 }
 
 int provenance_begin(struct provenance **provenance, int argc, char *const *argv,
-                     const char *const *input_paths, size_t input_count)
+                     const char *const *input_paths, size_t input_count, bool raw_files)
 {
-    return provenance_begin_named(provenance, argc, argv, input_paths, NULL, input_count);
+    return provenance_begin_named(provenance, argc, argv, input_paths, NULL, input_count,
+                                  raw_files);
 }
 
 int provenance_begin_named(struct provenance **provenance, int argc, char *const *argv,
                            const char *const *input_paths, const char *const *names,
-                           size_t input_count)
+                           size_t input_count, bool raw_files)
 {
     *provenance = calloc(1, sizeof **provenance);
     if (*provenance == NULL)
         return error_set(EXIT_OTHER, "cannot record provenance: out of memory");
+    (*provenance)->raw_files = raw_files;
     atomic_init(&(*provenance)->cancelled, false);
     if (copy_arguments(*provenance, argc, argv, input_paths, names, input_count) < 0) {
         provenance_free(*provenance);
@@ -129,7 +132,8 @@ static json_t *inputs_json(const struct provenance *provenance)
                                                                            : basename(input->path)));
         json_object_set_new(entry, "size", json_integer((json_int_t)input->digests.size));
         json_object_set_new(entry, "sha256", json_string(input->digests.sha256));
-        json_object_set_new(entry, "md5", json_string(input->digests.md5));
+        if (provenance->raw_files)
+            json_object_set_new(entry, "md5", json_string(input->digests.md5));
         if (input->fixture)
             json_object_set_new(entry, "origin", json_string(PROVENANCE_FIXTURE_ORIGIN));
         json_array_append_new(inputs, entry);

@@ -1,10 +1,12 @@
-/* The fuel_provenance JSON: tool, argv, inputs with size, sha256 and md5 (and their origin when
-   they carry the mark of fuel fixture --raw), library versions, created. */
+/* The fuel_provenance JSON: tool, argv, inputs with size, sha256, for raw files md5 (the digest
+   publishers give) and their origin when they carry the mark of fuel fixture --raw, library
+   versions, created. */
 #ifndef FUEL_PROVENANCE_H
 #define FUEL_PROVENANCE_H
 
 #include "common/base/typed_command.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct provenance;
@@ -12,15 +14,16 @@ struct provenance;
 /* The "origin" of an input that carries the mark of fuel fixture --raw (fixture_marker.h). */
 #define PROVENANCE_FIXTURE_ORIGIN "fuel fixture --raw"
 
-/* Starts hashing the input files (in a background thread, so conversion runs meanwhile). */
+/* Starts hashing the input files (in a background thread, so conversion runs meanwhile); with
+   RAW_FILES (a dataset's raw files, which their publishers list by md5) their md5 too. */
 int provenance_begin(struct provenance **provenance, int argc, char *const *argv,
-                     const char *const *input_paths, size_t input_count);
+                     const char *const *input_paths, size_t input_count, bool raw_files);
 
 /* As provenance_begin, each input recorded under NAMES[i] instead of its file name (NAMES NULL:
    the file names). */
 int provenance_begin_named(struct provenance **provenance, int argc, char *const *argv,
                            const char *const *input_paths, const char *const *names,
-                           size_t input_count);
+                           size_t input_count, bool raw_files);
 
 /* Waits for the hashes and returns the JSON text (caller frees); NULL with error_set on failure. */
 char *provenance_finish(struct provenance *provenance);

@@ -81,7 +81,7 @@ static void fixtures_write_the_record_files(void **state)
         for (size_t file = 0; file < dataset->file_count; file++) {
             struct file_digests digests;
             snprintf(path, sizeof path, "%s/%s", directory, dataset->files[file].name);
-            assert_int_equal(hash_file_digests(path, &digests), EXIT_OK);
+            assert_int_equal(hash_file_digests(path, true, &digests), EXIT_OK);
             if (!mark_impossible(dataset->files[file].name) &&
                 !fixture_marker_found(digests.head, digests.head_length, digests.tail,
                                       digests.tail_length))

@@ -99,7 +99,7 @@ static void test_file_digests(void **state)
     close(descriptor);
     free(block);
     struct file_digests digests;
-    assert_int_equal(hash_file_digests(path, &digests), EXIT_OK);
+    assert_int_equal(hash_file_digests(path, true, &digests), EXIT_OK);
     assert_int_equal(digests.size, 2000000);
     char md5[HASH_HEX_SIZE], sha256[HASH_HEX_SIZE];
     uint64_t size;
@@ -111,14 +111,21 @@ static void test_file_digests(void **state)
     assert_int_equal(digests.head[0], 'b');
     assert_int_equal(digests.head[HASH_HEAD_BYTES - 1], 'a');
     assert_int_equal(truncate(path, 3), 0);
-    assert_int_equal(hash_file_digests(path, &digests), EXIT_OK);
+    assert_int_equal(hash_file_digests(path, true, &digests), EXIT_OK);
     assert_int_equal(digests.head_length, 3);
     assert_memory_equal(digests.head, "baa", 3);
     assert_string_equal(digests.md5, "8cdcda79a8dc66aa6c711c9a000b0ac0");
     assert_string_equal(digests.sha256,
                         "665edae6d52666d13e3573cc42f6799ca415b87312c3bd0fa37ea44e0de1fe64");
+    /* Without md5, the same SHA-256, first and last bytes, and no md5. */
+    assert_int_equal(hash_file_digests(path, false, &digests), EXIT_OK);
+    assert_string_equal(digests.md5, "");
+    assert_string_equal(digests.sha256,
+                        "665edae6d52666d13e3573cc42f6799ca415b87312c3bd0fa37ea44e0de1fe64");
+    assert_int_equal(digests.tail_length, 3);
+    assert_memory_equal(digests.tail, "baa", 3);
     unlink(path);
-    assert_int_equal(hash_file_digests(path, &digests), EXIT_MISSING_INPUT);
+    assert_int_equal(hash_file_digests(path, true, &digests), EXIT_MISSING_INPUT);
 }
 
 static void test_missing_file(void **state)

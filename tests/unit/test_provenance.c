@@ -49,7 +49,7 @@ static char *provenance_of(const char *const *paths, size_t count)
 {
     char *argv[] = {"fuel-convert", "mnist", "-d", "raw dir", NULL};
     struct provenance *provenance;
-    assert_int_equal(provenance_begin(&provenance, 4, argv, paths, count), EXIT_OK);
+    assert_int_equal(provenance_begin(&provenance, 4, argv, paths, count, true), EXIT_OK);
     return provenance_finish(provenance);
 }
 
@@ -188,13 +188,32 @@ static void test_missing_input(void **state)
     assert_non_null(strstr(error_message(), "No such file or directory"));
 }
 
+/* Inputs that are no dataset's raw files (an exported file, a packed array) get no md5. */
+static void test_no_md5_but_for_raw_files(void **state)
+{
+    (void)state;
+    const char *paths[] = {abc_path};
+    char *argv[] = {"fuel-export", NULL};
+    struct provenance *provenance;
+    assert_int_equal(provenance_begin(&provenance, 1, argv, paths, 1, false), EXIT_OK);
+    char *text = provenance_finish(provenance);
+    json_t *root = json_loads(text, 0, NULL);
+    json_t *abc = json_array_get(json_object_get(root, "inputs"), 0);
+    const char *input_keys[] = {"name", "size", "sha256"};
+    assert_keys(abc, input_keys, 3);
+    assert_string_equal(json_string_value(json_object_get(abc, "sha256")),
+                        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    json_decref(root);
+    free(text);
+}
+
 static void test_discard(void **state)
 {
     (void)state;
     const char *paths[] = {abc_path, empty_path};
     char *argv[] = {"fuel-convert", NULL};
     struct provenance *provenance;
-    assert_int_equal(provenance_begin(&provenance, 1, argv, paths, 2), EXIT_OK);
+    assert_int_equal(provenance_begin(&provenance, 1, argv, paths, 2, true), EXIT_OK);
     provenance_discard(provenance);
     provenance_discard(NULL);
 }
@@ -282,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_fixture_origin),
         cmocka_unit_test(test_no_inputs),
         cmocka_unit_test(test_missing_input),
+        cmocka_unit_test(test_no_md5_but_for_raw_files),
         cmocka_unit_test(test_discard),
         cmocka_unit_test(test_created_now_without_epoch),
         cmocka_unit_test(test_created_read_back),
