@@ -23,7 +23,9 @@
 struct input_digest {
     char *path;
     char *name; /* NULL: the path's file name */
-    struct file_digests digests;
+    uint64_t size;
+    char sha256[HASH_HEX_SIZE];
+    char md5[HASH_HEX_SIZE]; /* empty unless raw_files */
     bool fixture; /* the file carries the mark of fuel fixture --raw */
 };
 
@@ -56,9 +58,13 @@ static void *hash_inputs(void *argument)
         if (atomic_load(&provenance->cancelled))
             break;
         struct input_digest *input = &provenance->inputs[index];
-        provenance->result = hash_file_digests(input->path, provenance->raw_files, &input->digests);
-        input->fixture = fixture_marker_found(input->digests.head, input->digests.head_length,
-                                              input->digests.tail, input->digests.tail_length);
+        struct file_digests digests;
+        provenance->result = hash_file_digests(input->path, provenance->raw_files, &digests);
+        input->size = digests.size;
+        memcpy(input->sha256, digests.sha256, sizeof input->sha256);
+        memcpy(input->md5, digests.md5, sizeof input->md5);
+        input->fixture = fixture_marker_found(digests.head, digests.head_length, digests.tail,
+                                              digests.tail_length);
         if (provenance->result != EXIT_OK) {
             snprintf(provenance->message, sizeof provenance->message, "%s", error_message());
             break;
@@ -130,10 +136,10 @@ static json_t *inputs_json(const struct provenance *provenance)
         json_t *entry = json_object();
         json_object_set_new(entry, "name", json_string(input->name != NULL ? input->name
                                                                            : basename(input->path)));
-        json_object_set_new(entry, "size", json_integer((json_int_t)input->digests.size));
-        json_object_set_new(entry, "sha256", json_string(input->digests.sha256));
+        json_object_set_new(entry, "size", json_integer((json_int_t)input->size));
+        json_object_set_new(entry, "sha256", json_string(input->sha256));
         if (provenance->raw_files)
-            json_object_set_new(entry, "md5", json_string(input->digests.md5));
+            json_object_set_new(entry, "md5", json_string(input->md5));
         if (input->fixture)
             json_object_set_new(entry, "origin", json_string(PROVENANCE_FIXTURE_ORIGIN));
         json_array_append_new(inputs, entry);
