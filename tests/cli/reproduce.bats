@@ -367,12 +367,12 @@ CASES
 # A spec in spec/ naming arrays beside it and above it, an image folder and its classes; packed
 # into data/ at 2009-02-13T23:31:30Z.
 packed() {
-    mkdir -p spec/pictures/cat spec/pictures/dog shared
+    mkdir -p spec/pictures/cat spec/pictures/dog arrays
     $PYTHON - <<'PY'
 import numpy
 from PIL import Image
 numpy.save("spec/x.npy", numpy.arange(12, dtype="<f4").reshape(6, 2))
-numpy.save("shared/y.npy", numpy.arange(6, dtype="u1"))
+numpy.save("arrays/y.npy", numpy.arange(6, dtype="u1"))
 for index, folder in enumerate(["cat", "cat", "dog", "dog", "dog", "cat"]):
     Image.new("RGB", (5, 4), (index * 40, 10, 200)).save(f"spec/pictures/{folder}/{index}.png")
 PY
@@ -383,7 +383,7 @@ splits:
   test: {examples: 2, comment: held out}
 sources:
   features: {from: [x.npy]}
-  targets: {from: [../shared/y.npy]}
+  targets: {from: [../arrays/y.npy]}
   images: {from: [{images: pictures}]}
   classes: {from: [{classes: pictures}]}
 YAML
@@ -398,9 +398,9 @@ YAML
     [ "$output" = "reproduced byte for byte: $file" ]
     nothing_left
     # Moved elsewhere, the inputs are found again under -d.
-    mkdir -p elsewhere/spec elsewhere/shared
+    mkdir -p elsewhere/spec elsewhere/arrays
     mv spec/pictures spec/x.npy spec/toy.yaml elsewhere/spec/
-    mv shared/y.npy elsewhere/shared/
+    mv arrays/y.npy elsewhere/arrays/
     run --separate-stderr fuel reproduce "$file" -d elsewhere/spec
     [ "$status" -eq 0 ] || { echo "$stderr"; false; }
     # A changed image: exit 1 naming it.
