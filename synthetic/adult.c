@@ -1,6 +1,8 @@
 /* Adult raw fixture: adult.data and adult.test as UCI writes them: rows of the 14 attributes and
    the label separated by ", ", rows with missing values ('?', which converters drop) between them,
-   adult.test's "|1x3 Cross validator" first line and labels ending in '.', a blank last line. The
+   adult.test's labels ending in '.' and a blank last line. The mark of fuel fixture --raw takes the
+   place of a line Python Fuel drops, as a '|' comment line (C4.5's, which fuel's reader skips):
+   adult.test's first ("|1x3 Cross validator" in the real file), adult.data's last (blank). The
    first 41 training rows go through every value of each categorical column, so from 41 training
    examples on the features have all 104 columns; test rows only take values training rows have,
    never Holand-Netherlands (as in the real files, where it occurs once, in adult.data). */
@@ -8,6 +10,7 @@
 #include "downloaders/adult.h"
 
 #include "common/base/error.h"
+#include "common/formats/fixture_marker.h"
 #include "common/base/random.h"
 
 #include <stdbool.h>
@@ -139,7 +142,7 @@ static int split_write(const struct fixture_request *request, const char *direct
     if (file == NULL)
         return error_set(EXIT_WRITE, "cannot write: %s: %s", path, error_system_reason());
     if (split == 1)
-        fputs("|1x3 Cross validator\n", file);
+        fputs("|" FIXTURE_MARKER "\n", file);
     struct random_state missing;
     random_seed(&missing, request->seed, 2 + split);
     for (uint64_t row = 0; row < request->examples[split]; row++) {
@@ -149,7 +152,7 @@ static int split_write(const struct fixture_request *request, const char *direct
         if (random_below(&missing, 8) == 0)
             missing_write(file, &example, split, random_below(&missing, 3));
     }
-    fputc('\n', file);
+    fputs(split == 1 ? "\n" : "|" FIXTURE_MARKER "\n", file);
     int failed = ferror(file);
     if (fclose(file) != 0 || failed)
         return error_set(EXIT_WRITE, "cannot write: %s: %s", path, error_system_reason());

@@ -49,5 +49,9 @@ bool fixture_marker_found(const unsigned char *head, size_t length, const unsign
     if (length >= 4 && memcmp(head, "PK\3\4", 4) == 0)
         return zip_comment_is_mark(tail, tail_length);
     size_t window = length < 128 ? length : 128, mark = strlen(FIXTURE_MARKER);
-    return window >= mark && memmem(head, window, FIXTURE_MARKER, mark) != NULL;
+    static const char last_line[] = "|" FIXTURE_MARKER "\n";
+    size_t line = sizeof last_line - 1;
+    return (window >= mark && memmem(head, window, FIXTURE_MARKER, mark) != NULL) ||
+           (tail_length >= line && memcmp(tail + tail_length - line, last_line, line) == 0 &&
+            (tail_length == line || tail[tail_length - line - 1] == '\n'));
 }

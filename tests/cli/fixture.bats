@@ -219,9 +219,7 @@ def check(path, directory, origin):
         data = open(os.path.join(directory, entry["name"]), "rb").read()
         assert entry["md5"] == hashlib.md5(data).hexdigest(), entry
         assert entry["sha256"] == hashlib.sha256(data).hexdigest(), entry
-        # Adult's rows cannot carry the mark (no line of them is skipped by Python Fuel).
-        unmarked = entry["name"] in ("adult.data", "adult.test")
-        assert entry.get("origin") == (None if unmarked else origin), entry
+        assert entry.get("origin") == origin, entry
         assert list(entry)[:4] == ["name", "size", "sha256", "md5"], entry
 check(sys.argv[1], sys.argv[2], sys.argv[3])
 PY

@@ -83,6 +83,26 @@ static size_t zip_end(unsigned char *tail, const char *comment)
     return 22 + length;
 }
 
+/* Adult's mark: a last line "|MARK" (Python Fuel drops adult.data's last line). */
+static void last_lines(void **state)
+{
+    (void)state;
+    const char *head = "39, State-gov, 77516\n";
+    const char *tail = "0, 40, United-States, <=50K\n|" FIXTURE_MARKER "\n";
+    const unsigned char *bytes = (const unsigned char *)tail;
+    size_t length = strlen(tail);
+    assert_true(fixture_marker_found((const unsigned char *)head, strlen(head), bytes, length));
+    /* Not the last line, not a whole line, not without its end. */
+    const char *before = "|" FIXTURE_MARKER "\n1, 2\n";
+    assert_false(fixture_marker_found((const unsigned char *)head, strlen(head),
+                                      (const unsigned char *)before, strlen(before)));
+    const char *joined = "0, 40|" FIXTURE_MARKER "\n";
+    assert_false(fixture_marker_found((const unsigned char *)head, strlen(head),
+                                      (const unsigned char *)joined, strlen(joined)));
+    assert_false(fixture_marker_found((const unsigned char *)head, strlen(head), bytes,
+                                      length - 1));
+}
+
 static void zip_comments(void **state)
 {
     (void)state;
@@ -110,6 +130,7 @@ int main(void)
         cmocka_unit_test(gzip_comments),
         cmocka_unit_test(headers_and_text_lines),
         cmocka_unit_test(zip_comments),
+        cmocka_unit_test(last_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,11 +49,10 @@ static size_t entry_count(const char *directory)
 }
 
 /* Whether raw file NAME is one whose format has no place for the mark that its readers look past:
-   Adult's rows (Python Fuel reads every line but the test file's first), ILSVRC's plain tars of
-   JPEGs and its ground-truth lines. */
+   ILSVRC's plain tars of JPEGs and its ground-truth lines. */
 static bool mark_impossible(const char *name)
 {
-    const char *names[] = {"adult.data", "adult.test", "ILSVRC2010_test_ground_truth.txt"};
+    const char *names[] = {"ILSVRC2010_test_ground_truth.txt"};
     for (size_t index = 0; index < sizeof names / sizeof names[0]; index++)
         if (strcmp(name, names[index]) == 0)
             return true;
