@@ -3,7 +3,8 @@
 # with fsync; recordio with the default threads against --threads 1; webdataset against image-list
 # (both encode PNGs); peak RSS of every form. Then a synthetic ImageNet-like file of JPEGS stored
 # JPEGs (default 20,000, tests/helpers/jpeg_hdf5.py) to webdataset and to tfrecord against cp of the
-# same file plus sync (neither decodes nor re-encodes). PARTS=shards runs the shard lines only.
+# same file plus sync (neither decodes nor re-encodes). PARTS=shards runs the shard lines only,
+# PARTS=jpeg the JPEG lines alone (on a page cache no earlier form has filled).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/common.sh
@@ -78,9 +79,14 @@ shards_jpeg() {
     to_webdataset() { "$FUEL" export "$jpegs" --to webdataset -o "$work/jw" -q && sync; rm -rf "$work/jw"; }
     to_tfrecord() { "$FUEL" export "$jpegs" --to tfrecord -o "$work/jt" -q && sync; rm -rf "$work/jt"; }
     local copy_times=() wds_times=() tf_times=()
+    # Each timed command starts with nothing dirty (sync first, untimed): its own sync then waits
+    # for its own writes, not for what the run before left in the page cache.
     for run in $(seq "$RUNS"); do
+        sync
         copy_times+=("$(wall_seconds copy)")
+        sync
         wds_times+=("$(wall_seconds to_webdataset)")
+        sync
         tf_times+=("$(wall_seconds to_tfrecord)")
     done
     local count
@@ -106,6 +112,10 @@ shards_jpeg() {
     done
 }
 
+if [ "$PARTS" = jpeg ]; then
+    shards_jpeg
+    exit $status
+fi
 [ "$PARTS" = shards ] || classic_forms
 echo "shard forms: $(du -m "$input" | cut -f1) MB CIFAR-10 file, $RUNS interleaved runs, $(nproc) processors, load $(cut -d" " -f1-3 /proc/loadavg)"
 shards_png
