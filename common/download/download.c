@@ -8,6 +8,7 @@
 #include "retry.h"
 #include "transfer.h"
 #include "unresolved.h"
+#include "url_list.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -208,8 +209,7 @@ static int file_verify(struct run *run, struct file_state *file, const char *hex
                      hint_separator(hint), hint_text(hint));
 }
 
-/* The transfer is complete: checks size and checksum (or content), then renames the .part into
-   place. */
+/* The transfer is complete: checks size and checksum (or content), renames the .part in place. */
 static int file_publish(struct run *run, struct file_state *file)
 {
     const struct download_item *item = file->item;
@@ -537,8 +537,6 @@ static int run_prepare(struct run *run, const struct download_item *items)
                      items[index].name) >= (int)sizeof file->part_path)
             return error_set(EXIT_WRITE, "cannot write: %s/%s: name too long", directory,
                              items[index].name);
-        if (items[index].url_count == 0)
-            return error_set(EXIT_TRANSFER, "cannot download: %s: no URL", items[index].name);
         enum file_match match = run->options->force ? MATCH_NONE
                                                     : file_match(run, file->final_path, file->item);
         if (match != MATCH_NONE) {
@@ -547,6 +545,8 @@ static int run_prepare(struct run *run, const struct download_item *items)
                                              ? "%s: already present, verified by content"
                                              : "%s: already present and verified",
                           items[index].name);
+        } else if (items[index].url_count == 0) {
+            return url_list_missing(items[index].name, file->final_path);
         } else if (items[index].size > 0 &&
                    (match = file_publish_complete_part(run, file)) != MATCH_NONE) {
             file->phase = FILE_DONE;

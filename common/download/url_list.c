@@ -61,6 +61,17 @@ static char *file_url(const char *path)
     return url;
 }
 
+int url_list_missing(const char *name, const char *path)
+{
+    struct stat status;
+    if (stat(path, &status) == 0)
+        return error_set(EXIT_TRANSFER, "cannot download: %s: no public URL, and %s does not match "
+                         "its published size and checksum; give --url-prefix URL of a copy, or "
+                         "--checksums FILE listing the copy you have", name, path);
+    return error_set(EXIT_TRANSFER, "cannot download: %s: no public URL; give --url-prefix URL of "
+                     "a copy, or put the file at %s by hand", name, path);
+}
+
 char *url_prefix_resolve(const char *prefix)
 {
     struct stat status;

@@ -28,4 +28,9 @@ void url_list_free(struct url_list *list);
    memory. */
 char *url_prefix_resolve(const char *prefix);
 
+/* The error for a file NAME that must be fetched but has no URL (its dataset publishes none, and
+   no --url-prefix or mirror gives one): EXIT_TRANSFER, saying how to supply it; PATH is where it
+   would go, and the message says when a file there does not verify. */
+int url_list_missing(const char *name, const char *path);
+
 #endif

@@ -4,6 +4,8 @@
 # fuel fixture --raw, and every refusal (truncated or unknown tars, members that are not images,
 # broken devkits and ground truths), each one line, its exit code and nothing left behind.
 
+bats_require_minimum_version 1.5.0
+
 PYTHON=/usr/bin/python3
 
 setup() {
@@ -103,6 +105,24 @@ modes = sorted({Image.open(io.BytesIO(bytes(f["encoded_images"][row]))).mode for
 formats = sorted({Image.open(io.BytesIO(bytes(f["encoded_images"][row]))).format for row in range(16)})
 print(f["encoded_images"].shape[0], f["targets"].shape[0], modes, formats)' "$OUT/ilsvrc2012.hdf5"
     [ "$output" = "16 13 ['CMYK', 'L', 'RGB'] ['JPEG', 'PNG']" ]
+}
+
+@test "no public URL: files put in place by hand are verified; otherwise how to supply them, exit 5" {
+    FIXTURE="$BATS_TEST_TMPDIR/fixture"
+    fuel-fixture ilsvrc2012 --raw -o "$FIXTURE" -n 2 > /dev/null
+    # In place and listed by --checksums: verified where they are, nothing fetched.
+    run --separate-stderr fuel-download ilsvrc2012 -d "$FIXTURE" --checksums "$FIXTURE/MD5SUMS"
+    [ "$status" -eq 0 ] || { echo "$stderr"; false; }
+    [[ "$stderr" == *"ILSVRC2012_img_train.tar: already present and verified"* ]]
+    # In place but not the published files: said so, with what to do.
+    run --separate-stderr fuel-download ilsvrc2012 -d "$FIXTURE"
+    [ "$status" -eq 5 ]
+    [ "$stderr" = "fuel-download: cannot download: ILSVRC2012_devkit_t12.tar.gz: no public URL, and $FIXTURE/ILSVRC2012_devkit_t12.tar.gz does not match its published size and checksum; give --url-prefix URL of a copy, or --checksums FILE listing the copy you have" ]
+    # Absent: where to put them.
+    run --separate-stderr fuel-download ilsvrc2012 -d "$BATS_TEST_TMPDIR/empty"
+    [ "$status" -eq 5 ]
+    [ "$stderr" = "fuel-download: cannot download: ILSVRC2012_devkit_t12.tar.gz: no public URL; give --url-prefix URL of a copy, or put the file at $BATS_TEST_TMPDIR/empty/ILSVRC2012_devkit_t12.tar.gz by hand" ]
+    [ ! -e "$BATS_TEST_TMPDIR/empty/ILSVRC2012_devkit_t12.tar.gz.part" ]
 }
 
 @test "without the image archives: Fuel's message naming them, exit 3" {
