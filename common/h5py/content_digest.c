@@ -23,6 +23,22 @@ static void encode_string(struct hash *hash, const char *text)
     hash_update(hash, text, length);
 }
 
+/* Hashes SOURCE's elements in C order, read in blocks, and closes it. */
+static int values_hash(struct hash *hash, struct content_source *source)
+{
+    struct content_walk walk;
+    content_walk_begin(&walk, source->rank, source->shape, 0, source->element_size,
+                       source->buffer_size);
+    hsize_t start[H5S_MAX_RANK], count[H5S_MAX_RANK];
+    size_t bytes;
+    int result = EXIT_OK;
+    while (result == EXIT_OK && content_walk_next(&walk, start, count))
+        if ((result = content_source_read(source, start, count, &bytes)) == EXIT_OK)
+            hash_update(hash, source->buffer, bytes);
+    content_source_close(source);
+    return result;
+}
+
 static int fixed_digest(struct hash *hash, const struct h5py_file *file, const char *name)
 {
     struct content_source source;
@@ -33,16 +49,7 @@ static int fixed_digest(struct hash *hash, const struct h5py_file *file, const c
     encode_u64(hash, (uint64_t)source.rank);
     for (int axis = 0; axis < source.rank; axis++)
         encode_u64(hash, source.shape[axis]);
-    struct content_walk walk;
-    content_walk_begin(&walk, source.rank, source.shape, 0, source.element_size,
-                       source.buffer_size);
-    hsize_t start[H5S_MAX_RANK], count[H5S_MAX_RANK];
-    size_t bytes;
-    while (result == EXIT_OK && content_walk_next(&walk, start, count))
-        if ((result = content_source_read(&source, start, count, &bytes)) == EXIT_OK)
-            hash_update(hash, source.buffer, bytes);
-    content_source_close(&source);
-    return result;
+    return values_hash(hash, &source);
 }
 
 static int variable_digest(struct hash *hash, const struct h5py_file *file, const char *name)
@@ -101,16 +108,7 @@ static int indices_encode(struct hash *hash, const struct h5py_file *file, const
         values *= source.shape[axis];
     encode_string(hash, "indices");
     encode_u64(hash, values);
-    struct content_walk walk;
-    content_walk_begin(&walk, source.rank, source.shape, 0, source.element_size,
-                       source.buffer_size);
-    hsize_t start[H5S_MAX_RANK], count[H5S_MAX_RANK];
-    size_t bytes;
-    while (result == EXIT_OK && content_walk_next(&walk, start, count))
-        if ((result = content_source_read(&source, start, count, &bytes)) == EXIT_OK)
-            hash_update(hash, source.buffer, bytes);
-    content_source_close(&source);
-    return result;
+    return values_hash(hash, &source);
 }
 
 static int row_encode(struct hash *hash, const struct h5py_file *file,
