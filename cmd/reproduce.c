@@ -83,17 +83,21 @@ static int provenance_load(const char *path, char **provenance)
     return result;
 }
 
-/* Where the inputs are looked for: -d, beside the file, the data path (caller frees the list). */
+/* Where the inputs are looked for: -d, beside the file, the folder of a packed file's spec as
+   recorded (SPEC_FOLDER, empty for other files), the data path (caller frees the list). */
 static const char **directories_list(const struct reproduce_options *chosen, char *beside,
-                                     const struct fuel_config *config, size_t *count)
+                                     const char *spec_folder, const struct fuel_config *config,
+                                     size_t *count)
 {
-    const char **list = calloc(chosen->directories.count + config->data_path.count + 2,
+    const char **list = calloc(chosen->directories.count + config->data_path.count + 3,
                                sizeof *list);
     *count = 0;
     for (size_t index = 0; list != NULL && index < chosen->directories.count; index++)
         list[(*count)++] = chosen->directories.items[index];
     if (list != NULL)
         list[(*count)++] = dirname(beside);
+    if (list != NULL && spec_folder[0] != '\0')
+        list[(*count)++] = spec_folder;
     for (size_t index = 0; list != NULL && index < config->data_path.count; index++)
         list[(*count)++] = config->data_path.items[index];
     return list;
@@ -157,6 +161,14 @@ static int outcome_report(const char *program, const char *path,
     return result;
 }
 
+/* The folder of the spec path a packed file records (relative to where fuel pack ran). */
+static void spec_folder_of(const char *spec, char *folder, size_t size)
+{
+    char copy[PATH_MAX];
+    snprintf(copy, sizeof copy, "%s", spec);
+    snprintf(folder, size, "%s", dirname(copy));
+}
+
 static int reproduce_file(const struct command_run *run, const char *path, const char *provenance,
                           const struct fuel_config *config)
 {
@@ -171,10 +183,17 @@ static int reproduce_file(const struct command_run *run, const char *path, const
         .scratch_parent = scratch != NULL && scratch[0] != '\0' ? scratch : "/tmp",
         .download = chosen->download, .url_prefix = chosen->transfer.url_prefix,
         .config = config};
-    const char **directories = directories_list(chosen, beside, config, &request.directory_count);
+    int result = reproduce_recipe_read(path, provenance, chosen->allow_extra, &recipe);
+    char spec_folder[PATH_MAX] = "";
+    if (result == EXIT_OK && recipe.kind == RECIPE_PACK)
+        spec_folder_of(recipe.run->parsed->positionals[0], spec_folder, sizeof spec_folder);
+    const char **directories =
+        result == EXIT_OK
+            ? directories_list(chosen, beside, spec_folder, config, &request.directory_count)
+            : NULL;
     request.directories = directories;
-    int result = directories == NULL ? error_set(EXIT_OTHER, "out of memory")
-                 : reproduce_recipe_read(path, provenance, chosen->allow_extra, &recipe);
+    if (result == EXIT_OK && directories == NULL)
+        result = error_set(EXIT_OTHER, "out of memory");
     if (result == EXIT_OK) {
         recipe.quiet = chosen->transfer.quiet;
         reproduce_recipe_request(&recipe, &request);
@@ -184,8 +203,7 @@ static int reproduce_file(const struct command_run *run, const char *path, const
     if (result == EXIT_OK)
         result = outcome_report(run->program, path, &outcome);
     reproduce_outcome_free(&outcome);
-    if (directories != NULL)
-        reproduce_recipe_free(&recipe);
+    reproduce_recipe_free(&recipe);
     free(directories);
     return result;
 }

@@ -390,13 +390,17 @@ YAML
     SOURCE_DATE_EPOCH=1234567890 fuel pack spec/toy.yaml -o data -r packed -q
 }
 
-@test "a packed file: the spec and what it names found by sha256, reproduced byte for byte" {
+@test "a packed file: the spec and what it names found by sha256 (-d, or the spec's folder as recorded), byte for byte" {
     file=$(packed)
     [ "$file" = data/packed.hdf5 ]
     run --separate-stderr fuel reproduce "$file" -d spec
     [ "$status" -eq 0 ] || { echo "$stderr"; false; }
     [ "$output" = "reproduced byte for byte: $file" ]
     nothing_left
+    # From where fuel pack ran, the spec's folder as recorded is looked in without -d.
+    run --separate-stderr fuel reproduce "$file"
+    [ "$status" -eq 0 ] || { echo "$stderr"; false; }
+    [ "$output" = "reproduced byte for byte: $file" ]
     # Moved elsewhere, the inputs are found again under -d.
     mkdir -p elsewhere/spec elsewhere/arrays
     mv spec/pictures spec/x.npy spec/toy.yaml elsewhere/spec/
