@@ -102,8 +102,9 @@ static int pack_publish(const char *spec, struct pack_plan *plan,
         return error_set(EXIT_CORRUPT_INPUT, "cannot record the spec: %s: not UTF-8 text", spec);
     struct pack_filling filling = {plan, listener};
     struct conversion_filler filler = {pack_fill, &filling};
-    struct conversion_record record = {paths, names,         count, "pack",
-                                       note,  target->typed, NULL,  false};
+    struct conversion_record record = {.inputs = paths,      .input_names = names,
+                                       .input_count = count, .note_key = "pack",
+                                       .note = note,         .typed = target->typed};
     int result = conversion_write_filled(&filler, &record, target->output_directory, name, path,
                                          size);
     json_decref(note);

@@ -178,10 +178,13 @@ int conversion_run(const struct conversion_request *request, char *path, size_t 
     arguments.notes = json_object();
     if (arguments.notes == NULL)
         return error_set(EXIT_OTHER, "out of memory");
-    struct conversion_record record = {inputs.list,          NULL,
-                                       inputs.count,         "fixture",
-                                       request->fixture_note, request->typed,
-                                       arguments.notes,      true};
+    struct conversion_record record = {.inputs = inputs.list,
+                                       .input_count = inputs.count,
+                                       .note_key = "fixture",
+                                       .note = request->fixture_note,
+                                       .typed = request->typed,
+                                       .notes = arguments.notes,
+                                       .raw_files = true};
     result = write_published(&filler, &record, request->output_directory, name, path, size);
     json_decref(arguments.notes);
     return result;
@@ -199,7 +202,7 @@ int conversion_write_fixture(const struct conversion_filler *filler, const char 
                              const char *name, const struct typed_command *typed, char *path,
                              size_t size)
 {
-    struct conversion_record record = {inputs, NULL,  input_count, "fixture",
-                                       note,   typed, NULL,        false};
+    struct conversion_record record = {.inputs = inputs, .input_count = input_count,
+                                       .note_key = "fixture", .note = note, .typed = typed};
     return write_published(filler, &record, directory, name, path, size);
 }

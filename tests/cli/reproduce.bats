@@ -50,6 +50,13 @@ with h5py.File(copy, "r+") as f:
 PY
 }
 
+# refused FILE DIR MESSAGE: fuel reproduce FILE -d DIR exits 4 with MESSAGE alone on stderr.
+refused() {
+    run --separate-stderr fuel reproduce "$1" -d "$2"
+    [ "$status" -eq 4 ] || { echo "exit $status: $stderr"; false; }
+    [ "$stderr" = "fuel-reproduce: $3" ]
+}
+
 @test "each built-in dataset converted from its fixture raw files is reproduced byte for byte" {
     for words in mnist fashion_mnist binarized_mnist cifar10 cifar100 iris "svhn 1" "svhn 2"; do
         rm -rf fixture raw data
@@ -249,21 +256,13 @@ open(sys.argv[2], "wb").write(data.replace(b"2009-02-13T23:31:30Z", b"2019-02-13
 @test "hostile provenance: exit 4 naming the option; nothing runs, nothing is written" {
     file=$(pipeline mnist)
     provenance_edit "$file" data/up.hdf5 'p["argv"] += ["-r", "../../escaped"]'
-    run --separate-stderr fuel reproduce data/up.hdf5 -d raw
-    [ "$status" -eq 4 ]
-    [ "$stderr" = "fuel-reproduce: hostile provenance: data/up.hdf5: -r ../../escaped would write outside the output directory" ]
+    refused data/up.hdf5 raw "hostile provenance: data/up.hdf5: -r ../../escaped would write outside the output directory"
     provenance_edit "$file" data/absolute.hdf5 "p['argv'] += ['--output_filename=$BATS_TEST_TMPDIR/escaped']"
-    run --separate-stderr fuel reproduce data/absolute.hdf5 -d raw
-    [ "$status" -eq 4 ]
-    [ "$stderr" = "fuel-reproduce: hostile provenance: data/absolute.hdf5: --output_filename $BATS_TEST_TMPDIR/escaped would write outside the output directory" ]
+    refused data/absolute.hdf5 raw "hostile provenance: data/absolute.hdf5: --output_filename $BATS_TEST_TMPDIR/escaped would write outside the output directory"
     provenance_edit "$file" data/input.hdf5 'p["inputs"][1]["name"] = "../../escaped"'
-    run --separate-stderr fuel reproduce data/input.hdf5 -d raw
-    [ "$status" -eq 4 ]
-    [ "$stderr" = "fuel-reproduce: hostile provenance: data/input.hdf5: input 2 is not named by a plain file name: ../../escaped" ]
+    refused data/input.hdf5 raw "hostile provenance: data/input.hdf5: input 2 is not named by a plain file name: ../../escaped"
     provenance_edit "$file" data/shell.hdf5 'p["argv"] = ["sh", "-c", "touch escaped"]'
-    run --separate-stderr fuel reproduce data/shell.hdf5 -d raw
-    [ "$status" -eq 4 ]
-    [ "$stderr" = "fuel-reproduce: malformed provenance: data/shell.hdf5: the recorded command is not fuel's: sh" ]
+    refused data/shell.hdf5 raw "malformed provenance: data/shell.hdf5: the recorded command is not fuel's: sh"
     [ ! -e escaped ]
     [ ! -e "$BATS_TEST_TMPDIR/escaped.hdf5" ]
     [ ! -e ../escaped.hdf5 ]
@@ -294,9 +293,7 @@ TOY
     export FUEL_EXTRA_CONVERTERS="$BATS_TEST_TMPDIR/converters"
     SOURCE_DATE_EPOCH=1234567890 fuel convert toy -d extra -o data > /dev/null
     rm ran
-    run --separate-stderr fuel reproduce data/toy.hdf5 -d extra
-    [ "$status" -eq 4 ]
-    [ "$stderr" = "fuel-reproduce: hostile provenance: data/toy.hdf5: the recorded command runs the extra converter $BATS_TEST_TMPDIR/converters/fuel-convert-toy (--allow-extra runs it)" ]
+    refused data/toy.hdf5 extra "hostile provenance: data/toy.hdf5: the recorded command runs the extra converter $BATS_TEST_TMPDIR/converters/fuel-convert-toy (--allow-extra runs it)"
     [ ! -e ran ]
     run --separate-stderr fuel reproduce data/toy.hdf5 -d extra --allow-extra
     [ "$status" -eq 0 ]
@@ -317,9 +314,7 @@ TOY
     run --separate-stderr fuel reproduce data/absent.hdf5
     [ "$status" -eq 3 ]
     provenance_edit "$file" data/e.hdf5 'p = "{not json"'
-    run --separate-stderr fuel reproduce data/e.hdf5 -d raw
-    [ "$status" -eq 4 ]
-    [ "$stderr" = "fuel-reproduce: malformed provenance: data/e.hdf5: not a JSON object: string or '}' expected near 'not'" ]
+    refused data/e.hdf5 raw "malformed provenance: data/e.hdf5: not a JSON object: string or '}' expected near 'not'"
     while IFS='|' read -r code message; do
         provenance_edit "$file" data/e.hdf5 "$code"
         run --separate-stderr fuel reproduce data/e.hdf5 -d raw
@@ -418,17 +413,11 @@ YAML
 @test "a packed file: names that climb past their lead or are absolute are refused, exit 4" {
     file=$(packed)
     provenance_edit "$file" data/climb.hdf5 'p["inputs"][1]["name"] = "pictures/../../../escaped"'
-    run --separate-stderr fuel reproduce data/climb.hdf5 -d spec
-    [ "$status" -eq 4 ]
-    [ "$stderr" = "fuel-reproduce: hostile provenance: data/climb.hdf5: input 2 is not named by a relative path (\"../\" only leading it): pictures/../../../escaped" ]
+    refused data/climb.hdf5 spec "hostile provenance: data/climb.hdf5: input 2 is not named by a relative path (\"../\" only leading it): pictures/../../../escaped"
     provenance_edit "$file" data/absolute.hdf5 'p["inputs"][2]["name"] = "/etc/passwd"'
-    run --separate-stderr fuel reproduce data/absolute.hdf5 -d spec
-    [ "$status" -eq 4 ]
-    [ "$stderr" = "fuel-reproduce: hostile provenance: data/absolute.hdf5: input 3 is not named by a relative path (\"../\" only leading it): /etc/passwd" ]
+    refused data/absolute.hdf5 spec "hostile provenance: data/absolute.hdf5: input 3 is not named by a relative path (\"../\" only leading it): /etc/passwd"
     provenance_edit "$file" data/nospec.hdf5 'p["inputs"][0]["name"] = "other.yaml"'
-    run --separate-stderr fuel reproduce data/nospec.hdf5 -d spec
-    [ "$status" -eq 4 ]
-    [ "$stderr" = "fuel-reproduce: malformed provenance: data/nospec.hdf5: a packed file records its spec's text and the spec as its first input" ]
+    refused data/nospec.hdf5 spec "malformed provenance: data/nospec.hdf5: a packed file records its spec's text and the spec as its first input"
     [ ! -e escaped ]
     nothing_left
 }

@@ -53,6 +53,28 @@ void test_path(char *path, size_t size, const char *directory, const char *name)
     assert_true(length >= 0 && (size_t)length < size);
 }
 
+void test_variant_path(char *path, size_t size, const char *variant)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.hdf5", variant);
+    test_path(path, size, test_directory, name);
+}
+
+int test_content_files_make(void **state, const char *const *variants, size_t count)
+{
+    if (test_directory_setup(state) != 0)
+        return -1;
+    for (size_t index = 0; index < count; index++) {
+        char path[512], command[1024];
+        test_variant_path(path, sizeof path, variants[index]);
+        snprintf(command, sizeof command, "/usr/bin/python3 tests/helpers/content_files.py %s %s",
+                 path, variants[index]);
+        if (system(command) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 char test_file[256];
 
 static int file_make(const char *text)

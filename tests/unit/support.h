@@ -20,6 +20,13 @@ int test_directory_remove(const char *directory);
 /* Writes DIRECTORY/NAME into PATH of SIZE bytes; fails the test when it does not fit. */
 void test_path(char *path, size_t size, const char *directory, const char *name);
 
+/* test_directory/VARIANT.hdf5 into PATH of SIZE bytes. */
+void test_variant_path(char *path, size_t size, const char *variant);
+
+/* Group setup: test_directory, then each of the COUNT VARIANTS written there by
+   tests/helpers/content_files.py as VARIANT.hdf5; 0, or -1 on failure. */
+int test_content_files_make(void **state, const char *const *variants, size_t count);
+
 /* A temporary file, /tmp/fuel-PROGRAM-XXXXXX, once test_file_make or test_file_setup made it. */
 extern char test_file[];
 

@@ -20,34 +20,17 @@ static const char *const variants[] = {"plain", "chunked", "value", "target", "b
                                        "label", "extra", "longer", "bare", "big", "bigchanged"};
 enum { VARIANT_COUNT = sizeof variants / sizeof variants[0] };
 
-static void variant_path(char *path, size_t size, const char *variant)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%s.hdf5", variant);
-    test_path(path, size, test_directory, name);
-}
-
 static int files_make(void **state)
 {
-    if (test_directory_setup(state) != 0)
-        return -1;
-    for (size_t index = 0; index < VARIANT_COUNT; index++) {
-        char path[512], command[1024];
-        variant_path(path, sizeof path, variants[index]);
-        snprintf(command, sizeof command, "/usr/bin/python3 tests/helpers/content_files.py %s %s",
-                 path, variants[index]);
-        if (system(command) != 0)
-            return -1;
-    }
-    return 0;
+    return test_content_files_make(state, variants, VARIANT_COUNT);
 }
 
 static void compare(const char *left_variant, const char *right_variant,
                     struct content_diff_report *report)
 {
     char paths[2][512];
-    variant_path(paths[0], sizeof paths[0], left_variant);
-    variant_path(paths[1], sizeof paths[1], right_variant);
+    test_variant_path(paths[0], sizeof paths[0], left_variant);
+    test_variant_path(paths[1], sizeof paths[1], right_variant);
     struct h5py_file *left, *right;
     assert_int_equal(h5py_reader_open(&left, paths[0]), EXIT_OK);
     assert_int_equal(h5py_reader_open(&right, paths[1]), EXIT_OK);
@@ -269,7 +252,7 @@ static void json_report(void **state)
 static void variant_digest(const char *variant, char sha256[HASH_HEX_SIZE])
 {
     char path[512];
-    variant_path(path, sizeof path, variant);
+    test_variant_path(path, sizeof path, variant);
     struct h5py_file *file;
     assert_int_equal(h5py_reader_open(&file, path), EXIT_OK);
     struct content_digest digest;

@@ -20,26 +20,9 @@ static const char *const variants[] = {"plain", "chunked", "value", "target", "b
                                        "comment", "label"};
 enum { VARIANT_COUNT = sizeof variants / sizeof variants[0] };
 
-static void variant_path(char *path, size_t size, const char *variant)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%s.hdf5", variant);
-    test_path(path, size, test_directory, name);
-}
-
 static int files_make(void **state)
 {
-    if (test_directory_setup(state) != 0)
-        return -1;
-    for (size_t index = 0; index < VARIANT_COUNT; index++) {
-        char path[512], command[1024];
-        variant_path(path, sizeof path, variants[index]);
-        snprintf(command, sizeof command, "/usr/bin/python3 tests/helpers/content_files.py %s %s",
-                 path, variants[index]);
-        if (system(command) != 0)
-            return -1;
-    }
-    return 0;
+    return test_content_files_make(state, variants, VARIANT_COUNT);
 }
 
 static void digest_of(const char *path, struct content_digest *digest)
@@ -53,7 +36,7 @@ static void digest_of(const char *path, struct content_digest *digest)
 static void variant_digest(const char *variant, struct content_digest *digest)
 {
     char path[512];
-    variant_path(path, sizeof path, variant);
+    test_variant_path(path, sizeof path, variant);
     digest_of(path, digest);
 }
 
@@ -117,7 +100,7 @@ static void digests_equal_the_reference(void **state)
     (void)state;
     for (size_t index = 0; index < VARIANT_COUNT; index++) {
         char path[512];
-        variant_path(path, sizeof path, variants[index]);
+        test_variant_path(path, sizeof path, variants[index]);
         struct content_digest digest;
         digest_of(path, &digest);
         assert_reference(path, &digest);

@@ -28,6 +28,15 @@ static void file_write(const char *folder, const char *name, const char *text)
     test_file_write(path, text);
 }
 
+/* SEARCH's path is DIRECTORY/NAME. */
+static void assert_path(const struct input_search *search, const char *directory,
+                        const char *name)
+{
+    char expected[1024];
+    test_path(expected, sizeof expected, directory, name);
+    assert_string_equal(search->path, expected);
+}
+
 static void found_by_name_in_order(void **state)
 {
     (void)state;
@@ -38,9 +47,7 @@ static void found_by_name_in_order(void **state)
     struct input_search search;
     assert_int_equal(input_find(&wanted, directories, 4, &search), EXIT_OK);
     assert_int_equal(search.state, INPUT_SEARCH_FOUND);
-    char expected[1024];
-    test_path(expected, sizeof expected, second, "a.gz");
-    assert_string_equal(search.path, expected);
+    assert_path(&search, second, "a.gz");
 }
 
 static void found_under_another_name(void **state)
@@ -54,9 +61,7 @@ static void found_under_another_name(void **state)
     struct input_search search;
     assert_int_equal(input_find(&wanted, directories, 2, &search), EXIT_OK);
     assert_int_equal(search.state, INPUT_SEARCH_FOUND);
-    char expected[1024];
-    test_path(expected, sizeof expected, third, "renamed.gz");
-    assert_string_equal(search.path, expected);
+    assert_path(&search, third, "renamed.gz");
 }
 
 /* A file of its name with other bytes: changed, unless its bytes are found elsewhere. */
@@ -70,9 +75,7 @@ static void changed_unless_found_elsewhere(void **state)
     struct input_search search;
     assert_int_equal(input_find(&wanted, directories, 2, &search), EXIT_OK);
     assert_int_equal(search.state, INPUT_SEARCH_CHANGED);
-    char expected[1024];
-    test_path(expected, sizeof expected, first, "c.gz");
-    assert_string_equal(search.path, expected);
+    assert_path(&search, first, "c.gz");
     assert_int_equal(search.size, 6);
     assert_string_not_equal(search.sha256, world);
     assert_int_equal(strlen(search.sha256), 64);
@@ -80,8 +83,7 @@ static void changed_unless_found_elsewhere(void **state)
     const char *more[] = {first, second, third};
     assert_int_equal(input_find(&wanted, more, 3, &search), EXIT_OK);
     assert_int_equal(search.state, INPUT_SEARCH_FOUND);
-    test_path(expected, sizeof expected, third, "copy of c.gz");
-    assert_string_equal(search.path, expected);
+    assert_path(&search, third, "copy of c.gz");
 }
 
 static void not_found(void **state)
