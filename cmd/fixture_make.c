@@ -118,8 +118,9 @@ int fixture_synthetic_make(const struct command_run *run, const struct raw_fixtu
     return result;
 }
 
-static int cut_fill(void *context, struct h5py_writer *writer)
+static int cut_fill(void *context, struct h5py_writer *writer, struct provenance *provenance)
 {
+    (void)provenance;
     return h5py_cut_write(context, writer);
 }
 

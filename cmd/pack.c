@@ -81,10 +81,10 @@ struct pack_filling {
     const struct pack_listener *listener;
 };
 
-static int pack_fill(void *context, struct h5py_writer *writer)
+static int pack_fill(void *context, struct h5py_writer *writer, struct provenance *provenance)
 {
     struct pack_filling *filling = context;
-    return pack_plan_write(filling->plan, writer, filling->listener);
+    return pack_plan_write(filling->plan, writer, filling->listener, provenance);
 }
 
 static int pack_publish(const char *spec, struct pack_plan *plan,
@@ -96,7 +96,8 @@ static int pack_publish(const char *spec, struct pack_plan *plan,
                                                       : pack_plan_name(plan),
                       name, sizeof name);
     const char *const *paths, *const *names;
-    size_t count = pack_plan_files(plan, &paths, &names);
+    const bool *supplied;
+    size_t count = pack_plan_files(plan, &paths, &names, &supplied);
     json_t *note = json_pack("{s:s}", "spec", pack_plan_spec_text(plan));
     if (note == NULL)
         return error_set(EXIT_CORRUPT_INPUT, "cannot record the spec: %s: not UTF-8 text", spec);
@@ -104,7 +105,8 @@ static int pack_publish(const char *spec, struct pack_plan *plan,
     struct conversion_filler filler = {pack_fill, &filling};
     struct conversion_record record = {.inputs = paths,      .input_names = names,
                                        .input_count = count, .note_key = "pack",
-                                       .note = note,         .typed = target->typed};
+                                       .note = note,         .typed = target->typed,
+                                       .supplied = supplied};
     int result = conversion_write_filled(&filler, &record, target->output_directory, name, path,
                                          size);
     json_decref(note);

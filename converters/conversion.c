@@ -133,13 +133,13 @@ static int write_published(const struct conversion_filler *filler,
         return result;
     struct provenance *provenance = NULL;
     struct h5py_writer *writer = NULL;
-    result = provenance_begin_named(&provenance, record->typed->argc, record->typed->argv,
-                                    record->inputs, record->input_names, record->input_count,
-                                    record->raw_files);
+    result = provenance_begin_supplied(&provenance, record->typed->argc, record->typed->argv,
+                                       record->inputs, record->input_names, record->input_count,
+                                       record->raw_files, record->supplied);
     if (result == EXIT_OK)
         result = h5py_writer_create(&writer, publication.temporary_path);
     if (result == EXIT_OK)
-        result = filler->fill(filler->context, writer);
+        result = filler->fill(filler->context, writer, provenance);
     if (result == EXIT_OK) {
         result = finish_file(writer, provenance, record);
         provenance = NULL;
@@ -157,8 +157,10 @@ static int write_published(const struct conversion_filler *filler,
     return EXIT_OK;
 }
 
-static int converter_fill(void *context, struct h5py_writer *writer)
+static int converter_fill(void *context, struct h5py_writer *writer,
+                          struct provenance *provenance)
 {
+    (void)provenance;
     const struct converter_arguments *arguments = context;
     return arguments->dataset->converter->convert(arguments, writer);
 }

@@ -51,8 +51,9 @@ void conversion_inputs_list(const struct conversion_request *request,
 int conversion_run(const struct conversion_request *request, char *path, size_t size);
 
 /* What fills a cut fixture's writer: FILL(CONTEXT, writer). */
+/* Fills WRITER; PROVENANCE takes the digests of the inputs the record flags as supplied. */
 struct conversion_filler {
-    int (*fill)(void *context, struct h5py_writer *writer);
+    int (*fill)(void *context, struct h5py_writer *writer, struct provenance *provenance);
     void *context;
 };
 
@@ -67,6 +68,7 @@ struct conversion_record {
     const struct typed_command *typed; /* the command line the file records */
     json_t *notes; /* the converter's notes, last in the provenance under "conversion"; NULL */
     bool raw_files; /* the inputs are a dataset's raw files: their md5 recorded too */
+    const bool *supplied; /* the inputs whose bytes the filler supplies (NULL: none) */
 };
 
 /* As conversion_run, the writer filled by FILLER into DIRECTORY/NAME with RECORD's provenance

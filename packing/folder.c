@@ -24,7 +24,10 @@ static int compare_entries(const void *left, const void *right)
     return strcmp(first->name, second->name);
 }
 
-static int entry_add(struct folder_listing *listing, const char *path, const char *name)
+/* A regular file's directory entry says so: only folders, links and untyped entries are
+   stat'ed (a folder's device and inode find cycles). */
+static int entry_add(struct folder_listing *listing, const char *path, const char *name,
+                     unsigned char type)
 {
     if (listing->count == FOLDER_MAX_ENTRIES)
         return error_set(EXIT_CORRUPT_INPUT, "cannot list: %s: more than %u entries", path,
@@ -38,6 +41,10 @@ static int entry_add(struct folder_listing *listing, const char *path, const cha
     }
     struct folder_entry *entry = &listing->entries[listing->count];
     *entry = (struct folder_entry){.name = strdup(name)};
+    if (entry->name != NULL && type == DT_REG) {
+        listing->count++;
+        return EXIT_OK;
+    }
     char *full = folder_join(path, name);
     if (entry->name == NULL || full == NULL) {
         free(entry->name);
@@ -69,7 +76,7 @@ int folder_list(const char *path, struct folder_listing *listing)
     errno = 0;
     while (result == EXIT_OK && (entry = readdir(folder)) != NULL) {
         if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0)
-            result = entry_add(listing, path, entry->d_name);
+            result = entry_add(listing, path, entry->d_name, entry->d_type);
         errno = 0;
     }
     if (result == EXIT_OK && errno != 0)

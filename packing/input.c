@@ -73,6 +73,7 @@ void input_facts_free(struct input_facts *facts)
     }
     free(facts->files);
     free(facts->file_names);
+    free(facts->provenance_indices);
     for (size_t index = 0; index < facts->class_count; index++)
         free(facts->class_names[index]);
     free(facts->class_names);

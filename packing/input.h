@@ -3,6 +3,7 @@
 #ifndef FUEL_PACK_INPUT_H
 #define FUEL_PACK_INPUT_H
 
+#include "common/h5py/provenance.h"
 #include "spec.h"
 
 #include <stdbool.h>
@@ -25,6 +26,7 @@ struct input_facts {
     char **files;
     char **file_names;
     size_t file_count;
+    size_t *provenance_indices; /* set by the plan: each file's place among the provenance's */
     char **class_names; /* INPUT_CLASSES: the sorted subfolders, class i the i-th */
     size_t class_count;
 };
@@ -43,6 +45,7 @@ struct input_context {
     const struct pack_spec *spec;
     const struct pack_source *source; /* whose `from` holds the entry (CSV columns) */
     unsigned threads;                 /* decoding threads for images, at least 1 */
+    struct provenance *provenance;    /* takes an image folder's bytes as they are read */
 };
 
 struct input_reader;

@@ -1,10 +1,12 @@
 /* {images: DIR} and {classes: DIR} entries: the PNG and JPEG images of a folder tree in
    ImageFolder's order, decoded to uint8 channel x height x width on worker threads and handed
    back in order; or each image's class, the index of its sorted subfolder (int64, one per
-   example). The probe reads only each image's header, on the workers too. Workers take images
-   in batches (of about BATCH_BYTES decoded, at most BATCH_MAX images): one hand-over per image
-   cost more than decoding a small one. THREADS + 2 batches are under way at most, which bounds
-   the memory: about 2.5 times BATCH_BYTES each (the file, the pixels, libjpeg's scratch). */
+   example). The probe reads only each image's header, on the workers too; the decoding workers
+   hand each file's bytes to the provenance (one read of each image). Workers take images in
+   batches (of about BATCH_BYTES decoded, at most BATCH_MAX images): one hand-over per image cost
+   more than decoding a small one. 3 x THREADS + 2 batches are under way at most (fewer left the
+   workers idle while a write waited for the disk), which bounds the memory: about 2.5 times
+   BATCH_BYTES each (the file, the pixels, libjpeg's scratch). */
 #include "common/base/error.h"
 #include "common/base/ordered_pool.h"
 #include "image_file.h"
@@ -20,6 +22,8 @@ enum { BATCH_MAX = 16, BATCH_BYTES = 1 << 20, PROBE_BATCH = 64 };
 struct image_job {
     const char *const *paths;
     size_t first, count;
+    struct provenance *provenance; /* decoding: takes each file's bytes, at its index below */
+    const size_t *provenance_indices;
     struct image_file files[BATCH_MAX]; /* their bytes and pixels, reused batch after batch */
     uint64_t shapes[PROBE_BATCH][3];    /* probing: each image's channels, height, width */
 };
@@ -54,7 +58,12 @@ static int decode_batch(void *argument)
 {
     struct image_job *job = argument;
     for (size_t index = 0; index < job->count; index++) {
+        const struct image_file *file = &job->files[index];
         int result = image_file_decode(&job->files[index], job->paths[job->first + index]);
+        if (result == EXIT_OK && job->provenance != NULL)
+            result = provenance_supply(job->provenance,
+                                       job->provenance_indices[job->first + index], file->bytes,
+                                       file->size);
         if (result != EXIT_OK)
             return result;
     }
@@ -175,7 +184,7 @@ static int images_open(const struct input_context *context, const struct pack_in
     if ((*reader)->classes)
         return classes_open(input, *reader);
     unsigned threads = context->threads > 0 ? context->threads : 1;
-    size_t depth = (size_t)threads + 2;
+    size_t depth = (size_t)threads * 3 + 2;
     uint64_t largest = facts->largest_example > 0 ? facts->largest_example : 1;
     (*reader)->batch = largest >= BATCH_BYTES / BATCH_MAX ? (size_t)(BATCH_BYTES / largest)
                                                           : BATCH_MAX;
@@ -185,6 +194,10 @@ static int images_open(const struct input_context *context, const struct pack_in
     (*reader)->jobs = calloc((*reader)->ring, sizeof *(*reader)->jobs);
     if ((*reader)->jobs == NULL)
         return error_set(EXIT_OTHER, "out of memory");
+    for (size_t job = 0; job < (*reader)->ring && facts->provenance_indices != NULL; job++) {
+        (*reader)->jobs[job].provenance = context->provenance;
+        (*reader)->jobs[job].provenance_indices = facts->provenance_indices;
+    }
     return ordered_pool_create(&(*reader)->pool, threads, depth, decode_batch);
 }
 

@@ -4,7 +4,9 @@
 #define FUEL_PACK_H
 
 #include "common/h5py/h5py_writer.h"
+#include "common/h5py/provenance.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,13 +33,14 @@ const char *pack_plan_name(const struct pack_plan *plan);
 const char *pack_plan_spec_text(const struct pack_plan *plan);
 
 /* Every file the plan reads, the spec first: *PATHS to open, *NAMES relative to the spec's
-   directory for the provenance. */
+   directory for the provenance, *SUPPLIED those whose bytes pack_plan_write hands to it. */
 size_t pack_plan_files(const struct pack_plan *plan, const char *const **paths,
-                       const char *const **names);
+                       const char *const **names, const bool **supplied);
 
-/* Writes the sources, the indices and class names, then declares the splits. */
+/* Writes the sources, the indices and class names, then declares the splits; the files flagged
+   supplied go to PROVENANCE as they are read. */
 int pack_plan_write(struct pack_plan *plan, struct h5py_writer *writer,
-                    const struct pack_listener *listener);
+                    const struct pack_listener *listener, struct provenance *provenance);
 
 void pack_plan_close(struct pack_plan *plan);
 

@@ -24,6 +24,7 @@ struct source_writing {
     unsigned char *converted;
     size_t capacity;
     const struct pack_listener *listener;
+    struct provenance *provenance;
 };
 
 static int declare_source(struct h5py_writer *writer, const struct planned_source *planned,
@@ -181,7 +182,8 @@ static int write_input(struct source_writing *writing, size_t number)
     const struct pack_input *input = &planned->spec->inputs[number];
     const struct input_facts *facts = &planned->facts[number];
     const struct input_kind_reader *kind = input_kind_reader(input->kind);
-    struct input_context context = {writing->plan->spec, planned->spec, writing->plan->threads};
+    struct input_context context = {writing->plan->spec, planned->spec, writing->plan->threads,
+                                    writing->provenance};
     struct input_reader *reader = NULL;
     uint64_t last = writing->row + facts->examples;
     writing->conversion = (struct element_conversion){
@@ -218,11 +220,12 @@ static int write_input(struct source_writing *writing, size_t number)
 }
 
 static int write_source(struct pack_plan *plan, struct h5py_writer *writer, size_t source,
-                        int index, const struct pack_listener *listener)
+                        int index, const struct pack_listener *listener,
+                        struct provenance *provenance)
 {
     struct source_writing writing = {
         .plan = plan, .writer = writer, .planned = &plan->sources[source], .index = index,
-        .listener = listener};
+        .listener = listener, .provenance = provenance};
     if (listener != NULL)
         listener->stage(listener->context, writing.planned->spec->name,
                         writing.planned->examples);
@@ -271,7 +274,7 @@ static int declare_splits(struct pack_plan *plan, struct h5py_writer *writer,
 }
 
 int pack_plan_write(struct pack_plan *plan, struct h5py_writer *writer,
-                    const struct pack_listener *listener)
+                    const struct pack_listener *listener, struct provenance *provenance)
 {
     const struct pack_spec *spec = plan->spec;
     int sources[PACK_MAX_SOURCES], indices[PACK_MAX_SPLITS];
@@ -285,6 +288,6 @@ int pack_plan_write(struct pack_plan *plan, struct h5py_writer *writer,
         if (spec->splits[split].kind == SPLIT_INDICES)
             result = plan_write_indices(plan, writer, split, &indices[split]);
     for (size_t index = 0; index < spec->source_count && result == EXIT_OK; index++)
-        result = write_source(plan, writer, index, sources[index], listener);
+        result = write_source(plan, writer, index, sources[index], listener, provenance);
     return result == EXIT_OK ? declare_splits(plan, writer, indices) : result;
 }

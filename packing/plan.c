@@ -14,7 +14,7 @@ static int probe_source(struct pack_plan *plan, struct planned_source *planned)
     planned->facts = calloc(source->input_count, sizeof *planned->facts);
     if (planned->facts == NULL)
         return error_set(EXIT_OTHER, "out of memory");
-    struct input_context context = {plan->spec, source, plan->threads};
+    struct input_context context = {.spec = plan->spec, .source = source, .threads = plan->threads};
     for (size_t index = 0; index < source->input_count; index++) {
         const struct pack_input *input = &source->inputs[index];
         int result = input_kind_reader(input->kind)->probe(&context, input, &planned->facts[index]);
@@ -134,31 +134,63 @@ static int compare_slots(const void *left, const void *right)
 }
 
 /* Drops the files listed twice (a folder's images read as images and as classes), keeping the
-   first of each in its place. */
-static int files_deduplicate(struct pack_plan *plan)
+   first of each in its place; KEPT[i] is where the i-th file listed went. */
+static int files_deduplicate(struct pack_plan *plan, size_t *kept)
 {
     const char **paths = plan->paths;
     const char ***slots = malloc((plan->file_count + 1) * sizeof *slots);
-    bool *repeated = calloc(plan->file_count + 1, sizeof *repeated);
-    if (slots == NULL || repeated == NULL) {
+    size_t *first = malloc((plan->file_count + 1) * sizeof *first);
+    if (slots == NULL || first == NULL) {
         free(slots);
-        free(repeated);
+        free(first);
         return error_set(EXIT_OTHER, "out of memory");
     }
     for (size_t index = 0; index < plan->file_count; index++)
         slots[index] = &paths[index];
     qsort(slots, plan->file_count, sizeof *slots, compare_slots);
-    for (size_t index = 1; index < plan->file_count; index++)
-        repeated[slots[index] - paths] = strcmp(*slots[index], *slots[index - 1]) == 0;
-    size_t kept = 0;
+    for (size_t index = 0; index < plan->file_count; index++) {
+        size_t listed = (size_t)(slots[index] - paths);
+        first[listed] = index > 0 && strcmp(*slots[index], *slots[index - 1]) == 0
+                            ? first[slots[index - 1] - paths]
+                            : listed;
+    }
+    size_t count = 0;
     for (size_t index = 0; index < plan->file_count; index++)
-        if (!repeated[index]) {
-            plan->names[kept] = plan->names[index];
-            paths[kept++] = paths[index];
+        if (first[index] == index) {
+            plan->names[count] = plan->names[index];
+            paths[count] = paths[index];
+            kept[index] = count++;
+        } else {
+            kept[index] = kept[first[index]];
         }
-    plan->file_count = kept;
+    plan->file_count = count;
     free(slots);
-    free(repeated);
+    free(first);
+    return EXIT_OK;
+}
+
+/* Each input's files' places among the plan's files; an image folder's are flagged supplied:
+   its reader hands the provenance the bytes it decodes. */
+static int files_place(struct pack_plan *plan, const size_t *kept)
+{
+    plan->supplied = calloc(plan->file_count + 1, sizeof *plan->supplied);
+    if (plan->supplied == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    size_t listed = 1;
+    for (size_t index = 0; index < plan->spec->source_count; index++) {
+        const struct planned_source *planned = &plan->sources[index];
+        for (size_t input = 0; input < planned->spec->input_count; input++) {
+            struct input_facts *facts = &planned->facts[input];
+            facts->provenance_indices = malloc((facts->file_count + 1) * sizeof(size_t));
+            if (facts->provenance_indices == NULL)
+                return error_set(EXIT_OTHER, "out of memory");
+            for (size_t file = 0; file < facts->file_count; file++, listed++) {
+                facts->provenance_indices[file] = kept[listed];
+                if (planned->spec->inputs[input].kind == INPUT_IMAGES)
+                    plan->supplied[kept[listed]] = true;
+            }
+        }
+    }
     return EXIT_OK;
 }
 
@@ -178,7 +210,15 @@ static int files_list(struct pack_plan *plan)
     for (size_t split = 0; split < spec->split_count && result == EXIT_OK; split++)
         if (spec->splits[split].kind == SPLIT_INDICES)
             result = file_add(plan, spec->splits[split].indices, plan->indices[split].name);
-    return result == EXIT_OK ? files_deduplicate(plan) : result;
+    size_t *kept = result == EXIT_OK ? malloc((plan->file_count + 1) * sizeof *kept) : NULL;
+    if (result == EXIT_OK && kept == NULL)
+        result = error_set(EXIT_OTHER, "out of memory");
+    if (result == EXIT_OK)
+        result = files_deduplicate(plan, kept);
+    if (result == EXIT_OK)
+        result = files_place(plan, kept);
+    free(kept);
+    return result;
 }
 
 int pack_plan_open(struct pack_plan **plan, const char *spec_path, unsigned threads)
@@ -221,10 +261,11 @@ const char *pack_plan_spec_text(const struct pack_plan *plan)
 }
 
 size_t pack_plan_files(const struct pack_plan *plan, const char *const **paths,
-                       const char *const **names)
+                       const char *const **names, const bool **supplied)
 {
     *paths = plan->paths;
     *names = plan->names;
+    *supplied = plan->supplied;
     return plan->file_count;
 }
 
@@ -243,6 +284,7 @@ void pack_plan_close(struct pack_plan *plan)
         free(plan->indices[split].name);
     free(plan->paths);
     free(plan->names);
+    free(plan->supplied);
     pack_spec_free(plan->spec);
     free(plan);
 }

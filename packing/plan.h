@@ -36,6 +36,7 @@ struct pack_plan {
     struct planned_indices indices[PACK_MAX_SPLITS];
     const char **paths; /* every file read, the spec first, for the provenance */
     const char **names;
+    bool *supplied; /* the files an image folder's reader hands to the provenance */
     size_t file_count;
 };
 

@@ -147,6 +147,29 @@ int hash_file_digests(const char *path, bool md5, struct file_digests *digests)
     return result;
 }
 
+int hash_memory_digests(const void *bytes, size_t size, bool md5, struct file_digests *digests)
+{
+    const unsigned char *data = bytes;
+    *digests = (struct file_digests){.size = size};
+    digests->head_length = size < HASH_HEAD_BYTES ? size : HASH_HEAD_BYTES;
+    digests->tail_length = size < HASH_TAIL_BYTES ? size : HASH_TAIL_BYTES;
+    if (size > 0) {
+        memcpy(digests->head, data, digests->head_length);
+        memcpy(digests->tail, data + size - digests->tail_length, digests->tail_length);
+    }
+    struct hash *hash;
+    int result = hash_begin(&hash, HASH_SHA256);
+    if (result == EXIT_OK) {
+        hash_update(hash, data, size);
+        hash_finish(hash, digests->sha256);
+    }
+    if (result == EXIT_OK && md5 && (result = hash_begin(&hash, HASH_MD5)) == EXIT_OK) {
+        hash_update(hash, data, size);
+        hash_finish(hash, digests->md5);
+    }
+    return result;
+}
+
 int hash_algorithm_for_length(size_t length)
 {
     if (length == 32)

@@ -45,6 +45,9 @@ struct file_digests {
    first and last bytes. Errors as hash_file's. */
 int hash_file_digests(const char *path, bool md5, struct file_digests *digests);
 
+/* As hash_file_digests, of the SIZE bytes at BYTES: a file already read whole. */
+int hash_memory_digests(const void *bytes, size_t size, bool md5, struct file_digests *digests);
+
 /* The algorithm whose hex digest has LENGTH characters (32: md5, 64: sha256); -1 otherwise. */
 int hash_algorithm_for_length(size_t length);
 

@@ -27,6 +27,8 @@ struct input_digest {
     char sha256[HASH_HEX_SIZE];
     char md5[HASH_HEX_SIZE]; /* empty unless raw_files */
     bool fixture; /* the file carries the mark of fuel fixture --raw */
+    bool supplied; /* its digests come from provenance_supply, not the thread */
+    bool digested;
 };
 
 struct provenance {
@@ -35,6 +37,7 @@ struct provenance {
     size_t input_count;
     bool raw_files; /* md5 too */
     pthread_t thread;
+    pthread_mutex_t supplying; /* provenance_supply's callers */
     atomic_bool cancelled;
     int result;
     char message[2048];
@@ -48,7 +51,29 @@ static void provenance_free(struct provenance *provenance)
     }
     free(provenance->inputs);
     json_decref(provenance->argv);
+    pthread_mutex_destroy(&provenance->supplying);
     free(provenance);
+}
+
+static void digests_keep(struct input_digest *input, const struct file_digests *digests)
+{
+    input->size = digests->size;
+    memcpy(input->sha256, digests->sha256, sizeof input->sha256);
+    memcpy(input->md5, digests->md5, sizeof input->md5);
+    input->fixture = fixture_marker_found(digests->head, digests->head_length, digests->tail,
+                                          digests->tail_length);
+    input->digested = true;
+}
+
+/* Hashes input INDEX from its file; error_set on failure. */
+static int input_hash(struct provenance *provenance, size_t index)
+{
+    struct file_digests digests;
+    int result = hash_file_digests(provenance->inputs[index].path, provenance->raw_files,
+                                   &digests);
+    if (result == EXIT_OK)
+        digests_keep(&provenance->inputs[index], &digests);
+    return result;
 }
 
 static void *hash_inputs(void *argument)
@@ -57,14 +82,9 @@ static void *hash_inputs(void *argument)
     for (size_t index = 0; index < provenance->input_count; index++) {
         if (atomic_load(&provenance->cancelled))
             break;
-        struct input_digest *input = &provenance->inputs[index];
-        struct file_digests digests;
-        provenance->result = hash_file_digests(input->path, provenance->raw_files, &digests);
-        input->size = digests.size;
-        memcpy(input->sha256, digests.sha256, sizeof input->sha256);
-        memcpy(input->md5, digests.md5, sizeof input->md5);
-        input->fixture = fixture_marker_found(digests.head, digests.head_length, digests.tail,
-                                              digests.tail_length);
+        if (provenance->inputs[index].supplied)
+            continue;
+        provenance->result = input_hash(provenance, index);
         if (provenance->result != EXIT_OK) {
             snprintf(provenance->message, sizeof provenance->message, "%s", error_message());
             break;
@@ -108,12 +128,24 @@ int provenance_begin_named(struct provenance **provenance, int argc, char *const
                            const char *const *input_paths, const char *const *names,
                            size_t input_count, bool raw_files)
 {
+    return provenance_begin_supplied(provenance, argc, argv, input_paths, names, input_count,
+                                     raw_files, NULL);
+}
+
+int provenance_begin_supplied(struct provenance **provenance, int argc, char *const *argv,
+                              const char *const *input_paths, const char *const *names,
+                              size_t input_count, bool raw_files, const bool *supplied)
+{
     *provenance = calloc(1, sizeof **provenance);
     if (*provenance == NULL)
         return error_set(EXIT_OTHER, "cannot record provenance: out of memory");
     (*provenance)->raw_files = raw_files;
     atomic_init(&(*provenance)->cancelled, false);
-    if (copy_arguments(*provenance, argc, argv, input_paths, names, input_count) < 0) {
+    pthread_mutex_init(&(*provenance)->supplying, NULL);
+    int copied = copy_arguments(*provenance, argc, argv, input_paths, names, input_count);
+    for (size_t index = 0; copied == 0 && supplied != NULL && index < input_count; index++)
+        (*provenance)->inputs[index].supplied = supplied[index];
+    if (copied < 0) {
         provenance_free(*provenance);
         *provenance = NULL;
         return error_set(EXIT_OTHER, "cannot record provenance: out of memory");
@@ -176,9 +208,33 @@ static char *provenance_text(const struct provenance *provenance)
     return text;
 }
 
+int provenance_supply(struct provenance *provenance, size_t index, const void *bytes,
+                      size_t size)
+{
+    struct file_digests digests;
+    int result = hash_memory_digests(bytes, size, provenance->raw_files, &digests);
+    if (result != EXIT_OK)
+        return result;
+    struct input_digest *input = &provenance->inputs[index];
+    pthread_mutex_lock(&provenance->supplying);
+    bool changed = input->digested && (input->size != digests.size ||
+                                       strcmp(input->sha256, digests.sha256) != 0);
+    if (!changed)
+        digests_keep(input, &digests);
+    pthread_mutex_unlock(&provenance->supplying);
+    if (changed)
+        return error_set(EXIT_CORRUPT_INPUT, "input changed while being read: %s", input->path);
+    return EXIT_OK;
+}
+
 char *provenance_finish(struct provenance *provenance)
 {
     pthread_join(provenance->thread, NULL);
+    for (size_t index = 0; provenance->result == EXIT_OK && index < provenance->input_count;
+         index++)
+        if (provenance->inputs[index].supplied && !provenance->inputs[index].digested &&
+            (provenance->result = input_hash(provenance, index)) != EXIT_OK)
+            snprintf(provenance->message, sizeof provenance->message, "%s", error_message());
     char *text = NULL;
     if (provenance->result != EXIT_OK) {
         error_set(provenance->result, "%s", provenance->message);

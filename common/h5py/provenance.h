@@ -25,6 +25,18 @@ int provenance_begin_named(struct provenance **provenance, int argc, char *const
                            const char *const *input_paths, const char *const *names,
                            size_t input_count, bool raw_files);
 
+/* As provenance_begin_named, the inputs flagged in SUPPLIED (NULL: none) left out of the
+   thread: their reader hands the bytes it read whole to provenance_supply (one read instead of
+   two; the digest is of the very bytes converted). provenance_finish hashes any not handed. */
+int provenance_begin_supplied(struct provenance **provenance, int argc, char *const *argv,
+                              const char *const *input_paths, const char *const *names,
+                              size_t input_count, bool raw_files, const bool *supplied);
+
+/* Input INDEX (flagged supplied) is the SIZE bytes at BYTES; from any thread. EXIT_CORRUPT_INPUT
+   when it was handed before with other bytes (the file changed while being read). */
+int provenance_supply(struct provenance *provenance, size_t index, const void *bytes,
+                      size_t size);
+
 /* Waits for the hashes and returns the JSON text (caller frees); NULL with error_set on failure. */
 char *provenance_finish(struct provenance *provenance);
 

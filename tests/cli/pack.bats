@@ -208,13 +208,16 @@ EOF
     [[ "$output" == *"targets   int64  (24, 1)  batch, index"* ]]
     run fuel info --check "$OUT/images.hdf5"
     [ "$status" -eq 0 ]
-    # The images' names relative to the spec in the provenance, each with its sha256.
+    # The images' names relative to the spec in the provenance, each with its sha256 (taken from
+    # the bytes the workers decode) and size, and the spec's.
     run "$PYTHON" - "$OUT/images.hdf5" "$WORK" <<'EOF'
 import hashlib, h5py, json, os, sys
 provenance = json.loads(h5py.File(sys.argv[1], 'r').attrs['fuel_provenance'])
+for entry in provenance['inputs']:
+    data = open(os.path.join(sys.argv[2], entry['name']), 'rb').read()
+    assert entry['sha256'] == hashlib.sha256(data).hexdigest(), entry
+    assert entry['size'] == len(data), entry
 first = provenance['inputs'][1]
-data = open(os.path.join(sys.argv[2], first['name']), 'rb').read()
-assert first['sha256'] == hashlib.sha256(data).hexdigest() and first['size'] == len(data)
 print(len(provenance['inputs']), first['name'], provenance['pack']['spec'].splitlines()[0])
 EOF
     [ "$output" = "25 train/cat/image00.png splits:" ]
