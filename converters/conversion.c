@@ -58,58 +58,12 @@ void conversion_inputs_list(const struct conversion_request *request,
     }
 }
 
-/* The provenance JSON with NOTE, when given, first under KEY; a parent file's sha256 (the first
-   input hashed) is copied into NOTE's "parent" (caller frees). */
-static char *provenance_with_note(const char *json, const char *key, json_t *note)
-{
-    json_t *provenance = json_loads(json, 0, NULL);
-    json_t *noted = json_object();
-    if (provenance == NULL || noted == NULL) {
-        json_decref(provenance);
-        json_decref(noted);
-        return NULL;
-    }
-    json_t *parent = json_object_get(note, "parent");
-    json_t *input = json_array_get(json_object_get(provenance, "inputs"), 0);
-    if (parent != NULL && input != NULL)
-        json_object_set(parent, "sha256", json_object_get(input, "sha256"));
-    json_object_set(noted, key, note);
-    json_object_update(noted, provenance);
-    char *text = json_dumps(noted, JSON_COMPACT);
-    json_decref(provenance);
-    json_decref(noted);
-    return text;
-}
-
-/* The provenance JSON with the converter's NOTES, when it made any, last under "conversion". */
-static char *provenance_with_conversion(char *json, json_t *notes)
-{
-    if (json == NULL || notes == NULL || json_object_size(notes) == 0)
-        return json;
-    json_t *provenance = json_loads(json, 0, NULL);
-    free(json);
-    if (provenance == NULL || json_object_set(provenance, "conversion", notes) != 0) {
-        json_decref(provenance);
-        error_set(EXIT_OTHER, "out of memory");
-        return NULL;
-    }
-    char *text = json_dumps(provenance, JSON_COMPACT);
-    json_decref(provenance);
-    if (text == NULL)
-        error_set(EXIT_OTHER, "out of memory");
-    return text;
-}
-
 static int finish_file(struct h5py_writer *writer, struct provenance *provenance,
                        const struct conversion_record *record)
 {
-    char *json = provenance_with_conversion(provenance_finish(provenance), record->notes);
+    struct provenance_notes notes = {record->note_key, record->note, record->notes};
+    char *json = provenance_finish_noted(provenance, &notes);
     char *command = typed_command_text(record->typed);
-    if (json != NULL && record->note != NULL) {
-        char *noted = provenance_with_note(json, record->note_key, record->note);
-        free(json);
-        json = noted;
-    }
     if (json == NULL || command == NULL) {
         free(json);
         free(command);

@@ -160,23 +160,22 @@ int provenance_begin_supplied(struct provenance **provenance, int argc, char *co
     return EXIT_OK;
 }
 
-static json_t *inputs_json(const struct provenance *provenance)
+/* Input INDEX's entry, compact JSON (caller frees). */
+static char *input_text(const struct provenance *provenance, size_t index)
 {
-    json_t *inputs = json_array();
-    for (size_t index = 0; inputs != NULL && index < provenance->input_count; index++) {
-        const struct input_digest *input = &provenance->inputs[index];
-        json_t *entry = json_object();
-        json_object_set_new(entry, "name", json_string(input->name != NULL ? input->name
-                                                                           : basename(input->path)));
-        json_object_set_new(entry, "size", json_integer((json_int_t)input->size));
-        json_object_set_new(entry, "sha256", json_string(input->sha256));
-        if (provenance->raw_files)
-            json_object_set_new(entry, "md5", json_string(input->md5));
-        if (input->fixture)
-            json_object_set_new(entry, "origin", json_string(PROVENANCE_FIXTURE_ORIGIN));
-        json_array_append_new(inputs, entry);
-    }
-    return inputs;
+    const struct input_digest *input = &provenance->inputs[index];
+    json_t *entry = json_object();
+    json_object_set_new(entry, "name", json_string(input->name != NULL ? input->name
+                                                                       : basename(input->path)));
+    json_object_set_new(entry, "size", json_integer((json_int_t)input->size));
+    json_object_set_new(entry, "sha256", json_string(input->sha256));
+    if (provenance->raw_files)
+        json_object_set_new(entry, "md5", json_string(input->md5));
+    if (input->fixture)
+        json_object_set_new(entry, "origin", json_string(PROVENANCE_FIXTURE_ORIGIN));
+    char *text = entry != NULL ? json_dumps(entry, JSON_COMPACT) : NULL;
+    json_decref(entry);
+    return text;
 }
 
 static json_t *libraries_json(void)
@@ -189,22 +188,66 @@ static json_t *libraries_json(void)
     return libraries;
 }
 
-/* Keys are inserted in this order and jansson keeps insertion order, so the text is stable. */
-static char *provenance_text(const struct provenance *provenance)
+/* The members before "inputs": the first note, tool, version, argv. */
+static json_t *head_json(const struct provenance *provenance,
+                         const struct provenance_notes *notes)
+{
+    json_t *head = json_object();
+    if (head != NULL && notes != NULL && notes->first != NULL) {
+        json_t *parent = json_object_get(notes->first, "parent");
+        if (parent != NULL && provenance->input_count > 0)
+            json_object_set_new(parent, "sha256", json_string(provenance->inputs[0].sha256));
+        json_object_set(head, notes->first_key, notes->first);
+    }
+    json_object_set_new(head, "tool", json_string("fuel"));
+    json_object_set_new(head, "version", json_string(FUEL_VERSION));
+    json_object_set(head, "argv", provenance->argv);
+    return head;
+}
+
+/* The members after "inputs": libraries, created, the converter's notes. */
+static json_t *tail_json(const struct provenance_notes *notes)
 {
     char created[32];
     provenance_created(created, sizeof created);
-    json_t *root = json_object();
-    if (root == NULL)
-        return NULL;
-    json_object_set_new(root, "tool", json_string("fuel"));
-    json_object_set_new(root, "version", json_string(FUEL_VERSION));
-    json_object_set(root, "argv", provenance->argv);
-    json_object_set_new(root, "inputs", inputs_json(provenance));
-    json_object_set_new(root, "libraries", libraries_json());
-    json_object_set_new(root, "created", json_string(created));
-    char *text = json_dumps(root, JSON_COMPACT);
-    json_decref(root);
+    json_t *tail = json_object();
+    json_object_set_new(tail, "libraries", libraries_json());
+    json_object_set_new(tail, "created", json_string(created));
+    if (notes != NULL && notes->last != NULL && json_object_size(notes->last) > 0)
+        json_object_set(tail, "conversion", notes->last);
+    return tail;
+}
+
+/* Keys are inserted in this order and jansson keeps insertion order, so the text is stable. The
+   inputs are written one entry at a time between the dumps of the members around them: an image
+   folder's tens of thousands of entries never stand as one tree. */
+static char *provenance_text(const struct provenance *provenance,
+                             const struct provenance_notes *notes)
+{
+    json_t *head = head_json(provenance, notes), *tail = tail_json(notes);
+    char *before = head != NULL ? json_dumps(head, JSON_COMPACT) : NULL;
+    char *after = tail != NULL ? json_dumps(tail, JSON_COMPACT) : NULL;
+    json_decref(head);
+    json_decref(tail);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *stream = before != NULL && after != NULL ? open_memstream(&text, &size) : NULL;
+    bool written = stream != NULL;
+    if (written)
+        fprintf(stream, "%.*s,\"inputs\":[", (int)(strlen(before) - 1), before);
+    for (size_t index = 0; written && index < provenance->input_count; index++) {
+        char *entry = input_text(provenance, index);
+        written = entry != NULL && fprintf(stream, "%s%s", index > 0 ? "," : "", entry) > 0;
+        free(entry);
+    }
+    if (written)
+        written = fprintf(stream, "],%s", after + 1) > 0;
+    if (stream != NULL && (fclose(stream) != 0 || !written)) {
+        free(text);
+        text = NULL;
+    }
+    free(before);
+    free(after);
     return text;
 }
 
@@ -229,6 +272,11 @@ int provenance_supply(struct provenance *provenance, size_t index, const void *b
 
 char *provenance_finish(struct provenance *provenance)
 {
+    return provenance_finish_noted(provenance, NULL);
+}
+
+char *provenance_finish_noted(struct provenance *provenance, const struct provenance_notes *notes)
+{
     pthread_join(provenance->thread, NULL);
     for (size_t index = 0; provenance->result == EXIT_OK && index < provenance->input_count;
          index++)
@@ -239,7 +287,7 @@ char *provenance_finish(struct provenance *provenance)
     if (provenance->result != EXIT_OK) {
         error_set(provenance->result, "%s", provenance->message);
     } else {
-        text = provenance_text(provenance);
+        text = provenance_text(provenance, notes);
         if (text == NULL)
             error_set(EXIT_OTHER, "cannot record provenance: out of memory");
     }

@@ -6,6 +6,7 @@
 
 #include "common/base/typed_command.h"
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -39,6 +40,17 @@ int provenance_supply(struct provenance *provenance, size_t index, const void *b
 
 /* Waits for the hashes and returns the JSON text (caller frees); NULL with error_set on failure. */
 char *provenance_finish(struct provenance *provenance);
+
+/* What provenance_finish_noted records besides the provenance's own members. */
+struct provenance_notes {
+    const char *first_key;
+    json_t *first; /* first of all under FIRST_KEY (NULL: none); its "parent" object, when it has
+                      one, gets the first input's sha256 */
+    json_t *last;  /* last under "conversion", when it holds anything (NULL: none) */
+};
+
+/* As provenance_finish, with NOTES (NULL: none). */
+char *provenance_finish_noted(struct provenance *provenance, const struct provenance_notes *notes);
 
 /* After a failure: stops hashing once the file in progress is done, waits for that, frees. */
 void provenance_discard(struct provenance *provenance);
