@@ -196,7 +196,8 @@ static int stored_read(struct shard_block *block, size_t source)
     for (size_t index = 0; index < block->count; index++)
         block->stored[index] = h5py_selection_example(&item->source.selection,
                                                       block->keys[index]);
-    int result = stored_bytes_sizes(vlen, block->stored, block->count, block->sizes);
+    int result = stored_bytes_sizes(&block->run->reader, vlen, block->stored, block->count,
+                                    block->sizes);
     uint64_t bytes = 0;
     for (size_t index = 0; result == EXIT_OK && index < block->count; index++)
         if ((bytes += block->sizes[index]) >= BLOCK_BYTES)
