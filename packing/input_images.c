@@ -4,9 +4,10 @@
    example). The probe reads only each image's header, on the workers too; the decoding workers
    hand each file's bytes to the provenance (one read of each image). Workers take images in
    batches (of about BATCH_BYTES decoded, at most BATCH_MAX images): one hand-over per image cost
-   more than decoding a small one. 3 x THREADS + 2 batches are under way at most (fewer left the
-   workers idle while a write waited for the disk), which bounds the memory: about 2.5 times
-   BATCH_BYTES each (the file, the pixels, libjpeg's scratch). */
+   more than decoding a small one. THREADS + 2 batches are under way at most, and up to SPARE_MAX
+   more (two a thread: fewer left the workers idle while a write waited for the disk), which
+   bounds the memory: about 2.5 times BATCH_BYTES each (the file, the pixels, libjpeg's
+   scratch). */
 #include "common/base/error.h"
 #include "common/base/ordered_pool.h"
 #include "image_file.h"
@@ -16,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BATCH_MAX = 16, BATCH_BYTES = 1 << 20, PROBE_BATCH = 64 };
+enum { BATCH_MAX = 16, BATCH_BYTES = 1 << 20, PROBE_BATCH = 64, SPARE_MAX = 6 };
 
 /* Images FIRST to FIRST + COUNT of PATHS, probed or decoded by one worker. */
 struct image_job {
@@ -184,7 +185,8 @@ static int images_open(const struct input_context *context, const struct pack_in
     if ((*reader)->classes)
         return classes_open(input, *reader);
     unsigned threads = context->threads > 0 ? context->threads : 1;
-    size_t depth = (size_t)threads * 3 + 2;
+    size_t spare = threads < SPARE_MAX / 2 ? (size_t)threads * 2 : SPARE_MAX;
+    size_t depth = (size_t)threads + 2 + spare;
     uint64_t largest = facts->largest_example > 0 ? facts->largest_example : 1;
     (*reader)->batch = largest >= BATCH_BYTES / BATCH_MAX ? (size_t)(BATCH_BYTES / largest)
                                                           : BATCH_MAX;
