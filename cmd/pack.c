@@ -84,7 +84,9 @@ struct pack_filling {
 static int pack_fill(void *context, struct h5py_writer *writer, struct provenance *provenance)
 {
     struct pack_filling *filling = context;
-    return pack_plan_write(filling->plan, writer, filling->listener, provenance);
+    int result = pack_plan_write(filling->plan, writer, filling->listener, provenance);
+    pack_plan_files_release(filling->plan);
+    return result;
 }
 
 static int pack_publish(const char *spec, struct pack_plan *plan,

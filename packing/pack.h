@@ -42,6 +42,10 @@ size_t pack_plan_files(const struct pack_plan *plan, const char *const **paths,
 int pack_plan_write(struct pack_plan *plan, struct h5py_writer *writer,
                     const struct pack_listener *listener, struct provenance *provenance);
 
+/* Frees the file lists once written: the provenance holds its own copies, and an image folder's
+   lists are most of the memory left when the provenance is written. */
+void pack_plan_files_release(struct pack_plan *plan);
+
 void pack_plan_close(struct pack_plan *plan);
 
 #endif

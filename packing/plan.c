@@ -269,6 +269,33 @@ size_t pack_plan_files(const struct pack_plan *plan, const char *const **paths,
     return plan->file_count;
 }
 
+void pack_plan_files_release(struct pack_plan *plan)
+{
+    for (size_t index = 0; index < plan->spec->source_count; index++) {
+        struct planned_source *planned = &plan->sources[index];
+        for (size_t input = 0; planned->facts != NULL && input < planned->spec->input_count;
+             input++) {
+            struct input_facts *facts = &planned->facts[input];
+            for (size_t file = 0; file < facts->file_count; file++) {
+                free(facts->files[file]);
+                free(facts->file_names[file]);
+            }
+            free(facts->files);
+            free(facts->file_names);
+            free(facts->provenance_indices);
+            facts->files = facts->file_names = NULL;
+            facts->provenance_indices = NULL;
+            facts->file_count = 0;
+        }
+    }
+    free(plan->paths);
+    free(plan->names);
+    free(plan->supplied);
+    plan->paths = plan->names = NULL;
+    plan->supplied = NULL;
+    plan->file_count = 0;
+}
+
 void pack_plan_close(struct pack_plan *plan)
 {
     if (plan == NULL)

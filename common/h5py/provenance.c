@@ -24,8 +24,8 @@ struct input_digest {
     char *path;
     char *name; /* NULL: the path's file name */
     uint64_t size;
-    char sha256[HASH_HEX_SIZE];
-    char md5[HASH_HEX_SIZE]; /* empty unless raw_files */
+    unsigned char sha256[32]; /* binary, hex only in the text: an image folder has many inputs */
+    unsigned char md5[16];    /* unless raw_files, unset */
     bool fixture; /* the file carries the mark of fuel fixture --raw */
     bool supplied; /* its digests come from provenance_supply, not the thread */
     bool digested;
@@ -55,11 +55,27 @@ static void provenance_free(struct provenance *provenance)
     free(provenance);
 }
 
+/* COUNT bytes from the 2 * COUNT lowercase hex digits of HEX (hash_finish's). */
+static void bytes_from_hex(const char *hex, unsigned char *bytes, size_t count)
+{
+    for (size_t index = 0; index < count && hex[2 * index] != '\0'; index++) {
+        unsigned value = 0;
+        sscanf(hex + 2 * index, "%2x", &value);
+        bytes[index] = (unsigned char)value;
+    }
+}
+
+static void hex_from_bytes(const unsigned char *bytes, size_t count, char hex[HASH_HEX_SIZE])
+{
+    for (size_t index = 0; index < count && 2 * index + 2 < HASH_HEX_SIZE; index++)
+        snprintf(hex + 2 * index, 3, "%02x", bytes[index]);
+}
+
 static void digests_keep(struct input_digest *input, const struct file_digests *digests)
 {
     input->size = digests->size;
-    memcpy(input->sha256, digests->sha256, sizeof input->sha256);
-    memcpy(input->md5, digests->md5, sizeof input->md5);
+    bytes_from_hex(digests->sha256, input->sha256, sizeof input->sha256);
+    bytes_from_hex(digests->md5, input->md5, sizeof input->md5);
     input->fixture = fixture_marker_found(digests->head, digests->head_length, digests->tail,
                                           digests->tail_length);
     input->digested = true;
@@ -168,9 +184,12 @@ static char *input_text(const struct provenance *provenance, size_t index)
     json_object_set_new(entry, "name", json_string(input->name != NULL ? input->name
                                                                        : basename(input->path)));
     json_object_set_new(entry, "size", json_integer((json_int_t)input->size));
-    json_object_set_new(entry, "sha256", json_string(input->sha256));
+    char sha256[HASH_HEX_SIZE], md5[HASH_HEX_SIZE];
+    hex_from_bytes(input->sha256, sizeof input->sha256, sha256);
+    hex_from_bytes(input->md5, sizeof input->md5, md5);
+    json_object_set_new(entry, "sha256", json_string(sha256));
     if (provenance->raw_files)
-        json_object_set_new(entry, "md5", json_string(input->md5));
+        json_object_set_new(entry, "md5", json_string(md5));
     if (input->fixture)
         json_object_set_new(entry, "origin", json_string(PROVENANCE_FIXTURE_ORIGIN));
     char *text = entry != NULL ? json_dumps(entry, JSON_COMPACT) : NULL;
@@ -195,8 +214,12 @@ static json_t *head_json(const struct provenance *provenance,
     json_t *head = json_object();
     if (head != NULL && notes != NULL && notes->first != NULL) {
         json_t *parent = json_object_get(notes->first, "parent");
-        if (parent != NULL && provenance->input_count > 0)
-            json_object_set_new(parent, "sha256", json_string(provenance->inputs[0].sha256));
+        char sha256[HASH_HEX_SIZE];
+        if (parent != NULL && provenance->input_count > 0) {
+            hex_from_bytes(provenance->inputs[0].sha256, sizeof provenance->inputs[0].sha256,
+                           sha256);
+            json_object_set_new(parent, "sha256", json_string(sha256));
+        }
         json_object_set(head, notes->first_key, notes->first);
     }
     json_object_set_new(head, "tool", json_string("fuel"));
@@ -260,8 +283,10 @@ int provenance_supply(struct provenance *provenance, size_t index, const void *b
         return result;
     struct input_digest *input = &provenance->inputs[index];
     pthread_mutex_lock(&provenance->supplying);
+    unsigned char sha256[sizeof input->sha256];
+    bytes_from_hex(digests.sha256, sha256, sizeof sha256);
     bool changed = input->digested && (input->size != digests.size ||
-                                       strcmp(input->sha256, digests.sha256) != 0);
+                                       memcmp(input->sha256, sha256, sizeof sha256) != 0);
     if (!changed)
         digests_keep(input, &digests);
     pthread_mutex_unlock(&provenance->supplying);
