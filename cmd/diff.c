@@ -6,6 +6,7 @@
 #include "common/h5py/h5py_input.h"
 #include "converters/file_resolve.h"
 #include "commands.h"
+#include "stage_progress.h"
 #include "usage.h"
 
 #include <errno.h>
@@ -63,7 +64,11 @@ static int files_compare(const char *program, struct h5py_file *const files[2], 
     snprintf(both, sizeof both, "%s or %s", files[0]->path, files[1]->path);
     fault_guard_set(program, both);
     struct content_diff_report report = {0};
-    int result = content_diff_compare(files[0], files[1], &report);
+    struct stage_progress drawn;
+    const struct stage_listener *listener;
+    stage_progress_begin(&drawn, false, "examples", &listener);
+    int result = content_diff_compare(files[0], files[1], listener, &report);
+    stage_progress_end(&drawn);
     if (result == EXIT_OK)
         result = report_print(&report, as_json);
     if (result == EXIT_OK && !content_diff_same(&report))

@@ -1,18 +1,17 @@
 /* fuel-pack: your own arrays, tables and images into one H5PYDataset file, from a YAML spec. */
 #include "common/base/error.h"
-#include "common/base/progress.h"
 #include "common/base/publish.h"
 #include "converters/conversion.h"
 #include "packing/pack.h"
 #include "commands.h"
 #include "pack_make.h"
+#include "stage_progress.h"
 #include "threads_option.h"
 
 #include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 struct pack_options {
     const char *output_directory, *output_filename;
@@ -54,31 +53,9 @@ const struct command_line pack_command_line = {
     .positional_completion = COMPLETE_FILE,
 };
 
-/* The live progress line: a source at a time, its examples written. */
-struct pack_progress {
-    struct progress *progress;
-    struct pack_listener listener;
-    char label[320];
-};
-
-static void progress_stage(void *context, const char *label, uint64_t total)
-{
-    struct pack_progress *drawn = context;
-    snprintf(drawn->label, sizeof drawn->label, "%s", label);
-    progress_start_count(drawn->progress, 0, drawn->label, total, "examples");
-    progress_redraw(drawn->progress);
-}
-
-static void progress_advance(void *context, uint64_t done)
-{
-    struct pack_progress *drawn = context;
-    progress_update(drawn->progress, 0, done, 0);
-    progress_refresh(drawn->progress);
-}
-
 struct pack_filling {
     struct pack_plan *plan;
-    const struct pack_listener *listener;
+    const struct stage_listener *listener;
 };
 
 static int pack_fill(void *context, struct h5py_writer *writer, struct provenance *provenance)
@@ -90,7 +67,7 @@ static int pack_fill(void *context, struct h5py_writer *writer, struct provenanc
 }
 
 static int pack_publish(const char *spec, struct pack_plan *plan,
-                        const struct pack_target *target, const struct pack_listener *listener,
+                        const struct pack_target *target, const struct stage_listener *listener,
                         char *path, size_t size)
 {
     char name[1024];
@@ -126,14 +103,11 @@ int pack_make(const char *spec, const struct pack_target *target, char *path, si
         pack_plan_close(plan);
         return result;
     }
-    struct pack_progress drawn = {0};
-    if (!target->quiet && isatty(STDERR_FILENO))
-        drawn.progress = progress_begin(PROGRESS_LIVE, stderr, 1);
-    drawn.listener = (struct pack_listener){progress_stage, progress_advance, &drawn};
-    result = pack_publish(spec, plan, target, drawn.progress != NULL ? &drawn.listener : NULL,
-                          path, size);
-    if (drawn.progress != NULL)
-        progress_end(drawn.progress);
+    struct stage_progress drawn;
+    const struct stage_listener *listener;
+    stage_progress_begin(&drawn, target->quiet, "examples", &listener);
+    result = pack_publish(spec, plan, target, listener, path, size);
+    stage_progress_end(&drawn);
     pack_plan_close(plan);
     return result;
 }

@@ -87,7 +87,7 @@ static int contents_compare(const char *path, const char *made, struct reproduce
     if (result == EXIT_OK)
         result = h5py_input_open(&again, made);
     if (result == EXIT_OK)
-        result = content_diff_compare(file, again, &outcome->report);
+        result = content_diff_compare(file, again, NULL, &outcome->report);
     h5py_reader_close(file);
     h5py_reader_close(again);
     if (result != EXIT_OK)

@@ -3,20 +3,13 @@
 #ifndef FUEL_PACK_H
 #define FUEL_PACK_H
 
+#include "common/base/stage_listener.h"
 #include "common/h5py/h5py_writer.h"
 #include "common/h5py/provenance.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* How far the writing got, for the command that draws it: a stage (a source, TOTAL examples),
-   then the examples done in it. */
-struct pack_listener {
-    void (*stage)(void *context, const char *label, uint64_t total);
-    void (*advance)(void *context, uint64_t done);
-    void *context;
-};
 
 struct pack_plan;
 
@@ -40,7 +33,7 @@ size_t pack_plan_files(const struct pack_plan *plan, const char *const **paths,
 /* Writes the sources, the indices and class names, then declares the splits; the files flagged
    supplied go to PROVENANCE as they are read. */
 int pack_plan_write(struct pack_plan *plan, struct h5py_writer *writer,
-                    const struct pack_listener *listener, struct provenance *provenance);
+                    const struct stage_listener *listener, struct provenance *provenance);
 
 /* Frees the file lists once written: the provenance holds its own copies, and an image folder's
    lists are most of the memory left when the provenance is written. */

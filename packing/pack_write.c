@@ -23,7 +23,7 @@ struct source_writing {
     struct element_conversion conversion;
     unsigned char *converted;
     size_t capacity;
-    const struct pack_listener *listener;
+    const struct stage_listener *listener;
     struct provenance *provenance;
 };
 
@@ -220,7 +220,7 @@ static int write_input(struct source_writing *writing, size_t number)
 }
 
 static int write_source(struct pack_plan *plan, struct h5py_writer *writer, size_t source,
-                        int index, const struct pack_listener *listener,
+                        int index, const struct stage_listener *listener,
                         struct provenance *provenance)
 {
     struct source_writing writing = {
@@ -274,7 +274,7 @@ static int declare_splits(struct pack_plan *plan, struct h5py_writer *writer,
 }
 
 int pack_plan_write(struct pack_plan *plan, struct h5py_writer *writer,
-                    const struct pack_listener *listener, struct provenance *provenance)
+                    const struct stage_listener *listener, struct provenance *provenance)
 {
     const struct pack_spec *spec = plan->spec;
     int sources[PACK_MAX_SOURCES], indices[PACK_MAX_SPLITS];

@@ -85,6 +85,7 @@ int diff_provenance_add(struct content_diff_report *report, const char *key, con
 }
 
 int content_diff_compare(const struct h5py_file *left, const struct h5py_file *right,
+                         const struct stage_listener *listener,
                          struct content_diff_report *report)
 {
     *report = (struct content_diff_report){0};
@@ -92,7 +93,7 @@ int content_diff_compare(const struct h5py_file *left, const struct h5py_file *r
         return out_of_memory();
     int result = diff_structure(report, left, right);
     if (result == EXIT_OK)
-        result = diff_values(report, left, right);
+        result = diff_values(report, left, right, listener);
     if (result == EXIT_OK)
         result = diff_provenance(report, left, right);
     return result;

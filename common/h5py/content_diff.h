@@ -6,6 +6,7 @@
 #ifndef FUEL_CONTENT_DIFF_H
 #define FUEL_CONTENT_DIFF_H
 
+#include "common/base/stage_listener.h"
 #include "h5py_reader.h"
 
 #include <jansson.h>
@@ -72,9 +73,11 @@ struct content_diff_report {
 };
 
 /* Compares LEFT and RIGHT into REPORT (freed by the caller with content_diff_free, also after a
-   failure). EXIT_USAGE when a source's element type has no canonical form; EXIT_CORRUPT_INPUT
-   when values cannot be read; EXIT_OTHER when out of memory. */
+   failure), telling LISTENER (NULL: nobody) each source's examples as they are compared.
+   EXIT_USAGE when a source's element type has no canonical form; EXIT_CORRUPT_INPUT when values
+   cannot be read; EXIT_OTHER when out of memory. */
 int content_diff_compare(const struct h5py_file *left, const struct h5py_file *right,
+                         const struct stage_listener *listener,
                          struct content_diff_report *report);
 
 /* Whether the contents are the same: nothing but provenance differences. */

@@ -22,9 +22,9 @@ int diff_provenance_add(struct content_diff_report *report, const char *key, con
 int diff_structure(struct content_diff_report *report, const struct h5py_file *left,
                    const struct h5py_file *right);
 
-/* Differing examples per source and per split. */
+/* Differing examples per source and per split; LISTENER (NULL: nobody) told the examples done. */
 int diff_values(struct content_diff_report *report, const struct h5py_file *left,
-                const struct h5py_file *right);
+                const struct h5py_file *right, const struct stage_listener *listener);
 
 /* fuel_provenance entries and other string root attributes that differ. */
 int diff_provenance(struct content_diff_report *report, const struct h5py_file *left,

@@ -26,7 +26,11 @@ struct source_pass {
     struct content_values whole;
     struct split_tally *tallies;
     size_t tally_count;
+    const struct stage_listener *listener;
 };
+
+/* Examples compared between two reports to the listener. */
+enum { SLICE_EXAMPLES = 8192 };
 
 /* Counts one differing example at POSITION, keeping the CONTENT_DIFF_FIRST smallest. */
 static void difference_count(struct content_values *values, uint64_t position)
@@ -219,7 +223,14 @@ static int indices_pass(struct source_pass *pass, struct split_tally *tally, int
 
 static int source_values_compare(struct content_diff_report *report, struct source_pass *pass)
 {
-    int result = content_pair_compare(&pass->pair, 0, pass->common, example_differs, pass);
+    int result = EXIT_OK;
+    for (uint64_t first = 0; result == EXIT_OK && first < pass->common; first += SLICE_EXAMPLES) {
+        uint64_t count = pass->common - first < SLICE_EXAMPLES ? pass->common - first
+                                                               : SLICE_EXAMPLES;
+        result = content_pair_compare(&pass->pair, first, count, example_differs, pass);
+        if (pass->listener != NULL)
+            pass->listener->advance(pass->listener->context, first + count);
+    }
     for (uint64_t index = pass->common; result == EXIT_OK && index < pass->total; index++)
         result = example_differs(pass, index);
     for (size_t number = 0; result == EXIT_OK && number < pass->tally_count; number++) {
@@ -240,9 +251,10 @@ static int source_values_compare(struct content_diff_report *report, struct sour
 }
 
 static int source_diff(struct content_diff_report *report, const struct h5py_file *left,
-                       const struct h5py_file *right, const struct h5py_file_source *source)
+                       const struct h5py_file *right, const struct h5py_file_source *source,
+                       const struct stage_listener *listener)
 {
-    struct source_pass pass = {.files = {left, right}};
+    struct source_pass pass = {.files = {left, right}, .listener = listener};
     int result = content_pair_open(&pass.pair, left, right, source);
     if (result != EXIT_OK)
         return result;
@@ -251,6 +263,8 @@ static int source_diff(struct content_diff_report *report, const struct h5py_fil
     pass.total = larger(pass.pair.counts[0], pass.pair.counts[1]);
     pass.whole = (struct content_values){.source = source->name, .examples = pass.total};
     result = tallies_make(&pass, source->name);
+    if (result == EXIT_OK && listener != NULL)
+        listener->stage(listener->context, source->name, pass.common);
     if (result == EXIT_OK)
         result = source_values_compare(report, &pass);
     free(pass.tallies);
@@ -259,14 +273,14 @@ static int source_diff(struct content_diff_report *report, const struct h5py_fil
 }
 
 int diff_values(struct content_diff_report *report, const struct h5py_file *left,
-                const struct h5py_file *right)
+                const struct h5py_file *right, const struct stage_listener *listener)
 {
     int result = EXIT_OK;
     for (size_t index = 0; result == EXIT_OK && index < left->source_count; index++) {
         const struct h5py_file_source *source = &left->sources[index];
         const struct h5py_file_source *other = h5py_file_source(right, source->name);
         if (other != NULL && content_pair_comparable(source, other))
-            result = source_diff(report, left, right, source);
+            result = source_diff(report, left, right, source, listener);
     }
     return result;
 }

@@ -73,6 +73,16 @@ assert d["provenance"] == [] and d["right"] == sys.argv[1], d
 ' "$BATS_TEST_TMPDIR/changed.hdf5"
 }
 
+@test "on a terminal a progress line per source on stderr, the report alone on stdout" {
+    changed_copy mnist.hdf5 changed.hdf5 <<<'f["features"][13, 0, 5, 5] = 7'
+    script -qec "fuel-diff $EXPECTED/mnist.hdf5 $BATS_TEST_TMPDIR/changed.hdf5 > $BATS_TEST_TMPDIR/stdout" \
+        "$BATS_TEST_TMPDIR/typescript" > /dev/null || true
+    grep -qF "features  0 of 14 examples" "$BATS_TEST_TMPDIR/typescript"
+    grep -qF "targets  0 of 14 examples" "$BATS_TEST_TMPDIR/typescript"
+    [ "$(sed -n 2p "$BATS_TEST_TMPDIR/stdout")" = "source features: 1 of 14 examples differ: indices 13" ]
+    [ "$(grep -c examples "$BATS_TEST_TMPDIR/stdout")" -eq 2 ]
+}
+
 @test "a variable-length example changed: its index in the source and its position in the split" {
     changed_copy svhn_format_1.hdf5 boxes.hdf5 <<<'b = f["bbox_lefts"][17]; b[0] += 1; f["bbox_lefts"][17] = b'
     run --separate-stderr fuel-diff "$EXPECTED/svhn_format_1.hdf5" "$BATS_TEST_TMPDIR/boxes.hdf5"

@@ -34,7 +34,7 @@ static void compare(const char *left_variant, const char *right_variant,
     struct h5py_file *left, *right;
     assert_int_equal(h5py_reader_open(&left, paths[0]), EXIT_OK);
     assert_int_equal(h5py_reader_open(&right, paths[1]), EXIT_OK);
-    assert_int_equal(content_diff_compare(left, right, report), EXIT_OK);
+    assert_int_equal(content_diff_compare(left, right, NULL, report), EXIT_OK);
     h5py_reader_close(left);
     h5py_reader_close(right);
 }
