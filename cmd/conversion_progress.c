@@ -5,13 +5,13 @@
 #include <string.h>
 #include <unistd.h>
 
-static void listener_stage(void *context, const char *label, uint64_t total)
+static void listener_stage(void *context, const char *label, uint64_t total, const char *unit)
 {
     struct conversion_listener *listener = context;
     const struct dataset *dataset = listener->dataset;
     snprintf(listener->label, sizeof listener->label, "%s%s%s: %s", dataset->name,
              dataset->variant ? " " : "", dataset->variant ? dataset->variant : "", label);
-    progress_start_count(listener->progress, 0, listener->label, total, "examples");
+    progress_start_count(listener->progress, 0, listener->label, total, unit);
     progress_redraw(listener->progress);
 }
 
@@ -32,7 +32,7 @@ void conversion_listen(struct conversion_listener *listener, bool quiet,
     if (listener->progress == NULL)
         return; /* out of memory: the conversion runs without its line */
     listener->dataset = request->dataset;
-    listener->hooks = (struct converter_progress){listener_stage, listener_advance, listener};
+    listener->hooks = (struct stage_listener){listener_stage, listener_advance, NULL, listener};
     request->progress = &listener->hooks;
 }
 

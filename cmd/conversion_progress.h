@@ -13,7 +13,7 @@
 struct conversion_listener {
     struct progress *progress;
     const struct dataset *dataset;
-    struct converter_progress hooks;
+    struct stage_listener hooks;
     char label[512];
 };
 

@@ -66,7 +66,7 @@ static int files_compare(const char *program, struct h5py_file *const files[2], 
     struct content_diff_report report = {0};
     struct stage_progress drawn;
     const struct stage_listener *listener;
-    stage_progress_begin(&drawn, false, "examples", &listener);
+    stage_progress_begin(&drawn, false, &listener);
     int result = content_diff_compare(files[0], files[1], listener, &report);
     stage_progress_end(&drawn);
     if (result == EXIT_OK)

@@ -105,7 +105,7 @@ int pack_make(const char *spec, const struct pack_target *target, char *path, si
     }
     struct stage_progress drawn;
     const struct stage_listener *listener;
-    stage_progress_begin(&drawn, target->quiet, "examples", &listener);
+    stage_progress_begin(&drawn, target->quiet, &listener);
     result = pack_publish(spec, plan, target, listener, path, size);
     stage_progress_end(&drawn);
     pack_plan_close(plan);

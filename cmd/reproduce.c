@@ -8,6 +8,7 @@
 #include "converters/reproduce.h"
 #include "commands.h"
 #include "reproduce_recipe.h"
+#include "stage_progress.h"
 #include "transfer_options.h"
 #include "usage.h"
 
@@ -198,7 +199,10 @@ static int reproduce_file(const struct command_run *run, const char *path, const
         recipe.quiet = chosen->transfer.quiet;
         reproduce_recipe_request(&recipe, &request);
         transfer_settings_apply(&chosen->transfer, &request.download_options);
+        struct stage_progress drawn;
+        stage_progress_begin(&drawn, chosen->transfer.quiet, &request.listener);
         result = reproduce_run(&request, &outcome);
+        stage_progress_end(&drawn);
     }
     if (result == EXIT_OK)
         result = outcome_report(run->program, path, &outcome);

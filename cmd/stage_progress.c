@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static void stage_begun(void *context, const char *label, uint64_t total)
+static void stage_begun(void *context, const char *label, uint64_t total, const char *unit)
 {
     struct stage_progress *drawn = context;
     snprintf(drawn->label, sizeof drawn->label, "%s", label);
-    progress_start_count(drawn->progress, 0, drawn->label, total, drawn->unit);
+    progress_start_count(drawn->progress, 0, drawn->label, total, unit);
     progress_redraw(drawn->progress);
 }
 
@@ -19,11 +19,17 @@ static void stage_advanced(void *context, uint64_t done)
     progress_refresh(drawn->progress);
 }
 
-void stage_progress_begin(struct stage_progress *drawn, bool quiet, const char *unit,
+static void stage_ended(void *context)
+{
+    struct stage_progress *drawn = context;
+    progress_stop(drawn->progress, 0);
+}
+
+void stage_progress_begin(struct stage_progress *drawn, bool quiet,
                           const struct stage_listener **listener)
 {
-    *drawn = (struct stage_progress){.unit = unit};
-    drawn->listener = (struct stage_listener){stage_begun, stage_advanced, drawn};
+    *drawn = (struct stage_progress){0};
+    drawn->listener = (struct stage_listener){stage_begun, stage_advanced, stage_ended, drawn};
     if (!quiet && isatty(STDERR_FILENO))
         drawn->progress = progress_begin(PROGRESS_LIVE, stderr, 1);
     *listener = drawn->progress != NULL ? &drawn->listener : NULL;

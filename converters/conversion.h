@@ -23,7 +23,7 @@ struct conversion_request {
                                 the converter's own name (mnist_float32.hdf5) */
     unsigned threads;        /* 0: threads_default() */
     const struct typed_command *typed;         /* the command line the file records */
-    const struct converter_progress *progress; /* NULL: nobody listens */
+    const struct stage_listener *progress; /* NULL: nobody listens */
     json_t *fixture_note; /* fuel fixture's seed and counts, first in the provenance; NULL */
 };
 

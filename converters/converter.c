@@ -36,7 +36,7 @@ void converter_report_stage(const struct converter_arguments *arguments, const c
                             uint64_t total)
 {
     if (arguments->progress != NULL)
-        arguments->progress->stage(arguments->progress->context, label, total);
+        arguments->progress->stage(arguments->progress->context, label, total, "examples");
 }
 
 void converter_report_done(const struct converter_arguments *arguments, uint64_t done)

@@ -4,6 +4,7 @@
 #define FUEL_CONVERTER_H
 
 #include "common/base/command_option.h"
+#include "common/base/stage_listener.h"
 #include "common/h5py/h5py_writer.h"
 #include "downloaders/dataset.h"
 
@@ -14,14 +15,6 @@
 #define CONVERTER_MAX_INPUTS 16
 
 struct dataset;
-
-/* How far a conversion got, told to the command that draws it (converters never print): a stage
-   (an input or split being read, TOTAL examples, 0 unknown), then the examples done in it. */
-struct converter_progress {
-    void (*stage)(void *context, const char *label, uint64_t total);
-    void (*advance)(void *context, uint64_t done);
-    void *context;
-};
 
 /* What the conversion layer (conversion.c) hands a converter, worked out from a conversion
    request; converters never build it. */
@@ -36,7 +29,7 @@ struct converter_arguments {
     const void *options;
     /* Worker threads a converter may use, at least 1; the data written never depend on it. */
     unsigned threads;
-    const struct converter_progress *progress; /* NULL: nobody listens */
+    const struct stage_listener *progress; /* NULL: nobody listens; converters never print */
     /* What the converter records in the provenance under "conversion" (the images --skip-bad
        left out): a JSON object the conversion layer owns; NULL: nothing is recorded. */
     struct json_t *notes;

@@ -75,7 +75,7 @@ static int staged_run(const struct reproduce_request *request, struct reproduce_
     if (result == EXIT_OK)
         result = make_at(request, seconds, base, output, made, sizeof made);
     if (result == EXIT_OK)
-        result = reproduce_compare(request->file, made, outcome);
+        result = reproduce_compare(request->file, made, request->listener, outcome);
     return result;
 }
 

@@ -45,6 +45,8 @@ struct reproduce_request {
     const char *url_prefix;
     const struct fuel_config *config;
     struct download_options download_options;
+    /* Told the inputs looked for, then the examples compared (NULL: nobody). */
+    const struct stage_listener *listener;
 };
 
 enum reproduce_input_state {

@@ -80,14 +80,16 @@ static bool versions_only(const struct content_diff_report *report, char *text, 
     return report->provenance_count > 0;
 }
 
-static int contents_compare(const char *path, const char *made, struct reproduce_outcome *outcome)
+static int contents_compare(const char *path, const char *made,
+                            const struct stage_listener *listener,
+                            struct reproduce_outcome *outcome)
 {
     struct h5py_file *file = NULL, *again = NULL;
     int result = h5py_input_open(&file, path);
     if (result == EXIT_OK)
         result = h5py_input_open(&again, made);
     if (result == EXIT_OK)
-        result = content_diff_compare(file, again, NULL, &outcome->report);
+        result = content_diff_compare(file, again, listener, &outcome->report);
     h5py_reader_close(file);
     h5py_reader_close(again);
     if (result != EXIT_OK)
@@ -104,7 +106,8 @@ static int contents_compare(const char *path, const char *made, struct reproduce
     return EXIT_OK;
 }
 
-int reproduce_compare(const char *path, const char *made, struct reproduce_outcome *outcome)
+int reproduce_compare(const char *path, const char *made, const struct stage_listener *listener,
+                      struct reproduce_outcome *outcome)
 {
     bool equal;
     int result = bytes_equal(path, made, &equal);
@@ -114,5 +117,5 @@ int reproduce_compare(const char *path, const char *made, struct reproduce_outco
         outcome->verdict = REPRODUCE_BYTES;
         return EXIT_OK;
     }
-    return contents_compare(path, made, outcome);
+    return contents_compare(path, made, listener, outcome);
 }

@@ -136,6 +136,9 @@ int reproduce_inputs_read(json_t *provenance, const char *file, bool relative_na
 int reproduce_inputs_find(const struct reproduce_request *request,
                           struct reproduce_outcome *outcome)
 {
+    const struct stage_listener *listener = request->listener;
+    if (listener != NULL)
+        listener->stage(listener->context, "inputs looked for", outcome->input_count, "files");
     for (size_t index = 0; index < outcome->input_count; index++) {
         struct reproduce_input *input = &outcome->inputs[index];
         struct input_wanted wanted = {input->name, input->size, input->sha256};
@@ -148,7 +151,11 @@ int reproduce_inputs_find(const struct reproduce_request *request,
             [INPUT_SEARCH_CHANGED] = REPRODUCE_INPUT_CHANGED,
             [INPUT_SEARCH_NOT_FOUND] = REPRODUCE_INPUT_MISSING};
         input->state = states[input->search.state];
+        if (listener != NULL)
+            listener->advance(listener->context, index + 1);
     }
+    if (listener != NULL && listener->end != NULL)
+        listener->end(listener->context);
     return EXIT_OK;
 }
 

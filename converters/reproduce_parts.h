@@ -27,7 +27,9 @@ int reproduce_inputs_place(const struct reproduce_request *request,
                            struct reproduce_outcome *outcome, const char *directory, char *base,
                            size_t size);
 
-/* The file PATH against the re-run MADE: OUTCOME's verdict, versions and report. */
-int reproduce_compare(const char *path, const char *made, struct reproduce_outcome *outcome);
+/* The file PATH against the re-run MADE: OUTCOME's verdict, versions and report; LISTENER (NULL:
+   nobody) told the examples compared. */
+int reproduce_compare(const char *path, const char *made, const struct stage_listener *listener,
+                      struct reproduce_outcome *outcome);
 
 #endif

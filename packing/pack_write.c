@@ -228,7 +228,7 @@ static int write_source(struct pack_plan *plan, struct h5py_writer *writer, size
         .listener = listener, .provenance = provenance};
     if (listener != NULL)
         listener->stage(listener->context, writing.planned->spec->name,
-                        writing.planned->examples);
+                        writing.planned->examples, "examples");
     int result = EXIT_OK;
     for (size_t input = 0; input < writing.planned->spec->input_count && result == EXIT_OK;
          input++)

@@ -264,7 +264,7 @@ static int source_diff(struct content_diff_report *report, const struct h5py_fil
     pass.whole = (struct content_values){.source = source->name, .examples = pass.total};
     result = tallies_make(&pass, source->name);
     if (result == EXIT_OK && listener != NULL)
-        listener->stage(listener->context, source->name, pass.common);
+        listener->stage(listener->context, source->name, pass.common, "examples");
     if (result == EXIT_OK)
         result = source_values_compare(report, &pass);
     free(pass.tallies);

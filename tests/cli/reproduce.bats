@@ -153,6 +153,18 @@ open(sys.argv[2], "wb").write(data.replace(b"2009-02-13T23:31:30Z", b"2019-02-13
     [ "${lines[2]}" = "split all, source features: 3 of 3 examples differ: positions 0, 1, 2" ]
 }
 
+@test "on a terminal: a progress line for the inputs looked for and the examples compared; none with -q" {
+    file=$(pipeline mnist)
+    provenance_edit "$file" data/edited.hdf5 'p["argv"] += ["--dtype", "float32"]'
+    script -qec "fuel reproduce data/edited.hdf5 -d raw > stdout" typescript > /dev/null || true
+    grep -qF "inputs looked for  0 of 4 files" typescript
+    grep -qF "targets  0 of 8 examples" typescript
+    [ "$(head -1 stdout)" = "the content of data/edited.hdf5 and the re-run differs" ]
+    script -qec "fuel reproduce data/edited.hdf5 -d raw -q > stdout" quiet > /dev/null || true
+    [ "$(grep -c " of " quiet)" -eq 0 ]
+    nothing_left
+}
+
 @test "only the library versions differ: content identical, bytes differ, exit 0" {
     file=$(pipeline iris)
     hdf5=$(fuel --version | sed -n 's/^hdf5 //p')
