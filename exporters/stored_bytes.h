@@ -13,11 +13,6 @@
 
 struct stored_bytes {
     hid_t transfer; /* a transfer list: our malloc and free for the examples, a small buffer */
-    /* The dataset last read and, when its elements can be read from the file directly (see
-       stored_bytes.c), HDF5's descriptor of the file (else -1), its size, the heap IDs' offset. */
-    hid_t dataset;
-    int descriptor;
-    uint64_t file_size, offset;
     uint64_t direct_examples; /* how many were read straight from the file */
 };
 

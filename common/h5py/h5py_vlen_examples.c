@@ -1,5 +1,6 @@
 /* Reads variable-length sources one example at a time: shape from the `shapes` scale, elements
-   from the vlen dataset, each checked against a size bound before HDF5 allocates it. */
+   from the vlen dataset (bytes straight from the file where h5py_vlen_direct can), each checked
+   against a size bound before it is allocated. */
 #include "h5py_vlen_examples.h"
 
 #include "common/base/error.h"
@@ -63,7 +64,8 @@ int h5py_vlen_examples_open(struct h5py_vlen_examples *examples, const struct h5
                             const char *source)
 {
     *examples = (struct h5py_vlen_examples){.source = source, .dataset = -1, .shapes = -1,
-                                            .memory_type = -1, .base_type = -1};
+                                            .memory_type = -1, .base_type = -1,
+                                            .direct = {.descriptor = -1}};
     if (H5Lexists(file->handle, source, H5P_DEFAULT) <= 0 ||
         (examples->dataset = H5Dopen2(file->handle, source, H5P_DEFAULT)) < 0)
         return error_set(EXIT_MISSING_INPUT, "no source %s: %s", source, file->path);
@@ -77,6 +79,8 @@ int h5py_vlen_examples_open(struct h5py_vlen_examples *examples, const struct h5
     examples->count = count;
     if (result == EXIT_OK)
         result = shapes_open(examples, file);
+    if (result == EXIT_OK && examples->element_size == 1 && !examples->is_float)
+        h5py_vlen_direct_open(&examples->direct, examples->dataset, count);
     if (result != EXIT_OK)
         h5py_vlen_examples_close(examples);
     return result;
@@ -140,6 +144,8 @@ int h5py_vlen_examples_read(const struct h5py_vlen_examples *examples, uint64_t 
     *count = 0;
     if (index >= examples->count)
         return unreadable(examples, "example past the end");
+    if (h5py_vlen_direct_read(&examples->direct, index, H5PY_VLEN_MAX_BYTES, data, count))
+        return EXIT_OK;
     hsize_t one = 1, bytes = 0;
     hid_t file_space = select_row(examples->dataset, index, 0);
     hid_t memory_space = H5Screate_simple(1, &one, NULL);

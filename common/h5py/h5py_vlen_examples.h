@@ -4,6 +4,7 @@
 #define FUEL_H5PY_VLEN_EXAMPLES_H
 
 #include "h5py_reader.h"
+#include "h5py_vlen_direct.h"
 
 #include <hdf5.h>
 #include <stdbool.h>
@@ -25,6 +26,7 @@ struct h5py_vlen_examples {
     size_t element_size;
     bool is_float;
     bool is_bool;
+    struct h5py_vlen_direct direct; /* examples of bytes read straight from the file */
 };
 
 /* Opens the variable-length SOURCE of FILE. EXIT_MISSING_INPUT when there is no such dataset;

@@ -37,6 +37,22 @@ static void test_images_of_svhn_format_1(void **state)
     const uint8_t first[5] = {136, 38, 54, 139, 9};
     assert_memory_equal(data, first, sizeof first);
     free(data);
+    /* Read straight from the file, every example as HDF5 reads it. */
+    assert_true(examples.direct.descriptor >= 0);
+    struct h5py_vlen_examples through_hdf5 = examples;
+    through_hdf5.direct.descriptor = -1;
+    for (uint64_t index = 0; index < examples.count; index++) {
+        void *direct = NULL, *read = NULL;
+        size_t direct_count = 0, read_count = 0;
+        assert_int_equal(h5py_vlen_examples_read(&examples, index, &direct, &direct_count),
+                         EXIT_OK);
+        assert_int_equal(h5py_vlen_examples_read(&through_hdf5, index, &read, &read_count),
+                         EXIT_OK);
+        assert_int_equal(direct_count, read_count);
+        assert_memory_equal(direct, read, read_count);
+        free(direct);
+        free(read);
+    }
     assert_int_equal(h5py_vlen_examples_read(&examples, 22, &data, &count), EXIT_CORRUPT_INPUT);
     assert_null(data);
     assert_int_equal(h5py_vlen_examples_shape(&examples, 22, shape), EXIT_CORRUPT_INPUT);
@@ -51,6 +67,7 @@ static void test_boxes_of_svhn_format_1(void **state)
     struct h5py_vlen_examples examples;
     assert_int_equal(h5py_vlen_examples_open(&examples, file, "bbox_lefts"), EXIT_OK);
     assert_int_equal(examples.element_size, 2);
+    assert_int_equal(examples.direct.descriptor, -1); /* two-byte elements: through HDF5 */
     void *data = NULL;
     size_t count = 0;
     assert_int_equal(h5py_vlen_examples_read(&examples, 3, &data, &count), EXIT_OK);

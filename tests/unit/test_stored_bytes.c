@@ -64,6 +64,7 @@ static int read_back(const char *path, const uint64_t *indices, size_t count,
                                         .example_rank = 1, .element_size = 1};
     source.dataset = H5Dopen2(file, "bytes", H5P_DEFAULT);
     source.memory_type = H5Tvlen_create(H5T_NATIVE_UINT8);
+    h5py_vlen_direct_open(&source.direct, source.dataset, EXAMPLES);
     struct stored_bytes reader;
     assert_int_equal(stored_bytes_open(&reader), EXIT_OK);
     void *data[EXAMPLES] = {0};
