@@ -223,6 +223,37 @@ EOF
     [ "$output" = "25 train/cat/image00.png splits:" ]
 }
 
+@test "an image folder read by two sources: read twice, one provenance entry per image with its sha256" {
+    "$PYTHON" "$HELPERS/image_folders.py" make "$WORK" 3
+    cat > "$WORK/twice.yaml" <<'EOF'
+splits:
+  train: {examples: 12}
+sources:
+  features: {from: {images: train}}
+  again: {from: {images: train}, dtype: float32}
+  targets: {from: {classes: train}}
+EOF
+    run --separate-stderr fuel pack "$WORK/twice.yaml" -o "$OUT" --threads 2
+    [ "$status" -eq 0 ]
+    run "$PYTHON" - "$OUT/twice.hdf5" "$WORK" <<'EOF'
+import hashlib, h5py, json, numpy, os, sys
+with h5py.File(sys.argv[1], 'r') as f:
+    provenance = json.loads(f.attrs['fuel_provenance'])
+    assert len(f['features']) == len(f['again']) == 12
+    for index in range(12):
+        first, second = numpy.asarray(f['features'][index]), numpy.asarray(f['again'][index])
+        assert second.dtype == numpy.float32 and (first.astype('float32') == second).all()
+names = [entry['name'] for entry in provenance['inputs']]
+assert len(names) == len(set(names)), names
+for entry in provenance['inputs']:
+    data = open(os.path.join(sys.argv[2], entry['name']), 'rb').read()
+    assert entry['sha256'] == hashlib.sha256(data).hexdigest() and entry['size'] == len(data), entry
+print(len(names))
+EOF
+    [ "$status" -eq 0 ]
+    [ "$output" = 13 ]
+}
+
 @test "images of one size make a fixed-shape source, the same whatever the threads" {
     "$PYTHON" - "$WORK/photos" <<'EOF'
 import os, sys
