@@ -3,18 +3,16 @@
 #ifndef FUEL_CONVERSION_PROGRESS_H
 #define FUEL_CONVERSION_PROGRESS_H
 
-#include "common/base/progress.h"
 #include "converters/conversion.h"
+#include "stage_progress.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Draws a converter's stages and counts on one line of stderr, redrawn in place. */
+/* Draws a converter's stages and counts on one line of stderr, redrawn in place, each stage
+   labelled with the dataset. */
 struct conversion_listener {
-    struct progress *progress;
-    const struct dataset *dataset;
-    struct stage_listener hooks;
-    char label[512];
+    struct stage_progress drawn;
 };
 
 /* When stderr is a terminal and not QUIET, points REQUEST's progress at LISTENER, which draws

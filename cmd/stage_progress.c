@@ -7,7 +7,7 @@
 static void stage_begun(void *context, const char *label, uint64_t total, const char *unit)
 {
     struct stage_progress *drawn = context;
-    snprintf(drawn->label, sizeof drawn->label, "%s", label);
+    snprintf(drawn->label, sizeof drawn->label, "%s%s", drawn->prefix, label);
     progress_start_count(drawn->progress, 0, drawn->label, total, unit);
     progress_redraw(drawn->progress);
 }

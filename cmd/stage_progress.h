@@ -11,7 +11,8 @@
 struct stage_progress {
     struct progress *progress; /* NULL: nothing is drawn */
     struct stage_listener listener;
-    char label[320];
+    char prefix[192]; /* put before every stage's label ("" unless set) */
+    char label[512];
 };
 
 /* Starts drawing on standard error when it is a terminal and QUIET is false; *LISTENER is then

@@ -65,7 +65,7 @@ char *input_relative_name(const struct pack_spec *spec, const char *path)
     return strdup(path);
 }
 
-void input_facts_free(struct input_facts *facts)
+void input_facts_files_free(struct input_facts *facts)
 {
     for (size_t index = 0; index < facts->file_count; index++) {
         free(facts->files[index]);
@@ -74,6 +74,14 @@ void input_facts_free(struct input_facts *facts)
     free(facts->files);
     free(facts->file_names);
     free(facts->provenance_indices);
+    facts->files = facts->file_names = NULL;
+    facts->provenance_indices = NULL;
+    facts->file_count = 0;
+}
+
+void input_facts_free(struct input_facts *facts)
+{
+    input_facts_files_free(facts);
     for (size_t index = 0; index < facts->class_count; index++)
         free(facts->class_names[index]);
     free(facts->class_names);

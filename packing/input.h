@@ -76,6 +76,9 @@ int input_facts_add_file(struct input_facts *facts, const char *path, const char
 /* NAME relative to SPEC's directory when below it, else PATH itself (a malloc'd copy). */
 char *input_relative_name(const struct pack_spec *spec, const char *path);
 
+/* Frees the facts' file lists (paths, names, provenance places), leaving the rest. */
+void input_facts_files_free(struct input_facts *facts);
+
 void input_facts_free(struct input_facts *facts);
 
 /* The element type of a .npy's dtype (kind 'b', 'i', 'u', 'f' and item size). */

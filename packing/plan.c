@@ -271,22 +271,11 @@ size_t pack_plan_files(const struct pack_plan *plan, const char *const **paths,
 
 void pack_plan_files_release(struct pack_plan *plan)
 {
-    for (size_t index = 0; index < plan->spec->source_count; index++) {
+    for (size_t index = 0; plan->spec != NULL && index < plan->spec->source_count; index++) {
         struct planned_source *planned = &plan->sources[index];
         for (size_t input = 0; planned->facts != NULL && input < planned->spec->input_count;
-             input++) {
-            struct input_facts *facts = &planned->facts[input];
-            for (size_t file = 0; file < facts->file_count; file++) {
-                free(facts->files[file]);
-                free(facts->file_names[file]);
-            }
-            free(facts->files);
-            free(facts->file_names);
-            free(facts->provenance_indices);
-            facts->files = facts->file_names = NULL;
-            facts->provenance_indices = NULL;
-            facts->file_count = 0;
-        }
+             input++)
+            input_facts_files_free(&planned->facts[input]);
     }
     free(plan->paths);
     free(plan->names);
@@ -300,6 +289,7 @@ void pack_plan_close(struct pack_plan *plan)
 {
     if (plan == NULL)
         return;
+    pack_plan_files_release(plan);
     for (size_t index = 0; plan->spec != NULL && index < plan->spec->source_count; index++) {
         struct planned_source *planned = &plan->sources[index];
         for (size_t input = 0; planned->facts != NULL && input < planned->spec->input_count;
@@ -309,9 +299,6 @@ void pack_plan_close(struct pack_plan *plan)
     }
     for (size_t split = 0; split < PACK_MAX_SPLITS; split++)
         free(plan->indices[split].name);
-    free(plan->paths);
-    free(plan->names);
-    free(plan->supplied);
     pack_spec_free(plan->spec);
     free(plan);
 }

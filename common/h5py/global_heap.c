@@ -1,4 +1,4 @@
-/* Finds a global heap object's bytes by walking its collection's object headers with pread. */
+/* Walks a global heap collection's object headers with pread: every object, or the one wanted. */
 #include "global_heap.h"
 
 #include <errno.h>
@@ -42,35 +42,61 @@ static bool read_exactly(int descriptor, void *buffer, size_t size, uint64_t off
     return true;
 }
 
-bool global_heap_locate(int descriptor, uint64_t file_size, const struct global_heap_id *id,
-                        uint64_t *offset)
+bool global_heap_walk(int descriptor, uint64_t file_size, uint64_t collection,
+                      global_heap_visit visit, void *context)
 {
     unsigned char header[COLLECTION_HEADER];
-    if (id->object == 0 || id->collection > file_size ||
-        file_size - id->collection < COLLECTION_HEADER + OBJECT_HEADER ||
-        !read_exactly(descriptor, header, sizeof header, id->collection) ||
+    if (collection > file_size || file_size - collection < COLLECTION_HEADER + OBJECT_HEADER ||
+        !read_exactly(descriptor, header, sizeof header, collection) ||
         memcmp(header, "GCOL", 4) != 0 || header[4] != 1)
         return false;
     uint64_t size = little_endian(header + 8, 8);
-    if (size < COLLECTION_HEADER + OBJECT_HEADER || size > file_size - id->collection)
+    if (size < COLLECTION_HEADER + OBJECT_HEADER || size > file_size - collection)
         return false;
-    uint64_t end = id->collection + size, position = id->collection + COLLECTION_HEADER;
+    uint64_t end = collection + size, position = collection + COLLECTION_HEADER;
     for (int step = 0; step < MAX_OBJECTS && end - position >= OBJECT_HEADER; step++) {
         unsigned char object[OBJECT_HEADER];
         if (!read_exactly(descriptor, object, sizeof object, position))
             return false;
         uint64_t index = little_endian(object, 2), bytes = little_endian(object + 8, 8);
         uint64_t room = end - position - OBJECT_HEADER;
-        if (index == 0 || bytes > room)
+        if (index == 0)
+            return true;
+        if (bytes > room)
             return false;
-        if (index == id->object) {
-            *offset = position + OBJECT_HEADER;
-            return bytes == id->length;
-        }
+        if (!visit(context, (uint32_t)index, position + OBJECT_HEADER, bytes))
+            return true;
         uint64_t padded = (bytes + 7) & ~(uint64_t)7;
         if (padded > room)
-            return false;
+            return true;
         position += OBJECT_HEADER + padded;
     }
+    return true;
+}
+
+struct wanted {
+    const struct global_heap_id *id;
+    bool found;
+    uint64_t offset, size;
+};
+
+static bool match(void *context, uint32_t index, uint64_t offset, uint64_t size)
+{
+    struct wanted *wanted = context;
+    if (index != wanted->id->object)
+        return true;
+    *wanted = (struct wanted){wanted->id, true, offset, size};
     return false;
+}
+
+bool global_heap_locate(int descriptor, uint64_t file_size, const struct global_heap_id *id,
+                        uint64_t *offset)
+{
+    struct wanted wanted = {.id = id};
+    if (id->object == 0 || !global_heap_walk(descriptor, file_size, id->collection, match,
+                                             &wanted) ||
+        !wanted.found || wanted.size != id->length)
+        return false;
+    *offset = wanted.offset;
+    return true;
 }

@@ -22,6 +22,16 @@ struct global_heap_id {
 void global_heap_id_decode(const unsigned char bytes[GLOBAL_HEAP_ID_BYTES],
                            struct global_heap_id *id);
 
+/* Called with each object of a collection: its index, where its bytes lie, their count; false
+   stops the walk. */
+typedef bool (*global_heap_visit)(void *context, uint32_t index, uint64_t offset, uint64_t size);
+
+/* Walks the collection at COLLECTION in the file open as DESCRIPTOR (FILE_SIZE bytes), calling
+   VISIT for its objects in order up to its free space. False when the collection or an object's
+   header is malformed or outside the file (objects before it may have been visited). */
+bool global_heap_walk(int descriptor, uint64_t file_size, uint64_t collection,
+                      global_heap_visit visit, void *context);
+
 /* Where the bytes of ID's object lie in the file open as DESCRIPTOR, FILE_SIZE bytes long: true
    with *OFFSET set when the collection and the object are well formed, inside the file and the
    object holds ID's length bytes; false otherwise (the caller reads through HDF5, which says what

@@ -39,6 +39,19 @@ static bool direct_layout(hid_t dataset, int *descriptor)
     return direct;
 }
 
+/* A collection's objects in their order: index, where their bytes lie, their count. */
+struct heap_object {
+    uint32_t index;
+    uint64_t offset, size;
+};
+
+struct heap_table {
+    uint64_t collection; /* 0: none listed (no collection starts at the superblock) */
+    struct heap_object *objects;
+    size_t count, capacity;
+    size_t next; /* where the next lookup starts: examples usually follow their objects */
+};
+
 void h5py_vlen_direct_open(struct h5py_vlen_direct *direct, hid_t dataset, uint64_t count)
 {
     *direct = (struct h5py_vlen_direct){.descriptor = -1, .count = count};
@@ -47,7 +60,8 @@ void h5py_vlen_direct_open(struct h5py_vlen_direct *direct, hid_t dataset, uint6
     haddr_t offset = H5Dget_offset(dataset);
     if (dataset < 0 || !direct_layout(dataset, &descriptor) || offset == HADDR_UNDEF ||
         H5Dget_storage_size(dataset) / GLOBAL_HEAP_ID_BYTES < count ||
-        fstat(descriptor, &status) != 0)
+        fstat(descriptor, &status) != 0 ||
+        (direct->table = calloc(1, sizeof *direct->table)) == NULL)
         return;
     direct->descriptor = descriptor;
     direct->file_size = (uint64_t)status.st_size;
@@ -63,6 +77,54 @@ static bool ids_read(const struct h5py_vlen_direct *direct, uint64_t first, size
                (ssize_t)(count * GLOBAL_HEAP_ID_BYTES);
 }
 
+void h5py_vlen_direct_close(struct h5py_vlen_direct *direct)
+{
+    if (direct->table != NULL)
+        free(direct->table->objects);
+    free(direct->table);
+    *direct = (struct h5py_vlen_direct){.descriptor = -1};
+}
+
+static bool object_listed(void *context, uint32_t index, uint64_t offset, uint64_t size)
+{
+    struct heap_table *table = context;
+    if (table->count == table->capacity) {
+        size_t capacity = table->capacity ? table->capacity * 2 : 64;
+        struct heap_object *grown = realloc(table->objects, capacity * sizeof *grown);
+        if (grown == NULL)
+            return false;
+        table->objects = grown;
+        table->capacity = capacity;
+    }
+    table->objects[table->count++] = (struct heap_object){index, offset, size};
+    return true;
+}
+
+/* Where ID's object lies, from its collection's table (listed now when it is another one). */
+static bool object_find(const struct h5py_vlen_direct *direct, const struct global_heap_id *id,
+                        uint64_t *offset)
+{
+    struct heap_table *table = direct->table;
+    if (table->collection != id->collection) {
+        table->collection = 0;
+        table->count = table->next = 0;
+        if (!global_heap_walk(direct->descriptor, direct->file_size, id->collection,
+                              object_listed, table) ||
+            table->count == 0)
+            return false;
+        table->collection = id->collection;
+    }
+    for (size_t step = 0; step < table->count; step++) {
+        const struct heap_object *object = &table->objects[(table->next + step) % table->count];
+        if (object->index == id->object) {
+            table->next = (table->next + step + 1) % table->count;
+            *offset = object->offset;
+            return object->size == id->length;
+        }
+    }
+    return false;
+}
+
 /* The object of ID (ID's length bytes) into a new buffer at *DATA; false with *DATA NULL. */
 static bool object_read(const struct h5py_vlen_direct *direct, const struct global_heap_id *id,
                         void **data)
@@ -71,7 +133,7 @@ static bool object_read(const struct h5py_vlen_direct *direct, const struct glob
     *data = malloc(id->length ? id->length : 1);
     bool read = *data != NULL &&
                 (id->length == 0 ||
-                 (global_heap_locate(direct->descriptor, direct->file_size, id, &offset) &&
+                 (object_find(direct, id, &offset) &&
                   pread(direct->descriptor, *data, id->length, (off_t)offset) ==
                       (ssize_t)id->length));
     if (!read) {
@@ -87,7 +149,7 @@ bool h5py_vlen_direct_read_run(const struct h5py_vlen_direct *direct, uint64_t f
                                size_t length, const uint64_t *sizes, void **data)
 {
     unsigned char ids[IDS_AT_ONCE * GLOBAL_HEAP_ID_BYTES];
-    bool read = direct->descriptor >= 0;
+    bool read = direct->table != NULL;
     size_t done = 0;
     for (; read && done < length; done++) {
         size_t slot = done % IDS_AT_ONCE;
@@ -112,7 +174,7 @@ bool h5py_vlen_direct_read(const struct h5py_vlen_direct *direct, uint64_t index
     unsigned char bytes[GLOBAL_HEAP_ID_BYTES];
     struct global_heap_id id;
     *data = NULL;
-    if (direct->descriptor < 0 || !ids_read(direct, index, 1, bytes))
+    if (direct->table == NULL || !ids_read(direct, index, 1, bytes))
         return false;
     global_heap_id_decode(bytes, &id);
     if (id.length > limit || !object_read(direct, &id, data))

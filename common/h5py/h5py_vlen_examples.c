@@ -96,6 +96,7 @@ void h5py_vlen_examples_close(struct h5py_vlen_examples *examples)
         H5Dclose(examples->shapes);
     if (examples->dataset >= 0)
         H5Dclose(examples->dataset);
+    h5py_vlen_direct_close(&examples->direct);
     examples->memory_type = examples->base_type = examples->shapes = examples->dataset = -1;
 }
 

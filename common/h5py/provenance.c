@@ -56,13 +56,15 @@ static void provenance_free(struct provenance *provenance)
 }
 
 /* COUNT bytes from the 2 * COUNT lowercase hex digits of HEX (hash_finish's). */
+static unsigned nibble(char digit)
+{
+    return digit <= '9' ? (unsigned)(digit - '0') : (unsigned)(digit - 'a' + 10);
+}
+
 static void bytes_from_hex(const char *hex, unsigned char *bytes, size_t count)
 {
-    for (size_t index = 0; index < count && hex[2 * index] != '\0'; index++) {
-        unsigned value = 0;
-        sscanf(hex + 2 * index, "%2x", &value);
-        bytes[index] = (unsigned char)value;
-    }
+    for (size_t index = 0; index < count && hex[2 * index] != '\0'; index++)
+        bytes[index] = (unsigned char)(nibble(hex[2 * index]) << 4 | nibble(hex[2 * index + 1]));
 }
 
 static void hex_from_bytes(const unsigned char *bytes, size_t count, char hex[HASH_HEX_SIZE])

@@ -41,6 +41,7 @@ static void test_images_of_svhn_format_1(void **state)
     assert_true(examples.direct.descriptor >= 0);
     struct h5py_vlen_examples through_hdf5 = examples;
     through_hdf5.direct.descriptor = -1;
+    through_hdf5.direct.table = NULL;
     for (uint64_t index = 0; index < examples.count; index++) {
         void *direct = NULL, *read = NULL;
         size_t direct_count = 0, read_count = 0;

@@ -77,6 +77,7 @@ static int read_back(const char *path, const uint64_t *indices, size_t count,
     for (size_t number = 0; number < count; number++)
         free(data[number]);
     stored_bytes_close(&reader);
+    h5py_vlen_direct_close(&source.direct);
     H5Tclose(source.memory_type);
     H5Dclose(source.dataset);
     H5Fclose(file);
