@@ -1,5 +1,5 @@
-/* Shard files: two buffers of our own, one filled by the caller while a writer thread hashes
-   and write(2)s the other, written back behind the writer. */
+/* Shard files: a ring of buffers of our own, filled by the caller while one thread hashes and
+   another write(2)s the full ones, written back behind the writer. */
 #include "shard_file.h"
 
 #include "common/base/error.h"
@@ -18,10 +18,9 @@ static int file_failed(const struct shard_file *file, int number)
     return error_set(EXIT_WRITE, "cannot write: %s: %s", file->shown, strerror(number));
 }
 
-/* Hashes and writes SIZE bytes at DATA; 0, or the errno of the failure. */
+/* Writes SIZE bytes at DATA; 0, or the errno of the failure. */
 static int bytes_write(struct shard_file *file, const unsigned char *data, size_t size)
 {
-    hash_update(file->hash, data, size);
     while (size > 0) {
         ssize_t written = write(file->descriptor, data, size);
         if (written < 0 && errno == EINTR)
@@ -35,62 +34,110 @@ static int bytes_write(struct shard_file *file, const unsigned char *data, size_
     return 0;
 }
 
-static void *writer_run(void *argument)
+static int bytes_hash(struct shard_file *file, const unsigned char *data, size_t size)
 {
-    struct shard_file *file = argument;
+    hash_update(file->hash, data, size);
+    return 0;
+}
+
+/* A thread's loop: applies STEP to each buffer handed on, in turn, counting them in *DONE; after a
+   failed write the buffers are only counted. */
+static void stage_run(struct shard_file *file, uint64_t *done,
+                      int (*step)(struct shard_file *, const unsigned char *, size_t))
+{
     pthread_mutex_lock(&file->lock);
     for (;;) {
-        while (file->pending == 0 && !file->stopping)
+        while (*done == file->handed && !file->stopping)
             pthread_cond_wait(&file->changed, &file->lock);
-        if (file->pending == 0)
+        if (*done == file->handed)
             break;
-        const unsigned char *data = file->buffers[1 - file->filling];
-        size_t size = file->pending;
+        size_t slot = *done % SHARD_FILE_RING;
+        bool failed = file->failure != 0;
         pthread_mutex_unlock(&file->lock);
-        int failure = file->failure ? 0 : bytes_write(file, data, size);
+        int failure = failed ? 0 : step(file, file->buffers[slot], file->sizes[slot]);
         pthread_mutex_lock(&file->lock);
         file->failure = file->failure ? file->failure : failure;
-        file->pending = 0;
+        (*done)++;
         pthread_cond_broadcast(&file->changed);
     }
     pthread_mutex_unlock(&file->lock);
+}
+
+static void *hasher_run(void *argument)
+{
+    struct shard_file *file = argument;
+    stage_run(file, &file->hashed, bytes_hash);
     return NULL;
 }
 
-/* Waits for the writer to finish the buffer it has; its failure, if any, as an exit code. */
-static int writer_wait(struct shard_file *file)
+static void *writer_run(void *argument)
+{
+    struct shard_file *file = argument;
+    stage_run(file, &file->written, bytes_write);
+    return NULL;
+}
+
+/* Stops the threads once they are done with every buffer handed on. */
+static void threads_stop(struct shard_file *file)
 {
     if (!file->started)
-        return file->failure ? file_failed(file, file->failure) : EXIT_OK;
+        return;
     pthread_mutex_lock(&file->lock);
-    while (file->pending != 0)
-        pthread_cond_wait(&file->changed, &file->lock);
-    int failure = file->failure;
+    file->stopping = true;
+    pthread_cond_broadcast(&file->changed);
     pthread_mutex_unlock(&file->lock);
+    pthread_join(file->hasher, NULL);
+    pthread_join(file->writer, NULL);
+    file->started = false;
+}
+
+/* Starts both threads; false (none running) when the system refuses one. */
+static bool threads_start(struct shard_file *file)
+{
+    if (pthread_create(&file->hasher, NULL, hasher_run, file) != 0)
+        return false;
+    if (pthread_create(&file->writer, NULL, writer_run, file) != 0) {
+        pthread_mutex_lock(&file->lock);
+        file->stopping = true;
+        pthread_cond_broadcast(&file->changed);
+        pthread_mutex_unlock(&file->lock);
+        pthread_join(file->hasher, NULL);
+        file->stopping = false;
+        return false;
+    }
+    file->started = true;
+    return true;
+}
+
+/* Hashes and writes the buffer being filled in the caller's thread (no threads to take it). */
+static int buffer_write_here(struct shard_file *file)
+{
+    size_t slot = file->handed % SHARD_FILE_RING;
+    bytes_hash(file, file->buffers[slot], file->buffered);
+    int failure = file->failure ? file->failure : bytes_write(file, file->buffers[slot],
+                                                              file->buffered);
+    file->failure = failure;
+    file->buffered = 0;
     return failure ? file_failed(file, failure) : EXIT_OK;
 }
 
-/* Hands the full buffer to the writer (started the first time) and fills the other. */
+/* Hands the buffer being filled to the threads (started the first time) and waits until the next
+   one in the ring is free. */
 static int buffer_hand_on(struct shard_file *file)
 {
-    int result = writer_wait(file);
-    if (result != EXIT_OK)
-        return result;
-    if (!file->started) {
-        file->started = pthread_create(&file->writer, NULL, writer_run, file) == 0;
-        if (!file->started) {
-            int failure = bytes_write(file, file->buffers[file->filling], file->buffered);
-            file->buffered = 0;
-            return failure ? file_failed(file, failure) : EXIT_OK;
-        }
-    }
+    if (!file->started && (file->alone || !(file->alone = !threads_start(file))))
+        return buffer_write_here(file);
     pthread_mutex_lock(&file->lock);
-    file->pending = file->buffered;
-    file->filling = 1 - file->filling;
-    file->buffered = 0;
+    file->sizes[file->handed % SHARD_FILE_RING] = file->buffered;
+    file->handed++;
     pthread_cond_broadcast(&file->changed);
+    while (file->handed - (file->hashed < file->written ? file->hashed : file->written) >=
+           SHARD_FILE_RING)
+        pthread_cond_wait(&file->changed, &file->lock);
+    int failure = file->failure;
     pthread_mutex_unlock(&file->lock);
-    return EXIT_OK;
+    file->buffered = 0;
+    return failure ? file_failed(file, failure) : EXIT_OK;
 }
 
 int shard_file_open(struct shard_file *file, struct export_set *set, const char *directory,
@@ -104,7 +151,7 @@ int shard_file_open(struct shard_file *file, struct export_set *set, const char 
     int result = export_set_path(set, entry, path, sizeof path);
     if (result == EXIT_OK)
         result = hash_begin(&file->hash, HASH_SHA256);
-    for (int index = 0; result == EXIT_OK && index < 2; index++)
+    for (int index = 0; result == EXIT_OK && index < SHARD_FILE_RING; index++)
         if ((file->buffers[index] = malloc(BUFFER_SIZE)) == NULL)
             result = error_set(EXIT_OTHER, "out of memory");
     if (result == EXIT_OK &&
@@ -123,9 +170,10 @@ int shard_file_write(struct shard_file *file, const void *data, size_t size)
     const unsigned char *bytes = data;
     file->bytes += size;
     while (size > 0) {
+        unsigned char *buffer = file->buffers[file->handed % SHARD_FILE_RING];
         size_t room = BUFFER_SIZE - file->buffered;
         size_t part = size < room ? size : room;
-        memcpy(file->buffers[file->filling] + file->buffered, bytes, part);
+        memcpy(buffer + file->buffered, bytes, part);
         file->buffered += part;
         bytes += part;
         size -= part;
@@ -136,40 +184,25 @@ int shard_file_write(struct shard_file *file, const void *data, size_t size)
     return EXIT_OK;
 }
 
-/* Stops the writer thread once it has written what it has. */
-static void writer_stop(struct shard_file *file)
-{
-    if (!file->started)
-        return;
-    pthread_mutex_lock(&file->lock);
-    file->stopping = true;
-    pthread_cond_broadcast(&file->changed);
-    pthread_mutex_unlock(&file->lock);
-    pthread_join(file->writer, NULL);
-    file->started = false;
-}
-
 static void file_free(struct shard_file *file)
 {
-    writer_stop(file);
+    threads_stop(file);
     if (file->descriptor >= 0)
         close(file->descriptor);
     if (file->hash != NULL)
         hash_discard(file->hash);
-    free(file->buffers[0]);
-    free(file->buffers[1]);
+    for (int index = 0; index < SHARD_FILE_RING; index++)
+        free(file->buffers[index]);
     pthread_mutex_destroy(&file->lock);
     pthread_cond_destroy(&file->changed);
 }
 
 int shard_file_close(struct shard_file *file, char sha256[HASH_HEX_SIZE])
 {
-    int result = writer_wait(file);
-    writer_stop(file);
-    if (result == EXIT_OK && file->buffered > 0) {
-        int failure = bytes_write(file, file->buffers[file->filling], file->buffered);
-        result = failure ? file_failed(file, failure) : EXIT_OK;
-    }
+    int result = file->buffered > 0 ? buffer_hand_on(file) : EXIT_OK;
+    threads_stop(file);
+    if (result == EXIT_OK && file->failure)
+        result = file_failed(file, file->failure);
     if (close(file->descriptor) != 0 && result == EXIT_OK)
         result = file_failed(file, errno);
     file->descriptor = -1;

@@ -1,6 +1,6 @@
-/* One shard file being written into an export set: through two buffers of 1 MiB, the full one
-   hashed (sha256) and written by a thread of its own while the other fills, its written pages
-   sent to the disk behind it. */
+/* One shard file being written into an export set: through a ring of 1 MiB buffers, each full
+   one hashed (sha256) by one thread and written by another while the caller fills the next, its
+   written pages sent to the disk behind it. */
 #ifndef FUEL_SHARD_FILE_H
 #define FUEL_SHARD_FILE_H
 
@@ -13,20 +13,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Buffers in the ring: the hashing and the writing thread may each be a few behind the caller. */
+#define SHARD_FILE_RING 4
+
 struct shard_file {
     int descriptor;
-    unsigned char *buffers[2];
-    size_t buffered;       /* in buffers[filling] */
-    int filling;
+    unsigned char *buffers[SHARD_FILE_RING];
+    size_t sizes[SHARD_FILE_RING];
+    size_t buffered;       /* in buffers[handed % SHARD_FILE_RING], not yet handed on */
     struct hash *hash;
     struct write_behind behind;
     char shown[4800];      /* DIR/ENTRY, for messages */
     uint64_t bytes;
-    /* The writer thread, started at the first full buffer: it takes pending bytes of
-       buffers[1 - filling], and keeps the errno of a failed write. */
-    pthread_t writer;
+    /* The hashing and writing threads, started at the first full buffer: each takes the buffers
+       handed on in turn; the writer keeps the errno of a failed write. */
+    pthread_t hasher, writer;
     bool started, stopping;
-    size_t pending;
+    bool alone; /* the system refused the threads: the caller hashes and writes */
+    uint64_t handed, hashed, written;
     int failure;
     pthread_mutex_t lock;
     pthread_cond_t changed;
