@@ -78,6 +78,12 @@ int h5py_writer_create(struct h5py_writer **writer, const char *path)
         return result;
     }
     hdf5_write_behind_start(&(*writer)->behind, (*writer)->file);
+    hid_t transfer = H5Pcreate(H5P_DATASET_XFER);
+    if (transfer >= 0 && H5Pset_buffer(transfer, 64 << 10, NULL, NULL) < 0) {
+        H5Pclose(transfer);
+        transfer = -1;
+    }
+    (*writer)->transfer = transfer >= 0 ? transfer : H5P_DEFAULT;
     return EXIT_OK;
 }
 
@@ -342,6 +348,8 @@ static int close_writer(struct h5py_writer *writer)
     int failed = 0;
     for (size_t index = 0; index < writer->source_count; index++)
         failed |= close_source(&writer->sources[index]);
+    if (writer->transfer != H5P_DEFAULT)
+        H5Pclose(writer->transfer);
     if (writer->file >= 0)
         failed |= H5Fclose(writer->file) < 0;
     for (size_t index = 0; index < writer->split_count; index++)

@@ -62,6 +62,9 @@ struct h5py_writer {
     struct split_declaration *declarations;
     size_t declaration_count;
     struct write_behind behind;
+    /* The transfer list of variable-length writes: H5Dwrite zeroes its conversion buffer (1 MiB
+       by default) twice on every call, and a Dogs vs Cats photo is one call; ours is 64 KiB. */
+    hid_t transfer;
 };
 
 /* numpy's bool as h5py stores it: an enum over BASE, an 8-bit integer, FALSE = 0 and TRUE = 1. */

@@ -24,15 +24,15 @@ static int select_rows(hid_t dataset, uint64_t first, uint64_t count, hid_t *fil
     return 0;
 }
 
-static int write_rows(hid_t dataset, hid_t memory_type, uint64_t first, uint64_t count,
-                      const void *data)
+static int write_rows(hid_t dataset, hid_t memory_type, hid_t transfer, uint64_t first,
+                      uint64_t count, const void *data)
 {
     if (count == 0)
         return 0;
     hid_t file_space = -1, memory_space = -1;
     int result = select_rows(dataset, first, count, &file_space, &memory_space);
     if (result == 0)
-        result = H5Dwrite(dataset, memory_type, memory_space, file_space, H5P_DEFAULT, data) < 0
+        result = H5Dwrite(dataset, memory_type, memory_space, file_space, transfer, data) < 0
                      ? -1
                      : 0;
     H5Sclose(file_space);
@@ -40,7 +40,7 @@ static int write_rows(hid_t dataset, hid_t memory_type, uint64_t first, uint64_t
     return result;
 }
 
-static int flush_variable(struct writer_source *source)
+static int flush_variable(const struct h5py_writer *writer, struct writer_source *source)
 {
     struct pending_block *block = &source->block;
     hvl_t *sequences = malloc(block->count * sizeof *sequences);
@@ -53,12 +53,12 @@ static int flush_variable(struct writer_source *source)
         sequences[row].p = block->data + offset;
         offset += block->element_counts[row] * bytes_per_element;
     }
-    int result = write_rows(source->dataset, source->memory_type, block->first, block->count,
-                            sequences);
+    int result = write_rows(source->dataset, source->memory_type, writer->transfer, block->first,
+                            block->count, sequences);
     free(sequences);
     if (result == 0)
-        result = write_rows(source->shapes_dataset, H5T_NATIVE_UINT32, block->first, block->count,
-                            block->shapes);
+        result = write_rows(source->shapes_dataset, H5T_NATIVE_UINT32, H5P_DEFAULT, block->first,
+                            block->count, block->shapes);
     return result;
 }
 
@@ -68,8 +68,8 @@ int h5py_writer_flush(struct h5py_writer *writer, struct writer_source *source)
     if (block->count == 0)
         return EXIT_OK;
     int result = source->variable_length
-                     ? flush_variable(source)
-                     : write_rows(source->dataset, source->memory_type, block->first,
+                     ? flush_variable(writer, source)
+                     : write_rows(source->dataset, source->memory_type, H5P_DEFAULT, block->first,
                                   block->count, block->data);
     write_behind_note(&writer->behind, block->used);
     block->count = 0;
@@ -133,7 +133,7 @@ int h5py_writer_write(struct h5py_writer *writer, int index, uint64_t first, uin
             return result;
     }
     if (bytes >= BLOCK_BYTES / 2) {
-        if (write_rows(source->dataset, source->memory_type, first, count, data) < 0)
+        if (write_rows(source->dataset, source->memory_type, H5P_DEFAULT, first, count, data) < 0)
             return hdf5_failure_report(writer->path, source->name);
         return EXIT_OK;
     }
@@ -202,8 +202,9 @@ static int write_variable_direct(struct h5py_writer *writer, struct writer_sourc
     if (result != EXIT_OK)
         return result;
     hvl_t sequence = {.len = elements, .p = (void *)data};
-    if (write_rows(source->dataset, source->memory_type, example, 1, &sequence) < 0 ||
-        write_rows(source->shapes_dataset, H5T_NATIVE_UINT32, example, 1, shape) < 0)
+    if (write_rows(source->dataset, source->memory_type, writer->transfer, example, 1,
+                   &sequence) < 0 ||
+        write_rows(source->shapes_dataset, H5T_NATIVE_UINT32, H5P_DEFAULT, example, 1, shape) < 0)
         return hdf5_failure_report(writer->path, source->name);
     write_behind_note(&writer->behind, elements * source->element_bytes);
     return EXIT_OK;
