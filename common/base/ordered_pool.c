@@ -3,11 +3,13 @@
 
 #include "error.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 struct pool_entry {
     void *job;
@@ -39,9 +41,25 @@ static void run_entry(struct ordered_pool *pool, struct pool_entry *entry)
         snprintf(entry->message, sizeof entry->message, "%s", error_message());
 }
 
+/* Workers yield to the thread that feeds them and takes their results in order: that thread is
+   the pipeline's serial stage (it reads the archive and writes the file), and with as many
+   workers as cores it would otherwise wait for a core while they decode (Dogs vs Cats on 2 cores:
+   14.8 s, 12.6 s with the workers at +10). On Linux the nice value is the calling thread's own. */
+enum { WORKER_NICENESS = 10, NICEST = 19 };
+
+static void priority_lower(void)
+{
+    errno = 0;
+    int current = getpriority(PRIO_PROCESS, 0);
+    if (errno == 0)
+        setpriority(PRIO_PROCESS, 0,
+                    current + WORKER_NICENESS > NICEST ? NICEST : current + WORKER_NICENESS);
+}
+
 static void *worker(void *argument)
 {
     struct ordered_pool *pool = argument;
+    priority_lower();
     pthread_mutex_lock(&pool->lock);
     for (;;) {
         while (!pool->stopping && pool->next_work == pool->submitted)

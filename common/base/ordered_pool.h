@@ -11,7 +11,8 @@ struct ordered_pool;
 typedef int (*ordered_pool_work)(void *job);
 
 /* A pool of THREADS workers (1 or less: no thread, WORK runs inside ordered_pool_submit) that
-   holds at most DEPTH jobs submitted and not yet collected. EXIT_OTHER when threads cannot start. */
+   holds at most DEPTH jobs submitted and not yet collected; the workers run 10 nicer than the
+   caller, who submits and collects. EXIT_OTHER when threads cannot start. */
 int ordered_pool_create(struct ordered_pool **pool, unsigned threads, size_t depth,
                         ordered_pool_work work);
 

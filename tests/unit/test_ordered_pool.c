@@ -1,9 +1,12 @@
 /* Unit tests for common/base/ordered_pool.c: jobs come back in submission order, whatever the
-   thread count, with the failure of a job and its message. */
+   thread count, with the failure of a job and its message; workers at a lower priority. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+
+#include <errno.h>
+#include <sys/resource.h>
 
 #include "common/base/error.h"
 #include "common/base/ordered_pool.h"
@@ -90,12 +93,42 @@ static void test_a_failure_comes_back_with_its_message(void **state)
     ordered_pool_destroy(pool);
 }
 
+static int note_priority(void *argument)
+{
+    errno = 0;
+    *(int *)argument = getpriority(PRIO_PROCESS, 0);
+    return errno == 0 ? EXIT_OK : EXIT_OTHER;
+}
+
+/* Workers run 10 nicer than the thread that submits (at most 19); that thread keeps its own. */
+static void test_workers_yield_to_the_submitting_thread(void **state)
+{
+    (void)state;
+    errno = 0;
+    int caller = getpriority(PRIO_PROCESS, 0);
+    assert_int_equal(errno, 0);
+    struct ordered_pool *pool = NULL;
+    assert_int_equal(ordered_pool_create(&pool, 2, 2, note_priority), EXIT_OK);
+    int seen[2] = {-100, -100};
+    ordered_pool_submit(pool, &seen[0]);
+    ordered_pool_submit(pool, &seen[1]);
+    void *job = NULL;
+    assert_int_equal(ordered_pool_collect(pool, &job), EXIT_OK);
+    assert_int_equal(ordered_pool_collect(pool, &job), EXIT_OK);
+    ordered_pool_destroy(pool);
+    int expected = caller + 10 > 19 ? 19 : caller + 10;
+    assert_int_equal(seen[0], expected);
+    assert_int_equal(seen[1], expected);
+    assert_int_equal(getpriority(PRIO_PROCESS, 0), caller);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_thread_runs_inline),
         cmocka_unit_test(test_four_threads_give_jobs_back_in_order),
         cmocka_unit_test(test_a_failure_comes_back_with_its_message),
+        cmocka_unit_test(test_workers_yield_to_the_submitting_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
