@@ -42,7 +42,7 @@ static void run_entry(struct ordered_pool *pool, struct pool_entry *entry)
 }
 
 /* Workers yield to the thread that feeds them and takes their results in order: that thread is
-   the pipeline's serial stage (it reads the archive and writes the file), and with as many
+   the pipeline's serial stage (it reads the inputs and writes the output), and with as many
    workers as cores it would otherwise wait for a core while they decode (Dogs vs Cats on 2 cores:
    14.8 s, 12.6 s with the workers at +10). On Linux the nice value is the calling thread's own. */
 enum { WORKER_NICENESS = 10, NICEST = 19 };
