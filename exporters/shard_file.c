@@ -199,7 +199,10 @@ static void file_free(struct shard_file *file)
 
 int shard_file_close(struct shard_file *file, char sha256[HASH_HEX_SIZE])
 {
-    int result = file->buffered > 0 ? buffer_hand_on(file) : EXIT_OK;
+    /* A file that never filled a buffer is written here: no threads for one write. */
+    int result = file->buffered == 0 ? EXIT_OK
+                 : file->started     ? buffer_hand_on(file)
+                                     : buffer_write_here(file);
     threads_stop(file);
     if (result == EXIT_OK && file->failure)
         result = file_failed(file, file->failure);

@@ -269,14 +269,20 @@ size_t pack_plan_files(const struct pack_plan *plan, const char *const **paths,
     return plan->file_count;
 }
 
-void pack_plan_files_release(struct pack_plan *plan)
+/* Applies FREE_FACTS to the facts of every input of every source. */
+static void input_facts_free_each(struct pack_plan *plan, void (*free_facts)(struct input_facts *))
 {
     for (size_t index = 0; plan->spec != NULL && index < plan->spec->source_count; index++) {
         struct planned_source *planned = &plan->sources[index];
         for (size_t input = 0; planned->facts != NULL && input < planned->spec->input_count;
              input++)
-            input_facts_files_free(&planned->facts[input]);
+            free_facts(&planned->facts[input]);
     }
+}
+
+void pack_plan_files_release(struct pack_plan *plan)
+{
+    input_facts_free_each(plan, input_facts_files_free);
     free(plan->paths);
     free(plan->names);
     free(plan->supplied);
@@ -290,13 +296,9 @@ void pack_plan_close(struct pack_plan *plan)
     if (plan == NULL)
         return;
     pack_plan_files_release(plan);
-    for (size_t index = 0; plan->spec != NULL && index < plan->spec->source_count; index++) {
-        struct planned_source *planned = &plan->sources[index];
-        for (size_t input = 0; planned->facts != NULL && input < planned->spec->input_count;
-             input++)
-            input_facts_free(&planned->facts[input]);
-        free(planned->facts);
-    }
+    input_facts_free_each(plan, input_facts_free);
+    for (size_t index = 0; plan->spec != NULL && index < plan->spec->source_count; index++)
+        free(plan->sources[index].facts);
     for (size_t split = 0; split < PACK_MAX_SPLITS; split++)
         free(plan->indices[split].name);
     pack_spec_free(plan->spec);
