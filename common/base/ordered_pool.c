@@ -2,6 +2,7 @@
 #include "ordered_pool.h"
 
 #include "error.h"
+#include "threads.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -9,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 struct pool_entry {
     void *job;
@@ -41,25 +41,10 @@ static void run_entry(struct ordered_pool *pool, struct pool_entry *entry)
         snprintf(entry->message, sizeof entry->message, "%s", error_message());
 }
 
-/* Workers yield to the thread that feeds them and takes their results in order: that thread is
-   the pipeline's serial stage (it reads the inputs and writes the output), and with as many
-   workers as cores it would otherwise wait for a core while they decode (Dogs vs Cats on 2 cores:
-   14.8 s, 12.6 s with the workers at +10). On Linux the nice value is the calling thread's own. */
-enum { WORKER_NICENESS = 10, NICEST = 19 };
-
-static void priority_lower(void)
-{
-    errno = 0;
-    int current = getpriority(PRIO_PROCESS, 0);
-    if (errno == 0)
-        setpriority(PRIO_PROCESS, 0,
-                    current + WORKER_NICENESS > NICEST ? NICEST : current + WORKER_NICENESS);
-}
-
 static void *worker(void *argument)
 {
     struct ordered_pool *pool = argument;
-    priority_lower();
+    threads_yield_to_caller();
     pthread_mutex_lock(&pool->lock);
     for (;;) {
         while (!pool->stopping && pool->next_work == pool->submitted)

@@ -1,6 +1,8 @@
-/* The default number of worker threads: the online CPUs, capped. */
+/* The default number of worker threads (the online CPUs, capped) and their lower priority. */
 #include "threads.h"
 
+#include <errno.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 unsigned threads_default(void)
@@ -9,4 +11,20 @@ unsigned threads_default(void)
     if (online < 1)
         return 1;
     return online > THREADS_MAX ? THREADS_MAX : (unsigned)online;
+}
+
+/* Workers yield to the thread that feeds them and takes their results in order: that thread is
+   the pipeline's serial stage (it reads the inputs and writes the output), and with as many
+   workers as cores it would otherwise wait for a core while they decode (Dogs vs Cats on 2 cores:
+   14.8 s, 12.6 s with the workers at +10). The provenance's hashing of the inputs yields too: it
+   has the whole run to finish. On Linux the nice value is the calling thread's own. */
+enum { WORKER_NICENESS = 10, NICEST = 19 };
+
+void threads_yield_to_caller(void)
+{
+    errno = 0;
+    int current = getpriority(PRIO_PROCESS, 0);
+    if (errno == 0)
+        setpriority(PRIO_PROCESS, 0,
+                    current + WORKER_NICENESS > NICEST ? NICEST : current + WORKER_NICENESS);
 }

@@ -4,6 +4,7 @@
 
 #include "common/base/error.h"
 #include "common/base/hash.h"
+#include "common/base/threads.h"
 #include "common/base/versions.h"
 #include "common/formats/fixture_marker.h"
 #include "h5py_reader.h"
@@ -97,6 +98,7 @@ static int input_hash(struct provenance *provenance, size_t index)
 static void *hash_inputs(void *argument)
 {
     struct provenance *provenance = argument;
+    threads_yield_to_caller();
     for (size_t index = 0; index < provenance->input_count; index++) {
         if (atomic_load(&provenance->cancelled))
             break;
