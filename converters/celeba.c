@@ -22,6 +22,8 @@
 #define FUEL_VALID_STOP UINT64_C(182637)
 
 enum { ATTRIBUTES = 40 };
+/* A face on its way: 178 x 218 pixels, decoded, and what is written of them. */
+#define CELEBA_JOB_BYTES (2u * 178 * 218 * 3)
 
 struct celeba_conversion {
     const struct converter_arguments *arguments;
@@ -170,7 +172,8 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
         result = celeba_faces_prepare(&conversion.faces, layout);
     struct zip_images_pass pass = {
         .arguments = arguments, .path = images, .names = &conversion.names,
-        .total = conversion.images, .place = place_face, .decode = decode_face,
+        .total = conversion.images, .job_bytes = CELEBA_JOB_BYTES, .place = place_face,
+        .decode = decode_face,
         .write = write_face, .context = &conversion};
     if (result == EXIT_OK)
         result = zip_images_run(&pass);

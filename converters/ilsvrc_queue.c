@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { JOBS_PER_THREAD = 4, MAXIMUM_BAD = 100000 };
+enum { JOBS_PER_THREAD = 16, MAXIMUM_BAD = 100000 };
 
 int ilsvrc_queue_start(struct ilsvrc_conversion *conversion)
 {

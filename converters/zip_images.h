@@ -55,6 +55,7 @@ struct zip_images_pass {
     const char *path;   /* the zip archive */
     const struct zip_names *names; /* its central directory: the members must stream in its order */
     uint64_t total;     /* the images it must hold: each placed once, all written */
+    size_t job_bytes;   /* what one image on its way holds at most, about: its pixels and output */
     /* In the main thread, for each regular-file member in the archive's order (INDEX into NAMES):
        its row in [0, TOTAL), or false in *KEEP to pass it over; an exit code, error_set on
        failure. */
