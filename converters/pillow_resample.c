@@ -264,12 +264,17 @@ static void resample_columns(const struct pillow_resample *plan, const uint8_t *
 #ifdef RESAMPLE_AVX2
 /* COUNT pixels of CHANNELS bytes from SOURCE (SOURCE_STEP bytes apart) to TARGET (TARGET_STEP
    apart): a row into a column of the transposed image, or back. */
+/* Copies COUNT pixels of CHANNELS bytes. When WIDE, a 3-byte pixel moves as 4 bytes, the 4th
+   landing where the next pixel along the target is written later; the last pixel, whose 4th byte
+   would land or be read past the rows, moves as 3. */
 static void copy_pixels(const uint8_t *source, size_t source_step, uint8_t *target,
-                        size_t target_step, uint32_t count, size_t channels)
+                        size_t target_step, uint32_t count, size_t channels, bool wide)
 {
     if (channels == 3) {
-        for (uint32_t pixel = 0; pixel < count; pixel++, source += source_step,
-                      target += target_step) {
+        uint32_t pixel = 0;
+        for (; wide && pixel + 1 < count; pixel++, source += source_step, target += target_step)
+            memcpy(target, source, 4);
+        for (; pixel < count; pixel++, source += source_step, target += target_step) {
             target[0] = source[0];
             target[1] = source[1];
             target[2] = source[2];
@@ -296,7 +301,8 @@ static void resample_rows_transposed(const struct pillow_resample *plan, const u
     uint8_t *columns = transposed + (size_t)axis->input_size * column_bytes;
     for (uint32_t row = 0; row < rows; row++)
         copy_pixels(input + (size_t)(first_row + row) * input_stride, channels,
-                    transposed + row * channels, column_bytes, axis->input_size, channels);
+                    transposed + row * channels, column_bytes, axis->input_size, channels,
+                    row + 1 < rows);
     for (uint32_t column = 0; column < axis->output_size; column++) {
         const int32_t *weights = axis->weights + (size_t)column * axis->taps;
         uint8_t *target = columns + column * column_bytes;
@@ -312,7 +318,7 @@ static void resample_rows_transposed(const struct pillow_resample *plan, const u
     }
     for (uint32_t row = 0; row < rows; row++)
         copy_pixels(columns + row * channels, column_bytes, output + row * output_stride, channels,
-                    axis->output_size, channels);
+                    axis->output_size, channels, true);
 }
 #endif
 
