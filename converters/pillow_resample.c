@@ -263,9 +263,9 @@ static void resample_columns(const struct pillow_resample *plan, const uint8_t *
 
 #ifdef RESAMPLE_AVX2
 /* COUNT pixels of CHANNELS bytes from SOURCE (SOURCE_STEP bytes apart) to TARGET (TARGET_STEP
-   apart): a row into a column of the transposed image, or back. When WIDE, a 3-byte pixel moves as 4 bytes, the 4th
-   landing where the next pixel along the target is written later; the last pixel, whose 4th byte
-   would land or be read past the rows, moves as 3. */
+   apart): a row into a column of the transposed image, or back. When WIDE, a 3-byte pixel moves
+   as 4 bytes, the 4th landing where the next pixel along the target is written later; the last
+   pixel, whose 4th byte would land or be read past the rows, moves as 3. */
 static void copy_pixels(const uint8_t *source, size_t source_step, uint8_t *target,
                         size_t target_step, uint32_t count, size_t channels, bool wide)
 {
