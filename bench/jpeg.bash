@@ -12,7 +12,7 @@ floor_build() {
 
 # jpeg_compare LABEL "FUEL WORDS" "FUEL PYTHON WORDS" ZIP...: RUNS interleaved runs of fuel-convert
 # WORDS with the default threads and with --threads 1 and of the decode floor on the ZIPs with as
-# many threads (the online CPUs), then real Fuel once when FUEL_PYTHON_PATH is set; prints the
+# many threads (the online CPUs) and on one (how far decoding alone scales here), then real Fuel once when FUEL_PYTHON_PATH is set; prints the
 # medians and checks the targets. Needs $work, $raw, $FUEL, $FLOOR, $RUNS; returns 1 when a target
 # is missed.
 jpeg_compare() {
@@ -22,13 +22,15 @@ jpeg_compare() {
     threads=$(nproc)
     mkdir -p "$out"
     default_times=() default_peaks=() default_cpu=() one_times=() one_peaks=() one_cpu=()
-    floor_times=() floor_peaks=() floor_cpu=() python_times=() python_peaks=() python_cpu=()
+    floor_times=() floor_peaks=() floor_cpu=() floor_one_times=() floor_one_peaks=()
+    floor_one_cpu=() python_times=() python_peaks=() python_cpu=()
     for run in $(seq "$RUNS"); do
         # shellcheck disable=SC2086
         measure default "$FUEL" convert $words -d "$raw" -o "$out" -q
         # shellcheck disable=SC2086
         measure one "$FUEL" convert $words -d "$raw" -o "$out" -q --threads 1
         measure floor "$FLOOR" "$threads" "$@"
+        measure floor_one "$FLOOR" 1 "$@"
         rm -f "$out"/*.hdf5
     done
     if [ -n "${FUEL_PYTHON_PATH:-}" ]; then
@@ -47,7 +49,10 @@ jpeg_compare() {
         "vs the decode floor on $threads threads; $RUNS interleaved runs"
     echo "  default times: ${default_times[*]} (CPU ${default_cpu[*]})"
     echo "  --threads 1 times: ${one_times[*]}"
-    echo "  floor times: ${floor_times[*]}"
+    echo "  floor times: ${floor_times[*]}; on 1 thread: ${floor_one_times[*]}"
+    # The decode floor's own speed-up bounds what threads can buy a converter whose work is decoding.
+    echo "  the floor's own speed-up on $threads threads (1 thread / $threads):" \
+        "$(echo "$(median "${floor_one_times[@]}") / $floor" | bc -l | cut -c1-5)"
     echo "  medians: default ${default}s, --threads 1 ${one}s, floor ${floor}s;" \
         "peak RSS default $(largest "${default_peaks[@]}") KiB, --threads 1" \
         "$(largest "${one_peaks[@]}") KiB"
