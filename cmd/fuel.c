@@ -4,6 +4,7 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -153,6 +154,13 @@ static int run_command(const char *name, int argc, char **argv, bool external,
     /* Past the file size limit (ulimit -f) a write fails with EFBIG, reported as exit 7 with the
        staging removed, instead of SIGXFSZ killing fuel without a word. */
     signal(SIGXFSZ, SIG_IGN);
+    /* glibc maps blocks of 128 KiB and more on their own and unmaps them when freed, and returns
+       the heap's free top to the system: libhdf5 callocs a global heap collection for each
+       variable-length element and libjpeg its pools for each image, so every photo's pages were
+       faulted in and zeroed anew. Blocks under 4 MiB come from the heap, which keeps up to 8 MiB
+       free. */
+    mallopt(M_MMAP_THRESHOLD, 4 << 20);
+    mallopt(M_TRIM_THRESHOLD, 8 << 20);
     int result = command_run(command, argc, arguments, typed);
     free(arguments);
     return result;
