@@ -2,6 +2,7 @@
 #include "write_behind.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 
 /* Filling the page cache with a whole output costs more than writing it: allocating fresh pages
    took 2.5 s of processor time for 1.6 GB here (inside a virtual machine whose idle memory goes
@@ -21,7 +22,24 @@ void write_behind_note(struct write_behind *behind, size_t bytes)
     if (behind->written < behind->window)
         return;
     behind->written = 0;
-    /* Pages still dirty or under writeback stay; those written back by the last step go. */
-    posix_fadvise(behind->descriptor, 0, 0, POSIX_FADV_DONTNEED);
-    sync_file_range(behind->descriptor, 0, 0, SYNC_FILE_RANGE_WRITE);
+    struct stat status;
+    if (fstat(behind->descriptor, &status) != 0)
+        return;
+    uint64_t size = (uint64_t)status.st_size;
+    /* HDF5 reads back and rewrites what it wrote first (object headers, the references of
+       variable-length elements): dropped on every step, those pages were read from the disk
+       again, synchronously (Dogs vs Cats: 12.0 -> 10.1 s when they stay). */
+    if (!behind->started) {
+        behind->started = true;
+        behind->first = size;
+        behind->synced = 0;
+    }
+    /* Pages still dirty or under writeback stay; those written back since go at a later step. */
+    if (behind->first < behind->synced)
+        posix_fadvise(behind->descriptor, (off_t)behind->first,
+                      (off_t)(behind->synced - behind->first), POSIX_FADV_DONTNEED);
+    if (size > behind->synced)
+        sync_file_range(behind->descriptor, (off_t)behind->synced,
+                        (off_t)(size - behind->synced), SYNC_FILE_RANGE_WRITE);
+    behind->synced = size;
 }
