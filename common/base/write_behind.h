@@ -11,17 +11,17 @@ struct write_behind {
     int descriptor;   /* -1: nothing to do */
     uint64_t window;  /* bytes between two steps */
     uint64_t written; /* bytes written since the last step */
+    bool keep_head;   /* what the file held at the first step stays cached (false at the start) */
     bool started;     /* a step was taken */
-    uint64_t first;   /* the file's size at the first step: below it, pages stay cached */
+    uint64_t first;   /* below it, pages stay cached: 0, or the file's size at the first step */
     uint64_t synced;  /* its size at the last step: below it, writeback was started */
 };
 
 /* Starts following the file open as DESCRIPTOR (-1 for none), a step every 16 MiB. */
 void write_behind_start(struct write_behind *behind, int descriptor);
 
-/* Counts BYTES just written; every few MiB, drops the cached pages of the stream already written
-   back and starts writing back the others, without waiting for the disk. What the file held at the
-   first step (a writer's metadata and indexes, which it comes back to) stays cached. */
+/* Counts BYTES just written; every few MiB, drops the cached pages already written back (past the
+   head, with keep_head) and starts writing back the others, without waiting for the disk. */
 void write_behind_note(struct write_behind *behind, size_t bytes);
 
 #endif

@@ -22,4 +22,9 @@ void hdf5_write_behind_start(struct write_behind *behind, hid_t file)
         write_behind_start(behind, -1);
     else
         write_behind_start(behind, *descriptor);
+    /* HDF5 reads back and rewrites what it wrote first (object headers, the references of
+       variable-length elements): dropped on every step, those pages were read from the disk
+       again, synchronously, in the thread that writes (Dogs vs Cats: 12.6 -> 10.6 s when they
+       stay). */
+    behind->keep_head = true;
 }

@@ -6,8 +6,8 @@
 
 #include <hdf5.h>
 
-/* Starts BEHIND on FILE when it is open with the default (sec2) driver; with any other driver,
-   BEHIND does nothing. */
+/* Starts BEHIND on FILE when it is open with the default (sec2) driver, keeping the file's head
+   cached; with any other driver, BEHIND does nothing. */
 void hdf5_write_behind_start(struct write_behind *behind, hid_t file);
 
 #endif

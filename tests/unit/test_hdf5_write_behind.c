@@ -1,5 +1,5 @@
-/* Unit tests of write-behind on HDF5 files: the sec2 driver's descriptor is the file's own; other
-   drivers leave write-behind off. */
+/* Unit tests of write-behind on HDF5 files: the sec2 driver's descriptor is the file's own, and
+   the file's head stays cached; other drivers leave write-behind off. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,6 +27,7 @@ static void test_sec2_file_gives_its_descriptor(void **state)
     assert_int_equal(opened.st_ino, named.st_ino);
     assert_int_equal(opened.st_dev, named.st_dev);
     assert_int_equal(behind.written, 0);
+    assert_true(behind.keep_head);
     assert_true(H5Fclose(file) >= 0);
 }
 

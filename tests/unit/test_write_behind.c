@@ -1,6 +1,6 @@
 /* Unit tests of write-behind: the bytes written stay whole, the pages written back leave the page
-   cache as the file grows but for those the file held at the first step, and no descriptor means
-   nothing is done. */
+   cache as the file grows (but for the head, when it is kept), and no descriptor means nothing is
+   done. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -53,25 +53,25 @@ static int stream_open(const char *name, struct write_behind *behind, uint64_t w
     return descriptor;
 }
 
-static void test_written_back_pages_leave_the_cache(void **state)
+/* Writes PIECES pieces to DESCRIPTOR through BEHIND, syncs them and takes one more step, when
+   every page is clean. */
+static void stream_write(int descriptor, struct write_behind *behind)
 {
-    (void)state;
-    struct write_behind behind;
-    int descriptor = stream_open("stream", &behind, 1 << 20);
     unsigned char *piece = malloc(PIECE);
     for (int number = 0; number < PIECES; number++) {
         piece_fill(piece, number);
         assert_int_equal(write(descriptor, piece, PIECE), PIECE);
-        write_behind_note(&behind, PIECE);
+        write_behind_note(behind, PIECE);
     }
     assert_int_equal(fdatasync(descriptor), 0);
-    write_behind_note(&behind, behind.window); /* one more step: every page is clean now */
-    /* The first step came at 1 MiB: those pages stay (a writer comes back to what it wrote
-       first), every later one went. */
-    assert_int_equal(behind.first, 1 << 20);
-    assert_int_equal(resident_pages(descriptor, 0, 1 << 20), (1 << 20) / PAGE);
-    assert_int_equal(resident_pages(descriptor, 1 << 20, (size_t)PIECE * PIECES - (1 << 20)), 0);
-    unsigned char *read_back = malloc(PIECE);
+    write_behind_note(behind, behind->window);
+    free(piece);
+}
+
+/* The pieces read back from DESCRIPTOR are those written. */
+static void stream_check(int descriptor)
+{
+    unsigned char *piece = malloc(PIECE), *read_back = malloc(PIECE);
     for (int number = 0; number < PIECES; number++) {
         piece_fill(piece, number);
         assert_int_equal(pread(descriptor, read_back, PIECE, (off_t)number * PIECE), PIECE);
@@ -79,6 +79,31 @@ static void test_written_back_pages_leave_the_cache(void **state)
     }
     free(read_back);
     free(piece);
+}
+
+static void test_written_back_pages_leave_the_cache(void **state)
+{
+    (void)state;
+    struct write_behind behind;
+    int descriptor = stream_open("stream", &behind, 1 << 20);
+    stream_write(descriptor, &behind);
+    assert_int_equal(resident_pages(descriptor, 0, (size_t)PIECE * PIECES), 0);
+    stream_check(descriptor);
+    close(descriptor);
+}
+
+/* With keep_head, what the file held at the first step (1 MiB) stays; every later page goes. */
+static void test_the_head_stays_when_kept(void **state)
+{
+    (void)state;
+    struct write_behind behind;
+    int descriptor = stream_open("head", &behind, 1 << 20);
+    behind.keep_head = true;
+    stream_write(descriptor, &behind);
+    assert_int_equal(behind.first, 1 << 20);
+    assert_int_equal(resident_pages(descriptor, 0, 1 << 20), (1 << 20) / PAGE);
+    assert_int_equal(resident_pages(descriptor, 1 << 20, (size_t)PIECE * PIECES - (1 << 20)), 0);
+    stream_check(descriptor);
     close(descriptor);
 }
 
@@ -112,6 +137,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_written_back_pages_leave_the_cache),
+        cmocka_unit_test(test_the_head_stays_when_kept),
         cmocka_unit_test(test_pages_stay_below_a_window),
         cmocka_unit_test(test_no_descriptor_does_nothing),
     };
