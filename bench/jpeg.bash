@@ -12,7 +12,8 @@ floor_build() {
 
 # jpeg_compare LABEL "FUEL WORDS" "FUEL PYTHON WORDS" ZIP...: RUNS interleaved runs of fuel-convert
 # WORDS with the default threads and with --threads 1 and of the decode floor on the ZIPs with as
-# many threads (the online CPUs) and on one (how far decoding alone scales here), then real Fuel once when FUEL_PYTHON_PATH is set; prints the
+# many threads (the online CPUs) and serially in one thread (how far that work scales here), then
+# real Fuel once when FUEL_PYTHON_PATH is set; prints the
 # medians and checks the targets. Needs $work, $raw, $FUEL, $FLOOR, $RUNS; returns 1 when a target
 # is missed.
 jpeg_compare() {
@@ -30,7 +31,7 @@ jpeg_compare() {
         # shellcheck disable=SC2086
         measure one "$FUEL" convert $words -d "$raw" -o "$out" -q --threads 1
         measure floor "$FLOOR" "$threads" "$@"
-        measure floor_one "$FLOOR" 1 "$@"
+        measure floor_one "$FLOOR" 0 "$@"
         rm -f "$out"/*.hdf5
     done
     if [ -n "${FUEL_PYTHON_PATH:-}" ]; then
@@ -49,9 +50,9 @@ jpeg_compare() {
         "vs the decode floor on $threads threads; $RUNS interleaved runs"
     echo "  default times: ${default_times[*]} (CPU ${default_cpu[*]})"
     echo "  --threads 1 times: ${one_times[*]}"
-    echo "  floor times: ${floor_times[*]}; on 1 thread: ${floor_one_times[*]}"
-    # The decode floor's own speed-up bounds what threads can buy a converter whose work is decoding.
-    echo "  the floor's own speed-up on $threads threads (1 thread / $threads):" \
+    echo "  floor times: ${floor_times[*]}; serial, in one thread: ${floor_one_times[*]}"
+    # How far the same reading and decoding scale on this machine: --threads 1 is serial too.
+    echo "  the floor's own speed-up on $threads threads (serial / $threads threads):" \
         "$(echo "$(median "${floor_one_times[@]}") / $floor" | bc -l | cut -c1-5)"
     echo "  medians: default ${default}s, --threads 1 ${one}s, floor ${floor}s;" \
         "peak RSS default $(largest "${default_peaks[@]}") KiB, --threads 1" \

@@ -2,7 +2,9 @@
    (as fuel does, deflate included) and decodes each JPEG with libjpeg-turbo on THREADS worker
    threads with PIL's settings (JDCT_ISLOW, fancy upsampling), discarding the pixels: what no
    converter of these archives can beat. Each thread keeps its decompressor from image to image
-   and reads rows 16 at a time. usage: jpeg_floor THREADS ZIP... ; prints the images decoded. */
+   and reads rows 16 at a time; THREADS 0 decodes in the reading thread (no thread overlaps
+   another: the floor of a serial converter). usage: jpeg_floor THREADS ZIP... ; prints the images
+   decoded. */
 #include <archive.h>
 #include <archive_entry.h>
 #include <pthread.h>
@@ -95,8 +97,9 @@ static void push(unsigned char *data, size_t size)
     pthread_mutex_unlock(&queue.lock);
 }
 
-/* Streams PATH's regular members into the queue; the count pushed. */
-static long stream(const char *path)
+/* Streams PATH's regular members into the queue, or through SERIAL when it is not NULL; the count
+   read. */
+static long stream(const char *path, struct decoder *serial)
 {
     struct archive *archive = archive_read_new();
     archive_read_support_format_zip_streamable(archive);
@@ -116,7 +119,12 @@ static long stream(const char *path)
             if (size == capacity)
                 data = realloc(data, capacity *= 2);
         }
-        push(data, size);
+        if (serial != NULL) {
+            decode(serial, data, size);
+            free(data);
+        } else {
+            push(data, size);
+        }
         count++;
     }
     archive_read_free(archive);
@@ -133,9 +141,18 @@ int main(int argc, char **argv)
     pthread_t workers[256];
     for (int index = 0; index < threads && index < 256; index++)
         pthread_create(&workers[index], NULL, worker, NULL);
+    struct decoder serial = {0};
+    if (threads == 0) {
+        serial.info.err = jpeg_std_error(&serial.errors);
+        jpeg_create_decompress(&serial.info);
+    }
     long count = 0;
     for (int index = 2; index < argc; index++)
-        count += stream(argv[index]);
+        count += stream(argv[index], threads == 0 ? &serial : NULL);
+    if (threads == 0) {
+        jpeg_destroy_decompress(&serial.info);
+        free(serial.rows);
+    }
     pthread_mutex_lock(&queue.lock);
     queue.done = 1;
     pthread_cond_broadcast(&queue.changed);
