@@ -232,11 +232,39 @@ static void test_python_reader_checks_both_crcs(void **state)
     assert_string_equal(output, expected);
 }
 
+/* Lengths around and past the 6,144-byte blocks the instruction's three streams take, at every
+   alignment to 16, whole and in two pieces. */
+static void test_hardware_streams_agree_with_tables(void **state)
+{
+    (void)state;
+    if (!crc32c_hardware_available())
+        skip();
+    enum { SIZE = 3 * 6144 + 64 };
+    static unsigned char bytes[SIZE];
+    unsigned generator = 11;
+    for (size_t index = 0; index < SIZE; index++) {
+        generator = generator * 1103515245u + 12345u;
+        bytes[index] = (unsigned char)(generator >> 24);
+    }
+    static const size_t lengths[] = {6143, 6144, 6145, 6151, 12288, 12300, 3 * 6144 + 40};
+    for (size_t offset = 0; offset < 16; offset++)
+        for (size_t which = 0; which < sizeof lengths / sizeof *lengths; which++) {
+            size_t length = lengths[which];
+            uint32_t expected = crc32c_software(0, bytes + offset, length);
+            assert_int_equal(crc32c_hardware(0, bytes + offset, length), expected);
+            size_t split = length / 3 + offset;
+            assert_int_equal(crc32c_hardware(crc32c_hardware(0, bytes + offset, split),
+                                             bytes + offset + split, length - split),
+                             expected);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_vectors),
         cmocka_unit_test(test_hardware_and_tables_agree),
+        cmocka_unit_test(test_hardware_streams_agree_with_tables),
         cmocka_unit_test(test_mask),
         cmocka_unit_test(test_record_bytes),
         cmocka_unit_test(test_write_stops_at_the_first_failure),
