@@ -11,7 +11,8 @@ struct write_behind {
     int descriptor;   /* -1: nothing to do */
     uint64_t window;  /* bytes between two steps */
     uint64_t written; /* bytes written since the last step */
-    bool keep_head;   /* what the file held at the first step stays cached (false at the start) */
+    bool keep_head;   /* what the file held at the first step (at most 4 windows) stays cached;
+                         false at the start */
     bool started;     /* a step was taken */
     uint64_t first;   /* below it, pages stay cached: 0, or the file's size at the first step */
     uint64_t synced;  /* its size at the last step: below it, writeback was started */

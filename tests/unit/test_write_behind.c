@@ -107,6 +107,23 @@ static void test_the_head_stays_when_kept(void **state)
     close(descriptor);
 }
 
+/* A file whose size at the first step lies far past its data keeps at most four windows. */
+static void test_the_head_kept_is_four_windows_at_most(void **state)
+{
+    (void)state;
+    struct write_behind behind;
+    int descriptor = stream_open("far", &behind, PIECE);
+    behind.keep_head = true;
+    unsigned char *piece = malloc(PIECE);
+    piece_fill(piece, 0);
+    assert_int_equal(pwrite(descriptor, piece, PIECE, 64 << 20), PIECE);
+    write_behind_note(&behind, PIECE);
+    assert_int_equal(behind.first, 4 * PIECE);
+    assert_int_equal(behind.synced, (64 << 20) + PIECE);
+    free(piece);
+    close(descriptor);
+}
+
 static void test_pages_stay_below_a_window(void **state)
 {
     (void)state;
@@ -138,6 +155,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_written_back_pages_leave_the_cache),
         cmocka_unit_test(test_the_head_stays_when_kept),
+        cmocka_unit_test(test_the_head_kept_is_four_windows_at_most),
         cmocka_unit_test(test_pages_stay_below_a_window),
         cmocka_unit_test(test_no_descriptor_does_nothing),
     };
