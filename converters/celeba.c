@@ -173,8 +173,7 @@ static int convert(const struct converter_arguments *arguments, struct h5py_writ
     struct zip_images_pass pass = {
         .arguments = arguments, .path = images, .names = &conversion.names,
         .total = conversion.images, .job_bytes = CELEBA_JOB_BYTES, .place = place_face,
-        .decode = decode_face,
-        .write = write_face, .context = &conversion};
+        .decode = decode_face, .write = write_face, .context = &conversion};
     if (result == EXIT_OK)
         result = zip_images_run(&pass);
     celeba_faces_free(&conversion.faces);

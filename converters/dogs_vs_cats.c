@@ -184,8 +184,8 @@ static int write_split(struct dogs_conversion *conversion, int split, const char
     struct zip_images_pass pass = {
         .arguments = conversion->arguments, .path = path, .names = &conversion->names[split],
         .total = conversion->names[split].count, .job_bytes = DOGS_JOB_BYTES,
-        .place = place_member, .decode = decode_member,
-        .write = write_member, .context = conversion};
+        .place = place_member, .decode = decode_member, .write = write_member,
+        .context = conversion};
     return zip_images_run(&pass);
 }
 
