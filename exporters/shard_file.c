@@ -77,15 +77,20 @@ static void *writer_run(void *argument)
     return NULL;
 }
 
-/* Stops the threads once they are done with every buffer handed on. */
-static void threads_stop(struct shard_file *file)
+/* Tells the threads to stop once they are done with every buffer handed on. */
+static void stopping_announce(struct shard_file *file)
 {
-    if (!file->started)
-        return;
     pthread_mutex_lock(&file->lock);
     file->stopping = true;
     pthread_cond_broadcast(&file->changed);
     pthread_mutex_unlock(&file->lock);
+}
+
+static void threads_stop(struct shard_file *file)
+{
+    if (!file->started)
+        return;
+    stopping_announce(file);
     pthread_join(file->hasher, NULL);
     pthread_join(file->writer, NULL);
     file->started = false;
@@ -97,10 +102,7 @@ static bool threads_start(struct shard_file *file)
     if (pthread_create(&file->hasher, NULL, hasher_run, file) != 0)
         return false;
     if (pthread_create(&file->writer, NULL, writer_run, file) != 0) {
-        pthread_mutex_lock(&file->lock);
-        file->stopping = true;
-        pthread_cond_broadcast(&file->changed);
-        pthread_mutex_unlock(&file->lock);
+        stopping_announce(file);
         pthread_join(file->hasher, NULL);
         file->stopping = false;
         return false;

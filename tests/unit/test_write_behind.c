@@ -81,12 +81,20 @@ static void stream_check(int descriptor)
     free(piece);
 }
 
+/* A new file NAME written whole through BEHIND (steps every MiB, the head kept when KEEP_HEAD). */
+static int stream_written(const char *name, struct write_behind *behind, bool keep_head)
+{
+    int descriptor = stream_open(name, behind, 1 << 20);
+    behind->keep_head = keep_head;
+    stream_write(descriptor, behind);
+    return descriptor;
+}
+
 static void test_written_back_pages_leave_the_cache(void **state)
 {
     (void)state;
     struct write_behind behind;
-    int descriptor = stream_open("stream", &behind, 1 << 20);
-    stream_write(descriptor, &behind);
+    int descriptor = stream_written("stream", &behind, false);
     assert_int_equal(resident_pages(descriptor, 0, (size_t)PIECE * PIECES), 0);
     stream_check(descriptor);
     close(descriptor);
@@ -97,9 +105,7 @@ static void test_the_head_stays_when_kept(void **state)
 {
     (void)state;
     struct write_behind behind;
-    int descriptor = stream_open("head", &behind, 1 << 20);
-    behind.keep_head = true;
-    stream_write(descriptor, &behind);
+    int descriptor = stream_written("head", &behind, true);
     assert_int_equal(behind.first, 1 << 20);
     assert_int_equal(resident_pages(descriptor, 0, 1 << 20), (1 << 20) / PAGE);
     assert_int_equal(resident_pages(descriptor, 1 << 20, (size_t)PIECE * PIECES - (1 << 20)), 0);
