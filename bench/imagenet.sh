@@ -6,7 +6,7 @@
 # FUEL_PYTHON_PATH names its source trees (Fuel's and picklable-itertools',
 # colon-separated), Python Fuel's own converter. Prints the projected time for the real
 # 1,331,167 images, the peak memory against 64 MiB plus the images in flight, what the shuffled
-# placement costs the writes (bench/imagenet_places.c) and how a 1/8-scale check compares with a
+# placement costs the writes (bench/imagenet_places.c) and how jpeg_check compares with a
 # full decode (bench/jpeg_check.c).
 #   SIZE=2000 RUNS=1 bash bench/imagenet.sh     a reduced run
 # IMAGENET_BENCH_DIR may hold archives made earlier by bench/make_imagenet.py.
@@ -89,7 +89,7 @@ printf '  projected for the real %d images: %.0f s (%.2f h); cp + sync %.0f s\n'
 mkdir -p "$work/jpegs"
 tar -xf "$raw/ILSVRC2012_img_val.tar" -C "$work/jpegs"
 read -r _ full _ checked _ speedup _ verdicts _ differ < <("$BUILD/bench/jpeg_check" 3 "$work/jpegs"/*.JPEG)
-echo "  JPEG check at 1/8 scale: ${checked} ms an image, full decode ${full} ms (${speedup}x);" \
+echo "  JPEG check: ${checked} ms an image, full decode ${full} ms (${speedup}x);" \
     "$differ of $verdicts verdicts on damaged copies differ"
 places=$((SIZE < 20000 ? SIZE : 20000))
 read -r _ in_order _ permuted < <("$BUILD/bench/imagenet_places" "$work" "$places" 100000)

@@ -32,7 +32,7 @@ struct ilsvrc_job {
 };
 
 /* In a worker (ordered_pool_work): sets STORED to the image's bytes once they decode: a JPEG
-   (checked at 1/8 scale with PIL's warning policy, CMYK included) or a PNG, as they are, or
+   (jpeg_check with PIL's warning policy, CMYK included) or a PNG, as they are, or
    either wrapped in gzip, inflated. EXIT_CORRUPT_INPUT naming the label otherwise. */
 int ilsvrc_job_check(void *job);
 

@@ -217,6 +217,33 @@ static uint8_t *make_room(struct decoding *decoding, const struct jpeg_header *h
     return image->scratch;
 }
 
+/* Under PIL's policy a single Huffman-coded scan can only fail by running out of data before
+   its last row: libjpeg-turbo only warns about damaged entropy-coded data, and its tables and
+   sampling were validated by jpeg_start_decompress. Its reader, even resynchronizing at restart
+   markers, stops at the first other marker; so when the bytes after the scan header hold only
+   stuffed bytes, fill bytes and restart markers (expected or not) up to an end marker, the scan
+   cannot run past the data and jpeg_finish_decompress meets that end marker: the decoding
+   would pass. Anything else (no end marker, any other marker, several scans) is decoded. */
+static bool ends_at_end_marker(struct jpeg_decompress_struct *info)
+{
+    if (jpeg_has_multiple_scans(info) || info->progressive_mode || info->arith_code)
+        return false;
+    const uint8_t *byte = info->src->next_input_byte;
+    const uint8_t *end = byte + info->src->bytes_in_buffer;
+    while ((byte = memchr(byte, 0xFF, (size_t)(end - byte))) != NULL) {
+        while (byte < end && *byte == 0xFF)
+            byte++;
+        if (byte == end)
+            return false;
+        uint8_t marker = *byte++;
+        if (marker == JPEG_EOI)
+            return true;
+        if (marker != 0 && (marker < JPEG_RST0 || marker > JPEG_RST0 + 7))
+            return false;
+    }
+    return false;
+}
+
 /* Runs the whole decoding up to PURPOSE; false with decoding->why and code set on failure. */
 static bool guarded(struct decoding *decoding, const void *data, size_t size, enum purpose purpose,
                     bool interleaved, struct jpeg_header *header, struct jpeg_image *image)
@@ -231,6 +258,8 @@ static bool guarded(struct decoding *decoding, const void *data, size_t size, en
         return false;
     choose_output(decoding, purpose);
     jpeg_start_decompress(&decoding->info);
+    if (purpose == CHECK && decoding->warnings_as_pil && ends_at_end_marker(&decoding->info))
+        return true;
     uint8_t *target = NULL;
     if (purpose == DECODE && (target = make_room(decoding, header, interleaved, image)) == NULL)
         return false;

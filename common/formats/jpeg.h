@@ -55,9 +55,10 @@ int jpeg_probe(const void *data, size_t size, const char *name, struct jpeg_head
 int jpeg_decode(const void *data, size_t size, const char *name, const struct jpeg_options *options,
                 struct jpeg_image *image);
 
-/* Validates the SIZE bytes at DATA as jpeg_decode would, decoding at 1/8 scale and discarding
-   the pixels: every entropy-coded segment is still read (each coefficient's Huffman code), so
-   the same files fail, faster. */
+/* Validates the SIZE bytes at DATA as jpeg_decode would, with the same verdict and message,
+   faster: under PIL's policy a single Huffman-coded scan that ends at an end marker is passed
+   once its header and tables are read (nothing in it could fail), and every other file is
+   decoded at 1/8 scale, the pixels discarded (every coefficient's Huffman code is still read). */
 int jpeg_check(const void *data, size_t size, const char *name, const struct jpeg_options *options);
 
 void jpeg_image_free(struct jpeg_image *image);

@@ -1,5 +1,5 @@
 /* libFuzzer target: JPEG decoding. The first byte picks the options: bit 0 the interleaved layout,
-   bit 1 PIL's warning policy, bit 2 the 1/8-scale check instead of a decode. */
+   bit 1 PIL's warning policy, bit 2 the check, whose verdict must be the decode's. */
 #include "common/formats/jpeg.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
@@ -15,7 +15,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     if (jpeg_probe(data + 1, size - 1, "fuzz.jpg", &header) != 0)
         return 0;
     if (data[0] & 4) {
-        jpeg_check(data + 1, size - 1, "fuzz.jpg", &options);
+        /* The check must give the decode's verdict: its shortcut decodes nothing. */
+        struct jpeg_image image = {0};
+        int checked = jpeg_check(data + 1, size - 1, "fuzz.jpg", &options);
+        int decoded = jpeg_decode(data + 1, size - 1, "fuzz.jpg", &options, &image);
+        jpeg_image_free(&image);
+        if (checked != decoded)
+            __builtin_trap();
         return 0;
     }
     struct jpeg_image image = {0};

@@ -1,5 +1,5 @@
-/* Unit tests for common/formats/jpeg.c: pixels identical to PIL's, both layouts, the 1/8-scale
-   check, truncated, corrupt and oversized files refused. */
+/* Unit tests for common/formats/jpeg.c: pixels identical to PIL's, both layouts, the check's
+   verdicts, truncated, corrupt and oversized files refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -183,6 +183,25 @@ static void every_prefix_is_refused(void **state)
     jpeg_image_free(&image);
 }
 
+/* The check's verdict and message on the SIZE bytes at DATA are the decode's, under both
+   policies; counts the decode's verdicts in *PASSES and *FAILURES. */
+static void assert_check_as_decode(const uint8_t *data, size_t size, struct jpeg_image *image,
+                                   int *passes, int *failures)
+{
+    for (int as_pil = 0; as_pil < 2; as_pil++) {
+        struct jpeg_options options = {.warnings_as_pil = as_pil, .max_pixels = 1 << 24};
+        int decoded = jpeg_decode(data, size, "x.jpg", &options, image);
+        char message[512];
+        snprintf(message, sizeof message, "%s", error_message());
+        error_clear();
+        assert_int_equal(jpeg_check(data, size, "x.jpg", &options), decoded);
+        assert_string_equal(error_message(), decoded == EXIT_OK ? "" : message);
+        error_clear();
+        *failures += decoded != EXIT_OK;
+        *passes += decoded == EXIT_OK;
+    }
+}
+
 /* Decoding at 1/8 scale still reads every Huffman code: any damage that fails a full decode
    fails the check with the same message, and the rest passes both. */
 static void check_fails_exactly_where_decode_fails(void **state)
@@ -196,17 +215,7 @@ static void check_fails_exactly_where_decode_fails(void **state)
         for (size_t position = 0; position < jpeg.size; position += 1 + jpeg.size / 400) {
             uint8_t original = jpeg.data[position];
             jpeg.data[position] = (uint8_t)(original ^ (0x11 << (position % 4)));
-            for (int as_pil = 0; as_pil < 2; as_pil++) {
-                struct jpeg_options options = {.warnings_as_pil = as_pil, .max_pixels = 1 << 24};
-                int decoded = jpeg_decode(jpeg.data, jpeg.size, "x.jpg", &options, &image);
-                char message[512];
-                snprintf(message, sizeof message, "%s", error_message());
-                error_clear();
-                assert_int_equal(jpeg_check(jpeg.data, jpeg.size, "x.jpg", &options), decoded);
-                assert_string_equal(error_message(), decoded == EXIT_OK ? "" : message);
-                failures += decoded != EXIT_OK;
-                passes += decoded == EXIT_OK;
-            }
+            assert_check_as_decode(jpeg.data, jpeg.size, &image, &passes, &failures);
             jpeg.data[position] = original;
         }
         free(jpeg.data);
@@ -274,7 +283,7 @@ static void too_many_pixels_are_refused_before_decoding(void **state)
 /* Encodes HEIGHT x WIDTH x COMPONENTS samples given in INPUT_SPACE, stored as STORED_SPACE. */
 static struct bytes compress(uint32_t height, uint32_t width, int components,
                              J_COLOR_SPACE input_space, J_COLOR_SPACE stored_space,
-                             const uint8_t *samples)
+                             const uint8_t *samples, unsigned restart_interval)
 {
     struct jpeg_compress_struct info;
     struct jpeg_error_mgr errors;
@@ -290,6 +299,7 @@ static struct bytes compress(uint32_t height, uint32_t width, int components,
     jpeg_set_defaults(&info);
     jpeg_set_colorspace(&info, stored_space);
     jpeg_set_quality(&info, 85, TRUE);
+    info.restart_interval = restart_interval;
     jpeg_start_compress(&info, TRUE);
     while (info.next_scanline < height) {
         JSAMPROW row = (JSAMPROW)samples + (size_t)info.next_scanline * width * components;
@@ -351,20 +361,66 @@ static void ycck_and_stored_rgb_are_decoded_as_pil(void **state)
     assert_non_null(samples);
     for (size_t index = 0; index < (size_t)height * width * 4; index++)
         samples[index] = (uint8_t)((index * 2654435761u) >> 13);
-    struct bytes ycck = compress(height, width, 4, JCS_CMYK, JCS_YCCK, samples);
+    struct bytes ycck = compress(height, width, 4, JCS_CMYK, JCS_YCCK, samples, 0);
     assert_same_as_pil(&ycck, 4);
-    struct bytes rgb = compress(height, width, 3, JCS_RGB, JCS_RGB, samples);
+    struct bytes rgb = compress(height, width, 3, JCS_RGB, JCS_RGB, samples, 0);
     assert_same_as_pil(&rgb, 3);
     free(ycck.data);
     free(rgb.data);
     free(samples);
 }
 
+/* Where the entropy-coded data of JPEG begins: after the first scan header. */
+static size_t scan_data(const struct bytes *jpeg)
+{
+    for (size_t at = 2; at + 4 <= jpeg->size; at++)
+        if (jpeg->data[at] == 0xFF && jpeg->data[at + 1] == 0xDA)
+            return at + 2 + ((size_t)jpeg->data[at + 2] << 8 | jpeg->data[at + 3]);
+    fail_msg("no scan header");
+    return 0;
+}
+
+/* A single scan passes the check undecoded when only stuffed bytes, fill bytes and restart
+   markers stand before its end marker: any marker written into the entropy-coded data, and the
+   data cut short before an end marker, get the decode's verdict and message. */
+static void markers_in_the_scan_get_the_decode_verdict(void **state)
+{
+    (void)state;
+    uint8_t samples[48 * 64 * 3];
+    for (size_t index = 0; index < sizeof samples; index++)
+        samples[index] = (uint8_t)(index % 192 + (index * 2654435761u >> 27));
+    struct bytes jpegs[3] = {case_file("rgb420_celeba", "jpg"), case_file("gray", "jpg"),
+                             compress(48, 64, 3, JCS_RGB, JCS_YCbCr, samples, 1)};
+    static const uint8_t markers[] = {0x00, 0xD0, 0xD5, 0xD9, 0xC4, 0xDA, 0xFE, 0x01, 0xFF};
+    struct jpeg_image image = {0};
+    int passes = 0, failures = 0;
+    for (size_t file = 0; file < 3; file++) {
+        const struct bytes *jpeg = &jpegs[file];
+        uint8_t *copy = malloc(jpeg->size + 2);
+        assert_non_null(copy);
+        size_t start = scan_data(jpeg), step = 1 + (jpeg->size - start) / 40;
+        for (size_t position = start; position + 2 < jpeg->size; position += step) {
+            for (size_t marker = 0; marker < sizeof markers; marker++) {
+                memcpy(copy, jpeg->data, jpeg->size);
+                copy[position] = 0xFF;
+                copy[position + 1] = markers[marker];
+                assert_check_as_decode(copy, jpeg->size, &image, &passes, &failures);
+            }
+            memcpy(copy + position, "\xFF\xD9", 2);
+            assert_check_as_decode(copy, position + 2, &image, &passes, &failures);
+        }
+        free(copy);
+        free(jpeg->data);
+    }
+    assert_true(passes > 400 && failures > 100);
+    jpeg_image_free(&image);
+}
+
 static void two_components_are_refused_as_pil_refuses_them(void **state)
 {
     (void)state;
     uint8_t samples[8 * 8 * 2] = {0};
-    struct bytes jpeg = compress(8, 8, 2, JCS_UNKNOWN, JCS_UNKNOWN, samples);
+    struct bytes jpeg = compress(8, 8, 2, JCS_UNKNOWN, JCS_UNKNOWN, samples, 0);
     struct case_line shape;
     assert_null(pil_pixels(&jpeg, &shape));
     struct jpeg_image image = {0};
@@ -389,6 +445,7 @@ int main(void)
         cmocka_unit_test(too_many_pixels_are_refused_before_decoding),
         cmocka_unit_test(ycck_and_stored_rgb_are_decoded_as_pil),
         cmocka_unit_test(two_components_are_refused_as_pil_refuses_them),
+        cmocka_unit_test(markers_in_the_scan_get_the_decode_verdict),
     };
     return cmocka_run_group_tests(tests, make_cases, test_directory_teardown);
 }
