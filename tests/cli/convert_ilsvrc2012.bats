@@ -189,6 +189,34 @@ print(skipped[0])' "$OUT/ilsvrc2012.hdf5"
     [ "$status" -eq 0 ]
 }
 
+@test "JPEGs PIL decodes despite damage are stored as they are: data cut before an end marker, markers in the scan" {
+    retar "$RAW/ILSVRC2012_img_test.tar" '
+data = members[0][1]
+members[0][1] = data[:len(data) // 2] + b"\xff\xd9"
+members[1][1] = members[1][1][:-40] + b"\xff\xd3\xff\x00" + members[1][1][-36:]'
+    # PIL's verdict on both, as Fuel's converter would reach it.
+    run $PYTHON -c '
+import io, sys, tarfile, numpy, PIL.Image
+with tarfile.open(sys.argv[1]) as tar:
+    for info in tar.getmembers()[:2]:
+        print(info.name, numpy.array(PIL.Image.open(io.BytesIO(tar.extractfile(info).read()))).shape)
+' "$RAW/ILSVRC2012_img_test.tar"
+    [ "$status" -eq 0 ]
+    convert
+    [ "$status" -eq 0 ]
+    run $PYTHON -c '
+import io, sys, tarfile, h5py
+stored = {}
+with h5py.File(sys.argv[2], "r") as f:
+    for name, image in zip(f["filenames"][:, 0], f["encoded_images"]):
+        stored[name.decode()] = bytes(image)
+with tarfile.open(sys.argv[1]) as tar:
+    for info in tar.getmembers()[:2]:
+        print(stored[info.name] == tar.extractfile(info).read())
+' "$RAW/ILSVRC2012_img_test.tar" "$OUT/ilsvrc2012.hdf5"
+    [ "$output" = $'True\nTrue' ]
+}
+
 @test "a devkit without meta.mat: one line naming the member, exit 4" {
     retar "$DEVKIT" 'members[:] = [m for m in members if not m[0].endswith("meta.mat")]'
     convert
