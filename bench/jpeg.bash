@@ -13,9 +13,8 @@ floor_build() {
 # jpeg_compare LABEL "FUEL WORDS" "FUEL PYTHON WORDS" ZIP...: RUNS interleaved runs of fuel-convert
 # WORDS with the default threads and with --threads 1 and of the decode floor on the ZIPs with as
 # many threads (the online CPUs) and serially in one thread (how far that work scales here), then
-# real Fuel once when FUEL_PYTHON_PATH is set; prints the
-# medians and checks the targets. Needs $work, $raw, $FUEL, $FLOOR, $RUNS; returns 1 when a target
-# is missed.
+# real Fuel once when FUEL_PYTHON_PATH is set; prints the medians and checks the targets. Needs
+# $work, $raw, $FUEL, $FLOOR, $RUNS; returns 1 when a target is missed.
 jpeg_compare() {
     local label=$1 words=$2 fuel_words=$3
     shift 3

@@ -1,8 +1,8 @@
-/* For bench/imagenet.sh: how much faster checking a JPEG (jpeg_check) is than
-   decoding it whole (jpeg_decode), both with PIL's warning policy as the ILSVRC converters use
-   them, and whether it is as strict: both are run on every file given and on damaged copies of
-   each (cut at 30%, 60% and 95%, a byte of the entropy-coded data changed at 40%, 70% and 90%),
-   and every verdict that differs is counted.
+/* For bench/imagenet.sh: how much faster checking a JPEG (jpeg_check) is than decoding it whole
+   (jpeg_decode), both with PIL's warning policy as the ILSVRC converters use them, and whether it
+   is as strict: both are run on every file given and on damaged copies of each (cut at 30%, 60%
+   and 95%, a byte of the entropy-coded data changed at 40%, 70% and 90%), and every verdict that
+   differs is counted.
 
    usage: jpeg_check REPEATS FILE... ; prints "full MS check MS ratio R verdicts N differ D". */
 #include "common/base/error.h"

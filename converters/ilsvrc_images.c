@@ -1,6 +1,6 @@
 /* Checks an ILSVRC image as Fuel's load_from_tar_or_patch does (PIL opens and decodes it; on
-   failure it is tried as gzip), by its magic bytes: the checks are jpeg_check (a full decode's verdict) and libpng for the
-   one PNG named .JPEG. */
+   failure it is tried as gzip), by its magic bytes: the checks are jpeg_check (a full decode's
+   verdict) and libpng for the one PNG named .JPEG. */
 #include "ilsvrc_images.h"
 
 #include "common/base/error.h"

@@ -32,8 +32,8 @@ struct ilsvrc_job {
 };
 
 /* In a worker (ordered_pool_work): sets STORED to the image's bytes once they decode: a JPEG
-   (jpeg_check with PIL's warning policy, CMYK included) or a PNG, as they are, or
-   either wrapped in gzip, inflated. EXIT_CORRUPT_INPUT naming the label otherwise. */
+   (jpeg_check with PIL's warning policy, CMYK included) or a PNG, as they are, or either wrapped
+   in gzip, inflated. EXIT_CORRUPT_INPUT naming the label otherwise. */
 int ilsvrc_job_check(void *job);
 
 /* Fills FILENAME with the last component of the member NAME, cut to 32 bytes, NUL-padded. */

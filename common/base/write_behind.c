@@ -32,7 +32,6 @@ void write_behind_note(struct write_behind *behind, size_t bytes)
            (space written at its end first) still has the rest dropped behind it. */
         uint64_t most = HEAD_WINDOWS * behind->window;
         behind->first = behind->keep_head ? (size < most ? size : most) : 0;
-        behind->synced = 0;
     }
     /* Pages still dirty or under writeback stay; those written back since go at a later step. */
     if (behind->first < behind->synced)

@@ -223,10 +223,11 @@ static uint8_t *make_room(struct decoding *decoding, const struct jpeg_header *h
    markers, stops at the first other marker; so when the bytes after the scan header hold only
    stuffed bytes, fill bytes and restart markers (expected or not) up to an end marker, the scan
    cannot run past the data and jpeg_finish_decompress meets that end marker: the decoding
-   would pass. Anything else (no end marker, any other marker, several scans) is decoded. */
+   would pass. Anything else (no end marker, any other marker, several scans, progressive ones
+   included) is decoded. */
 static bool ends_at_end_marker(struct jpeg_decompress_struct *info)
 {
-    if (jpeg_has_multiple_scans(info) || info->progressive_mode || info->arith_code)
+    if (jpeg_has_multiple_scans(info) || info->arith_code)
         return false;
     const uint8_t *byte = info->src->next_input_byte;
     const uint8_t *end = byte + info->src->bytes_in_buffer;
