@@ -2,7 +2,10 @@
    (archive_stream, never to disk), asks the converter where each goes, and hands the bytes to a
    pool of workers that decode them (libhdf5 is not thread-safe: every HDF5 call stays in the main
    thread); results are collected and written in the archive's order, so the file never depends
-   on the thread count. Memory: a few members and their pixels per thread. */
+   on the thread count. The main thread is one of the --threads: it decodes queued members while
+   the oldest is under way, so that as many threads as cores share them (Dogs vs Cats on 2 cores:
+   10.9 s with 2 workers beside it, 9.7 s with 1). Memory: a few members and their pixels per
+   thread. */
 #include "zip_images.h"
 
 #include "common/base/error.h"
@@ -206,7 +209,8 @@ int zip_images_run(const struct zip_images_pass *pass)
     for (size_t index = 0; index < stream.job_count; index++)
         stream.jobs[index].pass = pass;
     converter_report_stage(pass->arguments, pass->path, pass->total);
-    int result = ordered_pool_create(&stream.pool, threads, stream.job_count, decode_job);
+    int result = ordered_pool_create_shared(&stream.pool, threads, stream.job_count,
+                                            decode_job);
     if (result == EXIT_OK)
         result = stream_members(&stream);
     ordered_pool_destroy(stream.pool);

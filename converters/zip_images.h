@@ -1,4 +1,4 @@
-/* What the JPEG datasets' converters share: a zip's JPEG members streamed, decoded on worker
+/* What the JPEG datasets' converters share: a zip's JPEG members streamed, decoded on --threads
    threads and written in the archive's order, each at the row its converter places it. */
 #ifndef FUEL_ZIP_IMAGES_H
 #define FUEL_ZIP_IMAGES_H
@@ -37,7 +37,8 @@ static inline const char *zip_names_at(const struct zip_names *names, size_t ind
 
 void zip_names_free(struct zip_names *names);
 
-/* One JPEG member on its way: read by the main thread, decoded by a worker, written in order. */
+/* One JPEG member on its way: read by the main thread, decoded by a worker (or the main thread
+   while it waits), written in order. */
 struct zip_image {
     const struct zip_images_pass *pass;
     unsigned char *bytes;
@@ -60,7 +61,7 @@ struct zip_images_pass {
        its row in [0, TOTAL), or false in *KEEP to pass it over; an exit code, error_set on
        failure. */
     int (*place)(void *context, size_t index, const char *name, uint64_t *row, bool *keep);
-    /* In a worker: decodes IMAGE's bytes (zip_image_decode) and makes what is written of them. */
+    /* In any thread: decodes IMAGE's bytes (zip_image_decode) and makes what is written of them. */
     int (*decode)(void *context, struct zip_image *image);
     /* In the main thread, in the archive's order: writes IMAGE at its row. */
     int (*write)(void *context, struct zip_image *image);

@@ -1,4 +1,4 @@
-/* An ordered work pool: a ring of jobs, workers take them oldest first, collection in order. */
+/* An ordered work pool: a ring of jobs that workers, and a shared pool's collector, run in turn. */
 #include "ordered_pool.h"
 
 #include "error.h"
@@ -26,6 +26,7 @@ struct ordered_pool {
     size_t next_work; /* the next job a worker takes */
     size_t submitted; /* sequence number of the next job submitted */
     bool stopping;
+    bool caller_works; /* the collecting thread runs jobs while its oldest is not done */
     pthread_mutex_t lock;
     pthread_cond_t queued;
     pthread_cond_t finished;
@@ -76,8 +77,9 @@ static int start_threads(struct ordered_pool *pool, unsigned threads)
     return EXIT_OK;
 }
 
-int ordered_pool_create(struct ordered_pool **pool, unsigned threads, size_t depth,
-                        ordered_pool_work work)
+/* A pool of WORKERS threads; none: each job runs inside ordered_pool_submit. */
+static int create_pool(struct ordered_pool **pool, unsigned workers, size_t depth,
+                       ordered_pool_work work, bool caller_works)
 {
     struct ordered_pool *created = calloc(1, sizeof *created);
     if (created == NULL || (created->ring = calloc(depth > 0 ? depth : 1,
@@ -90,13 +92,26 @@ int ordered_pool_create(struct ordered_pool **pool, unsigned threads, size_t dep
     pthread_mutex_init(&created->lock, NULL);
     pthread_cond_init(&created->queued, NULL);
     pthread_cond_init(&created->finished, NULL);
-    int result = threads > 1 ? start_threads(created, threads) : EXIT_OK;
+    created->caller_works = caller_works && workers > 0;
+    int result = workers > 0 ? start_threads(created, workers) : EXIT_OK;
     if (result != EXIT_OK) {
         ordered_pool_destroy(created);
         return result;
     }
     *pool = created;
     return EXIT_OK;
+}
+
+int ordered_pool_create(struct ordered_pool **pool, unsigned threads, size_t depth,
+                        ordered_pool_work work)
+{
+    return create_pool(pool, threads > 1 ? threads : 0, depth, work, false);
+}
+
+int ordered_pool_create_shared(struct ordered_pool **pool, unsigned threads, size_t depth,
+                               ordered_pool_work work)
+{
+    return create_pool(pool, threads > 1 ? threads - 1 : 0, depth, work, true);
 }
 
 size_t ordered_pool_pending(const struct ordered_pool *pool)
@@ -130,8 +145,17 @@ int ordered_pool_collect(struct ordered_pool *pool, void **job)
 {
     struct pool_entry *entry = &pool->ring[pool->oldest % pool->depth];
     pthread_mutex_lock(&pool->lock);
-    while (!entry->done)
+    while (!entry->done) {
+        if (pool->caller_works && pool->next_work != pool->submitted) {
+            struct pool_entry *taken = &pool->ring[pool->next_work++ % pool->depth];
+            pthread_mutex_unlock(&pool->lock);
+            run_entry(pool, taken);
+            pthread_mutex_lock(&pool->lock);
+            taken->done = true;
+            continue;
+        }
         pthread_cond_wait(&pool->finished, &pool->lock);
+    }
     pool->oldest++;
     pthread_mutex_unlock(&pool->lock);
     *job = entry->job;

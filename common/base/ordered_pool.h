@@ -16,6 +16,12 @@ typedef int (*ordered_pool_work)(void *job);
 int ordered_pool_create(struct ordered_pool **pool, unsigned threads, size_t depth,
                         ordered_pool_work work);
 
+/* As ordered_pool_create, but THREADS counts the caller: THREADS - 1 workers, and the caller runs
+   jobs not yet started while the oldest it collects is under way (no more threads than cores
+   contend when the caller's own work is light). */
+int ordered_pool_create_shared(struct ordered_pool **pool, unsigned threads, size_t depth,
+                               ordered_pool_work work);
+
 /* The jobs submitted and not yet collected. */
 size_t ordered_pool_pending(const struct ordered_pool *pool);
 

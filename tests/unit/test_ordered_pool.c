@@ -1,11 +1,15 @@
 /* Unit tests for common/base/ordered_pool.c: jobs come back in submission order, whatever the
-   thread count, with the failure of a job and its message; workers at a lower priority. */
+   thread count, with the failure of a job and its message; workers at a lower priority; a shared
+   pool's collecting thread runs jobs while it waits. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <sys/resource.h>
 
 #include "common/base/error.h"
@@ -31,11 +35,15 @@ static int square_slowly(void *argument)
     return EXIT_OK;
 }
 
-/* Runs COUNT jobs through a pool of THREADS and DEPTH, collecting when full, then the rest. */
-static void run_in_order(unsigned threads, size_t depth, uint64_t count)
+typedef int (*pool_creator)(struct ordered_pool **pool, unsigned threads, size_t depth,
+                            ordered_pool_work work);
+
+/* Runs COUNT jobs through a pool CREATE makes of THREADS and DEPTH, collecting when full, then
+   the rest. */
+static void run_in_order(pool_creator create, unsigned threads, size_t depth, uint64_t count)
 {
     struct ordered_pool *pool;
-    assert_int_equal(ordered_pool_create(&pool, threads, depth, square_slowly), EXIT_OK);
+    assert_int_equal(create(&pool, threads, depth, square_slowly), EXIT_OK);
     struct job jobs[16];
     assert_true(depth <= 16);
     uint64_t next = 0, collected = 0;
@@ -63,14 +71,74 @@ static void run_in_order(unsigned threads, size_t depth, uint64_t count)
 static void test_one_thread_runs_inline(void **state)
 {
     (void)state;
-    run_in_order(1, 1, 50);
+    run_in_order(ordered_pool_create, 1, 1, 50);
 }
 
 static void test_four_threads_give_jobs_back_in_order(void **state)
 {
     (void)state;
-    run_in_order(4, 16, 500);
-    run_in_order(3, 5, 200);
+    run_in_order(ordered_pool_create, 4, 16, 500);
+    run_in_order(ordered_pool_create, 3, 5, 200);
+}
+
+static void test_shared_pools_give_jobs_back_in_order(void **state)
+{
+    (void)state;
+    run_in_order(ordered_pool_create_shared, 1, 1, 50);
+    run_in_order(ordered_pool_create_shared, 2, 16, 500);
+    run_in_order(ordered_pool_create_shared, 4, 5, 200);
+}
+
+/* The jobs of the shared pool test: the first waits until the second is done, which only another
+   thread can do; the second fails. Each notes whether the collecting thread ran it. */
+static pthread_t collecting_thread;
+static atomic_bool first_started, second_done;
+static bool ran_in_collector[2];
+
+/* Waits at most 5 s for FLAG; false when it never came. */
+static bool wait_for(atomic_bool *flag)
+{
+    struct timespec pause = {0, 100000};
+    for (int round = 0; round < 50000 && !atomic_load(flag); round++)
+        nanosleep(&pause, NULL);
+    return atomic_load(flag);
+}
+
+static int gated_job(void *argument)
+{
+    int index = *(int *)argument;
+    ran_in_collector[index] = pthread_equal(pthread_self(), collecting_thread);
+    if (index == 1) {
+        atomic_store(&second_done, true);
+        return error_set(EXIT_CORRUPT_INPUT, "second job refused");
+    }
+    atomic_store(&first_started, true);
+    return wait_for(&second_done) ? EXIT_OK : error_set(EXIT_OTHER, "second job never ran");
+}
+
+static void test_the_collecting_thread_runs_jobs_while_it_waits(void **state)
+{
+    (void)state;
+    collecting_thread = pthread_self();
+    atomic_store(&first_started, false);
+    atomic_store(&second_done, false);
+    struct ordered_pool *pool = NULL;
+    assert_int_equal(ordered_pool_create_shared(&pool, 2, 4, gated_job), EXIT_OK);
+    int indexes[2] = {0, 1};
+    ordered_pool_submit(pool, &indexes[0]);
+    /* The one worker holds the first job until the second is done: only the collector is left. */
+    assert_true(wait_for(&first_started));
+    ordered_pool_submit(pool, &indexes[1]);
+    void *done = NULL;
+    error_clear();
+    assert_int_equal(ordered_pool_collect(pool, &done), EXIT_OK);
+    assert_ptr_equal(done, &indexes[0]);
+    assert_int_equal(ordered_pool_collect(pool, &done), EXIT_CORRUPT_INPUT);
+    assert_ptr_equal(done, &indexes[1]);
+    assert_string_equal(error_message(), "second job refused");
+    ordered_pool_destroy(pool);
+    assert_false(ran_in_collector[0]);
+    assert_true(ran_in_collector[1]);
 }
 
 static void test_a_failure_comes_back_with_its_message(void **state)
@@ -128,6 +196,8 @@ int main(void)
         cmocka_unit_test(test_one_thread_runs_inline),
         cmocka_unit_test(test_four_threads_give_jobs_back_in_order),
         cmocka_unit_test(test_a_failure_comes_back_with_its_message),
+        cmocka_unit_test(test_shared_pools_give_jobs_back_in_order),
+        cmocka_unit_test(test_the_collecting_thread_runs_jobs_while_it_waits),
         cmocka_unit_test(test_workers_yield_to_the_submitting_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
