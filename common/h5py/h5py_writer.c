@@ -60,6 +60,18 @@ static hid_t create_file(const char *path)
     return file;
 }
 
+/* A transfer list whose conversion buffer is BYTES: H5Dwrite zeroes it twice on every call. */
+static hid_t conversion_transfer(size_t bytes)
+{
+    hid_t transfer = H5Pcreate(H5P_DATASET_XFER);
+    if (transfer >= 0 && H5Pset_buffer(transfer, bytes, NULL, NULL) < 0) {
+        H5Pclose(transfer);
+        transfer = -1;
+    }
+    return transfer >= 0 ? transfer : H5P_DEFAULT;
+}
+
+
 int h5py_writer_create(struct h5py_writer **writer, const char *path)
 {
     hdf5_failure_watch();
@@ -78,12 +90,8 @@ int h5py_writer_create(struct h5py_writer **writer, const char *path)
         return result;
     }
     hdf5_write_behind_start(&(*writer)->behind, (*writer)->file);
-    hid_t transfer = H5Pcreate(H5P_DATASET_XFER);
-    if (transfer >= 0 && H5Pset_buffer(transfer, 64 << 10, NULL, NULL) < 0) {
-        H5Pclose(transfer);
-        transfer = -1;
-    }
-    (*writer)->transfer = transfer >= 0 ? transfer : H5P_DEFAULT;
+    (*writer)->transfer = conversion_transfer(TRANSFER_BLOCK_BYTES);
+    (*writer)->transfer_one = conversion_transfer(TRANSFER_ONE_BYTES);
     return EXIT_OK;
 }
 
@@ -350,6 +358,8 @@ static int close_writer(struct h5py_writer *writer)
         failed |= close_source(&writer->sources[index]);
     if (writer->transfer != H5P_DEFAULT)
         H5Pclose(writer->transfer);
+    if (writer->transfer_one != H5P_DEFAULT)
+        H5Pclose(writer->transfer_one);
     if (writer->file >= 0)
         failed |= H5Fclose(writer->file) < 0;
     for (size_t index = 0; index < writer->split_count; index++)

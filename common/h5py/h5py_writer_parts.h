@@ -62,10 +62,15 @@ struct h5py_writer {
     struct split_declaration *declarations;
     size_t declaration_count;
     struct write_behind behind;
-    /* The transfer list of variable-length writes: H5Dwrite zeroes its conversion buffer (1 MiB
-       by default) twice on every call, and a Dogs vs Cats photo is one call; ours is 64 KiB. */
+    /* The transfer lists of variable-length writes: H5Dwrite zeroes its conversion buffer (1 MiB
+       by default) twice on every call, and a Dogs vs Cats photo is one call. TRANSFER's buffer
+       holds a block's sequences, TRANSFER_ONE's one sequence. */
     hid_t transfer;
+    hid_t transfer_one;
 };
+
+/* The conversion buffers of the transfer lists above: 4,096 sequences, or 64 of them. */
+enum { TRANSFER_BLOCK_BYTES = 64 << 10, TRANSFER_ONE_BYTES = 1 << 10 };
 
 /* numpy's bool as h5py stores it: an enum over BASE, an 8-bit integer, FALSE = 0 and TRUE = 1. */
 hid_t h5py_bool_type(hid_t base);

@@ -202,7 +202,7 @@ static int write_variable_direct(struct h5py_writer *writer, struct writer_sourc
     if (result != EXIT_OK)
         return result;
     hvl_t sequence = {.len = elements, .p = (void *)data};
-    if (write_rows(source->dataset, source->memory_type, writer->transfer, example, 1,
+    if (write_rows(source->dataset, source->memory_type, writer->transfer_one, example, 1,
                    &sequence) < 0 ||
         write_rows(source->shapes_dataset, H5T_NATIVE_UINT32, H5P_DEFAULT, example, 1, shape) < 0)
         return hdf5_failure_report(writer->path, source->name);
