@@ -1,13 +1,19 @@
-/* Write-behind for long streamed outputs: writeback started early, cached pages dropped once clean. */
+/* Write-behind for streamed outputs: early writeback, clean pages dropped, blocks got ahead. */
 #include "write_behind.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Filling the page cache with a whole output costs more than writing it: allocating fresh pages
    took 2.5 s of processor time for 1.6 GB here (inside a virtual machine whose idle memory goes
    back to its host), against 0.4 s when the same few hundred MiB of pages are reused. */
 enum { WINDOW_BYTES = 16 << 20, HEAD_WINDOWS = 4 };
+
+/* Blocks allocated ahead of the writes (kept past the file's end, its size unchanged) spare ext4
+   its delayed allocation page by page: 2.3 GB written behind took 0.9 s of processor time
+   instead of 1.05 here. */
+enum { AHEAD_WINDOWS = 2 };
 
 void write_behind_start(struct write_behind *behind, int descriptor)
 {
@@ -41,4 +47,19 @@ void write_behind_note(struct write_behind *behind, size_t bytes)
         sync_file_range(behind->descriptor, (off_t)behind->synced,
                         (off_t)(size - behind->synced), SYNC_FILE_RANGE_WRITE);
     behind->synced = size;
+    /* A failure (no space, a file system without it) leaves the writes to allocate as before. */
+    if (behind->allocate_ahead)
+        fallocate(behind->descriptor, FALLOC_FL_KEEP_SIZE, (off_t)size,
+                  (off_t)(AHEAD_WINDOWS * behind->window));
+}
+
+void write_behind_release(const char *path)
+{
+    int descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (descriptor < 0)
+        return;
+    struct stat status;
+    if (fstat(descriptor, &status) == 0 && S_ISREG(status.st_mode))
+        (void)!ftruncate(descriptor, status.st_size);
+    close(descriptor);
 }

@@ -90,6 +90,7 @@ int h5py_writer_create(struct h5py_writer **writer, const char *path)
         return result;
     }
     hdf5_write_behind_start(&(*writer)->behind, (*writer)->file);
+    (*writer)->behind.allocate_ahead = true;
     (*writer)->transfer = conversion_transfer(TRANSFER_BLOCK_BYTES);
     (*writer)->transfer_one = conversion_transfer(TRANSFER_ONE_BYTES);
     return EXIT_OK;
@@ -362,6 +363,8 @@ static int close_writer(struct h5py_writer *writer)
         H5Pclose(writer->transfer_one);
     if (writer->file >= 0)
         failed |= H5Fclose(writer->file) < 0;
+    if (writer->behind.started && writer->path != NULL)
+        write_behind_release(writer->path);
     for (size_t index = 0; index < writer->split_count; index++)
         free(writer->split_names[index]);
     for (size_t index = 0; index < writer->declaration_count; index++)

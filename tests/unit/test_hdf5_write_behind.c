@@ -1,14 +1,19 @@
 /* Unit tests of write-behind on HDF5 files: the sec2 driver's descriptor is the file's own, and
-   the file's head stays cached; other drivers leave write-behind off. */
+   the file's head stays cached; other drivers leave write-behind off; h5py_writer's files have
+   blocks allocated ahead while written, none past their end once finished. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "common/base/error.h"
+#include "common/h5py/h5py_writer.h"
 #include "common/h5py/hdf5_write_behind.h"
 #include "support.h"
 
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 static void test_sec2_file_gives_its_descriptor(void **state)
@@ -47,11 +52,60 @@ static void test_other_drivers_leave_it_off(void **state)
     H5Pclose(access);
 }
 
+/* Bytes of disk the file at PATH holds, and its size in *SIZE. */
+static uint64_t allocated_bytes(const char *path, uint64_t *size)
+{
+    struct stat status;
+    assert_int_equal(stat(path, &status), 0);
+    *size = (uint64_t)status.st_size;
+    return (uint64_t)status.st_blocks * 512;
+}
+
+enum { ROW = 1 << 20, ROWS = 40 };
+
+static void test_writer_releases_the_blocks_it_allocated_ahead(void **state)
+{
+    (void)state;
+    char path[4200];
+    test_path(path, sizeof path, test_directory, "ahead.hdf5");
+    struct h5py_writer *writer;
+    assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
+    struct h5py_source_declaration features = {
+        .name = "features", .type = ELEMENT_UINT8, .rank = 2, .shape = {ROWS, ROW},
+        .axis_labels = {"batch", "feature"}};
+    int index;
+    assert_int_equal(h5py_writer_add_source(writer, &features, &index), EXIT_OK);
+    uint8_t *row = malloc(ROW);
+    for (uint64_t number = 0; number < ROWS; number++) {
+        memset(row, (int)(number * 5 + 1), ROW);
+        assert_int_equal(h5py_writer_write(writer, index, number, 1, row), EXIT_OK);
+    }
+    uint64_t size;
+    assert_true(allocated_bytes(path, &size) > size + 8 * ROW);
+    static const struct h5py_attributes attributes = {"fuel-convert test", "0.1.0", NULL};
+    assert_int_equal(h5py_writer_finish(writer, &attributes), EXIT_OK);
+    assert_true(allocated_bytes(path, &size) < size + ROW);
+    assert_true(size > (uint64_t)ROWS * ROW);
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t dataset = H5Dopen2(file, "features", H5P_DEFAULT);
+    uint8_t *read_back = malloc((size_t)ROWS * ROW);
+    assert_true(H5Dread(dataset, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, read_back) >= 0);
+    for (uint64_t number = 0; number < ROWS; number++) {
+        memset(row, (int)(number * 5 + 1), ROW);
+        assert_memory_equal(read_back + number * ROW, row, ROW);
+    }
+    free(read_back);
+    free(row);
+    H5Dclose(dataset);
+    H5Fclose(file);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sec2_file_gives_its_descriptor),
         cmocka_unit_test(test_other_drivers_leave_it_off),
+        cmocka_unit_test(test_writer_releases_the_blocks_it_allocated_ahead),
     };
     return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
 }

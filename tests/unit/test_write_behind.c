@@ -1,6 +1,6 @@
 /* Unit tests of write-behind: the bytes written stay whole, the pages written back leave the page
-   cache as the file grows (but for the head, when it is kept), and no descriptor means nothing is
-   done. */
+   cache as the file grows (but for the head, when it is kept), blocks allocated ahead are freed
+   once the file is written, and no descriptor means nothing is done. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum { PIECE = 256 << 10, PIECES = 32, PAGE = 4096 };
@@ -146,6 +147,43 @@ static void test_pages_stay_below_a_window(void **state)
     close(descriptor);
 }
 
+/* Bytes of disk the file at DESCRIPTOR holds, and its size in *SIZE. */
+static uint64_t allocated_bytes(int descriptor, uint64_t *size)
+{
+    struct stat status;
+    assert_int_equal(fstat(descriptor, &status), 0);
+    *size = (uint64_t)status.st_size;
+    return (uint64_t)status.st_blocks * 512;
+}
+
+/* With allocate_ahead, each step allocates two windows past the file's end, its size unchanged;
+   write_behind_release frees them, the bytes intact. Without, nothing lies past the end. */
+static void test_blocks_allocated_ahead_are_released(void **state)
+{
+    (void)state;
+    for (int ahead = 0; ahead < 2; ahead++) {
+        struct write_behind behind;
+        int descriptor = stream_open("ahead", &behind, 1 << 20);
+        behind.allocate_ahead = ahead;
+        stream_write(descriptor, &behind);
+        uint64_t size;
+        uint64_t allocated = allocated_bytes(descriptor, &size);
+        assert_int_equal(size, (uint64_t)PIECE * PIECES);
+        if (ahead)
+            assert_true(allocated >= size + 2 * (1 << 20));
+        else
+            assert_true(allocated < size + (1 << 20));
+        char path[4200];
+        test_path(path, sizeof path, test_directory, "ahead");
+        write_behind_release(path);
+        allocated = allocated_bytes(descriptor, &size);
+        assert_int_equal(size, (uint64_t)PIECE * PIECES);
+        assert_true(allocated < size + (1 << 20));
+        stream_check(descriptor);
+        close(descriptor);
+    }
+}
+
 static void test_no_descriptor_does_nothing(void **state)
 {
     (void)state;
@@ -163,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_the_head_stays_when_kept),
         cmocka_unit_test(test_the_head_kept_is_four_windows_at_most),
         cmocka_unit_test(test_pages_stay_below_a_window),
+        cmocka_unit_test(test_blocks_allocated_ahead_are_released),
         cmocka_unit_test(test_no_descriptor_does_nothing),
     };
     return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
