@@ -135,6 +135,7 @@ int h5py_writer_write(struct h5py_writer *writer, int index, uint64_t first, uin
     if (bytes >= BLOCK_BYTES / 2) {
         if (write_rows(source->dataset, source->memory_type, H5P_DEFAULT, first, count, data) < 0)
             return hdf5_failure_report(writer->path, source->name);
+        write_behind_note(&writer->behind, bytes);
         return EXIT_OK;
     }
     if (reserve(block, bytes) < 0)
