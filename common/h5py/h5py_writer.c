@@ -71,7 +71,6 @@ static hid_t conversion_transfer(size_t bytes)
     return transfer >= 0 ? transfer : H5P_DEFAULT;
 }
 
-
 int h5py_writer_create(struct h5py_writer **writer, const char *path)
 {
     hdf5_failure_watch();
