@@ -119,6 +119,9 @@ int pillow_resample_prepare(struct pillow_resample *plan, uint32_t input_width,
     return EXIT_OK;
 }
 
+/* Bytes past each column of the transposed input rows (transpose_gathered stores 8 more). */
+enum { COLUMN_PADDING = 8 };
+
 /* The scratch holds the horizontally resized rows; with AVX2, the horizontal pass also uses it
    for the input rows transposed (input width x rows) and its own output transposed. */
 size_t pillow_resample_scratch_size(const struct pillow_resample *plan)
@@ -126,7 +129,8 @@ size_t pillow_resample_scratch_size(const struct pillow_resample *plan)
     if (!plan->resize_horizontally || !plan->resize_vertically)
         return 0;
     size_t rows = (size_t)plan->rows * plan->channels;
-    return rows * (2 * (size_t)plan->horizontal.output_size + plan->horizontal.input_size);
+    return rows * (2 * (size_t)plan->horizontal.output_size + plan->horizontal.input_size) +
+           (size_t)plan->horizontal.input_size * COLUMN_PADDING;
 }
 
 /* Pillow's clip8: the sum's integer part, clamped to 0..255. */
@@ -197,17 +201,14 @@ static bool avx2(void)
     return avx2_allowed && __builtin_cpu_supports("avx2");
 }
 
-/* TARGET[0..LENGTH) rounded down to 8: each byte Pillow's clip8 of the sum of the COUNT rows
-   from START (STRIDE apart) weighted by WEIGHTS, 8 bytes at a time in 32-bit lanes (the same
-   integer sums as the scalar loop). Returns the bytes done. */
-__attribute__((target("avx2"))) static size_t vertical_span_avx2(const uint8_t *start,
-                                                                 size_t stride,
-                                                                 const int32_t *weights,
-                                                                 int32_t count, size_t length,
-                                                                 uint8_t *target)
+/* TARGET[INDEX..LENGTH) rounded down to 8 from INDEX, with 32-bit products as the scalar loop
+   makes them (any count of taps). Returns where it stopped. */
+__attribute__((target("avx2"))) static size_t span_products(const uint8_t *start, size_t stride,
+                                                            const int32_t *weights, int32_t count,
+                                                            size_t index, size_t length,
+                                                            uint8_t *target)
 {
     const __m256i half = _mm256_set1_epi32(1 << (PRECISION_BITS - 1));
-    size_t index = 0;
     for (; index + 8 <= length; index += 8) {
         __m256i sums = half;
         for (int32_t y = 0; y < count; y++) {
@@ -223,6 +224,81 @@ __attribute__((target("avx2"))) static size_t vertical_span_avx2(const uint8_t *
         _mm_storel_epi64((__m128i *)(target + index), _mm_packus_epi16(words, words));
     }
     return index;
+}
+
+/* The taps whose weights span_pairs splits on the stack. */
+enum { PAIRED_TAPS_MOST = 128 };
+
+/* Each weight split as HIGH * 2^15 + LOW, LOW in [0, 2^15): both fit 16 bits, so the sums of a
+   byte times LOW and times HIGH are exact 16-bit multiply-adds, and HIGH's sum * 2^15 plus
+   LOW's is the 32-bit sum Pillow makes (which never overflows). Two taps go in each 32-bit
+   lane, the second of an odd count with weight 0. */
+static void split_weights(const int32_t *weights, int32_t count, int32_t *low, int32_t *high)
+{
+    for (int32_t pair = 0; pair < (count + 1) / 2; pair++) {
+        int32_t first = weights[2 * pair];
+        int32_t second = 2 * pair + 1 < count ? weights[2 * pair + 1] : 0;
+        low[pair] = (int32_t)((uint32_t)(first & 0x7fff) | (uint32_t)(second & 0x7fff) << 16);
+        high[pair] = (int32_t)((uint32_t)(uint16_t)(first >> 15) |
+                               (uint32_t)(uint16_t)(second >> 15) << 16);
+    }
+}
+
+/* Pillow's clip8 of 8 sums split as above, in the order of their bytes. */
+__attribute__((target("avx2"))) static __m128i clip_split(__m256i low, __m256i high)
+{
+    __m256i sums = _mm256_add_epi32(_mm256_add_epi32(_mm256_slli_epi32(high, 15), low),
+                                    _mm256_set1_epi32(1 << (PRECISION_BITS - 1)));
+    __m256i clipped = _mm256_max_epi32(_mm256_srai_epi32(sums, PRECISION_BITS),
+                                       _mm256_setzero_si256());
+    return _mm_packus_epi32(_mm256_castsi256_si128(clipped), _mm256_extracti128_si256(clipped, 1));
+}
+
+/* TARGET[0..LENGTH) rounded down to 16, with the taps taken two at a time (each byte of one
+   row beside the same byte of the next) in 16-bit multiply-adds. Returns the bytes done. */
+__attribute__((target("avx2"))) static size_t span_pairs(const uint8_t *start, size_t stride,
+                                                         const int32_t *weights, int32_t count,
+                                                         size_t length, uint8_t *target)
+{
+    int32_t low[PAIRED_TAPS_MOST / 2], high[PAIRED_TAPS_MOST / 2];
+    split_weights(weights, count, low, high);
+    size_t index = 0;
+    for (; index + 16 <= length; index += 16) {
+        __m256i low_head = _mm256_setzero_si256(), high_head = low_head;
+        __m256i low_tail = low_head, high_tail = low_head;
+        for (int32_t pair = 0; pair < (count + 1) / 2; pair++) {
+            const uint8_t *row = start + (size_t)(2 * pair) * stride + index;
+            __m128i one = _mm_loadu_si128((const __m128i *)row);
+            __m128i two = 2 * pair + 1 < count ? _mm_loadu_si128((const __m128i *)(row + stride))
+                                               : one;
+            __m256i head = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(one, two));
+            __m256i tail = _mm256_cvtepu8_epi16(_mm_unpackhi_epi8(one, two));
+            __m256i lows = _mm256_set1_epi32(low[pair]), highs = _mm256_set1_epi32(high[pair]);
+            low_head = _mm256_add_epi32(low_head, _mm256_madd_epi16(head, lows));
+            high_head = _mm256_add_epi32(high_head, _mm256_madd_epi16(head, highs));
+            low_tail = _mm256_add_epi32(low_tail, _mm256_madd_epi16(tail, lows));
+            high_tail = _mm256_add_epi32(high_tail, _mm256_madd_epi16(tail, highs));
+        }
+        _mm_storeu_si128((__m128i *)(target + index),
+                         _mm_packus_epi16(clip_split(low_head, high_head),
+                                          clip_split(low_tail, high_tail)));
+    }
+    return index;
+}
+
+/* TARGET[0..LENGTH) rounded down to 8: each byte Pillow's clip8 of the sum of the COUNT rows
+   from START (STRIDE apart) weighted by WEIGHTS (the same integer sums as the scalar loop).
+   Returns the bytes done. */
+__attribute__((target("avx2"))) static size_t vertical_span_avx2(const uint8_t *start,
+                                                                 size_t stride,
+                                                                 const int32_t *weights,
+                                                                 int32_t count, size_t length,
+                                                                 uint8_t *target)
+{
+    size_t index = count <= PAIRED_TAPS_MOST
+                       ? span_pairs(start, stride, weights, count, length, target)
+                       : 0;
+    return span_products(start, stride, weights, count, index, length, target);
 }
 #endif
 
@@ -285,33 +361,70 @@ static void copy_pixels(const uint8_t *source, size_t source_step, uint8_t *targ
             target[channel] = source[channel];
 }
 
+/* ROWS input rows of 3-byte pixels (INPUT_STRIDE apart, COLUMNS pixels each) transposed into
+   columns COLUMN_STRIDE apart: a pixel of 8 rows gathered at once (4 bytes each), packed into
+   24 bytes and stored as 32, the 8 past them landing on rows written later or on the column's
+   padding. The last pixel of each row (its 4th byte may lie past the input) and the rows past
+   a multiple of 8 move one by one, after. */
+__attribute__((target("avx2"))) static void transpose_gathered(const uint8_t *input,
+                                                               size_t input_stride, uint32_t rows,
+                                                               uint32_t columns,
+                                                               uint8_t *transposed,
+                                                               size_t column_stride)
+{
+    const __m256i offsets = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                                               _mm256_set1_epi32((int)input_stride));
+    const __m256i pack = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                          0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    const __m256i join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
+    uint32_t gathered = rows / 8 * 8;
+    for (uint32_t block = 0; block < gathered; block += 8) {
+        const uint8_t *source = input + block * input_stride;
+        uint8_t *target = transposed + block * 3;
+        for (uint32_t column = 0; column + 1 < columns; column++) {
+            __m256i pixels = _mm256_i32gather_epi32((const int *)(source + column * 3), offsets, 1);
+            pixels = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(pixels, pack), join);
+            _mm256_storeu_si256((__m256i *)(target + column * column_stride), pixels);
+        }
+    }
+    for (uint32_t row = 0; row < rows; row++)
+        for (uint32_t column = row < gathered ? columns - 1 : 0; column < columns; column++)
+            memcpy(transposed + column * column_stride + row * 3,
+                   input + row * input_stride + column * 3, 3);
+}
+
 /* resample_rows through the vertical kernel: the ROWS input rows from FIRST_ROW transposed into
-   TRANSPOSED (each input column a row of ROWS pixels), each output column summed over its input
-   columns as the vertical pass sums rows (the same sums, pixel by pixel), then transposed back
-   into OUTPUT. */
+   TRANSPOSED (each input column a row of ROWS pixels, COLUMN_PADDING bytes apart), each output
+   column summed over its input columns as the vertical pass sums rows (the same sums, pixel by
+   pixel), then transposed back into OUTPUT. */
 static void resample_rows_transposed(const struct pillow_resample *plan, const uint8_t *input,
                                      uint32_t first_row, uint32_t rows, uint8_t *output,
                                      uint8_t *transposed)
 {
     const struct pillow_axis *axis = &plan->horizontal;
     size_t channels = plan->channels, column_bytes = (size_t)rows * channels;
+    size_t column_stride = column_bytes + COLUMN_PADDING;
     size_t input_stride = (size_t)axis->input_size * channels;
     size_t output_stride = (size_t)axis->output_size * channels;
-    uint8_t *columns = transposed + (size_t)axis->input_size * column_bytes;
-    for (uint32_t row = 0; row < rows; row++)
-        copy_pixels(input + (size_t)(first_row + row) * input_stride, channels,
-                    transposed + row * channels, column_bytes, axis->input_size, channels,
-                    row + 1 < rows);
+    uint8_t *columns = transposed + (size_t)axis->input_size * column_stride;
+    if (channels == 3)
+        transpose_gathered(input + (size_t)first_row * input_stride, input_stride, rows,
+                           axis->input_size, transposed, column_stride);
+    else
+        for (uint32_t row = 0; row < rows; row++)
+            copy_pixels(input + (size_t)(first_row + row) * input_stride, channels,
+                        transposed + row * channels, column_stride, axis->input_size, channels,
+                        false);
     for (uint32_t column = 0; column < axis->output_size; column++) {
         const int32_t *weights = axis->weights + (size_t)column * axis->taps;
         uint8_t *target = columns + column * column_bytes;
-        const uint8_t *start = transposed + (size_t)axis->first[column] * column_bytes;
-        size_t done = vertical_span_avx2(start, column_bytes, weights, axis->count[column],
+        const uint8_t *start = transposed + (size_t)axis->first[column] * column_stride;
+        size_t done = vertical_span_avx2(start, column_stride, weights, axis->count[column],
                                          column_bytes, target);
         for (; done < column_bytes; done++) {
             int32_t sum = 1 << (PRECISION_BITS - 1);
             for (int32_t x = 0; x < axis->count[column]; x++)
-                sum += start[(size_t)x * column_bytes + done] * weights[x];
+                sum += start[(size_t)x * column_stride + done] * weights[x];
             target[done] = clip8(sum);
         }
     }
