@@ -42,6 +42,16 @@ static void run_entry(struct ordered_pool *pool, struct pool_entry *entry)
         snprintf(entry->message, sizeof entry->message, "%s", error_message());
 }
 
+/* Runs the oldest job not yet started, the lock held before and after (released meanwhile). */
+static void run_next(struct ordered_pool *pool)
+{
+    struct pool_entry *entry = &pool->ring[pool->next_work++ % pool->depth];
+    pthread_mutex_unlock(&pool->lock);
+    run_entry(pool, entry);
+    pthread_mutex_lock(&pool->lock);
+    entry->done = true;
+}
+
 static void *worker(void *argument)
 {
     struct ordered_pool *pool = argument;
@@ -52,11 +62,7 @@ static void *worker(void *argument)
             pthread_cond_wait(&pool->queued, &pool->lock);
         if (pool->stopping)
             break;
-        struct pool_entry *entry = &pool->ring[pool->next_work++ % pool->depth];
-        pthread_mutex_unlock(&pool->lock);
-        run_entry(pool, entry);
-        pthread_mutex_lock(&pool->lock);
-        entry->done = true;
+        run_next(pool);
         pthread_cond_broadcast(&pool->finished);
     }
     pthread_mutex_unlock(&pool->lock);
@@ -146,15 +152,10 @@ int ordered_pool_collect(struct ordered_pool *pool, void **job)
     struct pool_entry *entry = &pool->ring[pool->oldest % pool->depth];
     pthread_mutex_lock(&pool->lock);
     while (!entry->done) {
-        if (pool->caller_works && pool->next_work != pool->submitted) {
-            struct pool_entry *taken = &pool->ring[pool->next_work++ % pool->depth];
-            pthread_mutex_unlock(&pool->lock);
-            run_entry(pool, taken);
-            pthread_mutex_lock(&pool->lock);
-            taken->done = true;
-            continue;
-        }
-        pthread_cond_wait(&pool->finished, &pool->lock);
+        if (pool->caller_works && pool->next_work != pool->submitted)
+            run_next(pool);
+        else
+            pthread_cond_wait(&pool->finished, &pool->lock);
     }
     pool->oldest++;
     pthread_mutex_unlock(&pool->lock);

@@ -89,6 +89,19 @@ static void test_shared_pools_give_jobs_back_in_order(void **state)
     run_in_order(ordered_pool_create_shared, 4, 5, 200);
 }
 
+/* Collects two jobs from POOL: FIRST done, then SECOND refused with MESSAGE. */
+static void collect_done_then_refused(struct ordered_pool *pool, void *first, void *second,
+                                      const char *message)
+{
+    void *done = NULL;
+    error_clear();
+    assert_int_equal(ordered_pool_collect(pool, &done), EXIT_OK);
+    assert_ptr_equal(done, first);
+    assert_int_equal(ordered_pool_collect(pool, &done), EXIT_CORRUPT_INPUT);
+    assert_ptr_equal(done, second);
+    assert_string_equal(error_message(), message);
+}
+
 /* The jobs of the shared pool test: the first waits until the second is done, which only another
    thread can do; the second fails. Each notes whether the collecting thread ran it. */
 static pthread_t collecting_thread;
@@ -129,13 +142,7 @@ static void test_the_collecting_thread_runs_jobs_while_it_waits(void **state)
     /* The one worker holds the first job until the second is done: only the collector is left. */
     assert_true(wait_for(&first_started));
     ordered_pool_submit(pool, &indexes[1]);
-    void *done = NULL;
-    error_clear();
-    assert_int_equal(ordered_pool_collect(pool, &done), EXIT_OK);
-    assert_ptr_equal(done, &indexes[0]);
-    assert_int_equal(ordered_pool_collect(pool, &done), EXIT_CORRUPT_INPUT);
-    assert_ptr_equal(done, &indexes[1]);
-    assert_string_equal(error_message(), "second job refused");
+    collect_done_then_refused(pool, &indexes[0], &indexes[1], "second job refused");
     ordered_pool_destroy(pool);
     assert_false(ran_in_collector[0]);
     assert_true(ran_in_collector[1]);
@@ -149,13 +156,7 @@ static void test_a_failure_comes_back_with_its_message(void **state)
     struct job jobs[3] = {{5, 0}, {1000003, 0}, {6, 0}};
     for (int index = 0; index < 3; index++)
         ordered_pool_submit(pool, &jobs[index]);
-    void *done;
-    error_clear();
-    assert_int_equal(ordered_pool_collect(pool, &done), EXIT_OK);
-    assert_ptr_equal(done, &jobs[0]);
-    assert_int_equal(ordered_pool_collect(pool, &done), EXIT_CORRUPT_INPUT);
-    assert_ptr_equal(done, &jobs[1]);
-    assert_string_equal(error_message(), "job 1000003 refused");
+    collect_done_then_refused(pool, &jobs[0], &jobs[1], "job 1000003 refused");
     assert_int_equal(error_code(), EXIT_CORRUPT_INPUT);
     /* Destroyed with a job pending: it is waited for or dropped, never run on freed memory. */
     ordered_pool_destroy(pool);
