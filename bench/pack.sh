@@ -16,43 +16,8 @@ THREADS=${THREADS:-$(nproc)}
 work=$(mktemp -d "${BENCH_DIR:-$PWD}/.bench-pack.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# The inputs: float32 rows of 256 values, written by blocks; JPEGs of photo-like pictures (100
-# distinct ones, repeated), 10 classes.
-/usr/bin/python3 - "$work" "$SIZE" "$IMAGES" "$SIDE" <<'PYTHON'
-import io, os, sys
-import numpy
-from numpy.lib import format
-from PIL import Image
-sys.path.insert(0, 'tests/helpers')
-import photos
-work, size, images, side = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-rows = max(1, size // (256 * 4))
-generator = numpy.random.RandomState(0)
-with open(os.path.join(work, 'big.npy'), 'wb') as f:
-    format.write_array_header_1_0(f, {'descr': '<f4', 'fortran_order': False, 'shape': (rows, 256)})
-    block = 16384
-    for first in range(0, rows, block):
-        count = min(block, rows - first)
-        f.write(generator.standard_normal((count, 256)).astype('<f4').tobytes())
-pictures = []
-for number in range(100):
-    buffer = io.BytesIO()
-    Image.fromarray(photos.picture(generator, side, side)).save(buffer, 'JPEG', quality=90)
-    pictures.append(buffer.getvalue())
-for number in range(images):
-    folder = os.path.join(work, 'images', 'class%d' % (number % 10))
-    os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, '%06d.jpg' % number), 'wb') as f:
-        f.write(pictures[number % 100])
-rows_file = os.path.join(work, 'rows')
-with open(rows_file, 'w') as f:
-    f.write('%d\n' % rows)
-PYTHON
-rows=$(cat "$work/rows")
-printf 'name: big\nsplits: {all: {examples: %d}}\nsources: {data: {from: big.npy}}\n' "$rows" \
-    > "$work/big.yaml"
-printf 'name: images\nsplits: {all: {examples: %d}}\nsources:\n  features: {from: {images: images}}\n  targets: {from: {classes: images}}\n' \
-    "$IMAGES" > "$work/images.yaml"
+# The inputs: a float32 .npy and a folder of photo-like JPEGs in 10 classes, with their specs.
+/usr/bin/python3 bench/make_pack.py "$work" "$SIZE" "$IMAGES" "$SIDE"
 
 copy() { cat "$work/big.npy" > "$work/copy" && sync "$work/copy"; rm -f "$work/copy"; }
 pack_npy() { "$FUEL" pack "$work/big.yaml" -o "$work/out" -q; rm -rf "$work/out"; }
