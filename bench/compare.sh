@@ -6,6 +6,9 @@
 #   RUNS=N          runs of each binary per case (default 5), A and B alternating, first A, then B
 #   CASES="a b"     only these cases (bash bench/compare.sh --list names them)
 #   SCALE=small     inputs about a tenth of the real sizes, for a quick look
+#   MEASURE=instructions  counts the instructions each run executes (valgrind's callgrind, every
+#                   thread) instead of timing it: the same count on a busy machine as on a quiet
+#                   one, flagged over 1.05 (use SCALE=small: callgrind runs about 50x slower)
 #   COMPARE_DIR     where the builds (one per commit) and the inputs are kept between runs
 #                   (default /tmp/fuel-compare); each commit is built from `git archive` of it.
 # The inputs are made by B's fuel fixture --raw and the bench/ makers, once per SCALE; a case A's
@@ -83,7 +86,8 @@ arguments() {
     dogs_vs_cats) echo convert dogs_vs_cats -o "$out" -d "$(raw_input dogs_vs_cats dogs_vs_cats \
         -n "train=$(size 5000),test=$(size 1000)")" ;;
     ilsvrc2012) echo convert ilsvrc2012 -o "$out" -d "$(imagenet_input)" ;;
-    pack_*) echo pack "$(pack_input)/${1#pack_}.yaml" -o "$out" -q ;;
+    pack_npy) echo pack "$(pack_input)/big.yaml" -o "$out" -q ;;
+    pack_images) echo pack "$(pack_input)/images.yaml" -o "$out" -q ;;
     export_*) export_arguments "${1#export_}" "$out" ;;
     *) echo "compare.sh: no case $1 (bash bench/compare.sh --list)" >&2; return 1 ;;
     esac
@@ -147,11 +151,25 @@ timed() {
     local side=$1 fuel=$2 seconds user system kib
     shift 2
     rm -rf "$work/out" && mkdir -p "$work/out"
+    if [ "${MEASURE:-time}" = instructions ]; then
+        counted "$side" "$fuel" "$@"
+        return
+    fi
     /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$fuel" "$@" > /dev/null 2> "$work/stderr" ||
         return 1
     read -r seconds user system kib < "$work/time"
     eval "${side}_wall+=($seconds) ${side}_kib+=($kib)"
     eval "${side}_cpu+=($(echo "$user + $system" | bc -l))"
+}
+
+# counted SIDE FUEL ARGUMENTS...: one run under callgrind; appends its instructions to SIDE_wall.
+counted() {
+    local side=$1 fuel=$2 count
+    shift 2
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file="$work/callgrind" \
+        "$fuel" "$@" > /dev/null 2> "$work/stderr" || return 1
+    count=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$work/callgrind")
+    eval "${side}_wall+=($count) ${side}_cpu+=($count) ${side}_kib+=(0)"
 }
 
 # ratio X Y: Y / X with two decimals, or n/a.
@@ -195,7 +213,7 @@ mib() {
 }
 
 if [ "${1:-}" = --list ]; then echo $ALL_CASES; exit 0; fi
-[ $# -eq 2 ] || { sed -n '2,12s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ $# -eq 2 ] || { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 mkdir -p "$store"
 inputs=$store/inputs-$SCALE
 mkdir -p "$inputs"
@@ -207,6 +225,8 @@ flagged=0
 echo "compare: A = $1 ($(git rev-parse --short "$1")), B = $2 ($(git rev-parse --short "$2")), $RUNS" \
     "interleaved runs each, SCALE=$SCALE; medians (peak RSS: largest), ratios B / A"
 load_note
+[ "${MEASURE:-time}" != instructions ] ||
+    echo "  MEASURE=instructions: the wall and cpu columns count instructions (callgrind)"
 printf '%-18s %8s %8s %6s %8s %8s %6s %8s %8s %6s\n' case "wall A" "wall B" ratio "cpu A" \
     "cpu B" ratio "MiB A" "MiB B" ratio
 status=0
