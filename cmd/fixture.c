@@ -50,10 +50,9 @@ const struct command_line fixture_command_line = {
         "exact layout and N synthetic examples per split, deterministic from the seed; with --raw,\n"
         "the raw files fuel-download would fetch, in their distribution formats, and MD5SUMS;\n"
         "with --from, the first (or --shuffle: random) N examples of each split of FILE. The\n"
-        "provenance marks the file as a fixture. Datasets: mnist, fashion_mnist, binarized_mnist,\n"
-        "cifar10, cifar100, iris, svhn 1, svhn 2, adult, caltech101_silhouettes 16 and 28,\n"
-        "ilsvrc2010, ilsvrc2012, celeba aligned_cropped, celeba 64 (-n counts the faces, split as\n"
-        "Fuel's proportions), dogs_vs_cats; dataset options as in fuel-convert (--dtype).",
+        "provenance marks the file as a fixture. Datasets: every built-in one of fuel-list (for\n"
+        "celeba, -n counts the faces, split as Fuel's proportions); dataset options as in\n"
+        "fuel-convert (--dtype).",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
     .options_size = sizeof(struct fixture_options),

@@ -1,21 +1,9 @@
-/* The dataset records, each a downloader's file table and a converter, the list of them,
-   built-in then extra (from manifests), and the one lookup by name and format. */
+/* The list of dataset records (each beside its downloader's files), built-in (from
+   downloaders/datasets.def) then extra (from manifests), and the one lookup by name and format. */
 #include "registry.h"
 
 #include "common/base/error.h"
-#include "downloaders/adult.h"
-#include "downloaders/binarized_mnist.h"
-#include "downloaders/caltech101_silhouettes.h"
-#include "downloaders/celeba.h"
-#include "downloaders/cifar10.h"
-#include "downloaders/cifar100.h"
-#include "downloaders/ilsvrc2010.h"
-#include "downloaders/ilsvrc2012.h"
-#include "downloaders/dogs_vs_cats.h"
-#include "downloaders/iris.h"
 #include "downloaders/manifest.h"
-#include "downloaders/mnist.h"
-#include "downloaders/svhn.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -25,152 +13,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The converters, each in converters/NAME.c. */
-extern const struct converter adult_converter, binarized_mnist_converter,
-    caltech101_silhouettes_16_converter, caltech101_silhouettes_28_converter, celeba_64_converter,
-    celeba_aligned_cropped_converter, cifar10_converter, cifar100_converter, dogs_vs_cats_converter,
-    fashion_mnist_converter, ilsvrc2010_converter, ilsvrc2012_converter, iris_converter,
-    mnist_converter, svhn_format_1_converter, svhn_format_2_converter;
-
-#define FILES(table) .files = table, .file_count = sizeof table / sizeof table[0]
-
-const struct dataset adult_dataset = {
-    .name = "adult",
-    .summary = "UCI census income rows, >50K or not, 30162 train + 15060 test",
-    FILES(adult_files),
-    .converter = &adult_converter,
-};
-
-const struct dataset binarized_mnist_dataset = {
-    .name = "binarized_mnist",
-    .summary = "MNIST thresholded to 0/1, 50000 train + 10000 valid + 10000 test",
-    FILES(binarized_mnist_files),
-    .converter = &binarized_mnist_converter,
-};
-
-const struct dataset caltech101_silhouettes_16_dataset = {
-    .name = "caltech101_silhouettes",
-    .variant = "16",
-    .summary = "CalTech 101 object silhouettes, 16x16, 4082 train + 2257 valid + 2302 test",
-    FILES(caltech101_silhouettes_16_files),
-    .converter = &caltech101_silhouettes_16_converter,
-};
-
-const struct dataset caltech101_silhouettes_28_dataset = {
-    .name = "caltech101_silhouettes",
-    .variant = "28",
-    .summary = "CalTech 101 object silhouettes, 28x28, 4100 train + 2264 valid + 2307 test",
-    FILES(caltech101_silhouettes_28_files),
-    .converter = &caltech101_silhouettes_28_converter,
-};
-
-const struct dataset celeba_aligned_cropped_dataset = {
-    .name = "celeba",
-    .variant = "aligned_cropped",
-    .summary = "202599 celebrity faces, 178x218, with 40 attributes each",
-    FILES(celeba_files),
-    .converter = &celeba_aligned_cropped_converter,
-};
-
-const struct dataset celeba_64_dataset = {
-    .name = "celeba",
-    .variant = "64",
-    .summary = "202599 celebrity faces resized and cropped to 64x64, with 40 attributes each",
-    FILES(celeba_files),
-    .converter = &celeba_64_converter,
-};
-
-const struct dataset cifar10_dataset = {
-    .name = "cifar10",
-    .summary = "10 classes of 32x32 colour images, 50000 train + 10000 test",
-    FILES(cifar10_files),
-    .converter = &cifar10_converter,
-};
-
-const struct dataset cifar100_dataset = {
-    .name = "cifar100",
-    .summary = "100 classes of 32x32 colour images, 50000 train + 10000 test",
-    FILES(cifar100_files),
-    .converter = &cifar100_converter,
-};
-
-const struct dataset dogs_vs_cats_dataset = {
-    .name = "dogs_vs_cats",
-    .summary = "Kaggle's photos of cats and dogs, 25000 labelled + 12500 test, sizes vary",
-    FILES(dogs_vs_cats_files),
-    .converter = &dogs_vs_cats_converter,
-};
-
-const struct dataset fashion_mnist_dataset = {
-    .name = "fashion_mnist",
-    .summary = "Zalando's article images, 60000 train + 10000 test 28x28, MNIST's layout",
-    FILES(fashion_mnist_files),
-    .converter = &fashion_mnist_converter,
-};
-
-const struct dataset ilsvrc2010_dataset = {
-    .name = "ilsvrc2010",
-    .summary = "ImageNet 2010: 1,000 classes, 1261406 train + 50000 valid + 150000 test JPEGs "
-               "(images not public)",
-    FILES(ilsvrc2010_files),
-    .converter = &ilsvrc2010_converter,
-};
-
-const struct dataset ilsvrc2012_dataset = {
-    .name = "ilsvrc2012",
-    .summary = "ImageNet 2012: 1,000 classes, 1281167 train + 50000 valid + 100000 test JPEGs "
-               "(not public)",
-    FILES(ilsvrc2012_files),
-    .converter = &ilsvrc2012_converter,
-};
-
-const struct dataset iris_dataset = {
-    .name = "iris",
-    .summary = "Fisher's 150 iris flowers, 4 measurements and a species each",
-    FILES(iris_files),
-    .converter = &iris_converter,
-};
-
-const struct dataset mnist_dataset = {
-    .name = "mnist",
-    .summary = "handwritten digits, 60000 train + 10000 test 28x28 images",
-    FILES(mnist_files),
-    .converter = &mnist_converter,
-};
-
-const struct dataset svhn_format_1_dataset = {
-    .name = "svhn",
-    .variant = "1",
-    .summary = "street view house numbers, full images with digit boxes (format 1)",
-    FILES(svhn_format_1_files),
-    .converter = &svhn_format_1_converter,
-};
-
-const struct dataset svhn_format_2_dataset = {
-    .name = "svhn",
-    .variant = "2",
-    .summary = "street view house numbers, cropped 32x32 digits (format 2)",
-    FILES(svhn_format_2_files),
-    .converter = &svhn_format_2_converter,
-};
-
 const struct dataset *const datasets[] = {
-    &adult_dataset,
-    &binarized_mnist_dataset,
-    &caltech101_silhouettes_16_dataset,
-    &caltech101_silhouettes_28_dataset,
-    &celeba_aligned_cropped_dataset,
-    &celeba_64_dataset,
-    &cifar10_dataset,
-    &cifar100_dataset,
-    &dogs_vs_cats_dataset,
-    &fashion_mnist_dataset,
-    &ilsvrc2010_dataset,
-    &ilsvrc2012_dataset,
-    &iris_dataset,
-    &mnist_dataset,
-    &svhn_format_1_dataset,
-    &svhn_format_2_dataset,
+#define DATASET(identifier, fixture_place) &identifier##_dataset,
+#include "downloaders/datasets.def"
+#undef DATASET
     NULL,
 };
 

@@ -1,21 +1,18 @@
-/* The registry of every dataset record: the built-ins (each a downloader's files and a
-   converter), then the extras of manifests; the one lookup by name and format. */
+/* The registry of every dataset record: the built-ins (downloaders/datasets.def, each record a
+   downloader's files and a converter), then the extras of manifests; the one lookup by name and
+   format. */
 #ifndef FUEL_REGISTRY_H
 #define FUEL_REGISTRY_H
 
 #include "converter.h"
-#include "downloaders/dataset.h"
+#include "downloaders/datasets.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The built-in datasets, NULL-terminated, and each by itself. */
+/* The built-in datasets of downloaders/datasets.def, in its order, NULL-terminated (each by itself:
+   downloaders/datasets.h). */
 extern const struct dataset *const datasets[];
-extern const struct dataset adult_dataset, binarized_mnist_dataset,
-    caltech101_silhouettes_16_dataset, caltech101_silhouettes_28_dataset, celeba_64_dataset,
-    celeba_aligned_cropped_dataset, cifar10_dataset, cifar100_dataset, dogs_vs_cats_dataset,
-    fashion_mnist_dataset, ilsvrc2010_dataset, ilsvrc2012_dataset, iris_dataset, mnist_dataset,
-    svhn_format_1_dataset, svhn_format_2_dataset;
 
 /* Adds the datasets of the JSON manifests ENTRIES name (files, or directories whose *.json files
    are read in name order) after the built-ins; extra_downloaders in fuelrc(5). A malformed

@@ -1,8 +1,17 @@
 /* CIFAR-10's cifar-10-python.tar.gz from Alex Krizhevsky's page. */
 #include "cifar10.h"
 
+#include "datasets.h"
+
 const struct dataset_file cifar10_files[CIFAR10_FILE_COUNT] = {
     [CIFAR10_ARCHIVE] = {.name = "cifar-10-python.tar.gz",
                          .urls = {"https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz", NULL},
                          .size = 170498071, .checksum = "c58f30108f718f92721af3b95e74349a"},
+};
+
+const struct dataset cifar10_dataset = {
+    .name = "cifar10",
+    .summary = "10 classes of 32x32 colour images, 50000 train + 10000 test",
+    DATASET_FILES(cifar10_files),
+    .converter = &cifar10_converter,
 };

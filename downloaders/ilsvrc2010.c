@@ -4,6 +4,8 @@
    publishes their sizes or checksums. */
 #include "ilsvrc2010.h"
 
+#include "datasets.h"
+
 #define CHALLENGE "http://www.image-net.org/challenges/LSVRC/2010/"
 
 const struct dataset_file ilsvrc2010_files[ILSVRC2010_FILE_COUNT] = {
@@ -15,4 +17,12 @@ const struct dataset_file ilsvrc2010_files[ILSVRC2010_FILE_COUNT] = {
     [ILSVRC2010_VALID] = {.name = "ILSVRC2010_images_val.tar"},
     [ILSVRC2010_TEST] = {.name = "ILSVRC2010_images_test.tar"},
     [ILSVRC2010_PATCHES] = {.name = "patch_images.tar"},
+};
+
+const struct dataset ilsvrc2010_dataset = {
+    .name = "ilsvrc2010",
+    .summary = "ImageNet 2010: 1,000 classes, 1261406 train + 50000 valid + 150000 test JPEGs "
+               "(images not public)",
+    DATASET_FILES(ilsvrc2010_files),
+    .converter = &ilsvrc2010_converter,
 };

@@ -3,6 +3,8 @@
    those torchvision publishes (no one publishes the test archive's, nor the sizes). */
 #include "ilsvrc2012.h"
 
+#include "datasets.h"
+
 const struct dataset_file ilsvrc2012_files[ILSVRC2012_FILE_COUNT] = {
     [ILSVRC2012_DEVKIT] = {.name = "ILSVRC2012_devkit_t12.tar.gz",
                            .checksum = "fa75699e90414af021442c21a62c3abf"},
@@ -11,4 +13,12 @@ const struct dataset_file ilsvrc2012_files[ILSVRC2012_FILE_COUNT] = {
     [ILSVRC2012_VALID] = {.name = "ILSVRC2012_img_val.tar",
                           .checksum = "29b22e2961454d5413ddabcf34fc5622"},
     [ILSVRC2012_TEST] = {.name = "ILSVRC2012_img_test.tar"},
+};
+
+const struct dataset ilsvrc2012_dataset = {
+    .name = "ilsvrc2012",
+    .summary = "ImageNet 2012: 1,000 classes, 1281167 train + 50000 valid + 100000 test JPEGs "
+               "(not public)",
+    DATASET_FILES(ilsvrc2012_files),
+    .converter = &ilsvrc2012_converter,
 };

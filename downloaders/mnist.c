@@ -2,6 +2,8 @@
    site), with their sizes, MD5s and the sha256 of their decompressed content. */
 #include "mnist.h"
 
+#include "datasets.h"
+
 #define PYTORCH "https://ossci-datasets.s3.amazonaws.com/mnist/"
 #define LECUN "http://yann.lecun.com/exdb/mnist/"
 #define MNIST_FILE(file, bytes, md5, inflated_bytes, inflated_sha256)                            \
@@ -44,4 +46,18 @@ const struct dataset_file fashion_mnist_files[MNIST_FILE_COUNT] = {
     [MNIST_TEST_LABELS] = FASHION_FILE(
         "t10k-labels-idx1-ubyte.gz", 5148, "bb300cfdad3c16e7a12a480ee83cd310", 10008,
         "0402a96d92fd2663957122ceb108a494c5af83dab82d92729df917d7dec38c34"),
+};
+
+const struct dataset fashion_mnist_dataset = {
+    .name = "fashion_mnist",
+    .summary = "Zalando's article images, 60000 train + 10000 test 28x28, MNIST's layout",
+    DATASET_FILES(fashion_mnist_files),
+    .converter = &fashion_mnist_converter,
+};
+
+const struct dataset mnist_dataset = {
+    .name = "mnist",
+    .summary = "handwritten digits, 60000 train + 10000 test 28x28 images",
+    DATASET_FILES(mnist_files),
+    .converter = &mnist_converter,
 };

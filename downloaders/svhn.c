@@ -2,6 +2,8 @@
    {train,test,extra}.tar.gz and format 2's {train,test,extra}_32x32.mat. */
 #include "svhn.h"
 
+#include "datasets.h"
+
 #define STANFORD "http://ufldl.stanford.edu/housenumbers/"
 #define SVHN_FILE(file, bytes, md5)                                                              \
     {.name = file, .urls = {STANFORD file, NULL}, .size = bytes, .checksum = md5}
@@ -22,4 +24,20 @@ const struct dataset_file svhn_format_2_files[SVHN_FORMAT_2_FILE_COUNT] = {
                                      "eb5a983be6a315427106f1b164d9cef3"),
     [SVHN_FORMAT_2_EXTRA] = SVHN_FILE("extra_32x32.mat", 1329278602,
                                       "a93ce644f1a588dc4d68dda5feec44a7"),
+};
+
+const struct dataset svhn_format_1_dataset = {
+    .name = "svhn",
+    .variant = "1",
+    .summary = "street view house numbers, full images with digit boxes (format 1)",
+    DATASET_FILES(svhn_format_1_files),
+    .converter = &svhn_format_1_converter,
+};
+
+const struct dataset svhn_format_2_dataset = {
+    .name = "svhn",
+    .variant = "2",
+    .summary = "street view house numbers, cropped 32x32 digits (format 2)",
+    DATASET_FILES(svhn_format_2_files),
+    .converter = &svhn_format_2_converter,
 };

@@ -1,0 +1,58 @@
+#!/usr/bin/env bats
+# tests/lint/datasets: the built-in datasets are listed once, in downloaders/datasets.def; a list
+# planted elsewhere (names, records, a declaration by name) is flagged, a comment is not.
+
+setup() {
+    repo=$BATS_TEST_TMPDIR/repo
+    mkdir -p "$repo/tests/lint" "$repo/downloaders" "$repo/cmd"
+    cp "$BATS_TEST_DIRNAME/../lint/datasets" "$repo/tests/lint/"
+    cp "$BATS_TEST_DIRNAME"/../../downloaders/*.c "$BATS_TEST_DIRNAME/../../downloaders/datasets.def" \
+        "$repo/downloaders/"
+    printf '/* fuel list: mnist, iris, svhn and adult, in a comment. */\nint list;\n' > "$repo/cmd/list.c"
+    git -C "$repo" init -q
+    git -C "$repo" add .
+}
+
+@test "the tree itself lists its datasets once" {
+    run bash "$BATS_TEST_DIRNAME/../lint/datasets"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [[ "$output" == "ok - the datasets are listed once, in downloaders/datasets.def ("*" files read)" ]]
+}
+
+@test "a copy of the tree with datasets named only in comments passes" {
+    run bash "$repo/tests/lint/datasets"
+    [ "$status" -eq 0 ]
+    [[ "$output" == "ok - the datasets are listed once, in downloaders/datasets.def ("*" files read)" ]]
+}
+
+@test "three dataset names in a string are a list" {
+    printf 'const char *help = "datasets: mnist, iris, svhn";\n' > "$repo/cmd/help.c"
+    run bash "$repo/tests/lint/datasets"
+    [ "$status" -eq 1 ]
+    [ "$output" = "not ok - cmd/help.c names 3 datasets (iris mnist svhn): derive the list from downloaders/datasets.def" ]
+}
+
+@test "the records of three datasets are a list; two are one dataset's own" {
+    printf 'const void *two[] = {&mnist_dataset, &fashion_mnist_converter};\n' > "$repo/cmd/two.c"
+    printf 'const void *all[] = {&mnist_dataset, &iris_dataset, &adult_fixture};\n' > "$repo/cmd/all.c"
+    run bash "$repo/tests/lint/datasets"
+    [ "$status" -eq 1 ]
+    [ "$output" = "not ok - cmd/all.c lists the records of 3 datasets (adult iris mnist): derive the list from downloaders/datasets.def" ]
+}
+
+@test "a dataset's converter declared by its name is a second list" {
+    printf 'extern const struct converter iris_converter;\n' > "$repo/cmd/extern.c"
+    run bash "$repo/tests/lint/datasets"
+    [ "$status" -eq 1 ]
+    [ "$output" = "not ok - cmd/extern.c declares iris_converter by name (downloaders/datasets.h declares them all): derive the list from downloaders/datasets.def" ]
+}
+
+@test "a Makefile naming three datasets outside its comments is flagged" {
+    printf '# mnist iris svhn\nall:\n' > "$repo/Makefile"
+    run bash "$repo/tests/lint/datasets"
+    [ "$status" -eq 0 ]
+    printf 'SETS = mnist iris svhn\n' > "$repo/Makefile"
+    run bash "$repo/tests/lint/datasets"
+    [ "$status" -eq 1 ]
+    [ "$output" = "not ok - Makefile names 3 datasets (iris mnist svhn): derive the list from downloaders/datasets.def" ]
+}
