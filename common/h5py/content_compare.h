@@ -29,11 +29,13 @@ int content_pair_open(struct content_pair *pair, const struct h5py_file *left,
 
 void content_pair_close(struct content_pair *pair);
 
-/* Called with each differing example's index, ascending; a result other than EXIT_OK stops. */
-typedef int (*content_difference_found)(void *context, uint64_t index);
+/* Called with each differing example's offset from the compared range's start, ascending; a
+   result other than EXIT_OK stops. */
+typedef int (*content_difference_found)(void *context, uint64_t offset);
 
-/* Compares examples [FIRST, FIRST + COUNT), which both files hold. */
-int content_pair_compare(struct content_pair *pair, uint64_t first, uint64_t count,
+/* Compares the left file's examples [FIRST[0], FIRST[0] + COUNT) with the right file's
+   [FIRST[1], FIRST[1] + COUNT), which they hold, offset for offset. */
+int content_pair_compare(struct content_pair *pair, const uint64_t first[2], uint64_t count,
                          content_difference_found found, void *context);
 
 #endif

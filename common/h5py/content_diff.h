@@ -38,12 +38,16 @@ struct content_change {
     char *right;
 };
 
-/* Differing examples of a source, overall or within one split. */
+/* Differing examples of a source, overall or within one split. The whole source is compared
+   index for index, a split position for position (the left file's split's Nth example against
+   the right's Nth), over the examples both hold; the longer one's others all count as differing
+   (COUNTS tell how many each file has). */
 struct content_values {
     char *source;
     char *split;          /* NULL: the whole source, FIRST are indices into it; else positions
                              within the split */
     uint64_t examples;    /* examples of the source (the larger count) or selected by the split */
+    uint64_t counts[2];   /* examples of the source, or selected by the split, in each file */
     uint64_t differing;   /* examples whose shape or values differ, or that one file only has */
     size_t first_count;
     uint64_t first[CONTENT_DIFF_FIRST]; /* the smallest, ascending */

@@ -5,6 +5,7 @@
 #include "common/base/error.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -26,12 +27,27 @@ static void change_print(FILE *stream, const struct content_change *change)
             shown(change->left), shown(change->right));
 }
 
-static void values_print(FILE *stream, const struct content_values *values)
+/* "(30 only in B)" when one file holds more of the examples than the other. */
+static void only_print(FILE *stream, const struct content_diff_report *report,
+                       const struct content_values *values)
+{
+    if (values->counts[0] == values->counts[1])
+        return;
+    bool left = values->counts[0] > values->counts[1];
+    fprintf(stream, " (%" PRIu64 " only in %s)",
+            left ? values->counts[0] - values->counts[1] : values->counts[1] - values->counts[0],
+            side_path(report, left ? CONTENT_LEFT : CONTENT_RIGHT));
+}
+
+static void values_print(FILE *stream, const struct content_diff_report *report,
+                         const struct content_values *values)
 {
     if (values->split != NULL)
         fprintf(stream, "split %s, ", values->split);
-    fprintf(stream, "source %s: %" PRIu64 " of %" PRIu64 " examples differ: %s", values->source,
-            values->differing, values->examples, values->split != NULL ? "positions" : "indices");
+    fprintf(stream, "source %s: %" PRIu64 " of %" PRIu64 " examples differ", values->source,
+            values->differing, values->examples);
+    only_print(stream, report, values);
+    fprintf(stream, ": %s", values->split != NULL ? "positions" : "indices");
     for (size_t index = 0; index < values->first_count; index++)
         fprintf(stream, "%s%" PRIu64, index ? ", " : " ", values->first[index]);
     fprintf(stream, "%s\n", values->differing > values->first_count ? ", ..." : "");
@@ -67,7 +83,7 @@ int content_diff_print_text(FILE *stream, const struct content_diff_report *repo
     for (size_t index = 0; index < report->structure_count; index++)
         change_print(stream, &report->structure[index]);
     for (size_t index = 0; index < report->values_count; index++)
-        values_print(stream, &report->values[index]);
+        values_print(stream, report, &report->values[index]);
     if (report->provenance_count > 0)
         fprintf(stream, "provenance differences, not counted:\n");
     for (size_t index = 0; index < report->provenance_count; index++)
@@ -100,10 +116,11 @@ static json_t *values_json(const struct content_values *values)
     json_t *first = json_array();
     for (size_t index = 0; first != NULL && index < values->first_count; index++)
         json_array_append_new(first, json_integer((json_int_t)values->first[index]));
-    return json_pack("{s:s, s:o, s:I, s:I, s:o}", "source", values->source, "split",
+    return json_pack("{s:s, s:o, s:I, s:I, s:I, s:I, s:o}", "source", values->source, "split",
                      text_or_null(values->split), "examples", (json_int_t)values->examples,
-                     "differing", (json_int_t)values->differing, "first",
-                     first != NULL ? first : json_null());
+                     "left_examples", (json_int_t)values->counts[0], "right_examples",
+                     (json_int_t)values->counts[1], "differing", (json_int_t)values->differing,
+                     "first", first != NULL ? first : json_null());
 }
 
 static json_t *provenance_json(const struct content_provenance_change *change)

@@ -1,7 +1,10 @@
 /* The values section of the content diff: each comparable source is compared example by example
-   once over its whole length, each differing example counted for the source and for the
-   contiguous splits holding it (the rows of the file that has the example); a split given by
-   indices is compared through its indices, read in blocks and sorted into runs. */
+   over the examples both files hold, the rest counted as differing. Each split is compared
+   position by position: position P of the left file's split against position P of the right's,
+   over the positions both splits hold, the rest (the longer split's tail) counted as differing.
+   A split contiguous at the same start in both files is counted during the source's pass; any
+   other (moved, or given by indices) is compared through the examples its positions select,
+   read in blocks and sorted into runs. */
 #include "content_diff_parts.h"
 
 #include "common/base/error.h"
@@ -10,19 +13,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Indices of a split read at a time. */
-#define INDEX_BLOCK_BYTES ((size_t)512 << 10)
+/* Positions of a split compared at a time. */
+enum { POSITION_BLOCK = 65536 };
 
 struct split_tally {
     struct content_values values;
     const struct h5py_split_row *rows[2]; /* the split's row for the source in each file */
+    uint64_t common;                      /* positions both splits hold */
+    bool aligned;                         /* contiguous at the same start in both files */
 };
 
 struct source_pass {
     const struct h5py_file *files[2];
     struct content_pair pair;
-    uint64_t common;          /* examples both files hold */
-    uint64_t total;           /* examples either holds */
+    uint64_t common; /* examples both files hold */
+    uint64_t slice;  /* the first example of the range being compared */
     struct content_values whole;
     struct split_tally *tallies;
     size_t tally_count;
@@ -47,6 +52,17 @@ static void difference_count(struct content_values *values, uint64_t position)
         values->first_count++;
 }
 
+/* The examples one file only has: positions COMMON up to the larger count, all differing. */
+static void tail_count(struct content_values *values, uint64_t common)
+{
+    uint64_t larger = values->counts[0] > values->counts[1] ? values->counts[0] : values->counts[1];
+    for (uint64_t position = common; position < larger && position < common + CONTENT_DIFF_FIRST;
+         position++)
+        difference_count(values, position);
+    if (larger > common + CONTENT_DIFF_FIRST)
+        values->differing += larger - common - CONTENT_DIFF_FIRST;
+}
+
 static const struct h5py_split_row *row_find(const struct h5py_file *file, const char *split,
                                              const char *source)
 {
@@ -65,12 +81,38 @@ static bool tallied(const struct source_pass *pass, const char *split)
     return false;
 }
 
-static uint64_t larger(uint64_t left, uint64_t right)
+static bool contiguous(const struct h5py_split_row *row)
 {
-    return left > right ? left : right;
+    return row != NULL && row->available && row->indices == INDICES_NONE && row->start >= 0;
 }
 
-/* One tally per split either file has for SOURCE, in the left file's row order first. */
+static void tally_fill(struct split_tally *tally, const struct source_pass *pass,
+                       const struct h5py_split_row *row, const char *source)
+{
+    tally->values.source = row->source;
+    tally->values.split = row->split;
+    for (int side = 0; side < 2; side++) {
+        tally->rows[side] = row_find(pass->files[side], row->split, source);
+        tally->values.counts[side] =
+            tally->rows[side] != NULL ? h5py_split_row_count(tally->rows[side]) : 0;
+    }
+    uint64_t *counts = tally->values.counts;
+    tally->common = counts[0] < counts[1] ? counts[0] : counts[1];
+    tally->values.examples = counts[0] > counts[1] ? counts[0] : counts[1];
+    tally->aligned = contiguous(tally->rows[0]) && contiguous(tally->rows[1]) &&
+                     tally->rows[0]->start == tally->rows[1]->start;
+}
+
+static bool split_listed(const struct h5py_file *file, const char *split)
+{
+    for (size_t index = 0; index < file->split_count; index++)
+        if (strcmp(file->splits[index], split) == 0)
+            return true;
+    return false;
+}
+
+/* One tally per split both files have for SOURCE (one a file only has is reported as such), in
+   the left file's row order first. */
 static int tallies_make(struct source_pass *pass, const char *source)
 {
     size_t rows = pass->files[0]->row_count + pass->files[1]->row_count;
@@ -80,144 +122,129 @@ static int tallies_make(struct source_pass *pass, const char *source)
     for (int side = 0; side < 2; side++)
         for (size_t index = 0; index < pass->files[side]->row_count; index++) {
             const struct h5py_split_row *row = &pass->files[side]->rows[index];
-            if (strcmp(row->source, source) != 0 || tallied(pass, row->split))
-                continue;
-            struct split_tally *tally = &pass->tallies[pass->tally_count++];
-            tally->values.source = row->source;
-            tally->values.split = row->split;
-            tally->rows[0] = row_find(pass->files[0], row->split, source);
-            tally->rows[1] = row_find(pass->files[1], row->split, source);
-            tally->values.examples =
-                larger(tally->rows[0] ? h5py_split_row_count(tally->rows[0]) : 0,
-                       tally->rows[1] ? h5py_split_row_count(tally->rows[1]) : 0);
+            if (strcmp(row->source, source) == 0 && !tallied(pass, row->split) &&
+                split_listed(pass->files[1 - side], row->split))
+                tally_fill(&pass->tallies[pass->tally_count++], pass, row, source);
         }
     return EXIT_OK;
 }
 
-static bool contiguous_holds(const struct h5py_split_row *row, uint64_t index)
-{
-    return row != NULL && row->available && row->indices == INDICES_NONE && row->start >= 0 &&
-           (uint64_t)row->start <= index && row->stop > row->start && index < (uint64_t)row->stop;
-}
-
-static int example_differs(void *context, uint64_t index)
+static int example_differs(void *context, uint64_t offset)
 {
     struct source_pass *pass = context;
+    uint64_t index = pass->slice + offset;
     difference_count(&pass->whole, index);
-    int side = index < pass->pair.counts[0] ? 0 : 1;
     for (size_t number = 0; number < pass->tally_count; number++) {
-        const struct h5py_split_row *row = pass->tallies[number].rows[side];
-        if (contiguous_holds(row, index))
-            difference_count(&pass->tallies[number].values, index - (uint64_t)row->start);
+        struct split_tally *tally = &pass->tallies[number];
+        uint64_t start = tally->aligned ? (uint64_t)tally->rows[0]->start : 0;
+        if (tally->aligned && index >= start && index - start < tally->common)
+            difference_count(&tally->values, index - start);
     }
     return EXIT_OK;
 }
 
-/* An index of a split and its position in the split. */
-struct placed_index {
-    int64_t index;
+/* A position of a split and the example it selects in each file. */
+struct placed_position {
+    uint64_t examples[2];
     uint64_t position;
+    bool differs;
 };
 
 static int placed_compare(const void *left, const void *right)
 {
-    const struct placed_index *a = left, *b = right;
-    return a->index < b->index ? -1 : a->index > b->index;
+    const struct placed_position *a = left, *b = right;
+    for (int side = 0; side < 2; side++)
+        if (a->examples[side] != b->examples[side])
+            return a->examples[side] < b->examples[side] ? -1 : 1;
+    return 0;
 }
 
-/* The sorted indices of one block, and which of them differ. */
-struct index_block {
-    struct placed_index *placed;
-    bool *differs;
-    size_t count;
-    size_t cursor;
-};
-
-static int index_differs(void *context, uint64_t index)
+static int placed_differs(void *context, uint64_t offset)
 {
-    struct index_block *block = context;
-    while (block->cursor < block->count && (uint64_t)block->placed[block->cursor].index < index)
-        block->cursor++;
-    for (; block->cursor < block->count && (uint64_t)block->placed[block->cursor].index == index;
-         block->cursor++)
-        block->differs[block->cursor] = true;
+    ((struct placed_position *)context)[offset].differs = true;
     return EXIT_OK;
 }
 
-/* Marks the block's indices whose examples differ: runs of consecutive indices both files hold
-   are compared; an index one file only holds differs; one neither holds is left out. */
-static int index_block_compare(struct source_pass *pass, struct index_block *block)
+/* Marks the block's positions whose examples differ, comparing runs in which both files'
+   examples are consecutive. */
+static int placed_block_compare(struct source_pass *pass, struct placed_position *placed,
+                                size_t count)
 {
-    size_t first = 0;
+    qsort(placed, count, sizeof *placed, placed_compare);
     int result = EXIT_OK;
-    while (result == EXIT_OK && first < block->count) {
-        int64_t index = block->placed[first].index;
-        if (index < 0 || (uint64_t)index >= pass->total) {
-            first++;
-            continue;
-        }
-        if ((uint64_t)index >= pass->common) {
-            block->differs[first++] = true;
-            continue;
-        }
-        size_t last = first;
-        while (last + 1 < block->count && (uint64_t)block->placed[last + 1].index < pass->common &&
-               block->placed[last + 1].index - block->placed[last].index <= 1)
-            last++;
-        block->cursor = first;
-        uint64_t count = (uint64_t)(block->placed[last].index - index) + 1;
-        result = content_pair_compare(&pass->pair, (uint64_t)index, count, index_differs, block);
-        first = last + 1;
+    for (size_t first = 0, last; result == EXIT_OK && first < count; first = last + 1) {
+        for (last = first; last + 1 < count; last++)
+            if (placed[last + 1].examples[0] != placed[last].examples[0] + 1 ||
+                placed[last + 1].examples[1] != placed[last].examples[1] + 1)
+                break;
+        result = content_pair_compare(&pass->pair, placed[first].examples, last - first + 1,
+                                      placed_differs, &placed[first]);
     }
     return result;
 }
 
-/* Counts, for TALLY, the differing examples among COUNT indices VALUES of the split, the first
-   at POSITION. */
-static int indices_block_count(struct source_pass *pass, struct split_tally *tally,
-                               const int64_t *values, size_t count, uint64_t position)
+/* The examples positions [FIRST, FIRST + COUNT) of ROW select in its file, into PLACED[].examples
+   [SIDE]; an index dataset is read through INDICES. */
+static int positions_resolve(const struct split_tally *tally, int side,
+                             struct content_source *indices, uint64_t first, size_t count,
+                             struct placed_position *placed)
 {
-    struct index_block block = {.placed = malloc((count + 1) * sizeof *block.placed),
-                                .differs = calloc(count + 1, sizeof *block.differs),
-                                .count = count};
-    int result = EXIT_OK;
-    if (block.placed == NULL || block.differs == NULL)
-        result = error_set(EXIT_OTHER, "cannot compare: out of memory");
-    for (size_t number = 0; result == EXIT_OK && number < count; number++)
-        block.placed[number] = (struct placed_index){values[number], position + number};
-    if (result == EXIT_OK) {
-        qsort(block.placed, count, sizeof *block.placed, placed_compare);
-        result = index_block_compare(pass, &block);
+    const struct h5py_split_row *row = tally->rows[side];
+    if (row->indices == INDICES_NONE) {
+        for (size_t number = 0; number < count; number++)
+            placed[number].examples[side] = (uint64_t)row->start + first + number;
+        return EXIT_OK;
     }
-    for (size_t number = 0; result == EXIT_OK && number < count; number++)
-        if (block.differs[number])
-            difference_count(&tally->values, block.placed[number].position);
-    free(block.placed);
-    free(block.differs);
+    hsize_t start[1] = {first}, span[1] = {count};
+    size_t bytes = 0;
+    int result = content_source_read(indices, start, span, &bytes);
+    const int64_t *values = (const int64_t *)indices->buffer;
+    for (size_t number = 0; result == EXIT_OK && number < count; number++) {
+        if (values[number] < 0)
+            return error_set(EXIT_CORRUPT_INPUT, "cannot compare split %s: a negative index",
+                             row->split);
+        placed[number].examples[side] = (uint64_t)values[number];
+    }
     return result;
 }
 
-static int indices_pass(struct source_pass *pass, struct split_tally *tally, int side)
+static int positions_compare(struct source_pass *pass, struct split_tally *tally,
+                             struct content_source indices[2], struct placed_position *placed)
 {
-    struct content_source indices;
-    int result = content_source_open_as(&indices, pass->files[side],
-                                        tally->rows[side]->indices_name, H5T_STD_I64LE);
-    if (result != EXIT_OK)
-        return result;
-    struct content_walk walk;
-    content_walk_begin(&walk, indices.rank, indices.shape, 0, indices.element_size,
-                       INDEX_BLOCK_BYTES);
-    hsize_t start[H5S_MAX_RANK], count[H5S_MAX_RANK];
-    uint64_t position = 0;
-    while (result == EXIT_OK && content_walk_next(&walk, start, count)) {
-        size_t bytes = 0;
-        result = content_source_read(&indices, start, count, &bytes);
+    int result = EXIT_OK;
+    for (uint64_t first = 0; result == EXIT_OK && first < tally->common; first += POSITION_BLOCK) {
+        size_t count = tally->common - first < POSITION_BLOCK ? (size_t)(tally->common - first)
+                                                              : POSITION_BLOCK;
+        for (size_t number = 0; number < count; number++)
+            placed[number] = (struct placed_position){.position = first + number};
+        for (int side = 0; side < 2 && result == EXIT_OK; side++)
+            result = positions_resolve(tally, side, &indices[side], first, count, placed);
         if (result == EXIT_OK)
-            result = indices_block_count(pass, tally, (const int64_t *)indices.buffer, bytes / 8,
-                                         position);
-        position += bytes / 8;
+            result = placed_block_compare(pass, placed, count);
+        for (size_t number = 0; result == EXIT_OK && number < count; number++)
+            if (placed[number].differs)
+                difference_count(&tally->values, placed[number].position);
     }
-    content_source_close(&indices);
+    return result;
+}
+
+/* A split not aligned in the two files: its common positions compared one by one. */
+static int split_compare(struct source_pass *pass, struct split_tally *tally)
+{
+    struct content_source indices[2];
+    struct placed_position *placed = malloc(POSITION_BLOCK * sizeof *placed);
+    int result = placed == NULL ? error_set(EXIT_OTHER, "cannot compare: out of memory") : EXIT_OK;
+    for (int side = 0; side < 2; side++) {
+        indices[side] = (struct content_source){.dataset = -1, .memory_type = -1};
+        if (result == EXIT_OK && tally->rows[side]->indices == INDICES_DATASET)
+            result = content_source_open_as(&indices[side], pass->files[side],
+                                            tally->rows[side]->indices_name, H5T_STD_I64LE);
+    }
+    if (result == EXIT_OK)
+        result = positions_compare(pass, tally, indices, placed);
+    for (int side = 0; side < 2; side++)
+        content_source_close(&indices[side]);
+    free(placed);
     return result;
 }
 
@@ -227,20 +254,18 @@ static int source_values_compare(struct content_diff_report *report, struct sour
     for (uint64_t first = 0; result == EXIT_OK && first < pass->common; first += SLICE_EXAMPLES) {
         uint64_t count = pass->common - first < SLICE_EXAMPLES ? pass->common - first
                                                                : SLICE_EXAMPLES;
-        result = content_pair_compare(&pass->pair, first, count, example_differs, pass);
+        pass->slice = first;
+        result = content_pair_compare(&pass->pair, (const uint64_t[2]){first, first}, count,
+                                      example_differs, pass);
         if (pass->listener != NULL)
             pass->listener->advance(pass->listener->context, first + count);
     }
-    for (uint64_t index = pass->common; result == EXIT_OK && index < pass->total; index++)
-        result = example_differs(pass, index);
+    tail_count(&pass->whole, pass->common);
     for (size_t number = 0; result == EXIT_OK && number < pass->tally_count; number++) {
         struct split_tally *tally = &pass->tallies[number];
-        for (int side = 0; side < 2; side++)
-            if (tally->rows[side] != NULL && tally->rows[side]->available &&
-                tally->rows[side]->indices == INDICES_DATASET) {
-                result = indices_pass(pass, tally, side);
-                break;
-            }
+        if (!tally->aligned && tally->common > 0)
+            result = split_compare(pass, tally);
+        tail_count(&tally->values, tally->common);
     }
     if (result == EXIT_OK && pass->whole.differing > 0)
         result = diff_values_add(report, &pass->whole);
@@ -258,10 +283,11 @@ static int source_diff(struct content_diff_report *report, const struct h5py_fil
     int result = content_pair_open(&pass.pair, left, right, source);
     if (result != EXIT_OK)
         return result;
-    pass.common = pass.pair.counts[0] < pass.pair.counts[1] ? pass.pair.counts[0]
-                                                            : pass.pair.counts[1];
-    pass.total = larger(pass.pair.counts[0], pass.pair.counts[1]);
-    pass.whole = (struct content_values){.source = source->name, .examples = pass.total};
+    const uint64_t *counts = pass.pair.counts;
+    pass.common = counts[0] < counts[1] ? counts[0] : counts[1];
+    pass.whole = (struct content_values){.source = source->name,
+                                         .examples = counts[0] > counts[1] ? counts[0] : counts[1],
+                                         .counts = {counts[0], counts[1]}};
     result = tallies_make(&pass, source->name);
     if (result == EXIT_OK && listener != NULL)
         listener->stage(listener->context, source->name, pass.common, "examples");

@@ -67,8 +67,10 @@ import json, sys
 d = json.load(sys.stdin)
 assert d["same_content"] is False and d["only"] == [] and d["structure"] == [], d
 assert d["values"] == [
-    {"source": "features", "split": None, "examples": 14, "differing": 1, "first": [13]},
-    {"source": "features", "split": "test", "examples": 2, "differing": 1, "first": [1]}], d
+    {"source": "features", "split": None, "examples": 14, "left_examples": 14,
+     "right_examples": 14, "differing": 1, "first": [13]},
+    {"source": "features", "split": "test", "examples": 2, "left_examples": 2,
+     "right_examples": 2, "differing": 1, "first": [1]}], d
 assert d["provenance"] == [] and d["right"] == sys.argv[1], d
 ' "$BATS_TEST_TMPDIR/changed.hdf5"
 }
@@ -109,6 +111,72 @@ assert d["provenance"] == [] and d["right"] == sys.argv[1], d
     run --separate-stderr fuel diff "$EXPECTED/mnist.hdf5" "$EXPECTED/mnist_float32.hdf5"
     [ "$status" -eq 1 ]
     [ "${lines[1]}" = "source features: dtype: uint8 -> float32" ]
+}
+
+# Rewrites the split rows of FILE: each split named on the command line (SPLIT=EXPRESSION, a
+# Python expression of the row's old start and stop) becomes an indices dataset SPLIT_indices.
+indices_rows() {
+    $PYTHON - "$@" <<'PY'
+import sys, h5py, numpy
+with h5py.File(sys.argv[1], "r+") as f:
+    rows = f.attrs["split"]
+    for argument in sys.argv[2:]:
+        split, expression = argument.split("=", 1)
+        for row in rows:
+            if row["split"].decode() != split:
+                continue
+            name = split + "_indices"
+            if name not in f:
+                f[name] = numpy.array(eval(expression, {"start": int(row["start"]),
+                                                        "stop": int(row["stop"])}), dtype="i8")
+            row["indices"], row["start"], row["stop"] = f[name].ref, -1, -1
+    f.attrs["split"] = rows
+PY
+}
+
+# fuel diff --json A B's "values" against tests/helpers/split_diff.py's, computed with numpy.
+values_as_numpy() {
+    run --separate-stderr fuel-diff --json "$1" "$2"
+    [ "$status" -eq 1 ]
+    printf '%s\n' "$output" | $PYTHON -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["values"], sort_keys=True))' >"$BATS_TEST_TMPDIR/fuel.json"
+    $PYTHON "$BATS_TEST_DIRNAME/../helpers/split_diff.py" "$1" "$2" >"$BATS_TEST_TMPDIR/numpy.json"
+    diff "$BATS_TEST_TMPDIR/numpy.json" "$BATS_TEST_TMPDIR/fuel.json"
+}
+
+@test "splits of other sizes: compared position for position, the longer one's tail only in one file" {
+    cd "$BATS_TEST_TMPDIR"
+    fuel fixture mnist -n train=20,test=20 -r a -o . >/dev/null
+    fuel fixture mnist -n train=50,test=10 -r b -o . >/dev/null
+    run --separate-stderr fuel diff a.hdf5 b.hdf5
+    [ "$status" -eq 1 ]
+    printf '%s\n' "${lines[@]}" | grep 'examples differ' >values.txt
+    cat >expected.txt <<'TEXT'
+source features: 40 of 60 examples differ (20 only in b.hdf5): indices 20, 21, 22, 23, 24, ...
+split train, source features: 30 of 50 examples differ (30 only in b.hdf5): positions 20, 21, 22, 23, 24, ...
+split test, source features: 10 of 20 examples differ (10 only in a.hdf5): positions 10, 11, 12, 13, 14, ...
+source targets: 39 of 60 examples differ (20 only in b.hdf5): indices 20, 21, 22, 23, 24, ...
+split train, source targets: 30 of 50 examples differ (30 only in b.hdf5): positions 20, 21, 22, 23, 24, ...
+split test, source targets: 10 of 20 examples differ (10 only in a.hdf5): positions 10, 11, 12, 13, 14, ...
+TEXT
+    diff expected.txt values.txt
+    values_as_numpy a.hdf5 b.hdf5
+    values_as_numpy b.hdf5 a.hdf5
+    # The same splits by indices: the same examples selected, nothing differs.
+    cp a.hdf5 a_indices.hdf5
+    indices_rows a_indices.hdf5 'test=range(start, stop)' 'train=range(start, stop)'
+    run --separate-stderr fuel diff a.hdf5 a_indices.hdf5
+    [ "$status" -eq 1 ]
+    [ "$(printf '%s\n' "${lines[@]}" | grep -c 'examples differ')" -eq 0 ]
+    # Reversed, picked and shuffled indices, against contiguous splits and each other.
+    cp b.hdf5 b_reversed.hdf5
+    indices_rows b_reversed.hdf5 'test=range(stop - 1, start - 1, -1)' 'train=[7, 3] + list(range(10, 40))'
+    values_as_numpy a.hdf5 b_reversed.hdf5
+    values_as_numpy b_reversed.hdf5 a_indices.hdf5
+    values_as_numpy b_reversed.hdf5 b.hdf5
+    cp b.hdf5 b_shuffled.hdf5
+    indices_rows b_shuffled.hdf5 'test=__import__("random").Random(1).sample(range(stop), 25)'
+    values_as_numpy b_shuffled.hdf5 b_reversed.hdf5
+    values_as_numpy a_indices.hdf5 b_shuffled.hdf5
 }
 
 @test "names resolve through the data path as fuel-info's do" {
