@@ -33,30 +33,48 @@ struct export_plan {
     size_t split_count;
 };
 
-/* The forms that hold a source of the given kind, for messages. */
+/* The forms that hold a source of the given kind, for messages: the shard forms hold any fixed
+   source and variable-length images, the others what their flags say. */
 static void forms_holding(bool image, bool variable, char *text, size_t size)
 {
     size_t length = 0;
     text[0] = '\0';
-    for (size_t index = 0; index < FORM_COUNT; index++)
-        if (forms[index]->prepare == NULL && (image || !forms[index]->images) &&
-            (!variable || forms[index]->variable))
+    for (size_t index = 0; index < FORM_COUNT; index++) {
+        const struct export_form *form = forms[index];
+        bool holds = form->prepare != NULL ? image || !variable
+                                           : (image || !form->images) && (!variable || form->variable);
+        if (holds)
             length += (size_t)snprintf(text + length, size - length, "%s%s", length ? ", " : "",
-                                       forms[index]->name);
+                                       form->name);
+    }
+}
+
+/* A variable-length source: only images (or encoded ones) go anywhere, to the forms that hold
+   variable-length data. */
+static int variable_check(struct export_plan *plan)
+{
+    char holders[128];
+    struct example_source *data = &plan->data;
+    bool image = data->encoded || image_axes_find(data, NULL, &plan->axes) == EXIT_OK;
+    error_clear();
+    if (!image)
+        return error_set(EXIT_USAGE, "source %s is variable-length and neither images nor encoded "
+                         "JPEG images: no export form holds it", data->name);
+    if (plan->form->variable)
+        return EXIT_OK;
+    forms_holding(true, true, holders, sizeof holders);
+    return error_set(EXIT_USAGE, "source %s is variable-length: %s cannot hold it; %s can",
+                     data->name, plan->form->name, holders);
 }
 
 static int data_check(struct export_plan *plan)
 {
     char holders[128];
     struct example_source *data = &plan->data;
-    if (data->variable && !plan->form->variable) {
-        forms_holding(true, true, holders, sizeof holders);
-        return error_set(EXIT_USAGE, "source %s is variable-length: %s cannot hold it; %s can",
-                         data->name, plan->form->name, holders);
-    }
+    int result = data->variable ? variable_check(plan) : EXIT_OK;
     /* Encoded images go to the image forms as they are stored, as im2rec --pass-through. */
-    if (!plan->form->images || data->encoded)
-        return EXIT_OK;
+    if (result != EXIT_OK || !plan->form->images || data->encoded)
+        return result;
     forms_holding(false, data->variable, holders, sizeof holders);
     return image_axes_find(data, holders, &plan->axes);
 }

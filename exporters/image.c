@@ -20,7 +20,7 @@ static int not_an_image(const struct example_source *source, const char *forms, 
 
 static int labels_describe(const struct example_source *source, int rank, char *text, size_t size)
 {
-    size_t length = (size_t)snprintf(text, size, "axes");
+    size_t length = (size_t)snprintf(text, size, rank > 0 ? "axes" : "no axes");
     for (int axis = 0; axis < rank && length < size; axis++)
         length += (size_t)snprintf(text + length, size - length, "%s%s", axis ? ", " : " ",
                                    example_source_axis_label(source, axis));

@@ -104,7 +104,8 @@ int shard_export_prepare(struct export_job *job, const struct shard_format *form
         result = shard_sources_open(&state->sources, job->file, request, format->name);
     if (result == EXIT_OK && (state->counts = calloc(job->split_count + 1, sizeof(uint64_t))) == NULL)
         result = error_set(EXIT_OTHER, "out of memory");
-    state->mtime = mtime_choose(request->input_path);
+    if (result == EXIT_OK)
+        state->mtime = mtime_choose(request->input_path);
     struct shard_request options = shard_options(request);
     bool sized = !options.shards && !options.shard_examples;
     for (size_t index = 0; result == EXIT_OK && index < job->split_count; index++) {

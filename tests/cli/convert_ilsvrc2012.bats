@@ -310,7 +310,7 @@ print(len(lines), sorted({line.split(" ")[0].rsplit(".", 1)[1] for line in lines
     [ "$output" = "7 ['jpg', 'png']" ]
     run fuel-export "$H5" --to npy -o "$BATS_TEST_TMPDIR/npy"
     [ "$status" -eq 2 ]
-    [ "$output" = "fuel-export: source encoded_images is variable-length: npy cannot hold it; recordio, image-list can" ]
+    [ "$output" = "fuel-export: source encoded_images is variable-length: npy cannot hold it; recordio, image-list, webdataset, tfrecord can" ]
     run fuel-preview "$H5" -o "$BATS_TEST_TMPDIR/grid.png" -n 4 --split test
     [ "$status" -eq 0 ]
     [ -z "$output" ]

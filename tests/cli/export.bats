@@ -184,12 +184,13 @@ EOF2
 @test "a form that cannot hold the source exits 2 naming it and the forms that can, writing nothing" {
     run fuel export "$EXPECTED/svhn_format_1.hdf5" --to hdf5-layer -o "$OUT"
     [ "$status" -eq 2 ]
-    [ "$output" = "fuel-export: source features is variable-length: hdf5-layer cannot hold it; recordio, image-list can" ]
+    [ "$output" = "fuel-export: source features is variable-length: hdf5-layer cannot hold it; recordio, image-list, webdataset, tfrecord can" ]
     run fuel export "$EXPECTED/svhn_format_1.hdf5" --to npy -o "$OUT"
     [ "$status" -eq 2 ]
+    [ "$output" = "fuel-export: source features is variable-length: npy cannot hold it; recordio, image-list, webdataset, tfrecord can" ]
     run fuel export "$EXPECTED/iris.hdf5" --to image-list -o "$OUT"
     [ "$status" -eq 2 ]
-    [ "$output" = "fuel-export: source features is not an image (axes feature): hdf5-layer, npy can hold it" ]
+    [ "$output" = "fuel-export: source features is not an image (axes feature): hdf5-layer, npy, webdataset, tfrecord can hold it" ]
     run fuel export "$EXPECTED/iris.hdf5" --to recordio -o "$OUT"
     [ "$status" -eq 2 ]
     [ ! -e "$OUT" ]

@@ -203,6 +203,33 @@ EOF
     [ "$status" -eq 0 ]
 }
 
+# A variable-length float32 source without a shapes scale: neither images nor JPEGs.
+ragged_floats() {
+    PYTHONPATH="$BATS_TEST_DIRNAME/../helpers" $PYTHON -c 'import sys, h5py, numpy
+from chapter4 import create_split_array
+with h5py.File(sys.argv[1], "w") as f:
+    features = f.create_dataset("features", (4,), dtype=h5py.vlen_dtype(numpy.float32))
+    for index in range(4):
+        features[index] = numpy.arange(index + 1, dtype=numpy.float32)
+    features.dims[0].label = "batch"
+    f.attrs["split"] = create_split_array({"train": {"features": (0, 4)}})' "$1"
+}
+
+@test "a variable-length float source without shapes: one line and exit 2 in every form" {
+    ragged_floats "$BATS_TEST_TMPDIR/ragged.hdf5"
+    for form in webdataset tfrecord; do
+        run --separate-stderr fuel export "$BATS_TEST_TMPDIR/ragged.hdf5" --to $form -o "$OUT"
+        [ "$status" -eq 2 ]
+        [ "$stderr" = "fuel-export: source features is variable-length and neither images nor encoded JPEG images: $form cannot hold it; name the sources to export with --source" ]
+    done
+    for form in npy recordio image-list hdf5-layer; do
+        run --separate-stderr fuel export "$BATS_TEST_TMPDIR/ragged.hdf5" --to $form -o "$OUT"
+        [ "$status" -eq 2 ]
+        [ "$stderr" = "fuel-export: source features is variable-length and neither images nor encoded JPEG images: no export form holds it" ]
+    done
+    [ ! -e "$OUT" ]
+}
+
 @test "bad requests exit 2 naming the problem before anything is written" {
     refused() {
         local message=$1
