@@ -11,7 +11,7 @@ BUILD ?= build
 # Python Fuel wrote from them (tests/data/README.md).
 FUEL_FIXTURES ?= $(abspath tests/data)
 
-LIBRARIES = hdf5 libcurl zlib libarchive jansson yaml-0.1 libcrypto libpng libzmq libjpeg
+LIBRARIES = hdf5 libcurl zlib libarchive jansson yaml-0.1 libcrypto libpng libzmq libjpeg expat
 # Inflate with ISA-L where pkg-config finds libisal, else with zlib; make INFLATE=zlib forces zlib.
 INFLATE ?= $(if $(shell pkg-config --exists libisal && echo found),isal,zlib)
 ifeq ($(INFLATE),isal)

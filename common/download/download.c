@@ -402,13 +402,15 @@ static int file_start(struct run *run, struct file_state *file)
         .expected_size = transfer_limit(run, file->item),
         .algorithm = item_algorithm(file->item),
     };
-    transfer_begin(&file->transfer, easy, file->item->urls[file->url_index], file->part_path,
-                   &settings, file);
-    if (curl_multi_add_handle(run->multi, easy) != CURLM_OK) {
+    int code = transfer_begin(&file->transfer, easy, file->item->urls[file->url_index],
+                              file->part_path, &settings, file);
+    if (code == EXIT_OK && curl_multi_add_handle(run->multi, easy) != CURLM_OK)
+        code = error_set(EXIT_OTHER, "cannot download: %s: libcurl refused the transfer",
+                         file->item->name);
+    if (code != EXIT_OK) {
         transfer_end(&file->transfer);
         curl_easy_cleanup(easy);
-        return error_set(EXIT_OTHER, "cannot download: %s: libcurl refused the transfer",
-                         file->item->name);
+        return code;
     }
     file->phase = FILE_ACTIVE;
     file->started = monotonic_seconds();
@@ -424,7 +426,6 @@ static void file_stop(struct run *run, struct file_state *file)
     curl_multi_remove_handle(run->multi, easy);
     transfer_end(&file->transfer);
     curl_easy_cleanup(easy);
-    file->transfer.easy = NULL;
     run->active--;
     progress_stop(run->progress, file->slot);
 }
@@ -558,9 +559,7 @@ static int run_prepare(struct run *run, const struct download_item *items)
 
 static void signals_install(struct sigaction *previous_interrupt, struct sigaction *previous_terminate)
 {
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = interrupt_handler;
+    struct sigaction action = {.sa_handler = interrupt_handler};
     sigemptyset(&action.sa_mask);
     interrupted = 0;
     sigaction(SIGINT, &action, previous_interrupt);

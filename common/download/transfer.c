@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "retry.h"
+#include "s3_location.h"
+#include "s3_request.h"
 
 enum { RECEIVE_BUFFER = 256 * 1024, REDIRECT_LIMIT = 10 };
 
@@ -164,14 +166,13 @@ static void transfer_plan_resume(struct transfer *transfer, const char *url)
         part_validator_read(transfer->part_path, validator) != 0)
         return;
     snprintf(header, sizeof header, "If-Range: %s", validator);
-    struct curl_slist *headers = curl_slist_append(NULL, header);
+    struct curl_slist *headers = curl_slist_append(transfer->headers, header);
     if (headers == NULL)
         return;
     transfer->headers = headers;
     transfer->offset = (uint64_t)status.st_size;
     snprintf(transfer->range, sizeof transfer->range, "%" PRIu64 "-", transfer->offset);
     curl_easy_setopt(transfer->easy, CURLOPT_RANGE, transfer->range);
-    curl_easy_setopt(transfer->easy, CURLOPT_HTTPHEADER, transfer->headers);
 }
 
 static void transfer_set_options(struct transfer *transfer, const char *url, void *private)
@@ -208,8 +209,15 @@ int transfer_begin(struct transfer *transfer, CURL *easy, const char *url, const
     transfer->range_start = UINT64_MAX;
     transfer->retry_after = -1;
     transfer->last_activity = monotonic_seconds();
+    if (s3_is_url(url)) {
+        int code = s3_request_prepare_get(easy, &transfer->headers, url, &transfer->resolved_url);
+        if (code != EXIT_OK)
+            return code;
+        url = transfer->resolved_url;
+    }
     transfer_set_options(transfer, url, private);
     transfer_plan_resume(transfer, url);
+    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, transfer->headers);
     return EXIT_OK;
 }
 
@@ -227,4 +235,7 @@ void transfer_end(struct transfer *transfer)
     transfer->descriptor = -1;
     curl_slist_free_all(transfer->headers);
     transfer->headers = NULL;
+    free(transfer->resolved_url);
+    transfer->resolved_url = NULL;
+    transfer->easy = NULL;
 }

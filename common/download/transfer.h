@@ -30,6 +30,7 @@ struct transfer {
     struct transfer_settings settings;
     CURL *easy;
     struct curl_slist *headers;
+    char *resolved_url;        /* an s3:// URL's http(s) form; NULL for other URLs */
     char range[32];
     int descriptor;
     uint64_t offset;           /* bytes of the .part asked to be kept (Range start) */
@@ -50,7 +51,8 @@ struct transfer {
 };
 
 /* Prepares EASY to fetch URL into PART_PATH, resuming when the .part has a validator. PRIVATE is
-   stored as the handle's private pointer. */
+   stored as the handle's private pointer. An s3:// URL is fetched from its store, signed; a bad
+   name or bad credentials return their code with the message set (transfer_end still frees). */
 int transfer_begin(struct transfer *transfer, CURL *easy, const char *url, const char *part_path,
                    const struct transfer_settings *settings, void *private);
 
@@ -60,7 +62,8 @@ int transfer_open_empty(struct transfer *transfer);
 /* A transfer that failed or was cut: writes every byte received to the .part, stops hashing. */
 void transfer_keep_received(struct transfer *transfer);
 
-/* Stops the body's threads, closes the .part (kept as it is) and frees the headers. */
+/* Stops the body's threads, closes the .part (kept as it is), frees the headers and forgets the
+   handle (its caller cleans it up). */
 void transfer_end(struct transfer *transfer);
 
 #endif

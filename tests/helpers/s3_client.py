@@ -1,0 +1,40 @@
+"""boto3, the independent S3 client of the tests: s3_client.py ENDPOINT COMMAND ARGS...
+   mb BUCKET... | put BUCKET PREFIX FILE... (each as PREFIX + its base name) | get BUCKET KEY FILE | head BUCKET KEY (prints size, then the
+   metadata as JSON) | ls BUCKET PREFIX (keys, one a line) | uploads BUCKET PREFIX (incomplete
+   multipart uploads' keys) | start-upload BUCKET KEY (prints its id)."""
+import json
+import os
+import sys
+
+import boto3
+from botocore.config import Config
+
+endpoint, command, arguments = sys.argv[1], sys.argv[2], sys.argv[3:]
+client = boto3.client("s3", endpoint_url=endpoint, aws_access_key_id="test:tester",
+                      aws_secret_access_key="testing", region_name="us-east-1",
+                      config=Config(s3={"addressing_style": "path"}))
+if command == "mb":
+    for bucket in arguments:
+        client.create_bucket(Bucket=bucket)
+elif command == "put":
+    for path in arguments[2:]:
+        client.upload_file(path, arguments[0], arguments[1] + os.path.basename(path))
+elif command == "get":
+    client.download_file(arguments[0], arguments[1], arguments[2])
+elif command == "head":
+    answer = client.head_object(Bucket=arguments[0], Key=arguments[1])
+    print(answer["ContentLength"])
+    print(json.dumps(answer["Metadata"], sort_keys=True))
+elif command == "ls":
+    for page in client.get_paginator("list_objects_v2").paginate(Bucket=arguments[0],
+                                                                 Prefix=arguments[1]):
+        for entry in page.get("Contents", []):
+            print(entry["Key"])
+elif command == "uploads":
+    answer = client.list_multipart_uploads(Bucket=arguments[0], Prefix=arguments[1])
+    for upload in answer.get("Uploads", []):
+        print(upload["Key"])
+elif command == "start-upload":
+    print(client.create_multipart_upload(Bucket=arguments[0], Key=arguments[1])["UploadId"])
+else:
+    sys.exit("unknown command " + command)
