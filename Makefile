@@ -30,8 +30,8 @@ LDFLAGS += $(SANITIZE)
 CPPFLAGS += -I. -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(INFLATE_FLAGS)
 LDLIBS += $(PKG_LIBS) -lhdf5_hl -lpthread -lm
 
-COMMANDS = download convert info diff reproduce list path fetch cache clean fixture completion export preview serve pack
-LIBRARY_SOURCES = $(wildcard common/*/*.c converters/*.c downloaders/*.c synthetic/*.c exporters/*.c serving/*.c packing/*.c)
+COMMANDS = download convert info diff reproduce list path fetch cache clean fixture completion export preview serve pack stats
+LIBRARY_SOURCES = $(wildcard common/*/*.c converters/*.c downloaders/*.c synthetic/*.c exporters/*.c serving/*.c packing/*.c stats/*.c)
 COMMAND_SOURCES = $(wildcard cmd/*.c)
 UNIT_SOURCES = $(wildcard tests/unit/test_*.c)
 LIBRARY_OBJECTS = $(LIBRARY_SOURCES:%.c=$(BUILD)/%.o)

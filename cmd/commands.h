@@ -26,6 +26,7 @@ COMMAND(path);
 COMMAND(preview);
 COMMAND(reproduce);
 COMMAND(serve);
+COMMAND(stats);
 COMMAND(svhn_boxes);
 
 #undef COMMAND

@@ -40,6 +40,8 @@ static const struct command commands[] = {
      &export_command_line, export_body},
     {"preview", "draw a split's examples as a PNG grid and print their labels",
      &preview_command_line, preview_body},
+    {"stats", "count, summarise and name what a file's splits hold (Normalize's values too)",
+     &stats_command_line, stats_body},
     {"serve", "push a split's batches over ZeroMQ in Python Fuel's protocol",
      &serve_command_line, serve_body},
     {"completion", "print a bash or zsh completion script", &completion_command_line,

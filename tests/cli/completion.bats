@@ -70,7 +70,7 @@ download" ]
     : > "$BATS_TEST_TMPDIR/data/notes.txt"
     export FUEL_DATA_PATH="$BATS_TEST_TMPDIR/data"
     cd "$WORK"
-    for command in info path serve export preview cache "fixture --from"; do
+    for command in info path serve export preview stats cache "fixture --from"; do
         # shellcheck disable=SC2086
         run complete_bash fuel $command ''
         [ "$status" -eq 0 ]

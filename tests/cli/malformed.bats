@@ -57,10 +57,11 @@ PY
 every_command_refuses() {
     local message=$1 command
     mkdir -p "$OUT"
-    for command in export preview fixture serve info; do
+    for command in export preview fixture serve stats info; do
         case $command in
         export) run --separate-stderr fuel-export "$FILE" --to npy -o "$OUT/export" ;;
         preview) run --separate-stderr fuel-preview "$FILE" -o "$OUT/preview.png" ;;
+        stats) run --separate-stderr fuel-stats "$FILE" ;;
         fixture) run --separate-stderr fuel-fixture --from "$FILE" -o "$OUT" -r cut ;;
         serve) run --separate-stderr timeout 60 fuel-serve --bind "ipc://$BATS_TEST_TMPDIR/socket" "$FILE" ;;
         info) run --separate-stderr fuel-info "$FILE" ;;

@@ -96,7 +96,7 @@ destinations() {
 
 @test "every command answers an unknown option before -h, wherever each stands: one line, exit 2" {
     for command in download convert info list path fetch cache clean fixture completion export \
-        preview serve; do
+        preview serve stats; do
         for order in "--bogus -h" "-h --bogus"; do
             # shellcheck disable=SC2086
             run --separate-stderr fuel "$command" $order

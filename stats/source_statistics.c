@@ -1,0 +1,209 @@
+/* The statistics of one split of one fixed-shape source, its examples read in blocks of about
+   4 MiB; variable-length sources are handed to vlen_statistics.c. */
+#include "source_statistics.h"
+
+#include "common/base/error.h"
+#include "statistics_parts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK_BYTES ((size_t)4 << 20)
+
+/* Where the channels lie in an example: OUTER runs of CHANNELS runs of INNER elements. */
+struct channel_layout {
+    size_t outer, channels, inner;
+    bool labelled; /* an axis is labelled channel */
+};
+
+bool statistics_label_name(const char *name)
+{
+    return strstr(name, "target") != NULL || strstr(name, "label") != NULL;
+}
+
+static struct channel_layout layout_of(const struct h5py_file_source *facts)
+{
+    struct channel_layout layout = {1, 1, 1, false};
+    int channel_axis = 0;
+    for (int axis = 1; axis < facts->rank && (size_t)axis < facts->axis_label_count; axis++)
+        if (strcmp(facts->axis_labels[axis], "channel") == 0)
+            channel_axis = axis;
+    layout.labelled = channel_axis != 0;
+    for (int axis = 1; axis < facts->rank; axis++) {
+        size_t length = (size_t)facts->shape[axis];
+        if (channel_axis == 0 || axis > channel_axis)
+            layout.inner *= length;
+        else if (axis == channel_axis)
+            layout.channels = length;
+        else
+            layout.outer *= length;
+    }
+    return layout;
+}
+
+int source_statistics_count_class(struct source_statistics *statistics, double value)
+{
+    if (!(value >= 0 && value < STATISTICS_MAX_CLASSES && value == floor(value))) {
+        statistics->unclassed++;
+        return EXIT_OK;
+    }
+    if (statistics->class_counts == NULL) {
+        statistics->class_counts = calloc(STATISTICS_MAX_CLASSES, sizeof(uint64_t));
+        if (statistics->class_counts == NULL)
+            return error_set(EXIT_OTHER, "cannot count classes: out of memory");
+    }
+    size_t class = (size_t)value;
+    statistics->class_counts[class]++;
+    if (class + 1 > statistics->class_limit)
+        statistics->class_limit = class + 1;
+    return EXIT_OK;
+}
+
+static void histogram_add(uint64_t *histogram, const uint8_t *bytes, size_t count, size_t stride)
+{
+    for (size_t index = 0; index < count; index++)
+        histogram[bytes[index * stride]]++;
+}
+
+/* Adds a block of EXAMPLES examples at DATA to the channels' summaries and histograms. */
+static void block_summarise(struct source_statistics *statistics, struct channel_layout layout,
+                            const unsigned char *data, size_t examples, struct numeric_type type,
+                            double *scratch)
+{
+    size_t channels = layout.channels;
+    if (layout.inner == 1 || channels == 1) {
+        size_t values = examples * layout.outer * layout.inner;
+        for (size_t channel = 0; channel < channels; channel++) {
+            const unsigned char *first = data + channel * layout.inner * type.size;
+            value_summary_add(&statistics->channels[channel], first, values, channels, type,
+                              scratch);
+            if (statistics->bytes_histogram)
+                histogram_add(statistics->histograms + channel * STATISTICS_HISTOGRAM_BINS, first,
+                              values, channels);
+        }
+        return;
+    }
+    size_t run_bytes = layout.inner * type.size;
+    for (size_t run = 0; run < examples * layout.outer * channels; run++) {
+        const unsigned char *first = data + run * run_bytes;
+        value_summary_add(&statistics->channels[run % channels], first, layout.inner, 1, type,
+                          scratch);
+        if (statistics->bytes_histogram)
+            histogram_add(statistics->histograms + (run % channels) * STATISTICS_HISTOGRAM_BINS,
+                          first, layout.inner, 1);
+    }
+}
+
+static int summaries_begin(struct source_statistics *statistics, struct channel_layout layout,
+                           struct numeric_type type)
+{
+    statistics->channels = calloc(layout.channels, sizeof *statistics->channels);
+    statistics->bytes_histogram = type.kind == 'u' && type.size == 1;
+    if (statistics->bytes_histogram)
+        statistics->histograms =
+            calloc(layout.channels * STATISTICS_HISTOGRAM_BINS, sizeof(uint64_t));
+    if (statistics->channels == NULL || (statistics->bytes_histogram &&
+                                         statistics->histograms == NULL))
+        return error_set(EXIT_OTHER, "cannot summarise: out of memory");
+    for (size_t channel = 0; channel < layout.channels; channel++)
+        value_summary_begin(&statistics->channels[channel], type);
+    value_summary_begin(&statistics->overall, type);
+    statistics->channel_count = layout.labelled ? layout.channels : 0;
+    statistics->numeric = true;
+    return EXIT_OK;
+}
+
+/* Reads block after block of SELECTION and summarises them. */
+static int blocks_read(struct source_statistics *statistics, const struct h5py_examples *examples,
+                       const struct h5py_selection *selection, struct channel_layout layout,
+                       const struct stage_listener *listener)
+{
+    struct numeric_type type = numeric_type_from_descr(examples->descr);
+    size_t block = examples->example_bytes == 0 ? 1 : BLOCK_BYTES / examples->example_bytes;
+    block = block == 0 ? 1 : block;
+    size_t values = block * (examples->example_bytes / type.size);
+    unsigned char *buffer = malloc(block * examples->example_bytes + 1);
+    double *scratch = statistics->overall.exact ? NULL : malloc(values * sizeof *scratch + 1);
+    int result = buffer == NULL || (!statistics->overall.exact && scratch == NULL)
+                     ? error_set(EXIT_OTHER, "cannot read source %s: out of memory",
+                                 examples->source)
+                     : EXIT_OK;
+    bool label = statistics->is_label;
+    for (uint64_t done = 0; result == EXIT_OK && done < selection->count; done += block) {
+        size_t count = selection->count - done < block ? (size_t)(selection->count - done) : block;
+        result = selection->indices != NULL
+                     ? h5py_examples_read_indices(examples, selection->indices + done, count,
+                                                  buffer)
+                     : h5py_examples_read(examples, selection->start + done, count, buffer);
+        if (result == EXIT_OK)
+            block_summarise(statistics, layout, buffer, count, type, scratch);
+        for (size_t example = 0; label && result == EXIT_OK && example < count; example++)
+            result = source_statistics_count_class(statistics, element_value(buffer, example, type));
+        if (listener != NULL)
+            listener->advance(listener->context, done + count);
+    }
+    free(buffer);
+    free(scratch);
+    return result;
+}
+
+static int fixed_statistics(const struct h5py_file *file, const char *source,
+                            const struct h5py_selection *selection,
+                            const struct stage_listener *listener,
+                            struct source_statistics *statistics)
+{
+    struct h5py_examples examples;
+    int result = h5py_examples_open_strings(&examples, file, source);
+    if (result != EXIT_OK)
+        return result;
+    const struct h5py_file_source *facts = h5py_file_source(file, source);
+    snprintf(statistics->dtype, sizeof statistics->dtype, "%s", facts->dtype);
+    if (examples.is_string) { /* strings (ImageNet's file names) are counted only */
+        h5py_examples_close(&examples);
+        return EXIT_OK;
+    }
+    struct channel_layout layout = layout_of(facts);
+    statistics->is_label = examples.example_bytes == examples.element_size &&
+                           statistics_label_name(source);
+    result = summaries_begin(statistics, layout, numeric_type_from_descr(examples.descr));
+    if (result == EXIT_OK)
+        result = blocks_read(statistics, &examples, selection, layout, listener);
+    for (size_t channel = 0; result == EXIT_OK && channel < layout.channels; channel++)
+        value_summary_merge(&statistics->overall, &statistics->channels[channel]);
+    h5py_examples_close(&examples);
+    return result;
+}
+
+int source_statistics_compute(const struct h5py_file *file, const char *split,
+                              const char *source, const struct stage_listener *listener,
+                              struct source_statistics *statistics)
+{
+    memset(statistics, 0, sizeof *statistics);
+    struct h5py_selection selection;
+    int result = h5py_selection_find(&selection, file, split, source);
+    if (result != EXIT_OK)
+        return result;
+    statistics->examples = selection.count;
+    const struct h5py_file_source *facts = h5py_file_source(file, source);
+    if (listener != NULL) {
+        char label[512];
+        snprintf(label, sizeof label, "%s %s", split, source);
+        listener->stage(listener->context, label, selection.count, "examples");
+    }
+    statistics->variable_length = facts->variable_length;
+    if (facts->variable_length)
+        result = vlen_statistics_compute(file, source, &selection, listener, statistics);
+    else
+        result = fixed_statistics(file, source, &selection, listener, statistics);
+    h5py_selection_free(&selection);
+    return result;
+}
+
+void source_statistics_free(struct source_statistics *statistics)
+{
+    free(statistics->channels);
+    free(statistics->histograms);
+    free(statistics->class_counts);
+    memset(statistics, 0, sizeof *statistics);
+}

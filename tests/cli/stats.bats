@@ -1,0 +1,170 @@
+#!/usr/bin/env bats
+# fuel-stats: every value compared with h5py + numpy float64 (tests/helpers/stats_check.py, 1e-12
+# relative) on real Fashion-MNIST and on every dataset's fixture; hostile files get their exits.
+
+bats_require_minimum_version 1.5.0
+
+PYTHON=/usr/bin/python3
+
+setup() {
+    EXPECTED="$FUEL_FIXTURES/expected"
+    CHECK="$BATS_TEST_DIRNAME/../helpers/stats_check.py"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    mkdir -p "$HOME"
+    unset FUEL_DATA_PATH
+    FILE="$BATS_TEST_TMPDIR/file.hdf5"
+    REPORT="$BATS_TEST_TMPDIR/report.json"
+}
+
+# fuel stats --json of $1 (and the options after it), then numpy's verdict on every value.
+numpy_agrees() {
+    run --separate-stderr fuel stats --json "$@"
+    [ "$status" -eq 0 ] || { echo "$stderr"; false; }
+    printf '%s\n' "$output" > "$REPORT"
+    run $PYTHON "$CHECK" "$1" "$REPORT"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+# A copy of mnist.hdf5 at $FILE changed by the Python statements of stdin, run on it as `f`.
+changed_mnist() {
+    cp "$EXPECTED/mnist.hdf5" "$FILE"
+    chmod u+w "$FILE"
+    $PYTHON -c '
+import sys, h5py, numpy
+f = h5py.File(sys.argv[1], "r+")
+def replace(name, data, labels):
+    del f[name]
+    f.create_dataset(name, data=data)
+    for axis, label in enumerate(labels):
+        f[name].dims[axis].label = label
+exec(sys.stdin.read())
+f.close()
+' "$FILE"
+}
+
+@test "real Fashion-MNIST: numpy's values, its ten class counts, Normalize's known constants" {
+    local fashion=/usr/share/datasets/fashion-mnist
+    fuel convert fashion_mnist -d "$fashion" -o "$BATS_TEST_TMPDIR" > /dev/null
+    numpy_agrees "$BATS_TEST_TMPDIR/fashion_mnist.hdf5"
+    [ "$output" = "train/features train/targets test/features test/targets" ]
+    run fuel stats "$BATS_TEST_TMPDIR/fashion_mnist.hdf5" --sources targets
+    [ "$status" -eq 0 ]
+    [ "$(grep -c '^    class .* 6000$' <<< "$output")" -eq 10 ]
+    [ "$(grep -c '^    class .* 1000$' <<< "$output")" -eq 10 ]
+    run fuel stats "$BATS_TEST_TMPDIR/fashion_mnist.hdf5" --sources features
+    [ "${lines[-1]}" = "normalize (train features, scaled to [0, 1]): transforms.Normalize(mean=(0.2860,), std=(0.3530,))" ]
+}
+
+@test "every dataset's fixture: numpy's values for every split and source" {
+    local dataset
+    for dataset in mnist binarized_mnist cifar10 cifar100 "svhn 1" "svhn 2" iris adult \
+        "caltech101_silhouettes 16" "celeba 64" dogs_vs_cats ilsvrc2012 ilsvrc2010; do
+        rm -rf "$BATS_TEST_TMPDIR/fixture"
+        fuel fixture $dataset -o "$BATS_TEST_TMPDIR/fixture" -n 5 > /dev/null
+        local made=("$BATS_TEST_TMPDIR"/fixture/*.hdf5)
+        numpy_agrees "${made[0]}" || { echo "$dataset"; false; }
+    done
+}
+
+@test "Python Fuel's own files: numpy's values, split indices and variable-length sources too" {
+    local name
+    for name in mnist.hdf5 mnist_float32.hdf5 svhn_format_1.hdf5 svhn_format_2.hdf5 iris.hdf5 \
+        caltech101_silhouettes28.hdf5 dogs_vs_cats.hdf5; do
+        numpy_agrees "$EXPECTED/$name" || { echo "$name"; false; }
+    done
+}
+
+@test "floats far from zero, NaN and Inf among them: the finite values' numpy statistics" {
+    changed_mnist <<'PY'
+rng = numpy.random.RandomState(3)
+data = (1e8 + rng.standard_normal((14, 3, 5, 7))).astype("float64")
+data[0, 0, 0, :3] = numpy.nan
+data[1, 2, 1, 0] = numpy.inf
+data[2, 1, 3, 3] = -numpy.inf
+replace("features", data, ["batch", "height", "channel", "width"])
+PY
+    numpy_agrees "$FILE"
+    run fuel stats "$FILE" --split train --sources features
+    [ "${lines[1]}" = "  features (float64, 12 examples)" ]
+    [[ "${lines[2]}" == *"  NaN 3  Inf 2" ]]
+}
+
+@test "a NaN-only source and an empty split: counts, null statistics, exit 0" {
+    changed_mnist <<'PY'
+replace("features", numpy.full((14, 1, 2, 2), numpy.nan, "float32"), ["batch", "channel", "height", "width"])
+rows = f.attrs["split"]
+for row in range(len(rows)):
+    if rows[row]["split"] == b"test":
+        rows[row]["stop"] = rows[row]["start"]
+f.attrs["split"] = rows
+PY
+    numpy_agrees "$FILE"
+    $PYTHON - "$REPORT" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+train, test = [s["sources"][0] for s in sorted(report["splits"], key=lambda s: s["split"] != "train")]
+assert train["values"] == {"count": 0, "nan": 48, "infinity": 0, "minimum": None, "maximum": None, "mean": None, "std": None}, train
+assert test["examples"] == 0 and test["values"]["count"] == 0 and test["values"]["nan"] == 0, test
+assert report["normalize"]["mean"] == [None], report["normalize"]
+PY
+    run fuel stats "$FILE" --split train --sources features
+    [ "$status" -eq 0 ]
+    [ "${lines[2]}" = "    values     0 values  NaN 48  Inf 0" ]
+    [ "${lines[-1]}" = "normalize (train features): transforms.Normalize(mean=(nan,), std=(nan,))" ]
+}
+
+@test "a variable-length source without shapes: its lengths from the elements, the bytes" {
+    changed_mnist <<'PY'
+vlen = h5py.vlen_dtype(numpy.dtype("int16"))
+data = numpy.empty(14, dtype=object)
+for index in range(14):
+    data[index] = numpy.arange(index % 5 + 1, dtype="int16") - 2
+del f["features"]
+f.create_dataset("features", data=data, dtype=vlen)
+f["features"].dims[0].label = "batch"
+PY
+    numpy_agrees "$FILE"
+    run fuel stats "$FILE" --split train --sources features
+    [ "$status" -eq 0 ]
+    [ "${lines[2]}" = "    values     33 values  min -2  max 2  mean -0.7575757576  std 1.231660693" ]
+    [ "${lines[3]}" = "    length     min 1  median 2.5  max 5" ]
+    [ "${lines[4]}" = "    bytes      66" ]
+}
+
+@test "stored JPEG files: their sizes, no pixel statistics" {
+    fuel fixture ilsvrc2012 -o "$BATS_TEST_TMPDIR" -n 3 > /dev/null
+    numpy_agrees "$BATS_TEST_TMPDIR/ilsvrc2012.hdf5" --split train --sources encoded_images
+    $PYTHON - "$REPORT" <<'PY'
+import json, sys
+entry = json.load(open(sys.argv[1]))["splits"][0]["sources"][0]
+assert entry["jpeg"] is True and "values" not in entry and entry["lengths"][0]["axis"] == "length", entry
+PY
+}
+
+@test "a split or source the file lacks: exit 2 naming those it has; not HDF5: exit 4" {
+    run --separate-stderr fuel stats "$EXPECTED/mnist.hdf5" --split valid
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-stats: no split valid: $EXPECTED/mnist.hdf5; its splits: test, train" ]
+    [ -z "$output" ]
+    run --separate-stderr fuel stats "$EXPECTED/mnist.hdf5" --sources targets,labels
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-stats: no source labels: $EXPECTED/mnist.hdf5; its sources: features, targets" ]
+    printf 'not hdf5\n' > "$FILE"
+    run --separate-stderr fuel stats "$FILE"
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-stats: not an HDF5 file: $FILE: file signature not found" ]
+    run --separate-stderr fuel stats "$BATS_TEST_TMPDIR/absent.hdf5"
+    [ "$status" -eq 3 ]
+    run --separate-stderr fuel stats
+    [ "$status" -eq 2 ]
+}
+
+@test "on a terminal a progress line per split and source on stderr, the report alone on stdout" {
+    script -qec "fuel-stats $EXPECTED/mnist.hdf5 > $BATS_TEST_TMPDIR/stdout" \
+        "$BATS_TEST_TMPDIR/typescript" > /dev/null || true
+    grep -qF "train features  0 of 12 examples" "$BATS_TEST_TMPDIR/typescript"
+    grep -qF "test targets  0 of 2 examples" "$BATS_TEST_TMPDIR/typescript"
+    [ "$(head -1 "$BATS_TEST_TMPDIR/stdout")" = "split test" ]
+    script -qec "fuel-stats -q $EXPECTED/mnist.hdf5 > /dev/null" "$BATS_TEST_TMPDIR/quiet" > /dev/null || true
+    ! grep -qF "examples" "$BATS_TEST_TMPDIR/quiet"
+}

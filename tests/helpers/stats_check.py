@@ -1,0 +1,122 @@
+"""Checks fuel stats --json against h5py + numpy float64: stats_check.py FILE.hdf5 REPORT.json.
+
+For each split and source of the report: the examples read with h5py (the split's rows, or its
+indices), count, NaN and Inf counts, minimum, maximum, mean and std (ddof 0) of the finite values
+as numpy computes them, per channel where an axis is labelled `channel`; class counts; for
+variable-length sources each axis' min, median (numpy's) and max length and the bytes; the
+Normalize values (uint8 scaled by 255). Relative tolerance 1e-12. Prints what was compared."""
+import json
+import sys
+
+import h5py
+import numpy
+
+TOLERANCE = 1e-12
+
+
+def close(name, got, expected):
+    if got is None or expected is None:
+        assert got is None and expected is None, (name, got, expected)
+        return
+    assert abs(got - expected) <= TOLERANCE * max(abs(expected), 1e-300) or got == expected, \
+        (name, repr(got), repr(expected))
+
+
+def selection(f, split, source):
+    for row in f.attrs["split"]:
+        if row["split"].decode() == split and row["source"].decode() == source:
+            if row["indices"]:
+                return numpy.asarray(f[row["indices"]][()], dtype=numpy.int64)
+            return numpy.arange(row["start"], row["stop"])
+    raise AssertionError((split, source))
+
+
+def summary_check(name, summary, values):
+    values = numpy.asarray(values, dtype=numpy.float64).ravel()
+    finite = values[numpy.isfinite(values)]
+    assert summary["count"] == finite.size, (name, summary["count"], finite.size)
+    assert summary["nan"] == int(numpy.isnan(values).sum()), name
+    assert summary["infinity"] == int(numpy.isinf(values).sum()), name
+    some = finite.size > 0
+    close(name + " min", summary["minimum"], finite.min() if some else None)
+    close(name + " max", summary["maximum"], finite.max() if some else None)
+    close(name + " mean", summary["mean"], finite.mean() if some else None)
+    close(name + " std", summary["std"], finite.std() if some else None)
+
+
+def channel_values(f, source, data):
+    labels = [dimension.label for dimension in f[source].dims]
+    if "channel" not in labels:
+        return None
+    axis = labels.index("channel")
+    return numpy.moveaxis(data, axis, 0).reshape(data.shape[axis], -1)
+
+
+def fixed_check(f, split, entry, name, normalize):
+    source = entry["source"]
+    data = f[source][numpy.sort(selection(f, split, source))]
+    assert entry["examples"] == data.shape[0], name
+    if data.dtype.kind == "S":
+        return
+    summary_check(name, entry["values"], data)
+    channels = channel_values(f, source, data)
+    if channels is not None:
+        assert len(entry["channels"]) == channels.shape[0], name
+        for index, values in enumerate(channels):
+            summary_check("%s channel %d" % (name, index), entry["channels"][index], values)
+        if normalize and normalize["split"] == split and normalize["source"] == source:
+            scale = 255.0 if data.dtype == numpy.uint8 else 1.0
+            for index, values in enumerate(channels):
+                values = numpy.asarray(values, dtype=numpy.float64)
+                values = values[numpy.isfinite(values)]
+                some = values.size > 0
+                close("normalize mean", normalize["mean"][index],
+                      values.mean() / scale if some else None)
+                close("normalize std", normalize["std"][index],
+                      values.std() / scale if some else None)
+    if "classes" in entry:
+        classes, counts = numpy.unique(data.ravel(), return_counts=True)
+        got = {c["class"]: c["examples"] for c in entry["classes"] if c["examples"] > 0}
+        assert got == {int(c): int(n) for c, n in zip(classes, counts)}, (name, got)
+
+
+def vlen_check(f, split, entry, name):
+    source = entry["source"]
+    rows = selection(f, split, source)
+    examples = [f[source][index] for index in rows]
+    assert entry["examples"] == len(examples), name
+    total = sum(example.nbytes for example in examples)
+    assert entry["bytes"] == total, (name, entry["bytes"], total)
+    shapes_name = source + "_shapes"
+    if shapes_name in f:
+        shapes = f[shapes_name][()][rows]
+    else:
+        shapes = numpy.array([[example.size] for example in examples]).reshape(len(examples), 1)
+    for axis, lengths in enumerate(entry["lengths"]):
+        if len(examples) == 0:
+            assert lengths["median"] is None, name
+            continue
+        column = shapes[:, axis]
+        assert lengths["minimum"] == column.min() and lengths["maximum"] == column.max(), name
+        close(name + " median", lengths["median"], float(numpy.median(column)))
+    if not entry["jpeg"] and len(examples) > 0:
+        summary_check(name, entry["values"], numpy.concatenate(examples))
+
+
+def main():
+    f = h5py.File(sys.argv[1], "r")
+    report = json.load(open(sys.argv[2]))
+    compared = []
+    for split_entry in report["splits"]:
+        split = split_entry["split"]
+        for entry in split_entry["sources"]:
+            name = "%s/%s" % (split, entry["source"])
+            if h5py.check_dtype(vlen=f[entry["source"]].dtype) is not None:
+                vlen_check(f, split, entry, name)
+            else:
+                fixed_check(f, split, entry, name, report.get("normalize"))
+            compared.append(name)
+    print(" ".join(compared))
+
+
+main()
