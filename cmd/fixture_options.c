@@ -1,4 +1,4 @@
-/* Parses fuel-fixture's -n: "10", "train=5,test=2", or several -n options. */
+/* Parses fuel-fixture's -n: "10", "train=5,test=2", or several -n options; each count once. */
 #include "fixture_options.h"
 
 #include "common/base/error.h"
@@ -21,19 +21,40 @@ static int count_parse(const char *program, const char *text, uint64_t maximum, 
     return EXIT_OK;
 }
 
-/* One comma-separated item: N, or SPLIT=N. */
+static int named_once(const char *program, const struct cut_request *request, const char *split,
+                      const char *count)
+{
+    for (size_t index = 0; index < request->named_count; index++)
+        if (strcmp(request->split_names[index], split) == 0)
+            return usage_error(program, "invalid -n: %s=%s: %s is given twice (%s=%llu first)",
+                               split, count, split, split,
+                               (unsigned long long)request->split_examples[index]);
+    return EXIT_OK;
+}
+
+/* One comma-separated item: N (once: the count of every split not named), or SPLIT=N (once per
+   split). *BARE says whether an N came before. */
 static int item_parse(const char *program, char *item, uint64_t maximum,
-                      struct cut_request *request)
+                      struct cut_request *request, bool *bare)
 {
     char *equals = strchr(item, '=');
-    if (equals == NULL)
+    if (equals == NULL && *bare)
+        return usage_error(program, "invalid -n: %s after %llu: N, the count of every split, is "
+                           "given once; set one split with SPLIT=N", item,
+                           (unsigned long long)request->examples);
+    if (equals == NULL) {
+        *bare = true;
         return count_parse(program, item, maximum, &request->examples);
+    }
     *equals = '\0';
     if (item[0] == '\0')
         return usage_error(program, "invalid -n: =%s: a split name must come before =", equals + 1);
     size_t named = request->named_count;
     if (named == CUT_MAX_SPLITS)
         return usage_error(program, "invalid -n: more than %d splits", CUT_MAX_SPLITS);
+    int result = named_once(program, request, item, equals + 1);
+    if (result != EXIT_OK)
+        return result;
     request->split_names[named] = item;
     request->named_count++;
     return count_parse(program, equals + 1, maximum, &request->split_examples[named]);
@@ -46,6 +67,7 @@ int examples_parse(const char *program, const struct option_list *list, uint64_t
     static char copies[OPTION_LIST_MAX][256];
     request->examples = default_examples;
     request->named_count = 0;
+    bool bare = false;
     for (size_t index = 0; index < list->count; index++) {
         if (strlen(list->items[index]) >= sizeof copies[index])
             return usage_error(program, "invalid -n: %.40s...: too long", list->items[index]);
@@ -53,7 +75,7 @@ int examples_parse(const char *program, const struct option_list *list, uint64_t
         char *saved = NULL;
         for (char *item = strtok_r(copies[index], ",", &saved); item != NULL;
              item = strtok_r(NULL, ",", &saved)) {
-            int result = item_parse(program, item, maximum, request);
+            int result = item_parse(program, item, maximum, request, &bare);
             if (result != EXIT_OK)
                 return result;
         }

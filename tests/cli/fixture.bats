@@ -333,6 +333,18 @@ assert fixture["examples"] == {"test": 1, "train": 1} and fixture["shuffle"] is 
         [ "$status" -eq 2 ]
         [[ "$output" == *"invalid -n"* ]]
     done
+    # A count given twice is refused, not the last one kept.
+    run --separate-stderr fuel-fixture cifar10 -n 50,7 -o "$OUT"
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-fixture: invalid -n: 7 after 50: N, the count of every split, is given once; set one split with SPLIT=N; see 'fuel-fixture -h'" ]
+    run --separate-stderr fuel-fixture cifar10 -n 5 -n 7 -o "$OUT"
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-fixture: invalid -n: 7 after 5: N, the count of every split, is given once; set one split with SPLIT=N; see 'fuel-fixture -h'" ]
+    for twice in "-n train=5,train=7" "-n train=5 -n train=7"; do
+        run --separate-stderr fuel-fixture cifar10 $twice -o "$OUT"
+        [ "$status" -eq 2 ]
+        [ "$stderr" = "fuel-fixture: invalid -n: train=7: train is given twice (train=5 first); see 'fuel-fixture -h'" ]
+    done
     run fuel-fixture mnist -n valid=3 -o "$OUT"
     [ "$status" -eq 2 ]
     [ "$output" = "fuel-fixture: unknown split of mnist: valid; its splits: train, test" ]
