@@ -4,6 +4,7 @@
 
 #include "common/base/error.h"
 #include "common/base/suggest.h"
+#include "common/base/yaml_bounds.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -383,9 +384,16 @@ static int names_from_path(struct pack_spec *spec)
                                                          : EXIT_OK;
 }
 
+static const struct yaml_bounds spec_yaml_bounds = {.max_depth = PACK_SPEC_MAX_DEPTH,
+                                                    .max_nodes = PACK_SPEC_MAX_NODES};
+
 static int spec_parse(struct spec_reading *reading)
 {
     struct pack_spec *spec = reading->spec;
+    size_t line = 0;
+    char why[64];
+    if (!yaml_bounds_check(spec->text, spec->length, &spec_yaml_bounds, &line, why, sizeof why))
+        return spec_malformed(reading, line, "%s", why);
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser))
         return error_set(EXIT_OTHER, "out of memory");

@@ -15,6 +15,10 @@
 #define PACK_MAX_SOURCES 64
 #define PACK_MAX_INPUTS 1024
 #define PACK_MAX_COLUMNS 4096
+/* Checked before libyaml loads the spec (its loader is worse than quadratic in the depth): a spec
+   nests about 6 deep, and the bounds above allow no more than some 200,000 nodes of use. */
+#define PACK_SPEC_MAX_DEPTH 64
+#define PACK_SPEC_MAX_NODES (1u << 18)
 
 /* How a split picks its examples of each source. */
 enum split_kind {

@@ -26,6 +26,7 @@ enum purpose { READ_HEADER, DECODE, CHECK };
 struct decoding {
     struct jpeg_decompress_struct info;
     struct jpeg_error_mgr errors;
+    struct jpeg_progress_mgr progress;
     jmp_buf failure;
     bool created;
     bool warnings_as_pil;
@@ -58,11 +59,40 @@ static void warn_or_trace(j_common_ptr common, int level)
     fail(common);
 }
 
+/* libjpeg calls this before absorbing each row of blocks of a scan, whichever pass reads it. */
+static void count_scans(j_common_ptr common)
+{
+    struct decoding *decoding = common->client_data;
+    int scans = ((j_decompress_ptr)common)->input_scan_number;
+    if (scans <= JPEG_MAX_SCANS)
+        return;
+    snprintf(decoding->why, sizeof decoding->why, "has more than %d scans", JPEG_MAX_SCANS);
+    decoding->code = EXIT_CORRUPT_INPUT;
+    longjmp(decoding->failure, 1);
+}
+
 static bool refuse(struct decoding *decoding, int code, const char *why)
 {
     snprintf(decoding->why, sizeof decoding->why, "%s", why);
     decoding->code = code;
     return false;
+}
+
+/* The whole-image coefficient buffers libjpeg allocates for a file of several scans: each
+   component's blocks, rounded up to its sampling factors, 64 coefficients of a JCOEF each. */
+static uint64_t coefficient_bytes(const struct jpeg_decompress_struct *info)
+{
+    uint64_t bytes = 0;
+    for (int index = 0; index < info->num_components; index++) {
+        const jpeg_component_info *component = &info->comp_info[index];
+        uint64_t across = component->width_in_blocks, down = component->height_in_blocks;
+        uint64_t horizontal = (uint64_t)component->h_samp_factor;
+        uint64_t vertical = (uint64_t)component->v_samp_factor;
+        across = (across + horizontal - 1) / horizontal * horizontal;
+        down = (down + vertical - 1) / vertical * vertical;
+        bytes += across * down * DCTSIZE2 * sizeof(JCOEF);
+    }
+    return bytes;
 }
 
 /* Reads the markers up to the first scan, then checks what PIL would refuse. Called under the
@@ -74,6 +104,7 @@ static bool read_header(struct decoding *decoding, const void *data, size_t size
     jpeg_create_decompress(info);
     decoding->created = true;
     info->client_data = decoding;
+    info->progress = &decoding->progress;
     jpeg_mem_src(info, data, size);
     jpeg_read_header(info, TRUE);
     int components = info->num_components;
@@ -86,6 +117,8 @@ static bool read_header(struct decoding *decoding, const void *data, size_t size
     *header = (struct jpeg_header){.width = info->image_width, .height = info->image_height,
                                    .channels = (uint32_t)components,
                                    .progressive = info->progressive_mode != 0};
+    if (jpeg_has_multiple_scans(info))
+        header->coefficient_bytes = coefficient_bytes(info);
     return true;
 }
 
@@ -286,6 +319,7 @@ static int run(const void *data, size_t size, const char *name, const struct jpe
     decoding->info.err = jpeg_std_error(&decoding->errors);
     decoding->errors.error_exit = fail;
     decoding->errors.emit_message = warn_or_trace;
+    decoding->progress.progress_monitor = count_scans;
     decoding->info.client_data = decoding;
     decoding->warnings_as_pil = options->warnings_as_pil;
     decoding->max_pixels = options->max_pixels != 0 ? options->max_pixels : JPEG_MAX_PIXELS;

@@ -6,11 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Images of more pixels than this (or than a caller's smaller limit) are refused before any
-   pixel or coefficient buffer is allocated. */
-#define JPEG_MAX_PIXELS (UINT64_C(1) << 28)
-/* PIL's own limit: Image.open raises DecompressionBombError above twice MAX_IMAGE_PIXELS. */
+/* PIL's own limit: Image.open raises DecompressionBombError above twice MAX_IMAGE_PIXELS
+   (89,478,485), so Fuel's converters never see a larger image. */
 #define JPEG_PIL_MAX_PIXELS UINT64_C(178956970)
+/* Images of more pixels than this (or than a caller's smaller limit) are refused before any
+   pixel or coefficient buffer is allocated: what PIL opens is accepted. */
+#define JPEG_MAX_PIXELS JPEG_PIL_MAX_PIXELS
+/* Files of more scans are refused as they are met (each progressive scan passes over the whole
+   image: 60,000 of them take minutes); real photos have at most a few dozen. */
+#define JPEG_MAX_SCANS 500
 
 /* What the header says, as PIL reads it: 1 channel (grayscale, PIL's "L"), 3 (RGB, whatever
    the stored color space) or 4 (CMYK and YCCK, PIL's "CMYK"). */
@@ -19,6 +23,9 @@ struct jpeg_header {
     uint32_t height;
     uint32_t channels;
     bool progressive;
+    /* Bytes libjpeg holds for the whole image while decoding it, besides the pixels: the
+       coefficients of every block when the file has several scans (progressive ones). */
+    uint64_t coefficient_bytes;
 };
 
 struct jpeg_options {

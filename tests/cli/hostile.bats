@@ -68,6 +68,7 @@ ilsvrc2012/inner_escape            4  refusing archive member: CASE/ILSVRC2012_i
 ilsvrc2012/inner_symlink           4  refusing archive member: CASE/ILSVRC2012_img_train.tar: n01491361.tar: link: symbolic link
 ilsvrc2012/inner_huge_member       4  refusing archive member: CASE/ILSVRC2012_img_train.tar: n01491361.tar: huge.JPEG: declares 8589934592 bytes, more than an archive of 2560 bytes can hold
 ilsvrc2012/jpeg_bomb               4  cannot decode JPEG: CASE/ILSVRC2012_img_val.tar: ILSVRC2012_val_00000002.JPEG: declares 65000x65000 pixels, more than the 178956970 allowed
+ilsvrc2012/jpeg_scans              4  cannot decode JPEG: CASE/ILSVRC2012_img_val.tar: ILSVRC2012_val_00000002.JPEG: has more than 500 scans
 ilsvrc2012/gzip_bomb               4  image too large: CASE/ILSVRC2012_img_val.tar: ILSVRC2012_val_00000002.JPEG: more than 67108864 bytes once inflated
 ilsvrc2012/outer_not_tar           4  cannot open archive: CASE/ILSVRC2012_img_train.tar: Unrecognized archive format
 ilsvrc2012/meta_deep_cells         0  /ilsvrc2012.hdf5
@@ -78,12 +79,14 @@ celeba/zip_truncated               4  cannot read zip directory: CASE/img_align_
 celeba/not_a_zip                   4  cannot read zip directory: CASE/img_align_celeba.zip: no end of central directory record
 celeba/jpeg_garbage                4  cannot decode JPEG: CASE/img_align_celeba.zip: img_align_celeba/000003.jpg: Not a JPEG file: starts with 0x47 0x49
 celeba/jpeg_bomb                   4  cannot decode JPEG: CASE/img_align_celeba.zip: img_align_celeba/000003.jpg: declares 65000x65000 pixels, more than the 16777216 allowed
+celeba/jpeg_scans                  4  cannot decode JPEG: CASE/img_align_celeba.zip: img_align_celeba/000003.jpg: has more than 500 scans
 celeba/member_escape               4  refusing archive member: CASE/img_align_celeba.zip: ../../../tmp/fuel-escaped: path with a ".." component
 celeba/directory_count             4  cannot read zip directory: CASE/img_align_celeba.zip: holds 11 entries, its end record lists 65535
 dogs_vs_cats/zip_truncated         4  cannot read zip directory: CASE/dogs_vs_cats.train.zip: no end of central directory record at its end: truncated or followed by other bytes
 dogs_vs_cats/not_a_zip             4  cannot read zip directory: CASE/dogs_vs_cats.train.zip: no end of central directory record
 dogs_vs_cats/jpeg_garbage          4  cannot decode JPEG: CASE/dogs_vs_cats.train.zip: train/dog.1.jpg:
 dogs_vs_cats/jpeg_bomb             4  cannot decode JPEG: CASE/dogs_vs_cats.train.zip: train/dog.1.jpg: declares 65000x65000 pixels, more than the 16777216 allowed
+dogs_vs_cats/jpeg_scans            4  cannot decode JPEG: CASE/dogs_vs_cats.train.zip: train/dog.1.jpg: has more than 500 scans
 dogs_vs_cats/unlabelled            4  not a cat or dog image: CASE/dogs_vs_cats.train.zip: train/hamster.0.jpg: its name starts with neither cat. nor dog.
 dogs_vs_cats/directory_order       4  cannot read archive: CASE/dogs_vs_cats.train.zip: train/cat.0.jpg: where its central directory lists train/dog.3.jpg
 dogs_vs_cats/directory_nul         4  cannot read zip directory: CASE/dogs_vs_cats.train.zip: an entry name holds a NUL byte
@@ -124,6 +127,8 @@ pack/indices_out_of_range          4  indices out of range: CASE/train.npy: 100 
 pack/csv_field_count               4  malformed CSV: CASE/t.csv:4: 2 fields, the header has 3
 pack/csv_not_a_number              4  malformed CSV: CASE/t.csv:3: column b: not a number: '"'abc'"'
 pack/image_truncated               4  cannot decode JPEG: CASE/pictures/b.jpg: Premature end of JPEG file
+pack/image_scans                   4  cannot decode JPEG: CASE/pictures/b.jpg: has more than 500 scans
+pack/deep_nesting                  2  malformed spec: CASE/spec.yaml:1: nested more than 64 deep
 pack/image_garbage                 4  cannot decode image: CASE/pictures/a.png: not a PNG or JPEG file
 pack/folder_cycle                  4  folder cycle: CASE/pictures/cat/loop/cat leads back to a folder above it
 pack/dtype_mismatch                4  inputs of x disagree: a.npy holds float32, b.npy holds float64; give the source a dtype

@@ -271,7 +271,7 @@ static void too_many_pixels_are_refused_before_decoding(void **state)
     assert_int_equal(header.height, 60000);
     assert_int_equal(header.width, 65000);
     const char *expected = "cannot decode JPEG: p.jpg: declares 65000x60000 pixels, more than "
-                           "the 268435456 allowed";
+                           "the 178956970 allowed";
     assert_int_equal(jpeg_decode(jpeg.data, jpeg.size, "p.jpg", NULL, &image), EXIT_CORRUPT_INPUT);
     assert_string_equal(error_message(), expected);
     assert_int_equal(jpeg_check(jpeg.data, jpeg.size, "p.jpg", NULL), EXIT_CORRUPT_INPUT);
@@ -434,6 +434,53 @@ static void two_components_are_refused_as_pil_refuses_them(void **state)
     free(jpeg.data);
 }
 
+/* JPEG with its last scan repeated until it holds SCANS scans (libjpeg only warns of a repeated
+   progression, which PIL ignores: a hostile file decodes, one pass over the image a scan). */
+static struct bytes with_scans(const struct bytes *jpeg, size_t scans)
+{
+    size_t last = 0, count = 0;
+    for (size_t at = 2; at + 1 < jpeg->size; at++)
+        if (jpeg->data[at] == 0xff && jpeg->data[at + 1] == 0xda)
+            last = at, count++;
+    assert_true(count > 1 && count <= scans);
+    size_t scan = jpeg->size - 2 - last, size = jpeg->size + (scans - count) * scan;
+    struct bytes repeated = {malloc(size), size};
+    assert_non_null(repeated.data);
+    memcpy(repeated.data, jpeg->data, jpeg->size - 2);
+    for (size_t copy = 0; copy < scans - count; copy++)
+        memcpy(repeated.data + jpeg->size - 2 + copy * scan, jpeg->data + last, scan);
+    memcpy(repeated.data + size - 2, jpeg->data + jpeg->size - 2, 2);
+    return repeated;
+}
+
+static void more_scans_than_the_limit_are_refused(void **state)
+{
+    (void)state;
+    struct bytes jpeg = case_file("rgb_progressive", "jpg");
+    struct jpeg_options as_pil = {.warnings_as_pil = true};
+    struct jpeg_image image = {0};
+    struct bytes most = with_scans(&jpeg, JPEG_MAX_SCANS);
+    assert_int_equal(jpeg_decode(most.data, most.size, "most.jpg", &as_pil, &image), EXIT_OK);
+    assert_int_equal(jpeg_check(most.data, most.size, "most.jpg", &as_pil), EXIT_OK);
+    struct bytes hostile = with_scans(&jpeg, JPEG_MAX_SCANS + 1);
+    const char *expected = "cannot decode JPEG: scans.jpg: has more than 500 scans";
+    assert_int_equal(jpeg_decode(hostile.data, hostile.size, "scans.jpg", &as_pil, &image),
+                     EXIT_CORRUPT_INPUT);
+    assert_string_equal(error_message(), expected);
+    assert_int_equal(image.width, 0);
+    assert_int_equal(jpeg_check(hostile.data, hostile.size, "scans.jpg", &as_pil),
+                     EXIT_CORRUPT_INPUT);
+    assert_string_equal(error_message(), expected);
+    struct jpeg_header header;
+    assert_int_equal(jpeg_probe(jpeg.data, jpeg.size, "p.jpg", &header), EXIT_OK);
+    /* 4:2:0 subsampled: 27 x 21 luma blocks rounded up to 2 x 2, and 14 x 11 for each chroma. */
+    assert_int_equal(header.coefficient_bytes, (28 * 22 + 2 * 14 * 11) * 64 * 2);
+    free(jpeg.data);
+    free(most.data);
+    free(hostile.data);
+    jpeg_image_free(&image);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -446,6 +493,7 @@ int main(void)
         cmocka_unit_test(ycck_and_stored_rgb_are_decoded_as_pil),
         cmocka_unit_test(two_components_are_refused_as_pil_refuses_them),
         cmocka_unit_test(markers_in_the_scan_get_the_decode_verdict),
+        cmocka_unit_test(more_scans_than_the_limit_are_refused),
     };
     return cmocka_run_group_tests(tests, make_cases, test_directory_teardown);
 }
