@@ -113,7 +113,7 @@ static unsigned encoding_start(struct block_run *run, struct block *block, pthre
     atomic_store(&block->next, 0);
     for (unsigned slot = 1; slot < run->threads && slot < block->count; slot++) {
         workers[slot] = (struct worker){run, slot};
-        if (pthread_create(&threads[slot], NULL, worker_run, &workers[slot]) != 0)
+        if (threads_start(&threads[slot], worker_run, &workers[slot]) != 0)
             break;
         started = slot;
     }

@@ -3,6 +3,7 @@
 #include "shard_file.h"
 
 #include "common/base/error.h"
+#include "common/base/threads.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -97,11 +98,11 @@ static void threads_stop(struct shard_file *file)
 }
 
 /* Starts both threads; false (none running) when the system refuses one. */
-static bool threads_start(struct shard_file *file)
+static bool start_threads(struct shard_file *file)
 {
-    if (pthread_create(&file->hasher, NULL, hasher_run, file) != 0)
+    if (threads_start(&file->hasher, hasher_run, file) != 0)
         return false;
-    if (pthread_create(&file->writer, NULL, writer_run, file) != 0) {
+    if (threads_start(&file->writer, writer_run, file) != 0) {
         stopping_announce(file);
         pthread_join(file->hasher, NULL);
         file->stopping = false;
@@ -127,7 +128,7 @@ static int buffer_write_here(struct shard_file *file)
    one in the ring is free. */
 static int buffer_hand_on(struct shard_file *file)
 {
-    if (!file->started && (file->alone || !(file->alone = !threads_start(file))))
+    if (!file->started && (file->alone || !(file->alone = !start_threads(file))))
         return buffer_write_here(file);
     pthread_mutex_lock(&file->lock);
     file->sizes[file->handed % SHARD_FILE_RING] = file->buffered;

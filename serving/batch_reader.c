@@ -4,6 +4,7 @@
 
 #include "common/base/batch_plan.h"
 #include "common/base/error.h"
+#include "common/base/threads.h"
 #include "common/h5py/h5py_examples.h"
 #include "common/h5py/h5py_names.h"
 #include "common/h5py/h5py_input.h"
@@ -265,7 +266,7 @@ int batch_reader_start(struct batch_reader **started, const struct serve_request
     sigaddset(&stops, SIGINT);
     sigaddset(&stops, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stops, &previous);
-    int created = pthread_create(&reader->thread, NULL, reader_main, reader);
+    int created = threads_start(&reader->thread, reader_main, reader);
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
     if (created != 0) {
         batch_queue_destroy(&reader->queue);

@@ -75,7 +75,7 @@ static int start_threads(struct ordered_pool *pool, unsigned threads)
     if (pool->threads == NULL)
         return error_set(EXIT_OTHER, "cannot start worker threads: out of memory");
     for (unsigned index = 0; index < threads; index++) {
-        int number = pthread_create(&pool->threads[index], NULL, worker, pool);
+        int number = threads_start(&pool->threads[index], worker, pool);
         if (number != 0)
             return error_set(EXIT_OTHER, "cannot start worker threads: %s", strerror(number));
         pool->thread_count++;

@@ -3,6 +3,7 @@
 
 #include "common/base/error.h"
 #include "directory.h"
+#include "threads.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,8 +27,6 @@ static struct {
     char staging[4096];
 } tracked[TRACKED_TEMPORARIES];
 
-static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP};
-
 static void remove_tracked(void)
 {
     for (int slot = 0; slot < TRACKED_TEMPORARIES; slot++)
@@ -38,10 +37,16 @@ static void remove_tracked(void)
         }
 }
 
-/* Async-signal-safe: unlink, then die of the same signal (the handler was reset on entry). */
+/* Async-signal-safe: unlink, then die of the same signal. The handler stays in place and every
+   termination signal stays blocked until the cleanup is done (worker threads block them all), so
+   a second one, however soon, waits for it; the raised signal is delivered, with the default
+   action, as the handler returns. */
 static void remove_on_signal(int signal_number)
 {
     remove_tracked();
+    struct sigaction default_action = {.sa_handler = SIG_DFL};
+    sigemptyset(&default_action.sa_mask);
+    sigaction(signal_number, &default_action, NULL);
     raise(signal_number);
 }
 
@@ -55,13 +60,14 @@ static void install_handlers(void)
     /* Past a file size limit (ulimit -f) a write then fails with EFBIG, reported and cleaned up
        like a full disk, instead of SIGXFSZ killing the process and leaving the temporary. */
     signal(SIGXFSZ, SIG_IGN);
-    struct sigaction action = {.sa_handler = remove_on_signal, .sa_flags = SA_RESETHAND};
-    sigemptyset(&action.sa_mask);
-    for (size_t index = 0; index < sizeof fatal_signals / sizeof *fatal_signals; index++) {
+    struct sigaction action = {.sa_handler = remove_on_signal};
+    threads_termination_signals(&action.sa_mask);
+    for (int number = 1; number < NSIG; number++) {
         struct sigaction previous;
         /* A signal ignored on entry (nohup) stays ignored. */
-        if (sigaction(fatal_signals[index], NULL, &previous) == 0 && previous.sa_handler != SIG_IGN)
-            sigaction(fatal_signals[index], &action, NULL);
+        if (sigismember(&action.sa_mask, number) == 1 &&
+            sigaction(number, NULL, &previous) == 0 && previous.sa_handler != SIG_IGN)
+            sigaction(number, &action, NULL);
     }
 }
 
@@ -138,9 +144,7 @@ int publish_begin(struct publication *publication, const char *directory, const 
     /* A fatal signal waits until the staging and its temporary are made and tracked, so that its
        handler removes them whatever moment it came at. */
     sigset_t fatal, previous;
-    sigemptyset(&fatal);
-    for (size_t index = 0; index < sizeof fatal_signals / sizeof *fatal_signals; index++)
-        sigaddset(&fatal, fatal_signals[index]);
+    threads_termination_signals(&fatal);
     pthread_sigmask(SIG_BLOCK, &fatal, &previous);
     int result = staging_create(&publication->staging, parent[0] != '\0' ? parent : "/", base);
     if (result != EXIT_OK)

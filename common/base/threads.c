@@ -1,4 +1,5 @@
-/* The default number of worker threads (the online CPUs, capped) and their lower priority. */
+/* The default number of worker threads (the online CPUs, capped), their lower priority, their
+   start with the termination signals blocked. */
 #include "threads.h"
 
 #include <errno.h>
@@ -27,4 +28,22 @@ void threads_yield_to_caller(void)
     if (errno == 0)
         setpriority(PRIO_PROCESS, 0,
                     current + WORKER_NICENESS > NICEST ? NICEST : current + WORKER_NICENESS);
+}
+
+void threads_termination_signals(sigset_t *signals)
+{
+    sigemptyset(signals);
+    sigaddset(signals, SIGINT);
+    sigaddset(signals, SIGTERM);
+    sigaddset(signals, SIGHUP);
+}
+
+int threads_start(pthread_t *thread, void *(*run)(void *), void *argument)
+{
+    sigset_t blocked, previous;
+    threads_termination_signals(&blocked);
+    pthread_sigmask(SIG_BLOCK, &blocked, &previous);
+    int number = pthread_create(thread, NULL, run, argument);
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    return number;
 }

@@ -2,6 +2,7 @@
 #include "body_pipeline.h"
 
 #include "common/base/error.h"
+#include "common/base/threads.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -255,11 +256,11 @@ int body_pipeline_start(struct body_pipeline **result, int descriptor, const cha
         pipeline_free(pipeline);
         return status;
     }
-    if (pthread_create(&pipeline->writer.thread, NULL, consumer_run, &pipeline->writer) != 0) {
+    if (threads_start(&pipeline->writer.thread, consumer_run, &pipeline->writer) != 0) {
         pipeline_free(pipeline);
         return error_set(EXIT_OTHER, "cannot download: %s: no thread", path);
     }
-    if (pthread_create(&pipeline->hasher.thread, NULL, hasher_run, &pipeline->hasher) != 0) {
+    if (threads_start(&pipeline->hasher.thread, hasher_run, &pipeline->hasher) != 0) {
         pipeline_stop(pipeline, true, false);
         pipeline_free(pipeline);
         return error_set(EXIT_OTHER, "cannot download: %s: no thread", path);

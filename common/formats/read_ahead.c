@@ -2,6 +2,7 @@
 #include "read_ahead.h"
 
 #include "common/base/error.h"
+#include "common/base/threads.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -100,7 +101,7 @@ static int start(struct read_ahead **result, struct read_ahead *ahead, size_t bl
     ahead->block_size = block_size;
     pthread_mutex_init(&ahead->mutex, NULL);
     pthread_cond_init(&ahead->changed, NULL);
-    if (pthread_create(&ahead->thread, NULL, read_ahead_run, ahead) != 0) {
+    if (threads_start(&ahead->thread, read_ahead_run, ahead) != 0) {
         pthread_cond_destroy(&ahead->changed);
         pthread_mutex_destroy(&ahead->mutex);
         free(ahead->blocks);

@@ -170,7 +170,7 @@ int provenance_begin_supplied(struct provenance **provenance, int argc, char *co
         *provenance = NULL;
         return error_set(EXIT_OTHER, "cannot record provenance: out of memory");
     }
-    int number = pthread_create(&(*provenance)->thread, NULL, hash_inputs, *provenance);
+    int number = threads_start(&(*provenance)->thread, hash_inputs, *provenance);
     if (number != 0) {
         provenance_free(*provenance);
         *provenance = NULL;

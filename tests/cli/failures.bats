@@ -175,3 +175,30 @@ os.execvp(sys.argv[1], sys.argv[1:])' fuel-convert mnist -d "$FASHION" -o "$OUT"
     [ "$(ls -A "$OUT")" = "mnist.hdf5" ]
     assert_valid "$OUT/mnist.hdf5"
 }
+
+@test "signals while the handler cleans up: nothing is left behind, the previous file stays" {
+    fuel-convert mnist -d "$FASHION" -o "$OUT" >/dev/null
+    cp "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/previous.hdf5"
+    # Each unlink in the staging directory takes 150 ms: the signals after the first arrive while
+    # its handler is removing the temporary, as a second SIGTERM of timeout(1) or Ctrl-C may.
+    export LD_PRELOAD="$BUILD/tests/slow_unlink.so" SLOW_UNLINK_MS=150
+    export SLOW_UNLINK_PATH="$OUT/.fuel-staging-mnist.hdf5.*/*"
+    for signals in "TERM TERM TERM INT TERM" "INT INT TERM INT INT" "TERM HUP TERM INT TERM"; do
+        convert_in_background
+        for _ in $(seq 2000); do
+            [ -n "$(temporaries "$OUT")" ] && break
+            sleep 0.002
+        done
+        for signal in $signals; do
+            kill -"$signal" "$pid" 2>/dev/null || break
+            sleep 0.03
+        done
+        status=0
+        wait_bounded "$pid" || status=$?
+        first=${signals%% *}
+        [ "$status" -eq $((128 + $(kill -l "$first"))) ] || { echo "$signals: exit $status"; false; }
+        [ -z "$(temporaries "$OUT")" ] || { echo "$signals: left $(temporaries "$OUT")"; false; }
+        [ "$(ls -A "$OUT")" = "mnist.hdf5" ]
+        cmp "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/previous.hdf5"
+    done
+}
