@@ -30,7 +30,9 @@ LDFLAGS += $(SANITIZE)
 CPPFLAGS += -I. -DFUEL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) $(INFLATE_FLAGS)
 LDLIBS += $(PKG_LIBS) -lhdf5_hl -lpthread -lm
 
-COMMANDS = download convert info diff reproduce list path fetch cache clean fixture completion export preview serve pack stats
+# The commands installed as fuel-NAME: the ones of cmd/commands.def with a summary (the hidden
+# ones are named __NAME).
+COMMANDS := $(shell sed -n 's/^COMMAND.[a-z_]*, "\([a-z]*\)".*/\1/p' cmd/commands.def)
 LIBRARY_SOURCES = $(wildcard common/*/*.c converters/*.c downloaders/*.c synthetic/*.c exporters/*.c serving/*.c packing/*.c stats/*.c)
 COMMAND_SOURCES = $(wildcard cmd/*.c)
 UNIT_SOURCES = $(wildcard tests/unit/test_*.c)
@@ -61,6 +63,14 @@ $(BUILD)/fuel-%: $(BUILD)/fuel
 $(BUILD)/tests/%: tests/unit/%.c $(UNIT_SUPPORT) $(BUILD)/libfuel.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_SUPPORT) $(BUILD)/libfuel.a $(LDLIBS) -lcmocka
+
+# The unit tests of the commands' tables link the commands, all but the dispatcher's main.
+COMMAND_TABLE_OBJECTS = $(filter-out $(BUILD)/cmd/fuel.o,$(COMMAND_OBJECTS))
+$(BUILD)/tests/test_command_tables: tests/unit/test_command_tables.c $(UNIT_SUPPORT) \
+		$(COMMAND_TABLE_OBJECTS) $(BUILD)/libfuel.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_SUPPORT) $(COMMAND_TABLE_OBJECTS) \
+		$(BUILD)/libfuel.a $(LDLIBS) -lcmocka
 
 unit: $(UNIT_BINARIES)
 

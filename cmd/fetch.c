@@ -42,14 +42,15 @@ static const struct fetch_options defaults = {.transfer = TRANSFER_SETTINGS_DEFA
 static const struct command_option options[] = {
     {.short_name = 'd', .long_name = "directory", .kind = OPTION_STRING, MEMBER(directory),
      .argument = "DIR", .completion = COMPLETE_DIRECTORY,
-     .help = "where the files go (default: the first writable data path directory)"},
+     .help = "where the files go (default: the first writable data path directory)",
+     .reproduce = REPRODUCE_REPLACED},
     {.long_name = "keep-raw", .kind = OPTION_FLAG, MEMBER(keep_raw),
-     .help = "keep the raw files after converting"},
+     .help = "keep the raw files after converting", .reproduce = REPRODUCE_IGNORED},
     {.long_name = "force", .kind = OPTION_FLAG, MEMBER(force),
      .help = "make the file again even when it is there and passes the check (raw files "
-             "present and verified are used again)"},
+             "present and verified are used again)", .reproduce = REPRODUCE_IGNORED},
     {.long_name = "json", .kind = OPTION_FLAG, MEMBER(as_json),
-     .help = "print {\"name\", \"path\", \"fetched\"}"},
+     .help = "print {\"name\", \"path\", \"fetched\"}", .reproduce = REPRODUCE_IGNORED},
     THREADS_OPTION(struct fetch_options, threads, "worker threads of the conversion"),
     TRANSFER_OPTIONS(struct fetch_options, transfer),
 };

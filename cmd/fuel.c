@@ -1,4 +1,5 @@
-/* The fuel dispatcher: `fuel CMD ARGS` and `fuel-CMD ARGS` run the same entry of one table. */
+/* The fuel dispatcher: `fuel CMD ARGS` and `fuel-CMD ARGS` run the same entry of the command
+   table (commands.c). */
 #include "common/base/suggest.h"
 #include "common/base/versions.h"
 #include "commands.h"
@@ -12,63 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-static const struct command commands[] = {
-    {"download", "download a dataset's raw files, verified and resumable",
-     &download_command_line, download_body},
-    {"convert", "convert downloaded raw files into an H5PYDataset HDF5 file",
-     &convert_command_line, convert_body},
-    {"info", "show what an H5PYDataset file holds: splits, sources, provenance",
-     &info_command_line, info_body},
-    {"diff", "compare the contents of two H5PYDataset files (exit 0 same, 1 different)",
-     &diff_command_line, diff_body},
-    {"list", "list datasets, the state of their raw files and converted files",
-     &list_command_line, list_body},
-    {"path", "print where a name is found in the data path", &path_command_line, path_body},
-    {"reproduce", "make a file again from its provenance and compare: byte for byte, or content",
-     &reproduce_command_line, reproduce_body},
-    {"fetch", "download, convert and remove the raw files, in one step", &fetch_command_line,
-     fetch_body},
-    {"cache", "copy a data path file to the local data path once", &cache_command_line,
-     cache_body},
-    {"clean", "remove temporary files that killed conversions left behind", &clean_command_line,
-     clean_body},
-    {"fixture", "write small, faithful data for CI jobs (HDF5 or raw files)",
-     &fixture_command_line, fixture_body},
-    {"pack", "pack your own arrays, tables and images into an H5PYDataset file, from a spec",
-     &pack_command_line, pack_body},
-    {"export", "write a file's splits for Caffe, Mocha, MXNet, image lists or NumPy",
-     &export_command_line, export_body},
-    {"preview", "draw a split's examples as a PNG grid and print their labels",
-     &preview_command_line, preview_body},
-    {"stats", "count, summarise and name what a file's splits hold (Normalize's values too)",
-     &stats_command_line, stats_body},
-    {"serve", "push a split's batches over ZeroMQ in Python Fuel's protocol",
-     &serve_command_line, serve_body},
-    {"completion", "print a bash or zsh completion script", &completion_command_line,
-     completion_body},
-    {"__complete", NULL, &complete_command_line, complete_body},
-    {"__svhn-boxes", NULL, &svhn_boxes_command_line, svhn_boxes_body},
-};
-enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
-
-const struct command *commands_list(size_t *count)
-{
-    *count = COMMAND_COUNT;
-    return commands;
-}
-
-const struct command *command_find(const char *name)
-{
-    for (size_t index = 0; index < COMMAND_COUNT; index++)
-        if (strcmp(commands[index].name, name) == 0)
-            return &commands[index];
-    return NULL;
-}
-
 static void print_usage(FILE *stream)
 {
+    size_t count;
+    const struct command *commands = commands_list(&count);
     fprintf(stream, "usage: fuel [--version] [-h] COMMAND [ARGS]\n\ncommands:\n");
-    for (size_t index = 0; index < COMMAND_COUNT; index++)
+    for (size_t index = 0; index < count; index++)
         if (commands[index].summary != NULL)
             fprintf(stream, "  %-10s %s\n", commands[index].name, commands[index].summary);
     fprintf(stream, "\n'fuel help COMMAND' or 'fuel COMMAND -h' shows a command's options.\n"
@@ -89,8 +39,10 @@ static int unknown_command(const char *name)
 {
     struct suggestion suggestion;
     char ending[256];
+    size_t count;
+    const struct command *commands = commands_list(&count);
     suggestion_begin(&suggestion, name);
-    for (size_t index = 0; index < COMMAND_COUNT; index++)
+    for (size_t index = 0; index < count; index++)
         if (commands[index].summary != NULL)
             suggestion_offer(&suggestion, commands[index].name);
     if (suggestion_text(&suggestion, ending, sizeof ending))

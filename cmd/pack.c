@@ -26,13 +26,15 @@ static const struct pack_options defaults = {.output_directory = "."};
 static const struct command_option options[] = {
     {.short_name = 'o', .long_name = "output-directory", .alias = "output_directory",
      .kind = OPTION_STRING, MEMBER(output_directory), .argument = "DIR",
-     .help = "where to write (default: .)", .completion = COMPLETE_DIRECTORY},
+     .help = "where to write (default: .)", .completion = COMPLETE_DIRECTORY,
+     .reproduce = REPRODUCE_REPLACED},
     {.short_name = 'r', .long_name = "output_filename", .alias = "output-filename",
      .kind = OPTION_STRING, MEMBER(output_filename), .argument = "NAME",
-     .help = "file name instead of the spec's name (.hdf5 added without .hdf5/.hdf/.h5)"},
+     .help = "file name instead of the spec's name (.hdf5 added without .hdf5/.hdf/.h5)",
+     .reproduce = REPRODUCE_FILE_NAME},
     THREADS_OPTION(struct pack_options, threads, "image decoding threads"),
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, MEMBER(quiet),
-     .help = "no progress line"},
+     .help = "no progress line", .reproduce = REPRODUCE_IGNORED},
 };
 
 const struct command_line pack_command_line = {

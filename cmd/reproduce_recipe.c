@@ -1,8 +1,9 @@
-/* Reads a file's recorded command for fuel-reproduce: the command's own parse, a rule for every
-   option it may hold, and the maker of each kind of file. */
+/* Reads a file's recorded command for fuel-reproduce: the command's own parse, each option's rule
+   from its entry in the command's table, and the maker of each kind of file. */
 #include "reproduce_recipe.h"
 
 #include "common/base/error.h"
+#include "commands.h"
 #include "dataset_arguments.h"
 #include "fixture_make.h"
 #include "usage.h"
@@ -12,53 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What fuel-reproduce does with an option of the recorded command. */
-enum option_policy {
-    POLICY_KEPT,      /* re-run as recorded (counts, seeds, the dataset's own options) */
-    POLICY_REPLACED,  /* a directory: replaced by the scratch directory, or the inputs found */
-    POLICY_IGNORED,   /* changes how the file is made, not what it holds (threads, progress) */
-    POLICY_FILE_NAME, /* the output's name: a plain name, else hostile */
-    POLICY_REFUSED,   /* makes no HDF5 file */
-};
-
-struct option_rule {
-    const char *long_name;
-    enum option_policy policy;
-};
-
-/* One reader per command whose files fuel-reproduce makes again. */
+/* One reader per command whose files fuel-reproduce makes again; what it does with each option of
+   the recorded command is the option's own rule (struct command_option's reproduce). */
 struct recipe_reader {
     const char *command;
-    const struct option_rule *rules;
-    size_t rule_count;
+    const struct command_line *line;
     int (*read)(struct reproduce_recipe *recipe, bool allow_extra);
-};
-
-static const struct option_rule convert_rules[] = {
-    {"directory", POLICY_REPLACED},     {"output-directory", POLICY_REPLACED},
-    {"output_filename", POLICY_FILE_NAME}, {"threads", POLICY_IGNORED},
-    {"quiet", POLICY_IGNORED},          {"verbose", POLICY_IGNORED},
-};
-
-/* The transfers are not repeated: the inputs are found, or fetched, by their recorded sha256. */
-static const struct option_rule fetch_rules[] = {
-    {"directory", POLICY_REPLACED}, {"keep-raw", POLICY_IGNORED}, {"force", POLICY_IGNORED},
-    {"json", POLICY_IGNORED},       {"threads", POLICY_IGNORED},  {"url-prefix", POLICY_IGNORED},
-    {"checksums", POLICY_IGNORED},  {"jobs", POLICY_IGNORED},     {"retries", POLICY_IGNORED},
-    {"timeout", POLICY_IGNORED},    {"retry-delay", POLICY_IGNORED}, {"quiet", POLICY_IGNORED},
-};
-
-static const struct option_rule fixture_rules[] = {
-    {"output-directory", POLICY_REPLACED}, {"output_filename", POLICY_FILE_NAME},
-    {"examples", POLICY_KEPT},             {"seed", POLICY_KEPT},
-    {"raw", POLICY_REFUSED},               {"from", POLICY_REPLACED},
-    {"shuffle", POLICY_KEPT},
-};
-
-/* The spec and what it names are found as inputs by their sha256. */
-static const struct option_rule pack_rules[] = {
-    {"output-directory", POLICY_REPLACED}, {"output_filename", POLICY_FILE_NAME},
-    {"threads", POLICY_IGNORED},           {"quiet", POLICY_IGNORED},
 };
 
 static int malformed(const struct reproduce_recipe *recipe, const char *format, ...)
@@ -153,10 +113,10 @@ static int pack_read(struct reproduce_recipe *recipe, bool allow_extra)
 }
 
 static const struct recipe_reader readers[] = {
-    {"convert", convert_rules, sizeof convert_rules / sizeof convert_rules[0], conversion_read},
-    {"fetch", fetch_rules, sizeof fetch_rules / sizeof fetch_rules[0], conversion_read},
-    {"fixture", fixture_rules, sizeof fixture_rules / sizeof fixture_rules[0], fixture_read},
-    {"pack", pack_rules, sizeof pack_rules / sizeof pack_rules[0], pack_read},
+    {"convert", &convert_command_line, conversion_read},
+    {"fetch", &fetch_command_line, conversion_read},
+    {"fixture", &fixture_command_line, fixture_read},
+    {"pack", &pack_command_line, pack_read},
 };
 
 static const struct recipe_reader *reader_find(const char *command)
@@ -167,12 +127,12 @@ static const struct recipe_reader *reader_find(const char *command)
     return NULL;
 }
 
-static const struct option_rule *rule_find(const struct recipe_reader *reader, const char *name)
+bool reproduce_recipe_reads(const struct command_line *line)
 {
-    for (size_t index = 0; name != NULL && index < reader->rule_count; index++)
-        if (strcmp(reader->rules[index].long_name, name) == 0)
-            return &reader->rules[index];
-    return NULL;
+    for (size_t index = 0; index < sizeof readers / sizeof readers[0]; index++)
+        if (readers[index].line == line)
+            return true;
+    return false;
 }
 
 /* A name publish_file_name keeps in the output directory. */
@@ -182,7 +142,7 @@ static bool plain_name(const char *name)
            strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
 }
 
-/* Every option of the recorded command's own table against READER's rules. */
+/* Every option of the recorded command's own table against its rule. */
 static int options_check(const struct reproduce_recipe *recipe,
                          const struct recipe_reader *reader)
 {
@@ -198,14 +158,14 @@ static int options_check(const struct reproduce_recipe *recipe,
     while (tokenizer_next(&tokenizer, &token)) {
         if (token.kind != TOKEN_OPTION || token.table != &tables.tables[0])
             continue;
-        const struct option_rule *rule = rule_find(reader, token.option->long_name);
-        if (rule == NULL)
+        enum reproduce_rule rule = token.option->reproduce;
+        if (rule == REPRODUCE_UNDECLARED)
             return error_set(EXIT_CORRUPT_INPUT, "cannot reproduce: %s: the recorded option %s "
                              "is unknown to fuel-reproduce", recipe->file, token.name);
-        if (rule->policy == POLICY_REFUSED)
+        if (rule == REPRODUCE_REFUSED)
             return malformed(recipe, "fuel %s %s makes no HDF5 file", reader->command,
                              token.name);
-        if (rule->policy == POLICY_FILE_NAME && !plain_name(token.value))
+        if (rule == REPRODUCE_FILE_NAME && !plain_name(token.value))
             return error_set(EXIT_CORRUPT_INPUT, "hostile provenance: %s: %s %s would write "
                              "outside the output directory", recipe->file, token.name,
                              token.value != NULL ? token.value : "");

@@ -57,6 +57,10 @@ void reproduce_recipe_request(struct reproduce_recipe *recipe, struct reproduce_
 
 void reproduce_recipe_free(struct reproduce_recipe *recipe);
 
+/* Whether fuel-reproduce makes files of the command LINE declares (every option of LINE then has a
+   reproduce rule). */
+bool reproduce_recipe_reads(const struct command_line *line);
+
 /* The makers (reproduce_makers.c), of RECIPE_CONVERSION, RECIPE_EXTRA, RECIPE_SYNTHETIC,
    RECIPE_CUT and RECIPE_PACK recipes. */
 reproduce_make_function reproduce_make_conversion, reproduce_make_extra, reproduce_make_synthetic,

@@ -9,10 +9,11 @@
 
 /* The --threads table entry, its value stored into the member THREADS (a long, 0 until given: the
    layer below then takes threads_default()) of the options struct TYPE; HELP says what the
-   threads do. */
+   threads do. fuel-reproduce ignores it: the threads change how a file is made, not what it
+   holds. */
 #define THREADS_OPTION(type, threads, help_text)                                                  \
     {.long_name = "threads", .kind = OPTION_INTEGER, .offset = offsetof(type, threads),           \
      .argument = "N", .help = help_text " (default: the online CPUs)", .minimum = 1,              \
-     .maximum = THREADS_MAX}
+     .maximum = THREADS_MAX, .reproduce = REPRODUCE_IGNORED}
 
 #endif

@@ -20,36 +20,38 @@ struct transfer_settings {
 #define TRANSFER_SETTINGS_DEFAULT {.jobs = 4, .retries = 5, .timeout = 60, .retry_delay = 1}
 
 /* The table entries, their values stored into the member SETTINGS (a struct transfer_settings)
-   of the options struct TYPE: where from, the checksums, and how (fuel-reproduce takes the first
-   and the last: it verifies by the sha256s recorded). */
+   of the options struct TYPE: where from, the checksums, and how (fuel-reproduce ignores them all:
+   it verifies by the sha256s recorded). */
 #define TRANSFER_URL_PREFIX_OPTION(type, settings)                                                \
     {.long_name = "url-prefix", .kind = OPTION_STRING,                                            \
      .offset = offsetof(type, settings.url_prefix), .argument = "PREFIX",                         \
-     .help = "fetch every file from PREFIX/NAME instead of the built-in URLs (a directory, "     \
-             "with no scheme: file://DIR/)"}
+     .help = "fetch every file from PREFIX/NAME instead of the built-in URLs (a directory, "      \
+             "with no scheme: file://DIR/)", .reproduce = REPRODUCE_IGNORED}
 
 #define TRANSFER_CHECKSUMS_OPTION(type, settings)                                                 \
     {.long_name = "checksums", .kind = OPTION_STRING,                                             \
      .offset = offsetof(type, settings.checksums), .argument = "FILE",                            \
      .help = "md5sum/sha256sum lines replacing the built-in checksums",                           \
-     .completion = COMPLETE_FILE}
+     .completion = COMPLETE_FILE, .reproduce = REPRODUCE_IGNORED}
 
 #define TRANSFER_CONNECTION_OPTIONS(type, settings)                                               \
     {.short_name = 'j', .long_name = "jobs", .kind = OPTION_INTEGER,                              \
      .offset = offsetof(type, settings.jobs), .argument = "N",                                    \
-     .help = "transfers at once (default 4)", .minimum = 1, .maximum = 64},                       \
+     .help = "transfers at once (default 4)", .minimum = 1, .maximum = 64,                        \
+     .reproduce = REPRODUCE_IGNORED},                                                             \
     {.long_name = "retries", .kind = OPTION_INTEGER, .offset = offsetof(type, settings.retries),  \
      .argument = "N", .help = "retries of a transient failure per URL (default 5)",               \
-     .minimum = 0, .maximum = 100},                                                               \
+     .minimum = 0, .maximum = 100, .reproduce = REPRODUCE_IGNORED},                               \
     {.long_name = "timeout", .kind = OPTION_DECIMAL, .offset = offsetof(type, settings.timeout),  \
      .argument = "SECONDS", .help = "give up a connection or a stalled transfer after SECONDS "   \
-     "(default 60)", .minimum = 0.001, .maximum = 86400},                                         \
+     "(default 60)", .minimum = 0.001, .maximum = 86400, .reproduce = REPRODUCE_IGNORED},         \
     {.long_name = "retry-delay", .kind = OPTION_DECIMAL,                                          \
      .offset = offsetof(type, settings.retry_delay), .argument = "SECONDS",                       \
      .help = "pause before the first retry, doubled each time (default 1)", .minimum = 0,         \
-     .maximum = 3600},                                                                            \
+     .maximum = 3600, .reproduce = REPRODUCE_IGNORED},                                            \
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG,                                \
-     .offset = offsetof(type, settings.quiet), .help = "print only errors"}
+     .offset = offsetof(type, settings.quiet), .help = "print only errors",                       \
+     .reproduce = REPRODUCE_IGNORED}
 
 #define TRANSFER_OPTIONS(type, settings)                                                          \
     TRANSFER_URL_PREFIX_OPTION(type, settings), TRANSFER_CHECKSUMS_OPTION(type, settings),        \

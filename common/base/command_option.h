@@ -1,5 +1,6 @@
 /* One entry of an option table, the way commands declare their options and datasets declare
-   theirs (mnist's --dtype): read by the command runner's parser, its -h and shell completion. */
+   theirs (mnist's --dtype): read by the command runner's parser, its -h, shell completion and
+   fuel-reproduce. */
 #ifndef FUEL_COMMAND_OPTION_H
 #define FUEL_COMMAND_OPTION_H
 
@@ -25,6 +26,18 @@ enum completion_kind {
     COMPLETE_FILE_OR_DATASET,
 };
 
+/* What fuel-reproduce does with the option in a recorded command of a command whose files it makes
+   again (every option of theirs declares one; tests/unit/test_command_tables.c). */
+enum reproduce_rule {
+    REPRODUCE_UNDECLARED, /* none: the recorded option is unknown to fuel-reproduce */
+    REPRODUCE_KEPT,       /* re-run as recorded (counts, seeds) */
+    REPRODUCE_REPLACED,   /* a directory or file: replaced by the scratch directory, or the inputs
+                             found */
+    REPRODUCE_IGNORED,    /* changes how the file is made, not what it holds (threads, progress) */
+    REPRODUCE_FILE_NAME,  /* the output's name: a plain name, else hostile */
+    REPRODUCE_REFUSED,    /* makes no HDF5 file */
+};
+
 struct command_option {
     char short_name;        /* 'd'; 0 when none */
     const char *long_name;  /* "directory" (without dashes); NULL when none */
@@ -40,6 +53,7 @@ struct command_option {
     enum completion_kind completion;
     const char *choices;     /* space-separated words the value must be one of; NULL: any */
     bool required;           /* its absence is a usage error ("missing --to FORM") */
+    enum reproduce_rule reproduce;
 };
 
 #define OPTION_LIST_MAX 64
