@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 struct download_command_options {
@@ -178,6 +179,48 @@ static int download_locked(const struct command_run *run, const struct item_tabl
     return result;
 }
 
+/* The checksum RECORD publishes for its file NAME; NULL when none. */
+static const char *published_checksum(const struct dataset *record, const char *name)
+{
+    for (size_t index = 0; index < record->file_count; index++)
+        if (strcmp(record->files[index].name, name) == 0)
+            return record->files[index].checksum;
+    return NULL;
+}
+
+/* The verdict on the files a download left (input_verdict.h), on stderr as its other notes. */
+static void verdict_print(const struct command_run *run, const struct item_table *table,
+                          const enum input_verdict *verdicts)
+{
+    struct input_evidence *evidence = calloc(table->count + 1, sizeof *evidence);
+    char (*reasons)[160] = calloc(table->count + 1, sizeof *reasons);
+    char label[160];
+    if (evidence == NULL || reasons == NULL) {
+        free(evidence);
+        free(reasons);
+        return;
+    }
+    for (size_t index = 0; index < table->count; index++) {
+        const struct download_item *item = &table->items[index];
+        evidence[index] = (struct input_evidence){item->name, verdicts[index], NULL};
+        const char *published = published_checksum(run->dataset->record, item->name);
+        if (verdicts[index] == INPUT_VERDICT_UNKNOWN || (item->checksum != NULL && published == NULL)) {
+            evidence[index].verdict = INPUT_VERDICT_UNKNOWN;
+            evidence[index].reason = "no published checksum";
+        } else if (published != NULL && strcasecmp(published, item->checksum) != 0 &&
+                   verdicts[index] == INPUT_VERDICT_FILES) {
+            snprintf(reasons[index], sizeof reasons[index], "%s %s, published %s",
+                     strlen(published) == 32 ? "md5" : "sha256", item->checksum, published);
+            evidence[index] = (struct input_evidence){item->name, INPUT_VERDICT_NOT, reasons[index]};
+        }
+    }
+    dataset_label(run->dataset->record, label, sizeof label);
+    input_verdict_print(stderr, label, evidence, table->count);
+    fputc('\n', stderr);
+    free(evidence);
+    free(reasons);
+}
+
 int download_body(const struct command_run *run)
 {
     const struct download_command_options *chosen = run->options;
@@ -188,8 +231,15 @@ int download_body(const struct command_run *run)
                                   &run->dataset->config, chosen->transfer.checksums);
     if (result == EXIT_OK && chosen->print_urls)
         print_url_lines(&table, chosen->directory);
-    else if (result == EXIT_OK)
+    enum input_verdict *verdicts = calloc(table.count + 1, sizeof *verdicts);
+    download.verdicts = verdicts;
+    if (result == EXIT_OK && verdicts == NULL)
+        result = error_set(EXIT_OTHER, "cannot download: out of memory");
+    else if (result == EXIT_OK && !chosen->print_urls)
         result = download_locked(run, &table, &download);
+    if (result == EXIT_OK && !chosen->print_urls && !chosen->clear && !chosen->transfer.quiet)
+        verdict_print(run, &table, verdicts);
+    free(verdicts);
     item_table_free(&table);
     return result;
 }

@@ -5,6 +5,7 @@
 #include "common/base/error.h"
 #include "common/h5py/h5py_check.h"
 #include "common/base/input_verify.h"
+#include "info_published.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +102,23 @@ static int directories_prepend(struct fuel_config *config,
     return EXIT_OK;
 }
 
+/* Inputs found as recorded: the verdict fuel-info gives on them (info_published.h), the same
+   line. */
+static void verdict_report(const struct h5py_file *file, json_t *report)
+{
+    if (report != NULL) {
+        json_t *verdict = info_inputs_json(file);
+        json_t *published = json_object_get(verdict, "published");
+        json_object_set(report, "published", published != NULL ? published : json_null());
+        json_decref(verdict);
+        return;
+    }
+    char *line = info_inputs_line(file);
+    if (line != NULL)
+        printf("%s: %s\n", file->path, line);
+    free(line);
+}
+
 static int inputs_report(const struct h5py_file *file, const struct info_check_request *request,
                          json_t *report)
 {
@@ -128,6 +146,8 @@ static int inputs_report(const struct h5py_file *file, const struct info_check_r
         json_decref(inputs);
     if (result == EXIT_OK)
         result = inputs_outcome(file, &reports);
+    if (result == EXIT_OK)
+        verdict_report(file, report);
     input_reports_free(&reports);
     config_free(&config);
     return result;

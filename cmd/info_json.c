@@ -91,6 +91,14 @@ static json_t *document_json(const struct h5py_file *file, const char *name,
         "published_inputs", optional_string(inputs), "content_digest",
         optional_string(info_digest_whole(digest)));
     free(inputs);
+    json_t *verdict = info_inputs_json(file);
+    json_t *published = json_object_get(verdict, "published");
+    json_t *details = json_object_get(verdict, "inputs");
+    if (document != NULL) {
+        json_object_set(document, "published", published != NULL ? published : json_null());
+        json_object_set(document, "published_details", details != NULL ? details : json_null());
+    }
+    json_decref(verdict);
     return document;
 }
 

@@ -1,46 +1,85 @@
 /* Whether a file's inputs are its dataset's published files: the dataset found from the recorded
-   argv, its record's files compared with the recorded inputs. */
+   argv, its record's files compared with the recorded inputs, judged by input_verdict. */
 #include "info_published.h"
 
 #include "common/base/error.h"
+#include "common/base/input_verdict.h"
 #include "common/h5py/published_inputs.h"
 #include "dataset_arguments.h"
 #include "recorded_command.h"
 
 #include <stdlib.h>
 
-static char *record_line(const char *provenance, const struct dataset *record)
+/* The report on FILE's inputs against its dataset's record, and the record's label; false when
+   there is none to make. */
+static bool report_make(const char *provenance, struct inputs_publication *report, char *label,
+                        size_t size)
 {
-    struct published_file *files = calloc(record->file_count + 1, sizeof *files);
-    if (files == NULL)
-        return NULL;
-    for (size_t index = 0; index < record->file_count; index++)
-        files[index] = (struct published_file){record->files[index].name,
-                                               record->files[index].size,
-                                               record->files[index].checksum};
-    struct inputs_publication report = {0};
-    char label[160], *line = NULL;
-    dataset_label(record, label, sizeof label);
-    if (inputs_publication_check(provenance, files, record->file_count, &report) == EXIT_OK)
-        line = inputs_publication_summary(&report, label);
-    inputs_publication_free(&report);
+    struct recorded_command recorded;
+    if (provenance == NULL)
+        return false;
+    bool made = false;
+    const struct dataset *record = NULL;
+    if (recorded_command_read(provenance, &recorded) == EXIT_OK)
+        record = recorded_command_dataset(&recorded);
+    struct published_file *files =
+        record != NULL ? calloc(record->file_count + 1, sizeof *files) : NULL;
+    for (size_t index = 0; files != NULL && index < record->file_count; index++) {
+        const struct dataset_file *entry = &record->files[index];
+        files[index] = (struct published_file){entry->name, entry->size, entry->checksum,
+                                               entry->content_size, entry->content_sha256};
+    }
+    if (files != NULL) {
+        dataset_label(record, label, size);
+        made = inputs_publication_check(provenance, files, record->file_count, label, report) ==
+               EXIT_OK;
+    }
     free(files);
-    return line;
+    recorded_command_free(&recorded);
+    error_clear();
+    return made;
 }
 
 char *info_inputs_line(const struct h5py_file *file)
 {
-    const char *provenance = h5py_file_attribute(file, "fuel_provenance");
-    struct recorded_command recorded;
-    if (provenance == NULL)
-        return NULL;
-    char *line = NULL;
-    if (recorded_command_read(provenance, &recorded) == EXIT_OK) {
-        const struct dataset *record = recorded_command_dataset(&recorded);
-        if (record != NULL)
-            line = record_line(provenance, record);
-    }
-    recorded_command_free(&recorded);
-    error_clear();
+    return info_inputs_sentence(h5py_file_attribute(file, "fuel_provenance"));
+}
+
+char *info_inputs_sentence(const char *provenance)
+{
+    struct inputs_publication report = {0};
+    char label[160];
+    char *line = report_make(provenance, &report, label, sizeof label)
+                     ? inputs_publication_summary(&report, label)
+                     : NULL;
+    inputs_publication_free(&report);
     return line;
+}
+
+static json_t *evidence_json(const struct input_evidence *evidence, size_t count)
+{
+    json_t *inputs = json_array();
+    for (size_t index = 0; inputs != NULL && index < count; index++)
+        json_array_append_new(
+            inputs, json_pack("{s:s, s:s, s:o}", "name", evidence[index].name, "published",
+                              input_verdict_value(evidence[index].verdict), "reason",
+                              evidence[index].reason != NULL ? json_string(evidence[index].reason)
+                                                             : json_null()));
+    return json_pack("{s:s, s:o}", "published",
+                     input_verdict_value(input_verdict_combine(evidence, count)), "inputs",
+                     inputs != NULL ? inputs : json_null());
+}
+
+json_t *info_inputs_json(const struct h5py_file *file)
+{
+    struct inputs_publication report = {0};
+    char label[160];
+    json_t *verdict = NULL;
+    if (report_make(h5py_file_attribute(file, "fuel_provenance"), &report, label, sizeof label)) {
+        struct input_evidence *evidence = inputs_publication_evidence(&report);
+        verdict = evidence != NULL ? evidence_json(evidence, report.count) : NULL;
+        free(evidence);
+    }
+    inputs_publication_free(&report);
+    return verdict != NULL ? verdict : json_null();
 }

@@ -3,6 +3,7 @@
 #include "common/base/config.h"
 #include "common/base/error.h"
 #include "common/base/fault_guard.h"
+#include "common/base/input_verdict.h"
 #include "common/h5py/provenance.h"
 #include "common/base/progress.h"
 #include "common/base/staging.h"
@@ -12,10 +13,12 @@
 #include "converters/conversion.h"
 #include "converters/extra.h"
 #include "commands.h"
+#include "dataset_arguments.h"
 #include "table.h"
 #include "usage.h"
 
 #include <dirent.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -23,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 struct list_options {
@@ -191,6 +195,69 @@ static json_t *dataset_converted_json(const struct list_request *request, const 
     return converted_file_json(request, file);
 }
 
+static const char *string_of(json_t *object, const char *key)
+{
+    const char *text = json_string_value(json_object_get(object, key));
+    return text != NULL ? text : "";
+}
+
+/* One raw file's evidence (input_verdict.h) from its JSON: its state, and when --checksums
+   replaced the published checksum, that it was not checked against the published one. */
+static void file_evidence(const struct list_request *request, const struct dataset_file *entry,
+                          json_t *file, struct input_evidence *evidence, char *reason,
+                          size_t size)
+{
+    const char *state = string_of(file, "state");
+    *evidence = (struct input_evidence){entry->name, INPUT_VERDICT_NOT, reason};
+    const char *replacement = checksum_list_find(&request->checksums, entry->name);
+    if (strcmp(state, "wrong size") == 0)
+        snprintf(reason, size, "%" JSON_INTEGER_FORMAT " bytes, published %" PRIu64,
+                 json_integer_value(json_object_get(file, "size")), entry->size);
+    else if (strcmp(state, "corrupt") == 0)
+        snprintf(reason, size, "other bytes than published");
+    else if (strcmp(state, "verified by content") == 0)
+        *evidence = (struct input_evidence){entry->name, INPUT_VERDICT_CONTENT, NULL};
+    else if (entry->checksum == NULL)
+        *evidence = (struct input_evidence){entry->name, INPUT_VERDICT_UNKNOWN,
+                                            "no published checksum"};
+    else if (replacement != NULL && strcasecmp(replacement, entry->checksum) != 0)
+        snprintf(reason, size, "%s %s, published %s", strlen(replacement) == 32 ? "md5" : "sha256",
+                 replacement, entry->checksum);
+    else
+        *evidence = (struct input_evidence){entry->name, INPUT_VERDICT_FILES, NULL};
+}
+
+/* With --verify and every raw file there: the verdict on them, its value and its sentence. */
+static void verdict_add(const struct list_request *request, const struct dataset *dataset,
+                        json_t *object, json_t *files)
+{
+    json_t *value = json_null(), *sentence = json_null();
+    struct input_evidence *evidence = calloc(dataset->file_count + 1, sizeof *evidence);
+    char (*reasons)[192] = calloc(dataset->file_count + 1, sizeof *reasons);
+    bool whole = request->verify && evidence != NULL && reasons != NULL;
+    for (size_t index = 0; whole && index < dataset->file_count; index++) {
+        json_t *file = json_array_get(files, index);
+        const char *state = string_of(file, "state");
+        whole = strcmp(state, "missing") != 0 && strcmp(state, "partial") != 0;
+        file_evidence(request, &dataset->files[index], file, &evidence[index], reasons[index],
+                      sizeof reasons[index]);
+    }
+    char label[160];
+    char *text = NULL;
+    if (whole) {
+        dataset_label(dataset, label, sizeof label);
+        value = json_string(
+            input_verdict_value(input_verdict_combine(evidence, dataset->file_count)));
+        text = input_verdict_sentence(label, evidence, dataset->file_count);
+        sentence = text != NULL ? json_string(text) : json_null();
+    }
+    json_object_set_new(object, "published", value);
+    json_object_set_new(object, "published_inputs", sentence);
+    free(text);
+    free(evidence);
+    free(reasons);
+}
+
 static json_t *dataset_json(const struct list_request *request, const char *name,
                             const char *variant, const char *summary,
                             const struct dataset *dataset)
@@ -204,9 +271,12 @@ static json_t *dataset_json(const struct list_request *request, const char *name
         }
         json_array_append_new(files, file);
     }
-    return json_pack("{s:s, s:s?, s:s, s:o, s:o}", "name", name, "variant", variant, "summary",
-                     summary, "files", files, "converted",
-                     dataset_converted_json(request, name, variant, dataset));
+    json_t *object = json_pack("{s:s, s:s?, s:s, s:o, s:o}", "name", name, "variant", variant,
+                               "summary", summary, "files", files, "converted",
+                               dataset_converted_json(request, name, variant, dataset));
+    if (object != NULL && dataset != NULL)
+        verdict_add(request, dataset, object, files);
+    return object;
 }
 
 /* Every dataset (built-in, then extra), then the extra converters no dataset matches. */
@@ -228,12 +298,6 @@ static int datasets_json(const struct list_request *request, json_t *datasets)
                                   dataset_json(request, extra->name, NULL, extra->path, NULL));
     }
     return EXIT_OK;
-}
-
-static const char *string_of(json_t *object, const char *key)
-{
-    const char *text = json_string_value(json_object_get(object, key));
-    return text != NULL ? text : "";
 }
 
 /* A raw file: name, state, path, and how far a partial or wrong-sized file is. */
@@ -300,6 +364,9 @@ static int datasets_print(json_t *datasets)
         if (result == EXIT_OK && json_is_object(converted))
             result = converted_rows_add(&table, converted);
         result = table_finish(&table, "", result);
+        json_t *sentence = json_object_get(dataset, "published_inputs");
+        if (result == EXIT_OK && json_is_string(sentence))
+            printf("    %s\n", json_string_value(sentence));
     }
     return result;
 }

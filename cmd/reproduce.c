@@ -7,6 +7,7 @@
 #include "converters/file_resolve.h"
 #include "converters/reproduce.h"
 #include "commands.h"
+#include "info_published.h"
 #include "reproduce_recipe.h"
 #include "stage_progress.h"
 #include "transfer_options.h"
@@ -162,6 +163,15 @@ static int outcome_report(const char *program, const char *path,
     return result;
 }
 
+/* Reproduced from the inputs found: fuel-info's verdict on them (info_published.h), on stderr. */
+static void verdict_print(const char *provenance)
+{
+    char *line = info_inputs_sentence(provenance);
+    if (line != NULL)
+        fprintf(stderr, "%s\n", line);
+    free(line);
+}
+
 /* The folder of the spec path a packed file records (relative to where fuel pack ran). */
 static void spec_folder_of(const char *spec, char *folder, size_t size)
 {
@@ -204,6 +214,9 @@ static int reproduce_file(const struct command_run *run, const char *path, const
         result = reproduce_run(&request, &outcome);
         stage_progress_end(&drawn);
     }
+    if (result == EXIT_OK && !chosen->transfer.quiet &&
+        (outcome.verdict == REPRODUCE_BYTES || outcome.verdict == REPRODUCE_VERSIONS))
+        verdict_print(provenance);
     if (result == EXIT_OK)
         result = outcome_report(run->program, path, &outcome);
     reproduce_outcome_free(&outcome);

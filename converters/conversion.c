@@ -90,6 +90,10 @@ static int write_published(const struct conversion_filler *filler,
     result = provenance_begin_supplied(&provenance, record->typed->argc, record->typed->argv,
                                        record->inputs, record->input_names, record->input_count,
                                        record->raw_files, record->supplied);
+    for (size_t index = 0; result == EXIT_OK && record->published != NULL &&
+                           index < record->input_count; index++)
+        if (record->published[index] != NULL)
+            provenance_content_published(provenance, index, record->published[index]);
     if (result == EXIT_OK)
         result = h5py_writer_create(&writer, publication.temporary_path);
     if (result == EXIT_OK)
@@ -134,8 +138,16 @@ int conversion_run(const struct conversion_request *request, char *path, size_t 
     arguments.notes = json_object();
     if (arguments.notes == NULL)
         return error_set(EXIT_OTHER, "out of memory");
+    const char *published[CONVERTER_MAX_INPUTS] = {NULL};
+    for (size_t index = 0; index < inputs.count; index++) {
+        const struct dataset_file *file =
+            &request->dataset->files[request->dataset->converter->inputs[index]];
+        if (file->content_sha256 != NULL)
+            published[index] = file->checksum;
+    }
     struct conversion_record record = {.inputs = inputs.list,
                                        .input_count = inputs.count,
+                                       .published = published,
                                        .note_key = "fixture",
                                        .note = request->fixture_note,
                                        .typed = request->typed,

@@ -69,6 +69,9 @@ struct conversion_record {
     json_t *notes; /* the converter's notes, last in the provenance under "conversion"; NULL */
     bool raw_files; /* the inputs are a dataset's raw files: their md5 recorded too */
     const bool *supplied; /* the inputs whose bytes the filler supplies (NULL: none) */
+    /* The checksum each input's record publishes when it publishes its content too (NULL: none
+       or not published): see provenance_content_published. */
+    const char *const *published;
 };
 
 /* As conversion_run, the writer filled by FILLER into DIRECTORY/NAME with RECORD's provenance

@@ -5,6 +5,7 @@
 #include "common/base/error.h"
 #include "common/base/monotonic_clock.h"
 #include "common/base/hash.h"
+#include "download_item.h"
 #include "retry.h"
 #include "transfer.h"
 #include "unresolved.h"
@@ -38,6 +39,7 @@ struct file_state {
        a later run resumes it, so fuel clean leaves it. */
     char part_path[PATH_MAX];
     enum file_phase phase;
+    bool by_content;           /* done, matched by its decompressed content */
     size_t url_index;
     unsigned attempt;          /* retries made on the current URL */
     double ready_at;           /* monotonic time before which it must not start */
@@ -75,45 +77,6 @@ static void run_fail(struct run *run, int code)
     snprintf(run->message, sizeof run->message, "%s", error_message());
 }
 
-static enum hash_algorithm item_algorithm(const struct download_item *item)
-{
-    return item->checksum != NULL && hash_algorithm_for_length(strlen(item->checksum)) == HASH_MD5
-               ? HASH_MD5 : HASH_SHA256;
-}
-
-static const char *algorithm_name(enum hash_algorithm algorithm)
-{
-    return algorithm == HASH_MD5 ? "md5" : "sha256";
-}
-
-static struct raw_file_expectation item_expectation(const struct run *run,
-                                                   const struct download_item *item)
-{
-    return (struct raw_file_expectation){
-        .size = item->size,
-        .checksum = item->checksum,
-        .content_size = item->content_size,
-        .content_sha256 = item->content_sha256,
-        .content_digest = run->options->content_digest,
-    };
-}
-
-/* Whether the SIZE bytes of PATH are ITEM's size and checksum, where they are known. */
-static bool bytes_match(const char *path, uint64_t size, const struct download_item *item)
-{
-    if (item->size > 0 && size != item->size)
-        return false;
-    if (item->checksum == NULL)
-        return true;
-    char hex[HASH_HEX_SIZE];
-    uint64_t hashed;
-    if (hash_file(path, item_algorithm(item), hex, &hashed) != EXIT_OK) {
-        error_clear();
-        return false;
-    }
-    return strcasecmp(hex, item->checksum) == 0;
-}
-
 /* Whether PATH is a regular file matching ITEM by its bytes, or else by its decoded content. */
 static enum file_match file_match(const struct run *run, const char *path,
                                   const struct download_item *item)
@@ -121,9 +84,9 @@ static enum file_match file_match(const struct run *run, const char *path,
     struct stat status;
     if (stat(path, &status) != 0 || !S_ISREG(status.st_mode))
         return MATCH_NONE;
-    if (bytes_match(path, (uint64_t)status.st_size, item))
+    if (download_item_bytes_match(path, (uint64_t)status.st_size, item))
         return MATCH_BYTES;
-    struct raw_file_expectation expected = item_expectation(run, item);
+    struct raw_file_expectation expected = download_item_expectation(item, run->options->content_digest);
     return raw_file_content_matches(path, &expected) ? MATCH_CONTENT : MATCH_NONE;
 }
 
@@ -191,8 +154,9 @@ static int file_verify(struct run *run, struct file_state *file, const char *hex
     bool size_matches = item->size == 0 || written == item->size;
     if (size_matches && (item->checksum == NULL || strcasecmp(hex, item->checksum) == 0))
         return EXIT_OK;
-    struct raw_file_expectation expected = item_expectation(run, item);
+    struct raw_file_expectation expected = download_item_expectation(item, run->options->content_digest);
     if (raw_file_content_matches(file->part_path, &expected)) {
+        file->by_content = true;
         progress_note(run->progress, "%s: verified by content: other bytes than published, the "
                       "same %llu bytes once decompressed (sha256 %s)", item->name,
                       (unsigned long long)item->content_size, item->content_sha256);
@@ -205,7 +169,7 @@ static int file_verify(struct run *run, struct file_state *file, const char *hex
                          item->name, (unsigned long long)item->size,
                          (unsigned long long)written, hint_separator(hint), hint_text(hint));
     return error_set(EXIT_CHECKSUM, "checksum mismatch: %s: expected %s %s, got %s%s%s",
-                     item->name, algorithm_name(item_algorithm(item)), item->checksum, hex,
+                     item->name, download_item_algorithm_name(item), item->checksum, hex,
                      hint_separator(hint), hint_text(hint));
 }
 
@@ -348,6 +312,7 @@ static void file_finish(struct run *run, struct file_state *file, CURLcode resul
     enum file_match match = status == 416 ? file_publish_complete_part(run, file) : MATCH_NONE;
     if (match != MATCH_NONE) {   /* a .part of unknown size, or of other bytes than published */
         file->phase = FILE_DONE;
+        file->by_content = match == MATCH_CONTENT;
         return note_completed_part(run, file, match);
     }
     if (transfer->failure == TRANSFER_FAILURE_RANGE || status == 416)
@@ -380,17 +345,6 @@ static void file_finish(struct run *run, struct file_state *file, CURLcode resul
     file_attempt_failed(run, file, verdict == RETRY_TRANSIENT, why);
 }
 
-/* The most bytes a transfer may bring before it is cut: the published size; for a file that may
-   also be verified by its content, as many as that content can take compressed in any other way
-   (its size, 1/64 more and 64 KiB: stored deflate blocks add 5 bytes in 65535). */
-static uint64_t transfer_limit(const struct run *run, const struct download_item *item)
-{
-    if (item->size == 0 || item->content_sha256 == NULL || run->options->content_digest == NULL)
-        return item->size;
-    uint64_t bound = item->content_size + item->content_size / 64 + 65536;
-    return bound > item->size ? bound : item->size;
-}
-
 static int file_start(struct run *run, struct file_state *file)
 {
     CURL *easy = curl_easy_init();
@@ -399,8 +353,8 @@ static int file_start(struct run *run, struct file_state *file)
                          file->item->name);
     struct transfer_settings settings = {
         .timeout = run->options->timeout,
-        .expected_size = transfer_limit(run, file->item),
-        .algorithm = item_algorithm(file->item),
+        .expected_size = download_item_limit(file->item, run->options->content_digest),
+        .algorithm = download_item_algorithm(file->item),
     };
     int code = transfer_begin(&file->transfer, easy, file->item->urls[file->url_index],
                               file->part_path, &settings, file);
@@ -542,6 +496,7 @@ static int run_prepare(struct run *run, const struct download_item *items)
                                                     : file_match(run, file->final_path, file->item);
         if (match != MATCH_NONE) {
             file->phase = FILE_DONE;
+            file->by_content = match == MATCH_CONTENT;
             progress_note(run->progress, match == MATCH_CONTENT
                                              ? "%s: already present, verified by content"
                                              : "%s: already present and verified",
@@ -551,6 +506,7 @@ static int run_prepare(struct run *run, const struct download_item *items)
         } else if (items[index].size > 0 &&
                    (match = file_publish_complete_part(run, file)) != MATCH_NONE) {
             file->phase = FILE_DONE;
+            file->by_content = match == MATCH_CONTENT;
             note_completed_part(run, file, match);
         }
     }
@@ -594,6 +550,8 @@ int download_run(const struct download_item *items, size_t count,
         curl_global_cleanup();
     }
     progress_end(run.progress);
+    for (size_t index = 0; result == EXIT_OK && options->verdicts != NULL && index < count; index++)
+        options->verdicts[index] = download_item_verdict(&items[index], run.files[index].by_content);
     free(run.files);
     return result;
 }

@@ -3,6 +3,7 @@
 #ifndef FUEL_DOWNLOAD_H
 #define FUEL_DOWNLOAD_H
 
+#include "common/base/input_verdict.h"
 #include "common/base/progress.h"
 #include "raw_file.h"
 
@@ -35,6 +36,7 @@ struct download_options {
     content_digest_function *content_digest; /* decodes a file for its content; NULL: never */
     const char *mismatch_hint;   /* what to try, after a size or checksum mismatch; NULL: none */
     const char *unresolved_hint; /* what to try, when no URL's host resolved; NULL: none */
+    enum input_verdict *verdicts; /* after a success, each item's verdict; NULL: not wanted */
 };
 
 /* Fetches every item not already present and verified. Returns EXIT_OK, or the code of the first

@@ -7,6 +7,7 @@
 #include "common/base/threads.h"
 #include "common/base/versions.h"
 #include "common/formats/fixture_marker.h"
+#include "common/formats/inflated_digest.h"
 #include "h5py_reader.h"
 
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 struct input_digest {
@@ -28,6 +30,11 @@ struct input_digest {
     unsigned char sha256[32]; /* binary, hex only in the text: an image folder has many inputs */
     unsigned char md5[16];    /* unless raw_files, unset */
     bool fixture; /* the file carries the mark of fuel fixture --raw */
+    const char *published; /* the checksum its record publishes, when it publishes the content
+                              too (provenance_content_published); NULL otherwise */
+    bool content_digested; /* other bytes than published: its decompressed content's digest */
+    uint64_t content_size;
+    unsigned char content_sha256[32];
     bool supplied; /* its digests come from provenance_supply, not the thread */
     bool digested;
 };
@@ -196,6 +203,12 @@ static char *input_text(const struct provenance *provenance, size_t index)
         json_object_set_new(entry, "md5", json_string(md5));
     if (input->fixture)
         json_object_set_new(entry, "origin", json_string(PROVENANCE_FIXTURE_ORIGIN));
+    if (input->content_digested) {
+        char content[HASH_HEX_SIZE];
+        hex_from_bytes(input->content_sha256, sizeof input->content_sha256, content);
+        json_object_set_new(entry, "content_size", json_integer((json_int_t)input->content_size));
+        json_object_set_new(entry, "content_sha256", json_string(content));
+    }
     char *text = entry != NULL ? json_dumps(entry, JSON_COMPACT) : NULL;
     json_decref(entry);
     return text;
@@ -299,6 +312,37 @@ int provenance_supply(struct provenance *provenance, size_t index, const void *b
     return EXIT_OK;
 }
 
+void provenance_content_published(struct provenance *provenance, size_t index,
+                                  const char *checksum)
+{
+    provenance->inputs[index].published = checksum;
+}
+
+/* The decompressed content's digest of each input whose bytes are not the published ones but
+   whose record publishes its content: what tells a re-compressed file from another file. A file
+   that does not decompress is left without one. */
+static void contents_digest(struct provenance *provenance)
+{
+    for (size_t index = 0; index < provenance->input_count; index++) {
+        struct input_digest *input = &provenance->inputs[index];
+        if (input->published == NULL || input->fixture)
+            continue;
+        char recorded[HASH_HEX_SIZE], content[HASH_HEX_SIZE];
+        bool md5 = strlen(input->published) == 32;
+        if (md5 && !provenance->raw_files)
+            continue;
+        hex_from_bytes(md5 ? input->md5 : input->sha256, md5 ? 16 : 32, recorded);
+        if (strcasecmp(recorded, input->published) == 0)
+            continue;
+        if (inflated_digest(input->path, content, &input->content_size) != EXIT_OK) {
+            error_clear();
+            continue;
+        }
+        bytes_from_hex(content, input->content_sha256, sizeof input->content_sha256);
+        input->content_digested = true;
+    }
+}
+
 char *provenance_finish(struct provenance *provenance)
 {
     return provenance_finish_noted(provenance, NULL);
@@ -316,6 +360,7 @@ char *provenance_finish_noted(struct provenance *provenance, const struct proven
     if (provenance->result != EXIT_OK) {
         error_set(provenance->result, "%s", provenance->message);
     } else {
+        contents_digest(provenance);
         text = provenance_text(provenance, notes);
         if (text == NULL)
             error_set(EXIT_OTHER, "cannot record provenance: out of memory");

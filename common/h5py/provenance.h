@@ -38,6 +38,13 @@ int provenance_begin_supplied(struct provenance **provenance, int argc, char *co
 int provenance_supply(struct provenance *provenance, size_t index, const void *bytes,
                       size_t size);
 
+/* Input INDEX's record publishes CHECKSUM (md5 or sha256, kept by the caller until the finish)
+   and the content it holds once decompressed: when the input's own digest differs, the finish
+   records the sha256 and size of its decompressed content too ("content_sha256",
+   "content_size"), so a re-compressed file can be told from another. */
+void provenance_content_published(struct provenance *provenance, size_t index,
+                                  const char *checksum);
+
 /* Waits for the hashes and returns the JSON text (caller frees); NULL with error_set on failure. */
 char *provenance_finish(struct provenance *provenance);
 

@@ -4,6 +4,7 @@
 
 #include "common/base/error.h"
 #include "common/base/hash.h"
+#include "common/base/input_verdict.h"
 #include "provenance.h"
 
 #include <inttypes.h>
@@ -34,11 +35,18 @@ static enum input_publication entry_state(json_t *input, const struct published_
         return INPUT_UNLISTED;
     entry->published = file->checksum;
     entry->published_size = file->size;
-    if (file->size > 0 && entry->size != file->size)
-        return INPUT_NOT_PUBLISHED;
-    if (entry->algorithm == NULL || entry->recorded == NULL)
+    bool other_size = file->size > 0 && entry->size != file->size;
+    if (!other_size && (entry->algorithm == NULL || entry->recorded == NULL))
         return INPUT_UNCHECKED;
-    return strcasecmp(entry->recorded, file->checksum) == 0 ? INPUT_PUBLISHED : INPUT_NOT_PUBLISHED;
+    if (!other_size && strcasecmp(entry->recorded, file->checksum) == 0)
+        return INPUT_PUBLISHED;
+    const char *content = json_string_value(json_object_get(input, "content_sha256"));
+    json_t *content_size = json_object_get(input, "content_size");
+    if (content != NULL && file->content_sha256 != NULL && json_is_integer(content_size) &&
+        (uint64_t)json_integer_value(content_size) == file->content_size &&
+        strcasecmp(content, file->content_sha256) == 0)
+        return INPUT_REPACKED;
+    return INPUT_NOT_PUBLISHED;
 }
 
 static int entry_fill(json_t *input, const struct published_file *files, size_t count,
@@ -65,6 +73,53 @@ static int entry_fill(json_t *input, const struct published_file *files, size_t 
     return EXIT_OK;
 }
 
+static enum input_verdict entry_verdict(enum input_publication state)
+{
+    switch (state) {
+    case INPUT_PUBLISHED:
+        return INPUT_VERDICT_FILES;
+    case INPUT_REPACKED:
+        return INPUT_VERDICT_CONTENT;
+    case INPUT_UNCHECKED:
+        return INPUT_VERDICT_UNKNOWN;
+    default:
+        return INPUT_VERDICT_NOT;
+    }
+}
+
+/* Why ENTRY is not the published file, into REASON. */
+static void reason_write(const struct input_publication_entry *entry, const char *dataset,
+                         char *reason, size_t size)
+{
+    if (entry->state == INPUT_FIXTURE)
+        snprintf(reason, size, "fuel fixture --raw output");
+    else if (entry->state == INPUT_UNLISTED)
+        snprintf(reason, size, "not a file of %s", dataset);
+    else if (entry->state == INPUT_NOT_PUBLISHED && entry->published_size > 0 &&
+             entry->size != entry->published_size)
+        snprintf(reason, size, "%" PRIu64 " bytes, published %" PRIu64, entry->size,
+                 entry->published_size);
+    else if (entry->state == INPUT_NOT_PUBLISHED)
+        snprintf(reason, size, "%s %s, published %s", entry->algorithm, entry->recorded,
+                 entry->published);
+    else if (entry->algorithm == NULL)
+        snprintf(reason, size, "no published checksum");
+    else
+        snprintf(reason, size, "no %s recorded", entry->algorithm);
+}
+
+/* Keeps why ENTRY is not the published file (nothing for a published or re-compressed one). */
+static int reason_keep(struct input_publication_entry *entry, const char *dataset)
+{
+    if (entry->state == INPUT_PUBLISHED || entry->state == INPUT_REPACKED)
+        return EXIT_OK;
+    char reason[512];
+    reason_write(entry, dataset, reason, sizeof reason);
+    entry->reason = strdup(reason);
+    return entry->reason != NULL ? EXIT_OK
+                                 : error_set(EXIT_OTHER, "cannot check the inputs: out of memory");
+}
+
 static bool inputs_well_formed(json_t *inputs)
 {
     if (!json_is_array(inputs))
@@ -78,7 +133,7 @@ static bool inputs_well_formed(json_t *inputs)
 }
 
 int inputs_publication_check(const char *provenance_json, const struct published_file *files,
-                             size_t count, struct inputs_publication *report)
+                             size_t count, const char *dataset, struct inputs_publication *report)
 {
     *report = (struct inputs_publication){0};
     json_t *provenance = json_loads(provenance_json, 0, NULL);
@@ -92,6 +147,8 @@ int inputs_publication_check(const char *provenance_json, const struct published
     for (size_t index = 0; result == EXIT_OK && index < json_array_size(inputs); index++) {
         report->count++;
         result = entry_fill(json_array_get(inputs, index), files, count, &report->inputs[index]);
+        if (result == EXIT_OK)
+            result = reason_keep(&report->inputs[index], dataset);
     }
     json_decref(provenance);
     if (result != EXIT_OK)
@@ -104,80 +161,28 @@ void inputs_publication_free(struct inputs_publication *report)
     for (size_t index = 0; index < report->count; index++) {
         free(report->inputs[index].name);
         free(report->inputs[index].recorded);
+        free(report->inputs[index].reason);
     }
     free(report->inputs);
     *report = (struct inputs_publication){0};
 }
 
-static bool all_in(const struct inputs_publication *report, enum input_publication state)
+struct input_evidence *inputs_publication_evidence(const struct inputs_publication *report)
 {
-    for (size_t index = 0; index < report->count; index++)
-        if (report->inputs[index].state != state)
-            return false;
-    return true;
-}
-
-static bool any_against(const struct inputs_publication *report)
-{
-    for (size_t index = 0; index < report->count; index++) {
-        enum input_publication state = report->inputs[index].state;
-        if (state == INPUT_NOT_PUBLISHED || state == INPUT_UNLISTED || state == INPUT_FIXTURE)
-            return true;
+    struct input_evidence *evidence = calloc(report->count + 1, sizeof *evidence);
+    for (size_t index = 0; evidence != NULL && index < report->count; index++) {
+        const struct input_publication_entry *entry = &report->inputs[index];
+        evidence[index] = (struct input_evidence){entry->name, entry_verdict(entry->state),
+                                                  entry->reason};
     }
-    return false;
-}
-
-static void reason_print(FILE *stream, const struct input_publication_entry *entry,
-                         const char *dataset)
-{
-    if (entry->state == INPUT_FIXTURE)
-        fprintf(stream, "fuel fixture --raw output");
-    else if (entry->state == INPUT_UNLISTED)
-        fprintf(stream, "not a file of %s", dataset);
-    else if (entry->state == INPUT_NOT_PUBLISHED && entry->published_size > 0 &&
-             entry->size != entry->published_size)
-        fprintf(stream, "%" PRIu64 " bytes, published %" PRIu64, entry->size,
-                entry->published_size);
-    else if (entry->state == INPUT_NOT_PUBLISHED)
-        fprintf(stream, "%s %s, published %s", entry->algorithm, entry->recorded, entry->published);
-    else if (entry->algorithm == NULL)
-        fprintf(stream, "no published checksum");
-    else
-        fprintf(stream, "no %s recorded", entry->algorithm);
+    return evidence;
 }
 
 char *inputs_publication_summary(const struct inputs_publication *report, const char *dataset)
 {
-    char *text = NULL;
-    size_t length = 0;
-    FILE *stream = open_memstream(&text, &length);
-    if (stream == NULL)
-        return NULL;
-    if (report->count == 0)
-        fprintf(stream, "inputs: none recorded");
-    else if (all_in(report, INPUT_PUBLISHED))
-        fprintf(stream, "inputs: the published files of %s", dataset);
-    else if (all_in(report, INPUT_FIXTURE))
-        fprintf(stream, "inputs: converted from fuel fixture --raw output");
-    else {
-        bool against = any_against(report);
-        if (against)
-            fprintf(stream, "inputs: not the published files of %s:", dataset);
-        else
-            fprintf(stream, "inputs: not checked against %s's published files:", dataset);
-        const char *separator = " ";
-        for (size_t index = 0; index < report->count; index++) {
-            if (report->inputs[index].state == INPUT_PUBLISHED)
-                continue;
-            fprintf(stream, "%s%s (", separator, report->inputs[index].name);
-            reason_print(stream, &report->inputs[index], dataset);
-            fprintf(stream, ")");
-            separator = ", ";
-        }
-    }
-    if (fclose(stream) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
+    struct input_evidence *evidence = inputs_publication_evidence(report);
+    char *sentence = evidence != NULL ? input_verdict_sentence(dataset, evidence, report->count)
+                                      : NULL;
+    free(evidence);
+    return sentence;
 }

@@ -226,7 +226,8 @@ teardown() {
         grep -qxF "$name: verified by content: other bytes than published, the same $size bytes once decompressed (sha256 $digest)" <<< "$stderr"
     done
     [ "$(grep -c ' in .* s (' <<< "$stderr")" -eq 4 ]
-    [ "${#stderr_lines[@]}" -eq 8 ]
+    [ "${#stderr_lines[@]}" -eq 9 ]
+    [ "${stderr_lines[8]}" = "inputs of fashion_mnist: the published content, re-compressed: train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, t10k-images-idx3-ubyte.gz, t10k-labels-idx1-ubyte.gz" ]
     run --separate-stderr fuel-download fashion_mnist -d "$TARGET" --url-prefix "$URL"
     [ "$status" -eq 0 ]
     [ "$(grep -c '^.*-ubyte.gz: already present, verified by content$' <<< "$stderr")" -eq 4 ]

@@ -518,12 +518,12 @@ PY
     fuel-convert mnist -d "$BATS_TEST_TMPDIR/raw" -o "$BATS_TEST_TMPDIR/fixture" >/dev/null
     run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/fixture/mnist.hdf5"
     [ "$status" -eq 0 ]
-    [ "$(grep -c '^    inputs: ' <<<"$output")" -eq 1 ]
-    grep -qx '    inputs: converted from fuel fixture --raw output' <<<"$output"
+    [ "$(grep -c '^    inputs of ' <<<"$output")" -eq 1 ]
+    grep -qx '    inputs of mnist: not the published files: train-images-idx3-ubyte.gz (fuel fixture --raw output), train-labels-idx1-ubyte.gz (fuel fixture --raw output), t10k-images-idx3-ubyte.gz (fuel fixture --raw output), t10k-labels-idx1-ubyte.gz (fuel fixture --raw output)' <<<"$output"
     fuel-convert svhn 2 -d "$FUEL_FIXTURES/raw/svhn2" -o "$BATS_TEST_TMPDIR/svhn" >/dev/null
     run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/svhn/svhn_format_2.hdf5"
     sizes=($(stat -c %s "$FUEL_FIXTURES"/raw/svhn2/{train,test,extra}_32x32.mat))
-    grep -qx "    inputs: not the published files of svhn 2: train_32x32.mat (${sizes[0]} bytes, published 182040794), test_32x32.mat (${sizes[1]} bytes, published 64275384), extra_32x32.mat (${sizes[2]} bytes, published 1329278602)" <<<"$output"
+    grep -qx "    inputs of svhn 2: not the published files: train_32x32.mat (${sizes[0]} bytes, published 182040794), test_32x32.mat (${sizes[1]} bytes, published 64275384), extra_32x32.mat (${sizes[2]} bytes, published 1329278602)" <<<"$output"
     # The published MNIST files' sizes and md5s, written into the provenance by hand.
     $PYTHON - "$BATS_TEST_TMPDIR/fixture/mnist.hdf5" <<'PY'
 import json, sys, h5py
@@ -539,9 +539,10 @@ with h5py.File(sys.argv[1], "r+") as f:
     f.attrs["fuel_provenance"] = json.dumps(provenance)
 PY
     run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/fixture/mnist.hdf5"
-    grep -qx '    inputs: the published files of mnist' <<<"$output"
+    grep -qx '    inputs of mnist: the published files' <<<"$output"
     run --separate-stderr fuel-info --json "$BATS_TEST_TMPDIR/fixture/mnist.hdf5"
-    [ "$($PYTHON -c 'import json, sys; print(json.load(sys.stdin)["published_inputs"])' <<<"$output")" = "inputs: the published files of mnist" ]
+    [ "$($PYTHON -c 'import json, sys; print(json.load(sys.stdin)["published_inputs"])' <<<"$output")" = "inputs of mnist: the published files" ]
+    [ "$($PYTHON -c 'import json, sys; print(json.load(sys.stdin)["published"])' <<<"$output")" = files ]
     # A file without provenance, and a cut (no dataset named): no line.
     run --separate-stderr fuel-info --json "$EXPECTED/mnist.hdf5"
     [ "$($PYTHON -c 'import json, sys; print(json.load(sys.stdin)["published_inputs"])' <<<"$output")" = None ]

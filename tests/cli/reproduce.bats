@@ -65,7 +65,9 @@ refused() {
         run --separate-stderr fuel reproduce "$file" -d raw
         [ "$status" -eq 0 ] || { echo "$words: $stderr"; false; }
         [ "$output" = "reproduced byte for byte: $file" ]
-        [ -z "$stderr" ]
+        # fuel-info's verdict on the inputs found, the same line.
+        [ "$stderr" = "$(fuel info "$file" | sed -n 's/^    \(inputs of .*\)/\1/p')" ]
+        [[ "$stderr" == "inputs of ${words}: not the published files: "* ]]
         nothing_left
     done
     rm -rf fixture raw data
