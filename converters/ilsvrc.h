@@ -1,34 +1,21 @@
 /* What the ILSVRC2012 and ILSVRC2010 converters share (Fuel's ilsvrc2010.py holds the code both
-   of Fuel's converters run): the layout that tells them apart, the devkit's synsets and ground
-   truth, and the conversion of the image archives. */
+   of Fuel's converters run): the devkit's synsets and ground truth and the conversion of the
+   image archives, each as the dataset's layout (downloaders/ilsvrc.h) tells them apart. */
 #ifndef FUEL_CONVERTERS_ILSVRC_H
 #define FUEL_CONVERTERS_ILSVRC_H
 
 #include "converter.h"
+#include "downloaders/ilsvrc.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define ILSVRC_NONE SIZE_MAX
 /* The synsets a devkit may declare: their ids are numpy int16 in Fuel. */
 #define ILSVRC_MAX_SYNSETS 32767
 #define ILSVRC_MAX_WNID 63
 /* Fuel maps the WNIDs of the first 1000 synsets to the classes 0..999. */
 #define ILSVRC_CLASSES 1000
-
-struct ilsvrc_layout {
-    size_t devkit_file;       /* indices into the dataset's files */
-    size_t train_file;
-    size_t valid_file;
-    size_t test_file;
-    size_t patch_file;        /* 2010's patch_images.tar; ILSVRC_NONE for 2012 */
-    size_t test_truth_file;   /* 2010's test ground truth; ILSVRC_NONE: the test split has no
-                                 targets (2012) */
-    const char *meta_member;  /* the devkit's data/meta.mat */
-    const char *valid_truth_member;
-    const char *id_field;     /* "ILSVRC2012_ID" */
-};
 
 /* The dataset options of both: --shuffle-seed and --skip-bad. */
 struct ilsvrc_options {

@@ -6,21 +6,9 @@
 #include "downloaders/ilsvrc2010.h"
 #include "ilsvrc.h"
 
-static const struct ilsvrc_layout layout = {
-    .devkit_file = ILSVRC2010_DEVKIT,
-    .train_file = ILSVRC2010_TRAIN,
-    .valid_file = ILSVRC2010_VALID,
-    .test_file = ILSVRC2010_TEST,
-    .patch_file = ILSVRC2010_PATCHES,
-    .test_truth_file = ILSVRC2010_TEST_TRUTH,
-    .meta_member = "devkit-1.0/data/meta.mat",
-    .valid_truth_member = "devkit-1.0/data/ILSVRC2010_validation_ground_truth.txt",
-    .id_field = "ILSVRC2010_ID",
-};
-
 static int convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
 {
-    return ilsvrc_convert(arguments, &layout, writer);
+    return ilsvrc_convert(arguments, &ilsvrc2010_layout, writer);
 }
 
 const struct converter ilsvrc2010_converter = {

@@ -4,21 +4,9 @@
 #include "downloaders/ilsvrc2012.h"
 #include "ilsvrc.h"
 
-static const struct ilsvrc_layout layout = {
-    .devkit_file = ILSVRC2012_DEVKIT,
-    .train_file = ILSVRC2012_TRAIN,
-    .valid_file = ILSVRC2012_VALID,
-    .test_file = ILSVRC2012_TEST,
-    .patch_file = ILSVRC_NONE,
-    .test_truth_file = ILSVRC_NONE,
-    .meta_member = "ILSVRC2012_devkit_t12/data/meta.mat",
-    .valid_truth_member = "ILSVRC2012_devkit_t12/data/ILSVRC2012_validation_ground_truth.txt",
-    .id_field = "ILSVRC2012_ID",
-};
-
 static int convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
 {
-    return ilsvrc_convert(arguments, &layout, writer);
+    return ilsvrc_convert(arguments, &ilsvrc2012_layout, writer);
 }
 
 const struct converter ilsvrc2012_converter = {

@@ -304,7 +304,11 @@ int ilsvrc_devkit_read(const char *path, const struct ilsvrc_layout *layout, uns
                        struct ilsvrc_devkit *devkit)
 {
     *devkit = (struct ilsvrc_devkit){0};
-    const char *members[2] = {layout->meta_member, layout->valid_truth_member};
+    char meta[512], truth[512];
+    snprintf(meta, sizeof meta, ILSVRC_DEVKIT_MEMBER, layout->devkit_directory, ILSVRC_META_NAME);
+    snprintf(truth, sizeof truth, ILSVRC_DEVKIT_MEMBER, layout->devkit_directory,
+             layout->valid_truth_name);
+    const char *members[2] = {meta, truth};
     unsigned char *bytes[2] = {NULL, NULL};
     size_t sizes[2] = {0, 0};
     char label[4200];

@@ -5,6 +5,7 @@
 #include "ilsvrc2010.h"
 
 #include "datasets.h"
+#include "ilsvrc.h"
 
 #define CHALLENGE "http://www.image-net.org/challenges/LSVRC/2010/"
 
@@ -25,4 +26,18 @@ const struct dataset ilsvrc2010_dataset = {
                "(images not public)",
     DATASET_FILES(ilsvrc2010_files),
     .converter = &ilsvrc2010_converter,
+};
+
+const struct ilsvrc_layout ilsvrc2010_layout = {
+    .devkit_file = ILSVRC2010_DEVKIT,
+    .train_file = ILSVRC2010_TRAIN,
+    .valid_file = ILSVRC2010_VALID,
+    .test_file = ILSVRC2010_TEST,
+    .patch_file = ILSVRC2010_PATCHES,
+    .test_truth_file = ILSVRC2010_TEST_TRUTH,
+    .devkit_directory = "devkit-1.0",
+    .valid_truth_name = "ILSVRC2010_validation_ground_truth.txt",
+    .id_field = "ILSVRC2010_ID",
+    .valid_prefix = "ILSVRC2010_val_",
+    .test_prefix = "ILSVRC2010_test_",
 };

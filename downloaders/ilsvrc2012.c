@@ -4,6 +4,7 @@
 #include "ilsvrc2012.h"
 
 #include "datasets.h"
+#include "ilsvrc.h"
 
 const struct dataset_file ilsvrc2012_files[ILSVRC2012_FILE_COUNT] = {
     [ILSVRC2012_DEVKIT] = {.name = "ILSVRC2012_devkit_t12.tar.gz",
@@ -21,4 +22,18 @@ const struct dataset ilsvrc2012_dataset = {
                "(not public)",
     DATASET_FILES(ilsvrc2012_files),
     .converter = &ilsvrc2012_converter,
+};
+
+const struct ilsvrc_layout ilsvrc2012_layout = {
+    .devkit_file = ILSVRC2012_DEVKIT,
+    .train_file = ILSVRC2012_TRAIN,
+    .valid_file = ILSVRC2012_VALID,
+    .test_file = ILSVRC2012_TEST,
+    .patch_file = ILSVRC_NONE,
+    .test_truth_file = ILSVRC_NONE,
+    .devkit_directory = "ILSVRC2012_devkit_t12",
+    .valid_truth_name = "ILSVRC2012_validation_ground_truth.txt",
+    .id_field = "ILSVRC2012_ID",
+    .valid_prefix = "ILSVRC2012_val_",
+    .test_prefix = "ILSVRC2012_test_",
 };

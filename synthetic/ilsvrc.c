@@ -128,7 +128,8 @@ static uint64_t shuffled(uint64_t index, uint64_t count)
 
 struct fixture_writing {
     const struct fixture_request *request;
-    const struct ilsvrc_fixture_layout *layout;
+    const struct ilsvrc_layout *layout;
+    bool gzip_members;
     const char *directory;
     struct random_state random;
     struct image image;
@@ -147,7 +148,7 @@ static int write_class_tar(struct fixture_writing *writing, int class, const cha
         snprintf(name, sizeof name, "%s_%llu.JPEG", wnids[class],
                  (unsigned long long)(1000 + 37 * shuffled(index, count)));
         uint64_t image = writing->train_written++;
-        bool gzip = writing->layout->gzip_members && image % 3 == 2;
+        bool gzip = writing->gzip_members && image % 3 == 2;
         result = add_image(archive, &writing->random, name, train_kind(image), gzip,
                            &writing->image);
     }
@@ -271,11 +272,11 @@ static int write_meta(const struct fixture_writing *writing, const char *path)
 
 static int write_devkit(struct fixture_writing *writing)
 {
-    const struct ilsvrc_fixture_layout *layout = writing->layout;
+    const struct ilsvrc_layout *layout = writing->layout;
     char path[4096], meta[4200], member[512], data[256];
     fixture_file_path(writing->request, layout->devkit_file, writing->directory, path, sizeof path);
     snprintf(meta, sizeof meta, "%s.meta", path);
-    snprintf(data, sizeof data, "%s/data", layout->devkit_directory);
+    snprintf(data, sizeof data, "%s/" ILSVRC_DEVKIT_DATA, layout->devkit_directory);
     char *truth = NULL;
     size_t truth_size = 0;
     struct tar_writer *archive = NULL;
@@ -289,10 +290,12 @@ static int write_devkit(struct fixture_writing *writing)
         result = tar_writer_add_directory(archive, layout->devkit_directory);
     if (result == EXIT_OK)
         result = tar_writer_add_directory(archive, data);
-    snprintf(member, sizeof member, "%s/meta.mat", data);
+    snprintf(member, sizeof member, ILSVRC_DEVKIT_MEMBER, layout->devkit_directory,
+             ILSVRC_META_NAME);
     if (result == EXIT_OK)
         result = tar_writer_add_file(archive, member, meta);
-    snprintf(member, sizeof member, "%s/%s", data, layout->valid_truth_name);
+    snprintf(member, sizeof member, ILSVRC_DEVKIT_MEMBER, layout->devkit_directory,
+             layout->valid_truth_name);
     if (result == EXIT_OK)
         result = tar_writer_add_bytes(archive, member, truth, truth_size);
     unlink(meta);
@@ -303,7 +306,7 @@ static int write_devkit(struct fixture_writing *writing)
 /* 2010: the test ground truth beside the archives. */
 static int write_test_truth(struct fixture_writing *writing)
 {
-    if (writing->layout->test_truth_file == ILSVRC_FIXTURE_NONE)
+    if (writing->layout->test_truth_file == ILSVRC_NONE)
         return EXIT_OK;
     char path[4096], *truth = NULL;
     size_t size = 0;
@@ -323,8 +326,8 @@ static int write_test_truth(struct fixture_writing *writing)
 /* 2010: patch_images.tar replacing the first image (in sorted order) of each split. */
 static int write_patches(struct fixture_writing *writing)
 {
-    const struct ilsvrc_fixture_layout *layout = writing->layout;
-    if (layout->patch_file == ILSVRC_FIXTURE_NONE)
+    const struct ilsvrc_layout *layout = writing->layout;
+    if (layout->patch_file == ILSVRC_NONE)
         return EXIT_OK;
     char path[4096];
     fixture_file_path(writing->request, layout->patch_file, writing->directory, path, sizeof path);
@@ -346,10 +349,10 @@ static int write_patches(struct fixture_writing *writing)
 }
 
 int ilsvrc_fixture_write(const struct fixture_request *request, const char *directory,
-                         const struct ilsvrc_fixture_layout *layout)
+                         const struct ilsvrc_layout *layout, bool gzip_members)
 {
     struct fixture_writing writing = {.request = request, .layout = layout,
-                                      .directory = directory};
+                                      .gzip_members = gzip_members, .directory = directory};
     random_seed(&writing.random, request->seed, 0);
     for (int class = 0; class < LEAVES; class++)
         writing.per_class[class] = request->examples[0] / LEAVES +

@@ -1,0 +1,35 @@
+/* What ILSVRC2010's and ILSVRC2012's raw files hold and where, read by their converters and
+   written by their fixture makers: each file's role, the devkit's members, the synsets' id field
+   and the names of the validation and test JPEGs. */
+#ifndef FUEL_DOWNLOADERS_ILSVRC_H
+#define FUEL_DOWNLOADERS_ILSVRC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ILSVRC_NONE SIZE_MAX
+
+/* The devkit's members, DEVKIT_DIRECTORY/data/meta.mat and DEVKIT_DIRECTORY/data/VALID_TRUTH_NAME:
+   snprintf(member, size, ILSVRC_DEVKIT_MEMBER, layout->devkit_directory, name). */
+#define ILSVRC_DEVKIT_DATA "data"
+#define ILSVRC_DEVKIT_MEMBER "%s/" ILSVRC_DEVKIT_DATA "/%s"
+#define ILSVRC_META_NAME "meta.mat"
+
+struct ilsvrc_layout {
+    size_t devkit_file;       /* indices into the dataset's files */
+    size_t train_file;
+    size_t valid_file;
+    size_t test_file;
+    size_t patch_file;        /* 2010's patch_images.tar; ILSVRC_NONE for 2012 */
+    size_t test_truth_file;   /* 2010's test ground truth; ILSVRC_NONE: the test split has no
+                                 targets (2012) */
+    const char *devkit_directory; /* "ILSVRC2012_devkit_t12" */
+    const char *valid_truth_name; /* "ILSVRC2012_validation_ground_truth.txt" */
+    const char *id_field;         /* "ILSVRC2012_ID" */
+    const char *valid_prefix;     /* the validation JPEGs' names: "ILSVRC2012_val_" 00000001.JPEG */
+    const char *test_prefix;      /* "ILSVRC2012_test_" */
+};
+
+extern const struct ilsvrc_layout ilsvrc2010_layout, ilsvrc2012_layout;
+
+#endif
