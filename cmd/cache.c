@@ -3,6 +3,8 @@
 #include "common/base/error.h"
 #include "converters/file_resolve.h"
 #include "common/base/local_cache.h"
+#include "common/download/s3_cache.h"
+#include "common/download/s3_location.h"
 #include "commands.h"
 #include "usage.h"
 
@@ -12,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 struct cache_options {
     bool as_json, quiet;
@@ -31,7 +34,9 @@ const struct command_line cache_command_line = {
         "Copies NAME, found in the data path, to the local data path (FUEL_LOCAL_DATA_PATH or\n"
         "local_data_path in ~/.fuelrc) and prints the local copy's path. The copy is made once,\n"
         "under a lock and atomically, and reused while its size and modification time match the\n"
-        "original's, as Fuel's local_data_path does.",
+        "original's, as Fuel's local_data_path does. NAME may be s3://BUCKET/KEY (fuel-s3(7)):\n"
+        "the copy, LOCAL/s3/BUCKET/KEY, is verified against the object's size and sha256 and\n"
+        "reused while it still matches them.",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
     .options_size = sizeof(struct cache_options),
@@ -58,6 +63,17 @@ static int result_print(const char *name, const char *original, const char *path
     return EXIT_OK;
 }
 
+/* The copy of an s3:// object, fetched once and verified. */
+static int cache_object(const char *local, const char *url, char *path, size_t size,
+                        enum cache_outcome *outcome, bool quiet)
+{
+    bool copied = false;
+    enum progress_mode progress = !quiet && isatty(STDERR_FILENO) ? PROGRESS_LIVE : PROGRESS_QUIET;
+    int result = s3_cache(url, local, progress, path, size, &copied);
+    *outcome = copied ? CACHE_COPIED : CACHE_REUSED;
+    return result;
+}
+
 static int cache_run(const char *program, const char *name, bool as_json, bool quiet)
 {
     struct fuel_config config = {0};
@@ -67,13 +83,18 @@ static int cache_run(const char *program, const char *name, bool as_json, bool q
     if (result == EXIT_OK && (config.local_data_path == NULL || config.local_data_path[0] == '\0'))
         result = error_set(EXIT_USAGE, "no local data path: %s: set FUEL_LOCAL_DATA_PATH or "
                            "local_data_path in ~/.fuelrc", name);
-    if (result == EXIT_OK)
+    bool object = s3_is_url(name);
+    if (result == EXIT_OK && object) {
+        snprintf(original, sizeof original, "%s", name);
+        result = cache_object(config.local_data_path, name, path, sizeof path, &outcome, quiet);
+    } else if (result == EXIT_OK) {
         result = file_resolve_in_data_path(name, original, sizeof original);
+    }
     /* A dataset name finds its converted file: the copy takes that file's name. */
     const char *slash = strrchr(original, '/');
-    if (result == EXIT_OK && strchr(name, '/') == NULL && slash != NULL)
+    if (result == EXIT_OK && (object || strchr(name, '/') == NULL) && slash != NULL)
         name = slash + 1;
-    if (result == EXIT_OK)
+    if (result == EXIT_OK && !object)
         result = local_cache(original, config.local_data_path, name, path, sizeof path, &outcome);
     if (result == EXIT_OK && !quiet)
         fprintf(stderr, "%s: %s %s\n", program,
@@ -103,7 +124,7 @@ static int cache_arguments(const char *program, const struct parsed_arguments *p
 {
     if (parsed->positional_count > 1)
         return usage_error(program, "one NAME expected, got also: %s", parsed->positionals[1]);
-    if (name_escapes(parsed->positionals[0]))
+    if (!s3_is_url(parsed->positionals[0]) && name_escapes(parsed->positionals[0]))
         return usage_error(program,
                            "NAME must stay inside the data path, no '/' first nor '..': %s",
                            parsed->positionals[0]);

@@ -5,6 +5,10 @@
 #include "common/base/config.h"
 #include "common/base/error.h"
 #include "common/base/staging.h"
+#include "common/download/s3_credentials.h"
+#include "common/download/s3_listing.h"
+#include "common/download/s3_location.h"
+#include "common/download/s3_upload.h"
 #include "exporters/set_publish.h"
 #include "synthetic/fixture.h"
 #include "commands.h"
@@ -32,7 +36,7 @@ static const struct command_option options[] = {
 };
 
 const struct command_line clean_command_line = {
-    .usage = "[-h] [-d DIRECTORY]... [--dry-run]",
+    .usage = "[-h] [-d DIRECTORY]... [--dry-run] [s3://BUCKET/PREFIX]...",
     .description =
         "Removes what runs killed before they finished left behind: the staging directories\n"
         ".fuel-staging-WHAT.XXXXXX in which every command writes its output before renaming it\n"
@@ -41,10 +45,12 @@ const struct command_line clean_command_line = {
         "left alone. Looks in each DIRECTORY, or else in the current directory, the data path\n"
         "(FUEL_DATA_PATH or data_path in ~/.fuelrc, and local_data_path) and $TMPDIR (else /tmp),\n"
         "where fuel-fixture stages the raw files it converts. Prints each path removed or\n"
-        "finished.",
+        "finished. Given s3://BUCKET/PREFIX (fuel-s3(7)), aborts the incomplete multipart uploads\n"
+        "under PREFIX that killed uploads left, and prints each.",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
     .options_size = sizeof(struct clean_options),
+    .maximum_positionals = (size_t)-1,
 };
 
 struct cleaning {
@@ -138,12 +144,58 @@ static int clean_data_path(struct cleaning *cleaning)
     return EXIT_OK;
 }
 
+struct upload_cleaning {
+    struct cleaning *cleaning;
+    const struct s3_credentials *credentials;
+    const char *bucket;
+};
+
+static int upload_abort(const struct s3_entry *entry, void *data)
+{
+    struct upload_cleaning *uploads = data;
+    int code = uploads->cleaning->dry_run || entry->upload_id == NULL
+                   ? EXIT_OK
+                   : s3_upload_abort(uploads->credentials, uploads->bucket, entry->key,
+                                     entry->upload_id);
+    if (code == EXIT_OK)
+        printf("%s s3://%s/%s (upload %s)\n",
+               uploads->cleaning->dry_run ? "would abort" : "aborted", uploads->bucket, entry->key, entry->upload_id != NULL ? entry->upload_id : "");
+    return code;
+}
+
+/* Aborts the incomplete multipart uploads under the s3:// PREFIX. */
+static void clean_bucket(struct cleaning *cleaning, const char *prefix)
+{
+    struct s3_location location;
+    error_clear();
+    int result = s3_location_parse(&location, prefix);
+    const struct s3_credentials *credentials = result == EXIT_OK ? s3_credentials_shared() : NULL;
+    if (credentials == NULL)
+        result = error_code();
+    if (result == EXIT_OK) {
+        struct upload_cleaning uploads = {cleaning, credentials, location.bucket};
+        result = s3_list_uploads(credentials, location.bucket, location.key, upload_abort,
+                                 &uploads);
+    }
+    s3_location_free(&location);
+    if (result != EXIT_OK) {
+        error_print(cleaning->program);
+        cleaning->result = result;
+    }
+}
+
 int clean_body(const struct command_run *run)
 {
     const struct clean_options *options = run->options;
     const struct option_list *directories = &options->directories;
     struct cleaning cleaning = {.program = run->program, .dry_run = options->dry_run};
-    if (directories->count == 0) {
+    for (size_t index = 0; index < run->parsed->positional_count; index++)
+        if (!s3_is_url(run->parsed->positionals[index]))
+            return usage_error(run->program, "not an s3:// prefix: %s (directories go with -d)",
+                               run->parsed->positionals[index]);
+    for (size_t index = 0; index < run->parsed->positional_count; index++)
+        clean_bucket(&cleaning, run->parsed->positionals[index]);
+    if (directories->count == 0 && run->parsed->positional_count == 0) {
         int result = clean_data_path(&cleaning);
         if (result != EXIT_OK)
             return result;

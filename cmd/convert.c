@@ -2,6 +2,8 @@
    atomically published file; -h lists the datasets, or a dataset's inputs, output and options. */
 #include "common/base/error.h"
 #include "common/base/publish.h"
+#include "common/download/s3_location.h"
+#include "common/download/s3_publish.h"
 #include "converters/conversion.h"
 #include "converters/registry.h"
 #include "converters/extra_conversion.h"
@@ -11,7 +13,9 @@
 #include "threads_option.h"
 #include "table.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +196,18 @@ static int check_inputs(const struct command_run *run, const struct conversion_i
     return EXIT_MISSING_INPUT;
 }
 
+/* The inputs' bytes: a lower bound of what a conversion staged for an upload writes. */
+static uint64_t inputs_size(const struct conversion_inputs *inputs)
+{
+    uint64_t total = 0;
+    for (size_t index = 0; index < inputs->count; index++) {
+        struct stat status;
+        if (stat(inputs->paths[index], &status) == 0)
+            total += (uint64_t)status.st_size;
+    }
+    return total;
+}
+
 static int write_output(const struct command_run *run, struct conversion_request *request)
 {
     const struct convert_options *chosen = run->options;
@@ -201,10 +217,23 @@ static int write_output(const struct command_run *run, struct conversion_request
     int result = check_inputs(run, &inputs);
     if (result != EXIT_OK)
         return result;
+    struct s3_publish publish;
+    bool to_store = s3_is_url(request->output_directory);
+    if (to_store) {
+        result = s3_publish_begin(&publish, request->output_directory, inputs_size(&inputs),
+                                  request->threads);
+        if (result != EXIT_OK)
+            return result;
+        request->output_directory = publish.staging.path;
+    }
     struct conversion_listener listener;
     conversion_listen(&listener, chosen->quiet, request);
     result = conversion_run(request, path, sizeof path);
     conversion_listener_end(&listener, request);
+    if (result == EXIT_OK && to_store)
+        result = s3_publish_file(&publish, path, path, sizeof path);
+    if (to_store)
+        s3_publish_end(&publish);
     if (result == EXIT_OK)
         printf("%s\n", path);
     return result;

@@ -4,6 +4,8 @@
 #include "common/base/config.h"
 #include "common/base/error.h"
 #include "common/base/suggest.h"
+#include "common/download/s3_cache.h"
+#include "common/download/s3_location.h"
 #include "conversion.h"
 #include "registry.h"
 
@@ -155,8 +157,27 @@ static int find_candidates(const struct fuel_config *config, const char *argumen
     return result;
 }
 
+/* An s3:// ARGUMENT: its verified copy in the local data path (else ~/.cache/fuel). */
+static int object_resolve(const char *argument, char *path, size_t size)
+{
+    struct fuel_config config = {0};
+    int result = config_load(&config);
+    char fallback[4096];
+    const char *home = getenv("HOME");
+    snprintf(fallback, sizeof fallback, "%s/.cache/fuel", home != NULL ? home : "");
+    const char *local = config.local_data_path != NULL && config.local_data_path[0] != '\0'
+                            ? config.local_data_path : fallback;
+    bool copied;
+    if (result == EXIT_OK)
+        result = s3_cache(argument, local, PROGRESS_QUIET, path, size, &copied);
+    config_free(&config);
+    return result;
+}
+
 int file_resolve(const char *argument, char *path, size_t size)
 {
+    if (s3_is_url(argument))
+        return object_resolve(argument, path, size);
     struct stat status;
     bool exists = stat(argument, &status) == 0 || errno != ENOENT;
     if (!exists && strchr(argument, '/') != NULL)

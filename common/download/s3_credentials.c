@@ -183,11 +183,11 @@ int s3_credentials_load(struct s3_credentials *credentials, bool anonymous)
                          "~/.aws/config has it", credentials->profile);
     if (code == EXIT_OK)
         code = keys_choose(credentials, &values, anonymous);
-    credentials->region = first_of(environment_value("AWS_REGION"),
-                                   first_of(environment_value("AWS_DEFAULT_REGION"), values.region));
+    char *region = first_of(environment_value("AWS_DEFAULT_REGION"), values.region);
+    credentials->region = first_of(environment_value("AWS_REGION"), region);
     values.region = NULL;
-    credentials->endpoint = first_of(environment_value("AWS_ENDPOINT_URL_S3"),
-                                     first_of(environment_value("AWS_ENDPOINT_URL"), values.endpoint));
+    char *endpoint = first_of(environment_value("AWS_ENDPOINT_URL"), values.endpoint);
+    credentials->endpoint = first_of(environment_value("AWS_ENDPOINT_URL_S3"), endpoint);
     values.endpoint = NULL;
     profile_values_free(&values);
     if (code == EXIT_OK && credentials->region == NULL &&

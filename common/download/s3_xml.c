@@ -98,7 +98,8 @@ static void root_field(struct reader *reader, const char *name)
 static void entry_field(struct reader *reader, const char *name)
 {
     struct s3_answer *answer = reader->answer;
-    bool entry = strcmp(reader->names[1], "Contents") == 0 || strcmp(reader->names[1], "Upload") == 0;
+    const char *parent = reader->names[1];
+    bool entry = strcmp(parent, "Contents") == 0 || strcmp(parent, "Upload") == 0;
     if (!entry || answer->count == 0)
         return;
     struct s3_entry *last = &answer->entries[answer->count - 1];

@@ -226,14 +226,14 @@ tree_listing() {
     [ "$stderr" = "fuel-clean: option -d needs a value; see 'fuel-clean -h'" ]
     run --separate-stderr fuel-clean extra
     [ "$status" -eq 2 ]
-    [ "$stderr" = "fuel-clean: unexpected argument: extra; see 'fuel-clean -h'" ]
+    [ "$stderr" = "fuel-clean: not an s3:// prefix: extra (directories go with -d); see 'fuel-clean -h'" ]
     printf 'data_path: [unclosed\n' > "$HOME/.fuelrc"
     run --separate-stderr fuel-clean
     [ "$status" -eq 2 ]
     [[ "$stderr" == "fuel-clean: malformed config: $HOME/.fuelrc:"* ]]
     run fuel-clean -h
     [ "$status" -eq 0 ]
-    [[ "${lines[0]}" == "usage: fuel-clean [-h] [-d DIRECTORY]... [--dry-run]" ]]
+    [[ "${lines[0]}" == "usage: fuel-clean [-h] [-d DIRECTORY]... [--dry-run] [s3://BUCKET/PREFIX]..." ]]
 }
 
 @test "fuel list shows a dataset's leftovers until fuel clean removes them" {

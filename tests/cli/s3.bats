@@ -7,6 +7,7 @@ bats_require_minimum_version 1.5.0
 
 load ../helpers/s3
 load ../helpers/download
+load ../helpers/processes
 
 # The store, and MNIST-named random files uploaded by boto3 to s3://fuel/mnist/.
 setup_file() {
@@ -108,4 +109,92 @@ print("\"" + hashlib.md5(open(sys.argv[1], "rb").read()).hexdigest() + "\"")' "$
         --checksums "$SUMS"
     [ "$status" -eq 4 ]
     [[ "$stderr" == *"bad bucket name"* ]]
+}
+
+@test "fuel convert -o s3:// uploads in parts that boto3 reads back whole, its sha256 in metadata" {
+    local raw=$FUEL_FIXTURES/raw/mnist head
+    run --separate-stderr fuel convert mnist -d "$raw" -o s3://fuel/single -q
+    [ "$status" -eq 0 ]
+    [ "$output" = s3://fuel/single/mnist.hdf5 ]
+    FUEL_S3_PART_SIZE=4096 run --separate-stderr fuel convert mnist -d "$raw" \
+        -o s3://fuel/parts/ -r parts.hdf5 -q --threads 3
+    [ "$status" -eq 0 ]
+    [ "$output" = s3://fuel/parts/parts.hdf5 ]
+    boto3 get fuel parts/parts.hdf5 "$BATS_TEST_TMPDIR/parts.hdf5"
+    mapfile -t head < <(boto3 head fuel parts/parts.hdf5)
+    [ "${head[0]}" -eq "$(stat -c %s "$BATS_TEST_TMPDIR/parts.hdf5")" ]
+    [[ "${head[1]}" == *-[0-9]*'"' ]]
+    [ "${head[2]}" = "{\"sha256\": \"$(sha256sum < "$BATS_TEST_TMPDIR/parts.hdf5" | cut -c1-64)\"}" ]
+    fuel convert mnist -d "$raw" -o "$BATS_TEST_TMPDIR" -q
+    run fuel diff "$BATS_TEST_TMPDIR/parts.hdf5" "$BATS_TEST_TMPDIR/mnist.hdf5"
+    [ "$status" -eq 0 ]
+    [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
+    [ -z "$(boto3 uploads fuel "")" ]
+}
+
+@test "fuel cache s3:// makes one verified copy; info and diff read s3:// names through it" {
+    export FUEL_LOCAL_DATA_PATH=$BATS_TEST_TMPDIR/local
+    local copy=$FUEL_LOCAL_DATA_PATH/s3/fuel/mnist/t10k-labels-idx1-ubyte.gz
+    run --separate-stderr fuel cache s3://fuel/mnist/t10k-labels-idx1-ubyte.gz
+    [ "$status" -eq 0 ]
+    [ "$output" = "$copy" ]
+    [ "$stderr" = "fuel-cache: copied s3://fuel/mnist/t10k-labels-idx1-ubyte.gz" ]
+    cmp "$SERVED/t10k-labels-idx1-ubyte.gz" "$copy"
+    run --separate-stderr fuel cache s3://fuel/mnist/t10k-labels-idx1-ubyte.gz
+    [ "$stderr" = "fuel-cache: reusing the copy of s3://fuel/mnist/t10k-labels-idx1-ubyte.gz" ]
+    # A copy that no longer matches the object's digest is fetched again.
+    printf 'x' | dd of="$copy" bs=1 seek=10 conv=notrunc status=none
+    run --separate-stderr fuel cache s3://fuel/mnist/t10k-labels-idx1-ubyte.gz
+    [ "$status" -eq 0 ]
+    cmp "$SERVED/t10k-labels-idx1-ubyte.gz" "$copy"
+    boto3 put fuel files/ "$FUEL_FIXTURES/expected/mnist.hdf5"
+    run --separate-stderr fuel diff s3://fuel/files/mnist.hdf5 "$FUEL_FIXTURES/expected/mnist.hdf5"
+    [ "$status" -eq 0 ]
+    run --separate-stderr fuel info s3://fuel/files/mnist.hdf5
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"Metadata for mnist.hdf5"* ]]
+    run --separate-stderr fuel cache s3://fuel/files/absent.hdf5
+    [ "$status" -eq 5 ]
+    [ "$stderr" = "fuel-cache: cannot read: s3://fuel/files/absent.hdf5: HTTP 404" ]
+}
+
+# upload_under_way PREFIX: waits (at most 20 s) until fuel clean --dry-run sees an incomplete
+# multipart upload under the s3:// PREFIX.
+upload_under_way() {
+    local tick
+    for ((tick = 0; tick < 400; tick++)); do
+        [[ "$(fuel clean --dry-run "$1")" != *"would abort"* ]] || return 0
+        sleep 0.05
+    done
+    echo "no multipart upload under $1 in 20 s" >&2
+    return 1
+}
+
+@test "SIGTERM aborts the multipart upload; what a SIGKILL leaves, fuel clean aborts" {
+    local raw=$FUEL_FIXTURES/raw/mnist pid
+    FUEL_S3_PART_SIZE=1024 fuel convert mnist --dtype float64 -d "$raw" -o s3://fuel/killed/ \
+        --threads 1 -q 3>&- &
+    pid=$!
+    upload_under_way s3://fuel/killed/
+    kill -9 "$pid"
+    wait_bounded "$pid" || true
+    [ -n "$(boto3 uploads fuel killed/)" ]
+    run --separate-stderr fuel clean -d "$TMPDIR" s3://fuel/killed/
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 2 ]
+    [[ "${lines[0]}" == "aborted s3://fuel/killed/mnist_float64.hdf5 (upload "*")" ]]
+    [[ "${lines[1]}" == "removed $TMPDIR/.fuel-staging-s3-upload."* ]]
+    [ -z "$(boto3 uploads fuel killed/)" ]
+    [ -z "$(boto3 ls fuel killed/)" ]
+    FUEL_S3_PART_SIZE=1024 fuel convert mnist --dtype float64 -d "$raw" -o s3://fuel/stopped/ \
+        --threads 1 -q 3>&- &
+    pid=$!
+    upload_under_way s3://fuel/stopped/
+    kill -TERM "$pid"
+    local code=0
+    wait_bounded "$pid" || code=$?
+    [ "$code" -eq 5 ]
+    [ -z "$(boto3 uploads fuel stopped/)" ]
+    [ -z "$(boto3 ls fuel stopped/)" ]
+    [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
 }

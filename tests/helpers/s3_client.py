@@ -1,6 +1,6 @@
 """boto3, the independent S3 client of the tests: s3_client.py ENDPOINT COMMAND ARGS...
-   mb BUCKET... | put BUCKET PREFIX FILE... (each as PREFIX + its base name) | get BUCKET KEY FILE | head BUCKET KEY (prints size, then the
-   metadata as JSON) | ls BUCKET PREFIX (keys, one a line) | uploads BUCKET PREFIX (incomplete
+   mb BUCKET... | put BUCKET PREFIX FILE... (each as PREFIX + its base name) | get BUCKET KEY FILE | head BUCKET KEY (prints size, ETag, then
+   the metadata as JSON) | ls BUCKET PREFIX (keys, one a line) | uploads BUCKET PREFIX (incomplete
    multipart uploads' keys) | start-upload BUCKET KEY (prints its id)."""
 import json
 import os
@@ -24,6 +24,7 @@ elif command == "get":
 elif command == "head":
     answer = client.head_object(Bucket=arguments[0], Key=arguments[1])
     print(answer["ContentLength"])
+    print(answer["ETag"])
     print(json.dumps(answer["Metadata"], sort_keys=True))
 elif command == "ls":
     for page in client.get_paginator("list_objects_v2").paginate(Bucket=arguments[0],
