@@ -2,6 +2,7 @@
    other attributes and the provenance. */
 #include "info_text.h"
 
+#include "info_card.h"
 #include "info_fixture.h"
 #include "info_published.h"
 #include "table.h"
@@ -14,7 +15,8 @@
 #include <string.h>
 
 static const char *const shown_apart[] = {"h5py_interface_version", "fuel_convert_version",
-                                          "fuel_convert_command", "fuel_provenance"};
+                                          "fuel_convert_command", "fuel_provenance",
+                                          "fuel_card"};
 
 
 const char *attribute_or_not_available(const struct h5py_file *file, const char *name)
@@ -321,6 +323,7 @@ int info_text_print(const struct h5py_file *file, const char *name,
         result = sources_print(file);
     if (result == 0) {
         attributes_print(file);
+        info_card_print(file);
         result = provenance_print(file);
     }
     if (result == 0)

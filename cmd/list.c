@@ -1,4 +1,5 @@
 /* fuel-list: every dataset, the state of its raw files and where its converted file is found. */
+#include "cards/card.h"
 #include "common/download/checksum_list.h"
 #include "common/base/config.h"
 #include "common/base/error.h"
@@ -271,9 +272,11 @@ static json_t *dataset_json(const struct list_request *request, const char *name
         }
         json_array_append_new(files, file);
     }
-    json_t *object = json_pack("{s:s, s:s?, s:s, s:o, s:o}", "name", name, "variant", variant,
-                               "summary", summary, "files", files, "converted",
-                               dataset_converted_json(request, name, variant, dataset));
+    const struct dataset_card *card = card_find(name);
+    json_t *object = json_pack("{s:s, s:s?, s:s, s:o, s:o, s:o}", "name", name, "variant",
+                               variant, "summary", summary, "files", files, "converted",
+                               dataset_converted_json(request, name, variant, dataset), "card",
+                               card != NULL ? card_json(card) : json_null());
     if (object != NULL && dataset != NULL)
         verdict_add(request, dataset, object, files);
     return object;

@@ -3,6 +3,7 @@
    fuel-pack ask. */
 #include "conversion.h"
 
+#include "cards/card.h"
 #include "common/base/error.h"
 #include "common/base/publish.h"
 #include "common/base/threads.h"
@@ -58,22 +59,41 @@ void conversion_inputs_list(const struct conversion_request *request,
     }
 }
 
+/* CARD as the file's fuel_card: compact JSON, the class names of sources the file lacks (SVHN
+   format 1's bbox_labels in a format 2 file) left out. NULL when there is no card. */
+static char *card_text(json_t *card, const struct h5py_writer *writer)
+{
+    if (card == NULL)
+        return NULL;
+    json_t *classes = json_object_get(card, "classes");
+    const char *source;
+    json_t *names, *kept = json_object();
+    json_object_foreach(classes, source, names)
+        if (h5py_writer_has_source(writer, source))
+            json_object_set(kept, source, names);
+    json_object_set_new(card, "classes", kept);
+    return json_dumps(card, JSON_COMPACT);
+}
+
 static int finish_file(struct h5py_writer *writer, struct provenance *provenance,
                        const struct conversion_record *record)
 {
     struct provenance_notes notes = {record->note_key, record->note, record->notes};
     char *json = provenance_finish_noted(provenance, &notes);
     char *command = typed_command_text(record->typed);
-    if (json == NULL || command == NULL) {
+    char *card = card_text(record->card, writer);
+    if (json == NULL || command == NULL || (record->card != NULL && card == NULL)) {
         free(json);
         free(command);
+        free(card);
         h5py_writer_discard(writer);
         return json == NULL ? error_code() : error_set(EXIT_OTHER, "out of memory");
     }
-    struct h5py_attributes attributes = {command, FUEL_VERSION, json};
+    struct h5py_attributes attributes = {command, FUEL_VERSION, json, card};
     int result = h5py_writer_finish(writer, &attributes);
     free(json);
     free(command);
+    free(card);
     return result;
 }
 
@@ -136,8 +156,13 @@ int conversion_run(const struct conversion_request *request, char *path, size_t 
     conversion_output_name(request, name, sizeof name);
     struct conversion_filler filler = {converter_fill, &arguments};
     arguments.notes = json_object();
-    if (arguments.notes == NULL)
+    const struct dataset_card *card = card_find(request->dataset->name);
+    arguments.card = card != NULL ? card_json(card) : NULL;
+    if (arguments.notes == NULL || (card != NULL && arguments.card == NULL)) {
+        json_decref(arguments.notes);
+        json_decref(arguments.card);
         return error_set(EXIT_OTHER, "out of memory");
+    }
     const char *published[CONVERTER_MAX_INPUTS] = {NULL};
     for (size_t index = 0; index < inputs.count; index++) {
         const struct dataset_file *file =
@@ -152,9 +177,11 @@ int conversion_run(const struct conversion_request *request, char *path, size_t 
                                        .note = request->fixture_note,
                                        .typed = request->typed,
                                        .notes = arguments.notes,
+                                       .card = arguments.card,
                                        .raw_files = true};
     result = write_published(&filler, &record, request->output_directory, name, path, size);
     json_decref(arguments.notes);
+    json_decref(arguments.card);
     return result;
 }
 

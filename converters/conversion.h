@@ -67,6 +67,8 @@ struct conversion_record {
     json_t *note;
     const struct typed_command *typed; /* the command line the file records */
     json_t *notes; /* the converter's notes, last in the provenance under "conversion"; NULL */
+    json_t *card;  /* the dataset's card, written as fuel_card (its classes of sources the file
+                      holds); NULL: none */
     bool raw_files; /* the inputs are a dataset's raw files: their md5 recorded too */
     const bool *supplied; /* the inputs whose bytes the filler supplies (NULL: none) */
     /* The checksum each input's record publishes when it publishes its content too (NULL: none

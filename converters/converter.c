@@ -45,6 +45,20 @@ void converter_report_done(const struct converter_arguments *arguments, uint64_t
         arguments->progress->advance(arguments->progress->context, done);
 }
 
+int converter_card_class_append(const struct converter_arguments *arguments, const char *source,
+                                const char *name)
+{
+    json_t *classes = json_object_get(arguments->card, "classes");
+    if (classes == NULL)
+        return EXIT_OK;
+    json_t *list = json_object_get(classes, source);
+    if (list == NULL && json_object_set_new(classes, source, list = json_array()) != 0)
+        return error_set(EXIT_OTHER, "cannot convert: out of memory");
+    if (json_array_append_new(list, json_string(name)) != 0)
+        return error_set(EXIT_OTHER, "cannot convert: out of memory");
+    return EXIT_OK;
+}
+
 int converter_note_append(const struct converter_arguments *arguments, const char *key,
                           const char *value)
 {

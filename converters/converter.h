@@ -33,6 +33,9 @@ struct converter_arguments {
     /* What the converter records in the provenance under "conversion" (the images --skip-bad
        left out): a JSON object the conversion layer owns; NULL: nothing is recorded. */
     struct json_t *notes;
+    /* The dataset's card (cards/card.h) as JSON, written into the file as fuel_card; a converter
+       may add what it learns from its inputs (ImageNet's synsets); NULL: no card. */
+    struct json_t *card;
 };
 
 struct converter {
@@ -84,6 +87,11 @@ void converter_report_stage(const struct converter_arguments *arguments, const c
 /* Appends VALUE to the list KEY of ARGUMENTS' provenance notes; EXIT_OTHER when memory runs out. */
 int converter_note_append(const struct converter_arguments *arguments, const char *key,
                           const char *value);
+
+/* Appends NAME to the class names of SOURCE in ARGUMENTS' card (nothing without a card);
+   EXIT_OTHER when memory runs out. */
+int converter_card_class_append(const struct converter_arguments *arguments, const char *source,
+                                const char *name);
 
 /* Tells ARGUMENTS' listener that DONE examples of the current stage are written. */
 void converter_report_done(const struct converter_arguments *arguments, uint64_t done);

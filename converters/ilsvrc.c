@@ -165,6 +165,10 @@ static int prepare(struct ilsvrc_conversion *conversion)
     converter_report_stage(conversion->arguments, path, 0);
     int result = ilsvrc_devkit_read(path, conversion->layout, conversion->arguments->threads,
                                     &conversion->devkit);
+    /* The card's class names: target i is the devkit's synset i, named by its WNID. */
+    for (size_t class = 0; result == EXIT_OK && class < conversion->devkit.class_count; class++)
+        result = converter_card_class_append(conversion->arguments, "targets",
+                                             conversion->devkit.wnids[class]);
     if (result == EXIT_OK)
         result = read_test_truth(conversion);
     if (result == EXIT_OK)

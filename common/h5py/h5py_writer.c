@@ -259,6 +259,14 @@ const char *h5py_writer_path(const struct h5py_writer *writer)
     return writer->path;
 }
 
+bool h5py_writer_has_source(const struct h5py_writer *writer, const char *name)
+{
+    for (size_t index = 0; index < writer->source_count; index++)
+        if (strcmp(writer->sources[index].name, name) == 0)
+            return true;
+    return false;
+}
+
 int h5py_writer_add_source(struct h5py_writer *writer,
                            const struct h5py_source_declaration *declared, int *index)
 {
@@ -331,6 +339,8 @@ static int write_root_attributes(struct h5py_writer *writer, const struct h5py_a
                                         values->command != NULL ? values->command : "");
     if (result == EXIT_OK && values->provenance_json != NULL)
         result = write_string_attribute(writer, "fuel_provenance", values->provenance_json);
+    if (result == EXIT_OK && values->card_json != NULL)
+        result = write_string_attribute(writer, "fuel_card", values->card_json);
     return result;
 }
 
@@ -377,7 +387,7 @@ static int close_writer(struct h5py_writer *writer)
 int h5py_writer_finish(struct h5py_writer *writer, const struct h5py_attributes *attributes)
 {
     hdf5_failure_forget();
-    static const struct h5py_attributes none = {NULL, NULL, NULL};
+    static const struct h5py_attributes none = {NULL, NULL, NULL, NULL};
     if (attributes == NULL)
         attributes = &none;
     int result = EXIT_OK;

@@ -69,6 +69,7 @@ struct h5py_attributes {
     const char *command;         /* fuel_convert_command */
     const char *version;         /* fuel_convert_version */
     const char *provenance_json; /* fuel_provenance; NULL leaves it out */
+    const char *card_json;       /* fuel_card, the dataset's card; NULL leaves it out */
 };
 
 struct h5py_writer;
@@ -78,6 +79,9 @@ int h5py_writer_create(struct h5py_writer **writer, const char *path);
 
 /* The PATH the writer was created with. */
 const char *h5py_writer_path(const struct h5py_writer *writer);
+
+/* Whether a source named NAME was declared. */
+bool h5py_writer_has_source(const struct h5py_writer *writer, const char *name);
 
 /* Declares a source and creates its contiguous, uncompressed dataset; *index names it below. */
 int h5py_writer_add_source(struct h5py_writer *writer,

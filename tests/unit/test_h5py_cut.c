@@ -142,7 +142,7 @@ static struct cut_plan *written_cut(const char *name, uint64_t examples)
     struct h5py_writer *writer = NULL;
     assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
     assert_int_equal(h5py_cut_write(plan, writer), EXIT_OK);
-    struct h5py_attributes attributes = {"fuel-fixture --from", "0", NULL};
+    struct h5py_attributes attributes = {"fuel-fixture --from", "0", NULL, NULL};
     assert_int_equal(h5py_writer_finish(writer, &attributes), EXIT_OK);
     cut_plan_close(plan);
     struct cut_request everything = {.examples = 1000};

@@ -81,7 +81,7 @@ static void write_rows_ahead(const char *name, size_t row_bytes, uint64_t rows)
     }
     uint64_t size;
     assert_true(allocated_bytes(path, &size) > size + (8 << 20));
-    static const struct h5py_attributes attributes = {"fuel-convert test", "0.1.0", NULL};
+    static const struct h5py_attributes attributes = {"fuel-convert test", "0.1.0", NULL, NULL};
     assert_int_equal(h5py_writer_finish(writer, &attributes), EXIT_OK);
     assert_true(allocated_bytes(path, &size) < size + (1 << 20));
     assert_true(size > rows * row_bytes);

@@ -1,0 +1,73 @@
+/* fuel-info's card section, from the file's fuel_card attribute (cards/card.h writes it). */
+#include "info_card.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Classes shown per source before "... and N more". */
+enum { CLASSES_SHOWN = 10 };
+
+static const char *member(json_t *object, const char *key)
+{
+    const char *text = json_string_value(json_object_get(object, key));
+    return text != NULL ? text : "";
+}
+
+/* "targets: 0 airplane, 1 automobile, ... (10 classes)". */
+static void classes_print(json_t *classes)
+{
+    const char *source;
+    json_t *names;
+    json_object_foreach(classes, source, names) {
+        printf("    classes of %s:", source);
+        size_t index;
+        json_t *name;
+        json_array_foreach(names, index, name)
+            if (index < CLASSES_SHOWN)
+                printf("%s %zu %s", index > 0 ? "," : "", index, json_string_value(name));
+        if (json_array_size(names) > CLASSES_SHOWN)
+            printf(", ... and %zu more", json_array_size(names) - CLASSES_SHOWN);
+        printf("\n");
+    }
+}
+
+/* The citation's first line, "@article{lecun1998gradient,", names the entry. */
+static void citation_print(const char *citation)
+{
+    const char *end = strchr(citation, '\n');
+    int length = end != NULL ? (int)(end - citation) : (int)strlen(citation);
+    printf("    citation: %.*s ... (fuel info --json has it whole)\n", length, citation);
+}
+
+void info_card_print(const struct h5py_file *file)
+{
+    const char *text = h5py_file_attribute(file, "fuel_card");
+    if (text == NULL)
+        return;
+    json_t *card = json_loads(text, 0, NULL);
+    printf("\nCard\n\n");
+    if (!json_is_object(card)) {
+        printf("    (not a JSON object) %s\n", text);
+        json_decref(card);
+        return;
+    }
+    printf("    homepage: %s\n", member(card, "homepage"));
+    printf("    licence: %s (source: %s)\n", member(card, "licence"),
+           member(card, "licence_source"));
+    citation_print(member(card, "citation"));
+    classes_print(json_object_get(card, "classes"));
+    size_t index;
+    json_t *issue;
+    json_array_foreach(json_object_get(card, "known_issues"), index, issue)
+        printf("    known issue: %s (%s)\n", member(issue, "issue"), member(issue, "reference"));
+    json_decref(card);
+}
+
+json_t *info_card_json(const struct h5py_file *file)
+{
+    const char *text = h5py_file_attribute(file, "fuel_card");
+    if (text == NULL)
+        return json_null();
+    json_t *card = json_loads(text, 0, NULL);
+    return card != NULL ? card : json_string(text);
+}

@@ -1,0 +1,146 @@
+#!/usr/bin/env bats
+# Dataset cards: written into every converted file as fuel_card, with the converters' class order;
+# shown by fuel info (text and --json) and fuel list --json; used by fuel stats; left out of the
+# content digest.
+
+bats_require_minimum_version 1.5.0
+
+PYTHON=/usr/bin/python3
+
+setup() {
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    mkdir -p "$HOME"
+    unset FUEL_DATA_PATH
+    OUT="$BATS_TEST_TMPDIR/out"
+}
+
+# The card of FILE ($1) as fuel info --json shows it, checked by the Python of stdin as `card`.
+card_check() {
+    run --separate-stderr fuel info --json "$1"
+    [ "$status" -eq 0 ] || { echo "$stderr"; false; }
+    printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/info.json"
+    $PYTHON -c '
+import json, sys
+card = json.load(open(sys.argv[1]))["card"]
+exec(sys.stdin.read())
+' "$BATS_TEST_TMPDIR/info.json"
+}
+
+@test "the CIFAR-10 fixture's class 3 is cat, in the card and in fuel stats" {
+    fuel fixture cifar10 -o "$OUT" -n 10 > /dev/null
+    card_check "$OUT/cifar10.hdf5" <<'PY'
+assert card["classes"]["targets"][3] == "cat", card["classes"]
+assert len(card["classes"]["targets"]) == 10
+assert card["licence"] == "not stated by the publisher" and "kriz" in card["licence_source"]
+assert "ciFAIR" in card["known_issues"][0]["issue"] and "10.3390" in card["known_issues"][0]["reference"]
+assert card["citation"].startswith("@techreport{krizhevsky2009learning,")
+PY
+    run fuel stats "$OUT/cifar10.hdf5" --split train --sources targets --json
+    $PYTHON -c '
+import json, sys, h5py
+report = json.loads(sys.argv[1])
+targets = h5py.File(sys.argv[2], "r")["targets"][:10, 0]
+names = {c["class"]: c["name"] for c in report["splits"][0]["sources"][0]["classes"]}
+assert names[3] == "cat" and names[0] == "airplane" and len(names) == 10, names
+' "$output" "$OUT/cifar10.hdf5"
+}
+
+@test "real Fashion-MNIST: the documented class order (the repository's Labels table), MIT" {
+    fuel convert fashion_mnist -d /usr/share/datasets/fashion-mnist -o "$OUT" > /dev/null
+    card_check "$OUT/fashion_mnist.hdf5" <<'PY'
+assert card["classes"]["targets"] == ["T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
+    "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"], card["classes"]
+assert card["licence"] == "MIT" and "zalandoresearch/fashion-mnist" in card["licence_source"]
+assert "issues/44" in card["known_issues"][0]["reference"]
+PY
+    run fuel stats "$OUT/fashion_mnist.hdf5" --split test --sources targets
+    [ "${lines[3]}" = "    class 0 T-shirt/top              1000" ]
+    [ "${lines[12]}" = "    class 9 Ankle boot               1000" ]
+}
+
+@test "every built-in dataset's fixture carries its card; class names only of sources it holds" {
+    local dataset
+    for dataset in mnist fashion_mnist binarized_mnist cifar10 cifar100 "svhn 1" "svhn 2" iris \
+        adult "caltech101_silhouettes 16" "celeba 64" dogs_vs_cats ilsvrc2012 ilsvrc2010; do
+        rm -rf "$OUT"
+        fuel fixture $dataset -o "$OUT" -n 3 > /dev/null
+        local made=("$OUT"/*.hdf5)
+        $PYTHON - "${made[0]}" "${dataset% *}" <<'PY' || { echo "$dataset"; false; }
+import json, sys, h5py
+f = h5py.File(sys.argv[1], "r")
+card = json.loads(f.attrs["fuel_card"])
+assert card["dataset"] == sys.argv[2], card["dataset"]
+for key in "homepage", "licence", "licence_source", "citation":
+    assert isinstance(card[key], str) and card[key], key
+assert card["citation"].startswith("@") and card["citation"].rstrip().endswith("}")
+for source, names in card["classes"].items():
+    assert source in f and len(names) > 0, source
+    if f[source].dtype.kind in "biuf" and f[source].shape[1:] == (1,):
+        assert f[source][()].max() < len(names), (source, f[source][()].max(), len(names))
+for issue in card["known_issues"]:
+    assert issue["issue"] and issue["reference"], issue
+PY
+    done
+}
+
+@test "SVHN: format 1 names bbox_labels, format 2 targets, digit 0 as class 0" {
+    fuel fixture svhn 2 -o "$OUT" -n 3 > /dev/null
+    card_check "$OUT/svhn_format_2.hdf5" <<'PY'
+assert list(card["classes"]) == ["targets"] and card["classes"]["targets"][0] == "0", card["classes"]
+assert card["licence"] == "for non-commercial use only"
+PY
+    fuel fixture svhn 1 -o "$OUT" -n 3 > /dev/null
+    card_check "$OUT/svhn_format_1.hdf5" <<'PY'
+assert list(card["classes"]) == ["bbox_labels"], card["classes"]
+PY
+}
+
+@test "ImageNet's class names are the devkit's synsets, in the targets' numbering" {
+    fuel fixture ilsvrc2012 -o "$OUT" -n 3 > /dev/null
+    fuel fixture ilsvrc2012 --raw -o "$BATS_TEST_TMPDIR/raw" > /dev/null
+    card_check "$OUT/ilsvrc2012.hdf5" <<'PY'
+names = card["classes"]["targets"]
+assert len(names) >= 2 and all(name.startswith("n") and len(name) == 9 for name in names), names
+PY
+    $PYTHON - "$OUT/ilsvrc2012.hdf5" <<'PY'
+import json, sys, h5py
+f = h5py.File(sys.argv[1], "r")
+names = json.loads(f.attrs["fuel_card"])["classes"]["targets"]
+rows = [r for r in f.attrs["split"] if r["split"] == b"train" and r["source"] == b"filenames"][0]
+for filename, target in zip(f["filenames"][rows["start"]:rows["stop"], 0], f["targets"][rows["start"]:rows["stop"], 0]):
+    assert filename.decode().startswith(names[target]), (filename, target, names[target])
+PY
+}
+
+@test "fuel info shows a short card section; --json and fuel list --json the whole card" {
+    fuel fixture mnist -o "$OUT" -n 3 > /dev/null
+    run fuel info "$OUT/mnist.hdf5"
+    [ "$status" -eq 0 ]
+    local card
+    card=$(sed -n '/^Card$/,/^Provenance$/p' <<< "$output")
+    [[ "$card" == *"    homepage: http://yann.lecun.com/exdb/mnist/"* ]]
+    [[ "$card" == *"    licence: CC-BY-SA-3.0 (source: disputed: "* ]]
+    [[ "$card" == *"    citation: @article{lecun1998gradient, ... (fuel info --json has it whole)"* ]]
+    [[ "$card" == *"    classes of targets: 0 0, 1 1, 2 2, 3 3, 4 4, 5 5, 6 6, 7 7, 8 8, 9 9"* ]]
+    [[ "$output" != *"fuel_card:"* ]]
+    run fuel list --json
+    [ "$status" -eq 0 ]
+    $PYTHON -c '
+import json, sys
+datasets = json.loads(sys.argv[1])
+assert all(d["card"] is not None for d in datasets), [d["name"] for d in datasets if d["card"] is None]
+cifar = [d for d in datasets if d["name"] == "cifar100"][0]["card"]
+assert len(cifar["classes"]["fine_labels"]) == 100 and len(cifar["classes"]["coarse_labels"]) == 20
+assert cifar["classes"]["coarse_labels"][14] == "people"
+' "$output"
+}
+
+@test "the card is not content: the digest without it is the same, fuel diff finds no difference" {
+    fuel fixture iris -o "$OUT" > /dev/null
+    cp "$OUT/iris.hdf5" "$BATS_TEST_TMPDIR/bare.hdf5"
+    $PYTHON -c 'import h5py, sys; f = h5py.File(sys.argv[1], "r+"); del f.attrs["fuel_card"]' "$BATS_TEST_TMPDIR/bare.hdf5"
+    digest() { fuel info --json "$1" | $PYTHON -c 'import json, sys; print(json.load(sys.stdin)["content_digest"])'; }
+    [ "$(digest "$OUT/iris.hdf5")" = "$(digest "$BATS_TEST_TMPDIR/bare.hdf5")" ]
+    run fuel diff "$OUT/iris.hdf5" "$BATS_TEST_TMPDIR/bare.hdf5"
+    [ "$status" -eq 0 ]
+}
