@@ -38,6 +38,9 @@ static const struct command_option options[] = {
     {.long_name = "raw", .kind = OPTION_FLAG, MEMBER(raw),
      .help = "write the dataset's raw files and MD5SUMS instead of the HDF5 file",
      .reproduce = REPRODUCE_REFUSED},
+    {.long_name = "quirks", .kind = OPTION_FLAG, MEMBER(quirks),
+     .help = "also the real data's quirks Python Fuel cannot read (dogs_vs_cats: grayscale)",
+     .reproduce = REPRODUCE_KEPT},
     {.long_name = "from", .kind = OPTION_STRING, MEMBER(from), .argument = "FILE",
      .help = "cut the fixture from the H5PYDataset file FILE",
      .completion = COMPLETE_FILE_OR_DATASET, .reproduce = REPRODUCE_REPLACED},
@@ -47,7 +50,7 @@ static const struct command_option options[] = {
 };
 
 const struct command_line fixture_command_line = {
-    .usage = "[-o DIR] [-r NAME] [-n N | -n SPLIT=N,...] [--seed S] [--raw]",
+    .usage = "[-o DIR] [-r NAME] [-n N | -n SPLIT=N,...] [--seed S] [--raw] [--quirks]",
     .dataset_usage = "[-h] NAME [FORMAT]",
     .usage_alternative =
         "--from FILE [-o DIR] [-r NAME] [-n N | -n SPLIT=N,...] [--shuffle --seed S]",
@@ -129,8 +132,9 @@ static int cut_run(const struct command_run *run)
     if (run->parsed->positional_count > 0)
         return usage_error(run->program, "--from takes no NAME (the fixture has FILE's layout), "
                            "got: %s", run->parsed->positionals[0]);
-    if (chosen->raw)
-        return usage_error(run->program, "--raw and --from exclude each other");
+    if (chosen->raw || chosen->quirks)
+        return usage_error(run->program, "--%s and --from exclude each other",
+                           chosen->raw ? "raw" : "quirks");
     struct cut_request request = {.shuffle = chosen->shuffle, .seed = (uint64_t)chosen->seed};
     int result = examples_parse(run->program, &chosen->examples, DEFAULT_EXAMPLES,
                                 (uint64_t)1 << 53, &request);

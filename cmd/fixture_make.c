@@ -47,15 +47,34 @@ static int split_unknown(const struct command_run *run, const struct raw_fixture
                               fixture->dataset->name, split);
 }
 
+/* "adult needs at least train=41,test=40 examples (got train=10): WHY". */
+static int minimum_refuse(const struct command_run *run, const struct raw_fixture *fixture,
+                          size_t short_split, uint64_t got)
+{
+    char needs[256] = "";
+    size_t used = 0;
+    for (size_t split = 0; split < fixture->split_count; split++)
+        if (fixture->minimum_examples[split] > 0 && used < sizeof needs)
+            used += (size_t)snprintf(needs + used, sizeof needs - used, "%s%s=%llu",
+                                     used > 0 ? "," : "", fixture->splits[split],
+                                     (unsigned long long)fixture->minimum_examples[split]);
+    return usage_error(run->program, "%s needs at least %s examples (got %s=%llu): %s",
+                       fixture->dataset->name, needs, fixture->splits[short_split],
+                       (unsigned long long)got, fixture->minimum_reason);
+}
+
 static int request_build(const struct command_run *run, const struct raw_fixture *fixture,
                          struct fixture_request *request)
 {
     const struct fixture_options *chosen = run->options;
     struct cut_request counts = {0};
-    int result = examples_parse(run->program, &chosen->examples, DEFAULT_EXAMPLES,
-                                FIXTURE_MAX_EXAMPLES, &counts);
-    for (size_t split = 0; result == EXIT_OK && split < fixture->split_count; split++)
-        request->examples[split] = counts.examples;
+    /* A default of 0 tells a count not given from one given. */
+    int result = examples_parse(run->program, &chosen->examples, 0, FIXTURE_MAX_EXAMPLES, &counts);
+    for (size_t split = 0; result == EXIT_OK && split < fixture->split_count; split++) {
+        uint64_t minimum = fixture->minimum_examples[split];
+        request->examples[split] = counts.examples > 0 ? counts.examples
+                                   : minimum > DEFAULT_EXAMPLES ? minimum : DEFAULT_EXAMPLES;
+    }
     for (size_t named = 0; result == EXIT_OK && named < counts.named_count; named++) {
         size_t split = 0;
         while (split < fixture->split_count &&
@@ -65,8 +84,15 @@ static int request_build(const struct command_run *run, const struct raw_fixture
             return split_unknown(run, fixture, counts.split_names[named]);
         request->examples[split] = counts.split_examples[named];
     }
+    for (size_t split = 0; result == EXIT_OK && split < fixture->split_count; split++)
+        if (request->examples[split] < fixture->minimum_examples[split])
+            return minimum_refuse(run, fixture, split, request->examples[split]);
+    if (result == EXIT_OK && chosen->quirks && fixture->quirks == NULL)
+        return usage_error(run->program, "%s has no quirk that Python Fuel cannot read: --quirks "
+                           "is for dogs_vs_cats", fixture->dataset->name);
     request->dataset = fixture->dataset;
     request->seed = (uint64_t)chosen->seed;
+    request->quirks = chosen->quirks;
     return result;
 }
 

@@ -16,7 +16,7 @@ struct fixture_options {
     const char *output_directory, *output_filename, *from;
     struct option_list examples;
     long seed;
-    bool raw, shuffle;
+    bool raw, shuffle, quirks;
 };
 
 /* Reads the -n values LIST into REQUEST (examples and named splits); DEFAULT_EXAMPLES when none

@@ -4,6 +4,7 @@
 #ifndef FUEL_DOWNLOADERS_ILSVRC_H
 #define FUEL_DOWNLOADERS_ILSVRC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +29,7 @@ struct ilsvrc_layout {
     const char *id_field;         /* "ILSVRC2012_ID" */
     const char *valid_prefix;     /* the validation JPEGs' names: "ILSVRC2012_val_" 00000001.JPEG */
     const char *test_prefix;      /* "ILSVRC2012_test_" */
+    bool cost_matrix;             /* 2010: meta.mat holds cost_matrix beside synsets */
 };
 
 extern const struct ilsvrc_layout ilsvrc2010_layout, ilsvrc2012_layout;

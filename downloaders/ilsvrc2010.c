@@ -40,4 +40,5 @@ const struct ilsvrc_layout ilsvrc2010_layout = {
     .id_field = "ILSVRC2010_ID",
     .valid_prefix = "ILSVRC2010_val_",
     .test_prefix = "ILSVRC2010_test_",
+    .cost_matrix = true,
 };

@@ -2,10 +2,12 @@
    the label separated by ", ", rows with missing values ('?', which converters drop) between them,
    adult.test's labels ending in '.' and a blank last line. The mark of fuel fixture --raw takes the
    place of a line Python Fuel drops, as a '|' comment line (C4.5's, which fuel's reader skips):
-   adult.test's first ("|1x3 Cross validator" in the real file), adult.data's last (blank). The
-   first 41 training rows go through every value of each categorical column, so from 41 training
-   examples on the features have all 104 columns; test rows only take values training rows have,
-   never Holand-Netherlands (as in the real files, where it occurs once, in adult.data). */
+   adult.test's first ("|1x3 Cross validator" in the real file), adult.data's last (blank). Python
+   Fuel one-hot encodes each split over the values that split holds, so the fixture keeps the real
+   files' value sets: the first 41 training rows go through every value of each categorical column
+   (104 columns), the first 40 test rows through every value but Holand-Netherlands (which the real
+   files hold once, in adult.data; Fuel pads test with one zero column for it); the rest take
+   values training rows have, never Holand-Netherlands. Hence at least 41 and 40 examples. */
 #include "fixture.h"
 #include "downloaders/adult.h"
 
@@ -18,6 +20,7 @@
 
 #define CATEGORIES 8
 #define COVERING_ROWS 41 /* the most values of one column: native-country's */
+#define TEST_COVERING_ROWS (COVERING_ROWS - 1) /* all but Holand-Netherlands */
 
 static const char *const splits[] = {"train", "test"};
 
@@ -77,19 +80,17 @@ static size_t common_value(struct random_state *random, size_t category)
     return random_below(random, 2) == 0 ? 0 : (size_t)random_below(random, count);
 }
 
-/* Example ROW of SPLIT: the covering rows of train take value ROW of each column (modulo its
-   count); test rows with fewer than 41 training rows copy the values of a random training row. */
+/* Example ROW of SPLIT: the covering rows take value ROW of each column (modulo its count, less
+   Holand-Netherlands in test), the others common values. */
 static void example_draw(const struct fixture_request *request, size_t split, uint64_t row,
                          struct adult_example *example)
 {
     struct random_state random;
     random_seed(&random, request->seed, (uint64_t)split << 40 | row);
-    uint64_t train = request->examples[0];
-    bool copy = split == 1 && train < COVERING_ROWS;
-    uint64_t covered = copy ? random_below(&random, train) : row;
+    bool covering = row < (split == 0 ? COVERING_ROWS : TEST_COVERING_ROWS);
     for (size_t category = 0; category < CATEGORIES; category++) {
-        bool covering = (split == 0 && row < COVERING_ROWS) || copy;
-        example->values[category] = covering ? (size_t)(covered % categories[category].count)
+        size_t count = categories[category].count - (split == 1 && category == CATEGORIES - 1);
+        example->values[category] = covering ? (size_t)(row % count)
                                              : common_value(&random, category);
     }
     example->age = 17 + (int)random_below(&random, 40) + (int)random_below(&random, 34);
@@ -166,4 +167,8 @@ static int adult_write(const struct fixture_request *request, const char *direct
 
 const struct raw_fixture adult_fixture = {
     .dataset = &adult_dataset, .splits = splits, .split_count = 2, .write = adult_write,
+    .minimum_examples = {COVERING_ROWS, TEST_COVERING_ROWS},
+    .minimum_reason = "Python Fuel's convert_adult one-hot encodes each split over the values it "
+                      "holds: train needs every value of each column, test every value but "
+                      "Holand-Netherlands",
 };

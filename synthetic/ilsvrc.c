@@ -1,10 +1,10 @@
 /* ILSVRC raw fixtures: a devkit whose meta.mat is a MATLAB v5 struct array of 6 synsets (4 leaf
-   classes with the real first four WNIDs, 2 parents), a training tar holding one plain tar per
-   class (classes and images in an unsorted order), validation and test tars of
-   PREFIX%08u.JPEG images in an unsorted order, the validation ground truth in sorted order. The
-   images are real JPEGs of photo-like colour pictures, a few grayscale or CMYK, one a PNG named
-   .JPEG (as the real training set holds), and for 2010 some wrapped in gzip, a test ground truth
-   and patch_images.tar replacing one image of each split. */
+   classes with the real first four WNIDs, 2 parents; for 2010 the cost matrix too), a training
+   tar holding one plain tar per class (classes and images in an unsorted order), validation and
+   test tars of PREFIX%08u.JPEG images in an unsorted order, the validation ground truth in sorted
+   order. The images are real JPEGs of photo-like colour pictures, a few grayscale or CMYK, one a
+   PNG named .JPEG (as the real training set holds), and for 2010 some wrapped in gzip, a test
+   ground truth and patch_images.tar replacing one image of each split. */
 #include "ilsvrc.h"
 
 #include "common/base/error.h"
@@ -220,24 +220,41 @@ struct synset_numbers {
 };
 
 /* The fields in the real order: ILSVRC20XX_ID, WNID, words, gloss, num_children, children,
-   wordnet_height, num_train_images. Synset 5 (id 5) is the leaves' parent, 6 its parent. */
+   wordnet_height, num_train_images, the numbers of integer classes as in the real devkits (Python
+   Fuel sizes its children column by max(num_children), which numpy refuses from a double). Synset
+   5 (id 5) is the leaves' parent, 6 its parent. */
 static void synset_values(struct matlab_value *values, const struct synset_numbers *numbers,
                           int synset)
 {
     static const char *const glosses[2] = {"a fish of the fixture", "a parent of the fixture"};
     bool leaf = synset < LEAVES;
-    values[0] = (struct matlab_value){MATLAB_VALUE_DOUBLES, .numbers = &numbers->id, .count = 1};
+    values[0] = (struct matlab_value){MATLAB_VALUE_UINT16S, .numbers = &numbers->id, .count = 1};
     values[1] = (struct matlab_value){MATLAB_VALUE_TEXT, .text = wnids[synset]};
     values[2] = (struct matlab_value){MATLAB_VALUE_TEXT, .text = words[synset]};
     values[3] = (struct matlab_value){MATLAB_VALUE_TEXT, .text = glosses[!leaf]};
-    values[4] = (struct matlab_value){MATLAB_VALUE_DOUBLES, .numbers = &numbers->child_count,
+    values[4] = (struct matlab_value){MATLAB_VALUE_UINT8S, .numbers = &numbers->child_count,
                                       .count = 1};
-    values[5] = (struct matlab_value){MATLAB_VALUE_DOUBLES, .numbers = numbers->children,
+    values[5] = (struct matlab_value){MATLAB_VALUE_UINT16S, .numbers = numbers->children,
                                       .count = (size_t)numbers->child_count};
-    values[6] = (struct matlab_value){MATLAB_VALUE_DOUBLES, .numbers = &numbers->height,
+    values[6] = (struct matlab_value){MATLAB_VALUE_UINT8S, .numbers = &numbers->height,
                                       .count = 1};
-    values[7] = (struct matlab_value){MATLAB_VALUE_DOUBLES, .numbers = &numbers->train_images,
+    values[7] = (struct matlab_value){MATLAB_VALUE_UINT16S, .numbers = &numbers->train_images,
                                       .count = 1};
+}
+
+/* 2010: cost_matrix, LEAVES x LEAVES uint8, the distance of two classes in the hierarchy: 0 to
+   itself, 1 to a sibling (all the leaves share synset 5). */
+static int write_cost_matrix(struct matlab_writer *writer)
+{
+    uint8_t costs[LEAVES * LEAVES];
+    for (int row = 0; row < LEAVES; row++)
+        for (int column = 0; column < LEAVES; column++)
+            costs[row * LEAVES + column] = row != column;
+    const uint32_t dimensions[2] = {LEAVES, LEAVES};
+    int result = matlab_writer_begin(writer, "cost_matrix", MATLAB_WRITE_UINT8, dimensions, 2);
+    if (result == EXIT_OK)
+        result = matlab_writer_data(writer, costs, sizeof costs);
+    return result == EXIT_OK ? matlab_writer_end(writer) : result;
 }
 
 static int write_meta(const struct fixture_writing *writing, const char *path)
@@ -266,6 +283,8 @@ static int write_meta(const struct fixture_writing *writing, const char *path)
     if (result != EXIT_OK)
         return result;
     result = matlab_writer_struct(&writer, "synsets", SYNSETS, fields, 8, values);
+    if (result == EXIT_OK && writing->layout->cost_matrix)
+        result = write_cost_matrix(&writer);
     int closed = matlab_writer_close(&writer);
     return result != EXIT_OK ? result : closed;
 }

@@ -10,6 +10,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Why a ground truth needs two lines at least. */
+#define ILSVRC_GROUND_TRUTH_REASON                                                                 \
+    "Python Fuel reads a ground truth with numpy.loadtxt, which makes a single line a 0-d array "  \
+    "it cannot iterate"
+
 /* The three splits, in the fixture's order. */
 extern const char *const ilsvrc_fixture_splits[3];
 

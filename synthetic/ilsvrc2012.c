@@ -12,4 +12,6 @@ const struct raw_fixture ilsvrc2012_fixture = {
     .splits = ilsvrc_fixture_splits,
     .split_count = 3,
     .write = write,
+    .minimum_examples = {0, 2},
+    .minimum_reason = ILSVRC_GROUND_TRUTH_REASON,
 };

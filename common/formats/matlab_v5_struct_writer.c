@@ -84,9 +84,33 @@ static void matrix_end(struct built *built, size_t start)
         built->bytes[start + 4 + index] = (unsigned char)(size >> (8 * index));
 }
 
+/* A 1 x COUNT row of uint8 or uint16 (WIDTH bytes each, little-endian) from VALUE's doubles. */
+static void append_integers(struct built *built, const struct matlab_value *value, size_t width)
+{
+    size_t start;
+    uint32_t columns = (uint32_t)value->count;
+    matrix_begin(built, &start, width == 1 ? MATLAB_UINT8 : MATLAB_UINT16, columns > 0 ? 1 : 0,
+                 columns, "");
+    unsigned char *bytes = calloc(value->count > 0 ? value->count : 1, width);
+    if (bytes == NULL)
+        built->failed = true;
+    for (size_t index = 0; bytes != NULL && index < value->count; index++) {
+        unsigned number = (unsigned)value->numbers[index];
+        for (size_t byte = 0; byte < width; byte++)
+            bytes[index * width + byte] = (unsigned char)(number >> (8 * byte));
+    }
+    append_element(built, width == 1 ? MI_UINT8 : MI_UINT16, bytes, value->count * width);
+    free(bytes);
+    matrix_end(built, start);
+}
+
 static void append_value(struct built *built, const struct matlab_value *value)
 {
     size_t start;
+    if (value->kind == MATLAB_VALUE_UINT8S || value->kind == MATLAB_VALUE_UINT16S) {
+        append_integers(built, value, value->kind == MATLAB_VALUE_UINT8S ? 1 : 2);
+        return;
+    }
     if (value->kind == MATLAB_VALUE_DOUBLES) {
         uint32_t columns = (uint32_t)value->count;
         matrix_begin(built, &start, MATLAB_DOUBLE, columns > 0 ? 1 : 0, columns, "");

@@ -66,21 +66,63 @@ with h5py.File(sys.argv[1], "r+") as f:
     [ "$output" = "features: values differ" ]
 }
 
+# keep_rows FILE N: FILE with its first N complete rows only (the rows with '?' among them, the
+# comment and blank lines kept): smaller files than fuel fixture writes.
+keep_rows() {
+    awk -v keep="$2" '/^\|/ || /^$/ || /\?/ { if (complete < keep || !/\?/) print; next }
+        complete < keep { print; complete++ }' "$1" > "$1.kept"
+    mv "$1.kept" "$1"
+}
+
 @test "raw fixtures of several sizes follow the rule; 41 training rows and more give 104 columns" {
-    for counts in train=41,test=9 train=300,test=120 train=7,test=3 train=1,test=1; do
+    for counts in train=41,test=40 train=300,test=120 train=41,test=9 train=7,test=3 train=1,test=1; do
         rm -rf "$VARIANT" "$OUT"/*
         mkdir -p "$VARIANT"
-        fuel-fixture adult --raw -o "$VARIANT" -n "$counts" --seed 3 > /dev/null
+        local train=${counts#train=} test=${counts#*test=}
+        train=${train%%,*}
+        fuel-fixture adult --raw -o "$VARIANT" -n "train=$((train > 41 ? train : 41)),test=$((test > 40 ? test : 40))" \
+            --seed 3 > /dev/null
+        keep_rows "$VARIANT/adult.data" "$train"
+        keep_rows "$VARIANT/adult.test" "$test"
         follows_rule "$VARIANT"
     done
     run $PYTHON -c 'import sys, h5py; print(h5py.File(sys.argv[1], "r")["features"].shape)' \
         "$OUT/adult.hdf5"
     [ "$output" = "(2, 14)" ]
-    fuel-fixture adult --raw -o "$VARIANT" -n train=41,test=9 > /dev/null
+    fuel-fixture adult --raw -o "$VARIANT" -n train=41,test=40 > /dev/null
     fuel-convert adult -d "$VARIANT" -o "$OUT" > /dev/null
     run $PYTHON -c 'import sys, h5py; print(h5py.File(sys.argv[1], "r")["features"].shape)' \
         "$OUT/adult.hdf5"
-    [ "$output" = "(50, 104)" ]
+    [ "$output" = "(81, 104)" ]
+}
+
+@test "fewer than 41 training or 40 test rows: exit 2, saying why (Python Fuel's one-hot encoding)" {
+    for counts in 10 train=40 test=39 train=1,test=1; do
+        run --separate-stderr fuel-fixture adult --raw -o "$VARIANT/short" -n "$counts"
+        [ "$status" -eq 2 ]
+        [[ "$stderr" == "fuel-fixture: adult needs at least train=41,test=40 examples (got "*"): Python Fuel's convert_adult one-hot encodes each split over the values it holds: train needs every value of each column, test every value but Holand-Netherlands; see 'fuel-fixture -h'" ]]
+        [ ! -e "$VARIANT/short" ]
+    done
+    run fuel-fixture adult --raw -o "$VARIANT/default"
+    [ "$status" -eq 0 ]
+    grep -c -v -e '?' -e '^|' -e '^$' "$VARIANT/default/adult.data" | grep -qx 41
+    grep -c -v -e '?' -e '^|' -e '^$' "$VARIANT/default/adult.test" | grep -qx 40
+}
+
+@test "the test rows hold every value but Holand-Netherlands, the training rows every value" {
+    fuel-fixture adult --raw -o "$VARIANT" -n train=41,test=40 > /dev/null
+    run $PYTHON - "$VARIANT" <<'PY'
+import sys
+def values(name):
+    rows = [line.rstrip(".\n").split(", ") for line in open(sys.argv[1] + "/" + name)
+            if line.strip() and not line.startswith("|") and "?" not in line]
+    return [set(row[column] for row in rows) for column in (1, 3, 5, 6, 7, 8, 9, 13)]
+train, test = values("adult.data"), values("adult.test")
+print([len(column) for column in train], [len(column) for column in test])
+print(sorted(set.union(*train) - set.union(*test)))
+PY
+    [ "${lines[0]}" = "[7, 16, 7, 14, 6, 5, 2, 41] [7, 16, 7, 14, 6, 5, 2, 40]" ]
+    [ "${lines[1]}" = "['Holand-Netherlands']" ]
 }
 
 @test "the same files give the same bytes: the numbering depends on nothing else" {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # fuel-convert dogs_vs_cats: Fuel's output from the train and test1 zips of JPEGs (numpy's shuffle
 # of the training members, the test images by number, PIL's pixels), the fixture's grayscale
-# member, exports of the file, and every refusal.
+# member (--quirks), exports of the file, and every refusal.
 
 bats_require_minimum_version 1.5.0
 
@@ -59,8 +59,8 @@ refused() {
     [ "$output" = "4" ]
 }
 
-@test "the raw fixture: real sizes, a grayscale member stored with one channel, PIL's pixels" {
-    fuel-fixture dogs_vs_cats --raw -o "$WORK" -n train=9,test=4 --seed 3 > /dev/null
+@test "the raw fixture --quirks: real sizes, a grayscale member stored with one channel, PIL's pixels" {
+    fuel-fixture dogs_vs_cats --raw --quirks -o "$WORK" -n train=9,test=4 --seed 3 > /dev/null
     for threads in 1 3; do
         convert --threads "$threads"
         [ "$status" -eq 0 ]
@@ -77,6 +77,21 @@ assert sorted(shapes[:, 0].tolist()) == [1, 1] + [3] * 11, shapes[:, 0]
 assert shapes[:, 1:].max() == 500 and shapes[:, 1:].min() >= 180, shapes' "$BATS_TEST_TMPDIR/threads1.hdf5"
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     fuel-info --check "$BATS_TEST_TMPDIR/threads1.hdf5"
+}
+
+@test "the raw fixture without --quirks: every member RGB, as Python Fuel's converter needs" {
+    fuel-fixture dogs_vs_cats --raw -o "$WORK" -n 12 > /dev/null
+    run $PYTHON -c '
+import io, sys, zipfile
+from PIL import Image
+for name in ("train", "test1"):
+    archive = zipfile.ZipFile(sys.argv[1] + "/dogs_vs_cats." + name + ".zip")
+    print(name, sorted(set(Image.open(io.BytesIO(archive.read(member))).mode
+                            for member in archive.namelist()[1:])))' "$WORK"
+    [ "$output" = "train ['RGB']"$'\n'"test1 ['RGB']" ]
+    run fuel-fixture mnist --raw --quirks -o "$WORK/mnist"
+    [ "$status" -eq 2 ]
+    [[ "$output" == "fuel-fixture: mnist has no quirk that Python Fuel cannot read: --quirks is for dogs_vs_cats"* ]]
 }
 
 @test "CMYK members: stored with 4 channels as Fuel stores them, exported as PIL's RGB of them" {

@@ -267,7 +267,7 @@ def raw_dogs_vs_cats(directory, count):
                 base = name[len(folder):]
                 expect(base.split(".")[0] in ("cat", "dog") if split == "train"
                        else base.split(".")[0].isdigit(), name)
-    expect(modes.count("L") == (2 if count > 1 else 0), "one grayscale member per archive")
+    expect(modes == ["RGB"] * len(modes), "RGB members only (grayscale only with --quirks)")
 
 
 def raw(dataset, directory, count):

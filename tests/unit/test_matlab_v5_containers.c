@@ -144,6 +144,50 @@ static void test_scipy_reads_ours(void **state)
     assert_int_equal(system(command), 0);
 }
 
+/* uint8 and uint16 fields keep their class: scipy gives numpy integers, which numpy takes as a
+   dtype's shape (Python Fuel sizes ILSVRC's children column by max(num_children)). */
+static void test_integer_fields(void **state)
+{
+    (void)state;
+    static const char *const names[2] = {"num_children", "children"};
+    static const double two[1] = {2}, children[2] = {300, 7}, none[1] = {0};
+    const struct matlab_value values[4] = {
+        {.kind = MATLAB_VALUE_UINT8S, .numbers = two, .count = 1},
+        {.kind = MATLAB_VALUE_UINT16S, .numbers = children, .count = 2},
+        {.kind = MATLAB_VALUE_UINT8S, .numbers = none, .count = 1},
+        {.kind = MATLAB_VALUE_UINT16S, .count = 0},
+    };
+    char path[512], command[2048];
+    test_path(path, sizeof path, test_directory, "integers.mat");
+    struct matlab_writer writer;
+    assert_int_equal(matlab_writer_open(&writer, path, "MATLAB 5.0 MAT-file"), EXIT_OK);
+    assert_int_equal(matlab_writer_struct(&writer, "synsets", 2, names, 2, values), EXIT_OK);
+    assert_int_equal(matlab_writer_close(&writer), EXIT_OK);
+    snprintf(command, sizeof command,
+             "/usr/bin/python3 -c 'import numpy, scipy.io, sys\n"
+             "s = scipy.io.loadmat(sys.argv[1], squeeze_me=True)[\"synsets\"]\n"
+             "assert s[\"num_children\"][0] == 2 and s[\"num_children\"][1] == 0\n"
+             "assert list(s[\"children\"][0]) == [300, 7] and s[\"children\"][0].dtype == numpy.uint16\n"
+             "numpy.dtype([(\"children\", (numpy.int8, max(s[\"num_children\"])))])\n"
+             "' %s",
+             path);
+    assert_int_equal(system(command), 0);
+    struct matlab_file *file;
+    assert_int_equal(matlab_open(&file, path), EXIT_OK);
+    struct matlab_variable variable, child;
+    bool found;
+    assert_int_equal(matlab_find(file, "synsets", &variable, &found), EXIT_OK);
+    expect_child(file, MATLAB_UINT8, 1, &child);
+    uint8_t count = 0;
+    assert_int_equal(matlab_read(file, &count, 1), EXIT_OK);
+    assert_int_equal(count, 2);
+    expect_child(file, MATLAB_UINT16, 2, &child);
+    uint16_t read[2] = {0};
+    assert_int_equal(matlab_read(file, read, 2), EXIT_OK);
+    assert_true(read[0] == 300 && read[1] == 7);
+    matlab_close(file);
+}
+
 /* A struct array as scipy's savemat writes it (miUTF8 text, no compression, and compressed). */
 static void read_scipy_file(bool compressed)
 {
@@ -315,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_struct_written_and_read),
         cmocka_unit_test(test_scipy_reads_ours),
         cmocka_unit_test(test_scipy_struct_arrays),
+        cmocka_unit_test(test_integer_fields),
         cmocka_unit_test(test_hostile_structs),
         cmocka_unit_test(test_nesting_bounded),
         cmocka_unit_test(test_calls_out_of_place),
