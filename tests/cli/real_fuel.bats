@@ -45,6 +45,7 @@ for split, count in counts.items():
 }
 
 @test "mnist" { accepted mnist -- -n 1; accepted mnist -- -n train=3,test=2; }
+@test "fashion_mnist" { accepted fashion_mnist -- -n 1; }
 @test "binarized_mnist" { accepted binarized_mnist -- -n 1; accepted binarized_mnist --; }
 @test "cifar10" { accepted cifar10 -- -n 1; accepted cifar10 -- -n train=7,test=2; }
 @test "cifar100" { accepted cifar100 -- -n 1; accepted cifar100 --; }
