@@ -5,11 +5,7 @@
 
 static const char *const splits[] = {"train", "test"};
 
-static const struct cifar_member members[] = {
-    {"cifar-10-batches-py/data_batch_1", 0}, {"cifar-10-batches-py/data_batch_2", 0},
-    {"cifar-10-batches-py/data_batch_3", 0}, {"cifar-10-batches-py/data_batch_4", 0},
-    {"cifar-10-batches-py/data_batch_5", 0}, {"cifar-10-batches-py/test_batch", 1},
-};
+static const int member_splits[CIFAR10_BATCHES] = {0, 0, 0, 0, 0, 1};
 
 static const struct cifar_labels labels[] = {{"labels", "targets", 10}};
 
@@ -17,8 +13,9 @@ static const struct cifar_layout layout = {
     .archive = CIFAR10_ARCHIVE,
     .splits = splits,
     .split_count = 2,
-    .members = members,
-    .member_count = sizeof members / sizeof members[0],
+    .members = cifar10_members,
+    .member_splits = member_splits,
+    .member_count = CIFAR10_BATCHES,
     .labels = labels,
     .label_count = 1,
 };

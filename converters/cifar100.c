@@ -5,10 +5,7 @@
 
 static const char *const splits[] = {"train", "test"};
 
-static const struct cifar_member members[] = {
-    {"cifar-100-python/train", 0},
-    {"cifar-100-python/test", 1},
-};
+static const int member_splits[CIFAR100_BATCHES] = {0, 1};
 
 static const struct cifar_labels labels[] = {
     {"fine_labels", "fine_labels", 100},
@@ -19,8 +16,9 @@ static const struct cifar_layout layout = {
     .archive = CIFAR100_ARCHIVE,
     .splits = splits,
     .split_count = 2,
-    .members = members,
-    .member_count = sizeof members / sizeof members[0],
+    .members = cifar100_members,
+    .member_splits = member_splits,
+    .member_count = CIFAR100_BATCHES,
     .labels = labels,
     .label_count = sizeof labels / sizeof labels[0],
 };

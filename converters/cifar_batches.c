@@ -46,7 +46,7 @@ static int find_member(const struct cifar_layout *layout, const char *name)
     if (strncmp(name, "./", 2) == 0)
         name += 2;
     for (size_t index = 0; index < layout->member_count; index++)
-        if (strcmp(layout->members[index].name, name) == 0)
+        if (strcmp(layout->members[index], name) == 0)
             return (int)index;
     return -1;
 }
@@ -205,7 +205,7 @@ static int check_complete(const struct conversion *conversion)
     for (size_t index = 0; index < conversion->layout->member_count; index++)
         if (!conversion->batches[index].seen)
             return error_set(EXIT_CORRUPT_INPUT, "missing member: %s: %s", conversion->path,
-                             conversion->layout->members[index].name);
+                             conversion->layout->members[index]);
     return EXIT_OK;
 }
 
@@ -284,7 +284,7 @@ static int declare_splits(const struct conversion *conversion, struct h5py_write
         uint64_t start = 0, stop = 0, position = 0;
         bool found = false;
         for (size_t index = 0; index < layout->member_count; index++) {
-            if (layout->members[index].split == split) {
+            if (layout->member_splits[index] == split) {
                 start = found ? start : position;
                 found = true;
                 stop = position + conversion->batches[index].count;

@@ -8,11 +8,6 @@
 #define CIFAR_MAX_MEMBERS 8
 #define CIFAR_MAX_LABELS 2
 
-struct cifar_member {
-    const char *name; /* path inside the archive */
-    int split;        /* index into the layout's splits */
-};
-
 struct cifar_labels {
     const char *key;    /* in the pickled dict, e.g. "fine_labels" */
     const char *source; /* in the output, e.g. "fine_labels" or "targets" */
@@ -23,8 +18,10 @@ struct cifar_layout {
     size_t archive; /* the archive's index in the dataset's files: CIFAR10_ARCHIVE */
     const char *const *splits;
     int split_count;
-    /* In output order; the members of one split are listed together. */
-    const struct cifar_member *members;
+    /* In output order, the paths inside the archive (the downloader's), each with its split (an
+       index into SPLITS); the members of one split are listed together. */
+    const char *const *members;
+    const int *member_splits;
     size_t member_count;
     const struct cifar_labels *labels;
     size_t label_count;

@@ -9,6 +9,11 @@ const struct dataset_file cifar10_files[CIFAR10_FILE_COUNT] = {
                          .size = 170498071, .checksum = "c58f30108f718f92721af3b95e74349a"},
 };
 
+const char *const cifar10_members[CIFAR10_BATCHES] = {
+    CIFAR10_FOLDER "/data_batch_1", CIFAR10_FOLDER "/data_batch_2", CIFAR10_FOLDER "/data_batch_3",
+    CIFAR10_FOLDER "/data_batch_4", CIFAR10_FOLDER "/data_batch_5", CIFAR10_FOLDER "/test_batch",
+};
+
 const struct dataset cifar10_dataset = {
     .name = "cifar10",
     .summary = "10 classes of 32x32 colour images, 50000 train + 10000 test",

@@ -8,4 +8,10 @@ enum cifar10_file { CIFAR10_ARCHIVE, CIFAR10_FILE_COUNT };
 
 extern const struct dataset_file cifar10_files[CIFAR10_FILE_COUNT];
 
+/* The archive's folder and the batches in it, read by the converter and written by the fixture
+   maker: FOLDER/data_batch_1 to 5, the training split, then FOLDER/test_batch, the test split. */
+#define CIFAR10_FOLDER "cifar-10-batches-py"
+enum { CIFAR10_TRAIN_BATCHES = 5, CIFAR10_BATCHES = 6 };
+extern const char *const cifar10_members[CIFAR10_BATCHES];
+
 #endif

@@ -10,6 +10,11 @@ const struct dataset_file cifar100_files[CIFAR100_FILE_COUNT] = {
                           .size = 169001437, .checksum = "eb9058c3a382ffc7106e4002c42a8d85"},
 };
 
+const char *const cifar100_members[CIFAR100_BATCHES] = {
+    CIFAR100_FOLDER "/train",
+    CIFAR100_FOLDER "/test",
+};
+
 const struct dataset cifar100_dataset = {
     .name = "cifar100",
     .summary = "100 classes of 32x32 colour images, 50000 train + 10000 test",

@@ -8,4 +8,10 @@ enum cifar100_file { CIFAR100_ARCHIVE, CIFAR100_FILE_COUNT };
 
 extern const struct dataset_file cifar100_files[CIFAR100_FILE_COUNT];
 
+/* The archive's folder and the batches in it, read by the converter and written by the fixture
+   maker: FOLDER/train, the training split, and FOLDER/test, the test split. */
+#define CIFAR100_FOLDER "cifar-100-python"
+enum { CIFAR100_BATCHES = 2 };
+extern const char *const cifar100_members[CIFAR100_BATCHES];
+
 #endif
