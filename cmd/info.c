@@ -10,6 +10,7 @@
 #include "info_digest.h"
 #include "info_json.h"
 #include "info_summary.h"
+#include "shown_text.h"
 #include "info_text.h"
 #include "usage.h"
 
@@ -214,6 +215,13 @@ static int info_several(const char *program, const struct info_request *request)
     return first_failure != 0 ? first_failure : result;
 }
 
+static int info_request_run(const char *program, const struct info_request *request)
+{
+    if (request->count > 1 || request->check.invariants || request->check.inputs)
+        return info_several(program, request);
+    return info_run(program, request->names[0], request->as_json);
+}
+
 int info_body(const struct command_run *run)
 {
     const struct info_options *options = run->options;
@@ -228,7 +236,16 @@ int info_body(const struct command_run *run)
     };
     if (options->directories.count > 0 && !options->verify_inputs)
         return usage_error(run->program, "-d goes with --verify-inputs");
-    if (request.count > 1 || options->check_invariants || options->verify_inputs)
-        return info_several(run->program, &request);
-    return info_run(run->program, request.names[0], options->as_json);
+    if (request.as_json)
+        return info_request_run(run->program, &request);
+    /* The text goes to the terminal: what the file recorded is shown escaped. */
+    FILE *terminal = stdout, *shown = shown_text_open(terminal);
+    if (shown == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    stdout = shown;
+    int result = info_request_run(run->program, &request);
+    stdout = terminal;
+    if (fclose(shown) != 0 && result == 0)
+        result = error_set(EXIT_WRITE, "cannot write: standard output: %s", strerror(errno));
+    return result == 0 ? output_flush() : result;
 }

@@ -2,6 +2,8 @@
    it for the real data. */
 #include "info_fixture.h"
 
+#include "common/base/provenance_text.h"
+
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -19,7 +21,7 @@ static void examples_print(json_t *examples)
 void info_fixture_print(const struct h5py_file *file)
 {
     const char *text = h5py_file_attribute(file, "fuel_provenance");
-    json_t *provenance = text != NULL ? json_loads(text, 0, NULL) : NULL;
+    json_t *provenance = text != NULL ? provenance_text_parse(text, 0, NULL) : NULL;
     json_t *fixture = json_object_get(provenance, "fixture");
     if (!json_is_object(fixture)) {
         json_decref(provenance);
@@ -52,7 +54,7 @@ void info_fixture_print(const struct h5py_file *file)
 bool info_is_fixture(const struct h5py_file *file)
 {
     const char *text = h5py_file_attribute(file, "fuel_provenance");
-    json_t *provenance = text != NULL ? json_loads(text, 0, NULL) : NULL;
+    json_t *provenance = text != NULL ? provenance_text_parse(text, 0, NULL) : NULL;
     bool fixture = json_is_object(json_object_get(provenance, "fixture"));
     json_decref(provenance);
     return fixture;

@@ -2,6 +2,7 @@
 #include "info_json.h"
 
 #include "common/base/error.h"
+#include "common/base/provenance_text.h"
 #include "info_card.h"
 #include "info_published.h"
 
@@ -66,7 +67,7 @@ static json_t *provenance_json(const struct h5py_file *file)
     const char *text = h5py_file_attribute(file, "fuel_provenance");
     if (text == NULL)
         return json_null();
-    json_t *provenance = json_loads(text, 0, NULL);
+    json_t *provenance = provenance_text_parse(text, 0, NULL);
     return provenance != NULL ? provenance : json_string(text);
 }
 

@@ -2,6 +2,7 @@
    other attributes and the provenance. */
 #include "info_text.h"
 
+#include "common/base/provenance_text.h"
 #include "info_card.h"
 #include "info_fixture.h"
 #include "info_published.h"
@@ -293,7 +294,7 @@ static int provenance_print(const struct h5py_file *file)
     const char *text = h5py_file_attribute(file, "fuel_provenance");
     if (text == NULL)
         return 0;
-    json_t *provenance = json_loads(text, 0, NULL);
+    json_t *provenance = provenance_text_parse(text, 0, NULL);
     int result = 0;
     printf("\nProvenance\n\n");
     if (!json_is_object(provenance)) {

@@ -2,6 +2,7 @@
 #include "recorded_command.h"
 
 #include "common/base/error.h"
+#include "common/base/provenance_text.h"
 #include "converters/registry.h"
 
 #include <stdlib.h>
@@ -50,7 +51,7 @@ int recorded_command_read(const char *provenance_text, struct recorded_command *
 {
     *recorded = (struct recorded_command){0};
     json_error_t failure;
-    recorded->provenance = json_loads(provenance_text, JSON_REJECT_DUPLICATES, &failure);
+    recorded->provenance = provenance_text_parse(provenance_text, JSON_REJECT_DUPLICATES, &failure);
     if (!json_is_object(recorded->provenance))
         return error_set(EXIT_CORRUPT_INPUT, "not a JSON object: %s",
                          recorded->provenance == NULL ? failure.text : "another JSON value");

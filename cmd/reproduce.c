@@ -118,7 +118,7 @@ static int inputs_report(const char *program, const char *path,
         else if (input->state == REPRODUCE_INPUT_CHANGED)
             fprintf(stderr, "%s: input changed since the conversion: %s: %" PRIu64 " bytes, "
                     "sha256 %s; recorded %" PRIu64 " bytes, sha256 %s\n", program,
-                    input->search.path, input->search.size, input->search.sha256, input->size,
+                    input->path, input->found_size, input->found_sha256, input->size,
                     input->sha256);
         missing += input->state == REPRODUCE_INPUT_MISSING;
         changed += input->state == REPRODUCE_INPUT_CHANGED;
@@ -136,9 +136,9 @@ static int outcome_report(const char *program, const char *path,
     int result = EXIT_OK;
     for (size_t index = 0; index < outcome->input_count; index++)
         if (outcome->inputs[index].state == REPRODUCE_INPUT_DOWNLOADED &&
-            outcome->inputs[index].search.state == INPUT_SEARCH_CHANGED)
+            outcome->inputs[index].searched == INPUT_SEARCH_CHANGED)
             fprintf(stderr, "%s: input changed since the conversion: %s: the recorded one was "
-                    "downloaded instead\n", program, outcome->inputs[index].search.path);
+                    "downloaded instead\n", program, outcome->inputs[index].path);
     switch (outcome->verdict) {
     case REPRODUCE_INPUTS_MISSING: return inputs_report(program, path, outcome);
     case REPRODUCE_BYTES: printf("reproduced byte for byte: %s\n", path); break;

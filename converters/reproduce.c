@@ -3,6 +3,7 @@
 #include "reproduce_parts.h"
 
 #include "common/base/error.h"
+#include "common/base/provenance_text.h"
 #include "common/base/staging.h"
 
 #include <errno.h>
@@ -25,8 +26,10 @@ int64_t reproduce_created_seconds(const char *created)
 
 void reproduce_outcome_free(struct reproduce_outcome *outcome)
 {
-    for (size_t index = 0; index < outcome->input_count; index++)
+    for (size_t index = 0; index < outcome->input_count; index++) {
         free(outcome->inputs[index].name);
+        free(outcome->inputs[index].path);
+    }
     free(outcome->inputs);
     content_diff_free(&outcome->report);
     *outcome = (struct reproduce_outcome){0};
@@ -82,7 +85,7 @@ static int staged_run(const struct reproduce_request *request, struct reproduce_
 static int provenance_read(const struct reproduce_request *request,
                            struct reproduce_outcome *outcome, int64_t *seconds)
 {
-    json_t *provenance = json_loads(request->provenance, 0, NULL);
+    json_t *provenance = provenance_text_parse(request->provenance, 0, NULL);
     const char *created = json_string_value(json_object_get(provenance, "created"));
     *seconds = reproduce_created_seconds(created);
     int result = *seconds >= 0 ? EXIT_OK

@@ -61,7 +61,12 @@ struct reproduce_input {
     uint64_t size;
     char sha256[HASH_HEX_SIZE];
     enum reproduce_input_state state;
-    struct input_search search; /* FOUND: where; CHANGED: the file of its name */
+    /* What the search found, sized by it (a million inputs may be recorded): FOUND, the file;
+       CHANGED, the file of its name and its size and sha256; else NULL. */
+    enum input_search_state searched;
+    char *path;
+    uint64_t found_size;
+    char found_sha256[HASH_HEX_SIZE];
 };
 
 enum reproduce_verdict {

@@ -133,6 +133,21 @@ int reproduce_inputs_read(json_t *provenance, const char *file, bool relative_na
     return duplicates_check(outcome, file);
 }
 
+/* What SEARCH found, kept in INPUT. */
+static int found_keep(const struct input_search *search, struct reproduce_input *input)
+{
+    free(input->path);
+    input->path = NULL;
+    input->searched = search->state;
+    if (search->state == INPUT_SEARCH_NOT_FOUND)
+        return EXIT_OK;
+    if ((input->path = strdup(search->path)) == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    input->found_size = search->size;
+    memcpy(input->found_sha256, search->sha256, sizeof input->found_sha256);
+    return EXIT_OK;
+}
+
 int reproduce_inputs_find(const struct reproduce_request *request,
                           struct reproduce_outcome *outcome)
 {
@@ -142,15 +157,18 @@ int reproduce_inputs_find(const struct reproduce_request *request,
     for (size_t index = 0; index < outcome->input_count; index++) {
         struct reproduce_input *input = &outcome->inputs[index];
         struct input_wanted wanted = {input->name, input->size, input->sha256};
+        struct input_search search;
         int result = input_find(&wanted, request->directories, request->directory_count,
-                                &input->search);
+                                &search);
+        if (result == EXIT_OK)
+            result = found_keep(&search, input);
         if (result != EXIT_OK)
             return result;
         static const enum reproduce_input_state states[] = {
             [INPUT_SEARCH_FOUND] = REPRODUCE_INPUT_FOUND,
             [INPUT_SEARCH_CHANGED] = REPRODUCE_INPUT_CHANGED,
             [INPUT_SEARCH_NOT_FOUND] = REPRODUCE_INPUT_MISSING};
-        input->state = states[input->search.state];
+        input->state = states[search.state];
         if (listener != NULL)
             listener->advance(listener->context, index + 1);
     }
@@ -199,8 +217,8 @@ static int folders_make(char *link, size_t directory_length)
 static int input_link(const struct reproduce_input *input, const char *directory)
 {
     char target[PATH_MAX], link[PATH_MAX];
-    if (realpath(input->search.path, target) == NULL)
-        return error_set(EXIT_MISSING_INPUT, "cannot use input: %s: %s", input->search.path,
+    if (realpath(input->path, target) == NULL)
+        return error_set(EXIT_MISSING_INPUT, "cannot use input: %s: %s", input->path,
                          strerror(errno));
     if (snprintf(link, sizeof link, "%s/%s", directory, input->name) >= (int)sizeof link)
         return error_set(EXIT_WRITE, "cannot link input: %s: path too long", input->name);

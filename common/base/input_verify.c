@@ -2,6 +2,7 @@
 #include "input_verify.h"
 
 #include "common/base/error.h"
+#include "provenance_text.h"
 
 #include <jansson.h>
 #include <libgen.h>
@@ -81,7 +82,7 @@ static int input_report_fill(struct input_report *report, json_t *entry,
 int input_verify(const char *provenance_json, const char *file_path,
                  const struct fuel_config *config, struct input_reports *reports)
 {
-    json_t *provenance = json_loads(provenance_json, 0, NULL);
+    json_t *provenance = provenance_text_parse(provenance_json, 0, NULL);
     json_t *inputs = json_object_get(provenance, "inputs");
     int result = json_is_array(inputs) ? EXIT_OK
                  : error_set(EXIT_CORRUPT_INPUT, "no inputs list in the provenance: %s",

@@ -4,6 +4,7 @@
 #include "content_diff_parts.h"
 
 #include "common/base/error.h"
+#include "common/base/provenance_text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -232,7 +233,7 @@ static int attributes_compare(struct content_diff_report *report, const struct h
 static json_t *provenance_parse(const struct h5py_file *file)
 {
     const char *text = h5py_file_attribute(file, "fuel_provenance");
-    json_t *parsed = text != NULL ? json_loads(text, 0, NULL) : json_object();
+    json_t *parsed = text != NULL ? provenance_text_parse(text, 0, NULL) : json_object();
     if (parsed != NULL && !json_is_object(parsed)) {
         json_decref(parsed);
         return NULL;

@@ -5,6 +5,7 @@
 #include "common/base/error.h"
 #include "common/base/hash.h"
 #include "common/base/input_verdict.h"
+#include "common/base/provenance_text.h"
 #include "provenance.h"
 
 #include <inttypes.h>
@@ -136,7 +137,7 @@ int inputs_publication_check(const char *provenance_json, const struct published
                              size_t count, const char *dataset, struct inputs_publication *report)
 {
     *report = (struct inputs_publication){0};
-    json_t *provenance = json_loads(provenance_json, 0, NULL);
+    json_t *provenance = provenance_text_parse(provenance_json, 0, NULL);
     json_t *inputs = json_object_get(provenance, "inputs");
     int result = EXIT_OK;
     if (!inputs_well_formed(inputs))

@@ -551,3 +551,30 @@ PY
     [ "$status" -eq 0 ]
     [ "$(grep -c '^    inputs: ' <<<"$output")" -eq 0 ]
 }
+
+@test "fuel-info shows recorded control characters escaped and cuts a line at 4096 bytes" {
+    $PYTHON - "$EXPECTED/iris.hdf5" "$BATS_TEST_TMPDIR" <<'PY'
+import json, shutil, sys, h5py
+source, directory = sys.argv[1], sys.argv[2]
+shutil.copy(source, f'{directory}/escapes.hdf5')
+with h5py.File(f'{directory}/escapes.hdf5', 'r+') as f:
+    f.attrs['fuel_provenance'] = json.dumps(
+        {'tool': 'fuel', 'argv': ['fuel-convert', 'iris', '\x1b]0;pwned\x07\x1b[2J'], 'inputs': []})
+    f.attrs['fuel_convert_command'] = 'fuel-convert iris \x1b[2J\u009b31m'
+shutil.copy(source, f'{directory}/long.hdf5')
+with h5py.File(f'{directory}/long.hdf5', 'r+') as f:
+    f.attrs['fuel_provenance'] = 'x' * 200000
+PY
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/escapes.hdf5"
+    [ "$status" -eq 0 ]
+    [[ "$output" != *$'\e'* ]]
+    [[ "$output" != *$'\a'* ]]
+    [[ "$output" != *$'\xc2\x9b'* ]]
+    [[ "$output" == *'argv: fuel-convert iris \x1b]0;pwned\x07\x1b[2J'* ]]
+    [[ "$output" == *'fuel-convert iris \x1b[2J\u009b31m'* ]]
+    run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/long.hdf5"
+    [ "$status" -eq 0 ]
+    longest=$(printf '%s\n' "$output" | awk '{ if (length($0) > n) n = length($0) } END { print n }')
+    [ "$longest" -le 4200 ]
+    [[ "$output" == *"(not a JSON object) xxxx"*"x ... (195928 more bytes)"* ]]
+}
