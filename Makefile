@@ -40,7 +40,7 @@ LIBRARY_OBJECTS = $(LIBRARY_SOURCES:%.c=$(BUILD)/%.o)
 COMMAND_OBJECTS = $(COMMAND_SOURCES:%.c=$(BUILD)/%.o)
 UNIT_BINARIES = $(UNIT_SOURCES:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_SUPPORT = $(BUILD)/tests/unit/support.o
-MAN_PAGES = $(wildcard man/*.1 man/*.5)
+MAN_PAGES = $(wildcard man/*.1 man/*.5 man/*.7)
 
 .PHONY: all check check-durability check-sanitize check-inflate-zlib fuzz fuzz-binaries unit bench install uninstall clean setup
 
@@ -142,11 +142,12 @@ setup:
 	bash scripts/setup
 
 install: all
-	install -d $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5
+	install -d $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man7
 	install -m 755 $(BUILD)/fuel $(BINDIR)/fuel
 	for command in $(COMMANDS); do ln -sf fuel $(BINDIR)/fuel-$$command; done
 	install -m 644 $(filter %.1,$(MAN_PAGES)) $(MANDIR)/man1/
 	install -m 644 $(filter %.5,$(MAN_PAGES)) $(MANDIR)/man5/
+	install -m 644 $(filter %.7,$(MAN_PAGES)) $(MANDIR)/man7/
 	install -d $(BASH_COMPLETION_DIR) $(ZSH_COMPLETION_DIR)
 	$(BUILD)/fuel completion bash > $(BASH_COMPLETION_DIR)/fuel
 	for command in $(COMMANDS); do ln -sf fuel $(BASH_COMPLETION_DIR)/fuel-$$command; done
@@ -156,6 +157,7 @@ uninstall:
 	rm -f $(BINDIR)/fuel $(COMMANDS:%=$(BINDIR)/fuel-%)
 	rm -f $(addprefix $(MANDIR)/man1/,$(notdir $(filter %.1,$(MAN_PAGES))))
 	rm -f $(addprefix $(MANDIR)/man5/,$(notdir $(filter %.5,$(MAN_PAGES))))
+	rm -f $(addprefix $(MANDIR)/man7/,$(notdir $(filter %.7,$(MAN_PAGES))))
 	rm -f $(BASH_COMPLETION_DIR)/fuel $(COMMANDS:%=$(BASH_COMPLETION_DIR)/fuel-%) $(ZSH_COMPLETION_DIR)/_fuel
 
 clean:

@@ -4,6 +4,7 @@
 #include "converters/file_resolve.h"
 #include "common/base/local_cache.h"
 #include "common/download/s3_cache.h"
+#include "common/download/s3_credentials.h"
 #include "common/download/s3_location.h"
 #include "commands.h"
 #include "usage.h"
@@ -17,7 +18,7 @@
 #include <unistd.h>
 
 struct cache_options {
-    bool as_json, quiet;
+    bool as_json, quiet, no_sign_request;
 };
 
 static const struct command_option options[] = {
@@ -26,10 +27,13 @@ static const struct command_option options[] = {
      .help = "do not say on stderr whether the file was copied or reused"},
     {.long_name = "json", .kind = OPTION_FLAG, .offset = offsetof(struct cache_options, as_json),
      .help = "print {\"name\", \"original\", \"path\", \"copied\"}"},
+    {.long_name = "no-sign-request", .kind = OPTION_FLAG,
+     .offset = offsetof(struct cache_options, no_sign_request),
+     .help = "read an s3:// NAME unsigned, as from a public bucket (fuel-s3(7))"},
 };
 
 const struct command_line cache_command_line = {
-    .usage = "[-h] [-q] [--json] NAME",
+    .usage = "[-h] [-q] [--json] [--no-sign-request] NAME",
     .description =
         "Copies NAME, found in the data path, to the local data path (FUEL_LOCAL_DATA_PATH or\n"
         "local_data_path in ~/.fuelrc) and prints the local copy's path. The copy is made once,\n"
@@ -134,6 +138,7 @@ static int cache_arguments(const char *program, const struct parsed_arguments *p
 int cache_body(const struct command_run *run)
 {
     const struct cache_options *options = run->options;
+    s3_credentials_configure(options->no_sign_request);
     int result = cache_arguments(run->program, run->parsed);
     if (result != EXIT_OK)
         return result;

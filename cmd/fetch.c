@@ -1,7 +1,10 @@
 /* fuel-fetch: download a dataset, convert it and remove the raw files, into the data path. */
 #include "common/base/config.h"
 #include "common/base/directory.h"
+#include "common/base/disk_space.h"
 #include "common/base/error.h"
+#include "common/download/s3_location.h"
+#include "common/download/s3_publish.h"
 #include "common/h5py/h5py_check.h"
 #include "converters/conversion.h"
 #include "converters/registry.h"
@@ -20,6 +23,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +96,7 @@ struct fetch_request {
     const struct extra_converter *extra; /* when NAME has no built-in converter */
     struct conversion_request conversion; /* of the built-in converter */
     struct download_options options;
+    bool staged;                  /* the directory is the staging of an upload: check the space */
 };
 
 static int output_directory_choose(const struct fetch_request *request, const char **directory)
@@ -115,6 +120,13 @@ static int raw_download(const struct fetch_request *request, const char *directo
                                   &request->run->dataset->config, transfer->checksums);
     struct download_options options = request->options;
     options.directory = directory;
+    uint64_t total = 0, largest = 0;
+    for (size_t index = 0; result == EXIT_OK && index < table.count; index++) {
+        total = disk_space_sum(total, table.items[index].size);
+        largest = table.items[index].size > largest ? table.items[index].size : largest;
+    }
+    if (result == EXIT_OK && request->staged)
+        result = disk_space_check(directory, directory, total, largest);
     if (result == EXIT_OK)
         result = download_run(table.items, table.count, &options);
     item_table_free(&table);
@@ -217,11 +229,57 @@ static int fetch_locked(struct fetch_request *request, const char *directory, co
     return result;
 }
 
+/* -d s3://BUCKET/PREFIX: nothing when the object is there as fuel publishes it, else the raw
+   files and the conversion in a local staging, then the upload. */
+static int fetch_to_store(struct fetch_request *request, const char *name)
+{
+    struct s3_publish publish;
+    char path[PATH_MAX], url[PATH_MAX];
+    bool present = false;
+    int result = s3_publish_begin(&publish, request->chosen->directory, 0,
+                                  (unsigned)request->chosen->threads);
+    if (result != EXIT_OK)
+        return result;
+    if (!request->chosen->force)
+        result = s3_publish_present(&publish, name, &present, url, sizeof url);
+    if (result == EXIT_OK && present) {
+        if (!request->chosen->transfer.quiet)
+            fprintf(stderr, "%s: nothing to do: %s is there, its sha256 recorded\n",
+                    request->run->program, url);
+        result = result_print(request, url, false);
+    } else if (result == EXIT_OK) {
+        request->staged = true;
+        request->conversion.input_directory = publish.staging.path;
+        request->conversion.output_directory = publish.staging.path;
+        result = raw_download(request, publish.staging.path);
+        if (result == EXIT_OK)
+            result = raw_convert(request, publish.staging.path, path, sizeof path);
+        if (result == EXIT_OK)
+            result = s3_publish_file(&publish, path, url, sizeof url);
+        if (result == EXIT_OK)
+            result = result_print(request, url, true);
+    }
+    s3_publish_end(&publish);
+    return result;
+}
+
+/* The converted file's name. */
+static void output_name(struct fetch_request *request, char *name, size_t size)
+{
+    if (request->extra != NULL)
+        snprintf(name, size, "%s.hdf5", request->extra->name);
+    else
+        conversion_output_name(&request->conversion, name, size);
+}
+
 static int fetch_run(struct fetch_request *request)
 {
     const char *directory = NULL;
     char name[1024], waiting[PATH_MAX + 64];
     int lock = -1;
+    output_name(request, name, sizeof name);
+    if (s3_is_url(request->chosen->directory))
+        return fetch_to_store(request, name);
     int result = output_directory_choose(request, &directory);
     if (result == EXIT_OK)
         snprintf(waiting, sizeof waiting, "%s: waiting for another download or fetch in %s",
@@ -233,10 +291,6 @@ static int fetch_run(struct fetch_request *request)
         return result;
     request->conversion.input_directory = directory;
     request->conversion.output_directory = directory;
-    if (request->extra != NULL)
-        snprintf(name, sizeof name, "%s.hdf5", request->extra->name);
-    else
-        conversion_output_name(&request->conversion, name, sizeof name);
     result = fetch_locked(request, directory, name);
     directory_unlock(lock);
     return result;

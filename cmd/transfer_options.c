@@ -1,6 +1,7 @@
 /* What fuel-download's and fuel-fetch's shared transfer options make of the download options. */
 #include "transfer_options.h"
 
+#include "common/download/s3_credentials.h"
 #include "common/formats/inflated_digest.h"
 
 #include <unistd.h>
@@ -8,6 +9,7 @@
 void transfer_settings_apply(const struct transfer_settings *settings,
                              struct download_options *options)
 {
+    s3_credentials_configure(settings->no_sign_request);
     options->jobs = (unsigned)settings->jobs;
     options->retries = (unsigned)settings->retries;
     options->timeout = settings->timeout;

@@ -1,5 +1,5 @@
 /* The options fuel-download and fuel-fetch share (-j, --retries, --timeout, --retry-delay,
-   --url-prefix, --checksums, -q): one table fragment, and what they make of download options. */
+   --url-prefix, --checksums, -q, --no-sign-request): one table fragment, and what they make of download options. */
 #ifndef FUEL_TRANSFER_OPTIONS_H
 #define FUEL_TRANSFER_OPTIONS_H
 
@@ -15,6 +15,7 @@ struct transfer_settings {
     const char *url_prefix; /* NULL: the built-in URLs (or the config's mirror) */
     const char *checksums;  /* NULL: the built-in checksums */
     bool quiet;
+    bool no_sign_request;   /* s3:// requests unsigned (public buckets) */
 };
 
 #define TRANSFER_SETTINGS_DEFAULT {.jobs = 4, .retries = 5, .timeout = 60, .retry_delay = 1}
@@ -51,6 +52,10 @@ struct transfer_settings {
      .maximum = 3600, .reproduce = REPRODUCE_IGNORED},                                            \
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG,                                \
      .offset = offsetof(type, settings.quiet), .help = "print only errors",                       \
+     .reproduce = REPRODUCE_IGNORED},                                                             \
+    {.long_name = "no-sign-request", .kind = OPTION_FLAG,                                         \
+     .offset = offsetof(type, settings.no_sign_request),                                          \
+     .help = "send s3:// requests unsigned, as to a public bucket (fuel-s3(7))",                  \
      .reproduce = REPRODUCE_IGNORED}
 
 #define TRANSFER_OPTIONS(type, settings)                                                          \

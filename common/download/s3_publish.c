@@ -3,6 +3,7 @@
 
 #include "common/base/disk_space.h"
 #include "common/base/error.h"
+#include "s3_client.h"
 #include "s3_credentials.h"
 #include "s3_upload.h"
 
@@ -87,6 +88,28 @@ int s3_publish_file(struct s3_publish *publish, const char *local_path, char *ur
     sigaction(SIGTERM, &terminate, NULL);
     if (code == EXIT_OK)
         snprintf(url, size, "s3://%s/%s", publish->location.bucket, key);
+    free(key);
+    return code;
+}
+
+int s3_publish_present(const struct s3_publish *publish, const char *name, bool *present,
+                       char *url, size_t size)
+{
+    *present = false;
+    char *key = s3_key_join(publish->location.key, name);
+    if (key == NULL)
+        return error_code();
+    struct s3_call call = {.method = "HEAD", .bucket = publish->location.bucket, .key = key,
+                           .query = "", .upload_descriptor = -1};
+    struct s3_response head;
+    int code = s3_call_perform(s3_credentials_shared(), &call, "cannot read", &head);
+    if (code != EXIT_OK && head.status == 404) {
+        code = EXIT_OK;
+        error_clear();
+    }
+    *present = code == EXIT_OK && head.status == 200 && strlen(head.sha256) == 64;
+    snprintf(url, size, "s3://%s/%s", publish->location.bucket, key);
+    s3_response_free(&head);
     free(key);
     return code;
 }

@@ -8,6 +8,7 @@
 #include "common/base/staging.h"
 #include "s3_location.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,6 +27,11 @@ int s3_publish_begin(struct s3_publish *publish, const char *output, uint64_t by
 /* Uploads LOCAL_PATH (a file in the staging) as PREFIX + its base name; the object's s3:// URL
    into URL. The part size is FUEL_S3_PART_SIZE bytes when set, else S3_PART_DEFAULT. */
 int s3_publish_file(struct s3_publish *publish, const char *local_path, char *url, size_t size);
+
+/* Whether PREFIX + NAME is in the bucket as fuel publishes objects (its sha256 in its metadata):
+   *PRESENT, and its URL into URL. EXIT_TRANSFER when the store fails or refuses. */
+int s3_publish_present(const struct s3_publish *publish, const char *name, bool *present,
+                       char *url, size_t size);
 
 /* Removes the staging and what is left in it. */
 void s3_publish_end(struct s3_publish *publish);

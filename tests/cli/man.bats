@@ -17,8 +17,8 @@ render_without_warnings() {
     [ -s "$BATS_TEST_TMPDIR/out" ]
 }
 
-@test "every section 1 and 5 page renders without warnings" {
-    pages=(man/*.1 man/*.5)
+@test "every section 1, 5 and 7 page renders without warnings" {
+    pages=(man/*.1 man/*.5 man/*.7)
     [ "${#pages[@]}" -ge 2 ]
     for page in "${pages[@]}"; do
         render_without_warnings "$page"
@@ -61,4 +61,16 @@ render_without_warnings() {
         FUEL_EXTRA_CONVERTERS FUEL_MIRROR; do
         grep -qw -- "$word" "$BATS_TEST_TMPDIR/fuelrc.txt"
     done
+}
+
+@test "fuel-s3.7 documents the AWS variables, the s3:// commands and an example" {
+    MANWIDTH=200 man -l man/fuel-s3.7 >"$BATS_TEST_TMPDIR/s3.txt" 2>/dev/null
+    for word in AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN AWS_REGION \
+        AWS_DEFAULT_REGION AWS_PROFILE AWS_ENDPOINT_URL AWS_ENDPOINT_URL_S3 \
+        AWS_SHARED_CREDENTIALS_FILE AWS_CONFIG_FILE FUEL_S3_PART_SIZE --no-sign-request \
+        '~/.aws/credentials' '~/.aws/config' endpoint_url region x-amz-meta-sha256 Content-MD5 \
+        'fuel clean s3://' 'fuel cache s3://' 'EXAMPLES'; do
+        grep -qF -- "$word" "$BATS_TEST_TMPDIR/s3.txt" || { echo "missing: $word"; false; }
+    done
+    grep -qF 'fuel-s3(7)' <(MANWIDTH=200 man -l man/fuel.1 2>/dev/null)
 }

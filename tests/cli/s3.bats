@@ -19,8 +19,10 @@ setup_file() {
         head -c "${MNIST_SIZES[$index]}" /dev/urandom > "$SERVED/${MNIST_FILES[$index]}"
     done
     (cd "$SERVED" && md5sum "${MNIST_FILES[@]}") > "$SUMS"
+    (cd "$FUEL_FIXTURES/raw/mnist" && md5sum "${MNIST_FILES[@]}") > "$BATS_FILE_TMPDIR/raw.md5"
     boto3 mb fuel
     boto3 put fuel mnist/ "$SERVED"/*
+    boto3 put fuel raw/ "$FUEL_FIXTURES/raw/mnist"/*.gz
 }
 
 teardown_file() {
@@ -197,4 +199,37 @@ upload_under_way() {
     [ -z "$(boto3 uploads fuel stopped/)" ]
     [ -z "$(boto3 ls fuel stopped/)" ]
     [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
+}
+
+@test "fuel fetch -d s3:// takes the raw files from the store, uploads the converted file once" {
+    run --separate-stderr fuel fetch mnist -d s3://fuel/data --url-prefix s3://fuel/raw/ \
+        --checksums "$BATS_FILE_TMPDIR/raw.md5" -q
+    [ "$status" -eq 0 ]
+    [ "$output" = s3://fuel/data/mnist.hdf5 ]
+    boto3 get fuel data/mnist.hdf5 "$BATS_TEST_TMPDIR/mnist.hdf5"
+    run fuel diff "$BATS_TEST_TMPDIR/mnist.hdf5" "$FUEL_FIXTURES/expected/mnist.hdf5"
+    [ "$status" -eq 0 ]
+    run --separate-stderr fuel fetch mnist -d s3://fuel/data/ --url-prefix s3://fuel/raw/ \
+        --checksums "$BATS_FILE_TMPDIR/raw.md5" --json
+    [ "$status" -eq 0 ]
+    [ "$stderr" = "fuel-fetch: nothing to do: s3://fuel/data/mnist.hdf5 is there, its sha256 recorded" ]
+    printf '%s' "$output" | /usr/bin/python3 -c '
+import json, sys
+assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.hdf5", "fetched": False}'
+    [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
+}
+
+@test "--no-sign-request sends no signature: the store, which needs one, refuses" {
+    export FUEL_LOCAL_DATA_PATH=$BATS_TEST_TMPDIR/local
+    run --separate-stderr fuel cache s3://fuel/mnist/t10k-labels-idx1-ubyte.gz
+    [ "$status" -eq 0 ]
+    rm -r "$FUEL_LOCAL_DATA_PATH"
+    # Swift's s3api takes an unsigned request for one of its own API: HTTP 400, exit 5.
+    run --separate-stderr fuel cache --no-sign-request s3://fuel/mnist/t10k-labels-idx1-ubyte.gz
+    [ "$status" -eq 5 ]
+    [ "$stderr" = "fuel-cache: cannot read: s3://fuel/mnist/t10k-labels-idx1-ubyte.gz: HTTP 400" ]
+    run --separate-stderr fuel download mnist -d "$TARGET" --url-prefix s3://fuel/mnist/ \
+        --checksums "$SUMS" --no-sign-request
+    [ "$status" -eq 5 ]
+    [[ "$stderr" == *": HTTP 400" ]]
 }
