@@ -1,12 +1,14 @@
-/* Says in words that a file is a fixture (fuel-fixture's provenance entry), so that no one takes
-   it for the real data. */
+/* Says in words that a file is a fixture (fuel-fixture's provenance entry, or inputs marked as
+   fuel fixture --raw output), so that no one takes it for the real data. */
 #include "info_fixture.h"
 
 #include "common/base/provenance_text.h"
+#include "common/h5py/provenance.h"
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 static void examples_print(json_t *examples)
 {
@@ -18,15 +20,21 @@ static void examples_print(json_t *examples)
     }
 }
 
-void info_fixture_print(const struct h5py_file *file)
+/* How many of PROVENANCE's inputs are fuel fixture --raw output, of *TOTAL. */
+static size_t fixture_inputs(json_t *provenance, size_t *total)
 {
-    const char *text = h5py_file_attribute(file, "fuel_provenance");
-    json_t *provenance = text != NULL ? provenance_text_parse(text, 0, NULL) : NULL;
-    json_t *fixture = json_object_get(provenance, "fixture");
-    if (!json_is_object(fixture)) {
-        json_decref(provenance);
-        return;
+    json_t *inputs = json_object_get(provenance, "inputs"), *input;
+    size_t index, marked = 0;
+    *total = json_array_size(inputs);
+    json_array_foreach(inputs, index, input) {
+        const char *origin = json_string_value(json_object_get(input, "origin"));
+        marked += origin != NULL && strcmp(origin, PROVENANCE_FIXTURE_ORIGIN) == 0;
     }
+    return marked;
+}
+
+static void note_print(json_t *fixture)
+{
     json_t *parent = json_object_get(fixture, "parent");
     json_t *examples = json_object_get(fixture, "examples");
     if (json_is_object(parent)) {
@@ -48,6 +56,19 @@ void info_fixture_print(const struct h5py_file *file)
         examples_print(examples);
         printf(").\n");
     }
+}
+
+void info_fixture_print(const struct h5py_file *file)
+{
+    const char *text = h5py_file_attribute(file, "fuel_provenance");
+    json_t *provenance = text != NULL ? provenance_text_parse(text, 0, NULL) : NULL;
+    json_t *fixture = json_object_get(provenance, "fixture");
+    size_t total, marked = fixture_inputs(provenance, &total);
+    if (json_is_object(fixture))
+        note_print(fixture);
+    else if (marked > 0)
+        printf("THIS IS A FIXTURE, NOT THE REAL DATA: converted from fuel fixture --raw output, "
+               "synthetic raw files (marked: %zu of its %zu inputs).\n", marked, total);
     json_decref(provenance);
 }
 
@@ -55,7 +76,9 @@ bool info_is_fixture(const struct h5py_file *file)
 {
     const char *text = h5py_file_attribute(file, "fuel_provenance");
     json_t *provenance = text != NULL ? provenance_text_parse(text, 0, NULL) : NULL;
-    bool fixture = json_is_object(json_object_get(provenance, "fixture"));
+    size_t total;
+    bool fixture = json_is_object(json_object_get(provenance, "fixture")) ||
+                   fixture_inputs(provenance, &total) > 0;
     json_decref(provenance);
     return fixture;
 }

@@ -578,3 +578,24 @@ PY
     [ "$longest" -le 4200 ]
     [[ "$output" == *"(not a JSON object) xxxx"*"x ... (195928 more bytes)"* ]]
 }
+
+@test "a file converted from fuel fixture --raw output says so on its first line, as fixtures do" {
+    cd "$BATS_TEST_TMPDIR"
+    fuel-fixture mnist --raw -o raw -n 3 > /dev/null
+    fuel-convert mnist -d raw -o data -q > /dev/null
+    run --separate-stderr fuel-info data/mnist.hdf5
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "THIS IS A FIXTURE, NOT THE REAL DATA: converted from fuel fixture --raw output, synthetic raw files (marked: 4 of its 4 inputs)." ]
+    # ImageNet's tars of JPEGs have no place for the mark: the devkit's is enough.
+    fuel-fixture ilsvrc2012 --raw -o imagenet -n 2 > /dev/null
+    fuel-convert ilsvrc2012 -d imagenet -o data -q > /dev/null
+    run --separate-stderr fuel-info data/ilsvrc2012.hdf5
+    [ "${lines[0]}" = "THIS IS A FIXTURE, NOT THE REAL DATA: converted from fuel fixture --raw output, synthetic raw files (marked: 1 of its 4 inputs)." ]
+    # Several files: one line each, the fixture column too.
+    run --separate-stderr fuel-info data/mnist.hdf5 "$EXPECTED/mnist.hdf5"
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == "mnist.hdf5 "*" fixture" ]]
+    [[ "${lines[1]}" != *fixture* ]]
+    run fuel-info "$EXPECTED/mnist.hdf5"
+    [[ "$output" != *FIXTURE* ]]
+}
