@@ -60,13 +60,7 @@ int source_statistics_count_class(struct source_statistics *statistics, double v
     return EXIT_OK;
 }
 
-static void histogram_add(uint64_t *histogram, const uint8_t *bytes, size_t count, size_t stride)
-{
-    for (size_t index = 0; index < count; index++)
-        histogram[bytes[index * stride]]++;
-}
-
-/* Adds a block of EXAMPLES examples at DATA to the channels' summaries and histograms. */
+/* Adds a block of EXAMPLES examples at DATA to the channels' summaries. */
 static void block_summarise(struct source_statistics *statistics, struct channel_layout layout,
                             const unsigned char *data, size_t examples, struct numeric_type type,
                             double *scratch)
@@ -78,9 +72,6 @@ static void block_summarise(struct source_statistics *statistics, struct channel
             const unsigned char *first = data + channel * layout.inner * type.size;
             value_summary_add(&statistics->channels[channel], first, values, channels, type,
                               scratch);
-            if (statistics->bytes_histogram)
-                histogram_add(statistics->histograms + channel * STATISTICS_HISTOGRAM_BINS, first,
-                              values, channels);
         }
         return;
     }
@@ -89,9 +80,6 @@ static void block_summarise(struct source_statistics *statistics, struct channel
         const unsigned char *first = data + run * run_bytes;
         value_summary_add(&statistics->channels[run % channels], first, layout.inner, 1, type,
                           scratch);
-        if (statistics->bytes_histogram)
-            histogram_add(statistics->histograms + (run % channels) * STATISTICS_HISTOGRAM_BINS,
-                          first, layout.inner, 1);
     }
 }
 
@@ -99,12 +87,7 @@ static int summaries_begin(struct source_statistics *statistics, struct channel_
                            struct numeric_type type)
 {
     statistics->channels = calloc(layout.channels, sizeof *statistics->channels);
-    statistics->bytes_histogram = type.kind == 'u' && type.size == 1;
-    if (statistics->bytes_histogram)
-        statistics->histograms =
-            calloc(layout.channels * STATISTICS_HISTOGRAM_BINS, sizeof(uint64_t));
-    if (statistics->channels == NULL || (statistics->bytes_histogram &&
-                                         statistics->histograms == NULL))
+    if (statistics->channels == NULL)
         return error_set(EXIT_OTHER, "cannot summarise: out of memory");
     for (size_t channel = 0; channel < layout.channels; channel++)
         value_summary_begin(&statistics->channels[channel], type);
@@ -203,7 +186,6 @@ int source_statistics_compute(const struct h5py_file *file, const char *split,
 void source_statistics_free(struct source_statistics *statistics)
 {
     free(statistics->channels);
-    free(statistics->histograms);
     free(statistics->class_counts);
     memset(statistics, 0, sizeof *statistics);
 }

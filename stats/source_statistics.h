@@ -14,8 +14,6 @@
 
 /* Label values counted by class: 0 up to this (exclusive); others are counted as unclassed. */
 #define STATISTICS_MAX_CLASSES 65536
-/* Bins of a value histogram (bytes: one per value). */
-#define STATISTICS_HISTOGRAM_BINS 256
 
 struct axis_lengths {
     char name[32];
@@ -30,8 +28,6 @@ struct source_statistics {
     struct value_summary overall;
     size_t channel_count;         /* 0: no axis labelled channel */
     struct value_summary *channels;
-    bool bytes_histogram;         /* uint8 values: each channel's 256 counts */
-    uint64_t *histograms;         /* channel_count (or 1) x STATISTICS_HISTOGRAM_BINS */
     bool is_label;                /* one integral value per example, named *target* or *label* */
     uint64_t *class_counts;       /* class_limit entries */
     size_t class_limit;           /* one past the largest class seen */
