@@ -13,13 +13,13 @@ static const char *member(json_t *object, const char *key)
     return text != NULL ? text : "";
 }
 
-/* "targets: 0 airplane, 1 automobile, ... (10 classes)". */
-static void classes_print(json_t *classes)
+/* "classes of targets: 0 airplane, 1 automobile, ..., and N more"; WHAT names the lists. */
+static void names_print(json_t *lists, const char *what)
 {
     const char *source;
     json_t *names;
-    json_object_foreach(classes, source, names) {
-        printf("    classes of %s:", source);
+    json_object_foreach(lists, source, names) {
+        printf("    %s of %s:", what, source);
         size_t index;
         json_t *name;
         json_array_foreach(names, index, name)
@@ -55,7 +55,8 @@ void info_card_print(const struct h5py_file *file)
     printf("    licence: %s (source: %s)\n", member(card, "licence"),
            member(card, "licence_source"));
     citation_print(member(card, "citation"));
-    classes_print(json_object_get(card, "classes"));
+    names_print(json_object_get(card, "classes"), "classes");
+    names_print(json_object_get(card, "feature_names"), "feature names");
     size_t index;
     json_t *issue;
     json_array_foreach(json_object_get(card, "known_issues"), index, issue)

@@ -12,6 +12,7 @@
 #include "common/base/error.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,6 +139,31 @@ static void lay_out_columns(struct adult_output *output)
     }
 }
 
+/* The card's names of the features' columns: "age", ..., "workclass=Federal-gov", ... */
+static int name_columns(struct adult_output *output)
+{
+    size_t categorical = 0;
+    int status = EXIT_OK;
+    for (size_t column = 0; column < ADULT_COLUMNS && status == EXIT_OK; column++) {
+        const char *name = adult_column_name(column);
+        if (adult_column_continuous(column)) {
+            status = converter_card_name_append(output->arguments, "feature_names", "features",
+                                                name);
+            continue;
+        }
+        for (size_t value = 0; value < output->vocabulary.counts[categorical] &&
+                               status == EXIT_OK; value++) {
+            char text[512];
+            snprintf(text, sizeof text, "%s=%s", name,
+                     output->vocabulary.values[categorical][value]);
+            status = converter_card_name_append(output->arguments, "feature_names", "features",
+                                                text);
+        }
+        categorical++;
+    }
+    return status;
+}
+
 static int declare_sources(struct adult_output *output, uint64_t total)
 {
     struct h5py_source_declaration features = {
@@ -187,7 +213,9 @@ static int convert_rows(struct adult_output *output, char paths[][PATH_MAX])
     output->labels = malloc(output->block_rows);
     if (output->block == NULL || output->labels == NULL)
         return error_set(EXIT_OTHER, "cannot convert Adult: out of memory");
-    status = declare_sources(output, counts[0] + counts[1]);
+    status = name_columns(output);
+    if (status == EXIT_OK)
+        status = declare_sources(output, counts[0] + counts[1]);
     for (size_t split = 0; status == EXIT_OK && split < 2; split++)
         status = write_split(output, paths[split], split == 0 ? 0 : counts[0], counts[split],
                              split_names[split]);

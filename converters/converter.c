@@ -45,12 +45,14 @@ void converter_report_done(const struct converter_arguments *arguments, uint64_t
         arguments->progress->advance(arguments->progress->context, done);
 }
 
-int converter_card_class_append(const struct converter_arguments *arguments, const char *source,
-                                const char *name)
+int converter_card_name_append(const struct converter_arguments *arguments, const char *member,
+                               const char *source, const char *name)
 {
-    json_t *classes = json_object_get(arguments->card, "classes");
-    if (classes == NULL)
+    if (arguments->card == NULL)
         return EXIT_OK;
+    json_t *classes = json_object_get(arguments->card, member);
+    if (classes == NULL && json_object_set_new(arguments->card, member, classes = json_object()))
+        return error_set(EXIT_OTHER, "cannot convert: out of memory");
     json_t *list = json_object_get(classes, source);
     if (list == NULL && json_object_set_new(classes, source, list = json_array()) != 0)
         return error_set(EXIT_OTHER, "cannot convert: out of memory");

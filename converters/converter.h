@@ -88,10 +88,11 @@ void converter_report_stage(const struct converter_arguments *arguments, const c
 int converter_note_append(const struct converter_arguments *arguments, const char *key,
                           const char *value);
 
-/* Appends NAME to the class names of SOURCE in ARGUMENTS' card (nothing without a card);
+/* Appends NAME to the list SOURCE of the card member MEMBER ("classes": class names,
+   "feature_names": the names of a source's columns) in ARGUMENTS' card (nothing without a card);
    EXIT_OTHER when memory runs out. */
-int converter_card_class_append(const struct converter_arguments *arguments, const char *source,
-                                const char *name);
+int converter_card_name_append(const struct converter_arguments *arguments, const char *member,
+                               const char *source, const char *name);
 
 /* Tells ARGUMENTS' listener that DONE examples of the current stage are written. */
 void converter_report_done(const struct converter_arguments *arguments, uint64_t done);

@@ -167,8 +167,8 @@ static int prepare(struct ilsvrc_conversion *conversion)
                                     &conversion->devkit);
     /* The card's class names: target i is the devkit's synset i, named by its WNID. */
     for (size_t class = 0; result == EXIT_OK && class < conversion->devkit.class_count; class++)
-        result = converter_card_class_append(conversion->arguments, "targets",
-                                             conversion->devkit.wnids[class]);
+        result = converter_card_name_append(conversion->arguments, "classes", "targets",
+                                            conversion->devkit.wnids[class]);
     if (result == EXIT_OK)
         result = read_test_truth(conversion);
     if (result == EXIT_OK)

@@ -112,6 +112,24 @@ for filename, target in zip(f["filenames"][rows["start"]:rows["stop"], 0], f["ta
 PY
 }
 
+@test "Adult: the features' column names, each categorical block one-hot, the income bands" {
+    fuel fixture adult -o "$OUT" > /dev/null
+    $PYTHON - "$OUT/adult.hdf5" <<'PY'
+import json, sys, h5py, numpy
+f = h5py.File(sys.argv[1], "r")
+card = json.loads(f.attrs["fuel_card"])
+names = card["feature_names"]["features"]
+features = f["features"][()]
+assert len(names) == features.shape[1] and names[0] == "age" and names[1].startswith("workclass="), names[:3]
+for prefix in sorted({name.split("=")[0] for name in names if "=" in name}):
+    columns = [index for index, name in enumerate(names) if name.startswith(prefix + "=")]
+    assert (features[:, columns].sum(axis=1) == 1).all(), prefix
+assert card["classes"]["targets"] == ["<=50K", ">50K"]
+PY
+    run fuel info "$OUT/adult.hdf5"
+    [[ "$output" == *"    feature names of features: 0 age, 1 workclass="* ]]
+}
+
 @test "fuel info shows a short card section; --json and fuel list --json the whole card" {
     fuel fixture mnist -o "$OUT" -n 3 > /dev/null
     run fuel info "$OUT/mnist.hdf5"
