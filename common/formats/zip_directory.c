@@ -1,6 +1,10 @@
 /* Reads a zip archive's central directory entry by entry, as Python's zipfile does (until the
    directory's declared size is used up, the count checked against the end record's), through a
-   fixed window: memory does not grow with the entries. */
+   fixed window: memory does not grow with the entries. An entry's member must lie before the
+   directory and, when it does not lie before the member of the entry listed before it (a
+   directory in another order than its members is left to the readers that stream them), after
+   that member's end: overlapping entries (the zip bomb whose entries all point at one member) are
+   refused, as Python's zipfile and unzip refuse them. */
 #include "zip_directory.h"
 
 #include "common/base/error.h"
@@ -18,6 +22,8 @@
 
 enum {
     ENTRY_HEADER = 46,
+    LOCAL_HEADER = 30,
+    ZIP64_EXTRA = 0x0001,
     /* One entry at most: the header and three 16-bit lengths of name, extra field and comment. */
     WINDOW = 4 * 65536,
 };
@@ -27,6 +33,9 @@ struct directory_reader {
     const char *path;
     uint64_t next;      /* the archive offset of the next byte to read into the window */
     uint64_t end;       /* the offset where the directory ends */
+    uint64_t directory; /* the offset where it starts */
+    uint64_t previous;  /* where the member of the entry before starts */
+    uint64_t taken;     /* and where it ends, at the earliest */
     unsigned char *window;
     size_t start;       /* the unparsed bytes are window[start, filled) */
     size_t filled;
@@ -87,6 +96,56 @@ static int window_need(struct directory_reader *reader, size_t wanted)
     return result;
 }
 
+static uint64_t little_endian_64(const unsigned char *bytes)
+{
+    return (uint64_t)little_endian_32(bytes) | (uint64_t)little_endian_32(bytes + 4) << 32;
+}
+
+/* FIELDS (uncompressed size, compressed size, local header offset) saturated at 0xffffffff
+   replaced by the 64-bit values of the zip64 extra field, which holds them in that order. */
+static void zip64_values(const unsigned char *extra, size_t length, uint64_t fields[3])
+{
+    size_t at = 0;
+    while (at + 4 <= length) {
+        size_t block = little_endian_16(extra + at + 2);
+        if (little_endian_16(extra + at) == ZIP64_EXTRA) {
+            size_t cursor = at + 4, stop = at + 4 + block < length ? at + 4 + block : length;
+            for (int field = 0; field < 3; field++)
+                if (fields[field] == 0xffffffffu && cursor + 8 <= stop) {
+                    fields[field] = little_endian_64(extra + cursor);
+                    cursor += 8;
+                }
+            return;
+        }
+        at += 4 + block;
+    }
+}
+
+/* Whether the member of the entry HEADER describes (its local header, its name and its compressed
+   data at the least) lies before the directory, and after the end of the one before it unless it
+   starts before that one. */
+static int extent_check(struct directory_reader *reader, const unsigned char *header,
+                        const char *name)
+{
+    size_t name_length = little_endian_16(header + 28);
+    uint64_t fields[3] = {little_endian_32(header + 24), little_endian_32(header + 20),
+                          little_endian_32(header + 42)};
+    zip64_values(header + ENTRY_HEADER + name_length, little_endian_16(header + 30), fields);
+    uint64_t offset = fields[2], least = LOCAL_HEADER + name_length;
+    if (offset >= reader->previous && offset < reader->taken)
+        return error_set(EXIT_CORRUPT_INPUT, "cannot read zip directory: %s: %s: overlaps the "
+                         "entry listed before it (its member at offset %" PRIu64 ", that one's "
+                         "ends at %" PRIu64 " at the earliest)", reader->path, name, offset,
+                         reader->taken);
+    if (offset > reader->directory || fields[1] > reader->directory - offset ||
+        least > reader->directory - offset - fields[1])
+        return error_set(EXIT_CORRUPT_INPUT, "cannot read zip directory: %s: %s: its member "
+                         "runs into the central directory", reader->path, name);
+    reader->previous = offset;
+    reader->taken = offset + least + fields[1];
+    return EXIT_OK;
+}
+
 /* Parses the entry at the window's start, hands its name to VISIT and passes it. */
 static int next_entry(struct directory_reader *reader, zip_directory_visit visit, void *context)
 {
@@ -107,8 +166,9 @@ static int next_entry(struct directory_reader *reader, zip_directory_visit visit
         return damaged(reader, "an entry name holds a NUL byte");
     memcpy(reader->name, name, name_length);
     reader->name[name_length] = '\0';
+    result = extent_check(reader, header, reader->name);
     reader->start += length;
-    return visit(context, reader->name);
+    return result != EXIT_OK ? result : visit(context, reader->name);
 }
 
 static int read_end(struct directory_reader *reader, uint64_t size, struct zip_end_record *record)
@@ -135,6 +195,7 @@ static int list_entries(struct directory_reader *reader, const struct zip_end_re
 {
     reader->next = record->directory_offset;
     reader->end = record->directory_end;
+    reader->directory = record->directory_offset;
     uint64_t entries = 0;
     int result = EXIT_OK;
     while (result == EXIT_OK && (reader->filled > reader->start || reader->next < reader->end)) {

@@ -1,11 +1,13 @@
-/* libFuzzer target: a fuel_provenance as fuel-reproduce reads it before making anything: its
-   created time and its inputs (names that must stay plain file names, or for fuel pack relative
-   paths whose only ".." lead them; sizes, sha256s). */
+/* libFuzzer target: a fuel_provenance as fuel-reproduce reads it before making anything, parsed
+   under its size cap: its created time and its inputs (names that must stay plain file names, or
+   for fuel pack relative paths whose only ".." lead them; sizes, sha256s). */
 #include "converters/reproduce_parts.h"
 #include "common/base/error.h"
+#include "common/base/provenance_text.h"
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
@@ -40,7 +42,13 @@ static size_t inputs_read(json_t *provenance, bool relative_names)
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-    json_t *provenance = json_loadb((const char *)data, size, 0, NULL);
+    char *text = malloc(size + 1);
+    if (text == NULL)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    json_t *provenance = provenance_text_parse(text, 0, NULL);
+    free(text);
     const char *created = json_string_value(json_object_get(provenance, "created"));
     int64_t seconds = reproduce_created_seconds(created);
     size_t total = inputs_read(provenance, false) + inputs_read(provenance, true);
