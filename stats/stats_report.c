@@ -1,7 +1,7 @@
 /* fuel stats' engine: every split and source asked, summarised into one JSON document. */
 #include "stats_report.h"
 
-#include "class_names.h"
+#include "common/h5py/class_names.h"
 #include "common/base/error.h"
 #include "common/h5py/h5py_names.h"
 #include "source_statistics.h"

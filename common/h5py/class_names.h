@@ -1,11 +1,14 @@
 /* The names of a label source's classes: the `SOURCE_classes` dataset fuel pack stores (class i
    at row i), else the file's card (its `fuel_card` root attribute's "classes" for the source). */
-#ifndef FUEL_STATS_CLASS_NAMES_H
-#define FUEL_STATS_CLASS_NAMES_H
+#ifndef FUEL_CLASS_NAMES_H
+#define FUEL_CLASS_NAMES_H
 
-#include "common/h5py/h5py_reader.h"
+#include "h5py_reader.h"
 
 #include <stddef.h>
+
+/* More classes than this are refused as a corrupt list. */
+#define CLASS_NAMES_MAX 65536
 
 struct class_names {
     size_t count;

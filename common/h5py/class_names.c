@@ -2,10 +2,10 @@
 #include "class_names.h"
 
 #include "common/base/error.h"
-#include "common/h5py/h5py_examples.h"
-#include "source_statistics.h"
+#include "h5py_examples.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +28,7 @@ static int stored_names_read(const struct h5py_file *file, const char *dataset,
         return result;
     uint64_t rows = strings.shape[0];
     char *buffer = NULL;
-    if (!strings.is_string || strings.rank != 1 || rows > STATISTICS_MAX_CLASSES)
+    if (!strings.is_string || strings.rank != 1 || rows > CLASS_NAMES_MAX)
         result = error_set(EXIT_CORRUPT_INPUT, "class names not one string per class: %s: %s",
                            dataset, file->path);
     else if ((buffer = malloc(rows * strings.element_size + 1)) == NULL ||
@@ -52,7 +52,7 @@ static int card_names_read(const char *card, const char *source, struct class_na
     json_t *list = json_object_get(json_object_get(document, "classes"), source);
     size_t count = json_is_array(list) ? json_array_size(list) : 0;
     int result = EXIT_OK;
-    if (count > 0 && count <= STATISTICS_MAX_CLASSES &&
+    if (count > 0 && count <= CLASS_NAMES_MAX &&
         (names->names = calloc(count + 1, sizeof *names->names)) == NULL)
         result = error_set(EXIT_OTHER, "cannot read class names: out of memory");
     for (size_t index = 0; names->names != NULL && result == EXIT_OK && index < count; index++) {
