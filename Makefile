@@ -33,7 +33,7 @@ LDLIBS += $(PKG_LIBS) -lhdf5_hl -lpthread -lm
 # The commands installed as fuel-NAME: the ones of cmd/commands.def with a summary (the hidden
 # ones are named __NAME).
 COMMANDS := $(shell sed -n 's/^COMMAND.[a-z_]*, "\([a-z]*\)".*/\1/p' cmd/commands.def)
-LIBRARY_SOURCES = $(wildcard common/*/*.c converters/*.c downloaders/*.c synthetic/*.c exporters/*.c serving/*.c packing/*.c stats/*.c cards/*.c)
+LIBRARY_SOURCES = $(wildcard common/*/*.c converters/*.c downloaders/*.c synthetic/*.c exporters/*.c serving/*.c packing/*.c stats/*.c cards/*.c duplicates/*.c)
 COMMAND_SOURCES = $(wildcard cmd/*.c)
 UNIT_SOURCES = $(wildcard tests/unit/test_*.c)
 LIBRARY_OBJECTS = $(LIBRARY_SOURCES:%.c=$(BUILD)/%.o)

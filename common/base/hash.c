@@ -13,6 +13,7 @@
 
 struct hash {
     EVP_MD_CTX *context;
+    const EVP_MD *digest;
 };
 
 int hash_begin(struct hash **hash, enum hash_algorithm algorithm)
@@ -21,8 +22,9 @@ int hash_begin(struct hash **hash, enum hash_algorithm algorithm)
     if (*hash == NULL)
         return error_set(EXIT_OTHER, "cannot hash: out of memory");
     (*hash)->context = EVP_MD_CTX_new();
-    const EVP_MD *digest = algorithm == HASH_MD5 ? EVP_md5() : EVP_sha256();
-    if ((*hash)->context == NULL || EVP_DigestInit_ex((*hash)->context, digest, NULL) != 1) {
+    (*hash)->digest = algorithm == HASH_MD5 ? EVP_md5() : EVP_sha256();
+    if ((*hash)->context == NULL ||
+        EVP_DigestInit_ex((*hash)->context, (*hash)->digest, NULL) != 1) {
         hash_discard(*hash);
         *hash = NULL;
         return error_set(EXIT_OTHER, "cannot hash: OpenSSL digest unavailable");
@@ -43,6 +45,13 @@ void hash_finish(struct hash *hash, char hex[HASH_HEX_SIZE])
     for (unsigned int index = 0; index < length && 2 * index + 2 < HASH_HEX_SIZE; index++)
         snprintf(hex + 2 * index, 3, "%02x", digest[index]);
     hash_discard(hash);
+}
+
+void hash_take(struct hash *hash, unsigned char digest[HASH_MAX_BYTES])
+{
+    unsigned int length = 0;
+    EVP_DigestFinal_ex(hash->context, digest, &length);
+    EVP_DigestInit_ex(hash->context, hash->digest, NULL);
 }
 
 void hash_discard(struct hash *hash)

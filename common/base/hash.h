@@ -19,6 +19,13 @@ void hash_update(struct hash *hash, const void *data, size_t size);
 void hash_finish(struct hash *hash, char hex[HASH_HEX_SIZE]);
 void hash_discard(struct hash *hash);
 
+/* The longest binary digest (SHA-256's). */
+#define HASH_MAX_BYTES 32
+
+/* Writes the binary digest of what HASH was fed into DIGEST and starts HASH again, empty: one hash
+   for many short messages (every example of a source). */
+void hash_take(struct hash *hash, unsigned char digest[HASH_MAX_BYTES]);
+
 /* Digest and size of the file at PATH. EXIT_MISSING_INPUT when it cannot be opened, EXIT_OTHER
    on a read error. */
 int hash_file(const char *path, enum hash_algorithm algorithm, char hex[HASH_HEX_SIZE],

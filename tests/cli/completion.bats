@@ -33,7 +33,8 @@ completion
 convert" ]
     run complete_bash fuel help d
     [ "$output" = "diff
-download" ]
+download
+duplicates" ]
     run complete_bash fuel --v
     [ "$output" = --version ]
 }

@@ -149,6 +149,33 @@ static void test_read_error(void **state)
     assert_string_equal(error_message(), "cannot read: /tmp: Is a directory");
 }
 
+/* hash_take gives each message's digest and starts over: "abc" then "" then "abc" again. */
+static void test_take_restarts(void **state)
+{
+    (void)state;
+    static const unsigned char abc[32] = {
+        0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40, 0xde, 0x5d, 0xae, 0x22,
+        0x23, 0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00,
+        0x15, 0xad};
+    static const unsigned char empty[32] = {
+        0xe3, 0xb0, 0xc4, 0x42, 0x98, 0xfc, 0x1c, 0x14, 0x9a, 0xfb, 0xf4, 0xc8, 0x99, 0x6f, 0xb9,
+        0x24, 0x27, 0xae, 0x41, 0xe4, 0x64, 0x9b, 0x93, 0x4c, 0xa4, 0x95, 0x99, 0x1b, 0x78, 0x52,
+        0xb8, 0x55};
+    struct hash *hash;
+    assert_int_equal(hash_begin(&hash, HASH_SHA256), EXIT_OK);
+    unsigned char digest[HASH_MAX_BYTES];
+    hash_update(hash, "ab", 2);
+    hash_update(hash, "c", 1);
+    hash_take(hash, digest);
+    assert_memory_equal(digest, abc, 32);
+    hash_take(hash, digest);
+    assert_memory_equal(digest, empty, 32);
+    hash_update(hash, "abc", 3);
+    hash_take(hash, digest);
+    assert_memory_equal(digest, abc, 32);
+    hash_discard(hash);
+}
+
 static void test_algorithm_for_length(void **state)
 {
     (void)state;
@@ -168,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_file_digests),
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_read_error),
+        cmocka_unit_test(test_take_restarts),
         cmocka_unit_test(test_algorithm_for_length),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,50 @@
+/* The digest of every example of one source over the splits of H5PYDataset files: the table
+   fuel duplicates sorts to find examples of equal values. */
+#ifndef FUEL_EXAMPLE_DIGESTS_H
+#define FUEL_EXAMPLE_DIGESTS_H
+
+#include "common/base/stage_listener.h"
+#include "common/h5py/h5py_reader.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The bytes of an example's SHA-256 kept: two examples are taken as equal when these are. */
+#define EXAMPLE_DIGEST_BYTES 16
+
+/* More examples than this in all files together are refused before any is read (24 bytes each
+   are held in memory). */
+#define EXAMPLE_DIGESTS_MAX ((uint64_t)1 << 26)
+
+/* One example: its digest and where it is, 24 bytes. */
+struct example_record {
+    unsigned char digest[EXAMPLE_DIGEST_BYTES];
+    uint32_t number; /* its position in its split */
+    uint16_t split;  /* in the digested file's list of splits */
+    uint16_t file;
+};
+
+struct example_digests {
+    struct example_record *records;
+    size_t count;
+    size_t capacity;
+};
+
+struct digest_request {
+    const struct h5py_file *file;
+    uint16_t file_index;
+    const char *source;
+    char *const *splits; /* the splits digested, SPLITS[i] recorded as split i */
+    size_t split_count;
+    const struct stage_listener *listener; /* told of the examples done; NULL: nobody */
+};
+
+/* The examples REQUEST's splits select of its source, ignoring the splits where the source is
+   unavailable. EXIT_USAGE when the file has no such source; EXIT_CORRUPT_INPUT when its examples
+   cannot be read; EXIT_OTHER past EXAMPLE_DIGESTS_MAX or out of memory. */
+uint64_t example_digests_count(const struct digest_request *request);
+int example_digests_add(struct example_digests *digests, const struct digest_request *request);
+
+void example_digests_free(struct example_digests *digests);
+
+#endif
