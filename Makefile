@@ -33,8 +33,12 @@ LDLIBS += $(PKG_LIBS) -lhdf5_hl -lpthread -lm
 # The commands installed as fuel-NAME: the ones of cmd/commands.def with a summary (the hidden
 # ones are named __NAME).
 COMMANDS := $(shell sed -n 's/^COMMAND.[a-z_]*, "\([a-z]*\)".*/\1/p' cmd/commands.def)
-LIBRARY_SOURCES = $(wildcard common/*/*.c converters/*.c downloaders/*.c synthetic/*.c exporters/*.c serving/*.c packing/*.c stats/*.c cards/*.c duplicates/*.c)
-COMMAND_SOURCES = $(wildcard cmd/*.c)
+# Every .c file below FOLDERS, subfolders included.
+sources_below = $(foreach folder,$(1),$(wildcard $(folder)/*.c) \
+	$(call sources_below,$(patsubst %/,%,$(wildcard $(folder)/*/))))
+LIBRARY_FOLDERS = common converters downloaders exporters serving packing stats cards duplicates fixtures reproduce info diff
+LIBRARY_SOURCES = $(call sources_below,$(LIBRARY_FOLDERS))
+COMMAND_SOURCES = $(call sources_below,cmd)
 UNIT_SOURCES = $(wildcard tests/unit/test_*.c)
 LIBRARY_OBJECTS = $(LIBRARY_SOURCES:%.c=$(BUILD)/%.o)
 COMMAND_OBJECTS = $(COMMAND_SOURCES:%.c=$(BUILD)/%.o)
@@ -54,15 +58,21 @@ $(BUILD)/libfuel.a: $(LIBRARY_OBJECTS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
+# The commands' modules but the dispatcher's main, for the unit tests of cmd/'s own modules.
+$(BUILD)/libcommands.a: $(filter-out $(BUILD)/cmd/fuel.o,$(COMMAND_OBJECTS))
+	rm -f $@
+	$(AR) rcs $@ $^
+
 $(BUILD)/fuel: $(COMMAND_OBJECTS) $(BUILD)/libfuel.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/fuel-%: $(BUILD)/fuel
 	ln -sf fuel $@
 
-$(BUILD)/tests/%: tests/unit/%.c $(UNIT_SUPPORT) $(BUILD)/libfuel.a
+$(BUILD)/tests/%: tests/unit/%.c $(UNIT_SUPPORT) $(BUILD)/libcommands.a $(BUILD)/libfuel.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_SUPPORT) $(BUILD)/libfuel.a $(LDLIBS) -lcmocka
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_SUPPORT) $(BUILD)/libcommands.a \
+		$(BUILD)/libfuel.a $(LDLIBS) -lcmocka
 
 # The unit tests of the commands' tables link the commands, all but the dispatcher's main.
 COMMAND_TABLE_OBJECTS = $(filter-out $(BUILD)/cmd/fuel.o,$(COMMAND_OBJECTS))

@@ -1,8 +1,8 @@
 /* fuel-cache: Fuel's local_data_path caching; copies a data path file to a local disk once. */
 #include "common/base/config.h"
 #include "common/base/error.h"
-#include "converters/file_resolve.h"
-#include "common/base/local_cache.h"
+#include "cmd/file_resolve.h"
+#include "cmd/local_cache.h"
 #include "common/download/s3_cache.h"
 #include "common/download/s3_credentials.h"
 #include "common/download/s3_location.h"

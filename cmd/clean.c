@@ -10,7 +10,7 @@
 #include "common/download/s3_location.h"
 #include "common/download/s3_upload.h"
 #include "exporters/set_publish.h"
-#include "synthetic/fixture.h"
+#include "fixtures/fixture.h"
 #include "commands.h"
 #include "usage.h"
 

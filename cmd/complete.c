@@ -5,7 +5,7 @@
    Prints the kind ("words", "files" or "directories"), then one candidate a line. */
 #include "common/base/config.h"
 #include "common/base/error.h"
-#include "converters/file_resolve.h"
+#include "cmd/file_resolve.h"
 #include "commands.h"
 #include "dataset_arguments.h"
 

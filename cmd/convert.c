@@ -5,7 +5,7 @@
 #include "common/download/s3_location.h"
 #include "common/download/s3_publish.h"
 #include "converters/conversion.h"
-#include "converters/registry.h"
+#include "downloaders/dataset_registry.h"
 #include "converters/extra_conversion.h"
 #include "commands.h"
 #include "dataset_arguments.h"

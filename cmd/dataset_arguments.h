@@ -4,7 +4,7 @@
 #define FUEL_DATASET_ARGUMENTS_H
 
 #include "common/base/config.h"
-#include "converters/registry.h"
+#include "downloaders/dataset_registry.h"
 #include "converters/extra.h"
 #include "parse_options.h"
 #include "runner.h"

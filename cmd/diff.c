@@ -1,10 +1,10 @@
 /* fuel-diff: whether two H5PYDataset files hold the same content, and what differs (then the
    provenance differences, not counted); exit 0 same, 1 different, as diff(1) and cmp(1). */
 #include "common/base/error.h"
-#include "common/base/fault_guard.h"
-#include "common/h5py/content_diff.h"
+#include "cmd/fault_guard.h"
+#include "diff/content_diff.h"
 #include "common/h5py/h5py_input.h"
-#include "converters/file_resolve.h"
+#include "cmd/file_resolve.h"
 #include "commands.h"
 #include "stage_progress.h"
 #include "usage.h"

@@ -2,7 +2,7 @@
    files; exit 0 when there are none, 1 when some were found (so a CI job can gate on it). */
 #include "common/base/error.h"
 #include "common/h5py/h5py_input.h"
-#include "converters/file_resolve.h"
+#include "cmd/file_resolve.h"
 #include "duplicates/duplicates_report.h"
 #include "commands.h"
 #include "stage_progress.h"

@@ -1,8 +1,8 @@
 /* fuel-export: an H5PYDataset file's splits in the layouts Caffe, Mocha, MXNet, NumPy, WebDataset
    and TensorFlow read. */
 #include "common/base/error.h"
-#include "exporters/export.h"
-#include "converters/file_resolve.h"
+#include "exporters/export_driver.h"
+#include "cmd/file_resolve.h"
 #include "commands.h"
 
 #include <ctype.h>

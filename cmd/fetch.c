@@ -7,7 +7,7 @@
 #include "common/download/s3_publish.h"
 #include "common/h5py/h5py_check.h"
 #include "converters/conversion.h"
-#include "converters/registry.h"
+#include "downloaders/dataset_registry.h"
 #include "downloaders/download_items.h"
 #include "converters/extra_conversion.h"
 #include "commands.h"

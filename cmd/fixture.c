@@ -3,13 +3,13 @@
 #include "common/base/error.h"
 #include "common/base/publish.h"
 #include "common/base/suggest.h"
-#include "converters/file_resolve.h"
+#include "cmd/file_resolve.h"
 #include "converters/conversion.h"
 #include "commands.h"
 #include "dataset_arguments.h"
 #include "fixture_make.h"
 #include "fixture_options.h"
-#include "synthetic/fixture.h"
+#include "fixtures/fixture.h"
 #include "usage.h"
 
 #include <stddef.h>

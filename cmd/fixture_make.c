@@ -6,7 +6,8 @@
 #include "common/base/publish.h"
 #include "common/base/staging.h"
 #include "common/base/suggest.h"
-#include "common/h5py/h5py_cut.h"
+#include "fixtures/h5py_cut.h"
+#include "common/h5py/published_file.h"
 #include "converters/conversion.h"
 #include "dataset_arguments.h"
 #include "usage.h"
@@ -196,10 +197,10 @@ static int cut_publish(const struct command_run *run, struct cut_plan *plan, cha
     if (result != EXIT_OK)
         return result;
     json_t *note = cut_note(chosen, plan);
-    struct conversion_filler filler = {cut_fill, plan};
+    struct published_filler filler = {cut_fill, plan};
     const char *inputs[1] = {chosen->from};
-    result = conversion_write_fixture(&filler, inputs, 1, note, chosen->output_directory, name,
-                                      run->typed, path, size);
+    result = published_file_write_fixture(&filler, inputs, 1, note, chosen->output_directory,
+                                          name, run->typed, path, size);
     json_decref(note);
     return result;
 }

@@ -3,10 +3,10 @@
 #ifndef FUEL_FIXTURE_MAKE_H
 #define FUEL_FIXTURE_MAKE_H
 
-#include "common/h5py/h5py_cut_plan.h"
+#include "fixtures/h5py_cut_plan.h"
 #include "fixture_options.h"
 #include "runner.h"
-#include "synthetic/fixture.h"
+#include "fixtures/fixture.h"
 
 #include <stddef.h>
 

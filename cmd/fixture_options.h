@@ -2,7 +2,7 @@
 #ifndef FUEL_FIXTURE_OPTIONS_H
 #define FUEL_FIXTURE_OPTIONS_H
 
-#include "common/h5py/h5py_cut_plan.h"
+#include "fixtures/h5py_cut_plan.h"
 #include "parse_options.h"
 
 #include <stdbool.h>

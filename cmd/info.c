@@ -1,9 +1,9 @@
 /* fuel-info: what an H5PYDataset file holds: Fuel's metadata block, splits, sources, provenance. */
 #include "common/base/config.h"
 #include "common/base/error.h"
-#include "common/base/fault_guard.h"
+#include "cmd/fault_guard.h"
 #include "common/h5py/h5py_input.h"
-#include "converters/file_resolve.h"
+#include "cmd/file_resolve.h"
 #include "common/h5py/h5py_reader.h"
 #include "commands.h"
 #include "info_check.h"

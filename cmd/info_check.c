@@ -4,7 +4,7 @@
 #include "common/base/config.h"
 #include "common/base/error.h"
 #include "common/h5py/h5py_check.h"
-#include "common/base/input_verify.h"
+#include "info/input_verify.h"
 #include "info_published.h"
 
 #include <stdio.h>

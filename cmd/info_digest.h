@@ -3,7 +3,7 @@
 #ifndef FUEL_INFO_DIGEST_H
 #define FUEL_INFO_DIGEST_H
 
-#include "common/h5py/content_digest.h"
+#include "info/content_digest.h"
 #include "common/h5py/h5py_reader.h"
 
 #include <stdbool.h>

@@ -4,7 +4,7 @@
 
 #include "common/base/error.h"
 #include "common/base/input_verdict.h"
-#include "common/h5py/published_inputs.h"
+#include "info/published_inputs.h"
 #include "dataset_arguments.h"
 #include "recorded_command.h"
 

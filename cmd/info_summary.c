@@ -3,7 +3,7 @@
 #include "info_summary.h"
 
 #include "common/base/provenance_text.h"
-#include "info_fixture.h"
+#include "info/info_fixture.h"
 #include "info_text.h"
 
 #include <ctype.h>

@@ -4,7 +4,7 @@
 
 #include "common/base/provenance_text.h"
 #include "info_card.h"
-#include "info_fixture.h"
+#include "info/info_fixture.h"
 #include "info_published.h"
 #include "table.h"
 

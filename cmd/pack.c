@@ -1,7 +1,7 @@
 /* fuel-pack: your own arrays, tables and images into one H5PYDataset file, from a YAML spec. */
 #include "common/base/error.h"
 #include "common/base/publish.h"
-#include "converters/conversion.h"
+#include "common/h5py/published_file.h"
 #include "packing/pack.h"
 #include "commands.h"
 #include "pack_make.h"
@@ -83,13 +83,13 @@ static int pack_publish(const char *spec, struct pack_plan *plan,
     if (note == NULL)
         return error_set(EXIT_CORRUPT_INPUT, "cannot record the spec: %s: not UTF-8 text", spec);
     struct pack_filling filling = {plan, listener};
-    struct conversion_filler filler = {pack_fill, &filling};
-    struct conversion_record record = {.inputs = paths,      .input_names = names,
-                                       .input_count = count, .note_key = "pack",
-                                       .note = note,         .typed = target->typed,
-                                       .supplied = supplied};
-    int result = conversion_write_filled(&filler, &record, target->output_directory, name, path,
-                                         size);
+    struct published_filler filler = {pack_fill, &filling};
+    struct published_record record = {.inputs = paths,      .input_names = names,
+                                      .input_count = count, .note_key = "pack",
+                                      .note = note,         .typed = target->typed,
+                                      .supplied = supplied};
+    int result =
+        published_file_write(&filler, &record, target->output_directory, name, path, size);
     json_decref(note);
     return result;
 }

@@ -1,7 +1,7 @@
 /* fuel-path: prints where a name is found in the data path, for h5=$(fuel path mnist.hdf5). */
 #include "common/base/config.h"
 #include "common/base/error.h"
-#include "converters/file_resolve.h"
+#include "cmd/file_resolve.h"
 #include "commands.h"
 #include "usage.h"
 

@@ -1,7 +1,7 @@
 /* fuel-preview: a PNG montage of a split's examples, and their labels in grid order on stdout. */
 #include "common/base/error.h"
-#include "converters/file_resolve.h"
-#include "exporters/preview.h"
+#include "cmd/file_resolve.h"
+#include "exporters/preview_montage.h"
 #include "commands.h"
 
 #include <limits.h>

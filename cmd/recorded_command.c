@@ -3,7 +3,7 @@
 
 #include "common/base/error.h"
 #include "common/base/provenance_text.h"
-#include "converters/registry.h"
+#include "downloaders/dataset_registry.h"
 
 #include <stdlib.h>
 #include <string.h>

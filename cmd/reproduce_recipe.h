@@ -6,12 +6,12 @@
 #ifndef FUEL_REPRODUCE_RECIPE_H
 #define FUEL_REPRODUCE_RECIPE_H
 
-#include "common/h5py/h5py_cut_plan.h"
-#include "converters/reproduce.h"
+#include "fixtures/h5py_cut_plan.h"
+#include "reproduce/reproduce_engine.h"
 #include "fixture_options.h"
 #include "recorded_command.h"
 #include "runner.h"
-#include "synthetic/fixture.h"
+#include "fixtures/fixture.h"
 
 #include <stdbool.h>
 

@@ -1,6 +1,7 @@
 /* The one command runner: NAME [FORMAT] resolved first when the command takes a dataset, the
    arguments parsed against the command's and the dataset's tables, -h, what is required, the
    body, its error printed in the one format, and the cleanup. */
+#include "converters/converter.h"
 #include "runner.h"
 
 #include "common/base/error.h"

@@ -1,8 +1,8 @@
 /* fuel-serve: pushes an H5PYDataset split's batches over ZeroMQ in Python Fuel's protocol. */
 #include "common/base/config.h"
 #include "common/base/error.h"
-#include "common/base/fault_guard.h"
-#include "converters/file_resolve.h"
+#include "cmd/fault_guard.h"
+#include "cmd/file_resolve.h"
 #include "serving/batch_reader.h"
 #include "serving/batch_server.h"
 #include "commands.h"

@@ -1,9 +1,9 @@
 /* fuel-stats: what a file's splits hold: counts, value statistics per channel, class counts
    with their names, lengths of variable-length sources, and the values of Normalize. */
 #include "common/base/error.h"
-#include "common/base/fault_guard.h"
+#include "cmd/fault_guard.h"
 #include "common/h5py/h5py_input.h"
-#include "converters/file_resolve.h"
+#include "cmd/file_resolve.h"
 #include "stats/stats_report.h"
 #include "stats/stats_text.h"
 #include "commands.h"

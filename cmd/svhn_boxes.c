@@ -1,7 +1,7 @@
 /* fuel __svhn-boxes PATH LABEL DESCRIPTOR: the hidden reading process fuel-convert svhn 1 starts to
    read digitStruct.mat beside its own HDF5 work. */
 #include "commands.h"
-#include "converters/svhn_boxes.h"
+#include "converters/svhn_format_1_boxes.h"
 #include "usage.h"
 
 #include <stdlib.h>

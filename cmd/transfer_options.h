@@ -3,7 +3,7 @@
 #ifndef FUEL_TRANSFER_OPTIONS_H
 #define FUEL_TRANSFER_OPTIONS_H
 
-#include "common/download/download.h"
+#include "common/download/download_run.h"
 #include "parse_options.h"
 
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /* One conversion request, as fuel-convert, fuel-fetch and fuel-fixture make it, run into an
-   output file: temporary, provenance, Fuel's attributes, published whole. */
+   output file published whole (common/h5py/published_file.h). */
 #ifndef FUEL_CONVERSION_H
 #define FUEL_CONVERSION_H
 
@@ -49,45 +49,5 @@ void conversion_inputs_list(const struct conversion_request *request,
    published only when complete; EXIT_WRITE when that is not an existing directory. Writes the
    final path into PATH. */
 int conversion_run(const struct conversion_request *request, char *path, size_t size);
-
-/* What fills a cut fixture's writer: FILL(CONTEXT, writer). */
-/* Fills WRITER; PROVENANCE takes the digests of the inputs the record flags as supplied. */
-struct conversion_filler {
-    int (*fill)(void *context, struct h5py_writer *writer, struct provenance *provenance);
-    void *context;
-};
-
-/* What a filled file's provenance records: the INPUTS hashed (recorded under INPUT_NAMES, NULL:
-   their file names), and NOTE (a JSON object; NULL: none) first under NOTE_KEY. */
-struct conversion_record {
-    const char *const *inputs;
-    const char *const *input_names;
-    size_t input_count;
-    const char *note_key;
-    json_t *note;
-    const struct typed_command *typed; /* the command line the file records */
-    json_t *notes; /* the converter's notes, last in the provenance under "conversion"; NULL */
-    json_t *card;  /* the dataset's card, written as fuel_card (its classes of sources the file
-                      holds); NULL: none */
-    bool raw_files; /* the inputs are a dataset's raw files: their md5 recorded too */
-    const bool *supplied; /* the inputs whose bytes the filler supplies (NULL: none) */
-    /* The checksum each input's record publishes when it publishes its content too (NULL: none
-       or not published): see provenance_content_published. */
-    const char *const *published;
-};
-
-/* As conversion_run, the writer filled by FILLER into DIRECTORY/NAME with RECORD's provenance
-   (fuel pack's path). */
-int conversion_write_filled(const struct conversion_filler *filler,
-                            const struct conversion_record *record, const char *directory,
-                            const char *name, char *path, size_t size);
-
-/* As conversion_run, the writer filled by FILLER from INPUTS, into DIRECTORY/NAME, with NOTE (a
-   JSON object) first in the provenance under "fixture"; NOTE's "parent" object, when present, gets
-   the sha256 of the first of INPUTS. */
-int conversion_write_fixture(const struct conversion_filler *filler, const char *const *inputs,
-                             size_t input_count, json_t *note, const char *directory,
-                             const char *name, const struct typed_command *typed, char *path,
-                             size_t size);
 
 #endif

@@ -3,7 +3,7 @@
 
 #include "common/base/dataset_name.h"
 #include "common/base/error.h"
-#include "registry.h"
+#include "downloaders/dataset_registry.h"
 
 #include <dirent.h>
 #include <errno.h>

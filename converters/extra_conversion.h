@@ -2,7 +2,7 @@
 #ifndef FUEL_EXTRA_CONVERSION_H
 #define FUEL_EXTRA_CONVERSION_H
 
-#include "common/base/subprocess.h"
+#include "converters/subprocess.h"
 #include "common/h5py/provenance.h"
 #include "extra.h"
 

@@ -2,7 +2,7 @@
    into variable-length features and bbox_* sources, as Fuel 0.2 writes svhn_format_1.hdf5. */
 #include "converter.h"
 #include "downloaders/svhn.h"
-#include "svhn_boxes.h"
+#include "svhn_format_1_boxes.h"
 
 #include "common/base/error.h"
 #include "common/base/ordered_pool.h"

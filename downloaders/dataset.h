@@ -1,6 +1,6 @@
 /* A dataset's record: its name and format, the raw files it downloads (each named once, with URLs,
-   size and checksum), and a pointer to the converter that reads them (converters/registry.c ties
-   the built-in records together; manifests of extra datasets make records without a converter). */
+   size and checksum), and a pointer to the converter that reads them (dataset_registry.c ties the
+   built-in records together; manifests of extra datasets make records without a converter). */
 #ifndef FUEL_DOWNLOADERS_DATASET_H
 #define FUEL_DOWNLOADERS_DATASET_H
 

@@ -5,7 +5,7 @@
 
 #include "common/download/checksum_list.h"
 #include "common/base/config.h"
-#include "common/download/download.h"
+#include "common/download/download_run.h"
 #include "common/download/url_list.h"
 #include "dataset.h"
 

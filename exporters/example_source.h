@@ -6,7 +6,7 @@
 #include "common/h5py/h5py_examples.h"
 #include "common/h5py/h5py_reader.h"
 #include "common/h5py/h5py_vlen_examples.h"
-#include "elements.h"
+#include "element_display.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
 
 #include "common/h5py/h5py_reader.h"
 #include "example_source.h"
-#include "export.h"
+#include "export_driver.h"
 #include "export_provenance.h"
 #include "export_set.h"
 #include "image.h"

@@ -4,7 +4,7 @@
 #define FUEL_EXPORT_PROVENANCE_H
 
 #include "common/h5py/h5py_reader.h"
-#include "export.h"
+#include "export_driver.h"
 
 struct export_provenance;
 

@@ -5,7 +5,7 @@
 
 #include "example_source.h"
 #include "image.h"
-#include "preview.h"
+#include "preview_montage.h"
 
 #include <stdbool.h>
 #include <stdint.h>

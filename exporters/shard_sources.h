@@ -4,7 +4,7 @@
 #define FUEL_SHARD_SOURCES_H
 
 #include "example_source.h"
-#include "export.h"
+#include "export_driver.h"
 #include "image.h"
 
 #include <stdbool.h>

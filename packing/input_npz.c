@@ -3,7 +3,7 @@
    temporary file first, since its examples are strided across the whole member. */
 #include "common/base/error.h"
 #include "common/formats/archive_stream.h"
-#include "elements.h"
+#include "element_convert.h"
 #include "input_kinds.h"
 #include "npy_file.h"
 

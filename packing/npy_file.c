@@ -3,7 +3,7 @@
 #include "npy_file.h"
 
 #include "common/base/error.h"
-#include "elements.h"
+#include "element_convert.h"
 #include "input.h"
 
 #include <errno.h>

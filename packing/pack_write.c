@@ -4,7 +4,7 @@
 #include "plan.h"
 
 #include "common/base/error.h"
-#include "elements.h"
+#include "element_convert.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
    ahead, all opened, used and closed in that thread (Debian's HDF5 is not thread-safe). */
 #include "batch_reader.h"
 
-#include "common/base/batch_plan.h"
+#include "serving/batch_plan.h"
 #include "common/base/error.h"
 #include "common/base/threads.h"
 #include "common/h5py/h5py_examples.h"

@@ -6,7 +6,7 @@
 
 #include "common/base/hash.h"
 #include "common/base/input_verdict.h"
-#include "download.h"
+#include "download_run.h"
 #include "raw_file.h"
 
 #include <stdbool.h>

@@ -4,7 +4,7 @@
 
 #include "common/base/directory.h"
 #include "common/base/error.h"
-#include "download.h"
+#include "download_run.h"
 #include "s3_client.h"
 #include "s3_location.h"
 

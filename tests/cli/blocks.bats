@@ -8,7 +8,7 @@
 # i.e. 1,337 images of 28x28 and 1,048,576 labels (or 1x1 images); CIFAR batches spooled and
 # copied back in blocks of rows (batches of different sizes, past two 1 MiB blocks of 341 rows);
 # SVHN format 2 BLOCK_IMAGES 256 images and BLOCK_LABELS 4,096 labels; fuel fixture --from
-# (common/h5py/h5py_cut.c) CUT_BLOCK_EXAMPLES 65,536 examples.
+# (fixtures/h5py_cut.c) CUT_BLOCK_EXAMPLES 65,536 examples.
 
 PYTHON=/usr/bin/python3
 HELPER=tests/helpers/block_inputs.py

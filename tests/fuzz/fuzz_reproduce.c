@@ -1,7 +1,7 @@
 /* libFuzzer target: a fuel_provenance as fuel-reproduce reads it before making anything, parsed
    under its size cap: its created time and its inputs (names that must stay plain file names, or
    for fuel pack relative paths whose only ".." lead them; sizes, sha256s). */
-#include "converters/reproduce_parts.h"
+#include "reproduce/reproduce_steps.h"
 #include "common/base/error.h"
 #include "common/base/provenance_text.h"
 

@@ -3,8 +3,8 @@
    harness writes it with libhdf5 into a small file that also holds sources, an indices dataset
    and a group for references to point at, then reads and checks it, digests it and compares it
    with itself, which must be the same content. */
-#include "common/h5py/content_diff.h"
-#include "common/h5py/content_digest.h"
+#include "diff/content_diff.h"
+#include "info/content_digest.h"
 #include "common/h5py/h5py_check.h"
 #include "common/h5py/h5py_reader.h"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The content digest of an H5PYDataset file computed from the encoding documented in
-common/h5py/content_digest.h and fuel-info(1), with h5py and hashlib only: an independent check
+info/content_digest.h and fuel-info(1), with h5py and hashlib only: an independent check
 of fuel's implementation.
 
 usage: content_digest.py FILE   prints "SOURCE SHA256" per source in name order, then

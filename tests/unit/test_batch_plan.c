@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "common/base/batch_plan.h"
+#include "serving/batch_plan.h"
 #include "common/base/error.h"
 
 #include <stdlib.h>

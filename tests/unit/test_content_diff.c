@@ -1,4 +1,4 @@
-/* Unit tests for common/h5py/content_diff*.c and content_compare.c: the same content in another
+/* Unit tests for diff/content_diff*.c and content_compare.c: the same content in another
    layout is the same whatever the provenance says; each kind of change is reported where it is,
    in the report's order; text and JSON renderings; examples larger than a block. */
 #include <setjmp.h>
@@ -8,8 +8,8 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/h5py/content_diff.h"
-#include "common/h5py/content_digest.h"
+#include "diff/content_diff.h"
+#include "info/content_digest.h"
 #include "support.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Unit tests for common/h5py/content_digest.c and content_blocks.c: the same content in other
+/* Unit tests for info/content_digest.c and content_blocks.c: the same content in other
    layouts gives the same digests, any change changes them, the digests equal an independent
    Python implementation of the documented encoding, and blocks cover a source in C order. */
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 
 #include "common/base/error.h"
 #include "common/h5py/content_blocks.h"
-#include "common/h5py/content_digest.h"
+#include "info/content_digest.h"
 #include "support.h"
 
 #include <stdio.h>

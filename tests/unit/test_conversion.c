@@ -8,7 +8,7 @@
 
 #include "common/base/error.h"
 #include "converters/conversion.h"
-#include "converters/registry.h"
+#include "downloaders/dataset_registry.h"
 #include "support.h"
 
 #include <hdf5.h>

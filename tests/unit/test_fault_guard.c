@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/base/fault_guard.h"
+#include "cmd/fault_guard.h"
 
 #include <signal.h>
 #include <stdbool.h>

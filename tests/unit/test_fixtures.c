@@ -11,7 +11,7 @@
 #include "common/base/hash.h"
 #include "common/formats/fixture_marker.h"
 #include "converters/conversion.h"
-#include "synthetic/fixture.h"
+#include "fixtures/fixture.h"
 #include "support.h"
 
 #include <dirent.h>

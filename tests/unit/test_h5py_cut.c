@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/h5py/h5py_cut.h"
+#include "fixtures/h5py_cut.h"
 #include "common/h5py/h5py_writer.h"
 #include "support.h"
 

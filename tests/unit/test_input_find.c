@@ -1,4 +1,4 @@
-/* Unit tests of common/base/input_find.c: a file found by its size and sha256 under its name
+/* Unit tests of reproduce/input_find.c: a file found by its size and sha256 under its name
    first, then under any name; another file of its name reported as changed; nothing else hashed. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/base/input_find.h"
+#include "reproduce/input_find.h"
 #include "support.h"
 
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/base/input_verify.h"
+#include "info/input_verify.h"
 #include "support.h"
 
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/base/local_cache.h"
+#include "cmd/local_cache.h"
 #include "support.h"
 
 #include <dirent.h>

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/provenance_text.h"
-#include "converters/reproduce.h"
+#include "reproduce/reproduce_engine.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Unit tests for common/h5py/published_inputs.c: inputs that are, are not, or cannot be shown to
+/* Unit tests for info/published_inputs.c: inputs that are, are not, or cannot be shown to
    be a dataset's published files; re-compressed and fixture inputs; the verdict's sentence of
    each case. */
 #include <setjmp.h>
@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/h5py/published_inputs.h"
+#include "info/published_inputs.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/base/subprocess.h"
+#include "converters/subprocess.h"
 
 #include <signal.h>
 #include <stdlib.h>

@@ -1,0 +1,209 @@
+/* Resolves the FILE|NAME argument of info, path, serve, export, preview, cache and fixture --from. */
+#include "file_resolve.h"
+
+#include "common/base/config.h"
+#include "common/base/error.h"
+#include "common/base/suggest.h"
+#include "common/download/s3_cache.h"
+#include "common/download/s3_location.h"
+#include "converters/conversion.h"
+#include "downloaders/dataset_registry.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { CANDIDATE_MAX = 8, NAME_BYTES = 256 };
+
+struct candidates {
+    char names[CANDIDATE_MAX][NAME_BYTES];
+    size_t count;
+};
+
+/* Whether NAME ends in .hdf5, .hdf or .h5 (publish_file_name's extensions). */
+static bool has_extension(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot != NULL && (strcmp(dot, ".hdf5") == 0 || strcmp(dot, ".hdf") == 0 ||
+                           strcmp(dot, ".h5") == 0);
+}
+
+/* The default output names of the datasets called ARGUMENT (one per format), else ARGUMENT.hdf5. */
+static void candidates_list(const char *argument, struct candidates *candidates)
+{
+    const struct dataset *const *list = dataset_list();
+    for (size_t index = 0; list[index] != NULL && candidates->count < CANDIDATE_MAX; index++) {
+        const struct dataset *dataset = list[index];
+        if (strcmp(dataset->name, argument) != 0 || !dataset_converts(dataset))
+            continue;
+        struct conversion_request defaults;
+        conversion_request_init(&defaults, dataset);
+        conversion_output_name(&defaults, candidates->names[candidates->count++], NAME_BYTES);
+    }
+    if (candidates->count == 0 && !has_extension(argument))
+        snprintf(candidates->names[candidates->count++], NAME_BYTES, "%s.hdf5", argument);
+}
+
+/* The names of CANDIDATES, ", "-joined, into TEXT. */
+static void candidates_join(const struct candidates *candidates, const bool *found, char *text,
+                       size_t size)
+{
+    size_t used = 0;
+    text[0] = '\0';
+    for (size_t index = 0; index < candidates->count && used < size; index++)
+        if (found == NULL || found[index])
+            used += (size_t)snprintf(text + used, size - used, "%s%s", used > 0 ? ", " : "",
+                                     candidates->names[index]);
+}
+
+/* Whether a file of the dataset NAME's candidates is in CONFIG's data path. */
+static bool converted(const struct fuel_config *config, const char *name)
+{
+    struct candidates candidates = {.count = 0};
+    candidates_list(name, &candidates);
+    char match[4096];
+    for (size_t index = 0; index < candidates.count; index++)
+        if (data_path_find(config, candidates.names[index], match, sizeof match) == EXIT_OK)
+            return true;
+    return false;
+}
+
+/* Offers SUGGESTION the data path's HDF5 file names, copied into NAMES (room for MAXIMUM). */
+static void offer_files(const struct fuel_config *config, struct suggestion *suggestion,
+                        char (*names)[NAME_BYTES], size_t maximum)
+{
+    size_t count = 0;
+    for (size_t index = 0; index < config->data_path.count; index++) {
+        DIR *listing = opendir(config->data_path.items[index]);
+        for (struct dirent *entry; listing != NULL && (entry = readdir(listing)) != NULL;)
+            if (count < maximum && entry->d_name[0] != '.' && has_extension(entry->d_name) &&
+                strlen(entry->d_name) < NAME_BYTES) {
+                snprintf(names[count], NAME_BYTES, "%s", entry->d_name);
+                suggestion_offer(suggestion, names[count++]);
+            }
+        if (listing != NULL)
+            closedir(listing);
+    }
+}
+
+/* "; did you mean `mnist.hdf5`?" for ARGUMENT, which resolves nowhere: the closest of the data
+   path's HDF5 files and of the datasets converted there; "" when none is close. */
+static void closest_names(const struct fuel_config *config, const char *argument, char *text,
+                          size_t size)
+{
+    enum { OFFERED_MAX = 256 };
+    char(*names)[NAME_BYTES] = malloc(OFFERED_MAX * sizeof *names);
+    struct suggestion suggestion;
+    suggestion_begin(&suggestion, argument);
+    if (names != NULL)
+        offer_files(config, &suggestion, names, OFFERED_MAX);
+    const struct dataset *const *list = dataset_list();
+    for (size_t index = 0; list[index] != NULL; index++)
+        if ((index == 0 || strcmp(list[index - 1]->name, list[index]->name) != 0) &&
+            converted(config, list[index]->name))
+            suggestion_offer(&suggestion, list[index]->name);
+    char mean[512];
+    text[0] = '\0';
+    if (suggestion_text(&suggestion, mean, sizeof mean))
+        snprintf(text, size, "; %s", mean);
+    free(names);
+    error_clear();
+}
+
+static int find_candidates(const struct fuel_config *config, const char *argument, char *path,
+                           size_t size)
+{
+    struct candidates candidates = {.count = 0};
+    candidates_list(argument, &candidates);
+    bool found[CANDIDATE_MAX] = {false};
+    size_t found_count = 0;
+    char first[4096] = "";
+    for (size_t index = 0; index < candidates.count; index++) {
+        char match[4096];
+        if (data_path_find(config, candidates.names[index], match, sizeof match) != EXIT_OK)
+            continue;
+        found[index] = true;
+        if (found_count++ == 0)
+            snprintf(first, sizeof first, "%s", match);
+    }
+    error_clear();
+    char names[1024];
+    if (found_count > 1) {
+        candidates_join(&candidates, found, names, sizeof names);
+        return error_set(EXIT_USAGE, "ambiguous: %s names several files in the data path: %s",
+                         argument, names);
+    }
+    if (found_count == 1) {
+        if (snprintf(path, size, "%s", first) >= (int)size)
+            return error_set(EXIT_USAGE, "path too long: %s", first);
+        return EXIT_OK;
+    }
+    candidates_join(&candidates, NULL, names, sizeof names);
+    int result = data_path_find(config, argument, path, size);
+    if (result == EXIT_MISSING_INPUT) {
+        char reason[2048], closest[600];
+        snprintf(reason, sizeof reason, "%s", error_message());
+        closest_names(config, argument, closest, sizeof closest);
+        if (candidates.count > 0)
+            result = error_set(EXIT_MISSING_INPUT, "%s (also looked for %s)%s", reason, names,
+                               closest);
+        else
+            result = error_set(EXIT_MISSING_INPUT, "%s%s", reason, closest);
+    }
+    return result;
+}
+
+/* An s3:// ARGUMENT: its verified copy in the local data path (else ~/.cache/fuel). */
+static int object_resolve(const char *argument, char *path, size_t size)
+{
+    struct fuel_config config = {0};
+    int result = config_load(&config);
+    char fallback[4096];
+    const char *home = getenv("HOME");
+    snprintf(fallback, sizeof fallback, "%s/.cache/fuel", home != NULL ? home : "");
+    const char *local = config.local_data_path != NULL && config.local_data_path[0] != '\0'
+                            ? config.local_data_path : fallback;
+    bool copied;
+    if (result == EXIT_OK)
+        result = s3_cache(argument, local, PROGRESS_QUIET, path, size, &copied);
+    config_free(&config);
+    return result;
+}
+
+int file_resolve(const char *argument, char *path, size_t size)
+{
+    if (s3_is_url(argument))
+        return object_resolve(argument, path, size);
+    struct stat status;
+    bool exists = stat(argument, &status) == 0 || errno != ENOENT;
+    if (!exists && strchr(argument, '/') != NULL)
+        return error_set(EXIT_MISSING_INPUT, "not found: %s", argument);
+    if (exists) {
+        if (snprintf(path, size, "%s", argument) >= (int)size)
+            return error_set(EXIT_USAGE, "path too long: %s", argument);
+        return EXIT_OK;
+    }
+    return file_resolve_in_data_path(argument, path, size);
+}
+
+int file_resolve_in_data_path(const char *argument, char *path, size_t size)
+{
+    struct fuel_config config = {0};
+    int result = config_load(&config);
+    if (result == EXIT_OK && data_path_find(&config, argument, path, size) != EXIT_OK)
+        result = find_candidates(&config, argument, path, size);
+    config_free(&config);
+    return result;
+}
+
+int file_resolves(const char *argument)
+{
+    char path[4096];
+    int resolves = file_resolve(argument, path, sizeof path) == EXIT_OK;
+    error_clear();
+    return resolves;
+}
