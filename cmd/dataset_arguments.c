@@ -73,6 +73,36 @@ static int format_error(const char *program, const struct dataset_choice *choice
                        choice->format != NULL ? choice->format : "none given");
 }
 
+static bool same_files(const struct dataset *one, const struct dataset *other)
+{
+    if (one->file_count != other->file_count)
+        return false;
+    for (size_t index = 0; index < one->file_count; index++) {
+        const struct dataset_file *left = &one->files[index], *right = &other->files[index];
+        if (strcmp(left->name, right->name) != 0 || left->size != right->size ||
+            (left->checksum == NULL) != (right->checksum == NULL) ||
+            (left->checksum != NULL && strcmp(left->checksum, right->checksum) != 0))
+            return false;
+    }
+    return true;
+}
+
+/* NAME's first format when all its formats have the same files, else NULL. */
+static const struct dataset *shared_files(const char *name)
+{
+    const struct dataset *const *list = dataset_list();
+    const struct dataset *first = NULL;
+    for (size_t index = 0; list[index] != NULL; index++) {
+        if (strcmp(list[index]->name, name) != 0)
+            continue;
+        if (first == NULL)
+            first = list[index];
+        else if (!same_files(first, list[index]))
+            return NULL;
+    }
+    return first;
+}
+
 int dataset_choice_resolve(const char *program, enum dataset_argument kind,
                            const char *const *positionals, size_t count, bool help,
                            struct dataset_choice *choice)
@@ -88,6 +118,8 @@ int dataset_choice_resolve(const char *program, enum dataset_argument kind,
     case DATASET_FOUND:
         break;
     case DATASET_FORMAT_MISSING:
+        if (kind == DATASET_FILES && !help && (choice->record = shared_files(choice->name)) != NULL)
+            break;
         return help ? EXIT_OK : format_error(program, choice);
     case DATASET_FORMAT_UNKNOWN:
         return format_error(program, choice);

@@ -55,7 +55,7 @@ const struct command_line download_command_line = {
     .options_size = sizeof(struct download_command_options),
     .option_defaults = &defaults,
     .positional_completion = COMPLETE_DATASET,
-    .dataset = DATASET_RECORD,
+    .dataset = DATASET_FILES,
     .dataset_required = true,
     .help = download_help,
 };

@@ -19,6 +19,9 @@ struct dataset_choice;
 enum dataset_argument {
     DATASET_NONE,      /* the command takes no dataset */
     DATASET_RECORD,    /* a dataset's record, built in or from a manifest */
+    /* A record, whose FORMAT may be left out when every format has the same files (fuel-download
+       celeba, as in Python Fuel, whose formats convert from the same two files). */
+    DATASET_FILES,
     DATASET_CONVERTER, /* a record with a built-in converter, or an extra converter */
 };
 

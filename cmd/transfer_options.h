@@ -24,7 +24,7 @@ struct transfer_settings {
    of the options struct TYPE: where from, the checksums, and how (fuel-reproduce ignores them all:
    it verifies by the sha256s recorded). */
 #define TRANSFER_URL_PREFIX_OPTION(type, settings)                                                \
-    {.long_name = "url-prefix", .kind = OPTION_STRING,                                            \
+    {.short_name = 'P', .long_name = "url-prefix", .kind = OPTION_STRING,                        \
      .offset = offsetof(type, settings.url_prefix), .argument = "PREFIX",                         \
      .help = "fetch every file from PREFIX/NAME instead of the built-in URLs (a directory, "      \
              "with no scheme: file://DIR/)", .reproduce = REPRODUCE_IGNORED}
