@@ -32,12 +32,11 @@ static void object_checksum(struct s3_response *head, char *checksum, size_t siz
     snprintf(etag, sizeof etag, "%s", head->etag[0] == '"' ? head->etag + 1 : head->etag);
     if (length > 1 && head->etag[0] == '"')
         etag[length - 2] = '\0';
-    if (is_hex(head->sha256, SHA256_HEX))
-        snprintf(checksum, size, "%s", head->sha256);
-    else if (is_hex(etag, MD5_HEX))
-        snprintf(checksum, size, "%s", etag);
-    else
-        checksum[0] = '\0';
+    checksum[0] = '\0';
+    if (is_hex(head->sha256, SHA256_HEX) && size > SHA256_HEX)
+        memcpy(checksum, head->sha256, SHA256_HEX + 1);
+    else if (is_hex(etag, MD5_HEX) && size > MD5_HEX)
+        memcpy(checksum, etag, MD5_HEX + 1);
 }
 
 static int object_head(const struct s3_location *location, struct s3_response *head)

@@ -34,7 +34,11 @@ setup() {
     TARGET=$BATS_TEST_TMPDIR/target
 }
 
-@test "fuel download --url-prefix s3:// fetches what boto3 uploaded, verified" {
+teardown() {
+    stop_server
+}
+
+@test "fuel download --url-prefix s3:// and FUEL_MIRROR s3:// fetch what boto3 uploaded, verified" {
     run --separate-stderr fuel download mnist -d "$TARGET" --url-prefix s3://fuel/mnist/ \
         --checksums "$SUMS"
     [ "$status" -eq 0 ]
@@ -43,6 +47,10 @@ setup() {
         cmp "$SERVED/$name" "$TARGET/$name"
     done
     [ -z "$(find "$TARGET" -name '*.part')" ]
+    FUEL_MIRROR=s3://fuel/mnist/ run --separate-stderr fuel download mnist -d "$TARGET/mirror" \
+        --checksums "$SUMS" -q
+    [ "$status" -eq 0 ]
+    cmp "$SERVED/train-images-idx3-ubyte.gz" "$TARGET/mirror/train-images-idx3-ubyte.gz"
 }
 
 @test "a .part whose validator is the object's ETag is resumed by a ranged GET" {
@@ -111,6 +119,11 @@ print("\"" + hashlib.md5(open(sys.argv[1], "rb").read()).hexdigest() + "\"")' "$
         --checksums "$SUMS"
     [ "$status" -eq 4 ]
     [[ "$stderr" == *"bad bucket name"* ]]
+    # A key that climbs out of its prefix, in a listing of the store.
+    boto3 start-upload fuel hostile/a/../../x > /dev/null
+    run --separate-stderr fuel clean s3://fuel/hostile/
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-clean: refused key in a listing: s3://fuel/hostile/a/../../x: an absolute name, an empty, '.' or '..' component, or a control character" ]
 }
 
 @test "fuel convert -o s3:// uploads in parts that boto3 reads back whole, its sha256 in metadata" {
@@ -131,7 +144,7 @@ print("\"" + hashlib.md5(open(sys.argv[1], "rb").read()).hexdigest() + "\"")' "$
     run fuel diff "$BATS_TEST_TMPDIR/parts.hdf5" "$BATS_TEST_TMPDIR/mnist.hdf5"
     [ "$status" -eq 0 ]
     [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
-    [ -z "$(boto3 uploads fuel "")" ]
+    [ -z "$(boto3 uploads fuel parts/)" ]
 }
 
 @test "fuel cache s3:// makes one verified copy; info and diff read s3:// names through it" {
@@ -232,4 +245,21 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
         --checksums "$SUMS" --no-sign-request
     [ "$status" -eq 5 ]
     [[ "$stderr" == *": HTTP 400" ]]
+}
+
+@test "503 SlowDown with Retry-After is waited out, then the object fetched" {
+    # The test HTTP server as an S3-compatible endpoint (path-style /BUCKET/KEY) that answers
+    # 503 first: Swift never does on demand.
+    local files=$SERVED
+    SERVED=$BATS_TEST_TMPDIR/endpoint
+    mkdir -p "$SERVED/fuel"
+    cp -r "$files" "$SERVED/fuel/mnist"
+    start_server '{"/fuel/mnist/t10k-labels-idx1-ubyte.gz": [{"status": 503, "retry_after": "1"}]}'
+    AWS_ENDPOINT_URL=$URL run --separate-stderr fuel download mnist -d "$TARGET" \
+        --url-prefix s3://fuel/mnist/ --checksums "$SUMS" --retry-delay 0.05
+    [ "$status" -eq 0 ]
+    cmp "$files/t10k-labels-idx1-ubyte.gz" "$TARGET/t10k-labels-idx1-ubyte.gz"
+    mapfile -t times < <(requests /fuel/mnist/t10k-labels-idx1-ubyte.gz | awk '{print $6}')
+    [ "${#times[@]}" -eq 2 ]
+    awk -v first="${times[0]}" -v second="${times[1]}" 'BEGIN {exit !(second - first >= 1)}'
 }
