@@ -70,8 +70,11 @@ static void member_print(FILE *stream, const struct duplicates_request *request,
     const char *name = label->value >= 0 ? class_name(&result->names[member->file],
                                                       (size_t)label->value)
                                          : NULL;
-    fprintf(stream, " (%s %" PRId64 "%s%s)", result->labels, label->value, name ? " " : "",
-            name ? name : "");
+    char number[32];
+    snprintf(number, sizeof number, "%" PRId64, label->value);
+    if (name != NULL && strcmp(name, number) == 0)
+        name = NULL; /* MNIST's classes are named by their digits: said once */
+    fprintf(stream, " (%s %s%s%s)", result->labels, number, name ? " " : "", name ? name : "");
 }
 
 static void group_print(FILE *stream, const struct duplicates_request *request,
