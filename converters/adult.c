@@ -40,7 +40,8 @@ struct adult_output {
 typedef int (*row_visitor)(struct adult_output *output, const char *path, unsigned long line,
                            const struct adult_row *row);
 
-/* Hands every complete row of PATH to VISIT; *COUNT gets how many there were. */
+/* Hands every complete row of PATH to VISIT; *COUNT gets how many there were, at least one (a
+   file without a complete row is no Adult file: the real ones hold 30,162 and 15,060). */
 static int each_row(const char *path, row_visitor visit, struct adult_output *output,
                     uint64_t *count)
 {
@@ -61,6 +62,8 @@ static int each_row(const char *path, row_visitor visit, struct adult_output *ou
         }
     }
     field_rows_close(reader);
+    if (status == EXIT_OK && *count == 0)
+        status = error_set(EXIT_CORRUPT_INPUT, "malformed Adult file: %s: no complete row", path);
     return status;
 }
 

@@ -63,6 +63,26 @@ static bool has_missing_value(const struct field_row *row)
     return false;
 }
 
+/* adult.names documents the continuous attributes as counts and amounts (age, final weight,
+   years of education, dollars, hours a week): none is negative. */
+static int continuous_parse(const struct field_row_reader *reader, const struct field_row *row,
+                            size_t column, double *value)
+{
+    const char *field = row->fields[column];
+    if (column == 0 && strncmp(field, "\xef\xbb\xbf", 3) == 0)
+        return malformed(reader, row->line, "a UTF-8 byte order mark before the first field:",
+                         field + 3);
+    if (!field_rows_number(reader, field, value))
+        return error_set(EXIT_CORRUPT_INPUT,
+                         "malformed Adult row: %s:%lu: %s is not a decimal number: '%.60s'",
+                         field_rows_path(reader), row->line, columns[column].name, field);
+    if (*value < 0)
+        return error_set(EXIT_CORRUPT_INPUT, "malformed Adult row: %s:%lu: %s is negative: "
+                         "'%.60s'", field_rows_path(reader), row->line, columns[column].name,
+                         field);
+    return EXIT_OK;
+}
+
 int adult_row_parse(const struct field_row_reader *reader, const struct field_row *row,
                     struct adult_row *parsed, bool *missing)
 {
@@ -77,13 +97,13 @@ int adult_row_parse(const struct field_row_reader *reader, const struct field_ro
         return EXIT_OK;
     size_t continuous = 0, categorical = 0;
     for (size_t column = 0; column < ADULT_COLUMNS; column++) {
-        const char *field = row->fields[column];
+        int result = EXIT_OK;
         if (!columns[column].continuous)
-            parsed->categorical[categorical++] = field;
-        else if (!field_rows_number(reader, field, &parsed->continuous[continuous++]))
-            return error_set(EXIT_CORRUPT_INPUT,
-                             "malformed Adult row: %s:%lu: %s is not a decimal number: '%.60s'",
-                             field_rows_path(reader), row->line, columns[column].name, field);
+            parsed->categorical[categorical++] = row->fields[column];
+        else
+            result = continuous_parse(reader, row, column, &parsed->continuous[continuous++]);
+        if (result != EXIT_OK)
+            return result;
     }
     return parse_label(reader, row, &parsed->above_50k);
 }

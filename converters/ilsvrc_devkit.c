@@ -226,8 +226,13 @@ int ilsvrc_truth_parse(const struct ilsvrc_devkit *devkit, const char *text, siz
                        const char *label, int16_t **targets, size_t *count)
 {
     size_t lines = 1;
-    for (size_t index = 0; index < size; index++)
+    for (size_t index = 0; index < size; index++) {
+        /* strtol would stop at a NUL and take it for the field's end ("3\0" read as 3). */
+        if (text[index] == '\0')
+            return error_set(EXIT_CORRUPT_INPUT, "malformed ground truth: %s: line %zu: NUL "
+                             "byte in the line", label, lines);
         lines += text[index] == '\n';
+    }
     *count = 0;
     *targets = malloc(lines * sizeof **targets);
     if (*targets == NULL)

@@ -60,6 +60,9 @@ adult/wrong_field_count            4  malformed Adult row: CASE/adult.data:3: 14
 adult/unseen_value                 4  value unseen in adult.data: CASE/adult.test:2: native-country '"'Atlantis'"'
 adult/long_line                    4  malformed line: CASE/adult.data:4: longer than 4096 bytes
 adult/nul_byte                     4  malformed line: CASE/adult.test:3: NUL byte in the line
+adult/byte_order_mark              4  malformed Adult row: CASE/adult.data:1: a UTF-8 byte order mark before the first field: '"'66'"'
+adult/empty_file                   4  malformed Adult file: CASE/adult.test: no complete row
+adult/negative_age                 4  malformed Adult row: CASE/adult.test:2: age is negative:
 caltech16/missing_variable         4  cannot convert CalTech 101 Silhouettes: CASE/caltech101_silhouettes_16_split1.mat: no variable test_labels
 caltech16/truncated_mat            4  cannot read MATLAB file: CASE/caltech101_silhouettes_16_split1.mat: truncated: the element at byte
 caltech16/label_rows               4  cannot convert CalTech 101 Silhouettes: CASE/caltech101_silhouettes_16_split1.mat: train_labels is 11x1 (rank 2), expected 12x1
@@ -70,6 +73,7 @@ ilsvrc2012/inner_huge_member       4  refusing archive member: CASE/ILSVRC2012_i
 ilsvrc2012/jpeg_bomb               4  cannot decode JPEG: CASE/ILSVRC2012_img_val.tar: ILSVRC2012_val_00000002.JPEG: declares 65000x65000 pixels, more than the 178956970 allowed
 ilsvrc2012/jpeg_scans              4  cannot decode JPEG: CASE/ILSVRC2012_img_val.tar: ILSVRC2012_val_00000002.JPEG: has more than 500 scans
 ilsvrc2012/gzip_bomb               4  image too large: CASE/ILSVRC2012_img_val.tar: ILSVRC2012_val_00000002.JPEG: more than 67108864 bytes once inflated
+ilsvrc2012/truth_nul               4  ILSVRC2012_validation_ground_truth.txt: line 1: NUL byte in the line
 ilsvrc2012/outer_not_tar           4  cannot open archive: CASE/ILSVRC2012_img_train.tar: Unrecognized archive format
 ilsvrc2012/meta_deep_cells         0  /ilsvrc2012.hdf5
 celeba/attribute_columns           4  malformed attribute list: CASE/list_attr_celeba.txt:5: 39 values after the image name, expected 40
