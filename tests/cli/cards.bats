@@ -63,7 +63,7 @@ PY
     for dataset in mnist fashion_mnist binarized_mnist cifar10 cifar100 "svhn 1" "svhn 2" iris \
         adult "caltech101_silhouettes 16" "celeba 64" dogs_vs_cats ilsvrc2012 ilsvrc2010; do
         rm -rf "$OUT"
-        fuel fixture $dataset -o "$OUT" -n 3 > /dev/null
+        fuel fixture $dataset -o "$OUT" > /dev/null
         local made=("$OUT"/*.hdf5)
         $PYTHON - "${made[0]}" "${dataset% *}" <<'PY' || { echo "$dataset"; false; }
 import json, sys, h5py
