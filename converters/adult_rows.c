@@ -2,6 +2,7 @@
 #include "adult_rows.h"
 
 #include "common/base/error.h"
+#include "downloaders/adult.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,12 +47,13 @@ static int parse_label(const struct field_row_reader *reader, const struct field
     size_t length = strlen(label);
     if (length > 0 && label[length - 1] == '.')
         length--;
-    if (length == 4 && strncmp(label, ">50K", 4) == 0)
+    if (length == sizeof ADULT_ABOVE - 1 && strncmp(label, ADULT_ABOVE, length) == 0)
         *above = true;
-    else if (length == 5 && strncmp(label, "<=50K", 5) == 0)
+    else if (length == sizeof ADULT_BELOW - 1 && strncmp(label, ADULT_BELOW, length) == 0)
         *above = false;
     else
-        return malformed(reader, row->line, "the label is neither >50K nor <=50K:", label);
+        return malformed(reader, row->line,
+                         "the label is neither " ADULT_ABOVE " nor " ADULT_BELOW ":", label);
     return EXIT_OK;
 }
 

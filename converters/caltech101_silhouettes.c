@@ -14,21 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SPLIT_COUNT 3
+#define SPLIT_COUNT CALTECH101_SILHOUETTES_SPLITS
 #define CHUNK_ELEMENTS 4096
 /* The rows of features gathered per pass over a column-major variable: the real files need one. */
 #define BLOCK_BYTES (16u << 20)
 
+static const struct caltech101_silhouettes_split *const splits = caltech101_silhouettes_splits;
+
 struct silhouettes_layout {
     uint64_t side;
-};
-
-static const struct {
-    const char *name, *data, *labels;
-} splits[SPLIT_COUNT] = {
-    {"train", "train_data", "train_labels"},
-    {"valid", "val_data", "val_labels"},
-    {"test", "test_data", "test_labels"},
 };
 
 struct silhouettes_input {

@@ -12,7 +12,6 @@
 
 enum { FEATURES = 4 };
 
-static const char *const class_names[] = {"Iris-setosa", "Iris-versicolor", "Iris-virginica"};
 
 struct examples {
     float *features;
@@ -23,8 +22,8 @@ struct examples {
 
 static int class_index(const char *name)
 {
-    for (int index = 0; index < (int)(sizeof class_names / sizeof class_names[0]); index++)
-        if (strcmp(class_names[index], name) == 0)
+    for (int index = 0; index < IRIS_SPECIES; index++)
+        if (strcmp(iris_species[index], name) == 0)
             return index;
     return -1;
 }

@@ -8,4 +8,8 @@ enum adult_file { ADULT_TRAIN, ADULT_TEST, ADULT_FILE_COUNT };
 
 extern const struct dataset_file adult_files[ADULT_FILE_COUNT];
 
+/* The two labels of the last column (adult.test ends each with a '.'). */
+#define ADULT_ABOVE ">50K"
+#define ADULT_BELOW "<=50K"
+
 #endif

@@ -17,6 +17,13 @@ const struct dataset_file caltech101_silhouettes_28_files[CALTECH101_SILHOUETTES
                                                     "4483e9c14b188fd09937f9ea6f9ea777"),
 };
 
+const struct caltech101_silhouettes_split
+    caltech101_silhouettes_splits[CALTECH101_SILHOUETTES_SPLITS] = {
+        {"train", "train_data", "train_labels"},
+        {"valid", "val_data", "val_labels"},
+        {"test", "test_data", "test_labels"},
+};
+
 const struct dataset caltech101_silhouettes_16_dataset = {
     .name = "caltech101_silhouettes",
     .variant = "16",

@@ -9,4 +9,12 @@ enum caltech101_silhouettes_file { CALTECH101_SILHOUETTES_MAT, CALTECH101_SILHOU
 extern const struct dataset_file caltech101_silhouettes_16_files[CALTECH101_SILHOUETTES_FILE_COUNT];
 extern const struct dataset_file caltech101_silhouettes_28_files[CALTECH101_SILHOUETTES_FILE_COUNT];
 
+/* The splits, in Fuel's order, and the MATLAB variables of each in the file. */
+enum { CALTECH101_SILHOUETTES_SPLITS = 3 };
+struct caltech101_silhouettes_split {
+    const char *name, *data, *labels;
+};
+extern const struct caltech101_silhouettes_split
+    caltech101_silhouettes_splits[CALTECH101_SILHOUETTES_SPLITS];
+
 #endif

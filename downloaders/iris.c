@@ -10,6 +10,8 @@ const struct dataset_file iris_files[IRIS_FILE_COUNT] = {
                             NULL}},
 };
 
+const char *const iris_species[IRIS_SPECIES] = {"Iris-setosa", "Iris-versicolor", "Iris-virginica"};
+
 const struct dataset iris_dataset = {
     .name = "iris",
     .summary = "Fisher's 150 iris flowers, 4 measurements and a species each",

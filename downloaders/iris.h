@@ -8,4 +8,8 @@ enum iris_file { IRIS_DATA, IRIS_FILE_COUNT };
 
 extern const struct dataset_file iris_files[IRIS_FILE_COUNT];
 
+/* The species iris.data names in its last column, in the order of their class numbers. */
+enum { IRIS_SPECIES = 3 };
+extern const char *const iris_species[IRIS_SPECIES];
+
 #endif
