@@ -5,10 +5,11 @@
 
 #include <string.h>
 
+/* Each dataset's card, a name's formats (svhn 1, svhn 2) listing the same one. */
 static const struct dataset_card *const cards[] = {
-    &mnist_card, &fashion_mnist_card, &binarized_mnist_card, &cifar10_card, &cifar100_card,
-    &svhn_card, &iris_card, &adult_card, &caltech101_silhouettes_card, &celeba_card,
-    &dogs_vs_cats_card, &ilsvrc2012_card, &ilsvrc2010_card,
+#define DATASET(identifier, fixture_place, card) &card##_card,
+#include "downloaders/datasets.def"
+#undef DATASET
 };
 
 const struct dataset_card *card_find(const char *name)

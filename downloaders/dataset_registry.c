@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 const struct dataset *const datasets[] = {
-#define DATASET(identifier, fixture_place) &identifier##_dataset,
+#define DATASET(identifier, fixture_place, card) &identifier##_dataset,
 #include "downloaders/datasets.def"
 #undef DATASET
     NULL,

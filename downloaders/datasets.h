@@ -7,13 +7,13 @@
 
 struct converter;
 
-#define DATASET(identifier, fixture_place)                                                        \
+#define DATASET(identifier, fixture_place, card)                                                  \
     extern const struct dataset identifier##_dataset;                                             \
     extern const struct converter identifier##_converter;
 #include "datasets.def"
 #undef DATASET
 
-#define DATASET(identifier, fixture_place) +1
+#define DATASET(identifier, fixture_place, card) +1
 enum { DATASET_COUNT = 0
 #include "datasets.def"
 };

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # tests/lint/datasets: the built-in datasets are listed once, in downloaders/datasets.def; a list
-# planted elsewhere (names, records, a declaration by name) is flagged, a comment is not.
+# planted elsewhere (names, records, cards, a declaration by name) is flagged, a comment or a
+# dataset's own definitions are not.
 
 setup() {
     repo=$BATS_TEST_TMPDIR/repo
@@ -44,7 +45,17 @@ setup() {
     printf 'extern const struct converter iris_converter;\n' > "$repo/cmd/extern.c"
     run bash "$repo/tests/lint/datasets"
     [ "$status" -eq 1 ]
-    [ "$output" = "not ok - cmd/extern.c declares iris_converter by name (downloaders/datasets.h declares them all): derive the list from downloaders/datasets.def" ]
+    [ "$output" = "not ok - cmd/extern.c declares iris_converter by name (declare them all from the list): derive the list from downloaders/datasets.def" ]
+}
+
+@test "a list of cards is a list; a file defining several cards, each under its name, is not" {
+    printf 'const struct dataset_card mnist_card = {.dataset = "mnist"};\nconst struct dataset_card iris_card = {.dataset = "iris"};\nconst struct dataset_card adult_card = {.dataset = "adult"};\n' > "$repo/cmd/cards.c"
+    run bash "$repo/tests/lint/datasets"
+    [ "$status" -eq 0 ]
+    printf 'static const void *const cards[] = {&mnist_card, &iris_card, &adult_card};\n' > "$repo/cmd/list.c"
+    run bash "$repo/tests/lint/datasets"
+    [ "$status" -eq 1 ]
+    [ "$output" = "not ok - cmd/list.c lists the records of 3 datasets (adult iris mnist): derive the list from downloaders/datasets.def" ]
 }
 
 @test "a Makefile naming three datasets outside its comments is flagged" {
