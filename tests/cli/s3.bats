@@ -263,3 +263,23 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     [ "${#times[@]}" -eq 2 ]
     awk -v first="${times[0]}" -v second="${times[1]}" 'BEGIN {exit !(second - first >= 1)}'
 }
+
+@test "uploads: a wrong secret, a missing bucket, a denied bucket: S3's code in one line, exit 5" {
+    local raw=$FUEL_FIXTURES/raw/mnist
+    AWS_SECRET_ACCESS_KEY=wrong-secret-key run --separate-stderr fuel convert mnist -d "$raw" \
+        -o s3://fuel/refused/ -q
+    [ "$status" -eq 5 ]
+    [ -z "$output" ]
+    [[ "$stderr" == "fuel-convert: cannot upload: s3://fuel/refused/mnist.hdf5: HTTP 403 SignatureDoesNotMatch: "* ]]
+    [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+    [[ "$stderr" != *wrong-secret-key* ]]
+    run --separate-stderr fuel convert mnist -d "$raw" -o s3://nothere/refused/ -q
+    [ "$status" -eq 5 ]
+    [ "$stderr" = "fuel-convert: cannot upload: s3://nothere/refused/mnist.hdf5: HTTP 404 NoSuchBucket: The specified bucket does not exist." ]
+    AWS_ACCESS_KEY_ID=test:reader AWS_SECRET_ACCESS_KEY=reading run --separate-stderr \
+        fuel convert mnist -d "$raw" -o s3://fuel/refused/ -q
+    [ "$status" -eq 5 ]
+    [ "$stderr" = "fuel-convert: cannot upload: s3://fuel/refused/mnist.hdf5: HTTP 403 AccessDenied: Access Denied." ]
+    [ -z "$(boto3 ls fuel refused/)" ]
+    [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
+}
