@@ -1,6 +1,8 @@
 /* fuel-pack: your own arrays, tables and images into one H5PYDataset file, from a YAML spec. */
 #include "common/base/error.h"
 #include "common/base/publish.h"
+#include "common/download/s3_location.h"
+#include "common/download/s3_publish.h"
 #include "common/h5py/published_file.h"
 #include "packing/pack.h"
 #include "commands.h"
@@ -114,13 +116,31 @@ int pack_make(const char *spec, const struct pack_target *target, char *path, si
     return result;
 }
 
+/* -o s3://BUCKET/PREFIX: packed into a local staging, then uploaded (fuel-s3(7)). */
+static int pack_to_store(const char *spec, struct pack_target *target, char *path, size_t size)
+{
+    struct s3_publish publish;
+    int result = s3_publish_begin(&publish, target->output_directory, 0,
+                                  target->threads > 0 ? (unsigned)target->threads : 0);
+    if (result != EXIT_OK)
+        return result;
+    target->output_directory = publish.staging.path;
+    result = pack_make(spec, target, path, size);
+    if (result == EXIT_OK)
+        result = s3_publish_file(&publish, path, path, size);
+    s3_publish_end(&publish);
+    return result;
+}
+
 int pack_body(const struct command_run *run)
 {
     const struct pack_options *chosen = run->options;
     struct pack_target target = {chosen->output_directory, chosen->output_filename,
                                  chosen->threads, chosen->quiet, run->typed};
     char path[4096];
-    int result = pack_make(run->parsed->positionals[0], &target, path, sizeof path);
+    const char *spec = run->parsed->positionals[0];
+    int result = s3_is_url(target.output_directory) ? pack_to_store(spec, &target, path, sizeof path)
+                                                    : pack_make(spec, &target, path, sizeof path);
     if (result == EXIT_OK)
         printf("%s\n", path);
     return result;

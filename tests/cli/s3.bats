@@ -283,3 +283,17 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     [ -z "$(boto3 ls fuel refused/)" ]
     [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
 }
+
+@test "fuel pack -o s3:// uploads the packed file; boto3 reads what fuel diff finds the same" {
+    cd "$BATS_TEST_TMPDIR"
+    /usr/bin/python3 -c 'import numpy; numpy.save("x.npy", numpy.arange(12, dtype="float32").reshape(4, 3))'
+    printf 'name: tiny\nsplits:\n  train: {examples: 3}\n  test: {examples: 1}\nsources:\n  x:\n    axes: [batch, feature]\n    from: [x.npy]\n' > tiny.yaml
+    run --separate-stderr fuel pack tiny.yaml -o s3://fuel/packed -q
+    [ "$status" -eq 0 ]
+    [ "$output" = s3://fuel/packed/tiny.hdf5 ]
+    boto3 get fuel packed/tiny.hdf5 "$BATS_TEST_TMPDIR/got.hdf5"
+    mkdir local
+    fuel pack tiny.yaml -o local -q
+    run fuel diff "$BATS_TEST_TMPDIR/got.hdf5" local/tiny.hdf5
+    [ "$status" -eq 0 ]
+}
