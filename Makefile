@@ -24,6 +24,11 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(LIBRARIES))
 PKG_LIBS := $(shell pkg-config --libs $(LIBRARIES))
 
 
+# make DIGESTS=off: provenance hashes no input (bench/compare.sh's baseline of its cost only).
+ifeq ($(DIGESTS),off)
+CPPFLAGS += -DFUEL_BENCH_NO_DIGESTS
+endif
+
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP $(SANITIZE)
 LDFLAGS += $(SANITIZE)

@@ -3,6 +3,8 @@
 # medians of wall time, CPU time (user + system) and peak RSS, their ratios (B / A), and a flag on
 # any wall ratio over 1.05 or CPU ratio over 1.10 (exit 1 when one is flagged).
 #   bash bench/compare.sh A B                  e.g. bench/compare.sh c34d39b HEAD
+#   bash bench/compare.sh HEAD,DIGESTS=off HEAD  what provenance's digests cost (make variables
+#                   after a commit, comma-separated, are given to its build)
 #   RUNS=N          runs of each binary per case (default 5), A and B alternating, first A, then B
 #   CASES="a b"     only these cases (bash bench/compare.sh --list names them)
 #   SCALE=small     inputs about a tenth of the real sizes, for a quick look
@@ -28,16 +30,18 @@ size() {
     if [ "$SCALE" = small ]; then echo $(($1 / 10 > 10 ? $1 / 10 : 10)); else echo "$1"; fi
 }
 
-# build COMMIT: builds COMMIT once under $store and prints the path of its fuel.
+# build COMMIT[,VARIABLE=VALUE...]: builds COMMIT once under $store, with those make variables
+# (HEAD,DIGESTS=off: provenance hashing no input), and prints the path of its fuel.
 build() {
-    local sha directory
-    sha=$(git rev-parse --verify "$1^{commit}")
-    directory=$store/build-$sha
+    local sha directory variables=()
+    sha=$(git rev-parse --verify "${1%%,*}^{commit}")
+    [[ "$1" != *,* ]] || IFS=, read -r -a variables <<< "${1#*,}"
+    directory=$store/build-$sha${variables[*]:+-$(printf '%s' "${variables[*]}" | tr -c 'A-Za-z0-9' -)}
     if [ ! -x "$directory/build/fuel" ]; then
         rm -rf "$directory" && mkdir -p "$directory"
         git archive "$sha" | tar -x -C "$directory"
         echo "building $1 ($sha) in $directory" >&2
-        make -C "$directory" -j"$(nproc)" all > "$directory.log" 2>&1 ||
+        make -C "$directory" -j"$(nproc)" "${variables[@]}" all > "$directory.log" 2>&1 ||
             { echo "compare.sh: building $1 failed: $directory.log" >&2; exit 1; }
     fi
     echo "$directory/build/fuel"
@@ -222,7 +226,7 @@ B=$(build "$2")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flagged=0
-echo "compare: A = $1 ($(git rev-parse --short "$1")), B = $2 ($(git rev-parse --short "$2")), $RUNS" \
+echo "compare: A = $1 ($(git rev-parse --short "${1%%,*}")), B = $2 ($(git rev-parse --short "${2%%,*}")), $RUNS" \
     "interleaved runs each, SCALE=$SCALE; medians (peak RSS: largest), ratios B / A"
 load_note
 [ "${MEASURE:-time}" != instructions ] ||
