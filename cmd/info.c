@@ -23,7 +23,7 @@
 #include <string.h>
 
 struct info_options {
-    bool as_json, check_invariants, verify_inputs;
+    bool as_json, check_invariants, verify_inputs, recorded_directories;
     struct option_list directories;
 };
 
@@ -42,10 +42,15 @@ static const struct command_option options[] = {
      .help = "with --verify-inputs: look for the inputs in DIR first (may be given several "
              "times)",
      .completion = COMPLETE_DIRECTORY},
+    {.long_name = "recorded-dirs", .kind = OPTION_FLAG,
+     .offset = offsetof(struct info_options, recorded_directories),
+     .help = "with --verify-inputs: look in the folders the file records its inputs were read "
+             "from too (never without this option)"},
 };
 
 const struct command_line info_command_line = {
-    .usage = "[-h] [--json] [--check] [--verify-inputs [-d DIR]...] FILE|NAME...",
+    .usage = "[-h] [--json] [--check] [--verify-inputs [-d DIR]... [--recorded-dirs]] "
+             "FILE|NAME...",
     .description =
         "Prints what an H5PYDataset HDF5 file holds: the command and versions that made it, its\n"
         "splits and sources, and its provenance. A NAME that is not an existing file is looked up\n"
@@ -230,12 +235,15 @@ int info_body(const struct command_run *run)
         .check = {.invariants = options->check_invariants,
                   .inputs = options->verify_inputs,
                   .directories = options->directories.items,
-                  .directory_count = options->directories.count},
+                  .directory_count = options->directories.count,
+                  .recorded_directories = options->recorded_directories},
         .names = run->parsed->positionals,
         .count = run->parsed->positional_count,
     };
     if (options->directories.count > 0 && !options->verify_inputs)
         return usage_error(run->program, "-d goes with --verify-inputs");
+    if (options->recorded_directories && !options->verify_inputs)
+        return usage_error(run->program, "--recorded-dirs goes with --verify-inputs");
     if (request.as_json)
         return info_request_run(run->program, &request);
     /* The text goes to the terminal: what the file recorded is shown escaped. */

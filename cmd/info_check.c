@@ -6,7 +6,10 @@
 #include "common/h5py/h5py_check.h"
 #include "info/input_verify.h"
 #include "info_published.h"
+#include "recorded_directories.h"
 
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,17 +38,54 @@ static int invariants_report(const struct h5py_file *file, json_t *report)
     return result;
 }
 
+/* A found input's line: matching, or different (the sha256 of a file of another size is not
+   computed). */
 static void input_report_print(const struct h5py_file *file, const struct input_report *input)
 {
-    printf("%s: input %s: %s", file->path, input->name, input_state_name(input->state));
-    if (input->state == INPUT_MISSING)
-        printf(": neither beside the file nor in the data path\n");
-    else if (input->state == INPUT_MATCHING)
-        printf(": %s\n", input->path);
-    else
-        printf(": %s: %llu bytes, sha256 %s; recorded %llu bytes, sha256 %s\n", input->path,
-               (unsigned long long)input->size, input->sha256,
-               (unsigned long long)input->recorded_size, input->recorded_sha256);
+    printf("%s: input %s: %s: %s", file->path, input->name, input_state_name(input->state),
+           input->path);
+    if (input->state == INPUT_DIFFERENT && input->sha256[0] != '\0')
+        printf(": %llu bytes, sha256 %s", (unsigned long long)input->size, input->sha256);
+    else if (input->state == INPUT_DIFFERENT)
+        printf(": %llu bytes", (unsigned long long)input->size);
+    if (input->state == INPUT_DIFFERENT)
+        printf("; recorded %llu bytes, sha256 %s", (unsigned long long)input->recorded_size,
+               input->recorded_sha256);
+    putchar('\n');
+}
+
+/* How many of the first missing inputs the summary names. */
+enum { MISSING_NAMED = 3 };
+
+/* The missing inputs in one line: how many, the first few names, where fuel looked, and the
+   folders the file records. */
+static void missing_print(const struct h5py_file *file, const struct input_reports *reports,
+                          const struct info_check_request *request,
+                          const struct recorded_directories *folders)
+{
+    size_t missing = 0;
+    for (size_t index = 0; index < reports->count; index++)
+        missing += reports->items[index].state == INPUT_MISSING;
+    if (missing == 0)
+        return;
+    printf("%s: %zu of %zu inputs missing:", file->path, missing, reports->count);
+    size_t named = 0;
+    for (size_t index = 0; index < reports->count && named <= MISSING_NAMED; index++) {
+        if (reports->items[index].state != INPUT_MISSING)
+            continue;
+        if (named < MISSING_NAMED)
+            printf("%s %s", named > 0 ? "," : "", reports->items[index].name);
+        else
+            printf(", ...");
+        named++;
+    }
+    printf(": not %sbeside the file nor in the data path%s",
+           request->directory_count > 0 ? "in -d, " : "", request->recorded_directories
+                                                            ? " nor in the folders it records"
+                                                            : "");
+    if (!request->recorded_directories)
+        recorded_directories_hint(stdout, folders);
+    putchar('\n');
 }
 
 static json_t *input_report_json(const struct input_report *input)
@@ -77,29 +117,26 @@ static int inputs_outcome(const struct h5py_file *file, const struct input_repor
     return EXIT_OK;
 }
 
-/* Puts the -d DIRECTORIES of REQUEST before CONFIG's data path, where the inputs are looked for. */
-static int directories_prepend(struct fuel_config *config,
-                               const struct info_check_request *request)
+/* Where the inputs are looked for, in order: -d, beside the file, the data path, and with
+   --recorded-dirs the folders the file records (caller frees the list, not the strings). */
+static const char **directories_list(const struct info_check_request *request, char *beside,
+                                     const struct fuel_config *config,
+                                     const struct recorded_directories *folders, size_t *count)
 {
-    if (request->directory_count == 0)
-        return EXIT_OK;
-    size_t count = request->directory_count + config->data_path.count;
-    char **items = calloc(count, sizeof *items);
-    if (items == NULL)
-        return error_set(EXIT_OTHER, "out of memory");
-    for (size_t index = 0; index < request->directory_count; index++)
-        if ((items[index] = strdup(request->directories[index])) == NULL) {
-            while (index > 0)
-                free(items[--index]);
-            free(items);
-            return error_set(EXIT_OTHER, "out of memory");
-        }
-    for (size_t index = 0; index < config->data_path.count; index++)
-        items[request->directory_count + index] = config->data_path.items[index];
-    free(config->data_path.items);
-    config->data_path.items = items;
-    config->data_path.count = count;
-    return EXIT_OK;
+    const char **list = calloc(request->directory_count + config->data_path.count +
+                                   folders->count + 1,
+                               sizeof *list);
+    *count = 0;
+    for (size_t index = 0; list != NULL && index < request->directory_count; index++)
+        list[(*count)++] = request->directories[index];
+    if (list != NULL)
+        list[(*count)++] = dirname(beside);
+    for (size_t index = 0; list != NULL && index < config->data_path.count; index++)
+        list[(*count)++] = config->data_path.items[index];
+    for (size_t index = 0; list != NULL && request->recorded_directories &&
+                           index < folders->count; index++)
+        list[(*count)++] = folders->items[index];
+    return list;
 }
 
 /* Inputs found as recorded: the verdict fuel-info gives on them (info_published.h), the same
@@ -128,27 +165,45 @@ static int inputs_report(const struct h5py_file *file, const struct info_check_r
                          "attribute", file->path);
     struct fuel_config config = {0};
     struct input_reports reports = {0};
+    struct recorded_directories folders;
+    recorded_directories_read(provenance, &folders);
+    char beside[PATH_MAX];
+    snprintf(beside, sizeof beside, "%s", file->path);
+    const char **directories = NULL;
+    size_t count = 0;
     int result = config_load(&config);
+    if (result == EXIT_OK &&
+        (directories = directories_list(request, beside, &config, &folders, &count)) == NULL)
+        result = error_set(EXIT_OTHER, "out of memory");
     if (result == EXIT_OK)
-        result = directories_prepend(&config, request);
-    if (result == EXIT_OK)
-        result = input_verify(provenance, file->path, &config, &reports);
-    json_t *inputs = json_array();
+        result = input_verify(provenance, file->path, directories, count, &reports);
+    json_t *inputs = json_array(), *recorded = json_array();
     for (size_t index = 0; result == EXIT_OK && index < reports.count; index++) {
         if (report != NULL)
             json_array_append_new(inputs, input_report_json(&reports.items[index]));
-        else
+        else if (reports.items[index].state != INPUT_MISSING)
             input_report_print(file, &reports.items[index]);
     }
-    if (report != NULL)
+    for (size_t index = 0; index < folders.count; index++)
+        json_array_append_new(recorded, json_string(folders.items[index]));
+    if (result == EXIT_OK && !request->recorded_directories)
+        recorded_directories_drop_searched(&folders, directories, count);
+    if (result == EXIT_OK && report == NULL)
+        missing_print(file, &reports, request, &folders);
+    if (report != NULL) {
         json_object_set_new(report, "inputs", inputs);
-    else
+        json_object_set_new(report, "recorded_directories", recorded);
+    } else {
         json_decref(inputs);
+        json_decref(recorded);
+    }
     if (result == EXIT_OK)
         result = inputs_outcome(file, &reports);
     if (result == EXIT_OK)
         verdict_report(file, report);
     input_reports_free(&reports);
+    recorded_directories_free(&folders);
+    free(directories);
     config_free(&config);
     return result;
 }

@@ -13,6 +13,7 @@ struct info_check_request {
     /* -d: directories searched for the inputs first, before the file's own and the data path */
     const char *const *directories;
     size_t directory_count;
+    bool recorded_directories; /* --recorded-dirs: the folders the provenance records, last */
 };
 
 /* Checks FILE as REQUEST asks. Prints "PATH: ..." lines on stdout, or, with REPORT non-NULL,

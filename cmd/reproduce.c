@@ -8,6 +8,7 @@
 #include "reproduce/reproduce_engine.h"
 #include "commands.h"
 #include "info_published.h"
+#include "recorded_directories.h"
 #include "reproduce_recipe.h"
 #include "stage_progress.h"
 #include "transfer_options.h"
@@ -25,7 +26,7 @@
 
 struct reproduce_options {
     struct option_list directories;
-    bool download, allow_extra;
+    bool download, allow_extra, recorded_directories;
     const char *scratch;
     struct transfer_settings transfer;
 };
@@ -39,6 +40,9 @@ static const struct command_option options[] = {
      .argument = "DIR", .completion = COMPLETE_DIRECTORY,
      .help = "look for the inputs in DIR first (may be given several times), then beside the "
              "file and in the data path"},
+    {.long_name = "recorded-dirs", .kind = OPTION_FLAG, MEMBER(recorded_directories),
+     .help = "look in the folders the file records its inputs were read from too (the -d of "
+             "its conversion, its spec's folder); never without this option"},
     {.long_name = "download", .kind = OPTION_FLAG, MEMBER(download),
      .help = "fetch the inputs not found from the dataset's URLs, verified by their recorded "
              "sha256"},
@@ -52,8 +56,8 @@ static const struct command_option options[] = {
 };
 
 const struct command_line reproduce_command_line = {
-    .usage = "[-h] [-d DIR]... [--download [--url-prefix P]] [--allow-extra] [--scratch DIR] "
-             "[-q] FILE|NAME",
+    .usage = "[-h] [-d DIR]... [--recorded-dirs] [--download [--url-prefix P]] [--allow-extra] "
+             "[--scratch DIR] [-q] FILE|NAME",
     .description =
         "Makes FILE again from its provenance: each recorded input found by its sha256 (in DIR,\n"
         "beside FILE, in the data path; with --download, from the dataset's URLs), the recorded\n"
@@ -85,54 +89,98 @@ static int provenance_load(const char *path, char **provenance)
     return result;
 }
 
-/* Where the inputs are looked for: -d, beside the file, the folder of a packed file's spec as
-   recorded (SPEC_FOLDER, empty for other files), the data path (caller frees the list). */
+/* Where the inputs are looked for: -d, beside the file, the data path, and with --recorded-dirs
+   the folders the file records (caller frees the list). */
 static const char **directories_list(const struct reproduce_options *chosen, char *beside,
-                                     const char *spec_folder, const struct fuel_config *config,
-                                     size_t *count)
+                                     const struct recorded_directories *folders,
+                                     const struct fuel_config *config, size_t *count)
 {
-    const char **list = calloc(chosen->directories.count + config->data_path.count + 3,
+    const char **list = calloc(chosen->directories.count + config->data_path.count +
+                                   folders->count + 2,
                                sizeof *list);
     *count = 0;
     for (size_t index = 0; list != NULL && index < chosen->directories.count; index++)
         list[(*count)++] = chosen->directories.items[index];
     if (list != NULL)
         list[(*count)++] = dirname(beside);
-    if (list != NULL && spec_folder[0] != '\0')
-        list[(*count)++] = spec_folder;
     for (size_t index = 0; list != NULL && index < config->data_path.count; index++)
         list[(*count)++] = config->data_path.items[index];
+    for (size_t index = 0; list != NULL && chosen->recorded_directories &&
+                           index < folders->count; index++)
+        list[(*count)++] = folders->items[index];
     return list;
 }
 
-/* One line per input not found or changed; the exit code: 1 when one changed, else 3. */
-static int inputs_report(const char *program, const char *path,
-                         const struct reproduce_outcome *outcome)
+/* How many of the first missing inputs the summary names. */
+enum { MISSING_NAMED = 3 };
+
+/* "N inputs not found: a, b, c, ...", then what would help: the folders the file records, and
+   --download where it means something (a dataset's raw files) and was not given. */
+static int missing_report(const struct command_run *run, const char *path,
+                          const struct reproduce_outcome *outcome,
+                          const struct reproduce_recipe *recipe,
+                          const struct recorded_directories *folders, size_t missing)
+{
+    const struct reproduce_options *chosen = run->options;
+    char *text = NULL;
+    size_t length = 0;
+    FILE *stream = open_memstream(&text, &length);
+    if (stream == NULL)
+        return error_set(EXIT_MISSING_INPUT, "cannot reproduce: %s: %zu inputs not found", path,
+                         missing);
+    size_t named = 0;
+    for (size_t index = 0; index < outcome->input_count && named <= MISSING_NAMED; index++) {
+        if (outcome->inputs[index].state != REPRODUCE_INPUT_MISSING)
+            continue;
+        if (named < MISSING_NAMED)
+            fprintf(stream, "%s%s", named > 0 ? ", " : "", outcome->inputs[index].name);
+        else
+            fprintf(stream, ", ...");
+        named++;
+    }
+    if (chosen->recorded_directories && folders->count > 0)
+        fprintf(stream, "; not in the folders the file records either");
+    else
+        recorded_directories_hint(stream, folders);
+    bool downloadable = recipe->kind == RECIPE_CONVERSION && !chosen->download;
+    fprintf(stream, "%s", downloadable ? "; --download fetches a dataset's raw files" : "");
+    fclose(stream);
+    int result = error_set(EXIT_MISSING_INPUT, "cannot reproduce: %s: %zu input%s not found: %s",
+                           path, missing, missing == 1 ? "" : "s", text != NULL ? text : "");
+    free(text);
+    return result;
+}
+
+/* One line per input changed, one summary of those not found; the exit code: 1 when one
+   changed, else 3. */
+static int inputs_report(const struct command_run *run, const char *path,
+                         const struct reproduce_outcome *outcome,
+                         const struct reproduce_recipe *recipe,
+                         const struct recorded_directories *folders)
 {
     size_t missing = 0, changed = 0;
     for (size_t index = 0; index < outcome->input_count; index++) {
         const struct reproduce_input *input = &outcome->inputs[index];
-        if (input->state == REPRODUCE_INPUT_MISSING)
-            fprintf(stderr, "%s: input not found: %s: %" PRIu64 " bytes, sha256 %s\n", program,
-                    input->name, input->size, input->sha256);
-        else if (input->state == REPRODUCE_INPUT_CHANGED)
-            fprintf(stderr, "%s: input changed since the conversion: %s: %" PRIu64 " bytes, "
-                    "sha256 %s; recorded %" PRIu64 " bytes, sha256 %s\n", program,
-                    input->path, input->found_size, input->found_sha256, input->size,
-                    input->sha256);
+        if (input->state == REPRODUCE_INPUT_CHANGED)
+            fprintf(stderr, "%s: input changed since the conversion: %s: %" PRIu64 " bytes%s%s; "
+                    "recorded %" PRIu64 " bytes, sha256 %s\n", run->program, input->path,
+                    input->found_size, input->found_sha256[0] != '\0' ? ", sha256 " : "",
+                    input->found_sha256, input->size, input->sha256);
         missing += input->state == REPRODUCE_INPUT_MISSING;
         changed += input->state == REPRODUCE_INPUT_CHANGED;
     }
     if (changed > 0)
         return error_set(EXIT_OTHER, "not reproduced: %s: %zu input%s changed since the "
                          "conversion", path, changed, changed == 1 ? "" : "s");
-    return error_set(EXIT_MISSING_INPUT, "cannot reproduce: %s: %zu input%s not found (give -d "
-                     "DIR, or --download)", path, missing, missing == 1 ? "" : "s");
+    return missing_report(run, path, outcome, recipe, folders, missing);
 }
 
-static int outcome_report(const char *program, const char *path,
-                          const struct reproduce_outcome *outcome)
+static int outcome_report(const struct command_run *run, const char *path,
+                          const struct reproduce_outcome *outcome,
+                          const struct reproduce_recipe *recipe,
+                          const struct recorded_directories *folders)
 {
+    const char *program = run->program;
     int result = EXIT_OK;
     for (size_t index = 0; index < outcome->input_count; index++)
         if (outcome->inputs[index].state == REPRODUCE_INPUT_DOWNLOADED &&
@@ -140,7 +188,7 @@ static int outcome_report(const char *program, const char *path,
             fprintf(stderr, "%s: input changed since the conversion: %s: the recorded one was "
                     "downloaded instead\n", program, outcome->inputs[index].path);
     switch (outcome->verdict) {
-    case REPRODUCE_INPUTS_MISSING: return inputs_report(program, path, outcome);
+    case REPRODUCE_INPUTS_MISSING: return inputs_report(run, path, outcome, recipe, folders);
     case REPRODUCE_BYTES: printf("reproduced byte for byte: %s\n", path); break;
     case REPRODUCE_VERSIONS:
         printf("content identical, bytes differ (%s): %s\n", outcome->versions, path);
@@ -172,14 +220,6 @@ static void verdict_print(const char *provenance)
     free(line);
 }
 
-/* The folder of the spec path a packed file records (relative to where fuel pack ran). */
-static void spec_folder_of(const char *spec, char *folder, size_t size)
-{
-    char copy[PATH_MAX];
-    snprintf(copy, sizeof copy, "%s", spec);
-    snprintf(folder, size, "%s", dirname(copy));
-}
-
 static int reproduce_file(const struct command_run *run, const char *path, const char *provenance,
                           const struct fuel_config *config)
 {
@@ -195,12 +235,12 @@ static int reproduce_file(const struct command_run *run, const char *path, const
         .download = chosen->download, .url_prefix = chosen->transfer.url_prefix,
         .config = config};
     int result = reproduce_recipe_read(path, provenance, chosen->allow_extra, &recipe);
-    char spec_folder[PATH_MAX] = "";
-    if (result == EXIT_OK && recipe.kind == RECIPE_PACK)
-        spec_folder_of(recipe.run->parsed->positionals[0], spec_folder, sizeof spec_folder);
+    struct recorded_directories folders = {0};
+    if (result == EXIT_OK)
+        recorded_directories_read(provenance, &folders);
     const char **directories =
         result == EXIT_OK
-            ? directories_list(chosen, beside, spec_folder, config, &request.directory_count)
+            ? directories_list(chosen, beside, &folders, config, &request.directory_count)
             : NULL;
     request.directories = directories;
     if (result == EXIT_OK && directories == NULL)
@@ -217,8 +257,11 @@ static int reproduce_file(const struct command_run *run, const char *path, const
     if (result == EXIT_OK && !chosen->transfer.quiet &&
         (outcome.verdict == REPRODUCE_BYTES || outcome.verdict == REPRODUCE_VERSIONS))
         verdict_print(provenance);
+    if (result == EXIT_OK && !chosen->recorded_directories)
+        recorded_directories_drop_searched(&folders, directories, request.directory_count);
     if (result == EXIT_OK)
-        result = outcome_report(run->program, path, &outcome);
+        result = outcome_report(run, path, &outcome, &recipe, &folders);
+    recorded_directories_free(&folders);
     reproduce_outcome_free(&outcome);
     reproduce_recipe_free(&recipe);
     free(directories);

@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int reproduce_make_conversion(void *context, const char *inputs, const char *output, char *path,
                               size_t size)
@@ -109,6 +110,28 @@ int reproduce_make_cut(void *context, const char *inputs, const char *output, ch
     return fixture_cut_make(&run, parent, &recipe->cut, path, size);
 }
 
+/* A spec (or what it names) that fuel pack refuses, found by its recorded sha256: one line, exit 4
+   (the file's provenance, not the command line, is at fault), the inputs' staging folder left
+   out of the names in the message (it is gone once fuel-reproduce ends). */
+static int pack_refusal(const char *file, const char *inputs, int code)
+{
+    char message[4096], cleaned[4096];
+    snprintf(message, sizeof message, "%s", error_message());
+    size_t length = strlen(inputs), used = 0;
+    for (const char *at = message; *at != '\0' && used + 1 < sizeof cleaned;) {
+        if (strncmp(at, inputs, length) == 0 && at[length] == '/') {
+            at += length + 1;
+            while (strncmp(at, "up/", 3) == 0)
+                at += 3;
+            continue;
+        }
+        cleaned[used++] = *at++;
+    }
+    cleaned[used] = '\0';
+    return error_set(code == EXIT_USAGE ? EXIT_CORRUPT_INPUT : code,
+                     "cannot reproduce: %s: the recorded spec is refused: %s", file, cleaned);
+}
+
 int reproduce_make_pack(void *context, const char *inputs, const char *output, char *path,
                         size_t size)
 {
@@ -117,5 +140,6 @@ int reproduce_make_pack(void *context, const char *inputs, const char *output, c
     if (snprintf(spec, sizeof spec, "%s/%s", inputs, recipe->spec_name) >= (int)sizeof spec)
         return error_set(EXIT_WRITE, "cannot write: %s: path too long", inputs);
     struct pack_target target = {output, recipe->output_name, 0, recipe->quiet, &recipe->typed};
-    return pack_make(spec, &target, path, size);
+    int result = pack_make(spec, &target, path, size);
+    return result == EXIT_OK ? result : pack_refusal(recipe->file, inputs, result);
 }

@@ -1,8 +1,9 @@
-/* Re-hashes the raw inputs a file's fuel_provenance names, found beside it or in the data path. */
+/* Re-hashes the raw inputs a file's fuel_provenance names, found by their size and sha256 in the
+   directories the caller names (input_find.h: opened only when a regular file of the recorded
+   size, under the recorded plain name or any other). */
 #ifndef FUEL_INPUT_VERIFY_H
 #define FUEL_INPUT_VERIFY_H
 
-#include "common/base/config.h"
 #include "common/base/hash.h"
 
 #include <stddef.h>
@@ -10,8 +11,9 @@
 
 enum input_state {
     INPUT_MATCHING,  /* found, with the recorded size and sha256 */
-    INPUT_DIFFERENT, /* found, but its size or sha256 differs */
-    INPUT_MISSING,   /* neither beside the file nor in the data path */
+    INPUT_DIFFERENT, /* not found; a file of its name holds other bytes (SHA256 empty when its
+                        size already differs: it is not read) */
+    INPUT_MISSING,   /* in none of the directories */
 };
 
 struct input_report {
@@ -28,11 +30,12 @@ struct input_reports {
 };
 
 /* Reads the inputs of PROVENANCE_JSON (the fuel_provenance text of the file at FILE_PATH) and
-   checks each, looking first in FILE_PATH's directory, then in CONFIG's data path.
-   EXIT_CORRUPT_INPUT when the JSON has no well-formed "inputs" list; EXIT_OTHER on a read error
-   or out of memory. */
+   looks for each in DIRECTORIES (COUNT, in order). EXIT_CORRUPT_INPUT when the JSON has no
+   well-formed "inputs" list (a name, a size and a sha256 each; a name may be a relative path, as
+   fuel pack records them: input_find keeps it inside the directories);
+   EXIT_OTHER on a read error or out of memory. */
 int input_verify(const char *provenance_json, const char *file_path,
-                 const struct fuel_config *config, struct input_reports *reports);
+                 const char *const *directories, size_t count, struct input_reports *reports);
 
 void input_reports_free(struct input_reports *reports);
 

@@ -8,7 +8,7 @@
 #define FUEL_REPRODUCE_ENGINE_H
 
 #include "common/base/config.h"
-#include "reproduce/input_find.h"
+#include "common/base/input_find.h"
 #include "common/download/download_run.h"
 #include "diff/content_diff.h"
 #include "downloaders/dataset.h"

@@ -180,7 +180,10 @@ converted_beside_inputs() {
     run --separate-stderr fuel-info --verify-inputs "$BATS_TEST_TMPDIR/data/mnist.hdf5"
     [ "$status" -eq 0 ]
     [ -z "$stderr" ]
-    [ "${#lines[@]}" -eq 4 ]
+    [ "${#lines[@]}" -eq 5 ]
+    # Then fuel-info's verdict on them, the same line.
+    [ "${lines[4]}" = "$BATS_TEST_TMPDIR/data/mnist.hdf5: $(fuel-info "$BATS_TEST_TMPDIR/data/mnist.hdf5" | sed -n 's/^    \(inputs of .*\)/\1/p')" ]
+    [[ "${lines[4]}" == *": inputs of mnist: not the published files: train-images-idx3-ubyte.gz ("*" bytes, published 9912422), "* ]]
     for name in train-images-idx3-ubyte.gz train-labels-idx1-ubyte.gz t10k-images-idx3-ubyte.gz t10k-labels-idx1-ubyte.gz; do
         [[ "$output" == *"$BATS_TEST_TMPDIR/data/mnist.hdf5: input $name: matching: $BATS_TEST_TMPDIR/data/$name"* ]]
     done
@@ -192,7 +195,9 @@ converted_beside_inputs() {
     rm "$data/t10k-labels-idx1-ubyte.gz"
     run --separate-stderr fuel-info --verify-inputs "$data/mnist.hdf5"
     [ "$status" -eq 3 ]
-    [[ "$output" == *"$data/mnist.hdf5: input t10k-labels-idx1-ubyte.gz: missing: neither beside the file nor in the data path"* ]]
+    # One line for the missing ones; the folder the file records is beside it: no hint.
+    [ "${lines[3]}" = "$data/mnist.hdf5: 1 of 4 inputs missing: t10k-labels-idx1-ubyte.gz: not beside the file nor in the data path" ]
+    [ "${#lines[@]}" -eq 4 ]
     [ "$stderr" = "fuel-info: inputs not found: $data/mnist.hdf5: 1 missing" ]
     printf 'x' >> "$data/train-labels-idx1-ubyte.gz"
     run --separate-stderr fuel-info --verify-inputs "$data/mnist.hdf5"
@@ -228,7 +233,7 @@ assert all(i["path"].startswith(sys.argv[1]) for i in d["inputs"]), d
         fuel-info --verify-inputs -d "$BATS_TEST_TMPDIR/nothing" -d "$BATS_TEST_TMPDIR/raw" \
         "$BATS_TEST_TMPDIR/elsewhere/mnist.hdf5"
     [ "$status" -eq 0 ] || { echo "$stderr"; false; }
-    [ "${#lines[@]}" -eq 4 ]
+    [ "${#lines[@]}" -eq 5 ]
     [[ "$output" == *"input train-labels-idx1-ubyte.gz: matching: $BATS_TEST_TMPDIR/raw/train-labels-idx1-ubyte.gz"* ]]
     FUEL_DATA_PATH="$BATS_TEST_TMPDIR/stale" run --separate-stderr \
         fuel-info --verify-inputs "$BATS_TEST_TMPDIR/elsewhere/mnist.hdf5"

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "reproduce/input_find.h"
+#include "common/base/input_find.h"
 #include "support.h"
 
 #include <stdio.h>

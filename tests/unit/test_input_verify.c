@@ -1,5 +1,5 @@
-/* Unit tests of the provenance inputs' verification: beside the file, in the data path, missing,
-   different, malformed provenance. */
+/* Unit tests of the provenance inputs' verification: found in the directories given, in order,
+   missing, different, malformed provenance; a FIFO of the recorded name never blocks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,11 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static char file_path[256], elsewhere[256];
 
-/* sha256 of "hello\n". */
+/* sha256 of "hello\n", "world\n" and "gone\n". */
 static const char sha256[] = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03";
+static const char world[] = "e258d248fda94c63753607f7c4494ee0fcbe92f1a76bfdac795c9d84101eb317";
+static const char gone[] = "4b9f2c32577beb1ebc8ab2a1e226faaa9176a81cd4eedbaa22f8a0db919972b5";
 
 static void file_write(const char *folder, const char *name, const char *text)
 {
@@ -34,8 +37,8 @@ static char *provenance(void)
              "{\"inputs\": [{\"name\": \"beside.gz\", \"size\": 6, \"sha256\": \"%s\"},"
              " {\"name\": \"far.gz\", \"size\": 6, \"sha256\": \"%s\"},"
              " {\"name\": \"changed.gz\", \"size\": 6, \"sha256\": \"%s\"},"
-             " {\"name\": \"gone.gz\", \"size\": 6, \"sha256\": \"%s\"}]}",
-             sha256, sha256, sha256, sha256);
+             " {\"name\": \"gone.gz\", \"size\": 5, \"sha256\": \"%s\"}]}",
+             sha256, sha256, world, gone);
     return text;
 }
 
@@ -45,10 +48,9 @@ static void each_input_is_reported(void **state)
     file_write(test_directory, "beside.gz", "hello\n");
     file_write(elsewhere, "far.gz", "hello\n");
     file_write(test_directory, "changed.gz", "hellO\n");
-    char *data_path[] = {"/nonexistent", elsewhere};
-    struct fuel_config config = {.data_path = {data_path, 2}};
+    const char *directories[] = {test_directory, "/nonexistent", elsewhere};
     struct input_reports reports = {0};
-    assert_int_equal(input_verify(provenance(), file_path, &config, &reports), EXIT_OK);
+    assert_int_equal(input_verify(provenance(), file_path, directories, 3, &reports), EXIT_OK);
     assert_int_equal(reports.count, 4);
     assert_int_equal(reports.items[0].state, INPUT_MATCHING);
     assert_int_equal(reports.items[1].state, INPUT_MATCHING);
@@ -57,7 +59,7 @@ static void each_input_is_reported(void **state)
     assert_string_equal(reports.items[1].path, expected);
     assert_int_equal(reports.items[2].state, INPUT_DIFFERENT);
     assert_int_equal(reports.items[2].size, 6);
-    assert_string_not_equal(reports.items[2].sha256, sha256);
+    assert_string_not_equal(reports.items[2].sha256, world);
     assert_int_equal(reports.items[3].state, INPUT_MISSING);
     assert_null(reports.items[3].path);
     assert_string_equal(input_state_name(INPUT_DIFFERENT), "different");
@@ -65,18 +67,33 @@ static void each_input_is_reported(void **state)
     assert_int_equal(reports.count, 0);
 }
 
+/* A FIFO under the recorded name, with no writer: not opened to block, not read; missing. */
+static void fifo_is_not_read(void **state)
+{
+    (void)state;
+    char fifo[512];
+    test_path(fifo, sizeof fifo, elsewhere, "gone.gz");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    const char *directories[] = {elsewhere};
+    struct input_reports reports = {0};
+    assert_int_equal(input_verify(provenance(), file_path, directories, 1, &reports), EXIT_OK);
+    assert_int_equal(reports.items[3].state, INPUT_MISSING);
+    input_reports_free(&reports);
+    unlink(fifo);
+}
+
 static void malformed_provenance_is_corrupt_input(void **state)
 {
     (void)state;
     static const char *const texts[] = {
         "not json", "{\"tool\": \"fuel\"}", "{\"inputs\": [{\"name\": \"x\"}]}",
-        "{\"inputs\": [{\"name\": \"../x\", \"size\": 1, \"sha256\": \"ab\"}]}",
+        "{\"inputs\": [{\"name\": \"\", \"size\": 1, \"sha256\": \"ab\"}]}",
     };
-    struct fuel_config config = {0};
+    const char *directories[] = {test_directory};
     for (size_t index = 0; index < sizeof texts / sizeof texts[0]; index++) {
         struct input_reports reports = {0};
         error_clear();
-        assert_int_equal(input_verify(texts[index], file_path, &config, &reports),
+        assert_int_equal(input_verify(texts[index], file_path, directories, 1, &reports),
                          EXIT_CORRUPT_INPUT);
         assert_non_null(strstr(error_message(), file_path));
         input_reports_free(&reports);
@@ -96,6 +113,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_input_is_reported),
+        cmocka_unit_test(fifo_is_not_read),
         cmocka_unit_test(malformed_provenance_is_corrupt_input),
     };
     return cmocka_run_group_tests(tests, make_directory, test_directory_teardown);

@@ -1,6 +1,8 @@
 /* Finds a file by its content: the file of a recorded size and sha256 among directories, under
    its recorded name first, then under any name (the inputs a provenance records, renamed or
-   moved since). Only files of the recorded size are hashed. */
+   moved since). A candidate is opened without blocking and read only once fstat shows a regular
+   file of the recorded size; it is accepted by its size and sha256 alone. A recorded name that
+   climbs ("../") or is absolute is looked for by its last part only, inside each folder. */
 #ifndef FUEL_INPUT_FIND_H
 #define FUEL_INPUT_FIND_H
 
@@ -11,7 +13,7 @@
 #include <stdint.h>
 
 struct input_wanted {
-    const char *name; /* a base name */
+    const char *name; /* a plain name, or a relative path below the folders searched */
     uint64_t size;
     const char *sha256;
 };
@@ -25,7 +27,8 @@ enum input_search_state {
 struct input_search {
     enum input_search_state state;
     char path[PATH_MAX]; /* FOUND: the file; CHANGED: the first file of the name */
-    uint64_t size;       /* CHANGED: that file's size and sha256 */
+    uint64_t size;       /* CHANGED: that file's size and sha256 (empty when of another size:
+                            it is not read) */
     char sha256[HASH_HEX_SIZE];
 };
 

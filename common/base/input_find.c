@@ -4,32 +4,71 @@
 #include "common/base/error.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-/* Whether PATH is a regular file of WANTED's size and bytes; its sha256 into SEARCH when hashed. */
+/* Hashes the open DESCRIPTOR to its end. */
+static int descriptor_hash(int descriptor, const char *path, char hex[HASH_HEX_SIZE],
+                           uint64_t *size)
+{
+    struct hash *hash;
+    int result = hash_begin(&hash, HASH_SHA256);
+    unsigned char buffer[1 << 16];
+    *size = 0;
+    for (ssize_t got; result == EXIT_OK && (got = read(descriptor, buffer, sizeof buffer)) != 0;) {
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            hash_discard(hash);
+            return error_set(EXIT_OTHER, "cannot read: %s: %s", path, strerror(errno));
+        }
+        hash_update(hash, buffer, (size_t)got);
+        *size += (uint64_t)got;
+    }
+    if (result == EXIT_OK)
+        hash_finish(hash, hex);
+    return result;
+}
+
+/* Whether PATH is a regular file of WANTED's size and bytes: opened without blocking (a FIFO never
+   holds it up), read only once fstat shows a regular file of the recorded size; its size into
+   SEARCH, and its sha256 when it was read. */
 static int candidate_check(const struct input_wanted *wanted, const char *path,
                            struct input_search *search, bool *matches, bool *hashed)
 {
     struct stat status;
     *matches = *hashed = false;
-    if (stat(path, &status) != 0 || !S_ISREG(status.st_mode))
-        return EXIT_OK;
-    search->size = (uint64_t)status.st_size;
     search->sha256[0] = '\0';
-    if (search->size != wanted->size)
-        return EXIT_OK;
-    int result = hash_file(path, HASH_SHA256, search->sha256, &search->size);
-    if (result == EXIT_MISSING_INPUT) { /* unreadable, or gone meanwhile: not this one */
-        error_clear();
-        return EXIT_OK;
+    int descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (descriptor < 0)
+        return EXIT_OK; /* unreadable, or gone meanwhile: not this one */
+    int result = EXIT_OK;
+    if (fstat(descriptor, &status) == 0 && S_ISREG(status.st_mode)) {
+        search->size = (uint64_t)status.st_size;
+        if (search->size == wanted->size)
+            result = descriptor_hash(descriptor, path, search->sha256, &search->size);
+        *hashed = result == EXIT_OK && search->sha256[0] != '\0';
     }
-    *hashed = result == EXIT_OK;
+    close(descriptor);
     *matches = *hashed && search->size == wanted->size &&
                strcmp(search->sha256, wanted->sha256) == 0;
     return result;
+}
+
+/* A recorded name that climbs ("../") or is absolute is never joined to a searched folder: only
+   its last part is, so no name leads out of the folders given. */
+static const char *contained_name(const char *name)
+{
+    bool climbs = name[0] == '/' || strcmp(name, "..") == 0 || strncmp(name, "../", 3) == 0 ||
+                  strstr(name, "/../") != NULL ||
+                  (strlen(name) >= 3 && strcmp(name + strlen(name) - 3, "/..") == 0);
+    const char *last = strrchr(name, '/');
+    return climbs && last != NULL ? last + 1 : name;
 }
 
 /* DIRECTORY/NAME for each directory; the first of them noted as changed when none matches. */
@@ -41,9 +80,10 @@ static int by_name(const struct input_wanted *wanted, const char *const *directo
         char path[PATH_MAX];
         bool matches, hashed;
         struct stat status;
-        if (snprintf(path, sizeof path, "%s/%s", directories[index], wanted->name) >=
-                (int)sizeof path ||
-            stat(path, &status) != 0 || !S_ISREG(status.st_mode))
+        const char *name = contained_name(wanted->name);
+        if (name[0] == '\0' || strcmp(name, "..") == 0 ||
+            snprintf(path, sizeof path, "%s/%s", directories[index], name) >= (int)sizeof path ||
+            stat(path, &status) != 0 || S_ISDIR(status.st_mode))
             continue;
         int result = candidate_check(wanted, path, search, &matches, &hashed);
         if (result != EXIT_OK)
@@ -53,13 +93,10 @@ static int by_name(const struct input_wanted *wanted, const char *const *directo
             search->state = INPUT_SEARCH_FOUND;
             return EXIT_OK;
         }
-        if (changed.state == INPUT_SEARCH_NOT_FOUND) {
-            changed = *search;
+        if (changed.state == INPUT_SEARCH_NOT_FOUND && S_ISREG(status.st_mode)) {
+            changed = *search; /* another size: not read, its sha256 left empty */
             changed.state = INPUT_SEARCH_CHANGED;
             snprintf(changed.path, sizeof changed.path, "%s", path);
-            if (!hashed) /* another size: its sha256 is not needed to tell */
-                hash_file(path, HASH_SHA256, changed.sha256, &changed.size);
-            error_clear();
         }
     }
     *search = changed;
@@ -79,7 +116,8 @@ static int by_size(const struct input_wanted *wanted, const char *directory,
         char path[PATH_MAX];
         struct input_search candidate;
         bool hashed;
-        if (strcmp(entry->d_name, wanted->name) == 0 ||
+        if (strcmp(entry->d_name, contained_name(wanted->name)) == 0 ||
+            strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0 ||
             snprintf(path, sizeof path, "%s/%s", directory, entry->d_name) >= (int)sizeof path)
             continue;
         result = candidate_check(wanted, path, &candidate, found, &hashed);
