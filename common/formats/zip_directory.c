@@ -146,6 +146,20 @@ static int extent_check(struct directory_reader *reader, const unsigned char *he
     return EXIT_OK;
 }
 
+/* A member a Unix zip marks as a symbolic link (its mode in the high half of the external
+   attributes) is refused as the tar reader refuses one: libarchive's streaming reader, which sees
+   the local headers alone, would hand over the link's target as the member's bytes. */
+static int kind_check(const struct directory_reader *reader, const unsigned char *header,
+                      const char *name)
+{
+    enum { MADE_ON_UNIX = 3, MODE_TYPE = 0170000, MODE_LINK = 0120000 };
+    uint32_t mode = little_endian_32(header + 38) >> 16;
+    if (header[5] == MADE_ON_UNIX && (mode & MODE_TYPE) == MODE_LINK)
+        return error_set(EXIT_CORRUPT_INPUT, "refusing archive member: %s: %s: symbolic link",
+                         reader->path, name);
+    return EXIT_OK;
+}
+
 /* Parses the entry at the window's start, hands its name to VISIT and passes it. */
 static int next_entry(struct directory_reader *reader, zip_directory_visit visit, void *context)
 {
@@ -166,7 +180,9 @@ static int next_entry(struct directory_reader *reader, zip_directory_visit visit
         return damaged(reader, "an entry name holds a NUL byte");
     memcpy(reader->name, name, name_length);
     reader->name[name_length] = '\0';
-    result = extent_check(reader, header, reader->name);
+    result = kind_check(reader, header, reader->name);
+    if (result == EXIT_OK)
+        result = extent_check(reader, header, reader->name);
     reader->start += length;
     return result != EXIT_OK ? result : visit(context, reader->name);
 }

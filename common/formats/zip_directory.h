@@ -14,7 +14,8 @@ typedef int (*zip_directory_visit)(void *context, const char *name);
    directory: PATH: why" when the end records or the directory are damaged, truncated, not where
    the end record says, or list another count of entries than they hold, or a name holds a NUL
    byte, or an entry's member runs into the directory or starts inside the member of the entry
-   listed before it ("PATH: NAME: overlaps the entry listed before it ..."). */
+   listed before it ("PATH: NAME: overlaps the entry listed before it ..."); "refusing archive
+   member: PATH: NAME: symbolic link" for a member a Unix zip marks as a link. */
 int zip_directory_list(const char *path, zip_directory_visit visit, void *context);
 
 #endif

@@ -94,6 +94,7 @@ dogs_vs_cats/jpeg_scans            4  cannot decode JPEG: CASE/dogs_vs_cats.trai
 dogs_vs_cats/unlabelled            4  not a cat or dog image: CASE/dogs_vs_cats.train.zip: train/hamster.0.jpg: its name starts with neither cat. nor dog.
 dogs_vs_cats/directory_order       4  cannot read archive: CASE/dogs_vs_cats.train.zip: train/cat.0.jpg: where its central directory lists train/dog.3.jpg
 dogs_vs_cats/overlapping_entries   4  cannot read zip directory: CASE/dogs_vs_cats.train.zip: train/cat.0.jpg: overlaps the entry listed before it (its member at offset 0, that one'"'"'s ends at
+dogs_vs_cats/symlink_member        4  refusing archive member: CASE/dogs_vs_cats.train.zip: train/dog.1.jpg: symbolic link
 dogs_vs_cats/directory_nul         4  cannot read zip directory: CASE/dogs_vs_cats.train.zip: an entry name holds a NUL byte
 info/empty.hdf5                    4  not an HDF5 file: CASE: file signature not found
 info/text.hdf5                     4  not an HDF5 file: CASE: file signature not found
