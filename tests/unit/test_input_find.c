@@ -1,5 +1,6 @@
-/* Unit tests of reproduce/input_find.c: a file found by its size and sha256 under its name
-   first, then under any name; another file of its name reported as changed; nothing else hashed. */
+/* Unit tests of common/base/input_find.c: a file found by its size and sha256 under its name
+   first, then under any name; another file of its name reported as changed; nothing else hashed;
+   no recorded name leads out of the folders given. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -112,6 +113,34 @@ static void unusable_candidates_skipped(void **state)
     assert_int_equal(search.state, INPUT_SEARCH_NOT_FOUND);
 }
 
+/* A recorded name that climbs or is absolute is looked for by its last part inside the folders
+   given: the file it names outside them, of the right bytes, is never taken; a FIFO of its name
+   never blocks the search. */
+static void names_kept_inside(void **state)
+{
+    (void)state;
+    char inside[1024], fifo[1024];
+    test_path(inside, sizeof inside, third, "inside");
+    assert_int_equal(mkdir(inside, 0700), 0);
+    file_write(third, "secret.bin", "world\n");
+    test_path(fifo, sizeof fifo, inside, "pipe.bin");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    const char *directories[] = {inside};
+    const char *names[] = {"../secret.bin", "/nonexistent/../secret.bin", "pipe.bin"};
+    for (size_t index = 0; index < 3; index++) {
+        struct input_wanted wanted = {names[index], 6, world};
+        struct input_search search;
+        assert_int_equal(input_find(&wanted, directories, 1, &search), EXIT_OK);
+        assert_int_equal(search.state, INPUT_SEARCH_NOT_FOUND);
+    }
+    file_write(inside, "secret.bin", "world\n");
+    struct input_wanted wanted = {"../secret.bin", 6, world};
+    struct input_search search;
+    assert_int_equal(input_find(&wanted, directories, 1, &search), EXIT_OK);
+    assert_int_equal(search.state, INPUT_SEARCH_FOUND);
+    assert_path(&search, inside, "secret.bin");
+}
+
 static int make_directories(void **state)
 {
     if (test_directory_setup(state) != 0)
@@ -130,6 +159,7 @@ int main(void)
         cmocka_unit_test(changed_unless_found_elsewhere),
         cmocka_unit_test(not_found),
         cmocka_unit_test(unusable_candidates_skipped),
+        cmocka_unit_test(names_kept_inside),
     };
     return cmocka_run_group_tests(tests, make_directories, test_directory_teardown);
 }
