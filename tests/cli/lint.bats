@@ -90,3 +90,25 @@ BATS
     [ "$status" -eq 0 ]
     [ "$output" = "ok - none of 3 files refers outside the repository" ]
 }
+
+@test "documents flags a README or ARCHITECTURE.md over 12,000 characters and a folder off the map" {
+    local repo=$BATS_TEST_TMPDIR/repo
+    mkdir -p "$repo/tests/lint" "$repo/engine" "$repo/common/base"
+    cp "$BATS_TEST_DIRNAME/../lint/documents" "$repo/tests/lint/"
+    git -C "$repo" init -q
+    printf '/* a */\n' > "$repo/engine/a.c"
+    printf '/* b */\n' > "$repo/common/base/b.c"
+    printf '# fuel\n' > "$repo/README.md"
+    printf '| `engine/` | the engine |\n| `common/base/` | the base |\n' > "$repo/ARCHITECTURE.md"
+    git -C "$repo" add .
+    run bash "$repo/tests/lint/documents"
+    [ "$status" -eq 0 ]
+    [ "$output" = "ok - README.md and ARCHITECTURE.md within 12000 characters, every folder on the map" ]
+    head -c 12001 /dev/zero | tr '\0' x > "$repo/README.md"
+    printf '| `engine/` | the engine |\n' > "$repo/ARCHITECTURE.md"
+    run bash "$repo/tests/lint/documents"
+    [ "$status" -eq 1 ]
+    [ "${lines[0]}" = "not ok - README.md has 12001 characters, more than 12000" ]
+    [ "${lines[1]}" = "not ok - ARCHITECTURE.md's map does not name common/base/" ]
+    [ "${#lines[@]}" -eq 2 ]
+}

@@ -45,16 +45,40 @@ setup() {
     [ ! -e plain/sub ]
 }
 
-@test "the README's GitHub Actions example runs as written on a fresh checkout" {
-    # The fuel commands of the README's workflow, in order, as a CI job would run them.
-    sed -n '/^jobs:/,/^```/p' "$BATS_TEST_DIRNAME/../../README.md" |
-        sed -n 's/^ *\(- run: \)\{0,1\}\(fuel .*\)$/\2/p' > commands
-    [ "$(wc -l < commands)" -eq 4 ] || { cat commands; false; }
-    while IFS= read -r command; do
-        eval "$command" || { echo "failed: $command"; false; }
-    done < commands
-    [ -s tests/data/mnist.hdf5 ]
-    [ -s raw/train-images-idx3-ubyte.gz ]
-    run fuel info --check tests/data/mnist.hdf5
+@test "the README's GitHub Actions jobs run as written, each in a checkout of its own" {
+    readme="$BATS_TEST_DIRNAME/../../README.md"
+    # Each job's fuel commands, in order, as a CI job would run them, in a directory of its own.
+    for job in fixture pipeline; do
+        mkdir "$job"
+        sed -n '/^jobs:/,/^```/p' "$readme" | awk -v job="  $job:" '
+            $0 == job { on = 1; next } /^  [a-z_]+:$/ { on = 0 } on' |
+            sed -n 's/^ *\(- run: \)\{0,1\}\(fuel .*\)$/\2/p' > "$job/commands"
+        (cd "$job" && while IFS= read -r command; do
+            eval "$command" || { echo "failed in $job: $command"; exit 1; }
+        done < commands)
+        [ -s "$job/tests/data/mnist.hdf5" ]
+        run fuel info --check "$job/tests/data/mnist.hdf5"
+        [ "$status" -eq 0 ]
+    done
+    [ "$(wc -l < fixture/commands)" -eq 1 ]
+    [ "$(wc -l < pipeline/commands)" -eq 3 ]
+    [ -s pipeline/raw/train-images-idx3-ubyte.gz ]
+    # Both files say first that they hold fixture data.
+    for job in fixture pipeline; do
+        run fuel info "$job/tests/data/mnist.hdf5"
+        [[ "${lines[0]}" == "THIS IS A FIXTURE"* ]] || { echo "$job: ${lines[0]}"; false; }
+    done
+}
+
+@test "the README's first command runs as written once fuel is built" {
+    readme="$BATS_TEST_DIRNAME/../../README.md"
+    command=$(sed -n 's|^    bash scripts/setup && make && \(build/fuel convert .*\)$|\1|p' "$readme")
+    [ -n "$command" ]
+    command=${command//build\/fuel/fuel}
+    command=${command//\/tmp/$BATS_TEST_TMPDIR}
+    run eval "$command"
     [ "$status" -eq 0 ]
+    [ -s "$BATS_TEST_TMPDIR/fashion_mnist.hdf5" ]
+    [[ "$output" == *"fashion_mnist.hdf5"* ]]
+    grep -q "^    bash scripts/setup && make check$" "$readme"
 }
