@@ -226,8 +226,9 @@ B=$(build "$2")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flagged=0
-echo "compare: A = $1 ($(git rev-parse --short "${1%%,*}")), B = $2 ($(git rev-parse --short "${2%%,*}")), $RUNS" \
-    "interleaved runs each, SCALE=$SCALE; medians (peak RSS: largest), ratios B / A"
+echo "compare: A = $1 (${A#$store/build-}), B = $2 (${B#$store/build-}), $RUNS" \
+    "interleaved runs each, SCALE=$SCALE; medians (peak RSS: largest), ratios B / A" |
+    sed 's|/build/fuel||g'
 load_note
 [ "${MEASURE:-time}" != instructions ] ||
     echo "  MEASURE=instructions: the wall and cpu columns count instructions (callgrind)"
