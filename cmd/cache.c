@@ -86,7 +86,7 @@ static int cache_run(const char *program, const char *name, bool as_json, bool q
     int result = config_load(&config);
     if (result == EXIT_OK && (config.local_data_path == NULL || config.local_data_path[0] == '\0'))
         result = error_set(EXIT_USAGE, "no local data path: %s: set FUEL_LOCAL_DATA_PATH or "
-                           "local_data_path in ~/.fuelrc", name);
+                           "local_data_path in %s", name, config_file_shown());
     bool object = s3_is_url(name);
     if (result == EXIT_OK && object) {
         snprintf(original, sizeof original, "%s", name);

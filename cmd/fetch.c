@@ -109,7 +109,8 @@ static int output_directory_choose(const struct fetch_request *request, const ch
     if (*directory != NULL)
         return EXIT_OK;
     return error_set(EXIT_WRITE, "no writable directory in the data path: %s: give -d DIR, or "
-                     "set data_path in ~/.fuelrc or FUEL_DATA_PATH", request->record->name);
+                     "set data_path in %s or FUEL_DATA_PATH", request->record->name,
+                     config_file_shown());
 }
 
 static int raw_download(const struct fetch_request *request, const char *directory)

@@ -114,8 +114,23 @@ static void closest_names(const struct fuel_config *config, const char *argument
     error_clear();
 }
 
-static int find_candidates(const struct fuel_config *config, const char *argument, char *path,
-                           size_t size)
+/* Why ARGUMENT resolved nowhere, from data_path_find's message. Given as a FILE, a name with an
+   HDF5 extension is a path the user meant: "no such file", and the data path advised only for
+   dataset names. */
+static void missing_describe(const struct fuel_config *config, const char *argument, bool file,
+                             char *reason, size_t size)
+{
+    const char *searched = strstr(error_message(), ": searched ");
+    if (!file || !has_extension(argument))
+        snprintf(reason, size, "%s", error_message());
+    else if (config->data_path.count == 0 || searched == NULL)
+        snprintf(reason, size, "no such file: %s", argument);
+    else
+        snprintf(reason, size, "no such file: %s, nor in the data path%s", argument, searched);
+}
+
+static int find_candidates(const struct fuel_config *config, const char *argument, bool file,
+                           char *path, size_t size)
 {
     struct candidates candidates = {.count = 0};
     candidates_list(argument, &candidates);
@@ -146,7 +161,7 @@ static int find_candidates(const struct fuel_config *config, const char *argumen
     int result = data_path_find(config, argument, path, size);
     if (result == EXIT_MISSING_INPUT) {
         char reason[2048], closest[600];
-        snprintf(reason, sizeof reason, "%s", error_message());
+        missing_describe(config, argument, file, reason, sizeof reason);
         closest_names(config, argument, closest, sizeof closest);
         if (candidates.count > 0)
             result = error_set(EXIT_MISSING_INPUT, "%s (also looked for %s)%s", reason, names,
@@ -174,6 +189,16 @@ static int object_resolve(const char *argument, char *path, size_t size)
     return result;
 }
 
+static int data_path_resolve_name(const char *argument, bool file, char *path, size_t size)
+{
+    struct fuel_config config = {0};
+    int result = config_load(&config);
+    if (result == EXIT_OK && data_path_find(&config, argument, path, size) != EXIT_OK)
+        result = find_candidates(&config, argument, file, path, size);
+    config_free(&config);
+    return result;
+}
+
 int file_resolve(const char *argument, char *path, size_t size)
 {
     if (s3_is_url(argument))
@@ -181,23 +206,18 @@ int file_resolve(const char *argument, char *path, size_t size)
     struct stat status;
     bool exists = stat(argument, &status) == 0 || errno != ENOENT;
     if (!exists && strchr(argument, '/') != NULL)
-        return error_set(EXIT_MISSING_INPUT, "not found: %s", argument);
+        return error_set(EXIT_MISSING_INPUT, "no such file: %s", argument);
     if (exists) {
         if (snprintf(path, size, "%s", argument) >= (int)size)
             return error_set(EXIT_USAGE, "path too long: %s", argument);
         return EXIT_OK;
     }
-    return file_resolve_in_data_path(argument, path, size);
+    return data_path_resolve_name(argument, true, path, size);
 }
 
 int file_resolve_in_data_path(const char *argument, char *path, size_t size)
 {
-    struct fuel_config config = {0};
-    int result = config_load(&config);
-    if (result == EXIT_OK && data_path_find(&config, argument, path, size) != EXIT_OK)
-        result = find_candidates(&config, argument, path, size);
-    config_free(&config);
-    return result;
+    return data_path_resolve_name(argument, false, path, size);
 }
 
 int file_resolves(const char *argument)

@@ -21,11 +21,15 @@ static int unreadable(const char *file, const char *why)
     return error_set(EXIT_USAGE, "cannot read config: %s: %s", file, why);
 }
 
-/* Reads FILE whole into *TEXT; *TEXT stays NULL when FILE is missing or not a regular file,
-   which Fuel treats as no config (so FUEL_CONFIG=/dev/null means none). */
-static int file_read(const char *file, char **text, size_t *length)
+/* Reads FILE whole into *TEXT; *TEXT stays NULL when FILE is not a regular file, which Fuel
+   treats as no config (so FUEL_CONFIG=/dev/null means none), or a missing ~/.fuelrc (a file
+   that FUEL_CONFIG NAMED must exist). */
+static int file_read(const char *file, bool named, char **text, size_t *length)
 {
     struct stat status;
+    if (stat(file, &status) != 0 && named && (errno == ENOENT || errno == ENOTDIR))
+        return error_set(EXIT_MISSING_INPUT, "config file not found: %s: named by FUEL_CONFIG",
+                         file);
     if (stat(file, &status) != 0)
         return errno == ENOENT || errno == ENOTDIR ? EXIT_OK : unreadable(file, strerror(errno));
     if (!S_ISREG(status.st_mode))
@@ -71,7 +75,8 @@ static int read_file(struct fuel_config *config)
     char *file = config_file_name();
     char *text = NULL;
     size_t length = 0;
-    int status = file != NULL ? file_read(file, &text, &length) : EXIT_OK;
+    bool named = getenv("FUEL_CONFIG") != NULL;
+    int status = file != NULL ? file_read(file, named, &text, &length) : EXIT_OK;
     if (text == NULL) {
         free(file);
         return status;
@@ -147,13 +152,23 @@ static bool is_file_or_directory(const char *path)
     return stat(path, &status) == 0 && (S_ISREG(status.st_mode) || S_ISDIR(status.st_mode));
 }
 
+const char *config_file_shown(void)
+{
+    const char *named = getenv("FUEL_CONFIG");
+    struct stat status;
+    if (named == NULL)
+        return "~/.fuelrc";
+    return stat(named, &status) == 0 && S_ISREG(status.st_mode) ? named
+                                                                : "a file named by FUEL_CONFIG";
+}
+
 static int not_found(const struct fuel_config *config, const char *name)
 {
     if (config->data_path.count == 0)
         return error_set(EXIT_MISSING_INPUT,
-                         "not found: %s: the data path is empty; set data_path in ~/.fuelrc "
+                         "not found: %s: the data path is empty; set data_path in %s "
                          "or FUEL_DATA_PATH (directories separated by ':')",
-                         name);
+                         name, config_file_shown());
     char searched[1536] = "";
     size_t used = 0;
     for (size_t index = 0; index < config->data_path.count && used < sizeof searched; index++)

@@ -21,10 +21,14 @@ struct fuel_config {
     struct string_list mirrors;          /* mirrors: URL prefixes tried before the built-in URLs */
 };
 
-/* Loads the config file (a missing file is no error) and applies the environment. A malformed
+/* Loads the config file (a missing ~/.fuelrc is no error, a missing $FUEL_CONFIG EXIT_MISSING_INPUT)
+   and applies the environment. A malformed
    file: EXIT_USAGE with "malformed config: FILE:LINE: why". */
 int config_load(struct fuel_config *config);
 void config_free(struct fuel_config *config);
+
+/* The config file as messages name it: $FUEL_CONFIG (when a regular file), else "~/.fuelrc". */
+const char *config_file_shown(void);
 
 /* Writes into PATH the first DIRECTORY/NAME of the data path that exists. EXIT_MISSING_INPUT,
    naming the directories searched, when none does. */

@@ -2,6 +2,7 @@
 #include "config_parts.h"
 
 #include "error.h"
+#include "suggest.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -74,6 +75,14 @@ static int parser_failure(const struct config_reader *reader)
     /* libyaml's reader (encoding errors) reports a byte offset; the scanner and parser a mark. */
     size_t line = parser->error == YAML_READER_ERROR ? line_of_offset(reader, parser->problem_offset)
                                                      : parser->problem_mark.line + 1;
+    /* What the end of the file left open is reported where it began (the end of a file whose
+       last line ends in '\n' is marked on a line after it). */
+    size_t last = line_of_offset(reader, reader->length) - (reader->length > 0 &&
+                                                           reader->text[reader->length - 1] == '\n');
+    if (parser->context != NULL && parser->problem_mark.index >= reader->length)
+        line = parser->context_mark.line + 1;
+    if (line > last)
+        line = last;
     const char *problem = parser->problem != NULL ? parser->problem : "not valid YAML";
     if (parser->context != NULL)
         return malformed(reader, line, "%s %s", problem, parser->context);
@@ -260,8 +269,14 @@ static int mapping_entry(struct config_reader *reader, const yaml_event_t *event
     if (key == NULL) {
         char quoted[65];
         key_quote(event, quoted, sizeof quoted);
-        return malformed(reader, event_line(event), "unknown key '%s' (known keys: %s)", quoted,
-                         KNOWN_KEYS);
+        struct suggestion suggestion;
+        suggestion_begin(&suggestion, quoted);
+        for (size_t index = 0; index < CONFIG_KEY_COUNT; index++)
+            suggestion_offer(&suggestion, config_keys[index].name);
+        char mean[256];
+        bool close = suggestion_text(&suggestion, mean, sizeof mean);
+        return malformed(reader, event_line(event), "unknown key '%s'%s%s (known keys: %s)", quoted,
+                         close ? "; " : "", close ? mean : "", KNOWN_KEYS);
     }
     return key_value(reader, key, config);
 }

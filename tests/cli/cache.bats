@@ -7,7 +7,8 @@ bats_require_minimum_version 1.5.0
 load ../helpers/processes
 
 setup() {
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     DATA="$BATS_TEST_TMPDIR/data" LOCAL="$BATS_TEST_TMPDIR/local/cache"
     mkdir -p "$HOME" "$DATA"
     export FUEL_DATA_PATH="$DATA" FUEL_LOCAL_DATA_PATH="$LOCAL"
@@ -73,7 +74,7 @@ assert d["original"] == sys.argv[2] + "/mnist.hdf5", d
     unset FUEL_LOCAL_DATA_PATH
     run --separate-stderr fuel cache mnist.hdf5
     [ "$status" -eq 2 ]
-    [ "$stderr" = "fuel-cache: no local data path: mnist.hdf5: set FUEL_LOCAL_DATA_PATH or local_data_path in ~/.fuelrc" ]
+    [ "$stderr" = "fuel-cache: no local data path: mnist.hdf5: set FUEL_LOCAL_DATA_PATH or local_data_path in $FUEL_CONFIG" ]
 }
 
 @test "the local_data_path of the config file is used" {

@@ -62,13 +62,25 @@ resolved() {
     run --separate-stderr fuel info absent.hdf5
     [ "$status" -eq 3 ]
     [ -z "$output" ]
-    [ "$stderr" = "fuel-info: not found in the data path: absent.hdf5: searched $BATS_TEST_TMPDIR/first, $BATS_TEST_TMPDIR/second" ]
+    [ "$stderr" = "fuel-info: no such file: absent.hdf5, nor in the data path: searched $BATS_TEST_TMPDIR/first, $BATS_TEST_TMPDIR/second" ]
 }
 
 @test "a name with an empty data path: exit 3 saying how to set it" {
+    run --separate-stderr fuel info absent
+    [ "$status" -eq 3 ]
+    [ "$stderr" = "fuel-info: not found: absent: the data path is empty; set data_path in ~/.fuelrc or FUEL_DATA_PATH (directories separated by ':') (also looked for absent.hdf5)" ]
+}
+
+@test "a file name that does not exist: no such file, no data path advice" {
+    for missing in absent.hdf5 sub/absent nonexist.h5; do
+        run --separate-stderr fuel info "$missing"
+        [ "$status" -eq 3 ]
+        [ "$stderr" = "fuel-info: no such file: $missing" ]
+    done
+    export FUEL_DATA_PATH="$BATS_TEST_TMPDIR/first"
     run --separate-stderr fuel info absent.hdf5
     [ "$status" -eq 3 ]
-    [ "$stderr" = "fuel-info: not found: absent.hdf5: the data path is empty; set data_path in ~/.fuelrc or FUEL_DATA_PATH (directories separated by ':')" ]
+    [ "$stderr" = "fuel-info: no such file: absent.hdf5, nor in the data path: searched $BATS_TEST_TMPDIR/first" ]
 }
 
 @test "a malformed config: exit 2, one line naming the file and the line" {
@@ -81,12 +93,37 @@ resolved() {
     [ "$stderr" = "fuel-info: malformed config: $HOME/.fuelrc:4: did not find expected ',' or ']' while parsing a flow sequence" ]
 }
 
+@test "a two-line config with an unclosed quote: reported at the line where it began" {
+    printf 'data_path: "/a\nmirror: x\n' >"$HOME/.fuelrc"
+    run --separate-stderr fuel info data.hdf5
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-info: malformed config: $HOME/.fuelrc:1: found unexpected end of stream while scanning a quoted scalar" ]
+}
+
+@test "FUEL_CONFIG naming no file: exit 3 naming it, not the settings of ~/.fuelrc" {
+    printf 'data_path: %s\n' "$BATS_TEST_TMPDIR/first" >"$HOME/.fuelrc"
+    export FUEL_CONFIG="$BATS_TEST_TMPDIR/nonexist"
+    run --separate-stderr fuel info data.hdf5
+    [ "$status" -eq 3 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-info: config file not found: $BATS_TEST_TMPDIR/nonexist: named by FUEL_CONFIG" ]
+    # /dev/null is the way to say none; the advice then names FUEL_CONFIG, not ~/.fuelrc.
+    export FUEL_CONFIG=/dev/null
+    run --separate-stderr fuel info absent
+    [ "$status" -eq 3 ]
+    [[ "$stderr" != *".fuelrc"* ]]
+}
+
 @test "an unknown key or a key of the wrong type in the config: exit 2 naming the line" {
     printf 'data_path: /a\nlocal_data_path: /b\ndatapath: /c\n' >"$BATS_TEST_TMPDIR/bad.yaml"
     export FUEL_CONFIG="$BATS_TEST_TMPDIR/bad.yaml"
     run --separate-stderr fuel info data.hdf5
     [ "$status" -eq 2 ]
-    [[ "$stderr" == "fuel-info: malformed config: $FUEL_CONFIG:3: unknown key 'datapath' (known keys: "* ]]
+    [[ "$stderr" == "fuel-info: malformed config: $FUEL_CONFIG:3: unknown key 'datapath'; did you mean \`data_path\`? (known keys: "* ]]
+    printf 'data_pth: /a\n' >"$BATS_TEST_TMPDIR/bad.yaml"
+    run --separate-stderr fuel info data.hdf5
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-info: malformed config: $FUEL_CONFIG:1: unknown key 'data_pth'; did you mean \`data_path\`? (known keys: data_path, local_data_path, extra_downloaders, extra_converters, mirror, mirrors, default_seed, floatX)" ]
     printf 'data_path: /a\nmirror:\n  url: http://x/\n' >"$BATS_TEST_TMPDIR/bad.yaml"
     run --separate-stderr fuel info data.hdf5
     [ "$status" -eq 2 ]

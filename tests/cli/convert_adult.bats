@@ -11,7 +11,8 @@ PYTHON=/usr/bin/python3
 RULE=tests/helpers/adult_expected.py
 
 setup() {
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     mkdir -p "$HOME"
     RAW="$FUEL_FIXTURES/raw/adult"
     OUT="$BATS_TEST_TMPDIR/out"

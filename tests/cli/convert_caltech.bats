@@ -12,7 +12,8 @@ MAT=tests/helpers/mat_v5.py
 RULE=tests/helpers/silhouettes_expected.py
 
 setup() {
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     mkdir -p "$HOME"
     OUT="$BATS_TEST_TMPDIR/out"
     FIXTURE="$BATS_TEST_TMPDIR/fixture"

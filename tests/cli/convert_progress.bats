@@ -10,7 +10,8 @@ setup() {
     OUT="$BATS_TEST_TMPDIR/out"
     mkdir -p "$OUT"
     TYPESCRIPT="$BATS_TEST_TMPDIR/typescript"
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     mkdir -p "$HOME"
 }
 

@@ -8,7 +8,8 @@ PYTHON=/usr/bin/python3
 
 setup() {
     EXPECTED="$FUEL_FIXTURES/expected"
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     mkdir -p "$HOME"
     unset FUEL_DATA_PATH
 }
@@ -198,7 +199,7 @@ TEXT
     run --separate-stderr fuel-diff "$EXPECTED/mnist.hdf5" "$BATS_TEST_TMPDIR/absent.hdf5"
     [ "$status" -eq 3 ]
     [ -z "$output" ]
-    [ "$stderr" = "fuel-diff: not found: $BATS_TEST_TMPDIR/absent.hdf5" ]
+    [ "$stderr" = "fuel-diff: no such file: $BATS_TEST_TMPDIR/absent.hdf5" ]
     printf 'text\n' >"$BATS_TEST_TMPDIR/text.hdf5"
     run --separate-stderr fuel-diff "$BATS_TEST_TMPDIR/text.hdf5" "$EXPECTED/mnist.hdf5"
     [ "$status" -eq 4 ]

@@ -11,6 +11,7 @@ PYTHON=/usr/bin/python3
 setup() {
     EXAMPLES=$(cd "$BATS_TEST_DIRNAME/../../examples" && pwd)
     export HOME=$BATS_TEST_TMPDIR/home FUEL_CONFIG=$BATS_TEST_TMPDIR/fuelrc
+    : >"$FUEL_CONFIG"
     mkdir -p "$HOME"
     unset FUEL_MIRROR FUEL_EXTRA_DOWNLOADERS FUEL_EXTRA_CONVERTERS
     SERVED=$BATS_TEST_TMPDIR/served

@@ -18,7 +18,8 @@ setup() {
     CHECK="$BATS_TEST_DIRNAME/../helpers/shard_check.py"
     JPEGS="$BATS_TEST_DIRNAME/../helpers/jpeg_hdf5.py"
     OUT="$BATS_TEST_TMPDIR/out"
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     export SOURCE_DATE_EPOCH=1700000000
     mkdir -p "$HOME"
     unset FUEL_DATA_PATH

@@ -8,6 +8,7 @@ PYTHON=/usr/bin/python3
 
 setup() {
     export HOME=$BATS_TEST_TMPDIR/home FUEL_CONFIG=$BATS_TEST_TMPDIR/fuelrc
+    : >"$FUEL_CONFIG"
     mkdir -p "$HOME"
     unset FUEL_EXTRA_DOWNLOADERS FUEL_EXTRA_CONVERTERS
     CONVERTERS=$BATS_TEST_TMPDIR/converters

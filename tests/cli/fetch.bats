@@ -9,7 +9,8 @@ load ../helpers/download
 PYTHON=/usr/bin/python3
 
 setup() {
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     unset FUEL_MIRROR
     DATA="$BATS_TEST_TMPDIR/data"
     mkdir -p "$HOME" "$DATA"
@@ -216,7 +217,7 @@ f.attrs["split"] = rows
     unset FUEL_DATA_PATH
     run --separate-stderr fuel fetch iris --url-prefix "file://$FUEL_FIXTURES/raw/iris"
     [ "$status" -eq 7 ]
-    [ "$stderr" = "fuel-fetch: no writable directory in the data path: iris: give -d DIR, or set data_path in ~/.fuelrc or FUEL_DATA_PATH" ]
+    [ "$stderr" = "fuel-fetch: no writable directory in the data path: iris: give -d DIR, or set data_path in $FUEL_CONFIG or FUEL_DATA_PATH" ]
 }
 
 @test "usage errors exit 2 with one line; -h prints the usage" {

@@ -24,6 +24,13 @@ listed_commands() {
     done
 }
 
+@test "fuel -h names every form export writes" {
+    line=$(fuel -h | grep '^  export ')
+    for form in Caffe Mocha MXNet NumPy WebDataset TFRecord "image lists"; do
+        [[ "$line" == *"$form"* ]] || { echo "$line lacks $form"; false; }
+    done
+}
+
 @test "fuel help lists the same commands as fuel -h" {
     run --separate-stderr fuel help
     [ "$status" -eq 0 ]

@@ -104,7 +104,7 @@ info/no_split.hdf5                 4  not an H5PYDataset file: CASE: no split at
 info/split_not_compound.hdf5       4  malformed split attribute: CASE: not a compound array
 info/split_wrong_fields.hdf5       4  malformed split attribute: CASE: no field source
 info/split_huge_bounds.hdf5        4  check failed: CASE: span outside the source: split train, source features: [-9223372036854775808, 9223372036854775807) but features has 2 examples
-fuelrc/unclosed_list               2  malformed config: CASE:2: did not find expected '"','"' or '"']'"'
+fuelrc/unclosed_list               2  malformed config: CASE:1: did not find expected '"','"' or '"']'"'
 fuelrc/unknown_key                 2  malformed config: CASE:2: unknown key '"'rm_rf'"'
 fuelrc/deep_nesting                2  malformed config: CASE:1: data_path: expected a list of strings, found a list
 fuelrc/aliases                     2  malformed config: CASE:1: data_path: expected a list of strings, found an alias (aliases are not supported)

@@ -9,7 +9,8 @@ load ../helpers/assertions
 PYTHON=/usr/bin/python3
 
 setup() {
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     DATA="$BATS_TEST_TMPDIR/data"
     mkdir -p "$HOME" "$DATA" "$BATS_TEST_TMPDIR/empty"
     export FUEL_DATA_PATH="$BATS_TEST_TMPDIR/empty:$DATA"

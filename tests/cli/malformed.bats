@@ -11,7 +11,8 @@ PYTHON=/usr/bin/python3
 SHIM="${BUILD:-$BATS_TEST_DIRNAME/../../build}/tests/fail_io.so"
 
 setup() {
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     mkdir -p "$HOME"
     unset FUEL_DATA_PATH
     EXPECTED="$FUEL_FIXTURES/expected"

@@ -4,7 +4,8 @@
 bats_require_minimum_version 1.5.0
 
 setup() {
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     export SOURCE_DATE_EPOCH=1700000000
     mkdir -p "$HOME"
     cd "$BATS_TEST_TMPDIR"

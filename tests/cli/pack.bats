@@ -9,7 +9,8 @@ PYTHON=/usr/bin/python3
 
 setup() {
     cd "$BATS_TEST_DIRNAME/../.."
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     unset FUEL_EXTRA_DOWNLOADERS FUEL_EXTRA_CONVERTERS FUEL_MIRROR SOURCE_DATE_EPOCH
     HELPERS="$PWD/tests/helpers"
     WORK="$BATS_TEST_TMPDIR/work"

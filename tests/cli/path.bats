@@ -4,7 +4,8 @@
 bats_require_minimum_version 1.5.0
 
 setup() {
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     mkdir -p "$HOME" "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
     export FUEL_DATA_PATH="$BATS_TEST_TMPDIR/a:$BATS_TEST_TMPDIR/b"
 }

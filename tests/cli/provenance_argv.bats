@@ -8,7 +8,8 @@ PYTHON=/usr/bin/python3
 FASHION=/usr/share/datasets/fashion-mnist
 
 setup() {
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     unset FUEL_MIRROR FUEL_DATA_PATH
     OUT="$BATS_TEST_TMPDIR/out"
     mkdir -p "$HOME" "$OUT"

@@ -9,7 +9,8 @@ bats_require_minimum_version 1.5.0
 PYTHON=/usr/bin/python3
 
 setup() {
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     export TMPDIR="$BATS_TEST_TMPDIR/scratch"
     mkdir -p "$HOME" "$TMPDIR"
     unset FUEL_DATA_PATH FUEL_EXTRA_DOWNLOADERS FUEL_EXTRA_CONVERTERS FUEL_MIRROR SOURCE_DATE_EPOCH

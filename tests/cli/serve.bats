@@ -9,7 +9,8 @@ load ../helpers/processes
 PYTHON=/usr/bin/python3
 
 setup() {
-    export HOME=$BATS_TEST_TMPDIR/home FUEL_CONFIG=$BATS_TEST_TMPDIR/no-fuelrc
+    export HOME=$BATS_TEST_TMPDIR/home FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     mkdir -p "$HOME"
     unset FUEL_DATA_PATH
     export PYTHONPATH=$BATS_TEST_DIRNAME/../helpers
@@ -246,7 +247,7 @@ PY
 @test "a missing file exits 3, a damaged one 4, before binding" {
     run --separate-stderr refused --bind "$ENDPOINT" "$BATS_TEST_TMPDIR/nothing.hdf5"
     [ "$status" -eq 3 ]
-    [[ "$stderr" == "fuel-serve: not found: $BATS_TEST_TMPDIR/nothing.hdf5"* ]]
+    [[ "$stderr" == "fuel-serve: no such file: $BATS_TEST_TMPDIR/nothing.hdf5"* ]]
     echo "not hdf5" > "$BATS_TEST_TMPDIR/text.hdf5"
     run --separate-stderr refused --bind "$ENDPOINT" "$BATS_TEST_TMPDIR/text.hdf5"
     [ "$status" -eq 4 ]

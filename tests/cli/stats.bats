@@ -9,7 +9,8 @@ PYTHON=/usr/bin/python3
 setup() {
     EXPECTED="$FUEL_FIXTURES/expected"
     CHECK="$BATS_TEST_DIRNAME/../helpers/stats_check.py"
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     mkdir -p "$HOME"
     unset FUEL_DATA_PATH
     FILE="$BATS_TEST_TMPDIR/file.hdf5"

@@ -12,7 +12,8 @@ PYTHON=/usr/bin/python3
 
 setup() {
     EXPECTED="$FUEL_FIXTURES/expected"
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     export SOURCE_DATE_EPOCH=1700000000
     mkdir -p "$HOME"
     unset FUEL_DATA_PATH

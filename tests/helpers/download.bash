@@ -16,7 +16,8 @@ make_served_files() {
         head -c "${MNIST_SIZES[$index]}" /dev/urandom > "$SERVED/${MNIST_FILES[$index]}"
     done
     (cd "$SERVED" && md5sum "${MNIST_FILES[@]}") > "$SUMS"
-    export FUEL_CONFIG=$BATS_TEST_TMPDIR/no-fuelrc
+    export FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     unset FUEL_MIRROR
 }
 

@@ -24,7 +24,8 @@ s3_store_stop() {
 
 # In setup: fuel's environment for the store (user test:tester), a HOME without ~/.aws.
 s3_environment() {
-    export HOME=$BATS_TEST_TMPDIR/home FUEL_CONFIG=$BATS_TEST_TMPDIR/no-fuelrc
+    export HOME=$BATS_TEST_TMPDIR/home FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     mkdir -p "$HOME"
     unset AWS_PROFILE AWS_SESSION_TOKEN AWS_REGION AWS_DEFAULT_REGION AWS_ENDPOINT_URL_S3
     export AWS_ENDPOINT_URL=$S3_ENDPOINT AWS_ACCESS_KEY_ID=test:tester AWS_SECRET_ACCESS_KEY=testing

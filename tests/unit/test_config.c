@@ -179,17 +179,24 @@ static void test_fuel_config_names_the_file(void **state)
     assert_list(&fixture->config.data_path, 1, "/from/named");
 }
 
-static void test_fuel_config_missing_or_not_a_file_is_no_config(void **state)
+static void test_fuel_config_missing_is_an_error_naming_it(void **state)
 {
     struct fixture *fixture = *state;
     char home_file[4096], missing[4096];
     write_fuelrc(fixture, "data_path: /from/home\n", home_file);
     setenv("FUEL_CONFIG", in_directory(fixture, "absent.yaml", missing), 1);
-    assert_int_equal(config_load(&fixture->config), EXIT_OK);
-    assert_null(fixture->config.file);
-    assert_int_equal(fixture->config.data_path.count, 0);
+    assert_int_equal(config_load(&fixture->config), EXIT_MISSING_INPUT);
+    char expected[4200];
+    snprintf(expected, sizeof expected, "config file not found: %s: named by FUEL_CONFIG", missing);
+    assert_string_equal(error_message(), expected);
     config_free(&fixture->config);
+}
 
+static void test_fuel_config_not_a_file_is_no_config(void **state)
+{
+    struct fixture *fixture = *state;
+    char home_file[4096];
+    write_fuelrc(fixture, "data_path: /from/home\n", home_file);
     setenv("FUEL_CONFIG", "/dev/null", 1);
     assert_int_equal(config_load(&fixture->config), EXIT_OK);
     assert_null(fixture->config.file);
@@ -369,11 +376,20 @@ static void test_unknown_key_is_an_error(void **state)
 {
     struct fixture *fixture = *state;
     assert_malformed(fixture, "data_path: /a\n\ndata_paths: /b\n", 3,
-                     "unknown key 'data_paths' (known keys: data_path, local_data_path, "
+                     "unknown key 'data_paths'; did you mean `data_path`? (known keys: data_path, local_data_path, "
                      "extra_downloaders, extra_converters, mirror, mirrors, default_seed, floatX)");
     assert_malformed(fixture, "\"a\\nb\\tc\": 1\n", 1,
                      "unknown key 'a?b?c' (known keys: data_path, local_data_path, "
                      "extra_downloaders, extra_converters, mirror, mirrors, default_seed, floatX)");
+}
+
+static void test_unclosed_quote_is_reported_where_it_began(void **state)
+{
+    struct fixture *fixture = *state;
+    assert_malformed(fixture, "data_path: \"/a\nmirror: x\n", 1,
+                     "found unexpected end of stream while scanning a quoted scalar");
+    assert_malformed(fixture, "data_path: /a\nmirrors: [http://a/\n", 2,
+                     "did not find expected ',' or ']' while parsing a flow sequence");
 }
 
 static void test_hostile_files_are_bounded(void **state)
@@ -529,7 +545,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_every_key_as_strings, setup, teardown),
         cmocka_unit_test_setup_teardown(test_every_list_key_as_list, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fuel_config_names_the_file, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_fuel_config_missing_or_not_a_file_is_no_config, setup,
+        cmocka_unit_test_setup_teardown(test_fuel_config_missing_is_an_error_naming_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fuel_config_not_a_file_is_no_config, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_environment_overrides_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_empty_environment_clears_file_values, setup, teardown),
@@ -542,6 +559,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_top_level_must_be_a_mapping, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keys_of_the_wrong_type, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_key_is_an_error, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unclosed_quote_is_reported_where_it_began, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_hostile_files_are_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unreadable_file_is_an_error, setup, teardown),
         cmocka_unit_test_setup_teardown(test_permission_denied_is_an_error, setup, teardown),
