@@ -1,6 +1,7 @@
 /* fuel-convert: checks a dataset's inputs and runs its converter (built-in or extra) into an
    atomically published file; -h lists the datasets, or a dataset's inputs, output and options. */
 #include "common/base/error.h"
+#include "common/base/input_file.h"
 #include "common/base/publish.h"
 #include "common/download/s3_location.h"
 #include "common/download/s3_publish.h"
@@ -13,6 +14,7 @@
 #include "threads_option.h"
 #include "table.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -167,27 +169,49 @@ static int convert_help(const struct command_run *run)
     return EXIT_OK;
 }
 
-/* Fuel's hint when inputs are missing, on one line naming the first; -v lists them all. */
-static int check_inputs(const struct command_run *run, const struct conversion_inputs *inputs)
+/* What stands at the inputs' places: EXIT_OK when each is a regular file; an input that exists
+   but is not a regular file stops at once; the missing ones get Fuel's hint, below. */
+static int inputs_find(const struct conversion_inputs *inputs, bool *listed, size_t *missing,
+                       size_t *first)
+{
+    *missing = 0;
+    for (size_t index = 0; index < inputs->count; index++) {
+        int absent = 0;
+        int result = input_file_check(inputs->paths[index], &absent);
+        if (result != EXIT_OK && !absent)
+            return result;
+        if (result == EXIT_OK)
+            continue;
+        error_clear();
+        if ((*missing)++ == 0)
+            *first = index;
+        listed[index] = true;
+    }
+    return EXIT_OK;
+}
+
+/* Fuel's hint when inputs are missing, on one line naming the first (and the -d directory when
+   it does not exist); -v lists them all. */
+static int check_inputs(const struct command_run *run, const struct conversion_request *request,
+                        const struct conversion_inputs *inputs)
 {
     const struct convert_options *chosen = run->options;
     size_t missing = 0, first = 0;
     bool listed[CONVERTER_MAX_INPUTS] = {false};
-    for (size_t index = 0; index < inputs->count; index++) {
-        struct stat status;
-        if (stat(inputs->paths[index], &status) == 0 && S_ISREG(status.st_mode))
-            continue;
-        if (missing++ == 0)
-            first = index;
-        listed[index] = true;
-    }
-    if (missing == 0)
-        return EXIT_OK;
-    if (missing == 1)
-        fprintf(stderr, "%s: required file not found: %s; ", run->program, inputs->paths[first]);
+    int result = inputs_find(inputs, listed, &missing, &first);
+    if (result != EXIT_OK || missing == 0)
+        return result;
+    struct stat status;
+    const char *directory = request->input_directory;
+    if (directory != NULL && stat(directory, &status) != 0 && errno == ENOENT)
+        fprintf(stderr, "%s: the input directory does not exist: %s: ", run->program, directory);
     else
-        fprintf(stderr, "%s: %zu required files not found: %s and %zu more%s; ", run->program,
-                missing, inputs->paths[first], missing - 1,
+        fprintf(stderr, "%s: ", run->program);
+    if (missing == 1)
+        fprintf(stderr, "required file not found: %s; ", inputs->paths[first]);
+    else
+        fprintf(stderr, "%zu required files not found: %s and %zu more%s; ", missing,
+                inputs->paths[first], missing - 1,
                 chosen->verbose ? ", listed below" : " (-v lists them)");
     fprintf(stderr, "Did you forget to run fuel-download?\n");
     for (size_t index = 0; chosen->verbose && missing > 1 && index < inputs->count; index++)
@@ -214,7 +238,7 @@ static int write_output(const struct command_run *run, struct conversion_request
     struct conversion_inputs inputs;
     char path[PATH_MAX];
     conversion_inputs_list(request, &inputs);
-    int result = check_inputs(run, &inputs);
+    int result = check_inputs(run, request, &inputs);
     if (result != EXIT_OK)
         return result;
     struct s3_publish publish;

@@ -3,15 +3,18 @@
 #include "conversion.h"
 
 #include "cards/card.h"
+#include "common/base/disk_space.h"
 #include "common/base/error.h"
 #include "common/base/publish.h"
 #include "common/base/threads.h"
 #include "common/h5py/published_file.h"
 #include "downloaders/dataset.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void conversion_request_init(struct conversion_request *request, const struct dataset *dataset)
 {
@@ -67,6 +70,23 @@ static int converter_fill(void *context, struct h5py_writer *writer,
     return arguments->dataset->converter->convert(arguments, writer);
 }
 
+/* Before writing: a converted file holds at least half the bytes of its inputs (the densest
+   input, .amat text, spends two characters on each byte it gives), so that much must fit. */
+static int space_check(const struct conversion_request *request,
+                       const struct conversion_inputs *inputs, const char *name)
+{
+    uint64_t bytes = 0;
+    for (size_t index = 0; index < inputs->count; index++) {
+        struct stat status;
+        if (stat(inputs->paths[index], &status) == 0 && S_ISREG(status.st_mode))
+            bytes = disk_space_sum(bytes, (uint64_t)status.st_size);
+    }
+    char shown[PATH_MAX + 1024];
+    snprintf(shown, sizeof shown, "%s%s%s", name[0] == '/' ? "" : request->output_directory,
+             name[0] == '/' ? "" : "/", name);
+    return disk_space_check(request->output_directory, shown, bytes / 2, bytes / 2);
+}
+
 int conversion_run(const struct conversion_request *request, char *path, size_t size)
 {
     int result = publish_directory_create(request->output_directory);
@@ -78,6 +98,9 @@ int conversion_run(const struct conversion_request *request, char *path, size_t 
     arguments_from(request, &arguments);
     conversion_inputs_list(request, &inputs);
     conversion_output_name(request, name, sizeof name);
+    result = space_check(request, &inputs, name);
+    if (result != EXIT_OK)
+        return result;
     struct published_filler filler = {converter_fill, &arguments};
     arguments.notes = json_object();
     const struct dataset_card *card = card_find(request->dataset->name);

@@ -7,6 +7,7 @@
    line counts against the archives' listed members. With --skip-bad a first pass only checks
    every image, and the second writes the others (the places computed from what is kept). */
 #include "ilsvrc_parts.h"
+#include "common/base/input_file.h"
 
 #include "common/base/error.h"
 #include "common/base/numpy_random.h"
@@ -48,9 +49,9 @@ static int read_test_truth(struct ilsvrc_conversion *conversion)
         return EXIT_OK;
     char path[4096];
     ilsvrc_path(conversion, conversion->layout->test_truth_file, path, sizeof path);
-    FILE *file = fopen(path, "rb");
+    FILE *file = input_file_stream(path);
     if (file == NULL)
-        return error_set(EXIT_MISSING_INPUT, "cannot open: %s: %s", path, error_system_reason());
+        return input_open_failure(path);
     char *text = malloc(64u << 20);
     size_t size = text != NULL ? fread(text, 1, 64u << 20, file) : 0;
     int result = text == NULL ? error_set(EXIT_OTHER, "cannot convert: out of memory")

@@ -9,6 +9,7 @@
 #include "common/base/publish.h"
 #include "preview_grid.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,12 +85,12 @@ static int montage_write(struct preview_grid *grid, const char *output_path)
         return result;
     FILE *stream = fopen(publication.temporary_path, "wb");
     if (stream == NULL)
-        result = error_set(EXIT_WRITE, "cannot write: %s", output_path);
+        result = error_set(EXIT_WRITE, "cannot write: %s: %s", output_path, strerror(errno));
     if (result == EXIT_OK)
         result = png_encode_stream(stream, output_path, grid->width, grid->height, grid->channels,
                                    preview_grid_row, grid);
     if (stream != NULL && fclose(stream) != 0 && result == EXIT_OK)
-        result = error_set(EXIT_WRITE, "cannot write: %s", output_path);
+        result = error_set(EXIT_WRITE, "cannot write: %s: %s", output_path, strerror(errno));
     if (result == EXIT_OK)
         result = publish_commit(&publication);
     if (result != EXIT_OK)

@@ -1,6 +1,7 @@
 /* Reads image files into a reused buffer, tells PNG from JPEG by their signatures, probes their
    headers and decodes them channel-major; each image's bytes are bounded before decoding. */
 #include "image_file.h"
+#include "common/base/input_file.h"
 
 #include "common/base/error.h"
 #include "common/h5py/h5py_reader.h"
@@ -31,15 +32,10 @@ static enum image_format format_of(const unsigned char *bytes, size_t size)
    is the whole file. */
 static int file_read(struct image_file *file, const char *path, size_t limit, bool *whole)
 {
-    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
     struct stat status;
-    if (descriptor < 0 || fstat(descriptor, &status) < 0) {
-        int code = errno;
-        if (descriptor >= 0)
-            close(descriptor);
-        return error_set(EXIT_MISSING_INPUT, code == ENOENT ? "not found: %s" : "cannot open: %s: %s",
-                         path, strerror(code));
-    }
+    int descriptor = input_file_open(path, &status);
+    if (descriptor < 0)
+        return error_code();
     size_t wanted = (uint64_t)status.st_size > IMAGE_FILE_MAX_BYTES ? IMAGE_FILE_MAX_BYTES + 1
                                                                     : (size_t)status.st_size;
     if (limit != 0 && wanted > limit)

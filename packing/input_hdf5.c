@@ -3,6 +3,7 @@
    HDF5's error printing is off during each call here and restored after it, so that the
    writer's own handler keeps the reasons of its failures. */
 #include "common/base/error.h"
+#include "common/base/input_file.h"
 #include "input_kinds.h"
 
 #include <errno.h>
@@ -104,9 +105,9 @@ static bool element_of(hid_t stored, enum element_type *type, hid_t *memory)
 static int dataset_open(const struct pack_input *input, struct input_reader *reader,
                         enum element_type *type)
 {
-    struct stat status;
-    if (stat(input->path, &status) != 0)
-        return error_set(EXIT_MISSING_INPUT, "not found: %s", input->path);
+    int missing = 0;
+    if (input_file_check(input->path, &missing) != EXIT_OK)
+        return error_code();
     reader->file = H5Fopen(input->path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (reader->file < 0)
         return error_set(EXIT_CORRUPT_INPUT, "not an HDF5 file: %s", input->path);

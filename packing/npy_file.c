@@ -1,6 +1,7 @@
 /* Reads a .npy file's examples with pread: C order in blocks, Fortran order one run of the first
    axis at a time scattered into place, big-endian elements swapped. */
 #include "npy_file.h"
+#include "common/base/input_file.h"
 
 #include "common/base/error.h"
 #include "element_convert.h"
@@ -85,12 +86,10 @@ int npy_file_open_descriptor(struct npy_file *file, int descriptor, const char *
 
 int npy_file_open(struct npy_file *file, const char *path)
 {
-    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    int descriptor = input_file_open(path, NULL);
     if (descriptor < 0) {
         *file = (struct npy_file){.descriptor = -1, .path = path};
-        if (errno == ENOENT || errno == ENOTDIR)
-            return error_set(EXIT_MISSING_INPUT, "not found: %s", path);
-        return error_set(EXIT_MISSING_INPUT, "cannot open: %s: %s", path, strerror(errno));
+        return error_code();
     }
     return npy_file_open_descriptor(file, descriptor, path);
 }

@@ -1,6 +1,7 @@
 /* Reads fuel pack's YAML spec with libyaml: the file, its top level and its splits, with one-line
    errors naming the line and, for an unknown key, the closest valid one. */
 #include "spec_parts.h"
+#include "common/base/input_file.h"
 
 #include "common/base/error.h"
 #include "common/base/suggest.h"
@@ -345,15 +346,10 @@ static int load_failure(struct spec_reading *reading, const yaml_parser_t *parse
 
 static int text_read(struct pack_spec *spec)
 {
-    int descriptor = open(spec->path, O_RDONLY | O_CLOEXEC);
     struct stat status;
-    if (descriptor < 0 || fstat(descriptor, &status) < 0 || !S_ISREG(status.st_mode)) {
-        int code = descriptor < 0 ? errno : EISDIR;
-        if (descriptor >= 0)
-            close(descriptor);
-        return error_set(EXIT_MISSING_INPUT, "cannot read spec: %s: %s", spec->path,
-                         strerror(code));
-    }
+    int descriptor = input_file_open(spec->path, &status);
+    if (descriptor < 0)
+        return error_code();
     if (status.st_size > PACK_SPEC_MAX_BYTES) {
         close(descriptor);
         return error_set(EXIT_USAGE, "malformed spec: %s: more than %u bytes", spec->path,

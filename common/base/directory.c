@@ -66,7 +66,7 @@ int directory_lock_file(const char *directory, const char *name, bool wait, int 
         return error_set(EXIT_WRITE, "cannot lock: %s: name too long", directory);
     int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (lock < 0)
-        return error_set(EXIT_WRITE, "cannot lock: %s: %s", path, strerror(errno));
+        return error_set(EXIT_WRITE, "cannot write in %s: %s", directory, strerror(errno));
     while (flock(lock, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) {
         if (errno == EINTR)
             continue;

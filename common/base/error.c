@@ -40,6 +40,20 @@ void error_clear(void)
     last_code = EXIT_OK;
 }
 
+void error_path_replace(const char *from, const char *to)
+{
+    size_t from_length = strlen(from), to_length = strlen(to);
+    char *found = from_length > 0 ? strstr(last_message, from) : NULL;
+    while (found != NULL) {
+        size_t tail = strlen(found + from_length);
+        if ((size_t)(found - last_message) + to_length + tail >= sizeof last_message)
+            return;
+        memmove(found + to_length, found + from_length, tail + 1);
+        memcpy(found, to, to_length);
+        found = strstr(found + to_length, from);
+    }
+}
+
 void error_print(const char *program)
 {
     fprintf(stderr, "%s: %s\n", program, last_message[0] ? last_message : "failed");

@@ -29,4 +29,8 @@ void error_clear(void);
 /* Prints "PROGRAM: message" on stderr, e.g. "fuel-convert: cannot read: x.gz: truncated". */
 void error_print(const char *program);
 
+/* Replaces FROM by TO wherever the last message names it: a temporary by the name the user gave
+   (a staging path is an internal name no one can act on). */
+void error_path_replace(const char *from, const char *to);
+
 #endif

@@ -2,6 +2,7 @@
 #include "hash.h"
 
 #include "error.h"
+#include "input_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -98,9 +99,9 @@ static int hash_descriptor(int descriptor, const char *path, struct hash *const 
 int hash_file(const char *path, enum hash_algorithm algorithm, char hex[HASH_HEX_SIZE],
               uint64_t *size)
 {
-    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    int descriptor = input_file_open(path, NULL);
     if (descriptor < 0)
-        return error_set(EXIT_MISSING_INPUT, "cannot open: %s: %s", path, strerror(errno));
+        return input_open_failure(path);
     struct hash *hash;
     int result = hash_begin(&hash, algorithm);
     if (result == EXIT_OK)
@@ -130,9 +131,9 @@ static int read_tail(int descriptor, const char *path, struct file_digests *dige
 int hash_file_digests(const char *path, bool md5, struct file_digests *digests)
 {
     *digests = (struct file_digests){0};
-    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    int descriptor = input_file_open(path, NULL);
     if (descriptor < 0)
-        return error_set(EXIT_MISSING_INPUT, "cannot open: %s: %s", path, strerror(errno));
+        return input_open_failure(path);
     /* hashes[0] the SHA-256, hashes[1] the MD5 when asked for. */
     struct hash *hashes[2] = {NULL, NULL};
     size_t count = md5 ? 2 : 1;

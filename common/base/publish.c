@@ -101,13 +101,15 @@ static int failure(const char *path, int number)
     return error_set(EXIT_WRITE, "cannot write: %s: %s", path, strerror(number));
 }
 
-/* The final path DIRECTORY/NAME (NAME alone when absolute, as Python's os.path.join), the
-   directory it is in and its base name; false when a path does not fit. */
+/* The final path DIRECTORY/NAME (NAME alone when absolute, as Python's os.path.join, or when
+   a path of its own in "."), the directory it is in and its base name; false when a path does not
+   fit. */
 static bool paths_split(struct publication *publication, const char *directory, const char *name,
                         char *parent, size_t size, const char **base)
 {
+    bool alone = name[0] == '/' || (strcmp(directory, ".") == 0 && strchr(name, '/') != NULL);
     int length = snprintf(publication->final_path, sizeof publication->final_path, "%s%s%s",
-                          name[0] == '/' ? "" : directory, name[0] == '/' ? "" : "/", name);
+                          alone ? "" : directory, alone ? "" : "/", name);
     if (length < 0 || (size_t)length >= sizeof publication->final_path)
         return false;
     const char *slash = strrchr(publication->final_path, '/');
@@ -147,9 +149,7 @@ int publish_begin(struct publication *publication, const char *directory, const 
     threads_termination_signals(&fatal);
     pthread_sigmask(SIG_BLOCK, &fatal, &previous);
     int result = staging_create(&publication->staging, parent[0] != '\0' ? parent : "/", base);
-    if (result != EXIT_OK)
-        result = failure(publication->final_path, errno);
-    else
+    if (result == EXIT_OK)
         result = temporary_create(publication, base);
     if (result == EXIT_OK && track(publication) < 0)
         result = error_set(EXIT_OTHER, "cannot write: %s: too many files being written",
@@ -219,6 +219,7 @@ void publish_abort(struct publication *publication)
         return;
     unlink(publication->temporary_path);
     untrack(publication);
+    error_path_replace(publication->temporary_path, publication->final_path);
     publication->temporary_path[0] = '\0';
     staging_remove(&publication->staging);
 }

@@ -114,14 +114,22 @@ int staging_create(struct staging *staging, const char *directory, const char *w
         }
     }
     staging->path[0] = '\0';
-    error_set(EXIT_WRITE, "cannot write: %s: cannot create a locked staging directory: %s",
-              template, strerror(failure));
+    error_set(EXIT_WRITE, "cannot write in %s: %s", directory, strerror(failure));
     errno = failure;
     return EXIT_WRITE;
 }
 
 void staging_remove(struct staging *staging)
 {
+    char *slash = strrchr(staging->path, '/');
+    if (slash != NULL) {
+        /* A failure names the directory the files were to be published in. */
+        *slash = '\0';
+        char directory[sizeof staging->path];
+        snprintf(directory, sizeof directory, "%s", slash == staging->path ? "/" : staging->path);
+        *slash = '/';
+        error_path_replace(staging->path, directory);
+    }
     if (staging->path[0] != '\0')
         remove_path(staging->path, staging->lock);
     else if (staging->lock >= 0)

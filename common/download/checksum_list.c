@@ -1,5 +1,6 @@
 /* Parses md5sum/sha256sum output so mirrors that repack files can be verified against it. */
 #include "checksum_list.h"
+#include "common/base/input_file.h"
 
 #include "common/base/error.h"
 
@@ -77,10 +78,14 @@ int checksum_list_load(struct checksum_list *list, const char *path)
 {
     list->entries = NULL;
     list->count = 0;
-    FILE *stream = fopen(path, "r");
+    FILE *stream = input_file_stream(path);
+    if (stream == NULL && error_code() == EXIT_MISSING_INPUT) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", error_message());
+        return error_set(EXIT_MISSING_INPUT, "cannot open checksums: %s", why);
+    }
     if (stream == NULL)
-        return error_set(EXIT_MISSING_INPUT, "cannot open checksums: %s: %s", path,
-                         strerror(errno));
+        return error_code();
     int result = checksum_stream_parse(list, stream, path);
     fclose(stream);
     if (result != EXIT_OK)

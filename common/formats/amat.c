@@ -1,5 +1,6 @@
 /* Reads .amat text: one example per line, whitespace-separated binary values 0 and 1. */
 #include "amat.h"
+#include "common/base/input_file.h"
 
 #include "common/base/error.h"
 
@@ -25,9 +26,9 @@ int amat_open(struct amat_reader **reader, const char *path, size_t width)
         *reader = NULL;
         return error_set(EXIT_OTHER, "cannot read: %s: out of memory", path);
     }
-    (*reader)->file = fopen(path, "rb");
+    (*reader)->file = input_file_stream(path);
     if ((*reader)->file == NULL) {
-        int code = error_set(EXIT_MISSING_INPUT, "cannot open: %s: %s", path, strerror(errno));
+        int code = input_open_failure(path);
         amat_close(*reader);
         *reader = NULL;
         return code;

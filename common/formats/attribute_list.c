@@ -3,6 +3,7 @@
    on any whitespace, so this does too; unlike loadtxt it checks the count line and refuses any value but -1 and 1, which
    Fuel's (value + 1) / 2 would turn into something other than 0 or 1. */
 #include "attribute_list.h"
+#include "common/base/input_file.h"
 
 #include "common/base/error.h"
 
@@ -125,13 +126,8 @@ int attribute_list_open(struct attribute_list **list, const char *path, size_t a
         return error_set(EXIT_OTHER, "cannot read: %s: out of memory", path);
     }
     (*list)->attributes = attributes;
-    (*list)->file = fopen(path, "rb");
-    int result = (*list)->file == NULL
-                     ? error_set(errno == ENOENT || errno == EACCES || errno == ENOTDIR
-                                     ? EXIT_MISSING_INPUT
-                                     : EXIT_OTHER,
-                                 "cannot open: %s: %s", path, strerror(errno))
-                     : read_header(*list);
+    (*list)->file = input_file_stream(path);
+    int result = (*list)->file == NULL ? input_open_failure(path) : read_header(*list);
     if (result != EXIT_OK) {
         attribute_list_close(*list);
         *list = NULL;

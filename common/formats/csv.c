@@ -1,6 +1,7 @@
 /* Reads CSV and TSV files line by line from a bounded buffer, splitting fields in place and
    undoing RFC 4180 quotes; parses fields as numbers the way Python's float() and int() do. */
 #include "csv.h"
+#include "common/base/input_file.h"
 
 #include "common/base/error.h"
 
@@ -49,14 +50,12 @@ int csv_open(struct csv_reader **reader, const char *path, char separator)
     opened->path = strdup(path);
     opened->buffer = malloc(CSV_LINE_MAX + 1);
     opened->fields = malloc(CSV_MAX_FIELDS * sizeof *opened->fields);
-    opened->descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    opened->descriptor = input_file_open(path, NULL);
     int result = EXIT_OK;
     if (opened->path == NULL || opened->buffer == NULL || opened->fields == NULL)
         result = error_set(EXIT_OTHER, "out of memory");
-    else if (opened->descriptor < 0 && errno == ENOENT)
-        result = error_set(EXIT_MISSING_INPUT, "not found: %s", path);
     else if (opened->descriptor < 0)
-        result = error_set(EXIT_MISSING_INPUT, "cannot open: %s: %s", path, strerror(errno));
+        result = error_code();
     if (result != EXIT_OK) {
         csv_close(opened);
         return result;

@@ -1,5 +1,6 @@
 /* Reads a file through the inflater when it starts with gzip's magic bytes (see inflate_file.h). */
 #include "inflate_file.h"
+#include "common/base/input_file.h"
 
 #include "common/base/error.h"
 #include "inflate.h"
@@ -52,17 +53,15 @@ static int read_some(struct inflate_file *file, unsigned char *buffer, size_t si
 
 static int open_descriptor(struct inflate_file *file, const char *path, const char *what)
 {
-    file->descriptor = open(path, O_RDONLY | O_CLOEXEC);
-    int failure = errno;
     struct stat status;
-    if (file->descriptor >= 0 && fstat(file->descriptor, &status) != 0)
-        failure = errno;
-    else if (file->descriptor >= 0 && S_ISDIR(status.st_mode))
-        failure = EISDIR;
-    else if (file->descriptor >= 0) {
-        file->size = S_ISREG(status.st_mode) ? (uint64_t)status.st_size : 0;
+    file->descriptor = input_file_open(path, &status);
+    int failure = errno;
+    if (file->descriptor >= 0) {
+        file->size = (uint64_t)status.st_size;
         return EXIT_OK;
     }
+    if (error_code() == EXIT_CORRUPT_INPUT)
+        return error_code();
     bool missing = failure == ENOENT || failure == ENOTDIR || failure == EACCES ||
                    failure == ELOOP || failure == EISDIR;
     return error_set(missing ? EXIT_MISSING_INPUT : EXIT_OTHER, "%s: %s: %s", what, path,

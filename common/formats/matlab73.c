@@ -1,6 +1,7 @@
 /* Reads MATLAB 7.3 MAT-files (HDF5 behind a 512-byte user block) held in memory, with libhdf5:
    struct arrays stored as a vector of object references, and their numeric and char fields. */
 #include "matlab73.h"
+#include "common/base/input_file.h"
 
 #include "common/base/error.h"
 #include "hdf5_object_header.h"
@@ -188,15 +189,13 @@ int matlab73_open(struct matlab73 **file, void *image, size_t size, const char *
 
 int matlab73_open_file(struct matlab73 **file, const char *path, const char *name)
 {
-    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
     struct stat status;
-    if (descriptor < 0 || fstat(descriptor, &status) != 0) {
-        int number = errno;
-        if (descriptor >= 0)
-            close(descriptor);
+    int descriptor = input_file_open(path, &status);
+    if (descriptor < 0 && error_code() == EXIT_CORRUPT_INPUT)
+        return error_code();
+    if (descriptor < 0)
         return error_set(EXIT_MISSING_INPUT, "cannot read MATLAB 7.3 file: %s: %s", name,
-                         strerror(number));
-    }
+                         strerror(errno));
     struct matlab73 *opened = handle_create((size_t)status.st_size, name);
     if (opened == NULL) {
         close(descriptor);

@@ -6,6 +6,7 @@
    11.8 s, 16x a plain inflate of the element (0.72 s), and the factor grows with N. This reader
    inflates each miCOMPRESSED element once, in order, straight into the caller's buffer. */
 #include "matlab_v5.h"
+#include "common/base/input_file.h"
 
 #include "common/base/error.h"
 #include "inflate.h"
@@ -469,7 +470,9 @@ static int open_stream(struct matlab_file *file, const void *bytes, size_t size)
             return error_set(EXIT_OTHER, "cannot read MATLAB file: %s: %s", file->path,
                              strerror(errno));
     } else {
-        file->stream = fopen(file->path, "rb");
+        file->stream = input_file_stream(file->path);
+        if (file->stream == NULL && error_code() == EXIT_CORRUPT_INPUT)
+            return error_code();
         if (file->stream == NULL)
             return error_set(errno == ENOENT ? EXIT_MISSING_INPUT : EXIT_OTHER,
                              "cannot open MATLAB file: %s: %s", file->path, strerror(errno));

@@ -4,6 +4,7 @@
 #include "common/base/error.h"
 #include "png_messages.h"
 
+#include <errno.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@
 struct encoding {
     struct png_bytes *memory; /* or */
     FILE *stream;
-    int failed_write;
+    int failed_write; /* the errno of the write that failed */
     int failed_source;
     char message[PNG_MESSAGE_SIZE];
     uint8_t *row;
@@ -44,7 +45,7 @@ static void write_stream(png_structp png, png_bytep data, size_t length)
 {
     struct encoding *encoding = png_get_io_ptr(png);
     if (fwrite(data, 1, length, encoding->stream) != length) {
-        encoding->failed_write = 1;
+        encoding->failed_write = errno != 0 ? errno : EIO;
         png_error(png, "write failed");
     }
 }
@@ -117,7 +118,8 @@ int png_encode_stream(FILE *stream, const char *path, uint32_t width, uint32_t h
     int failed = encode(&encoding, width, height, channels);
     free(encoding.row);
     if (failed && encoding.failed_write)
-        return error_set(EXIT_WRITE, "cannot write: %s: the disk refused the image", path);
+        return error_set(EXIT_WRITE, "cannot write: %s: %s", path,
+                         strerror(encoding.failed_write));
     if (failed && encoding.failed_source)
         return error_code();
     if (failed)

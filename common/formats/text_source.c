@@ -1,5 +1,6 @@
 /* Opens, closes and trims the text files the UCI and class-row readers parse (text_source.h). */
 #include "text_source.h"
+#include "common/base/input_file.h"
 
 #include "common/base/error.h"
 
@@ -12,9 +13,9 @@ int text_source_open(const char *path, FILE **file, locale_t *locale)
     *locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
     if (*locale == (locale_t)0)
         return error_set(EXIT_OTHER, "cannot read: %s: out of memory", path);
-    *file = fopen(path, "rb");
+    *file = input_file_stream(path);
     if (*file == NULL) {
-        int code = error_set(EXIT_MISSING_INPUT, "cannot open: %s: %s", path, strerror(errno));
+        int code = input_open_failure(path);
         freelocale(*locale);
         *locale = (locale_t)0;
         return code;

@@ -6,6 +6,7 @@
    that member's end: overlapping entries (the zip bomb whose entries all point at one member) are
    refused, as Python's zipfile and unzip refuse them. */
 #include "zip_directory.h"
+#include "common/base/input_file.h"
 
 #include "common/base/error.h"
 #include "zip_end.h"
@@ -228,11 +229,11 @@ static int list_entries(struct directory_reader *reader, const struct zip_end_re
 
 static int open_archive(struct directory_reader *reader, uint64_t *size)
 {
-    reader->descriptor = open(reader->path, O_RDONLY | O_CLOEXEC);
     struct stat status;
-    int failure = reader->descriptor < 0 ? errno : fstat(reader->descriptor, &status) != 0 ? errno
-                                                  : S_ISDIR(status.st_mode)                 ? EISDIR
-                                                                                            : 0;
+    reader->descriptor = input_file_open(reader->path, &status);
+    int failure = reader->descriptor < 0 ? errno : 0;
+    if (failure != 0 && error_code() == EXIT_CORRUPT_INPUT)
+        return error_code();
     if (failure == 0) {
         *size = (uint64_t)status.st_size;
         return EXIT_OK;

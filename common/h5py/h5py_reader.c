@@ -2,6 +2,7 @@
 #include "h5py_reader.h"
 
 #include "common/base/error.h"
+#include "common/base/input_file.h"
 #include "h5py_reading.h"
 
 #include <errno.h>
@@ -57,9 +58,28 @@ static int file_check(const char *path, uint64_t *size)
         return error_set(errno == ENOENT || errno == ENOTDIR ? EXIT_MISSING_INPUT : EXIT_OTHER,
                          "cannot read: %s: %s", path, strerror(errno));
     if (!S_ISREG(status.st_mode))
-        return error_set(EXIT_CORRUPT_INPUT, "not an HDF5 file: %s: not a regular file", path);
+        return input_not_regular(path, &status);
     *size = (uint64_t)status.st_size;
     return 0;
+}
+
+/* HDF5's why in fuel's words: "file signature not found" and "truncated file: eof = N, ...,
+   stored_eof = M" are the two a user meets (a wrong or empty file, a partial copy). */
+static int open_failure(const struct reading *reading, const char *reason)
+{
+    const char *path = reading->file->path;
+    unsigned long long eof = 0, stored = 0;
+    const char *stored_at = strstr(reason, "stored_eof = ");
+    if (strstr(reason, "signature") != NULL)
+        return error_set(EXIT_CORRUPT_INPUT, "not an HDF5 file: %s: %s", path,
+                         reading->file_size == 0 ? "it is empty"
+                                                 : "it does not start with HDF5's signature");
+    if (strncmp(reason, "truncated file", 14) == 0 && stored_at != NULL &&
+        sscanf(reason, "truncated file: eof = %llu", &eof) == 1 &&
+        sscanf(stored_at, "stored_eof = %llu", &stored) == 1)
+        return error_set(EXIT_CORRUPT_INPUT, "damaged HDF5 file: %s: truncated: %llu of %llu bytes",
+                         path, eof, stored);
+    return error_set(EXIT_CORRUPT_INPUT, "damaged HDF5 file: %s: %s", path, reason);
 }
 
 /* Locking is ignored where the filesystem has none (some NFS mounts) rather than failing.
@@ -81,11 +101,8 @@ static int file_read(struct reading *reading)
     struct h5py_file *file = reading->file;
     char reason[256];
     file->handle = file_open(file->path, reason);
-    if (file->handle < 0) {
-        bool signature = strstr(reason, "signature") != NULL;
-        return error_set(EXIT_CORRUPT_INPUT, "%s: %s: %s",
-                         signature ? "not an HDF5 file" : "damaged HDF5 file", file->path, reason);
-    }
+    if (file->handle < 0)
+        return open_failure(reading, reason);
     int result = split_attribute_read(reading);
     if (result == 0)
         result = splits_list(file);

@@ -119,7 +119,7 @@ teardown() {
 @test "--checksums: a missing file exits 3, a malformed line exits 4 naming the line" {
     run fuel-download mnist -d "$TARGET" --checksums "$BATS_TEST_TMPDIR/none"
     [ "$status" -eq 3 ]
-    [[ "$output" == *"cannot open checksums: $BATS_TEST_TMPDIR/none"* ]]
+    [[ "$output" == *"cannot open checksums: not found: $BATS_TEST_TMPDIR/none"* ]]
     printf '# comment\nabc  train-images-idx3-ubyte.gz\n' > "$BATS_TEST_TMPDIR/bad"
     run fuel-download mnist -d "$TARGET" --checksums "$BATS_TEST_TMPDIR/bad"
     [ "$status" -eq 4 ]

@@ -92,7 +92,7 @@ setup() {
     [ "$stderr" = "fuel-info: not found in the data path: mnsit: searched $BATS_TEST_TMPDIR/empty, $DATA (also looked for mnsit.hdf5); did you mean \`mnist\`?" ]
     run --separate-stderr fuel serve mnist.hdf
     [ "$status" -eq 3 ]
-    [ "$stderr" = "fuel-serve: not found in the data path: mnist.hdf: searched $BATS_TEST_TMPDIR/empty, $DATA; did you mean \`mnist.hdf5\`?" ]
+    [ "$stderr" = "fuel-serve: no such file: mnist.hdf, nor in the data path: searched $BATS_TEST_TMPDIR/empty, $DATA; did you mean \`mnist.hdf5\`?" ]
     # A dataset that is not converted there is not offered.
     run --separate-stderr fuel path cifar-10
     [ "$status" -eq 3 ]

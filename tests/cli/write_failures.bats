@@ -1,0 +1,77 @@
+#!/usr/bin/env bats
+# Outputs that cannot be written: a read-only directory, a full file system, a write failing
+# midway. Every command says it cannot write in the directory (or the file as the user named it,
+# never a staging name) and why, in errno's words, with exit 7. The file systems are tmpfs
+# mounts in a private mount namespace (a user namespace when not root).
+
+bats_require_minimum_version 1.5.0
+
+FASHION=/usr/share/datasets/fashion-mnist
+
+setup() {
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG=/dev/null
+    unset FUEL_DATA_PATH
+    mkdir -p "$HOME" "$BATS_TEST_TMPDIR/work"
+    cd "$BATS_TEST_TMPDIR/work"
+    command -v unshare >/dev/null
+}
+
+# mounted OPTIONS SCRIPT: runs SCRIPT (bash, cwd the work directory) with a tmpfs mounted with
+# OPTIONS on ./out; the script's output, then "status N" of its last command.
+mounted() {
+    mkdir -p out
+    run unshare -rm bash -c 'mount -t tmpfs -o "$1" tmpfs out || exit 90
+        '"$2"'
+        echo "status $?"' _ "$1"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "a read-only output directory: cannot write in DIR and errno's words, exit 7, everywhere" {
+    fuel fixture mnist --raw -o raw >/dev/null
+    expected="cannot write in out: Read-only file system"
+    mounted ro 'fuel convert mnist -d raw -o out 2>&1'
+    [ "$output" = "$(printf 'fuel-convert: %s\nstatus 7' "$expected")" ]
+    mounted ro 'fuel download iris -d out --url-prefix file:///nonexist 2>&1'
+    [ "$output" = "$(printf 'fuel-download: %s\nstatus 7' "$expected")" ]
+    mounted ro 'fuel fetch iris -d out --url-prefix file:///nonexist 2>&1'
+    [ "$output" = "$(printf 'fuel-fetch: %s\nstatus 7' "$expected")" ]
+    mounted ro 'fuel export "$FUEL_FIXTURES/expected/mnist.hdf5" --to npy -o out 2>&1'
+    [ "$output" = "$(printf 'fuel-export: %s\nstatus 7' "$expected")" ]
+    mounted ro 'fuel fixture mnist --raw -o out 2>&1'
+    [ "$output" = "$(printf 'fuel-fixture: %s\nstatus 7' "$expected")" ]
+    mounted ro 'fuel preview "$FUEL_FIXTURES/expected/mnist.hdf5" -o out/grid.png 2>&1 >/dev/null'
+    [ "$output" = "$(printf 'fuel-preview: %s\nstatus 7' "$expected")" ]
+}
+
+@test "convert checks the free space before it writes: exit 7 naming the file as given" {
+    mounted size=8m 'fuel convert mnist -d "'"$FASHION"'" -o out 2>&1; ls -A out'
+    [[ "${lines[0]}" =~ ^"fuel-convert: cannot write: out/mnist.hdf5: needs "[0-9]+" bytes, "[0-9]+" free"$ ]]
+    [ "${lines[1]}" = "status 0" ]
+    [ "${#lines[@]}" -eq 2 ]
+}
+
+@test "a write failing midway names the file as given, never the staging directory" {
+    SHIM="${BUILD:-$BATS_TEST_DIRNAME/../../build}/tests/fail_io.so"
+    [ -f "$SHIM" ] || { echo "missing $SHIM: run make check"; false; }
+    fuel fixture mnist --raw -o raw >/dev/null
+    mkdir out
+    for after in 0 3; do
+        FAIL_IO_CALLS=write FAIL_IO_ERRNO=ENOSPC FAIL_IO_AFTER=$after FAIL_IO_PATH="*/.fuel-staging-*" \
+            LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+            run --separate-stderr fuel convert mnist -d raw -o out
+        [ "$status" -eq 7 ]
+        [ "$stderr" = "fuel-convert: cannot write: out/mnist.hdf5: No space left on device" ]
+    done
+    FAIL_IO_CALLS=write FAIL_IO_ERRNO=ENOSPC FAIL_IO_PATH="*/.fuel-staging-*" \
+        LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+        run --separate-stderr fuel fixture mnist --raw -o out
+    [ "$status" -eq 7 ]
+    [[ "$stderr" =~ ^"fuel-fixture: cannot write: out/"[a-z0-9-]+".gz: No space left on device"$ ]]
+    [ -z "$(ls -A out)" ]
+}
+
+@test "preview on a full file system gives the cause" {
+    mounted size=64k 'head -c 1M /dev/zero >out/filler 2>/dev/null
+        fuel preview "$FUEL_FIXTURES/expected/cifar10.hdf5" -o out/grid.png 2>&1 >/dev/null'
+    [ "$output" = "$(printf 'fuel-preview: cannot write: out/grid.png: No space left on device\nstatus 7')" ]
+}
