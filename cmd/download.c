@@ -175,7 +175,7 @@ static int download_locked(const struct command_run *run, const struct item_tabl
         result = dataset_files_remove(run->dataset->record, directory, true);
     else
         result = download_run(table->items, table->count, download);
-    directory_unlock(lock);
+    directory_unlock(lock, directory, DIRECTORY_LOCK_NAME);
     return result;
 }
 

@@ -293,7 +293,7 @@ static int fetch_run(struct fetch_request *request)
     request->conversion.input_directory = directory;
     request->conversion.output_directory = directory;
     result = fetch_locked(request, directory, name);
-    directory_unlock(lock);
+    directory_unlock(lock, directory, DIRECTORY_LOCK_NAME);
     return result;
 }
 

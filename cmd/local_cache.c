@@ -127,6 +127,6 @@ int local_cache(const char *original, const char *local_directory, const char *n
         result = directory_lock_file(parent, LOCAL_CACHE_LOCK_NAME, true, &lock, &busy);
     if (result == EXIT_OK)
         result = copy_or_reuse(original, local_path, outcome);
-    directory_unlock(lock);
+    directory_unlock(lock, parent, LOCAL_CACHE_LOCK_NAME);
     return result;
 }

@@ -56,14 +56,20 @@ int directory_lock_waiting(const char *directory, const char *waiting, int *desc
     return result;
 }
 
-int directory_lock_file(const char *directory, const char *name, bool wait, int *descriptor,
-                        bool *busy)
+/* Whether DESCRIPTOR, just locked, is still the file at PATH: a holder unlinks the lock file
+   before it releases it, so a run that was waiting on the unlinked file starts again. */
+static bool still_linked(int descriptor, const char *path)
 {
-    char path[PATH_MAX];
-    *busy = false;
-    *descriptor = -1;
-    if (snprintf(path, sizeof path, "%s/%s", directory, name) >= (int)sizeof path)
-        return error_set(EXIT_WRITE, "cannot lock: %s: name too long", directory);
+    struct stat held, named;
+    return fstat(descriptor, &held) == 0 && stat(path, &named) == 0 &&
+           held.st_ino == named.st_ino && held.st_dev == named.st_dev;
+}
+
+/* One attempt: *DESCRIPTOR locked (or -1 with *BUSY), or -1 with *STALE when the file was unlinked
+   while this run waited. */
+static int lock_once(const char *directory, const char *path, bool wait, int *descriptor,
+                     bool *busy, bool *stale)
+{
     int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (lock < 0)
         return error_set(EXIT_WRITE, "cannot write in %s: %s", directory, strerror(errno));
@@ -78,12 +84,34 @@ int directory_lock_file(const char *directory, const char *name, bool wait, int 
         }
         return error_set(EXIT_WRITE, "cannot lock: %s: %s", path, strerror(failure));
     }
-    *descriptor = lock;
+    *stale = !still_linked(lock, path);
+    if (*stale)
+        close(lock);
+    else
+        *descriptor = lock;
     return EXIT_OK;
 }
 
-void directory_unlock(int descriptor)
+int directory_lock_file(const char *directory, const char *name, bool wait, int *descriptor,
+                        bool *busy)
 {
+    char path[PATH_MAX];
+    *busy = false;
+    *descriptor = -1;
+    if (snprintf(path, sizeof path, "%s/%s", directory, name) >= (int)sizeof path)
+        return error_set(EXIT_WRITE, "cannot lock: %s: name too long", directory);
+    bool stale = true;
+    int result = EXIT_OK;
+    while (result == EXIT_OK && stale && !*busy)
+        result = lock_once(directory, path, wait, descriptor, busy, &stale);
+    return result;
+}
+
+void directory_unlock(int descriptor, const char *directory, const char *name)
+{
+    char path[PATH_MAX];
+    if (descriptor >= 0 && snprintf(path, sizeof path, "%s/%s", directory, name) < (int)sizeof path)
+        unlink(path);
     if (descriptor >= 0)
         close(descriptor);
 }

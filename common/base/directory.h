@@ -10,7 +10,8 @@
 int directory_create(const char *path);
 
 /* Takes an exclusive flock on DIRECTORY/.fuel-download.lock into *DESCRIPTOR. Without WAIT, a lock
-   held elsewhere sets *BUSY and returns EXIT_OK with *DESCRIPTOR = -1; with WAIT it blocks.
+   held elsewhere sets *BUSY and returns EXIT_OK with *DESCRIPTOR = -1; with WAIT it blocks. A lock
+   file its holder removed while this run waited is not taken: the run locks the new one.
    EXIT_WRITE when the lock file cannot be opened or locked. */
 int directory_lock(const char *directory, bool wait, int *descriptor, bool *busy);
 
@@ -22,7 +23,8 @@ int directory_lock_waiting(const char *directory, const char *waiting, int *desc
 int directory_lock_file(const char *directory, const char *name, bool wait, int *descriptor,
                         bool *busy);
 
-/* Releases the lock; the lock file stays. */
-void directory_unlock(int descriptor);
+/* Releases the lock DESCRIPTOR holds on DIRECTORY/NAME, removing the lock file first (while
+   still holding it: a run waiting on it then finds it unlinked and locks a new one). */
+void directory_unlock(int descriptor, const char *directory, const char *name);
 
 #endif

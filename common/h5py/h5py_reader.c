@@ -73,7 +73,7 @@ static int open_failure(const struct reading *reading, const char *reason)
     if (strstr(reason, "signature") != NULL)
         return error_set(EXIT_CORRUPT_INPUT, "not an HDF5 file: %s: %s", path,
                          reading->file_size == 0 ? "it is empty"
-                                                 : "it does not start with HDF5's signature");
+                                                 : "it does not start with the HDF5 signature");
     if (strncmp(reason, "truncated file", 14) == 0 && stored_at != NULL &&
         sscanf(reason, "truncated file: eof = %llu", &eof) == 1 &&
         sscanf(stored_at, "stored_eof = %llu", &stored) == 1)

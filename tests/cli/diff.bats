@@ -203,7 +203,7 @@ TEXT
     printf 'text\n' >"$BATS_TEST_TMPDIR/text.hdf5"
     run --separate-stderr fuel-diff "$BATS_TEST_TMPDIR/text.hdf5" "$EXPECTED/mnist.hdf5"
     [ "$status" -eq 4 ]
-    [ "$stderr" = "fuel-diff: not an HDF5 file: $BATS_TEST_TMPDIR/text.hdf5: file signature not found" ]
+    [ "$stderr" = "fuel-diff: not an HDF5 file: $BATS_TEST_TMPDIR/text.hdf5: it does not start with the HDF5 signature" ]
     $PYTHON - "$BATS_TEST_TMPDIR/words.hdf5" <<'PY'
 import sys, h5py, numpy
 with h5py.File(sys.argv[1], "w") as f:

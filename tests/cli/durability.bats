@@ -131,12 +131,12 @@ download_refused() {
     cmp "$TARGET/iris.data" "$BATS_TEST_TMPDIR/previous.data"
 }
 
-# Asserts that $TARGET holds only the lock and a served iris.data, after a run without faults.
+# Asserts that $TARGET holds only a served iris.data, after a run without faults.
 download_completes() {
     run --separate-stderr download_iris
     [ "$status" -eq 0 ] || { echo "$stderr"; false; }
     cmp "$SERVED/iris.data" "$TARGET/iris.data"
-    [ "$(ls -A "$TARGET" | tr '\n' ' ')" = ".fuel-download.lock iris.data " ]
+    [ "$(ls -A "$TARGET" | tr '\n' ' ')" = "iris.data " ]
 }
 
 @test "download: fsync of the .part failing (EIO, ENOSPC) exits 7, keeps the older file, drops the .part" {

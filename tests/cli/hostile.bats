@@ -22,7 +22,7 @@ mnist/not_gzip                     4  cannot read IDX header: CASE/train-images-
 mnist/reserved_flags               4  cannot read IDX header: CASE/train-images-idx3-ubyte.gz: reserved flags 0xe0 set in the gzip header -- not supported
 mnist/empty_file                   4  cannot read IDX header: CASE/train-images-idx3-ubyte.gz: unexpected end of file
 mnist/count_mismatch               4  count mismatch: CASE/train-images-idx3-ubyte.gz: 12 images but CASE/train-labels-idx1-ubyte.gz has 11 labels
-mnist/directory_input              3  CASE/train-images-idx3-ubyte.gz
+mnist/directory_input              4  not a regular file: CASE/train-images-idx3-ubyte.gz: exists but is a directory
 mnist/symlink_loop                 3  CASE/train-images-idx3-ubyte.gz
 cifar10/os_system_global           4  cifar-10-batches-py/data_batch_1: unsupported pickle construct: opcode '"'c'"' (0x63) at offset 16: global posix.system is not allowed
 cifar10/eval_reduce                4  unsupported pickle construct: opcode '"'c'"' (0x63) at offset 0: global __builtin__.eval is not allowed
@@ -96,10 +96,10 @@ dogs_vs_cats/directory_order       4  cannot read archive: CASE/dogs_vs_cats.tra
 dogs_vs_cats/overlapping_entries   4  cannot read zip directory: CASE/dogs_vs_cats.train.zip: train/cat.0.jpg: overlaps the entry listed before it (its member at offset 0, that one'"'"'s ends at
 dogs_vs_cats/symlink_member        4  refusing archive member: CASE/dogs_vs_cats.train.zip: train/dog.1.jpg: symbolic link
 dogs_vs_cats/directory_nul         4  cannot read zip directory: CASE/dogs_vs_cats.train.zip: an entry name holds a NUL byte
-info/empty.hdf5                    4  not an HDF5 file: CASE: file signature not found
-info/text.hdf5                     4  not an HDF5 file: CASE: file signature not found
-info/truncated.hdf5                4  damaged HDF5 file: CASE: truncated file
-info/superblock_only.hdf5          4  damaged HDF5 file: CASE: truncated file
+info/empty.hdf5                    4  not an HDF5 file: CASE: it is empty
+info/text.hdf5                     4  not an HDF5 file: CASE: it does not start with the HDF5 signature
+info/truncated.hdf5                4  damaged HDF5 file: CASE: truncated:
+info/superblock_only.hdf5          4  damaged HDF5 file: CASE: truncated:
 info/no_split.hdf5                 4  not an H5PYDataset file: CASE: no split attribute in the root group
 info/split_not_compound.hdf5       4  malformed split attribute: CASE: not a compound array
 info/split_wrong_fields.hdf5       4  malformed split attribute: CASE: no field source

@@ -259,7 +259,7 @@ assert d["attributes"]["origin"] == "lab notebook 7"
     run --separate-stderr fuel-info "$BATS_TEST_TMPDIR/text.hdf5"
     [ "$status" -eq 4 ]
     [ -z "$output" ]
-    [ "$stderr" = "fuel-info: not an HDF5 file: $BATS_TEST_TMPDIR/text.hdf5: file signature not found" ]
+    [ "$stderr" = "fuel-info: not an HDF5 file: $BATS_TEST_TMPDIR/text.hdf5: it does not start with the HDF5 signature" ]
 }
 
 @test "an HDF5 file without a split attribute: exit 4, one line" {

@@ -83,7 +83,7 @@ refused() {
     : >empty.hdf5
     refused 4 "fuel-info: not an HDF5 file: empty.hdf5: it is empty" fuel info empty.hdf5
     echo hello >text.hdf5
-    refused 4 "fuel-info: not an HDF5 file: text.hdf5: it does not start with HDF5's signature" fuel info text.hdf5
+    refused 4 "fuel-info: not an HDF5 file: text.hdf5: it does not start with the HDF5 signature" fuel info text.hdf5
     whole=$(stat -c %s "$FUEL_FIXTURES/expected/mnist.hdf5")
     head -c 10000 "$FUEL_FIXTURES/expected/mnist.hdf5" >cut.hdf5
     refused 4 "fuel-info: damaged HDF5 file: cut.hdf5: truncated: 10000 of $whole bytes" fuel info cut.hdf5

@@ -230,13 +230,13 @@ refused_and_intact() {
     mkdir -p "$OUT"
     run --separate-stderr bash -c 'ulimit -f 30 && exec fuel-fixture cifar10 --raw -n 300 -o "$1"' _ "$OUT"
     [ "$status" -eq 7 ]
-    [[ "$stderr" =~ ^fuel-fixture:\ cannot\ write:\ $OUT/\.fuel-staging-fixture\.[A-Za-z0-9]{6}/\.batch:\ File\ too\ large$ ]]
+    [ "$stderr" = "fuel-fixture: cannot write: $OUT/.batch: File too large" ]
     [ -z "$(ls -A "$OUT")" ]
     FAIL_IO_CALLS=write FAIL_IO_ERRNO=ENOSPC FAIL_IO_PATH="$OUT/.fuel-staging-fixture.*" LD_PRELOAD="$SHIM" \
         ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
         run --separate-stderr fuel-fixture cifar10 --raw -n 300 -o "$OUT"
     [ "$status" -eq 7 ]
     # deflate holds the fixture's compressible pixels back: the first write comes at the close.
-    [[ "$stderr" =~ ^fuel-fixture:\ cannot\ write:\ $OUT/\.fuel-staging-fixture\.[A-Za-z0-9]{6}/cifar-10-python\.tar\.gz:\ No\ space\ left\ on\ device$ ]]
+    [ "$stderr" = "fuel-fixture: cannot write: $OUT/cifar-10-python.tar.gz: No space left on device" ]
     [ -z "$(ls -A "$OUT")" ]
 }

@@ -326,7 +326,7 @@ TOY
     printf 'text\n' > data/text.hdf5
     run --separate-stderr fuel reproduce data/text.hdf5
     [ "$status" -eq 4 ]
-    [ "$stderr" = "fuel-reproduce: not an HDF5 file: data/text.hdf5: file signature not found" ]
+    [ "$stderr" = "fuel-reproduce: not an HDF5 file: data/text.hdf5: it does not start with the HDF5 signature" ]
     run --separate-stderr fuel reproduce data/absent.hdf5
     [ "$status" -eq 3 ]
     provenance_edit "$file" data/e.hdf5 'p = "{not json"'

@@ -251,7 +251,7 @@ PY
     echo "not hdf5" > "$BATS_TEST_TMPDIR/text.hdf5"
     run --separate-stderr refused --bind "$ENDPOINT" "$BATS_TEST_TMPDIR/text.hdf5"
     [ "$status" -eq 4 ]
-    [ "$stderr" = "fuel-serve: not an HDF5 file: $BATS_TEST_TMPDIR/text.hdf5: file signature not found" ]
+    [ "$stderr" = "fuel-serve: not an HDF5 file: $BATS_TEST_TMPDIR/text.hdf5: it does not start with the HDF5 signature" ]
     head -c 3000 "$FUEL_FIXTURES/expected/cifar10.hdf5" > "$BATS_TEST_TMPDIR/truncated.hdf5"
     run --separate-stderr refused --bind "$ENDPOINT" "$BATS_TEST_TMPDIR/truncated.hdf5"
     [ "$status" -eq 4 ]

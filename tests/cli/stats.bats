@@ -153,7 +153,7 @@ PY
     printf 'not hdf5\n' > "$FILE"
     run --separate-stderr fuel stats "$FILE"
     [ "$status" -eq 4 ]
-    [ "$stderr" = "fuel-stats: not an HDF5 file: $FILE: file signature not found" ]
+    [ "$stderr" = "fuel-stats: not an HDF5 file: $FILE: it does not start with the HDF5 signature" ]
     run --separate-stderr fuel stats "$BATS_TEST_TMPDIR/absent.hdf5"
     [ "$status" -eq 3 ]
     run --separate-stderr fuel stats

@@ -75,3 +75,19 @@ mounted() {
         fuel preview "$FUEL_FIXTURES/expected/cifar10.hdf5" -o out/grid.png 2>&1 >/dev/null'
     [ "$output" = "$(printf 'fuel-preview: cannot write: out/grid.png: No space left on device\nstatus 7')" ]
 }
+
+@test "download, fetch and cache leave no lock file behind, on success or failure" {
+    mkdir raw
+    run --separate-stderr fuel download iris -d raw --url-prefix file:///nonexist --retries 0
+    [ "$status" -eq 5 ]
+    [ -z "$(ls -A raw)" ]
+    run --separate-stderr fuel fetch iris -d raw --url-prefix file:///nonexist --retries 0
+    [ "$status" -eq 5 ]
+    [ -z "$(ls -A raw)" ]
+    fuel fixture iris --raw -o served >/dev/null
+    fuel download iris -d raw --url-prefix "file://$PWD/served/" -q
+    [ "$(ls -A raw)" = iris.data ]
+    mkdir local
+    FUEL_DATA_PATH="$FUEL_FIXTURES/expected" FUEL_LOCAL_DATA_PATH="$PWD/local" fuel cache mnist.hdf5 >/dev/null
+    [ "$(ls -A local)" = mnist.hdf5 ]
+}

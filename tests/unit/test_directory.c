@@ -65,13 +65,15 @@ static void test_lock_is_exclusive(void **state)
     assert_int_equal(directory_lock(base, false, &second, &busy), EXIT_OK);
     assert_true(busy);
     assert_int_equal(second, -1);
-    directory_unlock(first);
+    directory_unlock(first, base, DIRECTORY_LOCK_NAME);
     assert_int_equal(directory_lock(base, false, &second, &busy), EXIT_OK);
     assert_false(busy);
-    directory_unlock(second);
     char lock_path[256];
     snprintf(lock_path, sizeof lock_path, "%s/%s", base, DIRECTORY_LOCK_NAME);
     assert_int_equal(access(lock_path, F_OK), 0);
+    directory_unlock(second, base, DIRECTORY_LOCK_NAME);
+    /* The lock file fuel made is gone once released. */
+    assert_int_not_equal(access(lock_path, F_OK), 0);
 }
 
 static void test_lock_in_missing_directory_fails(void **state)
@@ -96,15 +98,24 @@ static void test_lock_waiting(void **state)
     (void)state;
     char said[256], text[256];
     snprintf(said, sizeof said, "%s/said", base);
-    int descriptor;
-    assert_int_equal(directory_lock_waiting(base, "waiting here", &descriptor), EXIT_OK);
-    assert_true(descriptor >= 0);
+    int descriptor, held[2];
+    assert_int_equal(pipe(held), 0);
     pid_t holder = fork();
     if (holder == 0) {
-        usleep(300000); /* the parent's lock, inherited, is let go of only when both close it */
+        /* Holds the lock 300 ms, then releases it, removing the file the parent waits on. */
+        bool child_busy;
+        if (directory_lock(base, true, &descriptor, &child_busy) != EXIT_OK)
+            _exit(1);
+        close(held[0]);
+        close(held[1]);
+        usleep(300000);
+        directory_unlock(descriptor, base, DIRECTORY_LOCK_NAME);
         _exit(0);
     }
-    directory_unlock(descriptor);
+    close(held[1]);
+    char ignored;
+    assert_int_equal(read(held[0], &ignored, 1), 0); /* the child holds the lock */
+    close(held[0]);
     int other;
     bool busy;
     assert_int_equal(directory_lock(base, false, &other, &busy), EXIT_OK);
@@ -122,8 +133,17 @@ static void test_lock_waiting(void **state)
     assert_true(waited > 0.05);
     test_file_read(said, text, sizeof text);
     assert_string_equal(text, "waiting here\n");
-    directory_unlock(descriptor);
-    waitpid(holder, NULL, 0);
+    /* The lock taken after the wait is on the file now named, not on the one the child removed. */
+    char lock_path[256];
+    struct stat held_status, named_status;
+    snprintf(lock_path, sizeof lock_path, "%s/%s", base, DIRECTORY_LOCK_NAME);
+    assert_int_equal(fstat(descriptor, &held_status), 0);
+    assert_int_equal(stat(lock_path, &named_status), 0);
+    assert_true(held_status.st_ino == named_status.st_ino);
+    directory_unlock(descriptor, base, DIRECTORY_LOCK_NAME);
+    int child_status;
+    waitpid(holder, &child_status, 0);
+    assert_int_equal(child_status, 0);
 }
 
 int main(void)

@@ -145,8 +145,8 @@ static void test_read_error(void **state)
     (void)state;
     char hex[HASH_HEX_SIZE];
     uint64_t size;
-    assert_int_equal(hash_file("/tmp", HASH_SHA256, hex, &size), EXIT_OTHER);
-    assert_string_equal(error_message(), "cannot read: /tmp: Is a directory");
+    assert_int_equal(hash_file("/tmp", HASH_SHA256, hex, &size), EXIT_CORRUPT_INPUT);
+    assert_string_equal(error_message(), "not a regular file: /tmp: exists but is a directory");
 }
 
 /* hash_take gives each message's digest and starts over: "abc" then "" then "abc" again. */

@@ -150,8 +150,9 @@ static void test_missing_inputs_are_named(void **state)
     char expected[4300];
     snprintf(expected, sizeof expected, "cannot open archive: %s: No such file or directory", path);
     assert_string_equal(error_message(), expected);
-    assert_int_equal(inflate_file_open(&file, test_directory, "cannot open", 2), EXIT_MISSING_INPUT);
-    snprintf(expected, sizeof expected, "cannot open: %s: Is a directory", test_directory);
+    assert_int_equal(inflate_file_open(&file, test_directory, "cannot open", 2), EXIT_CORRUPT_INPUT);
+    snprintf(expected, sizeof expected, "not a regular file: %s: exists but is a directory",
+             test_directory);
     assert_string_equal(error_message(), expected);
 }
 

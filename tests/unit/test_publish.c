@@ -166,8 +166,7 @@ static void test_missing_directory(void **state)
     assert_int_equal(publish_begin(&publication, missing, "out.hdf5"), EXIT_WRITE);
     assert_int_equal(error_code(), EXIT_WRITE);
     char expected[512];
-    snprintf(expected, sizeof expected, "cannot write: %s/out.hdf5: No such file or directory",
-             missing);
+    snprintf(expected, sizeof expected, "cannot write in %s: No such file or directory", missing);
     assert_string_equal(error_message(), expected);
 }
 

@@ -118,7 +118,8 @@ static void damaged_archives_refused(void **state)
                    "end: truncated or followed by other bytes");
     assert_refused(archive_path("absent.zip"), EXIT_MISSING_INPUT,
                    "cannot open archive: %s: No such file or directory");
-    assert_refused(test_directory, EXIT_MISSING_INPUT, "cannot open archive: %s: Is a directory");
+    assert_refused(test_directory, EXIT_CORRUPT_INPUT,
+                   "not a regular file: %s: exists but is a directory");
 }
 
 /* python-stored-descriptor.zip has no comment: its end record is its last 22 bytes. */
