@@ -101,7 +101,7 @@ int s3_cache(const char *url, const char *local_directory, enum progress_mode pr
         code = directory_lock_waiting(directory, NULL, &lock);
     if (code == EXIT_OK) {
         code = copy_locked(url, directory, name, &head, progress, copied);
-        directory_unlock(lock);
+        directory_unlock(lock, directory, DIRECTORY_LOCK_NAME);
     }
     s3_response_free(&head);
     s3_location_free(&location);
