@@ -1,6 +1,7 @@
 /* The export driver: checks the request against the input, then exports split after split. */
 #include "export_driver.h"
 
+#include "common/base/directory.h"
 #include "common/base/disk_space.h"
 #include "common/base/error.h"
 #include "common/h5py/h5py_names.h"
@@ -288,6 +289,7 @@ int export_run(const struct export_request *request,
                void (*print_published)(const char *path, void *context), void *context)
 {
     struct export_plan plan = {.request = request};
+    size_t missing = directory_missing_prefix(request->directory);
     example_source_init(&plan.data);
     example_source_init(&plan.label);
     int result = plan_make(&plan);
@@ -317,5 +319,7 @@ int export_run(const struct export_request *request,
         plan.form->finish(&job);
     export_provenance_free(job.provenance);
     plan_free(&plan);
+    if (result != EXIT_OK)
+        directory_remove_created(request->directory, missing);
     return result;
 }

@@ -107,6 +107,37 @@ int directory_lock_file(const char *directory, const char *name, bool wait, int 
     return result;
 }
 
+size_t directory_missing_prefix(const char *path)
+{
+    char partial[PATH_MAX];
+    struct stat status;
+    if (snprintf(partial, sizeof partial, "%s", path) >= (int)sizeof partial ||
+        stat(path, &status) == 0)
+        return 0;
+    size_t missing = strlen(partial);
+    for (char *slash = strrchr(partial, '/'); slash != NULL && slash != partial;
+         slash = strrchr(partial, '/')) {
+        *slash = '\0';
+        if (stat(partial, &status) == 0)
+            break;
+        missing = strlen(partial);
+    }
+    return missing;
+}
+
+void directory_remove_created(const char *path, size_t missing)
+{
+    char partial[PATH_MAX];
+    if (missing == 0 || snprintf(partial, sizeof partial, "%s", path) >= (int)sizeof partial)
+        return;
+    while (strlen(partial) >= missing && rmdir(partial) == 0) {
+        char *slash = strrchr(partial, '/');
+        if (slash == NULL || slash == partial)
+            return;
+        *slash = '\0';
+    }
+}
+
 void directory_unlock(int descriptor, const char *directory, const char *name)
 {
     char path[PATH_MAX];

@@ -3,6 +3,7 @@
 #define FUEL_DIRECTORY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define DIRECTORY_LOCK_NAME ".fuel-download.lock"
 
@@ -22,6 +23,15 @@ int directory_lock_waiting(const char *directory, const char *waiting, int *desc
 /* The same with the lock file DIRECTORY/NAME. */
 int directory_lock_file(const char *directory, const char *name, bool wait, int *descriptor,
                         bool *busy);
+
+/* The length of PATH's shortest prefix that does not exist (PATH itself when only it is
+   missing); 0 when PATH exists. */
+size_t directory_missing_prefix(const char *path);
+
+/* Removes the empty directories of PATH down to its prefix of MISSING bytes (what
+   directory_missing_prefix found missing before they were made): a failed command leaves no
+   empty directory it created. */
+void directory_remove_created(const char *path, size_t missing);
 
 /* Releases the lock DESCRIPTOR holds on DIRECTORY/NAME, removing the lock file first (while
    still holding it: a run waiting on it then finds it unlinked and locks a new one). */

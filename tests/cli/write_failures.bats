@@ -91,3 +91,15 @@ mounted() {
     FUEL_DATA_PATH="$FUEL_FIXTURES/expected" FUEL_LOCAL_DATA_PATH="$PWD/local" fuel cache mnist.hdf5 >/dev/null
     [ "$(ls -A local)" = mnist.hdf5 ]
 }
+
+@test "an export that fails leaves no empty output directory it created" {
+    SHIM="${BUILD:-$BATS_TEST_DIRNAME/../../build}/tests/fail_io.so"
+    [ -f "$SHIM" ] || { echo "missing $SHIM: run make check"; false; }
+    mkdir out
+    FAIL_IO_CALLS=write FAIL_IO_ERRNO=ENOSPC FAIL_IO_PATH="*/.fuel-staging-*" \
+        LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+        run --separate-stderr fuel export "$FUEL_FIXTURES/expected/mnist.hdf5" --to webdataset -o out/a/b
+    [ "$status" -eq 7 ]
+    [ "$stderr" = "fuel-export: cannot write: out/a/b/test-000000.tar: No space left on device" ]
+    [ -z "$(ls -A out)" ]
+}
