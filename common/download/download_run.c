@@ -334,7 +334,7 @@ static void file_finish(struct run *run, struct file_state *file, CURLcode resul
         return file_attempt_failed(run, file, true, why);
     }
     if (!answered)
-        snprintf(why, sizeof why, "HTTP %ld", status);
+        transfer_describe_status(transfer, status, why, sizeof why);
     else
         snprintf(why, sizeof why, "%s",
                  transfer->curl_error[0] != '\0' ? transfer->curl_error : curl_easy_strerror(result));

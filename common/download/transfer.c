@@ -19,8 +19,9 @@
 #include "retry.h"
 #include "s3_location.h"
 #include "s3_request.h"
+#include "s3_xml.h"
 
-enum { RECEIVE_BUFFER = 256 * 1024, REDIRECT_LIMIT = 10 };
+enum { RECEIVE_BUFFER = 256 * 1024, REDIRECT_LIMIT = 10, ERROR_BODY_LIMIT = 64 * 1024 };
 
 /* Copies a header's value, without surrounding blanks, when LINE is "NAME: value". */
 static bool header_value(const char *line, size_t length, const char *name, char *value,
@@ -127,10 +128,43 @@ static int transfer_watch(void *user, curl_off_t download_total, curl_off_t rece
     return 1;
 }
 
+/* Keeps the first ERROR_BODY_LIMIT bytes of an s3:// error answer; false for other answers. */
+static bool transfer_keep_error(struct transfer *transfer, const char *data, size_t length)
+{
+    long status = 0;
+    curl_easy_getinfo(transfer->easy, CURLINFO_RESPONSE_CODE, &status);
+    if (transfer->resolved_url == NULL || status < 400)
+        return false;
+    size_t room = ERROR_BODY_LIMIT - transfer->error_size;
+    size_t count = length < room ? length : room;
+    char *grown = count > 0 ? realloc(transfer->error_body, transfer->error_size + count) : NULL;
+    if (grown != NULL) {
+        memcpy(grown + transfer->error_size, data, count);
+        transfer->error_body = grown;
+        transfer->error_size += count;
+    }
+    return true;
+}
+
+void transfer_describe_status(const struct transfer *transfer, long status, char *why,
+                              size_t size)
+{
+    struct s3_answer answer = {0};
+    if (transfer->error_body != NULL &&
+        s3_xml_parse(transfer->error_body, transfer->error_size, "an S3 error", &answer) ==
+            EXIT_OK && answer.code[0] != '\0')
+        snprintf(why, size, "HTTP %ld %s: %s", status, answer.code, answer.message);
+    else
+        snprintf(why, size, "HTTP %ld", status);
+    s3_answer_free(&answer);
+}
+
 static size_t transfer_body(char *data, size_t size, size_t count, void *user)
 {
     struct transfer *transfer = user;
     size_t length = size * count;
+    if (!transfer->body_started && transfer_keep_error(transfer, data, length))
+        return length;
     if (!transfer->body_started && transfer_open_body(transfer) != 0)
         return CURL_WRITEFUNC_ERROR;
     uint64_t expected = transfer->settings.expected_size;
@@ -237,5 +271,8 @@ void transfer_end(struct transfer *transfer)
     transfer->headers = NULL;
     free(transfer->resolved_url);
     transfer->resolved_url = NULL;
+    free(transfer->error_body);
+    transfer->error_body = NULL;
+    transfer->error_size = 0;
     transfer->easy = NULL;
 }

@@ -31,6 +31,8 @@ struct transfer {
     CURL *easy;
     struct curl_slist *headers;
     char *resolved_url;        /* an s3:// URL's http(s) form; NULL for other URLs */
+    char *error_body;          /* an s3:// error answer's body (S3's XML), cut; NULL: none */
+    size_t error_size;
     char range[32];
     int descriptor;
     uint64_t offset;           /* bytes of the .part asked to be kept (Range start) */
@@ -55,6 +57,10 @@ struct transfer {
    name or bad credentials return their code with the message set (transfer_end still frees). */
 int transfer_begin(struct transfer *transfer, CURL *easy, const char *url, const char *part_path,
                    const struct transfer_settings *settings, void *private);
+
+/* "HTTP STATUS", followed by S3's error code and message when an s3:// answer had them. */
+void transfer_describe_status(const struct transfer *transfer, long status, char *why,
+                              size_t size);
 
 /* After a transfer libcurl reports done without a body (an empty file): creates the .part. */
 int transfer_open_empty(struct transfer *transfer);

@@ -78,17 +78,17 @@ print("\"" + hashlib.md5(open(sys.argv[1], "rb").read()).hexdigest() + "\"")' "$
     [ "$status" -eq 5 ]
     [ "${#lines[@]}" -eq 0 ]
     [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
-    [[ "$stderr" == "fuel-download: cannot download: "*": s3://fuel/mnist/"*": HTTP 403" ]]
+    [[ "$stderr" == "fuel-download: cannot download: "*": s3://fuel/mnist/"*": HTTP 403 SignatureDoesNotMatch: "* ]]
     [[ "$stderr" != *wrong-secret-key* ]]
     [[ "$stderr" != *retrying* ]]
     run --separate-stderr fuel download mnist -d "$TARGET" --url-prefix s3://nothere/mnist/ \
         --checksums "$SUMS"
     [ "$status" -eq 5 ]
-    [[ "$stderr" == *": s3://nothere/mnist/"*": HTTP 404" ]]
+    [[ "$stderr" == *": s3://nothere/mnist/"*": HTTP 404 NoSuchBucket: The specified bucket does not exist." ]]
     AWS_ACCESS_KEY_ID=test:reader AWS_SECRET_ACCESS_KEY=reading run --separate-stderr \
         fuel download mnist -d "$TARGET" --url-prefix s3://fuel/mnist/ --checksums "$SUMS"
     [ "$status" -eq 5 ]
-    [[ "$stderr" == *": HTTP 403" ]]
+    [[ "$stderr" == *": HTTP 403 AccessDenied: Access Denied." ]]
     [ -z "$(find "$TARGET" -type f ! -name .fuel-download.lock)" ]
 }
 
