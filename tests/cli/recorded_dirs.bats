@@ -12,7 +12,8 @@ PYTHON=/usr/bin/python3
 DEBIAN=/usr/share/datasets/fashion-mnist
 
 setup() {
-    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/no-fuelrc"
+    export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
     mkdir -p "$HOME"
     unset FUEL_DATA_PATH
     cd "$BATS_TEST_TMPDIR"
