@@ -6,7 +6,7 @@
 
    usage: jpeg_check REPEATS FILE... ; prints "full MS check MS ratio R verdicts N differ D". */
 #include "common/base/error.h"
-#include "common/formats/jpeg.h"
+#include "common/formats/jpeg/jpeg_read.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #include "common/base/error.h"
 #include "cmd/file_resolve.h"
 #include "cmd/local_cache.h"
-#include "common/download/s3_cache.h"
+#include "s3/s3_cache.h"
 #include "common/download/s3_credentials.h"
 #include "common/download/s3_location.h"
 #include "commands.h"

@@ -4,7 +4,7 @@
 #include "common/base/input_file.h"
 #include "common/base/publish.h"
 #include "common/download/s3_location.h"
-#include "common/download/s3_publish.h"
+#include "s3/s3_publish.h"
 #include "converters/conversion.h"
 #include "downloaders/dataset_registry.h"
 #include "converters/extra_conversion.h"

@@ -4,7 +4,7 @@
 #include "common/base/disk_space.h"
 #include "common/base/error.h"
 #include "common/download/s3_location.h"
-#include "common/download/s3_publish.h"
+#include "s3/s3_publish.h"
 #include "common/h5py/h5py_check.h"
 #include "converters/conversion.h"
 #include "downloaders/dataset_registry.h"

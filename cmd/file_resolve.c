@@ -4,7 +4,7 @@
 #include "common/base/config.h"
 #include "common/base/error.h"
 #include "common/base/suggest.h"
-#include "common/download/s3_cache.h"
+#include "s3/s3_cache.h"
 #include "common/download/s3_location.h"
 #include "converters/conversion.h"
 #include "downloaders/dataset_registry.h"

@@ -2,7 +2,7 @@
 #include "common/base/error.h"
 #include "common/base/publish.h"
 #include "common/download/s3_location.h"
-#include "common/download/s3_publish.h"
+#include "s3/s3_publish.h"
 #include "common/h5py/published_file.h"
 #include "packing/pack.h"
 #include "commands.h"

@@ -3,7 +3,7 @@
 #ifndef FUEL_ADULT_ROWS_H
 #define FUEL_ADULT_ROWS_H
 
-#include "common/formats/field_rows.h"
+#include "converters/field_rows_read.h"
 
 #include <stdbool.h>
 #include <stddef.h>

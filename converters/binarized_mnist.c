@@ -4,7 +4,7 @@
 #include "downloaders/binarized_mnist.h"
 
 #include "common/base/error.h"
-#include "common/formats/amat.h"
+#include "converters/amat_read.h"
 #include "common/formats/spool.h"
 
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include "downloaders/caltech101_silhouettes.h"
 
 #include "common/base/error.h"
-#include "common/formats/matlab_v5.h"
+#include "common/formats/matlab/matlab_v5_read.h"
 
 #include <limits.h>
 #include <stdio.h>

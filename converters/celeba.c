@@ -7,7 +7,7 @@
 #include "zip_images.h"
 
 #include "common/base/error.h"
-#include "common/formats/attribute_list.h"
+#include "converters/attribute_list_read.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
 #include "cifar_batches.h"
 
 #include "common/base/error.h"
-#include "common/formats/archive_stream.h"
-#include "common/formats/pickle.h"
+#include "common/formats/archive/archive_read.h"
+#include "common/formats/pickle/pickle_read.h"
 #include "common/formats/spool.h"
 
 #include <stdio.h>

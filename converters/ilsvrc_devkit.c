@@ -4,8 +4,8 @@
 #include "ilsvrc.h"
 
 #include "common/base/error.h"
-#include "common/formats/archive_stream.h"
-#include "common/formats/matlab_v5.h"
+#include "common/formats/archive/archive_read.h"
+#include "common/formats/matlab/matlab_v5_read.h"
 
 #include <errno.h>
 #include <inttypes.h>

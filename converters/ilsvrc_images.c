@@ -5,8 +5,8 @@
 
 #include "common/base/error.h"
 #include "common/formats/inflate.h"
-#include "common/formats/jpeg.h"
-#include "common/formats/png_rgb.h"
+#include "common/formats/jpeg/jpeg_read.h"
+#include "common/formats/png/png_read.h"
 
 #include <stdio.h>
 #include <stdlib.h>

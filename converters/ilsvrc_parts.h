@@ -9,7 +9,7 @@
 #include "ilsvrc_images.h"
 
 #include "common/base/ordered_pool.h"
-#include "common/formats/sorted_members.h"
+#include "common/formats/archive/sorted_members.h"
 
 enum ilsvrc_split { SPLIT_TRAIN, SPLIT_VALID, SPLIT_TEST, SPLIT_COUNT };
 

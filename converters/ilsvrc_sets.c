@@ -6,7 +6,7 @@
 #include "ilsvrc_parts.h"
 
 #include "common/base/error.h"
-#include "common/formats/archive_stream.h"
+#include "common/formats/archive/archive_read.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
 #include "converter.h"
 #include "downloaders/iris.h"
 
-#include "common/formats/class_rows.h"
+#include "converters/class_rows_read.h"
 #include "common/base/error.h"
 
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #include "downloaders/mnist.h"
 
 #include "common/base/error.h"
-#include "common/formats/idx.h"
+#include "converters/idx_read.h"
 #include "common/formats/read_ahead.h"
 
 #include <stddef.h>

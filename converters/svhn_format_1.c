@@ -6,8 +6,8 @@
 
 #include "common/base/error.h"
 #include "common/base/ordered_pool.h"
-#include "common/formats/archive_stream.h"
-#include "common/formats/png_rgb.h"
+#include "common/formats/archive/archive_read.h"
+#include "common/formats/png/png_read.h"
 
 #include <inttypes.h>
 #include <stdbool.h>

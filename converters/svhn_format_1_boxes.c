@@ -4,7 +4,7 @@
 #include "svhn_format_1_boxes.h"
 
 #include "common/base/error.h"
-#include "common/formats/matlab73.h"
+#include "common/formats/matlab/matlab73_read.h"
 #include "common/base/publish.h"
 
 #include <errno.h>

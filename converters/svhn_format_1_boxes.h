@@ -2,7 +2,7 @@
 #ifndef FUEL_SVHN_FORMAT_1_BOXES_H
 #define FUEL_SVHN_FORMAT_1_BOXES_H
 
-#include "common/formats/archive_stream.h"
+#include "common/formats/archive/archive_read.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,7 +4,7 @@
 #include "downloaders/svhn.h"
 
 #include "common/base/error.h"
-#include "common/formats/matlab_v5.h"
+#include "common/formats/matlab/matlab_v5_read.h"
 #include "common/formats/read_ahead.h"
 
 #include <limits.h>

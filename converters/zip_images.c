@@ -10,8 +10,8 @@
 
 #include "common/base/error.h"
 #include "common/base/ordered_pool.h"
-#include "common/formats/archive_stream.h"
-#include "common/formats/zip_directory.h"
+#include "common/formats/archive/archive_read.h"
+#include "common/formats/archive/zip_directory.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 
 #include "converter.h"
 
-#include "common/formats/jpeg.h"
+#include "common/formats/jpeg/jpeg_read.h"
 
 #include <stddef.h>
 #include <stdint.h>

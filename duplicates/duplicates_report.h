@@ -3,7 +3,7 @@
 #ifndef FUEL_DUPLICATES_REPORT_H
 #define FUEL_DUPLICATES_REPORT_H
 
-#include "duplicates.h"
+#include "duplicate_search.h"
 
 #include <jansson.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 #include "common/base/disk_space.h"
 #include "common/base/error.h"
 #include "common/base/write_behind.h"
-#include "common/formats/npy.h"
+#include "common/formats/npy/npy.h"
 #include "export_form.h"
 
 #include <errno.h>

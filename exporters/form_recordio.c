@@ -3,7 +3,7 @@
    .idx of record offsets for MXIndexedRecordIO and the .lst of id, label and path lines. */
 #include "common/base/error.h"
 #include "common/base/write_behind.h"
-#include "common/formats/recordio.h"
+#include "exporters/recordio_write.h"
 #include "export_form.h"
 #include "png_blocks.h"
 

@@ -6,8 +6,8 @@
    Int64List (integers, bools) or a BytesList (strings) of its flattened example under its own
    name. */
 #include "common/base/error.h"
-#include "common/formats/tf_example.h"
-#include "common/formats/tfrecord.h"
+#include "exporters/tf_example_write.h"
+#include "exporters/tfrecord_write.h"
 #include "shard_export.h"
 
 #include <inttypes.h>

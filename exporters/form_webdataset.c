@@ -5,7 +5,7 @@
    KEY.SOURCE.npy; owner 0:0, mode 0644 and one fixed mtime, so the same input gives the same
    bytes. */
 #include "common/base/error.h"
-#include "common/formats/npy.h"
+#include "common/formats/npy/npy.h"
 #include "shard_export.h"
 
 #include <archive.h>

@@ -6,7 +6,7 @@
 
 #include "common/base/error.h"
 #include "common/base/threads.h"
-#include "common/formats/png_encode.h"
+#include "common/formats/png/png_encode.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -4,7 +4,7 @@
 
 #include "common/base/error.h"
 #include "common/base/random.h"
-#include "common/formats/png_encode.h"
+#include "common/formats/png/png_encode.h"
 #include "common/h5py/h5py_input.h"
 #include "common/base/publish.h"
 #include "preview_grid.h"

@@ -5,7 +5,7 @@
 #include "common/base/error.h"
 #include "common/base/ordered_pool.h"
 #include "common/base/threads.h"
-#include "common/formats/jpeg.h"
+#include "common/formats/jpeg/jpeg_read.h"
 #include "stored_bytes.h"
 
 #include <stdlib.h>

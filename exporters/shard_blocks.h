@@ -5,7 +5,7 @@
 #ifndef FUEL_SHARD_BLOCKS_H
 #define FUEL_SHARD_BLOCKS_H
 
-#include "common/formats/png_encode.h"
+#include "common/formats/png/png_encode.h"
 #include "shard_sources.h"
 
 #include <stddef.h>

@@ -3,8 +3,8 @@
 #ifndef FUEL_PACK_IMAGE_FILE_H
 #define FUEL_PACK_IMAGE_FILE_H
 
-#include "common/formats/jpeg.h"
-#include "common/formats/png_rgb.h"
+#include "common/formats/jpeg/jpeg_read.h"
+#include "common/formats/png/png_read.h"
 
 #include <stddef.h>
 #include <stdint.h>

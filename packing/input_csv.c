@@ -3,7 +3,7 @@
    dtype is an integer or bool type. */
 #include "common/base/error.h"
 #include "common/base/suggest.h"
-#include "common/formats/csv.h"
+#include "packing/csv_read.h"
 #include "input_kinds.h"
 
 #include <stdio.h>

@@ -2,7 +2,7 @@
    deflated), streamed through libarchive; a Fortran-order member is spooled to an unnamed
    temporary file first, since its examples are strided across the whole member. */
 #include "common/base/error.h"
-#include "common/formats/archive_stream.h"
+#include "common/formats/archive/archive_read.h"
 #include "element_convert.h"
 #include "input_kinds.h"
 #include "npy_file.h"

@@ -3,7 +3,7 @@
 #ifndef FUEL_PACK_NPY_FILE_H
 #define FUEL_PACK_NPY_FILE_H
 
-#include "common/formats/npy.h"
+#include "common/formats/npy/npy.h"
 #include "common/h5py/h5py_writer.h"
 
 #include <stdbool.h>

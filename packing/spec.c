@@ -5,7 +5,7 @@
 
 #include "common/base/error.h"
 #include "common/base/suggest.h"
-#include "common/base/yaml_bounds.h"
+#include "packing/yaml_bounds.h"
 
 #include <errno.h>
 #include <fcntl.h>

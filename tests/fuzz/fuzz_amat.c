@@ -1,5 +1,5 @@
 /* libFuzzer target: the .amat reader. The first byte picks the row width (0: MNIST's 784). */
-#include "common/formats/amat.h"
+#include "converters/amat_read.h"
 #include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);

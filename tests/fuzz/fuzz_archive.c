@@ -1,6 +1,6 @@
 /* libFuzzer target: archive members streamed from a tar (first byte even) or a zip (odd), each
    read whole; a member that reads clean holds exactly the bytes its header declared. */
-#include "common/formats/archive_stream.h"
+#include "common/formats/archive/archive_read.h"
 
 #include "fuzz_input.h"
 

@@ -1,6 +1,6 @@
 /* libFuzzer target: the attribute list reader behind CelebA's list_attr_celeba.txt (the first
    byte is the harness's attribute count, 1 to 64); every row read holds only 0s and 1s. */
-#include "common/formats/attribute_list.h"
+#include "converters/attribute_list_read.h"
 #include "fuzz_input.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* libFuzzer target: the CSV and TSV reader (lines, quotes, fields) and its number parsers; the
    first byte picks the separator (even: comma, odd: tab). */
-#include "common/formats/csv.h"
+#include "packing/csv_read.h"
 #include "fuzz_input.h"
 
 #include <string.h>

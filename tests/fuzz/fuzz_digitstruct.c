@@ -1,5 +1,5 @@
 /* libFuzzer target: digitStruct.mat (MATLAB 7.3) read as the svhn 1 converter reads it. */
-#include "common/formats/matlab73.h"
+#include "common/formats/matlab/matlab73_read.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

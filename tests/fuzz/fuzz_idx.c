@@ -1,5 +1,5 @@
 /* libFuzzer target: the IDX reader (header, data streamed in blocks, gzip trailer). */
-#include "common/formats/idx.h"
+#include "converters/idx_read.h"
 #include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);

@@ -1,5 +1,5 @@
 /* libFuzzer target: the UCI class-row reader behind iris.data (4 numbers and a class a line). */
-#include "common/formats/class_rows.h"
+#include "converters/class_rows_read.h"
 #include "fuzz_input.h"
 
 #include <string.h>

@@ -1,6 +1,6 @@
 /* libFuzzer target: JPEG decoding. The first byte picks the options: bit 0 the interleaved layout,
    bit 1 PIL's warning policy, bit 2 the check, whose verdict must be the decode's. */
-#include "common/formats/jpeg.h"
+#include "common/formats/jpeg/jpeg_read.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -1,6 +1,6 @@
 /* libFuzzer target: the MATLAB v5 reader, walked as the svhn 2 converter walks X and y, and as
    the silhouettes converter reads train_data in its stored type. */
-#include "common/formats/matlab_v5.h"
+#include "common/formats/matlab/matlab_v5_read.h"
 #include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);

@@ -1,7 +1,7 @@
 /* libFuzzer target: the MATLAB v5 struct, cell and char arrays, walked as the ILSVRC converters
    walk meta.mat's synsets: every element entered, text and numbers read, nested containers
    walked and left. */
-#include "common/formats/matlab_v5.h"
+#include "common/formats/matlab/matlab_v5_read.h"
 
 #include <stdbool.h>
 #include <stddef.h>

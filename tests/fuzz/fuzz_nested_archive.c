@@ -1,8 +1,8 @@
 /* libFuzzer target: a tar of tars walked as the ILSVRC converters walk the training archive: each
    member opened as a nested tar, its members spooled and sorted (sorted_members), each read back
    whole; a member that reads clean holds the bytes its header declared. */
-#include "common/formats/archive_stream.h"
-#include "common/formats/sorted_members.h"
+#include "common/formats/archive/archive_read.h"
+#include "common/formats/archive/sorted_members.h"
 
 #include "fuzz_input.h"
 

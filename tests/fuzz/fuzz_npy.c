@@ -1,6 +1,6 @@
 /* libFuzzer target: the .npy header reader (preamble, the dictionary as a Python literal, the
    dtype and the shape's size), on the input's first bytes as a file's start. */
-#include "common/formats/npy.h"
+#include "common/formats/npy/npy.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

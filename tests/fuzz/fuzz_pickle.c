@@ -1,5 +1,5 @@
 /* libFuzzer target: the safe pickle reader, then the lookups the CIFAR converters make. */
-#include "common/formats/pickle.h"
+#include "common/formats/pickle/pickle_read.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* libFuzzer target: PNG decoding into channel-major RGB (SVHN format 1 images). */
-#include "common/formats/png_rgb.h"
+#include "common/formats/png/png_read.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -1,6 +1,6 @@
 /* libFuzzer target: a zip archive's central directory listed entry by entry; every name handed
    over is a C string of at most 65535 bytes. */
-#include "common/formats/zip_directory.h"
+#include "common/formats/archive/zip_directory.h"
 
 #include "fuzz_input.h"
 

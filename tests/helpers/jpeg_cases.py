@@ -1,4 +1,4 @@
-"""JPEG files written by PIL, and the pixels PIL decodes from them, for tests/unit/test_jpeg.c.
+"""JPEG files written by PIL, and the pixels PIL decodes from them, for tests/unit/test_jpeg_read.c.
 
     jpeg_cases.py make DIR      writes DIR/NAME.jpg and DIR/NAME.raw (numpy.asarray(PIL image):
                                 height x width x channels bytes) for each case, and DIR/manifest

@@ -7,8 +7,8 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/formats/matlab_v5.h"
-#include "common/formats/matlab_v5_writer.h"
+#include "common/formats/matlab/matlab_v5_read.h"
+#include "common/formats/matlab/matlab_v5_write.h"
 #include "support.h"
 
 #include <stdio.h>

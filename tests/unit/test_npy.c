@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/formats/npy.h"
+#include "common/formats/npy/npy.h"
 
 #include <stdio.h>
 #include <string.h>

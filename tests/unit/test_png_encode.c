@@ -8,8 +8,8 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/formats/png_encode.h"
-#include "common/formats/png_rgb.h"
+#include "common/formats/png/png_encode.h"
+#include "common/formats/png/png_read.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 
 #include "common/base/error.h"
 #include "common/formats/fixture_marker.h"
-#include "common/formats/gzip_writer.h"
+#include "common/formats/gzip_write.h"
 #include "common/h5py/h5py_writer.h"
 #include "common/h5py/provenance.h"
 #include "common/base/versions.h"

@@ -1,4 +1,4 @@
-/* Unit tests of common/formats/sorted_members.c and the nested tars of archive_stream.c: a tar
+/* Unit tests of common/formats/archive/sorted_members.c and the nested tars of archive_stream.c: a tar
    nested in a member read in sorted name order, listing by headers, and every refusal. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,8 +7,8 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/formats/archive_stream.h"
-#include "common/formats/sorted_members.h"
+#include "common/formats/archive/archive_read.h"
+#include "common/formats/archive/sorted_members.h"
 #include "support.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Unit tests for common/formats/zip_directory.c on the zip archives tests/helpers/zip_archives.py
+/* Unit tests for common/formats/archive/zip_directory.c on the zip archives tests/helpers/zip_archives.py
    writes with Python's zipfile (a comment holding an end record's signature, zip64 with 70000
    entries) and on damaged copies of them. */
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/formats/zip_directory.h"
+#include "common/formats/archive/zip_directory.h"
 #include "support.h"
 
 #include <stdio.h>
