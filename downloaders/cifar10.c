@@ -20,3 +20,6 @@ const struct dataset cifar10_dataset = {
     DATASET_FILES(cifar10_files),
     .converter = &cifar10_converter,
 };
+
+const char *const cifar10_label_names[10] = {"airplane", "automobile", "bird", "cat", "deer",
+                                              "dog", "frog", "horse", "ship", "truck"};

@@ -14,4 +14,7 @@ extern const struct dataset_file cifar10_files[CIFAR10_FILE_COUNT];
 enum { CIFAR10_TRAIN_BATCHES = 5, CIFAR10_BATCHES = 6 };
 extern const char *const cifar10_members[CIFAR10_BATCHES];
 
+/* The classes in the order of batches.meta's label_names (the card and the fixture maker). */
+extern const char *const cifar10_label_names[10];
+
 #endif

@@ -21,3 +21,24 @@ const struct dataset cifar100_dataset = {
     DATASET_FILES(cifar100_files),
     .converter = &cifar100_converter,
 };
+
+const char *const cifar100_fine_label_names[100] = {
+    "apple", "aquarium_fish", "baby", "bear", "beaver", "bed", "bee", "beetle", "bicycle",
+    "bottle", "bowl", "boy", "bridge", "bus", "butterfly", "camel", "can", "castle",
+    "caterpillar", "cattle", "chair", "chimpanzee", "clock", "cloud", "cockroach", "couch",
+    "crab", "crocodile", "cup", "dinosaur", "dolphin", "elephant", "flatfish", "forest", "fox",
+    "girl", "hamster", "house", "kangaroo", "keyboard", "lamp", "lawn_mower", "leopard", "lion",
+    "lizard", "lobster", "man", "maple_tree", "motorcycle", "mountain", "mouse", "mushroom",
+    "oak_tree", "orange", "orchid", "otter", "palm_tree", "pear", "pickup_truck", "pine_tree",
+    "plain", "plate", "poppy", "porcupine", "possum", "rabbit", "raccoon", "ray", "road",
+    "rocket", "rose", "sea", "seal", "shark", "shrew", "skunk", "skyscraper", "snail", "snake",
+    "spider", "squirrel", "streetcar", "sunflower", "sweet_pepper", "table", "tank", "telephone",
+    "television", "tiger", "tractor", "train", "trout", "tulip", "turtle", "wardrobe", "whale",
+    "willow_tree", "wolf", "woman", "worm"};
+
+const char *const cifar100_coarse_label_names[20] = {
+    "aquatic_mammals", "fish", "flowers", "food_containers", "fruit_and_vegetables",
+    "household_electrical_devices", "household_furniture", "insects", "large_carnivores",
+    "large_man-made_outdoor_things", "large_natural_outdoor_scenes",
+    "large_omnivores_and_herbivores", "medium_mammals", "non-insect_invertebrates", "people",
+    "reptiles", "small_mammals", "trees", "vehicles_1", "vehicles_2"};

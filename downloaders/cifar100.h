@@ -14,4 +14,9 @@ extern const struct dataset_file cifar100_files[CIFAR100_FILE_COUNT];
 enum { CIFAR100_BATCHES = 2 };
 extern const char *const cifar100_members[CIFAR100_BATCHES];
 
+/* The classes in the order of meta's fine_label_names and coarse_label_names (the card and the
+   fixture maker). */
+extern const char *const cifar100_fine_label_names[100];
+extern const char *const cifar100_coarse_label_names[20];
+
 #endif
