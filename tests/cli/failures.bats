@@ -110,10 +110,11 @@ os.execvp(sys.argv[1], sys.argv[1:])' fuel-convert mnist -d "$FASHION" -o "$OUT"
     command -v unshare >/dev/null
     fuel-convert mnist -d "$FASHION" -o "$OUT" >/dev/null
     cp "$OUT/mnist.hdf5" "$BATS_TEST_TMPDIR/previous.hdf5"
-    # An 8 MiB tmpfs in a private mount namespace (a user namespace when not root): the 55 MB
-    # output cannot fit. The previous file is copied in first and must survive.
+    # A 24 MiB tmpfs in a private mount namespace (a user namespace when not root): room enough
+    # for the check before writing (half the inputs' bytes), not for the 55 MB output. The
+    # previous file is copied in first and must survive.
     run unshare -rm bash -c '
-        mount -t tmpfs -o size=8m tmpfs "$1" || exit 90
+        mount -t tmpfs -o size=24m tmpfs "$1" || exit 90
         head -c 4000000 "$2" > "$1/mnist.hdf5"
         fuel-convert mnist -d "$3" -o "$1"
         echo "status $?"
@@ -126,6 +127,16 @@ os.execvp(sys.argv[1], sys.argv[1:])' fuel-convert mnist -d "$FASHION" -o "$OUT"
     [ "${lines[2]}" = "mnist.hdf5" ]
     [ "${lines[3]}" = "intact" ]
     [ "${#lines[@]}" -eq 4 ]
+    # 8 MiB: refused before anything is written, naming what it needs.
+    run unshare -rm bash -c '
+        mount -t tmpfs -o size=8m tmpfs "$1" || exit 90
+        fuel-convert mnist -d "$2" -o "$1"
+        echo "status $?"
+        ls -A "$1"' _ "$OUT" "$FASHION"
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == "fuel-convert: cannot write: $OUT/mnist.hdf5: needs "*" bytes, "*" free" ]]
+    [ "${lines[1]}" = "status 7" ]
+    [ "${#lines[@]}" -eq 2 ]
 }
 
 @test "a file size limit (ulimit -f): exit 7 naming EFBIG, not SIGXFSZ; temporary removed" {
