@@ -1,4 +1,6 @@
 # Builds fuel, its man pages, tests and benchmarks; `make check` runs every test.
+# One compiler per processor: `make check` builds in half the time.
+MAKEFLAGS += -j$(shell nproc)
 VERSION = 0.1.0
 PREFIX ?= /usr/local
 DESTDIR ?=
