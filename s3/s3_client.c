@@ -6,8 +6,8 @@
 #include "common/download/retry.h"
 #include "common/download/s3_request.h"
 #include "common/download/s3_xml.h"
+#include "common/download/transfer.h"
 
-#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,36 +45,17 @@ static size_t exchange_body(char *data, size_t size, size_t count, void *user)
     return length;
 }
 
-/* Copies the value of header NAME from LINE into VALUE, without blanks and quotes kept. */
-static bool header_copy(const char *line, size_t length, const char *name, char *value,
-                        size_t size)
-{
-    size_t name_length = strlen(name);
-    if (length <= name_length + 1 || strncasecmp(line, name, name_length) != 0 ||
-        line[name_length] != ':')
-        return false;
-    const char *start = line + name_length + 1, *end = line + length;
-    while (start < end && isspace((unsigned char)*start))
-        start++;
-    while (end > start && isspace((unsigned char)end[-1]))
-        end--;
-    size_t count = (size_t)(end - start) < size - 1 ? (size_t)(end - start) : size - 1;
-    memcpy(value, start, count);
-    value[count] = '\0';
-    return true;
-}
-
 static size_t exchange_header(char *line, size_t size, size_t count, void *user)
 {
     struct exchange *exchange = user;
     struct s3_response *response = exchange->response;
     size_t length = size * count;
     char value[64];
-    header_copy(line, length, "ETag", response->etag, sizeof response->etag);
-    header_copy(line, length, "x-amz-meta-sha256", response->sha256, sizeof response->sha256);
-    if (header_copy(line, length, "Retry-After", value, sizeof value))
+    transfer_header_value(line, length, "ETag", response->etag, sizeof response->etag);
+    transfer_header_value(line, length, "x-amz-meta-sha256", response->sha256, sizeof response->sha256);
+    if (transfer_header_value(line, length, "Retry-After", value, sizeof value))
         exchange->retry_after = retry_after_seconds(value, time(NULL));
-    if (header_copy(line, length, "Content-Length", value, sizeof value))
+    if (transfer_header_value(line, length, "Content-Length", value, sizeof value))
         response->content_length = strtoull(value, NULL, 10);
     return length;
 }

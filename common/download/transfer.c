@@ -23,9 +23,8 @@
 
 enum { RECEIVE_BUFFER = 256 * 1024, REDIRECT_LIMIT = 10, ERROR_BODY_LIMIT = 64 * 1024 };
 
-/* Copies a header's value, without surrounding blanks, when LINE is "NAME: value". */
-static bool header_value(const char *line, size_t length, const char *name, char *value,
-                         size_t size)
+bool transfer_header_value(const char *line, size_t length, const char *name, char *value,
+                           size_t size)
 {
     size_t name_length = strlen(name);
     if (length <= name_length || strncasecmp(line, name, name_length) != 0 ||
@@ -58,14 +57,14 @@ static size_t transfer_header(char *line, size_t size, size_t count, void *data)
     char value[PART_VALIDATOR_SIZE];
     if (length > 5 && strncmp(line, "HTTP/", 5) == 0) {
         transfer_reset_response(transfer);
-    } else if (header_value(line, length, "ETag", value, sizeof value)) {
+    } else if (transfer_header_value(line, length, "ETag", value, sizeof value)) {
         if (strncmp(value, "W/", 2) != 0)   /* If-Range needs a strong validator */
             snprintf(transfer->etag, sizeof transfer->etag, "%s", value);
-    } else if (header_value(line, length, "Last-Modified", value, sizeof value)) {
+    } else if (transfer_header_value(line, length, "Last-Modified", value, sizeof value)) {
         snprintf(transfer->last_modified, sizeof transfer->last_modified, "%s", value);
-    } else if (header_value(line, length, "Retry-After", value, sizeof value)) {
+    } else if (transfer_header_value(line, length, "Retry-After", value, sizeof value)) {
         transfer->retry_after = retry_after_seconds(value, time(NULL));
-    } else if (header_value(line, length, "Content-Range", value, sizeof value)) {
+    } else if (transfer_header_value(line, length, "Content-Range", value, sizeof value)) {
         unsigned long long start;
         if (sscanf(value, "bytes %llu-", &start) == 1)
             transfer->range_start = start;

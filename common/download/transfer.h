@@ -55,6 +55,11 @@ struct transfer {
 /* Prepares EASY to fetch URL into PART_PATH, resuming when the .part has a validator. PRIVATE is
    stored as the handle's private pointer. An s3:// URL is fetched from its store, signed; a bad
    name or bad credentials return their code with the message set (transfer_end still frees). */
+/* Copies a header's value, without surrounding blanks, into VALUE (SIZE bytes) when LINE (LENGTH
+   bytes, as libcurl hands it) is "NAME: value", NAME in any case. */
+bool transfer_header_value(const char *line, size_t length, const char *name, char *value,
+                           size_t size);
+
 int transfer_begin(struct transfer *transfer, CURL *easy, const char *url, const char *part_path,
                    const struct transfer_settings *settings, void *private);
 
