@@ -2,7 +2,8 @@
    of TFRecord-framed tf.train.Example records under the keys of TensorFlow's ImageNet scripts
    (build_imagenet_data.py): image/encoded (PNG, or the stored JPEG bytes), image/format,
    image/height, image/width, image/channels, image/colorspace, image/filename (KEY.png or
-   KEY.jpg), image/class/label (int64, as stored); any other source as a FloatList (floats), an
+   KEY.jpg), image/class/label (int64, as stored) and image/class/text (its class name, where the
+   file names its classes); any other source as a FloatList (floats), an
    Int64List (integers, bools) or a BytesList (strings) of its flattened example under its own
    name. */
 #include "common/base/error.h"
@@ -126,6 +127,17 @@ static int array_add(struct tf_example *example, const struct shard_source *item
     return result;
 }
 
+/* image/class/label, and image/class/text (the class name, "" for an unnamed class) when the
+   file names its classes, as build_imagenet_data.py writes the human-readable label. */
+static int label_add(struct tf_example *example, const struct class_names *classes, int64_t label)
+{
+    int result = int64_add(example, "image/class/label", label);
+    if (result != EXIT_OK || classes->count == 0)
+        return result;
+    const char *name = label >= 0 ? class_name(classes, (size_t)label) : NULL;
+    return bytes_add(example, "image/class/text", name ? name : "", name ? strlen(name) : 0);
+}
+
 static int features_add(struct tf_example *example, const struct shard_sources *sources,
                         const struct shard_block *block, size_t index)
 {
@@ -136,7 +148,7 @@ static int features_add(struct tf_example *example, const struct shard_sources *
         if (!item->present)
             continue;
         if (item->role == SHARD_LABEL)
-            result = int64_add(example, "image/class/label", payload->label);
+            result = label_add(example, &sources->classes, payload->label);
         else if (item->role == SHARD_ARRAY)
             result = array_add(example, item, payload);
         else
@@ -220,6 +232,8 @@ static void tfrecord_source_describe(const struct shard_sources *sources, size_t
                           : item->role == SHARD_ARRAY ? item->source.name
                           : item->primary ? "image/encoded" : encoded;
     json_object_set_new(entry, "feature", json_string(feature));
+    if (item->role == SHARD_LABEL && sources->classes.count > 0)
+        json_object_set_new(entry, "name_feature", json_string("image/class/text"));
 }
 
 static const struct shard_format tfrecord_format = {

@@ -72,6 +72,9 @@ int preview_grid_open(struct preview_grid *grid, const struct h5py_file *file,
         result = example_source_select(&grid->data, file, split);
     for (size_t index = 0; result == EXIT_OK && !grid->has_labels && index < 2; index++)
         result = optional_open(&grid->label, file, label_names[index], split, &grid->has_labels);
+    if (result == EXIT_OK && grid->has_labels && !grid->label.variable &&
+        grid->label.example_elements == 1)
+        result = class_names_read(file, grid->label.name, &grid->classes);
     if (result == EXIT_OK)
         result = boxes_open(grid, file, split);
     return result;
@@ -284,6 +287,22 @@ int preview_grid_row(void *context, uint32_t y, uint8_t *row)
     return 0;
 }
 
+/* ":NAME" of class NUMBER into TEXT, spaces as _ so that a row's labels stay space-separated;
+   nothing when the class is unnamed or named by its number (MNIST's digits). */
+static size_t name_append(const struct class_names *classes, double number, const char *shown,
+                          char *text, size_t size)
+{
+    const char *name = number >= 0 && number == floor(number) && number < (double)classes->count
+                           ? class_name(classes, (size_t)number) : NULL;
+    if (name == NULL || strcmp(name, shown) == 0)
+        return 0;
+    size_t length = (size_t)snprintf(text, size, ":%s", name);
+    for (size_t at = 0; at < length && at < size; at++)
+        if (text[at] == ' ')
+            text[at] = '_';
+    return length;
+}
+
 int preview_grid_label(struct preview_grid *grid, uint64_t index, char *text, size_t size)
 {
     snprintf(text, size, "-");
@@ -299,8 +318,11 @@ int preview_grid_label(struct preview_grid *grid, uint64_t index, char *text, si
     size_t length = 0;
     for (uint64_t value = 0; result == EXIT_OK && value < count && length < size; value++) {
         char one[64];
-        element_label_text(element_value(values, value, grid->label.type), one, sizeof one);
+        double number = element_value(values, value, grid->label.type);
+        element_label_text(number, one, sizeof one);
         length += (size_t)snprintf(text + length, size - length, "%s%s", value ? "," : "", one);
+        if (grid->classes.count > 0 && length < size)
+            length += name_append(&grid->classes, number, one, text + length, size - length);
     }
     free(values);
     return result;
@@ -310,6 +332,7 @@ void preview_grid_close(struct preview_grid *grid)
 {
     example_source_close(&grid->data);
     example_source_close(&grid->label);
+    class_names_free(&grid->classes);
     for (int index = 0; index < BOX_SOURCES; index++)
         example_source_close(&grid->boxes[index]);
     for (uint32_t column = 0; grid->images != NULL && column < grid->columns; column++)

@@ -3,6 +3,7 @@
 #ifndef FUEL_PREVIEW_GRID_H
 #define FUEL_PREVIEW_GRID_H
 
+#include "common/h5py/class_names.h"
 #include "example_source.h"
 #include "image.h"
 #include "preview_montage.h"
@@ -17,6 +18,7 @@ struct preview_grid {
     struct image_axes axes;
     struct example_source label;
     bool has_labels;
+    struct class_names classes;       /* the label source's names, when one value per example */
     struct example_source boxes[BOX_SOURCES]; /* lefts, tops, widths, heights */
     bool has_boxes;
     uint64_t *numbers; /* the chosen examples of the split, in grid order */
@@ -42,8 +44,8 @@ int preview_grid_measure(struct preview_grid *grid);
 /* png_row_source: output row Y of the montage. */
 int preview_grid_row(void *context, uint32_t y, uint8_t *row);
 
-/* The label text of the grid's example INDEX ("7"; several values comma-separated; "-" when
-   the file has no labels). */
+/* The label text of the grid's example INDEX ("7", "3:cat" where the file names its classes, a
+   name's spaces shown as _; several values comma-separated; "-" when the file has no labels). */
 int preview_grid_label(struct preview_grid *grid, uint64_t index, char *text, size_t size);
 
 void preview_grid_close(struct preview_grid *grid);

@@ -41,6 +41,13 @@ static json_t *source_describe(const struct shard_listing *listing, size_t index
     json_t *entry = json_pack("{s:s, s:s, s:o, s:b, s:s}", "name", item->source.name, "dtype",
                               dtype, "shape", shape, "variable", item->source.variable, "role",
                               roles[item->role]);
+    const struct class_names *classes = &listing->sources->classes;
+    if (entry != NULL && item->role == SHARD_LABEL && classes->count > 0) {
+        json_t *names = json_array();
+        for (size_t number = 0; number < classes->count; number++)
+            json_array_append_new(names, json_string(classes->names[number]));
+        json_object_set_new(entry, "classes", names);
+    }
     if (entry != NULL)
         listing->format->source_describe(listing->sources, index, entry);
     return entry;

@@ -151,6 +151,8 @@ int shard_sources_open(struct shard_sources *sources, const struct h5py_file *fi
     for (size_t index = 0; result == EXIT_OK && index < count; index++) {
         sources->count = index + 1;
         result = item_open(&sources->items[index], file, names[index], request, form);
+        if (result == EXIT_OK && sources->items[index].role == SHARD_LABEL)
+            result = class_names_read(file, names[index], &sources->classes);
     }
     free(names);
     return result == EXIT_OK ? primary_choose(sources, request, form) : result;
@@ -223,6 +225,7 @@ void shard_sources_close(struct shard_sources *sources)
 {
     for (size_t index = 0; index < sources->count; index++)
         example_source_close(&sources->items[index].source);
+    class_names_free(&sources->classes);
     free(sources->items);
     *sources = (struct shard_sources){0};
 }

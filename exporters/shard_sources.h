@@ -3,6 +3,7 @@
 #ifndef FUEL_SHARD_SOURCES_H
 #define FUEL_SHARD_SOURCES_H
 
+#include "common/h5py/class_names.h"
 #include "example_source.h"
 #include "export_driver.h"
 #include "image.h"
@@ -31,6 +32,7 @@ struct shard_sources {
     struct shard_source *items;
     size_t count;
     bool named; /* chosen with --source (else every source of the file) */
+    struct class_names classes; /* the label source's class names, count 0 when unnamed */
 };
 
 /* Opens the sources REQUEST names (--source, or every source of FILE, with --data and --label

@@ -229,7 +229,8 @@ assert row == 5, row
 PY
     run --separate-stderr fuel preview "$OUT/dogs_vs_cats.hdf5" --source image_features -n 4 -o "$BATS_TEST_TMPDIR/grid.png"
     [ "$status" -eq 0 ]
-    [ "$output" = "$($PYTHON -c 'import h5py,sys; t=h5py.File(sys.argv[1])["targets"][:4,0]; print(" ".join(map(str,t[:2]))); print(" ".join(map(str,t[2:])))' "$OUT/dogs_vs_cats.hdf5")" ]
+    # Each label with its class name from the file's card.
+    [ "$output" = "$($PYTHON -c 'import h5py, json, sys; f = h5py.File(sys.argv[1]); names = json.loads(f.attrs["fuel_card"])["classes"]["targets"]; t = ["%d:%s" % (n, names[n]) for n in f["targets"][:4, 0]]; print(" ".join(t[:2])); print(" ".join(t[2:]))' "$OUT/dogs_vs_cats.hdf5")" ]
     run --separate-stderr timeout 20 fuel serve "$OUT/dogs_vs_cats.hdf5" --bind tcp://127.0.0.1:1
     [ "$status" -eq 2 ]
     [[ "$stderr" == *"image_features"* ]] || { echo "$stderr"; false; }

@@ -91,6 +91,20 @@ for source in json.load(open(sys.argv[1]))["sources"]:
     [[ "${lines[0]}" == '{"image/channels":{"int64_list":[3]},"image/class/label":{"int64_list":['*']},"image/colorspace":{"bytes_list":["524742"]},"image/encoded":{"bytes_list":["89504e47'*'"]},"image/filename":{"bytes_list":["30303030303030302e706e67"]},"image/format":{"bytes_list":["504e47"]},"image/height":{"int64_list":[32]},"image/width":{"int64_list":[32]}}' ]]
 }
 
+@test "class names from the file's card: in SPLIT.json beside the label, image/class/text; .cls the index" {
+    fuel fixture cifar10 -o "$BATS_TEST_TMPDIR" -n 4
+    FILE="$BATS_TEST_TMPDIR/cifar10.hdf5"
+    fuel export "$FILE" --to webdataset -o "$OUT/w" --split train
+    fuel export "$FILE" --to tfrecord -o "$OUT/t" --split train
+    run $PYTHON "$CHECK" webdataset "$OUT/w" train "$FILE"
+    [ "$status" -eq 0 ]
+    run $PYTHON "$CHECK" tfrecord "$OUT/t" train "$FILE"
+    [ "$status" -eq 0 ]
+    run $PYTHON -c 'import json, sys; print(json.load(open(sys.argv[1]))["sources"][1]["classes"][3])' "$OUT/w/train.json"
+    [ "$output" = cat ]
+    [ "$(tar xOf "$OUT/w/train-000000.tar" 00000000.cls)" = "$($PYTHON -c 'import h5py, sys; print(h5py.File(sys.argv[1])["targets"][0, 0])' "$FILE")" ]
+}
+
 @test "tfrecord: Iris's float32 features become a FloatList, its targets image/class/label" {
     fuel export "$EXPECTED/iris.hdf5" --to tfrecord -o "$OUT"
     run $PYTHON "$CHECK" tfrecord "$OUT" all "$EXPECTED/iris.hdf5"

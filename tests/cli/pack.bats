@@ -209,6 +209,9 @@ EOF
     [[ "$output" == *"targets   int64  (24, 1)  batch, index"* ]]
     run fuel info --check "$OUT/images.hdf5"
     [ "$status" -eq 0 ]
+    # preview names each label's class from targets_classes.
+    run --separate-stderr fuel preview "$OUT/images.hdf5" -o "$WORK/grid.png" -n 1 --split test
+    [ "$output" = "$("$PYTHON" -c 'import h5py, sys; f = h5py.File(sys.argv[1]); n = f["targets"][12, 0]; print("%d:%s" % (n, f["targets_classes"][n].decode()))' "$OUT/images.hdf5")" ]
     # The images' names relative to the spec in the provenance, each with its sha256 (taken from
     # the bytes the workers decode) and size, and the spec's.
     run "$PYTHON" - "$OUT/images.hdf5" "$WORK" <<'EOF'

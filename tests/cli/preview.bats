@@ -133,3 +133,11 @@ EOF2
     [ -z "$output" ]
     [[ "$stderr" == "fuel-preview: source features is not an image"* ]]
 }
+
+@test "class names beside the labels where the file's card names them (Fashion-MNIST's garments)" {
+    fuel fixture fashion_mnist -o "$BATS_TEST_TMPDIR" -n 13
+    fuel preview "$BATS_TEST_TMPDIR/fashion_mnist.hdf5" -o "$GRID" -n 13 > "$LABELS"
+    run $PYTHON "$CHECK" preview "$GRID" "$LABELS" "$BATS_TEST_TMPDIR/fashion_mnist.hdf5" train 13 1
+    [ "$status" -eq 0 ]
+    [[ "$(cat "$LABELS")" == *"9:Ankle_boot"* ]]
+}

@@ -45,6 +45,28 @@ def label_text(value):
     return str(int(value)) if value == int(value) else repr(value)
 
 
+def class_names(source_file, name):
+    """The file's names of label source NAME's classes (its NAME_classes dataset, else its
+    fuel_card's "classes"), [] when it has none."""
+    if f"{name}_classes" in source_file:
+        return [value.decode() for value in source_file[f"{name}_classes"][()]]
+    card = source_file.attrs.get("fuel_card")
+    if card is None:
+        return []
+    card = json.loads(card.decode() if isinstance(card, bytes) else card)
+    return card.get("classes", {}).get(name, [])
+
+
+def named_label_text(value, names):
+    """preview's label: "3:cat" where the class is named otherwise than by its number, a name's
+    spaces shown as _."""
+    text = label_text(value)
+    number = float(value)
+    if number == int(number) and 0 <= number < len(names) and names[int(number)] != text:
+        return text + ":" + names[int(number)].replace(" ", "_")
+    return text
+
+
 def png_pixels(data):
     image = Image.open(io.BytesIO(data) if isinstance(data, bytes) else data)
     pixels = np.asarray(image)
@@ -194,7 +216,9 @@ def preview(png, labels_file, source_file, split, count, zoom, label_source):
             fail(f"tile {index} is not zoomed {zoom}x{zoom}")
         chosen.add(matches[0])
         found.append(matches[0])
-    expected = " ".join(label_text(targets[n]) for n in found)
+    with h5py.File(source_file, "r") as f:
+        names = class_names(f, label_source)
+    expected = " ".join(named_label_text(targets[n], names) for n in found)
     if printed != expected:
         fail(f"labels printed {printed!r}, tiles show {expected!r}")
     print(" ".join(str(n) for n in found))

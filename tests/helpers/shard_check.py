@@ -22,7 +22,11 @@ KEY.SOURCE.npy numpy.load's the example with its dtype and shape.
 tfrecord: each file read by tfrecord.py (both masked CRC-32Cs checked) and each record decoded by
 the protobuf library; image/encoded decodes to the pixels (or is the stored JPEG bytes) with
 image/format, image/height, image/width, image/channels, image/filename KEY.png or KEY.jpg;
-image/class/label the label; other sources flattened, float32 or int64 values.
+image/class/label the label, image/class/text its class name where the file names its classes;
+other sources flattened, float32 or int64 values.
+
+Class names, read here from the file (its SOURCE_classes dataset, else its fuel_card's "classes"),
+must be the label source's "classes" in SPLIT.json, and absent from it when the file has none.
 
 Prints "ok N examples in M shards"; on a mismatch one line on stderr, exit 1."""
 import hashlib
@@ -119,6 +123,26 @@ def file_check(directory, shard):
     expect(len(data) == shard['bytes'], f'{shard["name"]}: {len(data)} bytes, listed {shard["bytes"]}')
     expect(hashlib.sha256(data).hexdigest() == shard['sha256'], f'{shard["name"]}: sha256 differs')
     return data
+
+
+def class_names(source_file, name):
+    """The file's names of label source NAME's classes, [] when it has none."""
+    if f'{name}_classes' in source_file:
+        return [value.decode() for value in source_file[f'{name}_classes'][()]]
+    card = source_file.attrs.get('fuel_card')
+    if card is None:
+        return []
+    card = json.loads(card.decode() if isinstance(card, bytes) else card)
+    return card.get('classes', {}).get(name, [])
+
+
+def classes_check(listing, source_file):
+    for source in listing['sources']:
+        names = class_names(source_file, source['name']) if source['role'] == 'label' else []
+        expect(source.get('classes', []) == names,
+               f'{source["name"]}: classes {source.get("classes")}, not {names}')
+        if names:
+            source['names'] = names
 
 
 def source_roles(listing):
@@ -244,13 +268,20 @@ def tfrecords(directory, listing, source_file, values):
             for name, source in roles.items():
                 example = values[name][index]
                 if source['role'] == 'label':
-                    expect(feature(decoded, 'image/class/label', 'int64_list') ==
-                           [int(np.asarray(example).reshape(-1)[0])], f'{what}: label')
+                    label = int(np.asarray(example).reshape(-1)[0])
+                    expect(feature(decoded, 'image/class/label', 'int64_list') == [label],
+                           f'{what}: label')
+                    names = source.get('names', [])
+                    if names:
+                        text = bytes.fromhex(feature(decoded, 'image/class/text', 'bytes_list')[0])
+                        wanted = names[label] if 0 <= label < len(names) else ''
+                        expect(text.decode() == wanted, f'{what}: class text {text}, not {wanted}')
                 elif source['feature'] == 'image/encoded':
                     image_features(decoded, source, example, index, what)
                 else:
                     array_feature(decoded, source, example, what)
             expected_keys = {source['feature'] for source in roles.values()}
+            expected_keys |= {source['name_feature'] for source in roles.values() if 'names' in source}
             if images:
                 expected_keys |= {f'image/{key}' for key in
                                   ('format', 'height', 'width', 'channels', 'colorspace', 'filename')}
@@ -272,6 +303,7 @@ def main(arguments):
         expect(all(len(values[name]) == listing['examples'] for name in source_roles(listing)),
                'the listing\'s example count is not the split\'s')
         balance_check(listing, ranks)
+        classes_check(listing, source_file)
         if form == 'webdataset':
             order = webdataset(directory, listing, source_file, values, mtime)
         else:
