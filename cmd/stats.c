@@ -8,6 +8,7 @@
 #include "stats/stats_text.h"
 #include "commands.h"
 #include "stage_progress.h"
+#include "threads_option.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -19,7 +20,8 @@
 
 struct stats_options {
     const char *split, *sources;
-    bool as_json, quiet;
+    bool as_json, quiet, decode;
+    long threads;
 };
 
 #define MEMBER(name) .offset = offsetof(struct stats_options, name)
@@ -30,6 +32,10 @@ static const struct command_option options[] = {
              "split; Normalize from train)"},
     {.long_name = "sources", .kind = OPTION_STRING, MEMBER(sources), .argument = "A,B",
      .help = "only these sources, comma-separated (default: every source)"},
+    {.long_name = "decode", .kind = OPTION_FLAG, MEMBER(decode),
+     .help = "decode stored JPEG and PNG files: their pixels' statistics as RGB (PIL's "
+             "convert(\"RGB\")), per channel"},
+    THREADS_OPTION(struct stats_options, threads, "decoding threads"),
     {.long_name = "json", .kind = OPTION_FLAG, MEMBER(as_json),
      .help = "print one JSON object instead of text"},
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, MEMBER(quiet),
@@ -37,15 +43,16 @@ static const struct command_option options[] = {
 };
 
 const struct command_line stats_command_line = {
-    .usage = "[-h] FILE|NAME [--split S] [--sources A,B] [--json] [-q]",
+    .usage = "[-h] FILE|NAME [--split S] [--sources A,B] [--decode] [--threads N] [--json] [-q]",
     .description =
         "Reads every example of a file's splits and sources (in blocks, in bounded memory) and\n"
         "prints, per split and source: the count; for numbers the minimum, maximum, mean and\n"
         "population standard deviation of the finite values (float64; per channel where an\n"
         "axis is labelled channel) and the NaN and Inf counts; for label sources the count of\n"
         "each class with its name; for variable-length sources each axis' minimum, median and\n"
-        "maximum length and the bytes; then the train split's (or S's) image channels as\n"
-        "torchvision.transforms.Normalize takes them (bytes scaled to [0, 1]).",
+        "maximum length and the bytes (with --decode, stored JPEG and PNG files decoded as\n"
+        "PIL decodes them, made RGB, summarised per channel); then the train split's (or S's)\n"
+        "image channels as torchvision.transforms.Normalize takes them (bytes scaled to [0, 1]).",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
     .options_size = sizeof(struct stats_options),
@@ -103,7 +110,9 @@ int stats_body(const struct command_run *run)
     const struct stats_options *chosen = run->options;
     char input[PATH_MAX], sources_text[4096];
     const char *names[MAXIMUM_SOURCES];
-    struct stats_request request = {.split = chosen->split};
+    struct stats_request request = {
+        .split = chosen->split,
+        .options = {.decode = chosen->decode, .threads = (unsigned)chosen->threads}};
     int result = EXIT_OK;
     if (chosen->sources != NULL) {
         snprintf(sources_text, sizeof sources_text, "%s", chosen->sources);

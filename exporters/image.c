@@ -3,6 +3,7 @@
 
 #include "common/base/error.h"
 #include "common/formats/jpeg/jpeg_read.h"
+#include "common/formats/jpeg/jpeg_rgb.h"
 #include "common/formats/png/png_read.h"
 
 #include <stdio.h>
@@ -52,17 +53,6 @@ int image_axes_find(const struct example_source *source, const char *forms,
     return EXIT_OK;
 }
 
-/* PIL's cmyk2rgb: each channel (255 - k) - c * (255 - k) / 255, divided as its MULDIV255. */
-static void cmyk_pixel_to_rgb(const uint8_t *cmyk, uint8_t *rgb)
-{
-    int remaining = 255 - cmyk[3];
-    for (int channel = 0; channel < 3; channel++) {
-        int product = cmyk[channel] * remaining + 128;
-        int value = remaining - (((product >> 8) + product) >> 8);
-        rgb[channel] = (uint8_t)(value < 0 ? 0 : value);
-    }
-}
-
 static int image_reserve(struct image *image, uint64_t height, uint64_t width, uint64_t channels)
 {
     if (channels != 1 && channels != 3)
@@ -110,7 +100,7 @@ int image_from_example(const void *data, struct numeric_type type, const uint64_
             for (uint64_t channel = 0; channel < channels; channel++)
                 pixel[channel] = element_pixel(data, base + channel * channel_stride, type);
             if (channels == 4)
-                cmyk_pixel_to_rgb(pixel, out);
+                jpeg_cmyk_pixel_to_rgb(pixel, out);
             else
                 memcpy(out, pixel, channels);
             out += channels == 4 ? 3 : channels;
@@ -129,12 +119,6 @@ const char *image_encoded_extension(const void *bytes, size_t size)
     return NULL;
 }
 
-static void cmyk_to_rgb(const uint8_t *cmyk, uint8_t *rgb, size_t pixels)
-{
-    for (size_t pixel = 0; pixel < pixels; pixel++)
-        cmyk_pixel_to_rgb(cmyk + 4 * pixel, rgb + 3 * pixel);
-}
-
 static int jpeg_to_image(const void *bytes, size_t size, const char *name, struct image *image)
 {
     struct jpeg_image decoded = {0};
@@ -145,7 +129,7 @@ static int jpeg_to_image(const void *bytes, size_t size, const char *name, struc
         result = image_reserve(image, decoded.height, decoded.width, channels);
     size_t pixels = (size_t)decoded.height * decoded.width;
     if (result == EXIT_OK && decoded.channels == 4)
-        cmyk_to_rgb(decoded.pixels, image->pixels, pixels);
+        jpeg_pixels_to_rgb(decoded.pixels, 4, pixels, image->pixels);
     else if (result == EXIT_OK)
         memcpy(image->pixels, decoded.pixels, pixels * channels);
     jpeg_image_free(&decoded);

@@ -11,12 +11,6 @@
 
 #define BLOCK_BYTES ((size_t)4 << 20)
 
-/* Where the channels lie in an example: OUTER runs of CHANNELS runs of INNER elements. */
-struct channel_layout {
-    size_t outer, channels, inner;
-    bool labelled; /* an axis is labelled channel */
-};
-
 bool statistics_label_name(const char *name)
 {
     return strstr(name, "target") != NULL || strstr(name, "label") != NULL;
@@ -60,8 +54,7 @@ int source_statistics_count_class(struct source_statistics *statistics, double v
     return EXIT_OK;
 }
 
-/* Adds a block of EXAMPLES examples at DATA to the channels' summaries. */
-static void block_summarise(struct source_statistics *statistics, struct channel_layout layout,
+void statistics_block_summarise(struct source_statistics *statistics, struct channel_layout layout,
                             const unsigned char *data, size_t examples, struct numeric_type type,
                             double *scratch)
 {
@@ -83,18 +76,29 @@ static void block_summarise(struct source_statistics *statistics, struct channel
     }
 }
 
+int statistics_channels_reserve(struct source_statistics *statistics, size_t count,
+                                struct numeric_type type)
+{
+    if (count <= statistics->channel_capacity)
+        return EXIT_OK;
+    struct value_summary *grown = realloc(statistics->channels, count * sizeof *grown);
+    if (grown == NULL)
+        return error_set(EXIT_OTHER, "cannot summarise: out of memory");
+    for (size_t channel = statistics->channel_capacity; channel < count; channel++)
+        value_summary_begin(&grown[channel], type);
+    statistics->channels = grown;
+    statistics->channel_capacity = count;
+    return EXIT_OK;
+}
+
 static int summaries_begin(struct source_statistics *statistics, struct channel_layout layout,
                            struct numeric_type type)
 {
-    statistics->channels = calloc(layout.channels, sizeof *statistics->channels);
-    if (statistics->channels == NULL)
-        return error_set(EXIT_OTHER, "cannot summarise: out of memory");
-    for (size_t channel = 0; channel < layout.channels; channel++)
-        value_summary_begin(&statistics->channels[channel], type);
+    int result = statistics_channels_reserve(statistics, layout.channels, type);
     value_summary_begin(&statistics->overall, type);
     statistics->channel_count = layout.labelled ? layout.channels : 0;
     statistics->numeric = true;
-    return EXIT_OK;
+    return result;
 }
 
 /* Reads block after block of SELECTION and summarises them. */
@@ -120,7 +124,7 @@ static int blocks_read(struct source_statistics *statistics, const struct h5py_e
                                                   buffer)
                      : h5py_examples_read(examples, selection->start + done, count, buffer);
         if (result == EXIT_OK)
-            block_summarise(statistics, layout, buffer, count, type, scratch);
+            statistics_block_summarise(statistics, layout, buffer, count, type, scratch);
         for (size_t example = 0; label && result == EXIT_OK && example < count; example++)
             result = source_statistics_count_class(statistics, element_value(buffer, example, type));
         if (listener != NULL)
@@ -159,7 +163,8 @@ static int fixed_statistics(const struct h5py_file *file, const char *source,
 }
 
 int source_statistics_compute(const struct h5py_file *file, const char *split,
-                              const char *source, const struct stage_listener *listener,
+                              const char *source, const struct statistics_options *options,
+                              const struct stage_listener *listener,
                               struct source_statistics *statistics)
 {
     memset(statistics, 0, sizeof *statistics);
@@ -176,7 +181,8 @@ int source_statistics_compute(const struct h5py_file *file, const char *split,
     }
     statistics->variable_length = facts->variable_length;
     if (facts->variable_length)
-        result = vlen_statistics_compute(file, source, &selection, listener, statistics);
+        result = vlen_statistics_compute(file, source, &selection, options, listener,
+                                         statistics);
     else
         result = fixed_statistics(file, source, &selection, listener, statistics);
     h5py_selection_free(&selection);

@@ -14,6 +14,13 @@
 
 /* Label values counted by class: 0 up to this (exclusive); others are counted as unclassed. */
 #define STATISTICS_MAX_CLASSES 65536
+/* Channels summarised apart at most (a variable-length example of more is refused). */
+#define STATISTICS_MAX_CHANNELS 1024
+
+struct statistics_options {
+    bool decode;      /* stored JPEG and PNG files: their pixels, decoded, as RGB */
+    unsigned threads; /* decoding threads (0: the online CPUs) */
+};
 
 struct axis_lengths {
     char name[32];
@@ -28,23 +35,26 @@ struct source_statistics {
     struct value_summary overall;
     size_t channel_count;         /* 0: no axis labelled channel */
     struct value_summary *channels;
+    size_t channel_capacity;      /* summaries allocated at channels */
     bool is_label;                /* one integral value per example, named *target* or *label* */
     uint64_t *class_counts;       /* class_limit entries */
     size_t class_limit;           /* one past the largest class seen */
     uint64_t unclassed;           /* label values that are no class number */
     bool variable_length;
-    bool jpeg;                    /* stored JPEG bytes: sizes only */
+    bool jpeg;                    /* stored JPEG bytes: sizes only, unless decoded */
+    bool decoded;                 /* values and channels are the decoded files' RGB pixels */
     size_t axis_count;
     struct axis_lengths axes[8];
     uint64_t bytes;               /* variable-length: the elements' bytes */
 };
 
-/* Computes the statistics of SOURCE in SPLIT of FILE into STATISTICS (which the caller frees
-   with source_statistics_free, whatever the result). EXIT_USAGE when the split or pair is not in
-   the file; EXIT_CORRUPT_INPUT when it cannot be read. LISTENER (NULL allowed) hears a stage
-   per source, its examples done. */
+/* Computes the statistics of SOURCE in SPLIT of FILE as OPTIONS ask into STATISTICS (which the
+   caller frees with source_statistics_free, whatever the result). EXIT_USAGE when the split or
+   pair is not in the file; EXIT_CORRUPT_INPUT when it cannot be read or a file to decode does not
+   decode. LISTENER (NULL allowed) hears a stage per source, its examples done. */
 int source_statistics_compute(const struct h5py_file *file, const char *split,
-                              const char *source, const struct stage_listener *listener,
+                              const char *source, const struct statistics_options *options,
+                              const struct stage_listener *listener,
                               struct source_statistics *statistics);
 
 void source_statistics_free(struct source_statistics *statistics);

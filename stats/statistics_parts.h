@@ -5,11 +5,28 @@
 #include "common/h5py/h5py_examples.h"
 #include "source_statistics.h"
 
+/* Where the channels lie in an example: OUTER runs of CHANNELS runs of INNER elements. */
+struct channel_layout {
+    size_t outer, channels, inner;
+    bool labelled; /* an axis is labelled channel */
+};
+
 /* The statistics of a variable-length source's SELECTION. */
 int vlen_statistics_compute(const struct h5py_file *file, const char *source,
                             const struct h5py_selection *selection,
+                            const struct statistics_options *options,
                             const struct stage_listener *listener,
                             struct source_statistics *statistics);
+
+/* Adds EXAMPLES examples at DATA, laid out as LAYOUT says, to the channels' summaries. SCRATCH
+   holds as many doubles as an example has values, for the float path. */
+void statistics_block_summarise(struct source_statistics *statistics, struct channel_layout layout,
+                                const unsigned char *data, size_t examples,
+                                struct numeric_type type, double *scratch);
+
+/* Makes STATISTICS hold at least COUNT channel summaries of TYPE (begun empty). */
+int statistics_channels_reserve(struct source_statistics *statistics, size_t count,
+                                struct numeric_type type);
 
 /* Whether NAME is a label source's name (holds "target" or "label"). */
 bool statistics_label_name(const char *name);

@@ -79,6 +79,8 @@ static json_t *statistics_json(const char *source, const struct source_statistic
         json_object_set_new(entry, "lengths", lengths_json(statistics));
         json_object_set_new(entry, "bytes", json_integer((json_int_t)statistics->bytes));
         json_object_set_new(entry, "jpeg", json_boolean(statistics->jpeg));
+        if (statistics->decoded)
+            json_object_set_new(entry, "decoded", json_true());
     }
     return entry;
 }
@@ -112,7 +114,8 @@ static int source_report(const struct h5py_file *file, const struct stats_reques
 {
     struct source_statistics statistics;
     struct class_names names = {0};
-    int result = source_statistics_compute(file, split, source, request->listener, &statistics);
+    int result = source_statistics_compute(file, split, source, &request->options,
+                                           request->listener, &statistics);
     if (result == EXIT_OK && statistics.is_label)
         result = class_names_read(file, source, &names);
     if (result == EXIT_OK)

@@ -5,6 +5,7 @@
 
 #include "common/base/stage_listener.h"
 #include "common/h5py/h5py_reader.h"
+#include "source_statistics.h"
 
 #include <jansson.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@ struct stats_request {
     const char *split;           /* NULL: every split */
     const char *const *sources;  /* NULL: every source */
     size_t source_count;
+    struct statistics_options options; /* --decode and its threads */
     const struct stage_listener *listener; /* NULL allowed */
 };
 

@@ -1,6 +1,7 @@
 /* fuel stats' report as text, read back from its JSON document so both say the same. */
 #include "stats_text.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 /* "min 0  max 255  mean 72.94  std 90.02" (or "no finite values"), then NaN and Inf counts. */
@@ -42,6 +43,7 @@ static void classes_print(FILE *stream, const json_t *entry)
 
 static void lengths_print(FILE *stream, const json_t *entry)
 {
+    bool decoded = json_is_true(json_object_get(entry, "decoded"));
     size_t index;
     json_t *axis;
     json_array_foreach(json_object_get(entry, "lengths"), index, axis) {
@@ -55,7 +57,9 @@ static void lengths_print(FILE *stream, const json_t *entry)
     }
     fprintf(stream, "    %-10s %" JSON_INTEGER_FORMAT "%s\n", "bytes",
             json_integer_value(json_object_get(entry, "bytes")),
-            json_is_true(json_object_get(entry, "jpeg")) ? " (stored JPEG files)" : "");
+            json_is_true(json_object_get(entry, "jpeg"))
+                ? (decoded ? " (stored JPEG files, decoded as RGB)" : " (stored JPEG files)")
+                : "");
 }
 
 static void source_print(FILE *stream, const json_t *entry)
@@ -64,13 +68,17 @@ static void source_print(FILE *stream, const json_t *entry)
             json_string_value(json_object_get(entry, "source")),
             json_string_value(json_object_get(entry, "dtype")),
             json_integer_value(json_object_get(entry, "examples")));
+    bool decoded = json_is_true(json_object_get(entry, "decoded"));
     if (json_object_get(entry, "values") != NULL)
-        summary_print(stream, "values", json_object_get(entry, "values"));
+        summary_print(stream, decoded ? "pixels" : "values", json_object_get(entry, "values"));
     size_t index;
     json_t *channel;
     json_array_foreach(json_object_get(entry, "channels"), index, channel) {
         char label[32];
-        snprintf(label, sizeof label, "channel %zu", index);
+        if (decoded)
+            snprintf(label, sizeof label, "%s", (const char *[]){"red", "green", "blue"}[index]);
+        else
+            snprintf(label, sizeof label, "channel %zu", index);
         summary_print(stream, label, channel);
     }
     if (json_object_get(entry, "classes") != NULL)

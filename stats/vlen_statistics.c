@@ -1,9 +1,10 @@
 /* The statistics of one split of a variable-length source, one example at a time: each axis'
    lengths (from the `shapes` scale, or the element count without one) with their median, the
-   bytes, the values (unless they are stored JPEG files, of which only the sizes count) and, for a
-   label source, every element's class. */
+   bytes, the values (per channel where a shape label is `channel`; for stored JPEG files only
+   the sizes, unless their pixels are decoded) and, for a label source, every element's class. */
 #include "common/base/error.h"
 #include "common/h5py/h5py_vlen_examples.h"
+#include "image_decoding.h"
 #include "statistics_parts.h"
 
 #include <stdlib.h>
@@ -61,36 +62,89 @@ static bool jpeg_bytes(const void *data, size_t count, struct numeric_type type)
            bytes[1] == 0xD8 && bytes[2] == 0xFF;
 }
 
-/* Adds example DATA of COUNT elements: bytes, values, classes. *SCRATCH grows as needed. */
-static int example_add(struct source_statistics *statistics, void *data, size_t count,
-                       struct numeric_type type, double **scratch, size_t *scratch_size)
+/* What walking a source's examples holds: its element type, the channel axis (-1: none), the
+   scratch of the float path and the decoding of stored files. */
+struct walk {
+    struct numeric_type type;
+    int channel_axis;
+    size_t rank;
+    double *scratch;
+    size_t scratch_size;
+    struct image_decoding *decoding;
+};
+
+/* Adds example DATA of COUNT elements and shape SHAPE to the channels' summaries. */
+static int channels_add(struct source_statistics *statistics, const struct walk *walk,
+                        const void *data, const uint64_t *shape)
 {
-    statistics->bytes += (uint64_t)count * type.size;
+    struct channel_layout layout = {1, (size_t)shape[walk->channel_axis], 1, true};
+    for (size_t axis = 0; axis < walk->rank; axis++)
+        if ((int)axis < walk->channel_axis)
+            layout.outer *= (size_t)shape[axis];
+        else if ((int)axis > walk->channel_axis)
+            layout.inner *= (size_t)shape[axis];
+    if (layout.channels > STATISTICS_MAX_CHANNELS)
+        return error_set(EXIT_CORRUPT_INPUT, "cannot summarise: an example of %zu channels, "
+                         "more than %d", layout.channels, STATISTICS_MAX_CHANNELS);
+    int result = statistics_channels_reserve(statistics, layout.channels, walk->type);
+    if (result != EXIT_OK)
+        return result;
+    if (layout.channels > statistics->channel_count)
+        statistics->channel_count = layout.channels;
+    statistics_block_summarise(statistics, layout, data, 1, walk->type, walk->scratch);
+    return EXIT_OK;
+}
+
+/* Adds example DATA of COUNT elements: bytes, values, classes. WALK's scratch grows as needed. */
+static int example_add(struct source_statistics *statistics, struct walk *walk, void *data,
+                       size_t count, const uint64_t *shape)
+{
+    statistics->bytes += (uint64_t)count * walk->type.size;
     if (statistics->jpeg)
         return EXIT_OK;
-    if (!statistics->overall.exact && count > *scratch_size) {
-        double *grown = realloc(*scratch, count * sizeof **scratch);
+    if (!statistics->overall.exact && count > walk->scratch_size) {
+        double *grown = realloc(walk->scratch, count * sizeof *walk->scratch);
         if (grown == NULL)
             return error_set(EXIT_OTHER, "cannot summarise: out of memory");
-        *scratch = grown;
-        *scratch_size = count;
+        walk->scratch = grown;
+        walk->scratch_size = count;
     }
-    value_summary_add(&statistics->overall, data, count, 1, type, *scratch);
+    value_summary_add(&statistics->overall, data, count, 1, walk->type, walk->scratch);
     int result = EXIT_OK;
+    if (walk->channel_axis >= 0 && count > 0)
+        result = channels_add(statistics, walk, data, shape);
     for (size_t index = 0; statistics->is_label && result == EXIT_OK && index < count; index++)
-        result = source_statistics_count_class(statistics, element_value(data, index, type));
+        result = source_statistics_count_class(statistics, element_value(data, index, walk->type));
     return result;
+}
+
+/* Example NUMBER (INDEX in the file) of COUNT elements at *DATA: a stored file to decode is handed
+   over (*DATA becomes NULL), anything else summarised. */
+static int example_take(struct source_statistics *statistics, struct walk *walk,
+                        const struct statistics_options *options, const char *source,
+                        uint64_t number, uint64_t index, void **data, size_t count,
+                        const uint64_t *shape)
+{
+    int result = EXIT_OK;
+    if (number == 0)
+        statistics->jpeg = jpeg_bytes(*data, count, walk->type);
+    if (number == 0 && statistics->jpeg && options->decode)
+        result = image_decoding_begin(&walk->decoding, source, options->threads, statistics);
+    if (result != EXIT_OK || walk->decoding == NULL)
+        return result == EXIT_OK ? example_add(statistics, walk, *data, count, shape) : result;
+    statistics->bytes += count;
+    void *taken = *data;
+    *data = NULL;
+    return image_decoding_add(walk->decoding, taken, count, index);
 }
 
 /* Reads every example of SELECTION, its lengths into LENGTHS (rank x count). */
 static int examples_walk(struct source_statistics *statistics,
                          const struct h5py_vlen_examples *examples,
                          const struct h5py_selection *selection,
+                         const struct statistics_options *options, struct walk *walk,
                          const struct stage_listener *listener, uint64_t *lengths)
 {
-    struct numeric_type type = vlen_type(examples);
-    double *scratch = NULL;
-    size_t scratch_size = 0, rank = (size_t)examples->example_rank;
     int result = EXIT_OK;
     for (uint64_t number = 0; result == EXIT_OK && number < selection->count; number++) {
         uint64_t index = h5py_selection_example(selection, number), shape[H5PY_VLEN_MAX_RANK];
@@ -99,23 +153,33 @@ static int examples_walk(struct source_statistics *statistics,
         result = h5py_vlen_examples_shape(examples, index, shape);
         if (result == EXIT_OK)
             result = h5py_vlen_examples_read(examples, index, &data, &count);
-        for (size_t axis = 0; result == EXIT_OK && axis < rank; axis++)
+        for (size_t axis = 0; result == EXIT_OK && axis < walk->rank; axis++)
             lengths[axis * selection->count + number] = shape[axis];
-        if (result == EXIT_OK && number == 0)
-            statistics->jpeg = jpeg_bytes(data, count, type);
         if (result == EXIT_OK)
-            result = example_add(statistics, data, count, type, &scratch, &scratch_size);
+            result = example_take(statistics, walk, options, examples->source, number, index,
+                                  &data, count, shape);
         free(data);
         if (listener != NULL && (number % 1024 == 1023 || number + 1 == selection->count))
             listener->advance(listener->context, number + 1);
     }
-    free(scratch);
-    statistics->numeric = !statistics->jpeg;
+    if (result == EXIT_OK && walk->decoding != NULL)
+        result = image_decoding_finish(walk->decoding);
+    statistics->numeric = !statistics->jpeg || statistics->decoded;
     return result;
+}
+
+/* The axis labelled channel among the shape labels, or -1. */
+static int channel_axis_find(const struct h5py_file_source *facts, int rank)
+{
+    for (int axis = 0; axis < rank && facts->shape_label_count == (size_t)rank; axis++)
+        if (strcmp(facts->shape_labels[axis], "channel") == 0)
+            return axis;
+    return -1;
 }
 
 int vlen_statistics_compute(const struct h5py_file *file, const char *source,
                             const struct h5py_selection *selection,
+                            const struct statistics_options *options,
                             const struct stage_listener *listener,
                             struct source_statistics *statistics)
 {
@@ -130,12 +194,17 @@ int vlen_statistics_compute(const struct h5py_file *file, const char *source,
     statistics->is_label = statistics_label_name(source);
     axes_name(statistics, facts, examples.example_rank);
     size_t rank = (size_t)examples.example_rank;
+    struct walk walk = {.type = type, .channel_axis = channel_axis_find(facts, examples.example_rank),
+                        .rank = rank};
     uint64_t *lengths = selection->count <= SIZE_MAX / sizeof(uint64_t) / rank
                             ? malloc((size_t)selection->count * rank * sizeof *lengths + 1)
                             : NULL;
     result = lengths == NULL ? error_set(EXIT_OTHER, "cannot read source %s: out of memory",
                                          source)
-                             : examples_walk(statistics, &examples, selection, listener, lengths);
+                             : examples_walk(statistics, &examples, selection, options, &walk,
+                                             listener, lengths);
+    image_decoding_free(walk.decoding);
+    free(walk.scratch);
     for (size_t axis = 0; result == EXIT_OK && axis < rank; axis++)
         lengths_summarise(&statistics->axes[axis], lengths + axis * selection->count,
                           (size_t)selection->count);

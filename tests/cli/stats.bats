@@ -132,14 +132,60 @@ PY
     [ "${lines[4]}" = "    bytes      66" ]
 }
 
-@test "stored JPEG files: their sizes, no pixel statistics" {
-    fuel fixture ilsvrc2012 -o "$BATS_TEST_TMPDIR" -n 3 > /dev/null
-    numpy_agrees "$BATS_TEST_TMPDIR/ilsvrc2012.hdf5" --split train --sources encoded_images
+@test "stored JPEG files: their sizes; --decode: PIL's RGB pixels per channel, on any threads" {
+    fuel fixture ilsvrc2012 -o "$BATS_TEST_TMPDIR" -n 20 > /dev/null
+    local file="$BATS_TEST_TMPDIR/ilsvrc2012.hdf5"
+    numpy_agrees "$file" --split train --sources encoded_images
     $PYTHON - "$REPORT" <<'PY'
 import json, sys
 entry = json.load(open(sys.argv[1]))["splits"][0]["sources"][0]
 assert entry["jpeg"] is True and "values" not in entry and entry["lengths"][0]["axis"] == "length", entry
 PY
+    # the fixture's 20 train files hold RGB, gray and CMYK JPEGs and a PNG, as ImageNet's do
+    numpy_agrees "$file" --decode --threads 3
+    [ "$output" = "train/encoded_images train/filenames train/targets valid/encoded_images valid/filenames valid/targets test/encoded_images test/filenames" ]
+    $PYTHON - "$REPORT" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+entry = report["splits"][0]["sources"][0]
+assert entry["decoded"] is True and len(entry["channels"]) == 3, entry
+assert report["normalize"]["source"] == "encoded_images" and report["normalize"]["scale"] == 255, report
+PY
+    run --separate-stderr fuel stats "$file" --decode --threads 1 --json
+    [ "$output" = "$(cat "$REPORT")" ]
+    run fuel stats "$file" --decode --split train --sources encoded_images
+    [ "${lines[2]:0:32}" = "    pixels     117912 values  mi" ]
+    [ "${lines[3]:0:15}" = "    red        " ]
+    [ "${lines[-2]}" = "    bytes      26305 (stored JPEG files, decoded as RGB)" ]
+    [[ "${lines[-1]}" == "normalize (train encoded_images, scaled to [0, 1]): transforms.Normalize(mean=("*", "*", "*"), std=("* ]]
+}
+
+@test "--decode: a damaged file or one of 600 scans is exit 4 naming the example, in bounded time" {
+    fuel fixture ilsvrc2012 -o "$BATS_TEST_TMPDIR" -n 3 > /dev/null
+    cp "$BATS_TEST_TMPDIR/ilsvrc2012.hdf5" "$FILE"
+    $PYTHON - "$FILE" "$BATS_TEST_DIRNAME/../helpers" <<'PY'
+import sys, h5py, numpy
+sys.path.insert(0, sys.argv[2])
+from hostile_jpeg import many_scans
+f = h5py.File(sys.argv[1], "r+")
+images = f["encoded_images"]
+images[1] = numpy.frombuffer(images[1].tobytes()[:200], numpy.uint8)
+images[2] = numpy.frombuffer(many_scans(images[0].tobytes(), 600), numpy.uint8)
+PY
+    run --separate-stderr fuel stats "$FILE" --decode --split train --sources encoded_images
+    [ "$status" -eq 4 ]
+    [ -z "$output" ]
+    [[ "$stderr" == "fuel-stats: cannot decode JPEG: encoded_images[1]: "* ]]
+    run --separate-stderr fuel stats "$FILE" --sources encoded_images
+    [ "$status" -eq 0 ]
+    $PYTHON - "$FILE" <<'PY'
+import sys, h5py
+f = h5py.File(sys.argv[1], "r+")
+f["encoded_images"][1] = f["encoded_images"][0]
+PY
+    run --separate-stderr timeout 20 fuel stats "$FILE" --decode --split train --sources encoded_images
+    [ "$status" -eq 4 ]
+    [[ "$stderr" == "fuel-stats: cannot decode JPEG: encoded_images[2]: "*"500 scans"* ]]
 }
 
 @test "a split or source the file lacks: exit 2 naming those it has; not HDF5: exit 4" {

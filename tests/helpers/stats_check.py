@@ -3,13 +3,18 @@
 For each split and source of the report: the examples read with h5py (the split's rows, or its
 indices), count, NaN and Inf counts, minimum, maximum, mean and std (ddof 0) of the finite values
 as numpy computes them, per channel where an axis is labelled `channel`; class counts; for
-variable-length sources each axis' min, median (numpy's) and max length and the bytes; the
-Normalize values (uint8 scaled by 255). Relative tolerance 1e-12. Prints what was compared."""
+variable-length sources each axis' min, median (numpy's) and max length and the bytes, and their
+values per channel where a shape label is `channel`; stored JPEG and PNG files the report says it
+decoded (--decode) opened with PIL and made RGB as torchvision's loader does
+(Image.open(file).convert("RGB")), each channel's float64 statistics; the Normalize values (uint8
+scaled by 255). Relative tolerance 1e-12. Prints what was compared."""
+import io
 import json
 import sys
 
 import h5py
 import numpy
+from PIL import Image
 
 TOLERANCE = 1e-12
 
@@ -64,23 +69,59 @@ def fixed_check(f, split, entry, name, normalize):
         assert len(entry["channels"]) == channels.shape[0], name
         for index, values in enumerate(channels):
             summary_check("%s channel %d" % (name, index), entry["channels"][index], values)
-        if normalize and normalize["split"] == split and normalize["source"] == source:
-            scale = 255.0 if data.dtype == numpy.uint8 else 1.0
-            for index, values in enumerate(channels):
-                values = numpy.asarray(values, dtype=numpy.float64)
-                values = values[numpy.isfinite(values)]
-                some = values.size > 0
-                close("normalize mean", normalize["mean"][index],
-                      values.mean() / scale if some else None)
-                close("normalize std", normalize["std"][index],
-                      values.std() / scale if some else None)
+        scale = 255.0 if data.dtype == numpy.uint8 else 1.0
+        normalize_check(normalize, split, source, channels, scale)
     if "classes" in entry:
         classes, counts = numpy.unique(data.ravel(), return_counts=True)
         got = {c["class"]: c["examples"] for c in entry["classes"] if c["examples"] > 0}
         assert got == {int(c): int(n) for c, n in zip(classes, counts)}, (name, got)
 
 
-def vlen_check(f, split, entry, name):
+def normalize_check(normalize, split, source, channels, scale):
+    if not normalize or normalize["split"] != split or normalize["source"] != source:
+        return
+    for index, values in enumerate(channels):
+        values = numpy.asarray(values, dtype=numpy.float64)
+        values = values[numpy.isfinite(values)]
+        some = values.size > 0
+        close("normalize mean", normalize["mean"][index], values.mean() / scale if some else None)
+        close("normalize std", normalize["std"][index], values.std() / scale if some else None)
+
+
+def decoded_check(entry, examples, name, split, normalize):
+    pixels = [numpy.asarray(Image.open(io.BytesIO(example.tobytes())).convert("RGB"),
+                            dtype=numpy.float64).reshape(-1, 3) for example in examples]
+    pixels = numpy.concatenate(pixels) if pixels else numpy.zeros((0, 3))
+    summary_check(name + " pixels", entry["values"], pixels)
+    for channel in range(3):
+        summary_check("%s %s" % (name, "RGB"[channel]), entry["channels"][channel],
+                      pixels[:, channel])
+    normalize_check(normalize, split, entry["source"], pixels.T, 255.0)
+
+
+def vlen_channels_check(f, entry, examples, shapes, name, split, normalize):
+    source = entry["source"]
+    scales = f[source].dims[0]
+    labels = [label.decode() if isinstance(label, bytes) else str(label)
+              for label in scales["shape_labels"][()]] if "shape_labels" in scales.keys() else []
+    if "channel" not in labels:
+        assert "channels" not in entry, name
+        return
+    axis = labels.index("channel")
+    channels = [[] for _ in range(len(entry["channels"]))]
+    for example, shape in zip(examples, shapes):
+        values = numpy.moveaxis(example.reshape(shape), axis, 0)
+        for index, plane in enumerate(values):
+            channels[index].append(plane.ravel())
+    assert len(channels) == max(shape[axis] for shape in shapes), name
+    channels = [numpy.concatenate(planes) for planes in channels]
+    for index, values in enumerate(channels):
+        summary_check("%s channel %d" % (name, index), entry["channels"][index], values)
+    scale = 255.0 if examples[0].dtype == numpy.uint8 else 1.0
+    normalize_check(normalize, split, source, channels, scale)
+
+
+def vlen_check(f, split, entry, name, normalize):
     source = entry["source"]
     rows = selection(f, split, source)
     examples = [f[source][index] for index in rows]
@@ -99,8 +140,11 @@ def vlen_check(f, split, entry, name):
         column = shapes[:, axis]
         assert lengths["minimum"] == column.min() and lengths["maximum"] == column.max(), name
         close(name + " median", lengths["median"], float(numpy.median(column)))
-    if not entry["jpeg"] and len(examples) > 0:
+    if entry.get("decoded"):
+        decoded_check(entry, examples, name, split, normalize)
+    elif not entry["jpeg"] and len(examples) > 0:
         summary_check(name, entry["values"], numpy.concatenate(examples))
+        vlen_channels_check(f, entry, examples, shapes, name, split, normalize)
 
 
 def main():
@@ -112,7 +156,7 @@ def main():
         for entry in split_entry["sources"]:
             name = "%s/%s" % (split, entry["source"])
             if h5py.check_dtype(vlen=f[entry["source"]].dtype) is not None:
-                vlen_check(f, split, entry, name)
+                vlen_check(f, split, entry, name, report.get("normalize"))
             else:
                 fixed_check(f, split, entry, name, report.get("normalize"))
             compared.append(name)
