@@ -4,6 +4,7 @@
 #include "exporters/export_driver.h"
 #include "cmd/file_resolve.h"
 #include "commands.h"
+#include "s3/s3_publish.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -32,7 +33,8 @@ static const struct command_option options[] = {
              "(required)",
      .completion = COMPLETE_CHOICE, .choices = export_form_names, .required = true},
     {.short_name = 'o', .long_name = "output", .kind = OPTION_STRING, MEMBER(directory),
-     .argument = "DIR", .help = "where to write the files (required)",
+     .argument = "DIR", .help = "where to write the files, a directory or s3://BUCKET/PREFIX "
+             "(required)",
      .completion = COMPLETE_DIRECTORY, .required = true},
     {.long_name = "split", .kind = OPTION_LIST, MEMBER(splits), .argument = "S",
      .help = "a split to export, repeatable (default: every split)"},
@@ -127,6 +129,57 @@ static int size_parse(const char *text, uint64_t *bytes)
     return EXIT_OK;
 }
 
+/* The listings (or main files) of the sets exported into a staging bound for S3, relative to it. */
+struct store_listings {
+    const char *staging;
+    char **names;
+    size_t count;
+    int code;
+};
+
+static void listing_remember(const char *path, void *context)
+{
+    struct store_listings *listings = context;
+    size_t length = strlen(listings->staging);
+    const char *name = strncmp(path, listings->staging, length) == 0 && path[length] == '/'
+                           ? path + length + 1 : path;
+    char **grown = realloc(listings->names, (listings->count + 1) * sizeof *grown);
+    if (grown != NULL)
+        listings->names = grown;
+    if (grown == NULL || (grown[listings->count] = strdup(name)) == NULL)
+        listings->code = error_set(EXIT_OTHER, "out of memory");
+    else
+        listings->count++;
+}
+
+static void print_url(const char *url, void *context)
+{
+    print_published(url, context);
+}
+
+/* -o s3://BUCKET/PREFIX: exported into a local staging (its free space checked first), then
+   published whole: every file of every set, then their listings (fuel-s3(7)). */
+static int export_to_store(struct export_request *request)
+{
+    struct s3_publish publish;
+    int result = s3_publish_begin(&publish, request->directory, 0, request->threads);
+    if (result != EXIT_OK)
+        return result;
+    struct store_listings listings = {.staging = publish.staging.path};
+    request->published_directory = request->directory;
+    request->directory = publish.staging.path;
+    result = export_run(request, listing_remember, &listings);
+    if (result == EXIT_OK)
+        result = listings.code;
+    if (result == EXIT_OK)
+        result = s3_publish_set(&publish, listings.names, listings.count, print_url, NULL);
+    for (size_t index = 0; index < listings.count; index++)
+        free(listings.names[index]);
+    free(listings.names);
+    s3_publish_end(&publish);
+    return result;
+}
+
 int export_body(const struct command_run *run)
 {
     const struct export_options *chosen = run->options;
@@ -155,7 +208,8 @@ int export_body(const struct command_run *run)
         .command = command ? command : run->program,
         .progress = chosen->quiet || !isatty(STDERR_FILENO) ? PROGRESS_QUIET : PROGRESS_LIVE,
     };
-    result = export_run(&request, print_published, NULL);
+    result = s3_is_url(request.directory) ? export_to_store(&request)
+                                          : export_run(&request, print_published, NULL);
     free(command);
     return result;
 }

@@ -13,6 +13,8 @@
 struct export_request {
     const char *input_path;
     const char *directory;
+    const char *published_directory; /* where readers find the files, when elsewhere than
+                                        DIRECTORY (an s3:// prefix the staging is uploaded to) */
     const char *form;                /* "hdf5-layer", "recordio", "image-list", "npy",
                                         "webdataset" or "tfrecord" */
     const char *const *splits;       /* the splits to export; all of the file's when none */

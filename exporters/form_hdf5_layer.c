@@ -188,8 +188,14 @@ static int layer_write(struct export_job *job)
     uint64_t per_file = layer_examples_per_file(job, float_size);
     uint64_t parts = total == 0 ? 1 : (total + per_file - 1) / per_file;
     char absolute[4096];
-    if (realpath(job->request->directory, absolute) == NULL)
+    const char *published = job->request->published_directory;
+    if (published != NULL)
+        snprintf(absolute, sizeof absolute, "%.*s", (int)strcspn(published, "\n"), published);
+    else if (realpath(job->request->directory, absolute) == NULL)
         return error_set(EXIT_WRITE, "cannot write: %s: no such directory", job->request->directory);
+    size_t trimmed = strlen(absolute);
+    while (trimmed > 1 && absolute[trimmed - 1] == '/')
+        absolute[--trimmed] = '\0';
     size_t list_size = (size_t)parts * (strlen(absolute) + 600) + 1, length = 0;
     char *list = malloc(list_size);
     int result = list ? EXIT_OK : error_set(EXIT_OTHER, "out of memory");

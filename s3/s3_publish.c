@@ -5,6 +5,7 @@
 #include "common/base/error.h"
 #include "s3/s3_client.h"
 #include "common/download/s3_credentials.h"
+#include "s3/s3_staged_tree.h"
 #include "s3/s3_upload.h"
 
 #include <signal.h>
@@ -68,27 +69,125 @@ static uint64_t part_size(void)
     return *end == '\0' && size >= PART_SIZE_MINIMUM ? size : S3_PART_DEFAULT;
 }
 
-int s3_publish_file(struct s3_publish *publish, const char *local_path, char *url, size_t size)
+/* SIGINT and SIGTERM while uploading set the flag the uploads check: they stop and abort. */
+struct interruption {
+    struct sigaction interrupt, terminate;
+};
+
+static void interruption_begin(struct interruption *saved)
 {
-    const char *slash = strrchr(local_path, '/');
-    char *key = s3_key_join(publish->location.key, slash != NULL ? slash + 1 : local_path);
-    if (key == NULL)
-        return error_code();
-    struct sigaction action = {.sa_handler = interrupt_handler}, interrupt, terminate;
+    struct sigaction action = {.sa_handler = interrupt_handler};
     sigemptyset(&action.sa_mask);
     upload_interrupted = 0;
-    sigaction(SIGINT, &action, &interrupt);
-    sigaction(SIGTERM, &action, &terminate);
+    sigaction(SIGINT, &action, &saved->interrupt);
+    sigaction(SIGTERM, &action, &saved->terminate);
+}
+
+static void interruption_end(const struct interruption *saved)
+{
+    sigaction(SIGINT, &saved->interrupt, NULL);
+    sigaction(SIGTERM, &saved->terminate, NULL);
+}
+
+/* Uploads LOCAL_PATH as PREFIX + NAME, its URL into URL. */
+static int entry_upload(struct s3_publish *publish, const char *local_path, const char *name,
+                        char *url, size_t size)
+{
+    char *key = s3_key_join(publish->location.key, name);
+    if (key == NULL)
+        return error_code();
     struct s3_upload_options options = {.part_size = part_size(),
                                         .parts_in_flight = publish->parts_in_flight,
                                         .cancel = &upload_interrupted};
-    int code = s3_upload_file(s3_credentials_shared(), local_path, publish->location.bucket, key,
-                              &options);
-    sigaction(SIGINT, &interrupt, NULL);
-    sigaction(SIGTERM, &terminate, NULL);
+    int code = upload_interrupted
+                   ? error_set(EXIT_TRANSFER, "cannot upload: s3://%s/%s: interrupted",
+                               publish->location.bucket, key)
+                   : s3_upload_file(s3_credentials_shared(), local_path,
+                                    publish->location.bucket, key, &options);
     if (code == EXIT_OK)
         snprintf(url, size, "s3://%s/%s", publish->location.bucket, key);
     free(key);
+    return code;
+}
+
+int s3_publish_file(struct s3_publish *publish, const char *local_path, char *url, size_t size)
+{
+    const char *slash = strrchr(local_path, '/');
+    struct interruption saved;
+    interruption_begin(&saved);
+    int code = entry_upload(publish, local_path, slash != NULL ? slash + 1 : local_path, url,
+                            size);
+    interruption_end(&saved);
+    return code;
+}
+
+/* Deletes PREFIX + NAME; one that is not there is no failure. */
+static int object_delete(const struct s3_publish *publish, const char *name)
+{
+    char *key = s3_key_join(publish->location.key, name);
+    if (key == NULL)
+        return error_code();
+    struct s3_call call = {.method = "DELETE", .bucket = publish->location.bucket, .key = key,
+                           .query = "", .upload_descriptor = -1};
+    struct s3_response response;
+    int code = s3_call_perform(s3_credentials_shared(), &call, "cannot replace", &response);
+    if (code != EXIT_OK && response.status == 404) {
+        code = EXIT_OK;
+        error_clear();
+    }
+    s3_response_free(&response);
+    free(key);
+    return code;
+}
+
+static bool is_listing(char *const *listings, size_t count, const char *name)
+{
+    for (size_t index = 0; index < count; index++)
+        if (strcmp(listings[index], name) == 0)
+            return true;
+    return false;
+}
+
+/* Uploads the staged file NAME (relative to the staging) under the prefix. */
+static int staged_upload(struct s3_publish *publish, const char *name, char *url, size_t size)
+{
+    char path[8192];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", publish->staging.path, name) >= sizeof path)
+        return error_set(EXIT_WRITE, "cannot upload: %s: path too long", name);
+    return entry_upload(publish, path, name, url, size);
+}
+
+static int set_upload(struct s3_publish *publish, const struct s3_staged_tree *tree,
+                      char *const *listings, size_t listing_count, s3_published_visitor *published,
+                      void *context)
+{
+    char url[S3_KEY_LIMIT + S3_BUCKET_SIZE + 16];
+    int code = EXIT_OK;
+    for (size_t index = 0; code == EXIT_OK && index < listing_count; index++)
+        code = object_delete(publish, listings[index]);
+    for (size_t index = 0; code == EXIT_OK && index < tree->count; index++)
+        if (!is_listing(listings, listing_count, tree->names[index]))
+            code = staged_upload(publish, tree->names[index], url, sizeof url);
+    for (size_t index = 0; code == EXIT_OK && index < listing_count; index++) {
+        code = staged_upload(publish, listings[index], url, sizeof url);
+        if (code == EXIT_OK && published != NULL)
+            published(url, context);
+    }
+    return code;
+}
+
+int s3_publish_set(struct s3_publish *publish, char *const *listings, size_t listing_count,
+                   s3_published_visitor *published, void *context)
+{
+    struct s3_staged_tree tree;
+    int code = s3_staged_tree_list(&tree, publish->staging.path);
+    if (code != EXIT_OK)
+        return code;
+    struct interruption saved;
+    interruption_begin(&saved);
+    code = set_upload(publish, &tree, listings, listing_count, published, context);
+    interruption_end(&saved);
+    s3_staged_tree_free(&tree);
     return code;
 }
 

@@ -28,6 +28,16 @@ int s3_publish_begin(struct s3_publish *publish, const char *output, uint64_t by
    into URL. The part size is FUEL_S3_PART_SIZE bytes when set, else S3_PART_DEFAULT. */
 int s3_publish_file(struct s3_publish *publish, const char *local_path, char *url, size_t size);
 
+/* Called with the s3:// URL of each listing once it is published. */
+typedef void s3_published_visitor(const char *url, void *context);
+
+/* Publishes the staging as sets under the prefix, each file as PREFIX + its name relative to the
+   staging (hidden ones left out): first the objects LISTINGS name are deleted (so a killed run
+   leaves no listing beside a half-replaced set), then every other file is uploaded, then the
+   LISTINGS in their order, PUBLISHED called with each one's URL. */
+int s3_publish_set(struct s3_publish *publish, char *const *listings, size_t listing_count,
+                   s3_published_visitor *published, void *context);
+
 /* Whether PREFIX + NAME is in the bucket as fuel publishes objects (its sha256 in its metadata):
    *PRESENT, and its URL into URL. EXIT_TRANSFER when the store fails or refuses. */
 int s3_publish_present(const struct s3_publish *publish, const char *name, bool *present,

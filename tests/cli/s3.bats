@@ -297,3 +297,42 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     run fuel diff "$BATS_TEST_TMPDIR/got.hdf5" local/tiny.hdf5
     [ "$status" -eq 0 ]
 }
+
+@test "fuel export -o s3:// in every form: boto3 reads back the files of the same export on disk" {
+    export SOURCE_DATE_EPOCH=1700000000
+    local form input=$FUEL_FIXTURES/expected/mnist.hdf5 local=$BATS_TEST_TMPDIR/local
+    local got=$BATS_TEST_TMPDIR/got
+    for form in hdf5-layer recordio image-list npy webdataset tfrecord; do
+        run --separate-stderr fuel export "$input" --to "$form" -o "s3://fuel/export/$form" -q
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [[ "${lines[0]}" == "s3://fuel/export/$form/"* ]]
+        fuel export "$input" --to "$form" -o "$local/$form" -q > /dev/null
+    done
+    [ "$output" = $'s3://fuel/export/tfrecord/test.json\ns3://fuel/export/tfrecord/train.json' ]
+    boto3 sync fuel export/ "$got"
+    /usr/bin/python3 "$HELPERS/s3_export_check.py" "$local" "$got" s3://fuel/export "$local"
+    # Caffe's list names the files where readers find them.
+    [ "$(cat "$got/hdf5-layer/mnist_train.txt")" = s3://fuel/export/hdf5-layer/mnist_train.h5 ]
+    [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
+}
+
+@test "a SIGKILLed fuel export -o s3:// leaves no listing beside a half-replaced set" {
+    local input=$FUEL_FIXTURES/expected/mnist.hdf5 pid
+    fuel export "$input" --to webdataset -o s3://fuel/sets/ -q > /dev/null
+    [ "$(boto3 ls fuel sets/ | grep -c '\.json$')" -eq 2 ]
+    FUEL_S3_PART_SIZE=1024 fuel export "$input" --to webdataset -o s3://fuel/sets/ --shard-examples 1 \
+        --threads 1 -q 3>&- &
+    pid=$!
+    upload_under_way s3://fuel/sets/
+    kill -9 "$pid"
+    wait_bounded "$pid" || true
+    run --separate-stderr fuel clean -d "$TMPDIR" s3://fuel/sets/
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == "aborted s3://fuel/sets/"*"-0000"*".tar (upload "*")" ]]
+    [ -z "$(boto3 uploads fuel sets/)" ]
+    # The listings were deleted before the first shard went out: no reader takes the mixed set.
+    [ -z "$(boto3 ls fuel sets/ | grep '\.json$')" ]
+    [ -n "$(boto3 ls fuel sets/ | grep '\.tar$')" ]
+    [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
+}

@@ -1,7 +1,8 @@
 """boto3, the independent S3 client of the tests: s3_client.py ENDPOINT COMMAND ARGS...
    mb BUCKET... | put BUCKET PREFIX FILE... (each as PREFIX + its base name) | get BUCKET KEY FILE | head BUCKET KEY (prints size, ETag, then
    the metadata as JSON) | ls BUCKET PREFIX (keys, one a line) | uploads BUCKET PREFIX (incomplete
-   multipart uploads' keys) | start-upload BUCKET KEY (prints its id)."""
+   multipart uploads' keys) | start-upload BUCKET KEY (prints its id) | sync BUCKET PREFIX DIR (every
+   object under PREFIX into DIR/KEY-without-PREFIX)."""
 import json
 import os
 import sys
@@ -37,5 +38,12 @@ elif command == "uploads":
         print(upload["Key"])
 elif command == "start-upload":
     print(client.create_multipart_upload(Bucket=arguments[0], Key=arguments[1])["UploadId"])
+elif command == "sync":
+    for page in client.get_paginator("list_objects_v2").paginate(Bucket=arguments[0],
+                                                                 Prefix=arguments[1]):
+        for entry in page.get("Contents", []):
+            path = os.path.join(arguments[2], entry["Key"][len(arguments[1]):])
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            client.download_file(arguments[0], entry["Key"], path)
 else:
     sys.exit("unknown command " + command)
