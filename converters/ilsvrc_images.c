@@ -29,8 +29,27 @@ static bool is_gzip(const unsigned char *bytes, size_t size)
     return size >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B;
 }
 
+/* What decoding the picture holds, by its header (nothing when it has none, or declares more
+   pixels than are decoded: the decoding then fails before allocating). */
+static uint64_t decoding_cost(const unsigned char *bytes, size_t size, const char *label)
+{
+    uint64_t cost = 0;
+    if (is_jpeg(bytes, size)) {
+        struct jpeg_header header;
+        if (jpeg_probe(bytes, size, label, &header) == EXIT_OK &&
+            (uint64_t)header.width * header.height <= JPEG_PIL_MAX_PIXELS)
+            cost = header.coefficient_bytes;
+    } else if (is_png(bytes, size)) {
+        uint32_t width, height, channels;
+        if (png_probe(bytes, size, label, &width, &height, &channels) == EXIT_OK)
+            cost = (uint64_t)width * height * 4;
+    }
+    error_clear();
+    return cost;
+}
+
 /* Decodes a JPEG or PNG as PIL would, the pixels thrown away. */
-static int check_picture(const unsigned char *bytes, size_t size, const char *label)
+static int decode_picture(const unsigned char *bytes, size_t size, const char *label)
 {
     if (is_jpeg(bytes, size)) {
         struct jpeg_options options = {.max_pixels = JPEG_PIL_MAX_PIXELS,
@@ -44,6 +63,17 @@ static int check_picture(const unsigned char *bytes, size_t size, const char *la
         return result;
     }
     return error_set(EXIT_CORRUPT_INPUT, "not an image: %s: neither JPEG, PNG nor gzip", label);
+}
+
+static int check_picture(const struct ilsvrc_job *job, const unsigned char *bytes, size_t size)
+{
+    uint64_t cost = job->budget != NULL ? decoding_cost(bytes, size, job->label) : 0;
+    if (cost > 0)
+        memory_budget_take(job->budget, cost);
+    int result = decode_picture(bytes, size, job->label);
+    if (cost > 0)
+        memory_budget_give(job->budget, cost);
+    return result;
 }
 
 static int grow(unsigned char **bytes, size_t *capacity, size_t wanted)
@@ -107,7 +137,7 @@ static int check(struct ilsvrc_job *job)
     job->stored = job->bytes;
     job->stored_size = job->size;
     if (!is_gzip(job->bytes, job->size))
-        return check_picture(job->bytes, job->size, job->label);
+        return check_picture(job, job->bytes, job->size);
     int result = inflate_member(job);
     if (result != EXIT_OK)
         return result;
@@ -115,7 +145,7 @@ static int check(struct ilsvrc_job *job)
     job->stored_size = job->inflated_size;
     if (is_gzip(job->inflated, job->inflated_size))
         return error_set(EXIT_CORRUPT_INPUT, "not an image: %s: gzip inside gzip", job->label);
-    return check_picture(job->inflated, job->inflated_size, job->label);
+    return check_picture(job, job->inflated, job->inflated_size);
 }
 
 int ilsvrc_job_check(void *argument)

@@ -4,6 +4,8 @@
 #ifndef FUEL_CONVERTERS_ILSVRC_IMAGES_H
 #define FUEL_CONVERTERS_ILSVRC_IMAGES_H
 
+#include "common/base/memory_budget.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,13 +29,17 @@ struct ilsvrc_job {
     int16_t target;
     uint64_t place;   /* the example's row */
     bool skip_bad;    /* a bad image is marked, its reason kept, instead of failing */
+    struct memory_budget *budget; /* what its decoding takes is taken from it, NULL: none */
+    uint64_t charged; /* the bytes of the member its queue counts while it is on its way */
     bool bad;
     char reason[1024];
 };
 
 /* In a worker (ordered_pool_work): sets STORED to the image's bytes once they decode: a JPEG
    (jpeg_check with PIL's warning policy, CMYK included) or a PNG, as they are, or either wrapped
-   in gzip, inflated. EXIT_CORRUPT_INPUT naming the label otherwise. */
+   in gzip, inflated. EXIT_CORRUPT_INPUT naming the label otherwise. What the decoding holds
+   (a progressive JPEG's coefficients: 1 GB for one of PIL's largest) is taken from the job's
+   budget first, and waits until it fits beside the other decodings. */
 int ilsvrc_job_check(void *job);
 
 /* Fills FILENAME with the last component of the member NAME, cut to 32 bytes, NUL-padded. */

@@ -65,6 +65,8 @@ struct ilsvrc_conversion {
     struct ilsvrc_job *jobs;
     size_t job_count;
     size_t next_job;
+    struct memory_budget budget; /* what the images' decodings take */
+    uint64_t queued_bytes;       /* the members' bytes on their way */
     struct ilsvrc_batch batch;
     enum ilsvrc_split split;     /* of the images queued */
     uint64_t done;               /* images of the current split checked */
@@ -77,8 +79,9 @@ void ilsvrc_path(const struct ilsvrc_conversion *conversion, size_t file, char *
 int ilsvrc_next_job(struct ilsvrc_conversion *conversion, const char *label,
                     struct ilsvrc_job **job);
 
-/* Hands the job ilsvrc_next_job gave to the workers. */
-void ilsvrc_queue(struct ilsvrc_conversion *conversion, struct ilsvrc_job *job);
+/* Hands the job ilsvrc_next_job gave to the workers, once its bytes fit beside those of the jobs
+   on their way (the older ones are written until they do). */
+int ilsvrc_queue(struct ilsvrc_conversion *conversion, struct ilsvrc_job *job);
 
 /* Waits for every queued image and writes what is gathered. */
 int ilsvrc_drain(struct ilsvrc_conversion *conversion);

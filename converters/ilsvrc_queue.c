@@ -3,7 +3,9 @@
    file's heap in the order read, one after the other, whatever their places; only the 16-byte
    heap references, the targets and the file names land at the (permuted) places, so the shuffled
    training order costs no random writes of image data. libhdf5 is not thread-safe: every HDF5
-   call stays in this thread. */
+   call stays in this thread. Memory is bounded by bytes: the members on their way by what may be
+   kept (a member waits for older ones to be written), their decodings by the budget they take
+   from on the workers; a job's buffers grown beyond its share are freed once it is written. */
 #include "ilsvrc_parts.h"
 
 #include "common/base/error.h"
@@ -22,6 +24,15 @@ int ilsvrc_queue_start(struct ilsvrc_conversion *conversion)
     if (conversion->jobs == NULL)
         return error_set(EXIT_OTHER, "cannot convert: out of memory");
     conversion->next_job = 0;
+    conversion->queued_bytes = 0;
+    int result = memory_budget_init(&conversion->budget, MEMORY_BUDGET_IN_FLIGHT);
+    if (result != EXIT_OK) {
+        free(conversion->jobs);
+        conversion->jobs = NULL;
+        return result;
+    }
+    for (size_t index = 0; index < conversion->job_count; index++)
+        conversion->jobs[index].budget = &conversion->budget;
     return ordered_pool_create(&conversion->pool, threads, conversion->job_count,
                                ilsvrc_job_check);
 }
@@ -30,6 +41,8 @@ void ilsvrc_queue_stop(struct ilsvrc_conversion *conversion)
 {
     ordered_pool_destroy(conversion->pool);
     conversion->pool = NULL;
+    if (conversion->jobs != NULL)
+        memory_budget_destroy(&conversion->budget);
     for (size_t index = 0; conversion->jobs != NULL && index < conversion->job_count; index++)
         ilsvrc_job_free(&conversion->jobs[index]);
     free(conversion->jobs);
@@ -111,16 +124,30 @@ static int remember_bad(struct ilsvrc_conversion *conversion, const struct ilsvr
     return converter_note_append(conversion->arguments, "skipped_images", job->reason);
 }
 
+/* Frees JOB's buffers when they hold more than a job's share of what may be kept. */
+static void trim(const struct ilsvrc_conversion *conversion, struct ilsvrc_job *job)
+{
+    if (job->capacity + job->inflated_capacity <= MEMORY_BUDGET_KEPT / conversion->job_count)
+        return;
+    free(job->bytes);
+    free(job->inflated);
+    job->bytes = job->inflated = NULL;
+    job->capacity = job->inflated_capacity = 0;
+}
+
 static int write_oldest(struct ilsvrc_conversion *conversion)
 {
     void *argument;
     int result = ordered_pool_collect(conversion->pool, &argument);
-    const struct ilsvrc_job *job = argument;
+    struct ilsvrc_job *job = argument;
     if (result == EXIT_OK && job->bad)
         result = remember_bad(conversion, job);
     else if (result == EXIT_OK && !conversion->checking)
         result = gather(conversion, job);
     converter_report_done(conversion->arguments, ++conversion->done);
+    conversion->queued_bytes -= job->charged;
+    job->charged = 0;
+    trim(conversion, job);
     return result;
 }
 
@@ -141,9 +168,18 @@ int ilsvrc_next_job(struct ilsvrc_conversion *conversion, const char *label,
     return EXIT_OK;
 }
 
-void ilsvrc_queue(struct ilsvrc_conversion *conversion, struct ilsvrc_job *job)
+int ilsvrc_queue(struct ilsvrc_conversion *conversion, struct ilsvrc_job *job)
 {
+    int result = EXIT_OK;
+    while (result == EXIT_OK && ordered_pool_pending(conversion->pool) > 0 &&
+           conversion->queued_bytes + job->size > MEMORY_BUDGET_KEPT)
+        result = write_oldest(conversion);
+    if (result != EXIT_OK)
+        return result;
+    job->charged = job->size;
+    conversion->queued_bytes += job->size;
     ordered_pool_submit(conversion->pool, job);
+    return EXIT_OK;
 }
 
 int ilsvrc_drain(struct ilsvrc_conversion *conversion)

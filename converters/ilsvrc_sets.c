@@ -101,8 +101,7 @@ static int queue_sorted_member(struct ilsvrc_conversion *conversion, struct trai
     ilsvrc_job_name(job, member);
     job->target = class;
     job->place = conversion->checking ? 0 : (uint64_t)conversion->permutation[walk->arrival++];
-    ilsvrc_queue(conversion, job);
-    return EXIT_OK;
+    return ilsvrc_queue(conversion, job);
 }
 
 /* One per-class tar: spooled, sorted, each image queued. */
@@ -200,8 +199,7 @@ static int queue_flat_member(struct ilsvrc_conversion *conversion, enum ilsvrc_s
     else if (conversion->test_targets != NULL)
         job->target = conversion->test_targets[rank];
     job->place = conversion->starts[split] + ranks[rank];
-    ilsvrc_queue(conversion, job);
-    return EXIT_OK;
+    return ilsvrc_queue(conversion, job);
 }
 
 int ilsvrc_read_flat(struct ilsvrc_conversion *conversion, enum ilsvrc_split split)

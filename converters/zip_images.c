@@ -4,11 +4,14 @@
    thread); results are collected and written in the archive's order, so the file never depends
    on the thread count. The main thread is one of the --threads: it decodes queued members while
    the oldest is under way, so that as many threads as cores share them (Dogs vs Cats on 2 cores:
-   10.9 s with 2 workers beside it, 9.7 s with 1). Memory: a few members and their pixels per
-   thread. */
+   10.9 s with 2 workers beside it, 9.7 s with 1). Memory is bounded by bytes, not by count:
+   each member's header tells what decoding it takes, and a member waits for older ones to be
+   written until that fits the memory budget beside them; buffers grown beyond a job's share of
+   what may be kept are freed once written. */
 #include "zip_images.h"
 
 #include "common/base/error.h"
+#include "common/base/memory_budget.h"
 #include "common/base/ordered_pool.h"
 #include "common/formats/archive/archive_read.h"
 #include "common/formats/archive/zip_directory.h"
@@ -73,6 +76,7 @@ struct image_stream {
     struct zip_image *jobs; /* one per slot of the pool, reused in turn */
     size_t job_count;
     size_t next_job;
+    struct memory_budget budget; /* what the jobs submitted and not yet written take */
     size_t streamed; /* regular-file members met so far */
     uint64_t queued;
     uint64_t written;
@@ -103,15 +107,71 @@ static int decode_job(void *argument)
     return image->pass->decode(image->pass->context, image);
 }
 
+/* The bytes IMAGE's buffers hold. */
+static uint64_t held_bytes(const struct zip_image *image)
+{
+    return (uint64_t)image->capacity + image->output_capacity + image->image.capacity +
+           image->image.scratch_capacity;
+}
+
+/* Frees IMAGE's buffers when they hold more than a job's share of what may be kept. */
+static void trim(struct image_stream *stream, struct zip_image *image)
+{
+    if (held_bytes(image) <= MEMORY_BUDGET_KEPT / stream->job_count)
+        return;
+    free(image->bytes);
+    free(image->output);
+    image->bytes = image->output = NULL;
+    image->capacity = image->output_capacity = 0;
+    jpeg_image_free(&image->image);
+}
+
 static int write_oldest(struct image_stream *stream)
 {
     void *argument;
     int result = ordered_pool_collect(stream->pool, &argument);
+    struct zip_image *image = argument;
     if (result == EXIT_OK)
-        result = stream->pass->write(stream->pass->context, argument);
+        result = stream->pass->write(stream->pass->context, image);
     if (result == EXIT_OK)
         converter_report_done(stream->pass->arguments, ++stream->written);
+    memory_budget_give(&stream->budget, image->charged);
+    image->charged = 0;
+    trim(stream, image);
     return result;
+}
+
+/* What decoding IMAGE's member will take, by its header: its bytes, its pixels and coefficients
+   (none when it is no JPEG or too large: the decoding refuses it before allocating any), what the
+   converter makes of them. */
+static uint64_t decoding_cost(const struct image_stream *stream, const struct zip_image *image)
+{
+    uint64_t cost = image->capacity + stream->pass->job_bytes;
+    struct jpeg_header header;
+    if (jpeg_probe(image->bytes, image->size, image->label, &header) != EXIT_OK) {
+        error_clear();
+        return cost;
+    }
+    if ((uint64_t)header.width * header.height > ZIP_IMAGES_MAX_PIXELS)
+        return cost;
+    return cost + jpeg_decode_bytes(&header, false);
+}
+
+/* Writes older images until IMAGE's cost fits the budget beside those still on their way. */
+static int submit(struct image_stream *stream, struct zip_image *image)
+{
+    uint64_t cost = decoding_cost(stream, image);
+    int result = EXIT_OK;
+    while (result == EXIT_OK && !memory_budget_fits(&stream->budget, cost) &&
+           ordered_pool_pending(stream->pool) > 0)
+        result = write_oldest(stream);
+    if (result != EXIT_OK)
+        return result;
+    memory_budget_charge(&stream->budget, cost);
+    image->charged = cost;
+    ordered_pool_submit(stream->pool, image);
+    stream->queued++;
+    return EXIT_OK;
 }
 
 static int read_member(struct zip_image *image, struct archive_stream *archive)
@@ -146,10 +206,8 @@ static int queue_member(struct image_stream *stream, struct archive_stream *arch
     snprintf(image->label, sizeof image->label, "%s: %s", pass->path, name);
     image->row = row;
     result = read_member(image, archive);
-    if (result == EXIT_OK) {
-        ordered_pool_submit(stream->pool, image);
-        stream->queued++;
-    }
+    if (result == EXIT_OK)
+        result = submit(stream, image);
     return result;
 }
 
@@ -209,11 +267,16 @@ int zip_images_run(const struct zip_images_pass *pass)
     for (size_t index = 0; index < stream.job_count; index++)
         stream.jobs[index].pass = pass;
     converter_report_stage(pass->arguments, pass->path, pass->total);
-    int result = ordered_pool_create_shared(&stream.pool, threads, stream.job_count,
-                                            decode_job);
+    int result = memory_budget_init(&stream.budget, MEMORY_BUDGET_IN_FLIGHT);
+    if (result != EXIT_OK) {
+        free(stream.jobs);
+        return result;
+    }
+    result = ordered_pool_create_shared(&stream.pool, threads, stream.job_count, decode_job);
     if (result == EXIT_OK)
         result = stream_members(&stream);
     ordered_pool_destroy(stream.pool);
+    memory_budget_destroy(&stream.budget);
     free_jobs(&stream);
     return result;
 }

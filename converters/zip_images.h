@@ -49,6 +49,7 @@ struct zip_image {
     struct jpeg_image image; /* the decoded pixels */
     uint8_t *output;         /* what a converter's decode made of them, if anything */
     size_t output_capacity;
+    uint64_t charged;        /* what it takes of the memory budget while on its way */
 };
 
 struct zip_images_pass {

@@ -62,23 +62,27 @@ static int file_read(struct image_file *file, const char *path, size_t limit, bo
     if (got < 0)
         return error_set(EXIT_CORRUPT_INPUT, "cannot read: %s: %s", path, strerror(errno));
     *whole = file->size == (size_t)status.st_size;
+    file->decoding_bytes = (uint64_t)status.st_size;
     return EXIT_OK;
 }
 
-/* The header of the bytes read: PNG's IHDR, JPEG's frame. */
-static int header_read(const struct image_file *file, const char *path, uint64_t shape[3])
+/* The header of the bytes read: PNG's IHDR, JPEG's frame; what decoding them holds is added to
+   the file's bytes in FILE's decoding_bytes. */
+static int header_read(struct image_file *file, const char *path, uint64_t shape[3])
 {
     uint32_t width = 0, height = 0, channels = 0;
     int result;
     enum image_format format = format_of(file->bytes, file->size);
     if (format == FORMAT_PNG) {
         result = png_probe(file->bytes, file->size, path, &width, &height, &channels);
+        file->decoding_bytes += UINT64_C(2) * width * height * channels;
     } else if (format == FORMAT_JPEG) {
         struct jpeg_header header;
         result = jpeg_probe(file->bytes, file->size, path, &header);
         width = header.width;
         height = header.height;
         channels = header.channels;
+        file->decoding_bytes += jpeg_decode_bytes(&header, false);
     } else {
         return error_set(EXIT_CORRUPT_INPUT, "cannot decode image: %s: not a PNG or JPEG file",
                          path);

@@ -19,6 +19,9 @@ struct image_file {
     struct jpeg_image jpeg;
     struct png_rgb png;
     uint32_t channels, height, width;
+    /* After image_file_probe: what decoding the file holds at most (its bytes, its pixels twice,
+       a progressive JPEG's coefficients). */
+    uint64_t decoding_bytes;
     const uint8_t *pixels; /* channels x height x width, after image_file_decode */
 };
 

@@ -21,6 +21,7 @@ struct input_facts {
     bool ragged; /* the examples' shapes differ; example_shape is then the first one's */
     uint64_t example_shape[H5PY_MAX_RANK];
     uint64_t largest_example; /* image folders: the elements of the largest image */
+    uint64_t largest_decoding; /* image folders: the most bytes decoding one image holds */
     /* The files the input reads, for the provenance: paths and names relative to the spec's
        directory (a folder's images), both malloc'd; the probe appends to them. */
     char **files;

@@ -5,10 +5,13 @@
    hand each file's bytes to the provenance (one read of each image). Workers take images in
    batches (of about BATCH_BYTES decoded, at most BATCH_MAX images): one hand-over per image cost
    more than decoding a small one. THREADS + 2 batches are under way at most, and up to SPARE_MAX
-   more (two a thread: fewer left the workers idle while a write waited for the disk), which
-   bounds the memory: about 2.5 times BATCH_BYTES each (the file, the pixels, libjpeg's
-   scratch). */
+   more (two a thread: fewer left the workers idle while a write waited for the disk), and no
+   more than the memory budget allows: the probe finds what decoding the largest image holds (the
+   file, its pixels twice, a progressive JPEG's coefficients), and batches of such images are
+   handed out while they fit the budget, one at least; a batch's buffers grown beyond its share
+   of what may be kept are freed once it is handed out. */
 #include "common/base/error.h"
+#include "common/base/memory_budget.h"
 #include "common/base/ordered_pool.h"
 #include "image_file.h"
 #include "image_walk.h"
@@ -17,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BATCH_MAX = 16, BATCH_BYTES = 1 << 20, PROBE_BATCH = 64, SPARE_MAX = 6 };
+/* PROBE_KEPT_BYTES: a file read whole for a header beyond its first 64 KiB is not kept. */
+enum { BATCH_MAX = 16, BATCH_BYTES = 1 << 20, PROBE_BATCH = 64, SPARE_MAX = 6,
+       PROBE_KEPT_BYTES = 1 << 20 };
 
 /* Images FIRST to FIRST + COUNT of PATHS, probed or decoded by one worker. */
 struct image_job {
@@ -27,6 +32,7 @@ struct image_job {
     const size_t *provenance_indices;
     struct image_file files[BATCH_MAX]; /* their bytes and pixels, reused batch after batch */
     uint64_t shapes[PROBE_BATCH][3];    /* probing: each image's channels, height, width */
+    uint64_t decodings[PROBE_BATCH];    /* probing: what decoding each holds */
 };
 
 struct input_reader {
@@ -37,8 +43,9 @@ struct input_reader {
     struct ordered_pool *pool;
     struct image_job *jobs; /* a ring one longer than the pool's depth */
     size_t ring, batch;
+    size_t most_pending; /* the batches under way the memory budget allows */
     size_t submitted, collected; /* images */
-    const struct image_job *current; /* the batch being handed out, and where in it */
+    struct image_job *current; /* the batch being handed out, and where in it */
     size_t position;
     uint32_t shape[3];
 };
@@ -47,8 +54,11 @@ static int probe_batch(void *argument)
 {
     struct image_job *job = argument;
     for (size_t index = 0; index < job->count; index++) {
-        int result = image_file_probe(&job->files[0], job->paths[job->first + index],
-                                      job->shapes[index]);
+        struct image_file *file = &job->files[0];
+        int result = image_file_probe(file, job->paths[job->first + index], job->shapes[index]);
+        job->decodings[index] = file->decoding_bytes;
+        if (file->capacity > PROBE_KEPT_BYTES)
+            image_file_free(file);
         if (result != EXIT_OK)
             return result;
     }
@@ -72,12 +82,12 @@ static int decode_batch(void *argument)
 }
 
 /* Hands TOTAL images of PATHS to a pool in batches of BATCH, into the RING jobs, while it has
-   room; *SUBMITTED counts the images handed so far. */
+   room and fewer than MOST are pending; *SUBMITTED counts the images handed so far. */
 static void submit_batches(struct ordered_pool *pool, struct image_job *jobs, size_t ring,
-                           const char *const *paths, size_t total, size_t batch,
+                           size_t most, const char *const *paths, size_t total, size_t batch,
                            size_t *submitted)
 {
-    while (*submitted < total && !ordered_pool_full(pool)) {
+    while (*submitted < total && !ordered_pool_full(pool) && ordered_pool_pending(pool) < most) {
         struct image_job *job = &jobs[*submitted / batch % ring];
         job->paths = paths;
         job->first = *submitted;
@@ -109,7 +119,7 @@ static int images_probe_headers(struct input_facts *facts, const struct image_wa
     int result = jobs == NULL ? error_set(EXIT_OTHER, "out of memory")
                               : ordered_pool_create(&pool, threads, depth, probe_batch);
     for (size_t collected = 0; collected < walk->count && result == EXIT_OK;) {
-        submit_batches(pool, jobs, depth, (const char *const *)walk->paths, walk->count,
+        submit_batches(pool, jobs, depth, depth, (const char *const *)walk->paths, walk->count,
                        PROBE_BATCH, &submitted);
         void *done;
         result = ordered_pool_collect(pool, &done);
@@ -121,6 +131,8 @@ static int images_probe_headers(struct input_facts *facts, const struct image_wa
             facts->ragged |= memcmp(facts->example_shape, shape, 3 * sizeof *shape) != 0;
             if (shape[0] * shape[1] * shape[2] > facts->largest_example)
                 facts->largest_example = shape[0] * shape[1] * shape[2];
+            if (job->decodings[index] > facts->largest_decoding)
+                facts->largest_decoding = job->decodings[index];
         }
     }
     if (pool != NULL)
@@ -192,6 +204,10 @@ static int images_open(const struct input_context *context, const struct pack_in
                                                           : BATCH_MAX;
     if ((*reader)->batch == 0)
         (*reader)->batch = 1;
+    uint64_t batch_bytes = (*reader)->batch * (facts->largest_decoding > 0 ? facts->largest_decoding
+                                                                           : 1);
+    (*reader)->most_pending = MEMORY_BUDGET_IN_FLIGHT / batch_bytes > 0
+                                  ? (size_t)(MEMORY_BUDGET_IN_FLIGHT / batch_bytes) : 1;
     (*reader)->ring = depth + 1;
     (*reader)->jobs = calloc((*reader)->ring, sizeof *(*reader)->jobs);
     if ((*reader)->jobs == NULL)
@@ -215,6 +231,22 @@ static int classes_next(struct input_reader *reader, struct example_block *block
     return EXIT_OK;
 }
 
+/* Frees the buffers of JOB's files when together they hold more than a batch's share of what
+   may be kept. */
+static void trim(const struct input_reader *reader, struct image_job *job)
+{
+    uint64_t held = 0;
+    for (size_t index = 0; index < BATCH_MAX; index++) {
+        const struct image_file *file = &job->files[index];
+        held += file->capacity + file->jpeg.capacity + file->jpeg.scratch_capacity +
+                (uint64_t)file->png.channels * file->png.height * file->png.width;
+    }
+    if (held <= MEMORY_BUDGET_KEPT / reader->ring)
+        return;
+    for (size_t index = 0; index < BATCH_MAX; index++)
+        image_file_free(&job->files[index]);
+}
+
 /* The next image: from the batch at hand, else from the oldest batch decoded once more batches
    are handed to the workers. */
 static int images_next(struct input_reader *reader, struct example_block *block)
@@ -224,7 +256,9 @@ static int images_next(struct input_reader *reader, struct example_block *block)
     *block = (struct example_block){0};
     size_t total = reader->facts->file_count;
     if (reader->current == NULL || reader->position == reader->current->count) {
-        submit_batches(reader->pool, reader->jobs, reader->ring,
+        if (reader->current != NULL)
+            trim(reader, reader->current);
+        submit_batches(reader->pool, reader->jobs, reader->ring, reader->most_pending,
                        (const char *const *)reader->facts->files, total, reader->batch,
                        &reader->submitted);
         if (reader->collected == total)

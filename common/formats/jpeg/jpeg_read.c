@@ -17,6 +17,9 @@
 #endif
 
 /* Rows asked of libjpeg at once (it returns at most one row group per call). */
+/* A larger scratch buffer is freed once the pixels are split into channels rather than kept for
+   the next image: a large image's pixels are not held twice while they are written. */
+#define JPEG_KEPT_SCRATCH_BYTES (4u << 20)
 #define STRIP_ROWS 16
 
 enum purpose { READ_HEADER, DECODE, CHECK };
@@ -304,6 +307,11 @@ static bool guarded(struct decoding *decoding, const void *data, size_t size, en
     if (purpose == DECODE && !interleaved)
         split_channels(image->scratch, (size_t)image->height * image->width, image->channels,
                        image->pixels, (size_t)image->height * image->width);
+    if (image != NULL && image->scratch_capacity > JPEG_KEPT_SCRATCH_BYTES) {
+        free(image->scratch);
+        image->scratch = NULL;
+        image->scratch_capacity = 0;
+    }
     return true;
 }
 
@@ -359,6 +367,12 @@ void jpeg_image_free(struct jpeg_image *image)
     free(image->pixels);
     free(image->scratch);
     *image = (struct jpeg_image){0};
+}
+
+uint64_t jpeg_decode_bytes(const struct jpeg_header *header, bool interleaved)
+{
+    uint64_t pixels = (uint64_t)header->width * header->height * header->channels;
+    return pixels * (interleaved ? 1 : 2) + header->coefficient_bytes;
 }
 
 void jpeg_to_channel_major(const uint8_t *interleaved, uint32_t height, uint32_t width,

@@ -70,6 +70,10 @@ int jpeg_check(const void *data, size_t size, const char *name, const struct jpe
 
 void jpeg_image_free(struct jpeg_image *image);
 
+/* The bytes decoding an image of HEADER takes at most: its pixels (twice when channel-major: the
+   interleaved rows first), and libjpeg's coefficients when it has several scans. */
+uint64_t jpeg_decode_bytes(const struct jpeg_header *header, bool interleaved);
+
 /* Rearranges HEIGHT x WIDTH x CHANNELS bytes at INTERLEAVED into CHANNELS x HEIGHT x WIDTH at
    PLANAR (the two must not overlap). */
 void jpeg_to_channel_major(const uint8_t *interleaved, uint32_t height, uint32_t width,
