@@ -33,7 +33,6 @@ static const struct command_option options[] = {
 };
 
 const struct command_line cache_command_line = {
-    .usage = "[-h] [-q] [--json] [--no-sign-request] NAME",
     .description =
         "Copies NAME, found in the data path, to the local data path (FUEL_LOCAL_DATA_PATH or\n"
         "local_data_path in ~/.fuelrc) and prints the local copy's path. The copy is made once,\n"
@@ -46,6 +45,7 @@ const struct command_line cache_command_line = {
     .options_size = sizeof(struct cache_options),
     .maximum_positionals = (size_t)-1,
     .positional_name = "NAME",
+    .positional_usage = "NAME",
     .positional_completion = COMPLETE_FILE_OR_DATASET,
 };
 

@@ -36,13 +36,12 @@ static const struct command_option options[] = {
 };
 
 const struct command_line clean_command_line = {
-    .usage = "[-h] [-d DIRECTORY]... [--dry-run] [s3://BUCKET/PREFIX]...",
     .description =
         "Removes what runs killed before they finished left behind: the staging directories\n"
         ".fuel-staging-WHAT.XXXXXX in which every command writes its output before renaming it\n"
         "into place; finishes publishing the sets a killed fuel-export had committed\n"
         "(.fuel-staging-NAME_SPLIT.publishing). What a running command still writes is locked and\n"
-        "left alone. Looks in each DIRECTORY, or else in the current directory, the data path\n"
+        "left alone. Looks in each DIR, or else in the current directory, the data path\n"
         "(FUEL_DATA_PATH or data_path in ~/.fuelrc, and local_data_path) and $TMPDIR (else /tmp),\n"
         "where fuel-fixture stages the raw files it converts. Prints each path removed or\n"
         "finished. Given s3://BUCKET/PREFIX (fuel-s3(7)), aborts the incomplete multipart uploads\n"
@@ -51,6 +50,7 @@ const struct command_line clean_command_line = {
     .option_count = sizeof options / sizeof options[0],
     .options_size = sizeof(struct clean_options),
     .maximum_positionals = (size_t)-1,
+    .positional_usage = "[s3://BUCKET/PREFIX]...",
 };
 
 struct cleaning {

@@ -16,7 +16,7 @@
 #include <string.h>
 
 const struct command_line complete_command_line = {
-    .usage = "WORDS...",
+    .positional_usage = "WORDS...",
     .maximum_positionals = (size_t)-1,
     .verbatim = true,
 };

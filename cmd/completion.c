@@ -8,7 +8,6 @@
 #include <string.h>
 
 const struct command_line completion_command_line = {
-    .usage = "[-h] bash|zsh",
     .description =
         "Prints a script that completes fuel's commands, their options, dataset names and\n"
         "formats (extras from the config included) and file names. For this shell only:\n"

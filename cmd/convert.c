@@ -40,7 +40,7 @@ static const struct command_option options[] = {
      .argument = "DIR", .completion = COMPLETE_DIRECTORY,
      .help = "where the input files are (default: .)", .reproduce = REPRODUCE_REPLACED},
     {.short_name = 'o', .long_name = "output-directory", .alias = "output_directory",
-     .kind = OPTION_STRING, MEMBER(output_directory), .argument = "DIR",
+     .kind = OPTION_STRING, MEMBER(output_directory), .argument = "OUTDIR",
      .completion = COMPLETE_DIRECTORY, .help = "where to write the output (default: .)",
      .reproduce = REPRODUCE_REPLACED},
     {.short_name = 'r', .long_name = "output_filename", .alias = "output-filename",
@@ -48,7 +48,8 @@ static const struct command_option options[] = {
      .completion = COMPLETE_FILE,
      .help = "output file name (.hdf5 added without .hdf5/.hdf/.h5)",
      .reproduce = REPRODUCE_FILE_NAME},
-    THREADS_OPTION(struct convert_options, threads, "worker threads of the conversion"),
+    THREADS_OPTION(struct convert_options, threads, "worker threads of the conversion",
+                   USAGE_SHOWN),
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, MEMBER(quiet),
      .help = "no progress line (drawn only when stderr is a terminal)",
      .reproduce = REPRODUCE_IGNORED},
@@ -59,8 +60,7 @@ static const struct command_option options[] = {
 static int convert_help(const struct command_run *run);
 
 const struct command_line convert_command_line = {
-    .usage = "[-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q] [-v]",
-    .dataset_usage = "[-h] DATASET [FORMAT]",
+    .positional_usage = "DATASET [FORMAT]",
     .description = "Converts the raw files of DATASET in DIR (default: the current directory) into\n"
                    "one HDF5 file in OUTDIR (default: the current directory), on N threads\n"
                    "(default: the online CPUs). On a terminal, a line on stderr shows the progress.",

@@ -27,7 +27,6 @@ static const struct command_option options[] = {
 };
 
 const struct command_line diff_command_line = {
-    .usage = "[-h] [--json] A B",
     .description =
         "Compares the contents of the H5PYDataset files A and B (FILE or NAME, as fuel-info finds\n"
         "them): sources, dtypes, shapes, values, splits, axis labels. Lists what differs, then\n"
@@ -38,6 +37,7 @@ const struct command_line diff_command_line = {
     .options_size = sizeof(struct diff_options),
     .maximum_positionals = 2,
     .positional_name = "A and B",
+    .positional_usage = "A B",
     .positional_completion = COMPLETE_FILE_OR_DATASET,
 };
 

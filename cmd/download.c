@@ -38,18 +38,17 @@ static const struct command_option options[] = {
      .help = "remove the dataset's files and .part leftovers instead"},
     {.long_name = "force", .kind = OPTION_FLAG,
      .offset = offsetof(struct download_command_options, force),
-     .help = "download again even files present and verified"},
+     .help = "download again even files present and verified", .usage = USAGE_OPTIONS},
     {.long_name = "print-urls", .kind = OPTION_FLAG,
      .offset = offsetof(struct download_command_options, print_urls),
-     .help = "print URL<TAB>destination per file and exit"},
-    TRANSFER_OPTIONS(struct download_command_options, transfer),
+     .help = "print URL<TAB>destination per file and exit", .usage = USAGE_OPTIONS},
+    TRANSFER_OPTIONS(struct download_command_options, transfer, USAGE_SHOWN),
 };
 
 static int download_help(const struct command_run *run);
 
 const struct command_line download_command_line = {
-    .usage = "[-d DIR] [--clear] [--url-prefix PREFIX] [options]",
-    .dataset_usage = "NAME [FORMAT]",
+    .positional_usage = "NAME [FORMAT]",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
     .options_size = sizeof(struct download_command_options),

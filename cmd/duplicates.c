@@ -34,7 +34,6 @@ static const struct command_option options[] = {
 };
 
 const struct command_line duplicates_command_line = {
-    .usage = "[-h] [--source S] [--labels S] [--json] [-q] FILE|NAME...",
     .description =
         "Finds the examples of equal values of one source (the same dtype, shape and bytes)\n"
         "within each split, across the splits of a file (train against test) and across files,\n"
@@ -45,6 +44,7 @@ const struct command_line duplicates_command_line = {
     .options_size = sizeof(struct duplicates_options),
     .maximum_positionals = DUPLICATES_MAX_FILES,
     .positional_name = "FILE or NAME",
+    .positional_usage = "FILE|NAME...",
     .positional_completion = COMPLETE_FILE_OR_DATASET,
 };
 

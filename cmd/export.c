@@ -43,7 +43,7 @@ static const struct command_option options[] = {
              "JPEGs passed through as stored)"},
     {.long_name = "label", .kind = OPTION_STRING, MEMBER(label), .argument = "SOURCE",
      .help = "the label source (default: targets, when the file has it)"},
-    {.long_name = "dtype", .kind = OPTION_STRING, MEMBER(dtype), .argument = "TYPE",
+    {.long_name = "dtype", .kind = OPTION_STRING, MEMBER(dtype), .argument = "float32|float64",
      .help = "float type of the data (hdf5-layer: float32; npy: as stored)",
      .completion = COMPLETE_CHOICE, .choices = "float32 float64"},
     {.long_name = "scale", .kind = OPTION_DECIMAL, MEMBER(scale), .argument = "X",
@@ -54,15 +54,18 @@ static const struct command_option options[] = {
      .minimum = 1, .maximum = 1e15},
     {.long_name = "threads", .kind = OPTION_INTEGER, MEMBER(threads), .argument = "N",
      .help = "PNG encoding threads (default: one per processor)", .minimum = 1, .maximum = 64},
+    {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, MEMBER(quiet),
+     .help = "no progress line"},
     {.long_name = "source", .kind = OPTION_LIST, MEMBER(sources), .argument = "SOURCE",
      .help = "webdataset, tfrecord: a source to write, repeatable (default: every source)"},
     {.long_name = "shards", .kind = OPTION_INTEGER, MEMBER(shards), .argument = "N",
      .help = "webdataset, tfrecord: N shards per split", .minimum = 1, .maximum = 1e12},
     {.long_name = "shard-size", .kind = OPTION_STRING, MEMBER(shard_size), .argument = "BYTES",
-     .help = "webdataset, tfrecord: shards of about BYTES (K, M, G suffixes; default 256M)"},
+     .help = "webdataset, tfrecord: shards of about BYTES (K, M, G suffixes; default 256M)",
+     .usage = USAGE_EITHER},
     {.long_name = "shard-examples", .kind = OPTION_INTEGER, MEMBER(shard_examples),
      .argument = "K", .help = "webdataset, tfrecord: at most K examples per shard",
-     .minimum = 1, .maximum = 1e15},
+     .minimum = 1, .maximum = 1e15, .usage = USAGE_EITHER},
     {.long_name = "ranks", .kind = OPTION_INTEGER, MEMBER(ranks), .argument = "R",
      .help = "webdataset, tfrecord: a multiple of R shards, equal shares for R ranks",
      .minimum = 1, .maximum = 1e9},
@@ -70,16 +73,10 @@ static const struct command_option options[] = {
      .help = "webdataset, tfrecord: write the examples in a seeded permutation"},
     {.long_name = "seed", .kind = OPTION_INTEGER, MEMBER(seed), .argument = "S",
      .help = "--shuffle's seed, numpy's RandomState(S).permutation (default 0)", .minimum = 0,
-     .maximum = 4294967295.0},
-    {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, MEMBER(quiet),
-     .help = "no progress line"},
+     .maximum = 4294967295.0, .usage = USAGE_INSIDE},
 };
 
 const struct command_line export_command_line = {
-    .usage = "[-h] FILE|NAME --to FORM -o DIR [--split S]... [--data SOURCE] [--label SOURCE]\n"
-             "       [--dtype float32|float64] [--scale X] [--examples-per-file N] [--threads N] [-q]\n"
-             "       [--source SOURCE]... [--shards N | --shard-size BYTES | --shard-examples K]\n"
-             "       [--ranks R] [--shuffle [--seed S]]",
     .description =
         "Writes each split of an H5PYDataset file (a path, or a name found in the data path) as\n"
         "files named NAME_SPLIT... in DIR: hdf5-layer (Caffe/Mocha HDF5 layers and their list),\n"
@@ -94,6 +91,8 @@ const struct command_line export_command_line = {
     .option_defaults = &defaults,
     .maximum_positionals = 1,
     .positional_name = "FILE or NAME",
+    .positional_usage = "FILE|NAME",
+    .positionals_first = true,
     .positional_completion = COMPLETE_FILE_OR_DATASET,
 };
 

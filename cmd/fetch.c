@@ -44,26 +44,27 @@ static const struct fetch_options defaults = {.transfer = TRANSFER_SETTINGS_DEFA
 #define MEMBER(name) .offset = offsetof(struct fetch_options, name)
 
 static const struct command_option options[] = {
-    {.short_name = 'd', .long_name = "directory", .kind = OPTION_STRING, MEMBER(directory),
-     .argument = "DIR", .completion = COMPLETE_DIRECTORY,
-     .help = "where the files go (default: the first writable data path directory)",
-     .reproduce = REPRODUCE_REPLACED},
     {.long_name = "keep-raw", .kind = OPTION_FLAG, MEMBER(keep_raw),
      .help = "keep the raw files after converting", .reproduce = REPRODUCE_IGNORED},
     {.long_name = "force", .kind = OPTION_FLAG, MEMBER(force),
      .help = "make the file again even when it is there and passes the check (raw files "
              "present and verified are used again)", .reproduce = REPRODUCE_IGNORED},
+    {.short_name = 'd', .long_name = "directory", .kind = OPTION_STRING, MEMBER(directory),
+     .argument = "DIR", .completion = COMPLETE_DIRECTORY,
+     .help = "where the files go (default: the first writable data path directory)",
+     .reproduce = REPRODUCE_REPLACED},
     {.long_name = "json", .kind = OPTION_FLAG, MEMBER(as_json),
-     .help = "print {\"name\", \"path\", \"fetched\"}", .reproduce = REPRODUCE_IGNORED},
-    THREADS_OPTION(struct fetch_options, threads, "worker threads of the conversion"),
-    TRANSFER_OPTIONS(struct fetch_options, transfer),
+     .help = "print {\"name\", \"path\", \"fetched\"}", .reproduce = REPRODUCE_IGNORED,
+     .usage = USAGE_OPTIONS},
+    THREADS_OPTION(struct fetch_options, threads, "worker threads of the conversion",
+                   USAGE_OPTIONS),
+    TRANSFER_OPTIONS(struct fetch_options, transfer, USAGE_OPTIONS),
 };
 
 static int fetch_help(const struct command_run *run);
 
 const struct command_line fetch_command_line = {
-    .usage = "[--keep-raw] [--force] [-d DIR] [options]",
-    .dataset_usage = "[-h] NAME [FORMAT]",
+    .positional_usage = "NAME [FORMAT]",
     .description =
         "Downloads the raw files of NAME, converts them and removes them, leaving the HDF5 file in\n"
         "DIR or else in the first writable directory of the data path. When the converted file is\n"

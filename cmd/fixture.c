@@ -37,23 +37,21 @@ static const struct command_option options[] = {
      .maximum = 9007199254740991.0, .reproduce = REPRODUCE_KEPT},
     {.long_name = "raw", .kind = OPTION_FLAG, MEMBER(raw),
      .help = "write the dataset's raw files and MD5SUMS instead of the HDF5 file",
-     .reproduce = REPRODUCE_REFUSED},
+     .reproduce = REPRODUCE_REFUSED, .usage_form = USAGE_FIRST_FORM},
     {.long_name = "quirks", .kind = OPTION_FLAG, MEMBER(quirks),
      .help = "also the real data's quirks Python Fuel cannot read (dogs_vs_cats: grayscale)",
-     .reproduce = REPRODUCE_KEPT},
+     .reproduce = REPRODUCE_KEPT, .usage_form = USAGE_FIRST_FORM},
     {.long_name = "from", .kind = OPTION_STRING, MEMBER(from), .argument = "FILE",
      .help = "cut the fixture from the H5PYDataset file FILE",
-     .completion = COMPLETE_FILE_OR_DATASET, .reproduce = REPRODUCE_REPLACED},
+     .completion = COMPLETE_FILE_OR_DATASET, .reproduce = REPRODUCE_REPLACED,
+     .usage_form = USAGE_SECOND_FORM_HEAD},
     {.long_name = "shuffle", .kind = OPTION_FLAG, MEMBER(shuffle),
      .help = "with --from: N examples drawn at random (by --seed), not the first N",
-     .reproduce = REPRODUCE_KEPT},
+     .reproduce = REPRODUCE_KEPT, .usage_form = USAGE_SECOND_FORM},
 };
 
 const struct command_line fixture_command_line = {
-    .usage = "[-o DIR] [-r NAME] [-n N | -n SPLIT=N,...] [--seed S] [--raw] [--quirks]",
-    .dataset_usage = "[-h] NAME [FORMAT]",
-    .usage_alternative =
-        "--from FILE [-o DIR] [-r NAME] [-n N | -n SPLIT=N,...] [--shuffle --seed S]",
+    .positional_usage = "NAME [FORMAT]",
     .description =
         "Writes a small fixture for CI jobs: the file fuel-convert would write for NAME, with its\n"
         "exact layout and N synthetic examples per split, deterministic from the seed; with --raw,\n"

@@ -41,16 +41,14 @@ static const struct command_option options[] = {
      .offset = offsetof(struct info_options, directories), .argument = "DIR",
      .help = "with --verify-inputs: look for the inputs in DIR first (may be given several "
              "times)",
-     .completion = COMPLETE_DIRECTORY},
+     .completion = COMPLETE_DIRECTORY, .usage = USAGE_INSIDE},
     {.long_name = "recorded-dirs", .kind = OPTION_FLAG,
      .offset = offsetof(struct info_options, recorded_directories),
      .help = "with --verify-inputs: look in the folders the file records its inputs were read "
-             "from too (never without this option)"},
+             "from too (never without this option)", .usage = USAGE_INSIDE},
 };
 
 const struct command_line info_command_line = {
-    .usage = "[-h] [--json] [--check] [--verify-inputs [-d DIR]... [--recorded-dirs]] "
-             "FILE|NAME...",
     .description =
         "Prints what an H5PYDataset HDF5 file holds: the command and versions that made it, its\n"
         "splits and sources, and its provenance. A NAME that is not an existing file is looked up\n"
@@ -62,6 +60,7 @@ const struct command_line info_command_line = {
     .options_size = sizeof(struct info_options),
     .maximum_positionals = (size_t)-1,
     .positional_name = "FILE or NAME",
+    .positional_usage = "FILE|NAME...",
     .positional_completion = COMPLETE_FILE_OR_DATASET,
 };
 

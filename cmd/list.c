@@ -52,7 +52,6 @@ static const struct command_option options[] = {
 };
 
 const struct command_line list_command_line = {
-    .usage = "[-h] [--json] [--verify] [--checksums FILE] [-d DIR]",
     .description =
         "Lists every dataset: its raw files and their state (missing, partial, present, wrong size,\n"
         "or with --verify verified or corrupt), and its converted file as found in the data path\n"

@@ -34,13 +34,12 @@ static const struct command_option options[] = {
      .kind = OPTION_STRING, MEMBER(output_filename), .argument = "NAME",
      .help = "file name instead of the spec's name (.hdf5 added without .hdf5/.hdf/.h5)",
      .reproduce = REPRODUCE_FILE_NAME},
-    THREADS_OPTION(struct pack_options, threads, "image decoding threads"),
+    THREADS_OPTION(struct pack_options, threads, "image decoding threads", USAGE_SHOWN),
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, MEMBER(quiet),
      .help = "no progress line", .reproduce = REPRODUCE_IGNORED},
 };
 
 const struct command_line pack_command_line = {
-    .usage = "[-h] SPEC [-o DIR] [-r NAME] [--threads N] [-q]",
     .description =
         "Writes the H5PYDataset file the YAML spec SPEC describes, as Fuel's chapter 4 builds it\n"
         "by hand: each source from .npy, .npz members, CSV or TSV, HDF5 datasets, image folders\n"
@@ -54,6 +53,8 @@ const struct command_line pack_command_line = {
     .option_defaults = &defaults,
     .maximum_positionals = 1,
     .positional_name = "SPEC",
+    .positional_usage = "SPEC",
+    .positionals_first = true,
     .positional_completion = COMPLETE_FILE,
 };
 

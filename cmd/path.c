@@ -22,7 +22,6 @@ static const struct command_option options[] = {
 };
 
 const struct command_line path_command_line = {
-    .usage = "[-h] [--json] NAME",
     .description =
         "Prints the full path of NAME in the first directory of the data path (FUEL_DATA_PATH or\n"
         "data_path in ~/.fuelrc) that holds it; exit 3, naming the directories searched, when none\n"
@@ -32,6 +31,7 @@ const struct command_line path_command_line = {
     .options_size = sizeof(struct path_options),
     .maximum_positionals = (size_t)-1,
     .positional_name = "NAME",
+    .positional_usage = "NAME",
     .positional_completion = COMPLETE_FILE_OR_DATASET,
 };
 

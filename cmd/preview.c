@@ -37,7 +37,6 @@ static const struct command_option options[] = {
 };
 
 const struct command_line preview_command_line = {
-    .usage = "[-h] FILE|NAME -o FILE [--split S] [-n N] [--source S] [--seed S] [--zoom K]",
     .description =
         "Writes a PNG montage of N examples of a split (a grid of equal tiles, 2 gray pixels\n"
         "apart, each example at its tile's top left), grayscale or RGB from the axis labels,\n"
@@ -49,6 +48,8 @@ const struct command_line preview_command_line = {
     .option_defaults = &defaults,
     .maximum_positionals = 1,
     .positional_name = "FILE or NAME",
+    .positional_usage = "FILE|NAME",
+    .positionals_first = true,
     .positional_completion = COMPLETE_FILE_OR_DATASET,
 };
 

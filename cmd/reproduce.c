@@ -46,18 +46,16 @@ static const struct command_option options[] = {
     {.long_name = "download", .kind = OPTION_FLAG, MEMBER(download),
      .help = "fetch the inputs not found from the dataset's URLs, verified by their recorded "
              "sha256"},
+    TRANSFER_URL_PREFIX_OPTION(struct reproduce_options, transfer, USAGE_INSIDE),
     {.long_name = "allow-extra", .kind = OPTION_FLAG, MEMBER(allow_extra),
      .help = "run the extra converter program the recorded command names"},
     {.long_name = "scratch", .kind = OPTION_STRING, MEMBER(scratch), .argument = "DIR",
      .completion = COMPLETE_DIRECTORY,
      .help = "where the re-run is made, and removed (default: $TMPDIR, else /tmp)"},
-    TRANSFER_URL_PREFIX_OPTION(struct reproduce_options, transfer),
     TRANSFER_CONNECTION_OPTIONS(struct reproduce_options, transfer),
 };
 
 const struct command_line reproduce_command_line = {
-    .usage = "[-h] [-d DIR]... [--recorded-dirs] [--download [--url-prefix P]] [--allow-extra] "
-             "[--scratch DIR] [-q] FILE|NAME",
     .description =
         "Makes FILE again from its provenance: each recorded input found by its sha256 (in DIR,\n"
         "beside FILE, in the data path; with --download, from the dataset's URLs), the recorded\n"
@@ -71,6 +69,7 @@ const struct command_line reproduce_command_line = {
     .option_defaults = &defaults,
     .maximum_positionals = 1,
     .positional_name = "FILE or NAME",
+    .positional_usage = "FILE|NAME",
     .positional_completion = COMPLETE_FILE_OR_DATASET,
 };
 

@@ -8,6 +8,7 @@
 #include "common/base/suggest.h"
 #include "dataset_arguments.h"
 #include "usage.h"
+#include "usage_line.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,23 +214,20 @@ void command_help_usage(const struct command_run *run, const struct dataset *rec
 {
     const struct command_line *line = run->command->line;
     const struct extra_converter *extra = run->dataset != NULL ? run->dataset->extra : NULL;
-    char label[160] = "";
-    if (record != NULL)
+    char label[160];
+    struct usage_dataset dataset = {.label = label};
+    if (record != NULL) {
         dataset_label(record, label, sizeof label);
-    else if (extra != NULL)
-        snprintf(label, sizeof label, "%s ", extra->name);
-    else if (line->dataset != DATASET_NONE)
-        snprintf(label, sizeof label, "%s ", line->dataset_usage);
-    printf("usage: %s %s%s%s", run->program, label, record != NULL ? " " : "", line->usage);
-    if (line->dataset_options && record != NULL && dataset_converts(record))
-        usage_print_synopses(stdout, record->converter->options, record->converter->option_count);
-    else if (line->dataset_options && extra != NULL)
-        printf(" [ARGUMENTS]");
-    else if (line->dataset_options && record == NULL)
-        printf(" [DATASET OPTIONS]");
-    if (record == NULL && extra == NULL && line->usage_alternative != NULL)
-        printf("\n       %s %s", run->program, line->usage_alternative);
-    putchar('\n');
+        if (dataset_converts(record)) {
+            dataset.options = record->converter->options;
+            dataset.option_count = record->converter->option_count;
+        }
+    } else if (extra != NULL) {
+        snprintf(label, sizeof label, "%s", extra->name);
+        dataset.extra = true;
+    }
+    usage_line_print(stdout, run->program, line,
+                     record != NULL || extra != NULL ? &dataset : NULL);
 }
 
 void command_help_options(const struct command_run *run, const struct dataset *record)

@@ -26,9 +26,6 @@ enum dataset_argument {
 };
 
 struct command_line {
-    /* What follows "usage: PROGRAM " in -h: after DATASET_USAGE (or the dataset named) for the
-       commands that take a dataset. */
-    const char *usage;
     const char *description; /* a paragraph after the usage line; NULL when none */
     const struct command_option *options;
     size_t option_count;
@@ -36,14 +33,17 @@ struct command_line {
     const void *option_defaults; /* its values before parsing; NULL: zeroes */
     size_t maximum_positionals; /* more is a usage error */
     const char *positional_name; /* "FILE or NAME": none given is a usage error; NULL: optional */
+    /* The positionals as the usage line shows them ("FILE|NAME...", "DATASET [FORMAT]"); NULL:
+       the choices as a|b, else none. They close the usage line unless POSITIONALS_FIRST (and the
+       dataset commands' come first). */
+    const char *positional_usage;
+    bool positionals_first;
     enum completion_kind positional_completion;
     const char *positional_choices; /* space-separated words for COMPLETE_CHOICE positionals */
     bool verbatim; /* every argument is a positional (hidden commands) */
-    /* NAME [FORMAT] come first and name a dataset: DATASET_USAGE stands for them in -h until one
-       is named ("NAME [FORMAT]"), then its name, and its options follow the usage. */
+    /* NAME [FORMAT] come first and name a dataset: POSITIONAL_USAGE stands for them in -h until
+       one is named, then its name, and its options follow the usage. */
     enum dataset_argument dataset;
-    const char *dataset_usage;
-    const char *usage_alternative; /* a second form, without a dataset; NULL when none */
     bool dataset_required;
     /* The dataset's own options (mnist --dtype) are the command's too: merged into the parse, or
        passed as typed to an extra converter. */
@@ -111,7 +111,7 @@ void command_tables(const struct command_line *line, const struct dataset *recor
 /* The generic -h: the usage line, the description (or RECORD's summary), the options. */
 int command_help(const struct command_run *run);
 
-/* "usage: PROGRAM NAME [FORMAT] ..." with RECORD's name and format when not NULL. */
+/* The usage line (usage_line.h), with RECORD's name and format when not NULL. */
 void command_help_usage(const struct command_run *run, const struct dataset *record);
 
 /* The command's options, then RECORD's dataset options when the command takes them. */

@@ -35,7 +35,7 @@ static const struct command_option options[] = {
     {.long_name = "decode", .kind = OPTION_FLAG, MEMBER(decode),
      .help = "decode stored JPEG and PNG files: their pixels' statistics as RGB (PIL's "
              "convert(\"RGB\")), per channel"},
-    THREADS_OPTION(struct stats_options, threads, "decoding threads"),
+    THREADS_OPTION(struct stats_options, threads, "decoding threads", USAGE_SHOWN),
     {.long_name = "json", .kind = OPTION_FLAG, MEMBER(as_json),
      .help = "print one JSON object instead of text"},
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, MEMBER(quiet),
@@ -43,7 +43,6 @@ static const struct command_option options[] = {
 };
 
 const struct command_line stats_command_line = {
-    .usage = "[-h] FILE|NAME [--split S] [--sources A,B] [--decode] [--threads N] [--json] [-q]",
     .description =
         "Reads every example of a file's splits and sources (in blocks, in bounded memory) and\n"
         "prints, per split and source: the count; for numbers the minimum, maximum, mean and\n"
@@ -58,6 +57,8 @@ const struct command_line stats_command_line = {
     .options_size = sizeof(struct stats_options),
     .maximum_positionals = 1,
     .positional_name = "FILE or NAME",
+    .positional_usage = "FILE|NAME",
+    .positionals_first = true,
     .positional_completion = COMPLETE_FILE_OR_DATASET,
 };
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 const struct command_line svhn_boxes_command_line = {
-    .usage = "PATH LABEL DESCRIPTOR",
+    .positional_usage = "PATH LABEL DESCRIPTOR",
     .maximum_positionals = 3,
     .verbatim = true,
 };

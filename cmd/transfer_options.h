@@ -22,45 +22,48 @@ struct transfer_settings {
 
 /* The table entries, their values stored into the member SETTINGS (a struct transfer_settings)
    of the options struct TYPE: where from, the checksums, and how (fuel-reproduce ignores them all:
-   it verifies by the sha256s recorded). */
-#define TRANSFER_URL_PREFIX_OPTION(type, settings)                                                \
-    {.short_name = 'P', .long_name = "url-prefix", .kind = OPTION_STRING,                        \
+   it verifies by the sha256s recorded). The usage line shows --url-prefix where its PLACE says
+   and folds the others into "[options]". */
+#define TRANSFER_URL_PREFIX_OPTION(type, settings, place)                                         \
+    {.short_name = 'P', .long_name = "url-prefix", .kind = OPTION_STRING,                         \
      .offset = offsetof(type, settings.url_prefix), .argument = "PREFIX",                         \
      .help = "fetch every file from PREFIX/NAME instead of the built-in URLs (a directory, "      \
-             "with no scheme: file://DIR/)", .reproduce = REPRODUCE_IGNORED}
+             "with no scheme: file://DIR/)", .reproduce = REPRODUCE_IGNORED, .usage = place,      \
+     .usage_long_name = true}
 
 #define TRANSFER_CHECKSUMS_OPTION(type, settings)                                                 \
     {.long_name = "checksums", .kind = OPTION_STRING,                                             \
      .offset = offsetof(type, settings.checksums), .argument = "FILE",                            \
      .help = "md5sum/sha256sum lines replacing the built-in checksums",                           \
-     .completion = COMPLETE_FILE, .reproduce = REPRODUCE_IGNORED}
+     .completion = COMPLETE_FILE, .reproduce = REPRODUCE_IGNORED, .usage = USAGE_OPTIONS}
 
 #define TRANSFER_CONNECTION_OPTIONS(type, settings)                                               \
     {.short_name = 'j', .long_name = "jobs", .kind = OPTION_INTEGER,                              \
      .offset = offsetof(type, settings.jobs), .argument = "N",                                    \
      .help = "transfers at once (default 4)", .minimum = 1, .maximum = 64,                        \
-     .reproduce = REPRODUCE_IGNORED},                                                             \
+     .reproduce = REPRODUCE_IGNORED, .usage = USAGE_OPTIONS},                                     \
     {.long_name = "retries", .kind = OPTION_INTEGER, .offset = offsetof(type, settings.retries),  \
      .argument = "N", .help = "retries of a transient failure per URL (default 5)",               \
-     .minimum = 0, .maximum = 100, .reproduce = REPRODUCE_IGNORED},                               \
+     .minimum = 0, .maximum = 100, .reproduce = REPRODUCE_IGNORED, .usage = USAGE_OPTIONS},       \
     {.long_name = "timeout", .kind = OPTION_DECIMAL, .offset = offsetof(type, settings.timeout),  \
      .argument = "SECONDS", .help = "give up a connection or a stalled transfer after SECONDS "   \
-     "(default 60)", .minimum = 0.001, .maximum = 86400, .reproduce = REPRODUCE_IGNORED},         \
+     "(default 60)", .minimum = 0.001, .maximum = 86400, .reproduce = REPRODUCE_IGNORED,          \
+     .usage = USAGE_OPTIONS},                                                                     \
     {.long_name = "retry-delay", .kind = OPTION_DECIMAL,                                          \
      .offset = offsetof(type, settings.retry_delay), .argument = "SECONDS",                       \
      .help = "pause before the first retry, doubled each time (default 1)", .minimum = 0,         \
-     .maximum = 3600, .reproduce = REPRODUCE_IGNORED},                                            \
+     .maximum = 3600, .reproduce = REPRODUCE_IGNORED, .usage = USAGE_OPTIONS},                    \
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG,                                \
      .offset = offsetof(type, settings.quiet), .help = "print only errors",                       \
-     .reproduce = REPRODUCE_IGNORED},                                                             \
+     .reproduce = REPRODUCE_IGNORED, .usage = USAGE_OPTIONS},                                     \
     {.long_name = "no-sign-request", .kind = OPTION_FLAG,                                         \
      .offset = offsetof(type, settings.no_sign_request),                                          \
      .help = "send s3:// requests unsigned, as to a public bucket (fuel-s3(7))",                  \
-     .reproduce = REPRODUCE_IGNORED}
+     .reproduce = REPRODUCE_IGNORED, .usage = USAGE_OPTIONS}
 
-#define TRANSFER_OPTIONS(type, settings)                                                          \
-    TRANSFER_URL_PREFIX_OPTION(type, settings), TRANSFER_CHECKSUMS_OPTION(type, settings),        \
-        TRANSFER_CONNECTION_OPTIONS(type, settings)
+#define TRANSFER_OPTIONS(type, settings, url_prefix_place)                                        \
+    TRANSFER_URL_PREFIX_OPTION(type, settings, url_prefix_place),                                 \
+        TRANSFER_CHECKSUMS_OPTION(type, settings), TRANSFER_CONNECTION_OPTIONS(type, settings)
 
 /* OPTIONS' jobs, retries, timeout, delay and progress (none with -q, live on a terminal, else a
    line per file) from SETTINGS; raw files are also verified by their inflated content, and

@@ -1,5 +1,5 @@
 /* The one-line usage error every command prints, and the option lists of -h, generated from the
-   option tables. */
+   option tables (the usage line: usage_line.c). */
 #include "usage.h"
 
 #include "common/base/error.h"
@@ -47,8 +47,7 @@ int usage_error_ending(const char *program, const char *ending, const char *form
     return result;
 }
 
-/* The value's name: ARGUMENT, else the choices as {a,b,c}. */
-static void value_name(const struct command_option *option, char *text, size_t size)
+void usage_value_name(const struct command_option *option, char *text, size_t size)
 {
     if (option->argument != NULL || option->choices == NULL) {
         snprintf(text, size, "%s", option->argument != NULL ? option->argument : "");
@@ -71,7 +70,7 @@ static void option_synopsis(const struct command_option *option, char *text, siz
 {
     char value[128];
     int used = 0;
-    value_name(option, value, sizeof value);
+    usage_value_name(option, value, sizeof value);
     if (option->short_name != 0)
         used = snprintf(text, size, "-%c%s", option->short_name, option->long_name ? ", " : "");
     if (option->long_name != NULL)
@@ -117,17 +116,4 @@ void usage_print_options(FILE *stream, const char *title, const struct command_o
     }
     if (with_help)
         fprintf(stream, "  %-26s %s\n", "-h, --help", "show this help and exit");
-}
-
-void usage_print_synopses(FILE *stream, const struct command_option *options, size_t count)
-{
-    for (size_t index = 0; index < count; index++) {
-        char synopsis[192];
-        const struct command_option *option = &options[index];
-        struct command_option shown = *option;
-        if (shown.long_name != NULL)
-            shown.short_name = 0;
-        option_synopsis(&shown, synopsis, sizeof synopsis);
-        fprintf(stream, " [%s]", synopsis);
-    }
 }

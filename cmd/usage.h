@@ -26,7 +26,7 @@ void usage_errors_record(bool record);
 void usage_print_options(FILE *stream, const char *title, const struct command_option *options,
                          size_t count, bool with_help);
 
-/* " [--dtype {uint8,float32}]" for each of OPTIONS, for a usage line. */
-void usage_print_synopses(FILE *stream, const struct command_option *options, size_t count);
+/* The name of OPTION's value in -h: its ARGUMENT, else its choices as {a,b,c}, else "". */
+void usage_value_name(const struct command_option *option, char *text, size_t size);
 
 #endif

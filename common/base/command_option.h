@@ -38,6 +38,23 @@ enum reproduce_rule {
     REPRODUCE_REFUSED,    /* makes no HDF5 file */
 };
 
+/* Where an option stands in its command's usage line, which cmd/usage_line.c writes from the
+   table, in the table's order. */
+enum usage_place {
+    USAGE_SHOWN,   /* [-x ARG] (-x ARG when required; [-x ARG]... when repeatable) */
+    USAGE_INSIDE,  /* inside the brackets of the shown entry before it: [--a [-x ARG]] */
+    USAGE_EITHER,  /* an alternative to the shown entry before it: [--a N | -x ARG] */
+    USAGE_OPTIONS, /* one of "[options]": listed in -h's options only */
+};
+
+/* Which form of a command with two (fuel-fixture NAME, fuel-fixture --from FILE) shows it. */
+enum usage_form {
+    USAGE_BOTH_FORMS,
+    USAGE_FIRST_FORM,       /* only in the first */
+    USAGE_SECOND_FORM,      /* only in the second */
+    USAGE_SECOND_FORM_HEAD, /* what the second form starts with, unbracketed */
+};
+
 struct command_option {
     char short_name;        /* 'd'; 0 when none */
     const char *long_name;  /* "directory" (without dashes); NULL when none */
@@ -46,14 +63,17 @@ struct command_option {
     /* Where the value goes: offsetof the member in the options struct the table fills (the
        command's, or the dataset converter's). */
     size_t offset;
-    const char *argument;   /* the value's name in -h ("DIR"); NULL for flags and counts, and
-                               for choices, shown as {a,b} */
+    const char *argument;   /* the value's name in -h and the usage line ("DIR"); NULL for flags
+                               and counts, and for choices, shown as {a,b} */
     const char *help;
     double minimum, maximum; /* bounds of OPTION_INTEGER and OPTION_DECIMAL */
     enum completion_kind completion;
     const char *choices;     /* space-separated words the value must be one of; NULL: any */
     bool required;           /* its absence is a usage error ("missing --to FORM") */
     enum reproduce_rule reproduce;
+    enum usage_place usage;
+    enum usage_form usage_form;
+    bool usage_long_name;    /* the usage line names it --long though it has a short name */
 };
 
 #define OPTION_LIST_MAX 64

@@ -233,7 +233,7 @@ tree_listing() {
     [[ "$stderr" == "fuel-clean: malformed config: $HOME/.fuelrc:"* ]]
     run fuel-clean -h
     [ "$status" -eq 0 ]
-    [[ "${lines[0]}" == "usage: fuel-clean [-h] [-d DIRECTORY]... [--dry-run] [s3://BUCKET/PREFIX]..." ]]
+    [[ "${lines[0]}" == "usage: fuel-clean [-h] [-d DIR]... [--dry-run] [s3://BUCKET/PREFIX]..." ]]
 }
 
 @test "fuel list shows a dataset's leftovers until fuel clean removes them" {

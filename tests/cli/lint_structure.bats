@@ -1,13 +1,14 @@
 #!/usr/bin/env bats
-# tests/lint/basenames and tests/lint/common_modules: a file name held twice in the product (but a
-# dataset's own files) and a module of common/ that serves one folder are flagged in a planted tree.
+# tests/lint/basenames, tests/lint/common_modules and tests/lint/usage: a file name held twice in the
+# product (but a dataset's own files), a module of common/ that serves one folder and a usage line
+# typed by hand are flagged in a planted tree.
 
 setup() {
     repo=$BATS_TEST_TMPDIR/repo
     mkdir -p "$repo/tests/lint" "$repo/downloaders" "$repo/converters" "$repo/fixtures" \
         "$repo/cmd" "$repo/exporters" "$repo/common/base" "$repo/common/formats/zip"
     cp "$BATS_TEST_DIRNAME/../lint/basenames" "$BATS_TEST_DIRNAME/../lint/common_modules" \
-        "$repo/tests/lint/"
+        "$BATS_TEST_DIRNAME/../lint/usage" "$repo/tests/lint/"
     printf 'DATASET(mnist, 1)\nDATASET(svhn_format_1, 2)\n' > "$repo/downloaders/datasets.def"
     for folder in downloaders converters fixtures; do
         printf '/* mnist in %s. */\nint mnist_%s;\n' "$folder" "$folder" > "$repo/$folder/mnist.c"
@@ -88,4 +89,18 @@ setup() {
     run bash "$repo/tests/lint/common_modules"
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     [ "$output" = "ok - each of the 4 modules of common/ serves two folders or more" ]
+}
+
+@test "a usage line typed by hand is flagged, the generator's and the dispatcher's are not" {
+    run bash "$BATS_TEST_DIRNAME/../lint/usage"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [[ "$output" == "ok - no usage line typed by hand in "*" product files" ]]
+    printf 'const char *words = "usage: ";\n' > "$repo/cmd/usage_line.c"
+    printf 'const char *words = "usage: fuel [-h] COMMAND";\n' > "$repo/cmd/fuel.c"
+    printf '/* Fuel'"'"'s -h: not quoted. */\nconst char *usage = "[-h] [--json] A B";\n' \
+        > "$repo/cmd/diff.c"
+    git -C "$repo" add .
+    run bash "$repo/tests/lint/usage"
+    [ "$status" -eq 1 ]
+    [ "$output" = 'not ok - a usage line typed by hand (cmd/usage_line.c writes them): cmd/diff.c:2:const char *usage = "[-h] [--json] A B";' ]
 }

@@ -142,7 +142,8 @@ destinations() {
     [[ "$output" == *"
 options:
   -d, --directory DIR        where the input files are (default: .)
-  -o, --output-directory DIR where to write the output (default: .)
+  -o, --output-directory OUTDIR
+                             where to write the output (default: .)
 "*"
   --threads N                worker threads of the conversion (default: the online CPUs)
 "*"
