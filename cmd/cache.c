@@ -37,9 +37,9 @@ const struct command_line cache_command_line = {
         "Copies NAME, found in the data path, to the local data path (FUEL_LOCAL_DATA_PATH or\n"
         "local_data_path in ~/.fuelrc) and prints the local copy's path. The copy is made once,\n"
         "under a lock and atomically, and reused while its size and modification time match the\n"
-        "original's, as Fuel's local_data_path does. NAME may be s3://BUCKET/KEY (fuel-s3(7)):\n"
-        "the copy, LOCAL/s3/BUCKET/KEY, is verified against the object's size and sha256 and\n"
-        "reused while it still matches them.",
+        "original's, as Fuel's local_data_path does. NAME may be s3://BUCKET/KEY (fuel-s3(7)),\n"
+        "or found in an s3:// data path entry: the copy, LOCAL/s3/BUCKET/KEY, is verified\n"
+        "against the object's size and sha256 and reused while it still matches them.",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
     .options_size = sizeof(struct cache_options),
@@ -87,13 +87,14 @@ static int cache_run(const char *program, const char *name, bool as_json, bool q
     if (result == EXIT_OK && (config.local_data_path == NULL || config.local_data_path[0] == '\0'))
         result = error_set(EXIT_USAGE, "no local data path: %s: set FUEL_LOCAL_DATA_PATH or "
                            "local_data_path in %s", name, config_file_shown());
-    bool object = s3_is_url(name);
-    if (result == EXIT_OK && object) {
+    if (result == EXIT_OK && s3_is_url(name))
         snprintf(original, sizeof original, "%s", name);
-        result = cache_object(config.local_data_path, name, path, sizeof path, &outcome, quiet);
-    } else if (result == EXIT_OK) {
+    else if (result == EXIT_OK)
         result = file_resolve_in_data_path(name, original, sizeof original);
-    }
+    bool object = result == EXIT_OK && s3_is_url(original);
+    if (object)
+        result = cache_object(config.local_data_path, original, path, sizeof path, &outcome,
+                              quiet);
     /* A dataset name finds its converted file: the copy takes that file's name. */
     const char *slash = strrchr(original, '/');
     if (result == EXIT_OK && (object || strchr(name, '/') == NULL) && slash != NULL)

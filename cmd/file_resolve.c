@@ -1,10 +1,12 @@
-/* Resolves the FILE|NAME argument of info, path, serve, export, preview, cache and fixture --from. */
+/* Resolves the FILE|NAME argument of info, path, serve, export, preview, cache and fixture --from;
+   a name found in an s3:// data path entry is read through its verified local copy. */
 #include "file_resolve.h"
 
 #include "common/base/config.h"
 #include "common/base/error.h"
 #include "common/base/suggest.h"
 #include "s3/s3_cache.h"
+#include "s3/s3_data_path.h"
 #include "common/download/s3_location.h"
 #include "converters/conversion.h"
 #include "downloaders/dataset_registry.h"
@@ -67,7 +69,7 @@ static bool converted(const struct fuel_config *config, const char *name)
     candidates_list(name, &candidates);
     char match[4096];
     for (size_t index = 0; index < candidates.count; index++)
-        if (data_path_find(config, candidates.names[index], match, sizeof match) == EXIT_OK)
+        if (data_path_search(config, candidates.names[index], match, sizeof match, NULL) == EXIT_OK)
             return true;
     return false;
 }
@@ -139,7 +141,10 @@ static int find_candidates(const struct fuel_config *config, const char *argumen
     char first[4096] = "";
     for (size_t index = 0; index < candidates.count; index++) {
         char match[4096];
-        if (data_path_find(config, candidates.names[index], match, sizeof match) != EXIT_OK)
+        int code = data_path_search(config, candidates.names[index], match, sizeof match, NULL);
+        if (code != EXIT_OK && code != EXIT_MISSING_INPUT)
+            return code;
+        if (code != EXIT_OK)
             continue;
         found[index] = true;
         if (found_count++ == 0)
@@ -158,7 +163,7 @@ static int find_candidates(const struct fuel_config *config, const char *argumen
         return EXIT_OK;
     }
     candidates_join(&candidates, NULL, names, sizeof names);
-    int result = data_path_find(config, argument, path, size);
+    int result = data_path_search(config, argument, path, size, NULL);
     if (result == EXIT_MISSING_INPUT) {
         char reason[2048], closest[600];
         missing_describe(config, argument, file, reason, sizeof reason);
@@ -193,8 +198,13 @@ static int data_path_resolve_name(const char *argument, bool file, char *path, s
 {
     struct fuel_config config = {0};
     int result = config_load(&config);
-    if (result == EXIT_OK && data_path_find(&config, argument, path, size) != EXIT_OK)
+    if (result != EXIT_OK)
+        return result;
+    result = data_path_search(&config, argument, path, size, NULL);
+    if (result == EXIT_MISSING_INPUT) {
+        error_clear();
         result = find_candidates(&config, argument, file, path, size);
+    }
     config_free(&config);
     return result;
 }
@@ -212,7 +222,12 @@ int file_resolve(const char *argument, char *path, size_t size)
             return error_set(EXIT_USAGE, "path too long: %s", argument);
         return EXIT_OK;
     }
-    return data_path_resolve_name(argument, true, path, size);
+    int result = data_path_resolve_name(argument, true, path, size);
+    if (result != EXIT_OK || !s3_is_url(path))
+        return result;
+    char url[4096];
+    snprintf(url, sizeof url, "%s", path);
+    return object_resolve(url, path, size);
 }
 
 int file_resolve_in_data_path(const char *argument, char *path, size_t size)

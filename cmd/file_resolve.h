@@ -9,11 +9,13 @@
    path's file of its converter's default output (mnist -> mnist.hdf5, each format of svhn); for
    any other name, ARGUMENT.hdf5 in the data path. EXIT_USAGE listing them when a dataset name
    finds several files (svhn with both formats converted); EXIT_MISSING_INPUT naming what was
-   looked for and where when none exists. */
+   looked for and where when none exists. The data path's entries are searched in order; a name
+   found in an s3:// entry is its verified local copy (s3_cache), EXIT_TRANSFER when the store
+   fails. */
 int file_resolve(const char *argument, char *path, size_t size);
 
 /* The same without the first step: ARGUMENT is looked up in the data path only (fuel path, fuel
-   cache). */
+   cache); a match in an s3:// entry is its s3:// URL, not copied. */
 int file_resolve_in_data_path(const char *argument, char *path, size_t size);
 
 /* Whether ARGUMENT resolves to exactly one file (for completion: offer only what resolves). */

@@ -2,6 +2,7 @@
 #include "cards/card.h"
 #include "common/download/checksum_list.h"
 #include "common/base/config.h"
+#include "s3/s3_data_path.h"
 #include "common/base/error.h"
 #include "cmd/fault_guard.h"
 #include "common/base/input_verdict.h"
@@ -157,18 +158,24 @@ static json_t *leftovers_json(const struct list_request *request, const char *na
 static json_t *converted_file_json(const struct list_request *request, const char *name)
 {
     char path[PATH_MAX];
-    struct stat status;
+    struct stat status = {0};
+    uint64_t object_size;
+    int code = data_path_search(&request->config, name, path, sizeof path, &object_size);
+    if (code != EXIT_OK && code != EXIT_MISSING_INPUT)
+        return NULL;
+    bool stored = code == EXIT_OK && data_path_entry_is_store(path);
     json_t *object = json_pack("{s:s, s:o}", "name", name, "leftovers",
                                leftovers_json(request, name));
-    if (data_path_find(&request->config, name, path, sizeof path) != EXIT_OK ||
-        stat(path, &status) != 0) {
+    if (code != EXIT_OK || (!stored && stat(path, &status) != 0)) {
         error_clear();
         json_object_set_new(object, "path", json_null());
         return object;
     }
     json_object_set_new(object, "path", json_string(path));
-    json_object_set_new(object, "size", json_integer((json_int_t)status.st_size));
-    json_object_set_new(object, "created", created_json(request, path));
+    json_object_set_new(object, "size", json_integer(stored ? (json_int_t)object_size
+                                                            : (json_int_t)status.st_size));
+    /* An object's provenance is read only from its local copy (fuel cache, fuel info). */
+    json_object_set_new(object, "created", stored ? json_null() : created_json(request, path));
     return object;
 }
 

@@ -23,9 +23,10 @@ static const struct command_option options[] = {
 
 const struct command_line path_command_line = {
     .description =
-        "Prints the full path of NAME in the first directory of the data path (FUEL_DATA_PATH or\n"
-        "data_path in ~/.fuelrc) that holds it; exit 3, naming the directories searched, when none\n"
-        "does.",
+        "Prints the full path of NAME in the first entry of the data path (FUEL_DATA_PATH or\n"
+        "data_path in ~/.fuelrc) that holds it; exit 3, naming the entries searched, when none\n"
+        "does. An s3://BUCKET/PREFIX entry (fuel-s3(7)) gives the object's s3:// URL; fuel cache\n"
+        "NAME makes its local copy.",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
     .options_size = sizeof(struct path_options),

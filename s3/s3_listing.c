@@ -63,15 +63,17 @@ static int page_read(const struct s3_credentials *credentials, const char *bucke
     return code;
 }
 
-int s3_list_objects(const struct s3_credentials *credentials, const char *bucket,
-                    const char *prefix, s3_entry_visitor *visit, void *data)
+/* ListObjectsV2 of PREFIX; with DELIMITER "/" only the objects directly below it. */
+static int objects_list(const struct s3_credentials *credentials, const char *bucket,
+                        const char *prefix, const char *delimiter, s3_entry_visitor *visit,
+                        void *data)
 {
-    const char *names[] = {"continuation-token", "list-type", "prefix"};
+    const char *names[] = {"continuation-token", "delimiter", "list-type", "prefix"};
     char *token = NULL;
     int code = EXIT_OK;
     for (unsigned page = 0; code == EXIT_OK && page < PAGE_LIMIT; page++) {
-        const char *values[] = {token, "2", prefix};
-        char *query = query_build(names, values, 3);
+        const char *values[] = {token, delimiter, "2", prefix};
+        char *query = query_build(names, values, 4);
         struct s3_answer answer = {0};
         code = query != NULL ? page_read(credentials, bucket, query, &answer, visit, data)
                              : error_set(EXIT_OTHER, "out of memory: listing s3://%s", bucket);
@@ -86,6 +88,18 @@ int s3_list_objects(const struct s3_credentials *credentials, const char *bucket
     }
     free(token);
     return code;
+}
+
+int s3_list_objects(const struct s3_credentials *credentials, const char *bucket,
+                    const char *prefix, s3_entry_visitor *visit, void *data)
+{
+    return objects_list(credentials, bucket, prefix, NULL, visit, data);
+}
+
+int s3_list_children(const struct s3_credentials *credentials, const char *bucket,
+                     const char *prefix, s3_entry_visitor *visit, void *data)
+{
+    return objects_list(credentials, bucket, prefix, "/", visit, data);
 }
 
 int s3_list_uploads(const struct s3_credentials *credentials, const char *bucket,

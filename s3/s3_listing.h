@@ -12,6 +12,9 @@ typedef int s3_entry_visitor(const struct s3_entry *entry, void *data);
 
 int s3_list_objects(const struct s3_credentials *credentials, const char *bucket,
                     const char *prefix, s3_entry_visitor *visit, void *data);
+/* The objects directly below PREFIX (a '/' delimiter: deeper keys are not visited). */
+int s3_list_children(const struct s3_credentials *credentials, const char *bucket,
+                     const char *prefix, s3_entry_visitor *visit, void *data);
 int s3_list_uploads(const struct s3_credentials *credentials, const char *bucket,
                     const char *prefix, s3_entry_visitor *visit, void *data);
 

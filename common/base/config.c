@@ -178,10 +178,17 @@ static int not_found(const struct fuel_config *config, const char *name)
                      searched, used >= sizeof searched ? "..." : "");
 }
 
+bool data_path_entry_is_store(const char *entry)
+{
+    return strncmp(entry, "s3://", 5) == 0;
+}
+
 int data_path_find(const struct fuel_config *config, const char *name, char *path, size_t size)
 {
     for (size_t index = 0; index < config->data_path.count; index++) {
         const char *directory = config->data_path.items[index];
+        if (data_path_entry_is_store(directory))
+            continue;
         size_t length = strlen(directory);
         const char *separator = length > 0 && directory[length - 1] == '/' ? "" : "/";
         int written = snprintf(path, size, "%s%s%s", directory, separator, name);
@@ -200,8 +207,9 @@ const char *data_path_writable(const struct fuel_config *config)
     for (size_t index = 0; index < config->data_path.count; index++) {
         const char *directory = config->data_path.items[index];
         struct stat status;
-        if (stat(directory, &status) == 0 && S_ISDIR(status.st_mode) &&
-            access(directory, W_OK | X_OK) == 0)
+        if (data_path_entry_is_store(directory) ||
+            (stat(directory, &status) == 0 && S_ISDIR(status.st_mode) &&
+             access(directory, W_OK | X_OK) == 0))
             return directory;
     }
     return NULL;

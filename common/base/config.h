@@ -2,6 +2,7 @@
 #ifndef FUEL_CONFIG_H
 #define FUEL_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct string_list {
@@ -30,11 +31,16 @@ void config_free(struct fuel_config *config);
 /* The config file as messages name it: $FUEL_CONFIG (when a regular file), else "~/.fuelrc". */
 const char *config_file_shown(void);
 
-/* Writes into PATH the first DIRECTORY/NAME of the data path that exists. EXIT_MISSING_INPUT,
-   naming the directories searched, when none does. */
+/* Whether a data path ENTRY is an object store's prefix (s3://BUCKET/PREFIX) rather than a
+   directory: s3/s3_data_path.h searches those. */
+bool data_path_entry_is_store(const char *entry);
+
+/* Writes into PATH the first DIRECTORY/NAME of the data path's directories that exists (its
+   s3:// entries skipped). EXIT_MISSING_INPUT, naming every entry searched, when none does. */
 int data_path_find(const struct fuel_config *config, const char *name, char *path, size_t size);
 
-/* The first directory of the data path that exists and can be written in; NULL when none. */
+/* The first entry of the data path that is an s3:// prefix or a directory that exists and can
+   be written in; NULL when none. */
 const char *data_path_writable(const struct fuel_config *config);
 
 /* Writes into PATH NAME itself when such a file exists (or cannot be looked at), else the first

@@ -137,13 +137,26 @@ char *config_item_copy(const char *text, size_t length, bool expand)
     return expand ? path_expand(text, length) : strndup(text, length);
 }
 
+/* Whether the byte at INDEX ends the piece that began at START: one of SEPARATORS, but not the
+   ':' of an "s3://" data path entry. */
+static bool piece_ends(const char *text, size_t length, size_t start, size_t index,
+                       const char *separators)
+{
+    if (index == length)
+        return true;
+    if (strchr(separators, text[index]) == NULL)
+        return false;
+    return !(text[index] == ':' && index - start == 2 && strncmp(text + start, "s3", 2) == 0 &&
+             length - index > 2 && strncmp(text + index, "://", 3) == 0);
+}
+
 /* Adds each non-empty piece of TEXT between SEPARATORS. */
 int string_list_split(struct string_list *list, const char *text, size_t length,
                       const char *separators, bool expand)
 {
     size_t start = 0;
     for (size_t index = 0; index <= length; index++) {
-        if (index < length && strchr(separators, text[index]) == NULL)
+        if (!piece_ends(text, length, start, index, separators))
             continue;
         if (index > start) {
             int status =

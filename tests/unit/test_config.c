@@ -230,6 +230,19 @@ static void test_environment_overrides_file(void **state)
     assert_list(&fixture->config.mirrors, 1, "http://kept.example/");
 }
 
+static void test_s3_entries_keep_their_colon(void **state)
+{
+    struct fixture *fixture = *state;
+    char path[4096];
+    write_fuelrc(fixture, "data_path: s3://bucket/data:/local:s3:/odd:s3\n", path);
+    assert_int_equal(config_load(&fixture->config), EXIT_OK);
+    assert_list(&fixture->config.data_path, 5, "s3://bucket/data", "/local", "s3", "/odd", "s3");
+    config_free(&fixture->config);
+    setenv("FUEL_DATA_PATH", "/first:s3://b/p/:s3://c", 1);
+    assert_int_equal(config_load(&fixture->config), EXIT_OK);
+    assert_list(&fixture->config.data_path, 3, "/first", "s3://b/p/", "s3://c");
+}
+
 static void test_empty_environment_clears_file_values(void **state)
 {
     struct fixture *fixture = *state;
@@ -550,6 +563,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_environment_overrides_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_empty_environment_clears_file_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_s3_entries_keep_their_colon, setup, teardown),
         cmocka_unit_test_setup_teardown(test_environment_without_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_paths_expand_home_and_variables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_empty_file_or_document_is_no_setting, setup, teardown),
