@@ -153,7 +153,8 @@ static void print_url_lines(const struct item_table *table, const char *director
 }
 
 /* Creates and locks the directory (waiting for another run holding it), then clears or fetches.
-   Clearing a directory that does not exist has nothing to do, and creates nothing. */
+   Clearing a directory that does not exist has nothing to do, and creates nothing; a failed
+   download removes the directories it made when nothing (no .part) is left in them. */
 static int download_locked(const struct command_run *run, const struct item_table *table,
                            const struct download_options *download)
 {
@@ -165,16 +166,17 @@ static int download_locked(const struct command_run *run, const struct item_tabl
     char waiting[PATH_MAX + 64];
     snprintf(waiting, sizeof waiting, "%s: waiting for another fuel-download in %s", run->program,
              directory);
+    size_t missing = directory_missing_prefix(directory);
     int lock = -1, result = directory_create(directory);
     if (result == EXIT_OK)
         result = directory_lock_waiting(directory, chosen->transfer.quiet ? NULL : waiting, &lock);
-    if (result != EXIT_OK)
-        return result;
-    if (chosen->clear)
+    if (result == EXIT_OK && chosen->clear)
         result = dataset_files_remove(run->dataset->record, directory, true);
-    else
+    else if (result == EXIT_OK)
         result = download_run(table->items, table->count, download);
     directory_unlock(lock, directory, DIRECTORY_LOCK_NAME);
+    if (result != EXIT_OK)
+        directory_remove_created(directory, missing);
     return result;
 }
 

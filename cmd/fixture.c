@@ -1,5 +1,6 @@
 /* fuel-fixture: small, faithful data for CI jobs: the file fuel-convert would write (or the raw
    files fuel-download would fetch) with synthetic examples, or a cut of an existing file. */
+#include "common/base/directory.h"
 #include "common/base/error.h"
 #include "common/base/publish.h"
 #include "common/base/suggest.h"
@@ -108,6 +109,7 @@ static int synthetic_run(const struct command_run *run)
     if (result == EXIT_OK && chosen->raw && run->parsed->dataset_option[0] != '\0')
         result = usage_error(run->program, "%s is not for --raw: the raw files have no options",
                              run->parsed->dataset_option);
+    size_t missing = directory_missing_prefix(chosen->output_directory);
     if (result == EXIT_OK)
         result = publish_directory_create(chosen->output_directory);
     if (result != EXIT_OK)
@@ -121,6 +123,8 @@ static int synthetic_run(const struct command_run *run)
                EXIT_OK) {
         printf("%s\n", path);
     }
+    if (result != EXIT_OK)
+        directory_remove_created(chosen->output_directory, missing);
     return result;
 }
 

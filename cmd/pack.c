@@ -1,4 +1,6 @@
 /* fuel-pack: your own arrays, tables and images into one H5PYDataset file, from a YAML spec. */
+#include "common/base/directory.h"
+#include "common/base/disk_space.h"
 #include "common/base/error.h"
 #include "common/base/publish.h"
 #include "common/download/s3_location.h"
@@ -11,6 +13,7 @@
 #include "threads_option.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -82,6 +85,12 @@ static int pack_publish(const char *spec, struct pack_plan *plan,
     const char *const *paths, *const *names;
     const bool *supplied;
     size_t count = pack_plan_files(plan, &paths, &names, &supplied);
+    char shown[PATH_MAX + 1024];
+    snprintf(shown, sizeof shown, "%s/%s", target->output_directory, name);
+    int result = disk_space_check(target->output_directory, shown, pack_plan_bytes(plan),
+                                  pack_plan_bytes(plan));
+    if (result != EXIT_OK)
+        return result;
     json_t *note = json_pack("{s:s}", "spec", pack_plan_spec_text(plan));
     if (note == NULL)
         return error_set(EXIT_CORRUPT_INPUT, "cannot record the spec: %s: not UTF-8 text", spec);
@@ -91,8 +100,7 @@ static int pack_publish(const char *spec, struct pack_plan *plan,
                                       .input_count = count, .note_key = "pack",
                                       .note = note,         .typed = target->typed,
                                       .supplied = supplied};
-    int result =
-        published_file_write(&filler, &record, target->output_directory, name, path, size);
+    result = published_file_write(&filler, &record, target->output_directory, name, path, size);
     json_decref(note);
     return result;
 }
@@ -100,6 +108,7 @@ static int pack_publish(const char *spec, struct pack_plan *plan,
 int pack_make(const char *spec, const struct pack_target *target, char *path, size_t size)
 {
     struct pack_plan *plan = NULL;
+    size_t missing = directory_missing_prefix(target->output_directory);
     int result = pack_plan_open(&plan, spec, target->threads > 0 ? (unsigned)target->threads
                                                                  : threads_default());
     if (result == EXIT_OK)
@@ -114,6 +123,8 @@ int pack_make(const char *spec, const struct pack_target *target, char *path, si
     result = pack_publish(spec, plan, target, listener, path, size);
     stage_progress_end(&drawn);
     pack_plan_close(plan);
+    if (result != EXIT_OK)
+        directory_remove_created(target->output_directory, missing);
     return result;
 }
 

@@ -22,6 +22,9 @@ int pack_plan_open(struct pack_plan **plan, const char *spec_path, unsigned thre
 /* The spec's `name` (or its file name without extension). */
 const char *pack_plan_name(const struct pack_plan *plan);
 
+/* The bytes the fixed-shape sources' elements take: a lower bound of the file's size. */
+uint64_t pack_plan_bytes(const struct pack_plan *plan);
+
 /* The spec's text. */
 const char *pack_plan_spec_text(const struct pack_plan *plan);
 

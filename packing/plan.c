@@ -2,6 +2,7 @@
    count resolved from its inputs, the whole checked before anything is written. */
 #include "plan.h"
 
+#include "common/base/disk_space.h"
 #include "common/base/error.h"
 
 #include <stdio.h>
@@ -253,6 +254,21 @@ int pack_plan_open(struct pack_plan **plan, const char *spec_path, unsigned thre
 const char *pack_plan_name(const struct pack_plan *plan)
 {
     return plan->spec->name;
+}
+
+uint64_t pack_plan_bytes(const struct pack_plan *plan)
+{
+    uint64_t bytes = 0;
+    for (size_t index = 0; index < plan->spec->source_count; index++) {
+        const struct planned_source *source = &plan->sources[index];
+        uint64_t elements = source->examples;
+        for (int axis = 0; !source->ragged && axis < source->example_rank; axis++)
+            elements = disk_space_product(elements, source->example_shape[axis]);
+        if (!source->ragged)
+            bytes = disk_space_sum(bytes, disk_space_product(elements,
+                                                             element_size(source->type)));
+    }
+    return bytes;
 }
 
 const char *pack_plan_spec_text(const struct pack_plan *plan)

@@ -2,6 +2,7 @@
    transient failures with backoff, falls back to the next URL, verifies and publishes. */
 #include "download_run.h"
 
+#include "common/base/disk_space.h"
 #include "common/base/error.h"
 #include "common/base/monotonic_clock.h"
 #include "common/base/hash.h"
@@ -513,6 +514,22 @@ static int run_prepare(struct run *run, const struct download_item *items)
     return EXIT_OK;
 }
 
+/* The bytes still to receive (sizes known, less what .part files hold) fit in the directory. */
+static int space_check(const struct run *run)
+{
+    uint64_t total = 0, largest = 0;
+    for (size_t index = 0; index < run->count; index++) {
+        const struct file_state *file = &run->files[index];
+        struct stat status;
+        uint64_t held = stat(file->part_path, &status) == 0 ? (uint64_t)status.st_size : 0;
+        if (file->phase == FILE_DONE || file->item->size <= held)
+            continue;
+        total = disk_space_sum(total, file->item->size - held);
+        largest = file->item->size > largest ? file->item->size : largest;
+    }
+    return disk_space_check(run->options->directory, run->options->directory, total, largest);
+}
+
 static void signals_install(struct sigaction *previous_interrupt, struct sigaction *previous_terminate)
 {
     struct sigaction action = {.sa_handler = interrupt_handler};
@@ -535,6 +552,8 @@ int download_run(const struct download_item *items, size_t count,
     }
     srand48((long)time(NULL) ^ (long)getpid());
     int result = run_prepare(&run, items);
+    if (result == EXIT_OK)
+        result = space_check(&run);
     if (result == EXIT_OK && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
         result = error_set(EXIT_OTHER, "cannot download: libcurl initialization failed");
     else if (result == EXIT_OK) {

@@ -103,3 +103,19 @@ mounted() {
     [ "$stderr" = "fuel-export: cannot write: out/a/b/test-000000.tar: No space left on device" ]
     [ -z "$(ls -A out)" ]
 }
+
+@test "download, pack and fixture --raw check the space first, name the output as given, leave no directory" {
+    # download: the published sizes over the file size limit, refused before any transfer.
+    run bash -c 'ulimit -f 2; fuel download mnist -d out/d --url-prefix file:///nonexist/ 2>&1; echo "status $?"'
+    [ "$output" = "$(printf 'fuel-download: cannot write: out/d: needs a file of 9912422 bytes, over the file size limit of 2048 bytes (ulimit -f)\nstatus 7')" ]
+    /usr/bin/python3 -c 'import numpy; numpy.save("a.npy", numpy.zeros((100, 100), numpy.uint8))'
+    printf 'splits:\n  train: {examples: 100}\nsources:\n  features: {from: [a.npy]}\n' > a.yaml
+    run bash -c 'ulimit -f 2; fuel pack a.yaml -o out/p 2>&1; echo "status $?"'
+    [ "$output" = "$(printf 'fuel-pack: cannot write: out/p/a.hdf5: needs a file of 10000 bytes, over the file size limit of 2048 bytes (ulimit -f)\nstatus 7')" ]
+    # fixture --raw: the file being written, never its scratch (OUT/.batch, .digitStruct.mat).
+    for dataset in cifar10:cifar-10-python.tar.gz "svhn 1:train.tar.gz" ilsvrc2012:ILSVRC2012_img_train.tar; do
+        run bash -c 'ulimit -f 20; fuel fixture '"${dataset%%:*}"' --raw -n 500 -o out/f 2>&1; echo "status $?"'
+        [ "$output" = "$(printf 'fuel-fixture: cannot write: out/f/%s: File too large\nstatus 7' "${dataset#*:}")" ] || [[ "$output" == "fuel-fixture: cannot write archive: out/f/${dataset#*:}: "*": File too large"$'\n'"status 7" ]]
+    done
+    [ ! -e out ]
+}
