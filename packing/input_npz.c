@@ -19,6 +19,7 @@ struct input_reader {
     struct npy_array array;
     struct npy_file spooled; /* Fortran order: the member as a .npy file */
     bool is_spooled;
+    bool finished; /* read to its end, its size and CRC checked */
     uint64_t next;
     uint64_t examples_per_block;
     size_t example_bytes;
@@ -117,6 +118,23 @@ static int member_read(struct input_reader *reader, void *buffer, size_t size)
     return EXIT_OK;
 }
 
+/* Reads the member to its end, where libarchive checks the zip entry's size and CRC: its data
+   counts only once they match, and once nothing follows the data the .npy header declares (a
+   member that inflates to gigabytes more is refused at its first byte too many). */
+static int member_finish(struct input_reader *reader)
+{
+    unsigned char extra;
+    size_t got = 0;
+    if (reader->finished)
+        return EXIT_OK;
+    reader->finished = true;
+    int result = archive_stream_read(reader->stream, &extra, 1, &got);
+    if (result == EXIT_OK && got != 0)
+        result = error_set(EXIT_CORRUPT_INPUT, "malformed archive member: %s: more data than "
+                           "its .npy header declares", reader->name);
+    return result;
+}
+
 /* Copies the member (HEADER, then its data) into an unnamed temporary file read as a .npy. */
 static int spool(struct input_reader *reader, const unsigned char *header)
 {
@@ -140,6 +158,8 @@ static int spool(struct input_reader *reader, const unsigned char *header)
                                reader->name, error_system_reason());
         left -= part;
     }
+    if (result == EXIT_OK)
+        result = member_finish(reader);
     if (result != EXIT_OK) {
         close(descriptor);
         return result;
@@ -185,7 +205,7 @@ static int npz_next(struct input_reader *reader, struct example_block *block)
     uint64_t count = left < reader->examples_per_block ? left : reader->examples_per_block;
     *block = (struct example_block){.data = reader->buffer, .count = count};
     if (count == 0)
-        return EXIT_OK;
+        return reader->is_spooled ? EXIT_OK : member_finish(reader);
     int result;
     if (reader->is_spooled) {
         result = npy_file_read(&reader->spooled, reader->next, count, reader->buffer);
@@ -196,6 +216,8 @@ static int npz_next(struct input_reader *reader, struct example_block *block)
                          (size_t)count * reader->example_bytes / reader->array.item_size);
     }
     reader->next += count;
+    if (result == EXIT_OK && !reader->is_spooled && reader->next == reader->array.shape[0])
+        result = member_finish(reader);
     return result;
 }
 

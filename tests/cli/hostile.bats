@@ -123,6 +123,8 @@ pack/unknown_top_key               2  malformed spec: CASE/spec.yaml:2: unknown 
 pack/yaml_alias                    2  malformed spec: CASE/spec.yaml:3: aliases are not supported
 pack/missing_input                 3  not found: CASE/gone.npy
 pack/npz_missing_member            3  not found: CASE/x.npz: no member y in the archive
+pack/npz_inflation                 4  malformed archive member: CASE/x.npz:x: more data than its .npy header declares
+pack/npz_bad_crc                   4  cannot read archive: CASE/x.npz: x.npy: ZIP bad CRC:
 pack/object_dtype                  4  cannot read .npy header: CASE/x.npy: dtype '"'|O'"' holds Python objects (a pickle): refused
 pack/shape_overflow                4  cannot read .npy header: CASE/x.npy: the shape'"'"'s size overflows 64 bits
 pack/shape_beyond_file             4  truncated array: CASE/x.npy: the header declares 40000000000 bytes of data, 40 follow it
