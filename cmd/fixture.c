@@ -11,6 +11,7 @@
 #include "fixture_make.h"
 #include "fixture_options.h"
 #include "fixtures/fixture.h"
+#include "s3/s3_publish.h"
 #include "usage.h"
 
 #include <stddef.h>
@@ -24,7 +25,7 @@ static const struct fixture_options defaults = {.output_directory = "."};
 static const struct command_option options[] = {
     {.short_name = 'o', .long_name = "output-directory", .alias = "output_directory",
      .kind = OPTION_STRING, MEMBER(output_directory), .argument = "DIR",
-     .help = "where to write (default: .)", .completion = COMPLETE_DIRECTORY,
+     .help = "where to write, a directory or s3://BUCKET/PREFIX (default: .)", .completion = COMPLETE_DIRECTORY,
      .reproduce = REPRODUCE_REPLACED},
     {.short_name = 'r', .long_name = "output_filename", .alias = "output-filename",
      .kind = OPTION_STRING, MEMBER(output_filename), .argument = "NAME",
@@ -91,15 +92,20 @@ static void fixture_names(char *text, size_t size)
     names_join(text, size, names, count);
 }
 
-static int raw_print(const struct fixture_options *chosen, const struct raw_fixture *fixture)
+/* What fuel fixture wrote: the HDF5 file, or (RAW) the raw files and MD5SUMS. */
+struct fixture_output {
+    const struct raw_fixture *raw;
+    char path[4096];
+};
+
+static void raw_print(const char *directory, const struct raw_fixture *fixture)
 {
     for (size_t index = 0; index < fixture->dataset->file_count; index++)
-        printf("%s/%s\n", chosen->output_directory, fixture->dataset->files[index].name);
-    printf("%s/MD5SUMS\n", chosen->output_directory);
-    return EXIT_OK;
+        printf("%s/%s\n", directory, fixture->dataset->files[index].name);
+    printf("%s/MD5SUMS\n", directory);
 }
 
-static int synthetic_run(const struct command_run *run)
+static int synthetic_run(const struct command_run *run, struct fixture_output *output)
 {
     const struct fixture_options *chosen = run->options;
     const struct raw_fixture *fixture = NULL;
@@ -114,21 +120,18 @@ static int synthetic_run(const struct command_run *run)
         result = publish_directory_create(chosen->output_directory);
     if (result != EXIT_OK)
         return result;
-    char path[4096];
     if (chosen->raw) {
         result = raw_fixture_write(fixture, &request, chosen->output_directory);
-        if (result == EXIT_OK)
-            raw_print(chosen, fixture);
-    } else if ((result = fixture_synthetic_make(run, fixture, &request, path, sizeof path)) ==
-               EXIT_OK) {
-        printf("%s\n", path);
+        output->raw = fixture;
+    } else {
+        result = fixture_synthetic_make(run, fixture, &request, output->path, sizeof output->path);
     }
     if (result != EXIT_OK)
         directory_remove_created(chosen->output_directory, missing);
     return result;
 }
 
-static int cut_run(const struct command_run *run)
+static int cut_run(const struct command_run *run, struct fixture_output *output)
 {
     const struct fixture_options *chosen = run->options;
     if (run->parsed->positional_count > 0)
@@ -141,25 +144,23 @@ static int cut_run(const struct command_run *run)
     int result = examples_parse(run->program, &chosen->examples, DEFAULT_EXAMPLES,
                                 (uint64_t)1 << 53, &request);
     /* The parent as resolved (a dataset name finds its converted file). */
-    char parent[PATH_MAX], path[4096];
+    char parent[PATH_MAX];
     if (result == EXIT_OK)
         result = file_resolve(chosen->from, parent, sizeof parent);
     if (result == EXIT_OK)
         result = publish_directory_create(chosen->output_directory);
     if (result == EXIT_OK)
-        result = fixture_cut_make(run, parent, &request, path, sizeof path);
-    if (result == EXIT_OK)
-        printf("%s\n", path);
+        result = fixture_cut_make(run, parent, &request, output->path, sizeof output->path);
     return result;
 }
 
-int fixture_body(const struct command_run *run)
+static int fixture_write(const struct command_run *run, struct fixture_output *output)
 {
     const struct fixture_options *chosen = run->options;
     if (chosen->shuffle && chosen->from == NULL)
         return usage_error(run->program, "--shuffle needs --from");
     if (chosen->from != NULL)
-        return cut_run(run);
+        return cut_run(run, output);
     if (run->dataset->name == NULL) {
         char names[256], ending[300];
         fixture_names(names, sizeof names);
@@ -169,5 +170,51 @@ int fixture_body(const struct command_run *run)
     if (chosen->raw && chosen->output_filename != NULL)
         return usage_error(run->program,
                            "-r names the HDF5 file; --raw writes the raw files' own names");
-    return synthetic_run(run);
+    return synthetic_run(run, output);
+}
+
+/* -o s3://BUCKET/PREFIX: written into a local staging, then uploaded; raw files before MD5SUMS,
+   their listing (fuel-s3(7)). */
+static int fixture_to_store(const struct command_run *run)
+{
+    const struct fixture_options *chosen = run->options;
+    struct s3_publish publish;
+    int result = s3_publish_begin(&publish, chosen->output_directory, 0, 0);
+    if (result != EXIT_OK)
+        return result;
+    struct fixture_options staged = *chosen;
+    staged.output_directory = publish.staging.path;
+    struct command_run inner = *run;
+    inner.options = &staged;
+    struct fixture_output output = {0};
+    char *listings[] = {"MD5SUMS"}, url[sizeof output.path + 64];
+    result = fixture_write(&inner, &output);
+    if (result == EXIT_OK && output.raw != NULL)
+        result = s3_publish_set(&publish, listings, 1, NULL, NULL);
+    else if (result == EXIT_OK)
+        result = s3_publish_file(&publish, output.path, url, sizeof url);
+    if (result == EXIT_OK && output.raw != NULL) {
+        size_t length = strlen(publish.location.key);
+        snprintf(url, sizeof url, "s3://%s%s%.*s", publish.location.bucket, length ? "/" : "",
+                 length ? (int)length - 1 : 0, publish.location.key);
+        raw_print(url, output.raw);
+    } else if (result == EXIT_OK) {
+        printf("%s\n", url);
+    }
+    s3_publish_end(&publish);
+    return result;
+}
+
+int fixture_body(const struct command_run *run)
+{
+    const struct fixture_options *chosen = run->options;
+    if (s3_is_url(chosen->output_directory))
+        return fixture_to_store(run);
+    struct fixture_output output = {0};
+    int result = fixture_write(run, &output);
+    if (result == EXIT_OK && output.raw != NULL)
+        raw_print(chosen->output_directory, output.raw);
+    else if (result == EXIT_OK)
+        printf("%s\n", output.path);
+    return result;
 }

@@ -3,6 +3,7 @@
 #include "cmd/file_resolve.h"
 #include "exporters/preview_montage.h"
 #include "commands.h"
+#include "s3/s3_publish.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -20,7 +21,8 @@ static const struct preview_options defaults = {.count = 64, .seed = -1, .zoom =
 
 static const struct command_option options[] = {
     {.short_name = 'o', .long_name = "output", .kind = OPTION_STRING, MEMBER(output),
-     .argument = "FILE", .help = "the PNG to write, - for standard output (required)",
+     .argument = "FILE", .help = "the PNG to write, s3://BUCKET/KEY, or - for standard output "
+             "(required)",
      .completion = COMPLETE_FILE, .required = true},
     {.long_name = "split", .kind = OPTION_STRING, MEMBER(split), .argument = "S",
      .help = "the split shown (default: train, else the file's first)"},
@@ -59,6 +61,28 @@ static void print_row(const char *labels, void *context)
     fprintf(context, "%s\n", labels);
 }
 
+/* -o s3://BUCKET/KEY: the PNG written into a local staging, then uploaded as KEY. */
+static int preview_to_store(struct preview_request *request, FILE *labels)
+{
+    const char *output = request->output_path, *slash = strrchr(output + strlen("s3://"), '/');
+    if (slash == NULL || slash[1] == '\0')
+        return error_set(EXIT_USAGE, "-o %s names no object: give s3://BUCKET/KEY", output);
+    char prefix[S3_KEY_LIMIT + S3_BUCKET_SIZE + 16], path[sizeof prefix + 4096];
+    char url[sizeof prefix + 64];
+    snprintf(prefix, sizeof prefix, "%.*s", (int)(slash + 1 - output), output);
+    struct s3_publish publish;
+    int result = s3_publish_begin(&publish, prefix, 0, 0);
+    if (result != EXIT_OK)
+        return result;
+    snprintf(path, sizeof path, "%s/%s", publish.staging.path, slash + 1);
+    request->output_path = path;
+    result = preview_run(request, print_row, labels);
+    if (result == EXIT_OK)
+        result = s3_publish_file(&publish, path, url, sizeof url);
+    s3_publish_end(&publish);
+    return result;
+}
+
 int preview_body(const struct command_run *run)
 {
     const struct preview_options *chosen = run->options;
@@ -73,7 +97,8 @@ int preview_body(const struct command_run *run)
         .zoom = (unsigned)chosen->zoom,
     };
     FILE *labels = strcmp(chosen->output, "-") == 0 ? stderr : stdout;
-    result = preview_run(&request, print_row, labels);
+    result = s3_is_url(chosen->output) ? preview_to_store(&request, labels)
+                                       : preview_run(&request, print_row, labels);
     if (result == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout)))
         result = error_set(EXIT_WRITE, "cannot write: standard output");
     return result;

@@ -336,3 +336,31 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     [ -n "$(boto3 ls fuel sets/ | grep '\.tar$')" ]
     [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
 }
+
+@test "fuel fixture and fuel preview -o s3://: raw files before their MD5SUMS, the file, the PNG" {
+    export SOURCE_DATE_EPOCH=1700000000
+    local local=$BATS_TEST_TMPDIR/local got=$BATS_TEST_TMPDIR/got
+    run --separate-stderr fuel fixture mnist --raw -o s3://fuel/fixture/raw
+    [ "$status" -eq 0 ]
+    [ "${lines[4]}" = s3://fuel/fixture/raw/MD5SUMS ]
+    [ "${lines[0]}" = s3://fuel/fixture/raw/train-images-idx3-ubyte.gz ]
+    run --separate-stderr fuel fixture mnist -n 5 -o s3://fuel/fixture/
+    [ "$status" -eq 0 ]
+    [ "$output" = s3://fuel/fixture/mnist.hdf5 ]
+    run --separate-stderr fuel preview "$FUEL_FIXTURES/expected/mnist.hdf5" -n 4 \
+        -o s3://fuel/fixture/shown/mnist.png
+    [ "$status" -eq 0 ]
+    [ "$output" = "9 0"$'\n'"5 1" ]
+    fuel fixture mnist --raw -o "$local/raw" > /dev/null
+    fuel fixture mnist -n 5 -o "$local" > /dev/null
+    fuel preview "$FUEL_FIXTURES/expected/mnist.hdf5" -n 4 -o "$local/shown/mnist.png" > /dev/null
+    boto3 sync fuel fixture/ "$got"
+    diff -r "$local/raw" "$got/raw"
+    cmp "$local/shown/mnist.png" "$got/shown/mnist.png"
+    run fuel diff "$local/mnist.hdf5" "$got/mnist.hdf5"
+    [ "$status" -eq 0 ]
+    run --separate-stderr fuel preview "$FUEL_FIXTURES/expected/mnist.hdf5" -o s3://fuel
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-preview: -o s3://fuel names no object: give s3://BUCKET/KEY" ]
+    [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
+}
