@@ -125,7 +125,8 @@ int conversion_run(const struct conversion_request *request, char *path, size_t 
                                       .typed = request->typed,
                                       .notes = arguments.notes,
                                       .card = arguments.card,
-                                      .raw_files = true};
+                                      .raw_files = true,
+                                      .read_through_inputs = true};
     result = published_file_write(&filler, &record, request->output_directory, name, path, size);
     json_decref(arguments.notes);
     json_decref(arguments.card);

@@ -71,7 +71,7 @@ static int refill(struct csv_reader *reader)
     reader->end -= reader->start;
     reader->start = 0;
     while (!reader->at_end && reader->end < CSV_LINE_MAX) {
-        ssize_t got = read(reader->descriptor, reader->buffer + reader->end,
+        ssize_t got = input_file_read(reader->descriptor, reader->buffer + reader->end,
                            CSV_LINE_MAX - reader->end);
         if (got < 0 && errno == EINTR)
             continue;
@@ -252,7 +252,7 @@ void csv_close(struct csv_reader *reader)
     if (reader == NULL)
         return;
     if (reader->descriptor >= 0)
-        close(reader->descriptor);
+        input_file_close(reader->descriptor);
     free(reader->path);
     free(reader->buffer);
     free(reader->fields);

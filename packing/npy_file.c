@@ -18,7 +18,7 @@ static int read_at(int descriptor, void *buffer, size_t size, uint64_t offset, s
 {
     *got = 0;
     while (*got < size) {
-        ssize_t part = pread(descriptor, (unsigned char *)buffer + *got, size - *got,
+        ssize_t part = input_file_pread(descriptor, (unsigned char *)buffer + *got, size - *got,
                              (off_t)(offset + *got));
         if (part < 0 && errno == EINTR)
             continue;
@@ -164,7 +164,7 @@ int npy_file_read(struct npy_file *file, uint64_t first, uint64_t count, void *o
 void npy_file_close(struct npy_file *file)
 {
     if (file->descriptor >= 0)
-        close(file->descriptor);
+        input_file_close(file->descriptor);
     free(file->column);
     file->descriptor = -1;
     file->column = NULL;

@@ -1,11 +1,14 @@
-/* Opens inputs as regular files only, never blocking: O_NONBLOCK, then fstat. */
+/* Opens inputs as regular files only, never blocking: O_NONBLOCK, then fstat; reads them feeding
+   their taps (read_tap.h). */
 #include "input_file.h"
 
 #include "error.h"
+#include "read_tap.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -58,7 +61,39 @@ int input_file_open(const char *path, struct stat *status)
             error_set(EXIT_MISSING_INPUT, "cannot open: %s: %s", path, strerror(code));
         return -1;
     }
+    read_tap_attach(descriptor, facts);
     return descriptor;
+}
+
+ssize_t input_file_read(int descriptor, void *buffer, size_t size)
+{
+    ssize_t count;
+    do
+        count = read(descriptor, buffer, size);
+    while (count < 0 && errno == EINTR);
+    if (count > 0 && read_tap_attached(descriptor)) {
+        off_t end = lseek(descriptor, 0, SEEK_CUR);
+        if (end >= count)
+            read_tap_bytes(descriptor, buffer, (size_t)count, (uint64_t)(end - count));
+    }
+    return count;
+}
+
+ssize_t input_file_pread(int descriptor, void *buffer, size_t size, off_t offset)
+{
+    ssize_t count;
+    do
+        count = pread(descriptor, buffer, size, offset);
+    while (count < 0 && errno == EINTR);
+    if (count > 0)
+        read_tap_bytes(descriptor, buffer, (size_t)count, (uint64_t)offset);
+    return count;
+}
+
+int input_file_close(int descriptor)
+{
+    read_tap_detach(descriptor);
+    return close(descriptor);
 }
 
 int input_open_failure(const char *path)
@@ -68,17 +103,44 @@ int input_open_failure(const char *path)
     return error_set(EXIT_MISSING_INPUT, "cannot open: %s: %s", path, strerror(errno));
 }
 
-FILE *input_file_stream(const char *path)
+/* A stream's cookie is its descriptor: reads go through input_file_read, so they feed its tap. */
+static ssize_t stream_read(void *cookie, char *buffer, size_t size)
 {
-    int descriptor = input_file_open(path, NULL);
-    FILE *stream = descriptor >= 0 ? fdopen(descriptor, "rb") : NULL;
+    return input_file_read((int)(intptr_t)cookie, buffer, size);
+}
+
+static int stream_seek(void *cookie, off64_t *offset, int whence)
+{
+    off_t reached = lseek((int)(intptr_t)cookie, (off_t)*offset, whence);
+    if (reached < 0)
+        return -1;
+    *offset = reached;
+    return 0;
+}
+
+static int stream_close(void *cookie)
+{
+    return input_file_close((int)(intptr_t)cookie);
+}
+
+FILE *input_file_stream_status(const char *path, struct stat *status)
+{
+    int descriptor = input_file_open(path, status);
+    cookie_io_functions_t functions = {stream_read, NULL, stream_seek, stream_close};
+    FILE *stream =
+        descriptor >= 0 ? fopencookie((void *)(intptr_t)descriptor, "rb", functions) : NULL;
     if (descriptor >= 0 && stream == NULL) {
         int code = errno;
         error_set(EXIT_OTHER, "cannot open: %s: %s", path, strerror(code));
-        close(descriptor);
+        input_file_close(descriptor);
         errno = code;
     }
     return stream;
+}
+
+FILE *input_file_stream(const char *path)
+{
+    return input_file_stream_status(path, NULL);
 }
 
 int input_file_check(const char *path, int *missing)

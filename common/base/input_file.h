@@ -4,6 +4,7 @@
 #define FUEL_INPUT_FILE_H
 
 #include <stdio.h>
+#include <sys/types.h>
 #include <sys/stat.h>
 
 /* Opens PATH read-only with O_NONBLOCK (cleared again once open), then fstat: the descriptor of a
@@ -13,8 +14,19 @@
    errno is open's when open failed, so a caller may word that case itself. */
 int input_file_open(const char *path, struct stat *status);
 
-/* input_file_open as a stdio stream ("rb"); NULL with the error set. */
+/* read(2) of DESCRIPTOR, EINTR retried, the bytes read fed to its file's tap (read_tap.h). */
+ssize_t input_file_read(int descriptor, void *buffer, size_t size);
+
+/* pread(2) likewise. */
+ssize_t input_file_pread(int descriptor, void *buffer, size_t size, off_t offset);
+
+/* Closes a descriptor input_file_open gave. */
+int input_file_close(int descriptor);
+
+/* input_file_open as a stdio stream ("rb") reading through input_file_read (fileno is -1: STATUS,
+   when not NULL, gets the file's status); NULL with the error set. */
 FILE *input_file_stream(const char *path);
+FILE *input_file_stream_status(const char *path, struct stat *status);
 
 /* After a failed input_file_open or input_file_stream: its error when something other than a
    regular file stands at PATH, else the callers' usual EXIT_MISSING_INPUT "cannot open: PATH: why"

@@ -3,6 +3,7 @@
 #include "common/base/input_file.h"
 
 #include "common/base/error.h"
+#include "common/base/read_tap.h"
 #include "inflate.h"
 #include "read_ahead.h"
 
@@ -21,6 +22,7 @@ struct inflate_file {
     int descriptor;
     bool compressed;
     bool ended; /* the content has ended: no byte left to read or inflate */
+    bool content_tapped; /* the file's tap hashes the content inflated (read_tap.h) */
     uint64_t size;
     struct inflater *inflater;
     /* Plain files: the bytes read while looking for the magic, served first. */
@@ -39,10 +41,7 @@ struct inflate_file {
 
 static int read_some(struct inflate_file *file, unsigned char *buffer, size_t size, size_t *count)
 {
-    ssize_t result;
-    do
-        result = read(file->descriptor, buffer, size);
-    while (result < 0 && errno == EINTR);
+    ssize_t result = input_file_read(file->descriptor, buffer, size);
     if (result < 0) {
         file->reason = strerror(errno);
         return EXIT_OTHER;
@@ -85,6 +84,7 @@ static int look_at_start(struct inflate_file *file, const char *path, const char
         file->input_size = count;
         return EXIT_OK;
     }
+    file->content_tapped = read_tap_wants_content(file->descriptor);
     if (inflater_create(&file->inflater, INFLATE_GZIP) != EXIT_OK)
         return error_set(EXIT_OTHER, "%s: %s: out of memory", what, path);
     inflater_feed(file->inflater, file->input, count);
@@ -130,9 +130,13 @@ static int inflate_into(struct inflate_file *file, unsigned char *buffer, size_t
         size_t count;
         enum inflate_status status =
             inflater_pull(file->inflater, buffer + *produced, size - *produced, &count);
+        if (count > 0 && file->content_tapped)
+            read_tap_content(file->descriptor, buffer + *produced, count);
         *produced += count;
         if (status == INFLATE_END) {
             file->ended = true;
+            if (file->content_tapped)
+                read_tap_content_end(file->descriptor);
         } else if (status == INFLATE_CORRUPT) {
             file->reason = inflater_reason(file->inflater);
             file->failure = EXIT_CORRUPT_INPUT;
@@ -235,13 +239,25 @@ const char *inflate_file_reason(const struct inflate_file *file)
     return file->reason != NULL ? file->reason : "";
 }
 
+/* A reader that stopped before the content's end leaves the rest to the tap's pass: inflated to
+   the end here, so the content's digest is of the whole of it. */
+static void content_drain(struct inflate_file *file)
+{
+    size_t count;
+    while (file->content_tapped && !file->ended && file->failure == EXIT_OK &&
+           inflate_into(file, file->block, BLOCK_SIZE, &count) == EXIT_OK && count > 0)
+        continue;
+}
+
 void inflate_file_close(struct inflate_file *file)
 {
     if (file == NULL)
         return;
     read_ahead_end(file->ahead);
+    if (file->compressed)
+        content_drain(file);
     if (file->descriptor >= 0)
-        close(file->descriptor);
+        input_file_close(file->descriptor);
     inflater_free(file->inflater);
     free(file);
 }

@@ -1,11 +1,12 @@
-/* Builds the fuel_provenance JSON, hashing the input files in a thread while the conversion runs;
-   reads its creation time back from a file. */
+/* Builds the fuel_provenance JSON, the inputs hashed from the bytes their readers read (taps) or
+   in a thread while the conversion runs; reads its creation time back from a file. */
 #include "provenance.h"
 
 #include "common/base/error.h"
 #include "common/base/hash.h"
 #include "common/base/threads.h"
 #include "common/base/provenance_text.h"
+#include "common/base/read_tap.h"
 #include "common/base/versions.h"
 #include "common/formats/fixture_marker.h"
 #include "common/formats/inflated_digest.h"
@@ -38,6 +39,8 @@ struct input_digest {
     unsigned char content_sha256[32];
     bool supplied; /* its digests come from provenance_supply, not the thread */
     bool digested;
+    struct read_tap *tap; /* hashing it as it is read, or NULL */
+    bool content_tapped;  /* the tap inflated its content whole: CONTENT_* are set */
 };
 
 struct provenance {
@@ -45,6 +48,7 @@ struct provenance {
     struct input_digest *inputs;
     size_t input_count;
     bool raw_files; /* md5 too */
+    bool tapped;    /* the inputs hashed by taps: no thread */
     pthread_t thread;
     pthread_mutex_t supplying; /* provenance_supply's callers */
     atomic_bool cancelled;
@@ -57,6 +61,7 @@ static void provenance_free(struct provenance *provenance)
     for (size_t index = 0; index < provenance->input_count; index++) {
         free(provenance->inputs[index].path);
         free(provenance->inputs[index].name);
+        read_tap_free(provenance->inputs[index].tap);
     }
     free(provenance->inputs);
     json_decref(provenance->argv);
@@ -172,9 +177,43 @@ int provenance_begin_named(struct provenance **provenance, int argc, char *const
                                      raw_files, NULL);
 }
 
+/* A tap for each input not SUPPLIED. */
+static int taps_create(struct provenance *provenance)
+{
+    for (size_t index = 0; DIGESTS_ON && index < provenance->input_count; index++) {
+        struct input_digest *input = &provenance->inputs[index];
+        int result = input->supplied ? EXIT_OK
+                                     : read_tap_create(&input->tap, input->path,
+                                                       provenance->raw_files);
+        if (result != EXIT_OK)
+            return result;
+    }
+    return EXIT_OK;
+}
+
+static int begin(struct provenance **provenance, int argc, char *const *argv,
+                 const char *const *input_paths, const char *const *names, size_t input_count,
+                 bool raw_files, const bool *supplied, bool tapped);
+
 int provenance_begin_supplied(struct provenance **provenance, int argc, char *const *argv,
                               const char *const *input_paths, const char *const *names,
                               size_t input_count, bool raw_files, const bool *supplied)
+{
+    return begin(provenance, argc, argv, input_paths, names, input_count, raw_files, supplied,
+                 false);
+}
+
+int provenance_begin_read(struct provenance **provenance, int argc, char *const *argv,
+                          const char *const *input_paths, const char *const *names,
+                          size_t input_count, bool raw_files, const bool *supplied)
+{
+    return begin(provenance, argc, argv, input_paths, names, input_count, raw_files, supplied,
+                 true);
+}
+
+static int begin(struct provenance **provenance, int argc, char *const *argv,
+                 const char *const *input_paths, const char *const *names, size_t input_count,
+                 bool raw_files, const bool *supplied, bool tapped)
 {
     *provenance = calloc(1, sizeof **provenance);
     if (*provenance == NULL)
@@ -189,6 +228,15 @@ int provenance_begin_supplied(struct provenance **provenance, int argc, char *co
         provenance_free(*provenance);
         *provenance = NULL;
         return error_set(EXIT_OTHER, "cannot record provenance: out of memory");
+    }
+    (*provenance)->tapped = tapped;
+    if (tapped) {
+        int result = taps_create(*provenance);
+        if (result != EXIT_OK) {
+            provenance_free(*provenance);
+            *provenance = NULL;
+        }
+        return result;
     }
     int number = threads_start(&(*provenance)->thread, hash_inputs, *provenance);
     if (number != 0) {
@@ -331,6 +379,8 @@ void provenance_content_published(struct provenance *provenance, size_t index,
                                   const char *checksum)
 {
     provenance->inputs[index].published = checksum;
+    if (provenance->inputs[index].tap != NULL)
+        read_tap_want_content(provenance->inputs[index].tap);
 }
 
 /* The decompressed content's digest of each input whose bytes are not the published ones but
@@ -349,6 +399,10 @@ static void contents_digest(struct provenance *provenance)
         hex_from_bytes(md5 ? input->md5 : input->sha256, md5 ? 16 : 32, recorded);
         if (strcasecmp(recorded, input->published) == 0)
             continue;
+        if (input->content_tapped) {
+            input->content_digested = true;
+            continue;
+        }
         if (inflated_digest(input->path, content, &input->content_size) != EXIT_OK) {
             error_clear();
             continue;
@@ -363,9 +417,32 @@ char *provenance_finish(struct provenance *provenance)
     return provenance_finish_noted(provenance, NULL);
 }
 
+/* Input INDEX's digests from its tap, which hashes what its readers left; error_set on failure. */
+static int input_tapped(struct provenance *provenance, size_t index)
+{
+    struct input_digest *input = &provenance->inputs[index];
+    struct file_digests digests;
+    int result = read_tap_finish(input->tap, &digests);
+    if (result != EXIT_OK)
+        return result;
+    digests_keep(input, &digests);
+    char content[HASH_HEX_SIZE];
+    if (read_tap_content_digest(input->tap, content, &input->content_size)) {
+        bytes_from_hex(content, input->content_sha256, sizeof input->content_sha256);
+        input->content_tapped = true;
+    }
+    return EXIT_OK;
+}
+
 char *provenance_finish_noted(struct provenance *provenance, const struct provenance_notes *notes)
 {
-    pthread_join(provenance->thread, NULL);
+    if (!provenance->tapped)
+        pthread_join(provenance->thread, NULL);
+    for (size_t index = 0; provenance->result == EXIT_OK && index < provenance->input_count;
+         index++)
+        if (provenance->inputs[index].tap != NULL &&
+            (provenance->result = input_tapped(provenance, index)) != EXIT_OK)
+            snprintf(provenance->message, sizeof provenance->message, "%s", error_message());
     for (size_t index = 0; provenance->result == EXIT_OK && index < provenance->input_count;
          index++)
         if (provenance->inputs[index].supplied && !provenance->inputs[index].digested &&
@@ -391,7 +468,8 @@ void provenance_discard(struct provenance *provenance)
     atomic_store(&provenance->cancelled, true);
     /* Joined, not detached: exit() after a failure runs OpenSSL's cleanup, which would pull
        libcrypto from under a thread still hashing (a crash at exit instead of the exit code). */
-    pthread_join(provenance->thread, NULL);
+    if (!provenance->tapped)
+        pthread_join(provenance->thread, NULL);
     provenance_free(provenance);
 }
 

@@ -32,6 +32,9 @@ struct published_record {
                       holds); NULL: none */
     bool raw_files; /* the inputs are a dataset's raw files: their md5 recorded too */
     const bool *supplied; /* the inputs whose bytes the filler supplies (NULL: none) */
+    /* The filler reads the inputs through common/base/input_file.h: their digests come from the
+       bytes it reads (provenance_begin_read), not from a thread reading them again. */
+    bool read_through_inputs;
     /* The checksum each input's record publishes when it publishes its content too (NULL: none
        or not published): see provenance_content_published. */
     const char *const *published;

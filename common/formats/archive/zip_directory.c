@@ -263,7 +263,7 @@ int zip_directory_list(const char *path, zip_directory_visit visit, void *contex
     if (result == EXIT_OK)
         result = list_entries(reader, &record, visit, context);
     if (reader->descriptor >= 0)
-        close(reader->descriptor);
+        input_file_close(reader->descriptor);
     free(window);
     free(reader);
     return result;

@@ -470,16 +470,13 @@ static int open_stream(struct matlab_file *file, const void *bytes, size_t size)
             return error_set(EXIT_OTHER, "cannot read MATLAB file: %s: %s", file->path,
                              strerror(errno));
     } else {
-        file->stream = input_file_stream(file->path);
+        struct stat status;
+        file->stream = input_file_stream_status(file->path, &status);
         if (file->stream == NULL && error_code() == EXIT_CORRUPT_INPUT)
             return error_code();
         if (file->stream == NULL)
             return error_set(errno == ENOENT ? EXIT_MISSING_INPUT : EXIT_OTHER,
                              "cannot open MATLAB file: %s: %s", file->path, strerror(errno));
-        struct stat status;
-        if (fstat(fileno(file->stream), &status) != 0)
-            return error_set(EXIT_OTHER, "cannot read MATLAB file: %s: %s", file->path,
-                             strerror(errno));
         file->size = (uint64_t)status.st_size;
     }
     if (file->size < HEADER_SIZE)

@@ -1,0 +1,366 @@
+/* Hashes inputs from the bytes their readers read (see read_tap.h): a registry of taps by file
+   identity, the descriptors feeding them, and each tap's finish from where reading stopped. */
+#include "read_tap.h"
+
+#include "error.h"
+#include "input_file.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Descriptors above this one never feed a tap: their files are hashed at the finish. */
+enum { ATTACHED_LIMIT = 4096 };
+
+/* What is read at once to fill a gap the reader skipped or to finish the file. */
+enum { FILL_BLOCK = 1 << 20 };
+
+enum content_state { CONTENT_UNWANTED, CONTENT_WANTED, CONTENT_FEEDING, CONTENT_ENDED };
+
+struct read_tap {
+    struct read_tap *next; /* in the registry */
+    char *path;
+    bool known; /* DEVICE and INODE are the file's */
+    dev_t device;
+    ino_t inode;
+    bool registered;
+    int descriptor; /* the one feeding it, or -1 */
+    pthread_mutex_t lock; /* everything below */
+    struct hash *hashes[2]; /* SHA-256, MD5 or NULL */
+    bool broken;            /* a gap could not be read: the finish hashes the whole file */
+    uint64_t offset;        /* the bytes hashed */
+    unsigned char head[HASH_HEAD_BYTES];
+    size_t head_length;
+    unsigned char tail[HASH_TAIL_BYTES];
+    size_t tail_length;
+    enum content_state content_state;
+    struct hash *content;
+    uint64_t content_size;
+    char content_hex[HASH_HEX_SIZE];
+};
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct read_tap *registry;
+static struct read_tap *attached[ATTACHED_LIMIT];
+
+static int hashes_begin(struct read_tap *tap, bool md5)
+{
+    int result = hash_begin(&tap->hashes[0], HASH_SHA256);
+    if (result == EXIT_OK && md5)
+        result = hash_begin(&tap->hashes[1], HASH_MD5);
+    return result;
+}
+
+static void hashes_discard(struct read_tap *tap)
+{
+    for (size_t index = 0; index < 2; index++) {
+        hash_discard(tap->hashes[index]);
+        tap->hashes[index] = NULL;
+    }
+    hash_discard(tap->content);
+    tap->content = NULL;
+}
+
+int read_tap_create(struct read_tap **tap, const char *path, bool md5)
+{
+    *tap = calloc(1, sizeof **tap);
+    if (*tap == NULL || ((*tap)->path = strdup(path)) == NULL) {
+        free(*tap);
+        *tap = NULL;
+        return error_set(EXIT_OTHER, "cannot hash: out of memory");
+    }
+    (*tap)->descriptor = -1;
+    pthread_mutex_init(&(*tap)->lock, NULL);
+    int result = hashes_begin(*tap, md5);
+    if (result != EXIT_OK) {
+        read_tap_free(*tap);
+        *tap = NULL;
+        return result;
+    }
+    struct stat status;
+    if (stat(path, &status) == 0 && S_ISREG(status.st_mode)) {
+        (*tap)->known = true;
+        (*tap)->device = status.st_dev;
+        (*tap)->inode = status.st_ino;
+    }
+    pthread_mutex_lock(&registry_lock);
+    (*tap)->next = registry;
+    registry = *tap;
+    (*tap)->registered = true;
+    pthread_mutex_unlock(&registry_lock);
+    return EXIT_OK;
+}
+
+void read_tap_want_content(struct read_tap *tap)
+{
+    pthread_mutex_lock(&tap->lock);
+    if (tap->content_state == CONTENT_UNWANTED)
+        tap->content_state = CONTENT_WANTED;
+    pthread_mutex_unlock(&tap->lock);
+}
+
+/* Takes TAP out of the registry and off its descriptor; under registry_lock. */
+static void unregister(struct read_tap *tap)
+{
+    for (struct read_tap **link = &registry; *link != NULL; link = &(*link)->next)
+        if (*link == tap) {
+            *link = tap->next;
+            break;
+        }
+    if (tap->descriptor >= 0 && attached[tap->descriptor] == tap)
+        attached[tap->descriptor] = NULL;
+    tap->descriptor = -1;
+    tap->registered = false;
+}
+
+void read_tap_attach(int descriptor, const struct stat *status)
+{
+    if (descriptor < 0 || descriptor >= ATTACHED_LIMIT)
+        return;
+    pthread_mutex_lock(&registry_lock);
+    attached[descriptor] = NULL;
+    for (struct read_tap *tap = registry; tap != NULL; tap = tap->next)
+        if (tap->known && tap->device == status->st_dev &&
+            (tap->descriptor < 0 || attached[tap->descriptor] != tap) && /* closed by close(2) */
+            tap->inode == status->st_ino) {
+            tap->descriptor = descriptor;
+            attached[descriptor] = tap;
+            pthread_mutex_lock(&tap->lock);
+            if (tap->content_state == CONTENT_FEEDING) { /* a reader before stopped midway */
+                hash_discard(tap->content);
+                tap->content = NULL;
+                tap->content_size = 0;
+                tap->content_state = CONTENT_WANTED;
+            }
+            pthread_mutex_unlock(&tap->lock);
+            break;
+        }
+    pthread_mutex_unlock(&registry_lock);
+}
+
+void read_tap_detach(int descriptor)
+{
+    if (descriptor < 0 || descriptor >= ATTACHED_LIMIT)
+        return;
+    pthread_mutex_lock(&registry_lock);
+    struct read_tap *tap = attached[descriptor];
+    if (tap != NULL)
+        tap->descriptor = -1;
+    attached[descriptor] = NULL;
+    pthread_mutex_unlock(&registry_lock);
+}
+
+bool read_tap_attached(int descriptor)
+{
+    if (descriptor < 0 || descriptor >= ATTACHED_LIMIT)
+        return false;
+    pthread_mutex_lock(&registry_lock);
+    bool found = attached[descriptor] != NULL;
+    pthread_mutex_unlock(&registry_lock);
+    return found;
+}
+
+/* DESCRIPTOR's tap, locked (read_tap_bytes and the content calls unlock it); NULL: none. */
+static struct read_tap *locked_tap(int descriptor)
+{
+    if (descriptor < 0 || descriptor >= ATTACHED_LIMIT)
+        return NULL;
+    pthread_mutex_lock(&registry_lock);
+    struct read_tap *tap = attached[descriptor];
+    if (tap != NULL)
+        pthread_mutex_lock(&tap->lock);
+    pthread_mutex_unlock(&registry_lock);
+    return tap;
+}
+
+/* Hashes the next COUNT bytes of the file, keeping its first and last ones. */
+static void tap_hash(struct read_tap *tap, const unsigned char *bytes, size_t count)
+{
+    for (size_t index = 0; index < 2; index++)
+        if (tap->hashes[index] != NULL)
+            hash_update(tap->hashes[index], bytes, count);
+    if (tap->head_length < HASH_HEAD_BYTES) {
+        size_t kept = HASH_HEAD_BYTES - tap->head_length;
+        kept = kept < count ? kept : count;
+        memcpy(tap->head + tap->head_length, bytes, kept);
+        tap->head_length += kept;
+    }
+    if (count >= HASH_TAIL_BYTES) {
+        memcpy(tap->tail, bytes + count - HASH_TAIL_BYTES, HASH_TAIL_BYTES);
+        tap->tail_length = HASH_TAIL_BYTES;
+    } else {
+        size_t kept = tap->tail_length < HASH_TAIL_BYTES - count ? tap->tail_length
+                                                                 : HASH_TAIL_BYTES - count;
+        memmove(tap->tail, tap->tail + tap->tail_length - kept, kept);
+        memcpy(tap->tail + kept, bytes, count);
+        tap->tail_length = kept + count;
+    }
+    tap->offset += count;
+}
+
+/* Hashes the file's bytes from the tap's offset up to END (UINT64_MAX: its end) read from
+   DESCRIPTOR; EXIT_OK, or EXIT_OTHER with errno set. */
+static int tap_fill(struct read_tap *tap, int descriptor, uint64_t end)
+{
+    unsigned char *buffer = malloc(FILL_BLOCK);
+    if (buffer == NULL)
+        return EXIT_OTHER;
+    int result = EXIT_OK;
+    while (tap->offset < end) {
+        uint64_t wanted = end - tap->offset < FILL_BLOCK ? end - tap->offset : FILL_BLOCK;
+        ssize_t count = pread(descriptor, buffer, (size_t)wanted, (off_t)tap->offset);
+        if (count < 0 && errno == EINTR)
+            continue;
+        if (count < 0 || (count == 0 && end != UINT64_MAX)) {
+            result = EXIT_OTHER;
+            break;
+        }
+        if (count == 0)
+            break;
+        tap_hash(tap, buffer, (size_t)count);
+    }
+    free(buffer);
+    return result;
+}
+
+void read_tap_bytes(int descriptor, const void *bytes, size_t count, uint64_t offset)
+{
+    struct read_tap *tap = locked_tap(descriptor);
+    if (tap == NULL)
+        return;
+    if (!tap->broken && offset > tap->offset && tap_fill(tap, descriptor, offset) != EXIT_OK)
+        tap->broken = true;
+    if (!tap->broken && offset + count > tap->offset) {
+        size_t skipped = (size_t)(tap->offset - offset);
+        tap_hash(tap, (const unsigned char *)bytes + skipped, count - skipped);
+    }
+    pthread_mutex_unlock(&tap->lock);
+}
+
+bool read_tap_wants_content(int descriptor)
+{
+    struct read_tap *tap = locked_tap(descriptor);
+    if (tap == NULL)
+        return false;
+    bool wanted = tap->content_state == CONTENT_WANTED || tap->content_state == CONTENT_FEEDING;
+    pthread_mutex_unlock(&tap->lock);
+    return wanted;
+}
+
+/* The content's first bytes are coming: its hash begins (without one, the finish's caller
+   inflates the file again). */
+static void content_begin(struct read_tap *tap)
+{
+    if (tap->content_state != CONTENT_WANTED)
+        return;
+    if (hash_begin(&tap->content, HASH_SHA256) == EXIT_OK)
+        tap->content_state = CONTENT_FEEDING;
+    else
+        error_clear();
+}
+
+void read_tap_content(int descriptor, const void *bytes, size_t count)
+{
+    struct read_tap *tap = locked_tap(descriptor);
+    if (tap == NULL)
+        return;
+    content_begin(tap);
+    if (tap->content_state == CONTENT_FEEDING) {
+        hash_update(tap->content, bytes, count);
+        tap->content_size += count;
+    }
+    pthread_mutex_unlock(&tap->lock);
+}
+
+void read_tap_content_end(int descriptor)
+{
+    struct read_tap *tap = locked_tap(descriptor);
+    if (tap == NULL)
+        return;
+    content_begin(tap);
+    if (tap->content_state == CONTENT_FEEDING) {
+        hash_finish(tap->content, tap->content_hex);
+        tap->content = NULL;
+        tap->content_state = CONTENT_ENDED;
+    }
+    pthread_mutex_unlock(&tap->lock);
+}
+
+/* Starts TAP's hashes again from the file's first byte. */
+static int tap_restart(struct read_tap *tap)
+{
+    bool md5 = tap->hashes[1] != NULL;
+    for (size_t index = 0; index < 2; index++) {
+        hash_discard(tap->hashes[index]);
+        tap->hashes[index] = NULL;
+    }
+    tap->offset = 0;
+    tap->head_length = tap->tail_length = 0;
+    tap->broken = false;
+    return hashes_begin(tap, md5);
+}
+
+/* Hashes the file from the tap's offset to its end; errors as hash_file_digests'. */
+static int tap_complete(struct read_tap *tap)
+{
+    int result = tap->broken ? tap_restart(tap) : EXIT_OK;
+    if (result != EXIT_OK)
+        return result;
+    int descriptor = input_file_open(tap->path, NULL);
+    if (descriptor < 0)
+        return input_open_failure(tap->path);
+    if (tap_fill(tap, descriptor, UINT64_MAX) != EXIT_OK)
+        result = error_set(EXIT_OTHER, "cannot read: %s: %s", tap->path, strerror(errno));
+    close(descriptor);
+    return result;
+}
+
+int read_tap_finish(struct read_tap *tap, struct file_digests *digests)
+{
+    pthread_mutex_lock(&registry_lock);
+    unregister(tap);
+    pthread_mutex_unlock(&registry_lock);
+    pthread_mutex_lock(&tap->lock);
+    *digests = (struct file_digests){0};
+    int result = tap_complete(tap);
+    if (result == EXIT_OK) {
+        digests->size = tap->offset;
+        memcpy(digests->head, tap->head, tap->head_length);
+        digests->head_length = tap->head_length;
+        memcpy(digests->tail, tap->tail, tap->tail_length);
+        digests->tail_length = tap->tail_length;
+        hash_finish(tap->hashes[0], digests->sha256);
+        if (tap->hashes[1] != NULL)
+            hash_finish(tap->hashes[1], digests->md5);
+        tap->hashes[0] = tap->hashes[1] = NULL;
+    }
+    pthread_mutex_unlock(&tap->lock);
+    return result;
+}
+
+bool read_tap_content_digest(const struct read_tap *tap, char hex[HASH_HEX_SIZE], uint64_t *size)
+{
+    if (tap->content_state != CONTENT_ENDED)
+        return false;
+    memcpy(hex, tap->content_hex, HASH_HEX_SIZE);
+    *size = tap->content_size;
+    return true;
+}
+
+void read_tap_free(struct read_tap *tap)
+{
+    if (tap == NULL)
+        return;
+    pthread_mutex_lock(&registry_lock);
+    if (tap->registered)
+        unregister(tap);
+    pthread_mutex_unlock(&registry_lock);
+    pthread_mutex_lock(&tap->lock); /* a reader's feed in progress ends first */
+    pthread_mutex_unlock(&tap->lock);
+    hashes_discard(tap);
+    pthread_mutex_destroy(&tap->lock);
+    free(tap->path);
+    free(tap);
+}
