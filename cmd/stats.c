@@ -4,6 +4,7 @@
 #include "cmd/fault_guard.h"
 #include "common/h5py/h5py_input.h"
 #include "cmd/file_resolve.h"
+#include "stats/stats_plot.h"
 #include "stats/stats_report.h"
 #include "stats/stats_text.h"
 #include "commands.h"
@@ -19,7 +20,7 @@
 #include <string.h>
 
 struct stats_options {
-    const char *split, *sources;
+    const char *split, *sources, *plot;
     bool as_json, quiet, decode;
     long threads;
 };
@@ -36,6 +37,10 @@ static const struct command_option options[] = {
      .help = "decode stored JPEG and PNG files: their pixels' statistics as RGB (PIL's "
              "convert(\"RGB\")), per channel"},
     THREADS_OPTION(struct stats_options, threads, "decoding threads", USAGE_SHOWN),
+    {.long_name = "plot", .kind = OPTION_STRING, MEMBER(plot), .argument = "FILE.png",
+     .help = "also draw the class histograms and each channel's value histogram of the "
+             "Normalize split (train by default) into FILE.png",
+     .completion = COMPLETE_FILE},
     {.long_name = "json", .kind = OPTION_FLAG, MEMBER(as_json),
      .help = "print one JSON object instead of text"},
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, MEMBER(quiet),
@@ -100,6 +105,8 @@ static int file_report(const char *program, const struct stats_options *chosen,
     int result = stats_report(file, request, &report);
     fault_guard_clear();
     stage_progress_end(&drawn);
+    if (result == EXIT_OK && chosen->plot != NULL)
+        result = stats_plot_write(report, chosen->plot);
     if (result == EXIT_OK)
         result = report_print(report, chosen->as_json);
     json_decref(report);
@@ -113,7 +120,8 @@ int stats_body(const struct command_run *run)
     const char *names[MAXIMUM_SOURCES];
     struct stats_request request = {
         .split = chosen->split,
-        .options = {.decode = chosen->decode, .threads = (unsigned)chosen->threads}};
+        .options = {.decode = chosen->decode, .threads = (unsigned)chosen->threads},
+        .plot = chosen->plot != NULL};
     int result = EXIT_OK;
     if (chosen->sources != NULL) {
         snprintf(sources_text, sizeof sources_text, "%s", chosen->sources);

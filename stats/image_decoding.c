@@ -29,6 +29,8 @@ struct decoded_image {
     uint64_t need;            /* bytes held while decoding */
     struct jpeg_image image;
     struct value_summary summaries[3];
+    struct value_histogram histograms[3];
+    bool counted;             /* histograms wanted */
     char label[160];
 };
 
@@ -48,8 +50,11 @@ static void cmyk_summarise(struct decoded_image *job, size_t pixels)
     for (size_t first = 0; first < pixels; first += CMYK_RUN) {
         size_t run = pixels - first < CMYK_RUN ? pixels - first : CMYK_RUN;
         jpeg_pixels_to_rgb(job->image.pixels + 4 * first, 4, run, rgb);
-        for (int channel = 0; channel < 3; channel++)
+        for (int channel = 0; channel < 3; channel++) {
             value_summary_add(&job->summaries[channel], rgb + channel, run, 3, byte_type, NULL);
+            if (job->counted)
+                value_histogram_add(&job->histograms[channel], rgb + channel, run, 3, byte_type);
+        }
     }
 }
 
@@ -57,11 +62,17 @@ static void cmyk_summarise(struct decoded_image *job, size_t pixels)
 static void planes_summarise(struct decoded_image *job, const uint8_t *planes, uint32_t channels,
                              size_t pixels)
 {
-    for (uint32_t channel = 0; channel < channels; channel++)
+    for (uint32_t channel = 0; channel < channels; channel++) {
         value_summary_add(&job->summaries[channel], planes + channel * pixels, pixels, 1,
                           byte_type, NULL);
-    for (uint32_t channel = channels; channel < 3; channel++)
+        if (job->counted)
+            value_histogram_add(&job->histograms[channel], planes + channel * pixels, pixels, 1,
+                                byte_type);
+    }
+    for (uint32_t channel = channels; channel < 3; channel++) {
         value_summary_merge(&job->summaries[channel], &job->summaries[0]);
+        value_histogram_merge(&job->histograms[channel], &job->histograms[0]);
+    }
 }
 
 static int png_summarise(struct decoded_image *job)
@@ -110,8 +121,11 @@ int image_decoding_begin(struct image_decoding **decoding, const char *source, u
     made->source = source;
     made->statistics = statistics;
     for (size_t job = 0; job < jobs; job++)
-        for (int channel = 0; channel < 3; channel++)
+        for (int channel = 0; channel < 3; channel++) {
             value_summary_begin(&made->jobs[job].summaries[channel], byte_type);
+            value_histogram_begin(&made->jobs[job].histograms[channel], byte_type);
+            made->jobs[job].counted = statistics->histograms != NULL;
+        }
     value_summary_begin(&statistics->overall, byte_type);
     statistics->channel_count = 3;
     statistics->numeric = statistics->decoded = true;
@@ -130,6 +144,10 @@ static int collect_oldest(struct image_decoding *decoding)
         value_summary_merge(&decoding->statistics->channels[channel], &job->summaries[channel]);
         value_summary_merge(&decoding->statistics->overall, &job->summaries[channel]);
         value_summary_begin(&job->summaries[channel], byte_type);
+        if (job->counted)
+            value_histogram_merge(&decoding->statistics->histograms[channel],
+                                  &job->histograms[channel]);
+        value_histogram_begin(&job->histograms[channel], byte_type);
     }
     return result;
 }

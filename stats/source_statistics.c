@@ -65,6 +65,9 @@ void statistics_block_summarise(struct source_statistics *statistics, struct cha
             const unsigned char *first = data + channel * layout.inner * type.size;
             value_summary_add(&statistics->channels[channel], first, values, channels, type,
                               scratch);
+            if (statistics->histograms != NULL)
+                value_histogram_add(&statistics->histograms[channel], first, values, channels,
+                                    type);
         }
         return;
     }
@@ -73,14 +76,51 @@ void statistics_block_summarise(struct source_statistics *statistics, struct cha
         const unsigned char *first = data + run * run_bytes;
         value_summary_add(&statistics->channels[run % channels], first, layout.inner, 1, type,
                           scratch);
+        if (statistics->histograms != NULL)
+            value_histogram_add(&statistics->histograms[run % channels], first, layout.inner, 1,
+                                type);
     }
+}
+
+/* Histogram NUMBER begun as the options ask: over the range of the first pass' channel (or of all
+   its values), else one bin per value. */
+static void histogram_begin(const struct source_statistics *statistics, size_t number,
+                            struct value_histogram *histogram, struct numeric_type type)
+{
+    const struct source_statistics *ranges = statistics->options->ranges;
+    if (ranges == NULL) {
+        value_histogram_begin(histogram, type);
+        return;
+    }
+    const struct value_summary *range = number < ranges->channel_count ? &ranges->channels[number]
+                                                                        : &ranges->overall;
+    value_histogram_begin_range(histogram, range->count > 0 ? range->minimum : 0,
+                                range->count > 0 ? range->maximum : 0);
+}
+
+int statistics_histograms_reserve(struct source_statistics *statistics, size_t count,
+                                  struct numeric_type type)
+{
+    const struct statistics_options *options = statistics->options;
+    if (count <= statistics->histogram_count || options == NULL || !options->histograms ||
+        (options->ranges == NULL && !value_histogram_exact_type(type)))
+        return EXIT_OK;
+    struct value_histogram *grown = realloc(statistics->histograms, count * sizeof *grown);
+    if (grown == NULL)
+        return error_set(EXIT_OTHER, "cannot count values: out of memory");
+    for (size_t number = statistics->histogram_count; number < count; number++)
+        histogram_begin(statistics, number, &grown[number], type);
+    statistics->histograms = grown;
+    statistics->histogram_count = count;
+    return EXIT_OK;
 }
 
 int statistics_channels_reserve(struct source_statistics *statistics, size_t count,
                                 struct numeric_type type)
 {
-    if (count <= statistics->channel_capacity)
-        return EXIT_OK;
+    int result = statistics_histograms_reserve(statistics, count, type);
+    if (result != EXIT_OK || count <= statistics->channel_capacity)
+        return result;
     struct value_summary *grown = realloc(statistics->channels, count * sizeof *grown);
     if (grown == NULL)
         return error_set(EXIT_OTHER, "cannot summarise: out of memory");
@@ -168,6 +208,7 @@ int source_statistics_compute(const struct h5py_file *file, const char *split,
                               struct source_statistics *statistics)
 {
     memset(statistics, 0, sizeof *statistics);
+    statistics->options = options;
     struct h5py_selection selection;
     int result = h5py_selection_find(&selection, file, split, source);
     if (result != EXIT_OK)
@@ -192,6 +233,7 @@ int source_statistics_compute(const struct h5py_file *file, const char *split,
 void source_statistics_free(struct source_statistics *statistics)
 {
     free(statistics->channels);
+    free(statistics->histograms);
     free(statistics->class_counts);
     memset(statistics, 0, sizeof *statistics);
 }

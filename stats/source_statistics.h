@@ -6,6 +6,7 @@
 
 #include "common/base/stage_listener.h"
 #include "common/h5py/h5py_reader.h"
+#include "value_histogram.h"
 #include "value_summary.h"
 
 #include <stdbool.h>
@@ -17,9 +18,13 @@
 /* Channels summarised apart at most (a variable-length example of more is refused). */
 #define STATISTICS_MAX_CHANNELS 1024
 
+struct source_statistics;
+
 struct statistics_options {
     bool decode;      /* stored JPEG and PNG files: their pixels, decoded, as RGB */
     unsigned threads; /* decoding threads (0: the online CPUs) */
+    bool histograms;  /* count the values in bins (8-bit types and bools only, unless RANGES) */
+    const struct source_statistics *ranges; /* a first pass: bins between its minimum and maximum */
 };
 
 struct axis_lengths {
@@ -36,6 +41,9 @@ struct source_statistics {
     size_t channel_count;         /* 0: no axis labelled channel */
     struct value_summary *channels;
     size_t channel_capacity;      /* summaries allocated at channels */
+    struct value_histogram *histograms; /* one per channel, or one of all values; NULL: none */
+    size_t histogram_count;
+    const struct statistics_options *options;
     bool is_label;                /* one integral value per example, named *target* or *label* */
     uint64_t *class_counts;       /* class_limit entries */
     size_t class_limit;           /* one past the largest class seen */

@@ -24,7 +24,13 @@ void statistics_block_summarise(struct source_statistics *statistics, struct cha
                                 const unsigned char *data, size_t examples,
                                 struct numeric_type type, double *scratch);
 
-/* Makes STATISTICS hold at least COUNT channel summaries of TYPE (begun empty). */
+/* Makes STATISTICS hold at least COUNT histograms of TYPE, begun empty, when its options ask for
+   them and can count TYPE. */
+int statistics_histograms_reserve(struct source_statistics *statistics, size_t count,
+                                  struct numeric_type type);
+
+/* Makes STATISTICS hold at least COUNT channel summaries of TYPE (begun empty), and histograms as
+   statistics_histograms_reserve. */
 int statistics_channels_reserve(struct source_statistics *statistics, size_t count,
                                 struct numeric_type type);
 

@@ -58,6 +58,21 @@ static json_t *lengths_json(const struct source_statistics *statistics)
     return lengths;
 }
 
+static json_t *histograms_json(const struct source_statistics *statistics)
+{
+    json_t *histograms = json_array();
+    for (size_t number = 0; number < statistics->histogram_count; number++) {
+        const struct value_histogram *histogram = &statistics->histograms[number];
+        json_t *counts = json_array();
+        for (size_t bin = 0; bin < histogram->bins; bin++)
+            json_array_append_new(counts, json_integer((json_int_t)histogram->counts[bin]));
+        json_array_append_new(histograms, json_pack("{sf sf sb so}", "low", histogram->low,
+                                                    "high", histogram->high, "ranged",
+                                                    histogram->ranged, "counts", counts));
+    }
+    return histograms;
+}
+
 static json_t *statistics_json(const char *source, const struct source_statistics *statistics,
                                const struct class_names *names)
 {
@@ -82,6 +97,8 @@ static json_t *statistics_json(const char *source, const struct source_statistic
         if (statistics->decoded)
             json_object_set_new(entry, "decoded", json_true());
     }
+    if (statistics->numeric && !statistics->is_label && statistics->histogram_count > 0)
+        json_object_set_new(entry, "histograms", histograms_json(statistics));
     return entry;
 }
 
@@ -109,13 +126,48 @@ static const char *normalize_split(const struct h5py_file *file, const struct st
     return h5py_file_has_split(file, "train") ? "train" : NULL;
 }
 
+/* The split --plot draws: the one asked, else train, else the first. */
+static const char *plot_split(const struct h5py_file *file, const struct stats_request *request)
+{
+    const char *split = normalize_split(file, request);
+    return split != NULL ? split : file->split_count > 0 ? file->splits[0] : NULL;
+}
+
+/* For a plot, the histograms a first pass could not count (types of more than 8 bits): a second
+   pass over STATISTICS' range. */
+static int histograms_count(const struct h5py_file *file, const char *split, const char *source,
+                            const struct stats_request *request,
+                            const struct statistics_options *options,
+                            struct source_statistics *statistics)
+{
+    if (!options->histograms || !statistics->numeric || statistics->is_label ||
+        statistics->histograms != NULL || statistics->overall.count == 0)
+        return EXIT_OK;
+    struct statistics_options ranged = *options;
+    ranged.ranges = statistics;
+    struct source_statistics second;
+    int result = source_statistics_compute(file, split, source, &ranged, request->listener,
+                                           &second);
+    if (result == EXIT_OK) {
+        statistics->histograms = second.histograms;
+        statistics->histogram_count = second.histogram_count;
+        second.histograms = NULL;
+    }
+    source_statistics_free(&second);
+    return result;
+}
+
 static int source_report(const struct h5py_file *file, const struct stats_request *request,
                          const char *split, const char *source, json_t *sources, json_t *report)
 {
     struct source_statistics statistics;
     struct class_names names = {0};
-    int result = source_statistics_compute(file, split, source, &request->options,
-                                           request->listener, &statistics);
+    struct statistics_options options = request->options;
+    options.histograms = request->plot && strcmp(plot_split(file, request), split) == 0;
+    int result = source_statistics_compute(file, split, source, &options, request->listener,
+                                           &statistics);
+    if (result == EXIT_OK)
+        result = histograms_count(file, split, source, request, &options, &statistics);
     if (result == EXIT_OK && statistics.is_label)
         result = class_names_read(file, source, &names);
     if (result == EXIT_OK)
@@ -172,6 +224,8 @@ int stats_report(const struct h5py_file *file, const struct stats_request *reque
     if (result != EXIT_OK)
         return result;
     json_t *document = json_pack("{ss s[]}", "file", file->path, "splits");
+    if (request->plot && plot_split(file, request) != NULL)
+        json_object_set_new(document, "plotted_split", json_string(plot_split(file, request)));
     for (size_t index = 0; result == EXIT_OK && index < file->split_count; index++)
         if (request->split == NULL || strcmp(request->split, file->splits[index]) == 0)
             result = split_report(file, request, file->splits[index], document);

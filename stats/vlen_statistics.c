@@ -110,6 +110,8 @@ static int example_add(struct source_statistics *statistics, struct walk *walk, 
         walk->scratch_size = count;
     }
     value_summary_add(&statistics->overall, data, count, 1, walk->type, walk->scratch);
+    if (walk->channel_axis < 0 && statistics->histograms != NULL)
+        value_histogram_add(&statistics->histograms[0], data, count, 1, walk->type);
     int result = EXIT_OK;
     if (walk->channel_axis >= 0 && count > 0)
         result = channels_add(statistics, walk, data, shape);
@@ -196,11 +198,15 @@ int vlen_statistics_compute(const struct h5py_file *file, const char *source,
     size_t rank = (size_t)examples.example_rank;
     struct walk walk = {.type = type, .channel_axis = channel_axis_find(facts, examples.example_rank),
                         .rank = rank};
-    uint64_t *lengths = selection->count <= SIZE_MAX / sizeof(uint64_t) / rank
+    if (walk.channel_axis < 0 && !statistics->is_label)
+        result = statistics_histograms_reserve(statistics, 1, type);
+    uint64_t *lengths = result != EXIT_OK ? NULL
+                        : selection->count <= SIZE_MAX / sizeof(uint64_t) / rank
                             ? malloc((size_t)selection->count * rank * sizeof *lengths + 1)
                             : NULL;
-    result = lengths == NULL ? error_set(EXIT_OTHER, "cannot read source %s: out of memory",
-                                         source)
+    result = result != EXIT_OK ? result
+             : lengths == NULL ? error_set(EXIT_OTHER, "cannot read source %s: out of memory",
+                                           source)
                              : examples_walk(statistics, &examples, selection, options, &walk,
                                              listener, lengths);
     image_decoding_free(walk.decoding);

@@ -188,6 +188,53 @@ PY
     [[ "$stderr" == "fuel-stats: cannot decode JPEG: encoded_images[2]: "*"500 scans"* ]]
 }
 
+@test "--plot: numpy's histograms drawn as bars PIL reads, a pixel column per count" {
+    fuel fixture cifar10 -o "$BATS_TEST_TMPDIR" > /dev/null
+    local file="$BATS_TEST_TMPDIR/cifar10.hdf5" plot="$BATS_TEST_TMPDIR/plot.png"
+    numpy_agrees "$file" --plot "$plot"
+    $PYTHON - "$REPORT" "$plot" <<'PY'
+import json, sys, numpy
+from PIL import Image
+report = json.load(open(sys.argv[1]))
+image = Image.open(sys.argv[2])
+assert image.format == "PNG" and image.mode == "RGB", (image.format, image.mode)
+split, = [s for s in report["splits"] if s["split"] == report["plotted_split"] == "train"]
+panels = []
+for entry in split["sources"]:
+    if "classes" in entry:
+        counts = [0] * (max(c["class"] for c in entry["classes"]) + 1)
+        for c in entry["classes"]:
+            counts[c["class"]] += c["examples"]
+        panels.append(counts)
+    panels += [h["counts"] for h in entry.get("histograms", [])]
+assert [len(p) for p in panels] == [256, 256, 256, 10], [len(p) for p in panels]
+assert image.size == (110 + 512 + 40, 12 + 4 * 244), image.size
+pixels = numpy.asarray(image).astype(int)
+for number, counts in enumerate(panels):
+    base = 12 + number * 244 + 28 + 160
+    width = 512 // len(counts)
+    for bar, count in enumerate(counts):
+        column = pixels[base - 160:base, 110 + bar * width]
+        coloured = (column != 255).any(axis=1) & (column != 0).any(axis=1)
+        height = (count * 320 + max(counts)) // (2 * max(counts))
+        assert coloured.sum() == height and coloured[160 - height:].all(), (number, bar, count)
+PY
+    run --separate-stderr fuel stats "$EXPECTED/iris.hdf5" --plot "$plot" --json
+    [ "$status" -eq 0 ]
+    printf '%s\n' "$output" > "$REPORT"
+    run $PYTHON "$CHECK" "$EXPECTED/iris.hdf5" "$REPORT"
+    [ "$status" -eq 0 ]
+    grep -q '"ranged": true' "$REPORT"
+    run --separate-stderr fuel stats "$file" --plot "$BATS_TEST_TMPDIR/absent/plot.png"
+    [ "$status" -eq 7 ]
+    [ -z "$output" ]
+    [ ! -e "$BATS_TEST_TMPDIR/absent" ]
+    fuel fixture ilsvrc2012 -o "$BATS_TEST_TMPDIR" -n 3 > /dev/null
+    run --separate-stderr fuel stats "$BATS_TEST_TMPDIR/ilsvrc2012.hdf5" --sources filenames --plot "$plot"
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-stats: nothing to plot: split train has no class counts or numbers" ]
+}
+
 @test "a split or source the file lacks: exit 2 naming those it has; not HDF5: exit 4" {
     run --separate-stderr fuel stats "$EXPECTED/mnist.hdf5" --split valid
     [ "$status" -eq 2 ]

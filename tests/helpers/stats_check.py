@@ -7,7 +7,8 @@ variable-length sources each axis' min, median (numpy's) and max length and the 
 values per channel where a shape label is `channel`; stored JPEG and PNG files the report says it
 decoded (--decode) opened with PIL and made RGB as torchvision's loader does
 (Image.open(file).convert("RGB")), each channel's float64 statistics; the Normalize values (uint8
-scaled by 255). Relative tolerance 1e-12. Prints what was compared."""
+scaled by 255); with --plot, each histogram: numpy.bincount of 8-bit values, else
+numpy.histogram(values in float64, 64). Relative tolerance 1e-12. Prints what was compared."""
 import io
 import json
 import sys
@@ -49,6 +50,25 @@ def summary_check(name, summary, values):
     close(name + " std", summary["std"], finite.std() if some else None)
 
 
+def histograms_check(name, entry, value_sets):
+    if "histograms" not in entry:
+        return
+    assert len(entry["histograms"]) == len(value_sets), (name, len(entry["histograms"]))
+    for number, (histogram, values) in enumerate(zip(entry["histograms"], value_sets)):
+        values = numpy.asarray(values, dtype=numpy.float64).ravel()
+        values = values[numpy.isfinite(values)]
+        label = "%s histogram %d" % (name, number)
+        if histogram["ranged"]:
+            counts, edges = numpy.histogram(values, 64)
+            close(label + " low", histogram["low"], edges[0])
+            close(label + " high", histogram["high"], edges[-1])
+        else:
+            bins = len(histogram["counts"])
+            counts = numpy.bincount((values - histogram["low"]).astype(numpy.int64),
+                                    minlength=bins)
+        assert histogram["counts"] == [int(count) for count in counts], label
+
+
 def channel_values(f, source, data):
     labels = [dimension.label for dimension in f[source].dims]
     if "channel" not in labels:
@@ -65,6 +85,7 @@ def fixed_check(f, split, entry, name, normalize):
         return
     summary_check(name, entry["values"], data)
     channels = channel_values(f, source, data)
+    histograms_check(name, entry, [data] if channels is None else list(channels))
     if channels is not None:
         assert len(entry["channels"]) == channels.shape[0], name
         for index, values in enumerate(channels):
@@ -97,6 +118,7 @@ def decoded_check(entry, examples, name, split, normalize):
         summary_check("%s %s" % (name, "RGB"[channel]), entry["channels"][channel],
                       pixels[:, channel])
     normalize_check(normalize, split, entry["source"], pixels.T, 255.0)
+    histograms_check(name, entry, list(pixels.T))
 
 
 def vlen_channels_check(f, entry, examples, shapes, name, split, normalize):
@@ -106,6 +128,7 @@ def vlen_channels_check(f, entry, examples, shapes, name, split, normalize):
               for label in scales["shape_labels"][()]] if "shape_labels" in scales.keys() else []
     if "channel" not in labels:
         assert "channels" not in entry, name
+        histograms_check(name, entry, [numpy.concatenate(examples)])
         return
     axis = labels.index("channel")
     channels = [[] for _ in range(len(entry["channels"]))]
@@ -119,6 +142,7 @@ def vlen_channels_check(f, entry, examples, shapes, name, split, normalize):
         summary_check("%s channel %d" % (name, index), entry["channels"][index], values)
     scale = 255.0 if examples[0].dtype == numpy.uint8 else 1.0
     normalize_check(normalize, split, source, channels, scale)
+    histograms_check(name, entry, channels)
 
 
 def vlen_check(f, split, entry, name, normalize):
