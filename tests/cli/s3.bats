@@ -364,3 +364,31 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     [ "$stderr" = "fuel-preview: -o s3://fuel names no object: give s3://BUCKET/KEY" ]
     [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
 }
+
+@test "a full disk under TMPDIR: the free-space check first, else ENOSPC midway; exit 7, no object" {
+    command -v unshare > /dev/null
+    local raw=$FUEL_FIXTURES/raw/mnist fashion=/usr/share/datasets/fashion-mnist
+    mkdir -p "$BATS_TEST_TMPDIR/small"
+    cd "$BATS_TEST_TMPDIR"
+    run unshare -rm bash -c 'mount -t tmpfs -o size=64k tmpfs small || exit 90
+        export TMPDIR=$PWD/small
+        fuel convert mnist -d "$1" -o s3://fuel/full/ 2>&1; echo "status $?"
+        head -c 40k /dev/zero > small/filler
+        fuel convert mnist -d "$2" --dtype float64 -o s3://fuel/full/ 2>&1; echo "status $?"
+        fuel export "$3" --to webdataset -o s3://fuel/full/ 2>&1; echo "status $?"
+        fuel fixture cifar10 --raw -o s3://fuel/full/ 2>&1; echo "status $?"
+        ls -A small' _ "$fashion" "$raw" "$FUEL_FIXTURES/expected/cifar10.hdf5"
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" =~ ^"fuel-convert: cannot write: $BATS_TEST_TMPDIR/small: needs "[0-9]+" bytes, 65536 free"$ ]]
+    [ "${lines[1]}" = "status 7" ]
+    [ "${lines[2]}" = "fuel-convert: cannot write: $BATS_TEST_TMPDIR/small/mnist_float64.hdf5: No space left on device" ]
+    [ "${lines[3]}" = "status 7" ]
+    [ "${lines[4]}" = "fuel-export: cannot write: $BATS_TEST_TMPDIR/small/train-000000.tar: No space left on device" ]
+    [ "${lines[5]}" = "status 7" ]
+    [ "${lines[6]}" = "fuel-fixture: cannot write: $BATS_TEST_TMPDIR/small/cifar-10-python.tar.gz: No space left on device" ]
+    [ "${lines[7]}" = "status 7" ]
+    [ "${lines[8]}" = filler ]
+    [ "${#lines[@]}" -eq 9 ]
+    [ -z "$(boto3 ls fuel full/)" ]
+    [ -z "$(boto3 uploads fuel full/)" ]
+}
