@@ -4,6 +4,7 @@
 #include "common/base/disk_space.h"
 #include "common/base/error.h"
 #include "common/download/s3_location.h"
+#include "s3/s3_cluster.h"
 #include "s3/s3_publish.h"
 #include "common/h5py/h5py_check.h"
 #include "converters/conversion.h"
@@ -35,11 +36,13 @@
 struct fetch_options {
     const char *directory;
     bool keep_raw, force, as_json;
-    long threads;
+    long threads, rank;
+    double wait;
     struct transfer_settings transfer;
 };
 
-static const struct fetch_options defaults = {.transfer = TRANSFER_SETTINGS_DEFAULT};
+static const struct fetch_options defaults = {.transfer = TRANSFER_SETTINGS_DEFAULT, .rank = -1,
+                                              .wait = 3600};
 
 #define MEMBER(name) .offset = offsetof(struct fetch_options, name)
 
@@ -51,13 +54,22 @@ static const struct command_option options[] = {
              "present and verified are used again)", .reproduce = REPRODUCE_IGNORED},
     {.short_name = 'd', .long_name = "directory", .kind = OPTION_STRING, MEMBER(directory),
      .argument = "DIR", .completion = COMPLETE_DIRECTORY,
-     .help = "where the files go (default: the first writable data path directory)",
+     .help = "where the files go, a directory or s3://BUCKET/PREFIX (default: the data path's "
+             "first s3:// entry or writable directory)",
      .reproduce = REPRODUCE_REPLACED},
     {.long_name = "json", .kind = OPTION_FLAG, MEMBER(as_json),
      .help = "print {\"name\", \"path\", \"fetched\"}", .reproduce = REPRODUCE_IGNORED,
      .usage = USAGE_OPTIONS},
     THREADS_OPTION(struct fetch_options, threads, "worker threads of the conversion",
                    USAGE_OPTIONS),
+    {.long_name = "rank", .kind = OPTION_INTEGER, MEMBER(rank), .argument = "K", .minimum = 0,
+     .maximum = 1e9, .reproduce = REPRODUCE_IGNORED, .usage = USAGE_OPTIONS,
+     .help = "into s3://: this node's rank (default: RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK, "
+             "else 0); rank 0 fetches, the others wait for its upload"},
+    {.long_name = "wait", .kind = OPTION_DECIMAL, MEMBER(wait), .argument = "SECONDS",
+     .minimum = 0, .maximum = 1e7, .reproduce = REPRODUCE_IGNORED, .usage = USAGE_OPTIONS,
+     .help = "into s3://, a rank other than 0: how long to wait for rank 0's file (default "
+             "3600)"},
     TRANSFER_OPTIONS(struct fetch_options, transfer, USAGE_OPTIONS),
 };
 
@@ -69,7 +81,9 @@ const struct command_line fetch_command_line = {
         "Downloads the raw files of NAME, converts them and removes them, leaving the HDF5 file in\n"
         "DIR or else in the first writable directory of the data path. When the converted file is\n"
         "already there and passes fuel-info --check, does nothing and says so. Prints the file's\n"
-        "path.\n\n"
+        "path. Into s3://BUCKET/PREFIX (-d, or the data path's first entry; fuel-s3(7)) a cluster's\n"
+        "nodes send the origin each file once: rank 0 fetches and uploads, the others wait for\n"
+        "its object, and exit 5 when rank 0 failed.\n\n"
         "DATASET OPTIONS are those of fuel-convert NAME -h, e.g. mnist --dtype float32; an extra\n"
         "converter (extra_converters) gets FORMAT and them as typed, each option with a value.",
     .options = options,
@@ -231,15 +245,54 @@ static int fetch_locked(struct fetch_request *request, const char *directory, co
     return result;
 }
 
-/* -d s3://BUCKET/PREFIX: nothing when the object is there as fuel publishes it, else the raw
-   files and the conversion in a local staging, then the upload. */
-static int fetch_to_store(struct fetch_request *request, const char *name)
+/* Rank 0 into s3://: the raw files and the conversion in a local staging, then the upload; a
+   failure is recorded for the waiting ranks. */
+static int store_fetch(struct fetch_request *request, struct s3_publish *publish,
+                       const char *name)
+{
+    char path[PATH_MAX], url[PATH_MAX];
+    request->staged = true;
+    request->conversion.input_directory = publish->staging.path;
+    request->conversion.output_directory = publish->staging.path;
+    int result = s3_cluster_failure_clear(publish, name);
+    if (result != EXIT_OK)
+        return result;
+    result = raw_download(request, publish->staging.path);
+    if (result == EXIT_OK)
+        result = raw_convert(request, publish->staging.path, path, sizeof path);
+    if (result == EXIT_OK)
+        result = s3_publish_file(publish, path, url, sizeof url);
+    if (result != EXIT_OK)
+        s3_cluster_failure_record(publish, name, error_message());
+    else
+        result = result_print(request, url, true);
+    return result;
+}
+
+/* A rank other than 0 into s3://: waits for rank 0's object. */
+static int store_wait(struct fetch_request *request, struct s3_publish *publish, long rank,
+                      const char *name)
+{
+    char url[PATH_MAX], waiting[PATH_MAX + 128];
+    snprintf(waiting, sizeof waiting, "%s: rank %ld: waiting for rank 0 to fetch s3://%s/%s%s",
+             request->run->program, rank, publish->location.bucket, publish->location.key, name);
+    int result = s3_cluster_wait(publish, name, request->chosen->wait,
+                                 request->chosen->transfer.quiet ? NULL : waiting, url,
+                                 sizeof url);
+    return result == EXIT_OK ? result_print(request, url, false) : result;
+}
+
+/* Into s3://BUCKET/PREFIX (-d or the data path): nothing when the object is there as fuel
+   publishes it, else rank 0 fetches it and the other ranks wait for it. */
+static int fetch_to_store(struct fetch_request *request, const char *output, const char *name)
 {
     struct s3_publish publish;
-    char path[PATH_MAX], url[PATH_MAX];
+    char url[PATH_MAX];
     bool present = false;
-    int result = s3_publish_begin(&publish, request->chosen->directory, 0,
-                                  (unsigned)request->chosen->threads);
+    long rank = 0;
+    int result = s3_cluster_rank(request->chosen->rank, &rank);
+    if (result == EXIT_OK)
+        result = s3_publish_begin(&publish, output, 0, (unsigned)request->chosen->threads);
     if (result != EXIT_OK)
         return result;
     if (!request->chosen->force)
@@ -250,16 +303,8 @@ static int fetch_to_store(struct fetch_request *request, const char *name)
                     request->run->program, url);
         result = result_print(request, url, false);
     } else if (result == EXIT_OK) {
-        request->staged = true;
-        request->conversion.input_directory = publish.staging.path;
-        request->conversion.output_directory = publish.staging.path;
-        result = raw_download(request, publish.staging.path);
-        if (result == EXIT_OK)
-            result = raw_convert(request, publish.staging.path, path, sizeof path);
-        if (result == EXIT_OK)
-            result = s3_publish_file(&publish, path, url, sizeof url);
-        if (result == EXIT_OK)
-            result = result_print(request, url, true);
+        result = rank == 0 ? store_fetch(request, &publish, name)
+                           : store_wait(request, &publish, rank, name);
     }
     s3_publish_end(&publish);
     return result;
@@ -280,8 +325,11 @@ static int fetch_run(struct fetch_request *request)
     char name[1024], waiting[PATH_MAX + 64];
     int lock = -1;
     output_name(request, name, sizeof name);
-    if (s3_is_url(request->chosen->directory))
-        return fetch_to_store(request, name);
+    const char *output = request->chosen->directory != NULL
+                             ? request->chosen->directory
+                             : data_path_writable(&request->run->dataset->config);
+    if (output != NULL && s3_is_url(output))
+        return fetch_to_store(request, output, name);
     int result = output_directory_choose(request, &directory);
     if (result == EXIT_OK)
         snprintf(waiting, sizeof waiting, "%s: waiting for another download or fetch in %s",

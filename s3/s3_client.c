@@ -45,6 +45,13 @@ static size_t exchange_body(char *data, size_t size, size_t count, void *user)
     return length;
 }
 
+/* An HTTP date's time; 0 when it is not one. */
+static time_t http_date(const char *value)
+{
+    time_t when = curl_getdate(value, NULL);
+    return when > 0 ? when : 0;
+}
+
 static size_t exchange_header(char *line, size_t size, size_t count, void *user)
 {
     struct exchange *exchange = user;
@@ -57,6 +64,8 @@ static size_t exchange_header(char *line, size_t size, size_t count, void *user)
         exchange->retry_after = retry_after_seconds(value, time(NULL));
     if (transfer_header_value(line, length, "Content-Length", value, sizeof value))
         response->content_length = strtoull(value, NULL, 10);
+    if (transfer_header_value(line, length, "Last-Modified", value, sizeof value))
+        response->last_modified = http_date(value);
     return length;
 }
 

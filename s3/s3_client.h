@@ -8,6 +8,7 @@
 #include <curl/curl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 /* How many times a request is retried, and the first pause (doubled each time). */
 #define S3_RETRIES 5
@@ -34,6 +35,7 @@ struct s3_response {
     uint64_t content_length;        /* Content-Length of a HEAD */
     char etag[256];
     char sha256[72];                /* x-amz-meta-sha256; "" without it */
+    time_t last_modified;           /* the object's Last-Modified; 0: none */
 };
 
 /* Performs CALL with CREDENTIALS. EXIT_OK for a 2xx answer (RESPONSE filled: free it with
