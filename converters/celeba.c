@@ -103,7 +103,7 @@ static int write_row(struct celeba_conversion *conversion, const char *path, uin
     if (row >= conversion->images)
         return EXIT_OK;
     char expected[32];
-    snprintf(expected, sizeof expected, "%06" PRIu64 ".jpg", row + 1);
+    snprintf(expected, sizeof expected, CELEBA_FACE_NAME, row + 1);
     if (strcmp(name, expected) != 0)
         return error_set(EXIT_CORRUPT_INPUT, "malformed attribute list: %s:%lu: %.64s where %s "
                          "was expected", path, line, name, expected);

@@ -5,6 +5,7 @@
 #include "celeba.h"
 
 #include "common/base/error.h"
+#include "downloaders/celeba.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@ enum { RESIZED_HEIGHT = 78, CROP_TOP = 7 };
 
 uint64_t celeba_image_number(const char *name)
 {
-    static const char folder[] = "img_align_celeba/";
+    static const char folder[] = CELEBA_FACES_FOLDER;
     if (strncmp(name, folder, sizeof folder - 1) != 0)
         return 0;
     const char *digits = name + sizeof folder - 1, *cursor = digits;
@@ -23,7 +24,7 @@ uint64_t celeba_image_number(const char *name)
     for (; *cursor >= '0' && *cursor <= '9' && cursor - digits < 18; cursor++)
         number = number * 10 + (uint64_t)(*cursor - '0');
     char formatted[32];
-    snprintf(formatted, sizeof formatted, "%06" PRIu64 ".jpg", number);
+    snprintf(formatted, sizeof formatted, CELEBA_FACE_NAME, number);
     return number > 0 && strcmp(digits, formatted) == 0 ? number : 0;
 }
 

@@ -7,7 +7,7 @@ static const char *const splits[] = {"train", "test"};
 
 static const int member_splits[CIFAR10_BATCHES] = {0, 0, 0, 0, 0, 1};
 
-static const struct cifar_labels labels[] = {{"labels", "targets", 10}};
+static const struct cifar_labels labels[] = {{CIFAR10_LABELS, "targets", 10}};
 
 static const struct cifar_layout layout = {
     .archive = CIFAR10_ARCHIVE,

@@ -8,8 +8,8 @@ static const char *const splits[] = {"train", "test"};
 static const int member_splits[CIFAR100_BATCHES] = {0, 1};
 
 static const struct cifar_labels labels[] = {
-    {"fine_labels", "fine_labels", 100},
-    {"coarse_labels", "coarse_labels", 20},
+    {CIFAR100_FINE_LABELS, "fine_labels", 100},
+    {CIFAR100_COARSE_LABELS, "coarse_labels", 20},
 };
 
 static const struct cifar_layout layout = {

@@ -2,6 +2,7 @@
 #include "cifar_batches.h"
 
 #include "common/base/error.h"
+#include "downloaders/cifar10.h"
 #include "common/formats/archive/archive_read.h"
 #include "common/formats/pickle/pickle_read.h"
 #include "common/formats/spool.h"
@@ -107,7 +108,7 @@ static int copy_labels(const struct pickle_value *list, const struct cifar_label
 static int extract_batch(struct conversion *conversion, const struct pickle_value *root,
                          const char *name, struct batch *batch, const struct pickle_array **rows)
 {
-    const struct pickle_value *data = pickle_dict_find(root, "data");
+    const struct pickle_value *data = pickle_dict_find(root, CIFAR_DATA);
     int result = check_images(data, name);
     if (result != EXIT_OK)
         return result;

@@ -98,7 +98,7 @@ static int read_wnid(struct meta_reading *reading, const struct matlab_variable 
                      size_t synset, char *wnid)
 {
     if (value->class_id != MATLAB_CHAR)
-        return malformed(reading, "WNID of synset %zu is not text", synset + 1);
+        return malformed(reading, ILSVRC_WNID " of synset %zu is not text", synset + 1);
     size_t length;
     int result = matlab_read_text(reading->file, wnid, ILSVRC_MAX_WNID + 1, &length);
     if (result == EXIT_OK && length == 0)
@@ -116,14 +116,14 @@ static int read_field(struct meta_reading *reading, struct ilsvrc_devkit *devkit
                             INT16_MAX, &whole);
         devkit->ids[synset] = (int16_t)whole;
     } else if (field == FIELD_TRAIN_IMAGES) {
-        result = read_whole(reading, value, "num_train_images", synset, 0, UINT16_MAX, &whole);
+        result = read_whole(reading, value, ILSVRC_TRAIN_IMAGES, synset, 0, UINT16_MAX, &whole);
         devkit->train_images += (uint64_t)whole;
     } else if (field == FIELD_WNID && synset < ILSVRC_CLASSES) {
         result = read_wnid(reading, value, synset, devkit->wnids[synset]);
     } else if (field == FIELD_WNID) {
         result = value->class_id == MATLAB_CHAR
                      ? EXIT_OK
-                     : malformed(reading, "WNID of synset %zu is not text", synset + 1);
+                     : malformed(reading, ILSVRC_WNID " of synset %zu is not text", synset + 1);
     }
     return result;
 }
@@ -131,7 +131,7 @@ static int read_field(struct meta_reading *reading, struct ilsvrc_devkit *devkit
 /* Which of the fields the converter reads each field of the struct is; each must be there. */
 static int map_fields(struct meta_reading *reading)
 {
-    const char *wanted[3] = {reading->layout->id_field, "WNID", "num_train_images"};
+    const char *wanted[3] = {reading->layout->id_field, ILSVRC_WNID, ILSVRC_TRAIN_IMAGES};
     bool found[3] = {false, false, false};
     reading->field_count = matlab_field_count(reading->file);
     for (size_t field = 0; field < reading->field_count; field++) {
@@ -170,7 +170,7 @@ static int read_synsets(struct meta_reading *reading, struct ilsvrc_devkit *devk
 {
     struct matlab_variable synsets;
     bool found;
-    int result = matlab_find(reading->file, "synsets", &synsets, &found);
+    int result = matlab_find(reading->file, ILSVRC_SYNSETS, &synsets, &found);
     if (result == EXIT_OK && !found)
         return malformed(reading, "no variable synsets");
     if (result == EXIT_OK)

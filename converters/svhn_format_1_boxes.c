@@ -4,6 +4,7 @@
 #include "svhn_format_1_boxes.h"
 
 #include "common/base/error.h"
+#include "downloaders/svhn.h"
 #include "common/formats/matlab/matlab73_read.h"
 #include "common/base/publish.h"
 
@@ -22,8 +23,6 @@
 enum { COPY_BLOCK_BYTES = 1 << 16 };
 
 /* The fields of digitStruct/bbox, in the order of svhn_image_boxes' values. */
-static const char *const svhn_field_names[SVHN_FIELD_COUNT] = {"label", "height", "width",
-                                                               "left", "top"};
 
 struct svhn_boxes {
     char label[4200];
@@ -45,7 +44,7 @@ static int store_value(double value, int field, uint16_t *stored, const char *wh
 {
     if (isnan(value) || value > UINT16_MAX)
         return error_set(EXIT_CORRUPT_INPUT, "bad bounding box: %s.%s: value %g out of range",
-                         where, svhn_field_names[field], value);
+                         where, svhn_box_fields[field], value);
     uint16_t integer = value > 0 ? (uint16_t)value : 0;
     if (field == SVHN_LABEL_FIELD && integer > 10)
         return error_set(EXIT_CORRUPT_INPUT, "bad bounding box: %s.label: %u is above 10",
@@ -71,7 +70,7 @@ static int reserve(struct svhn_boxes *boxes, size_t count)
 static int read_fields(struct svhn_boxes *boxes, uint64_t image, const char *where)
 {
     struct matlab73_numbers *numbers = boxes->numbers;
-    int result = matlab73_vector_fields(boxes->bbox, image, svhn_field_names, SVHN_FIELD_COUNT,
+    int result = matlab73_vector_fields(boxes->bbox, image, svhn_box_fields, SVHN_FIELD_COUNT,
                                         numbers);
     size_t count = numbers[SVHN_LABEL_FIELD].count;
     if (result == EXIT_OK && count > UINT16_MAX)
@@ -83,7 +82,7 @@ static int read_fields(struct svhn_boxes *boxes, uint64_t image, const char *whe
         if (numbers[field].count != count)
             return error_set(EXIT_CORRUPT_INPUT,
                              "bad bounding box: %s: %zu labels but %zu %s values", where, count,
-                             numbers[field].count, svhn_field_names[field]);
+                             numbers[field].count, svhn_box_fields[field]);
         for (size_t box = 0; result == EXIT_OK && box < count; box++)
             result = store_value(numbers[field].values[box], field,
                                  &boxes->image.values[field][box], where);

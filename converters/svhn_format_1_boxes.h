@@ -3,12 +3,13 @@
 #define FUEL_SVHN_FORMAT_1_BOXES_H
 
 #include "common/formats/archive/archive_read.h"
+#include "downloaders/svhn.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-enum { SVHN_FIELD_COUNT = 5, SVHN_LABEL_FIELD = 0 };
+enum { SVHN_FIELD_COUNT = SVHN_BOX_FIELD_COUNT, SVHN_LABEL_FIELD = 0 };
 
 struct svhn_boxes;
 

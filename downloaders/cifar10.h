@@ -13,6 +13,9 @@ extern const struct dataset_file cifar10_files[CIFAR10_FILE_COUNT];
 #define CIFAR10_FOLDER "cifar-10-batches-py"
 enum { CIFAR10_TRAIN_BATCHES = 5, CIFAR10_BATCHES = 6 };
 extern const char *const cifar10_members[CIFAR10_BATCHES];
+/* The keys of each batch's dict: the pixels (both CIFARs'), and CIFAR-10's labels. */
+#define CIFAR_DATA "data"
+#define CIFAR10_LABELS "labels"
 
 /* The classes in the order of batches.meta's label_names (the card and the fixture maker). */
 extern const char *const cifar10_label_names[10];

@@ -13,6 +13,9 @@ extern const struct dataset_file cifar100_files[CIFAR100_FILE_COUNT];
 #define CIFAR100_FOLDER "cifar-100-python"
 enum { CIFAR100_BATCHES = 2 };
 extern const char *const cifar100_members[CIFAR100_BATCHES];
+/* The keys of each batch's dict holding its two labellings (the pixels' is CIFAR_DATA). */
+#define CIFAR100_FINE_LABELS "fine_labels"
+#define CIFAR100_COARSE_LABELS "coarse_labels"
 
 /* The classes in the order of meta's fine_label_names and coarse_label_names (the card and the
    fixture maker). */

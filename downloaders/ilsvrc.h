@@ -15,6 +15,11 @@
 #define ILSVRC_DEVKIT_DATA "data"
 #define ILSVRC_DEVKIT_MEMBER "%s/" ILSVRC_DEVKIT_DATA "/%s"
 #define ILSVRC_META_NAME "meta.mat"
+/* meta.mat's struct array of synsets and the fields of each that the converter reads beside the
+   layout's id_field; the fixture maker writes them among the others. */
+#define ILSVRC_SYNSETS "synsets"
+#define ILSVRC_WNID "WNID"
+#define ILSVRC_TRAIN_IMAGES "num_train_images"
 
 struct ilsvrc_layout {
     size_t devkit_file;       /* indices into the dataset's files */

@@ -41,3 +41,5 @@ const struct dataset svhn_format_2_dataset = {
     DATASET_FILES(svhn_format_2_files),
     .converter = &svhn_format_2_converter,
 };
+
+const char *const svhn_box_fields[SVHN_BOX_FIELD_COUNT] = {"label", "height", "width", "left", "top"};

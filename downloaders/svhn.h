@@ -22,4 +22,9 @@ enum svhn_format_2_file {
 extern const struct dataset_file svhn_format_1_files[SVHN_FORMAT_1_FILE_COUNT];
 extern const struct dataset_file svhn_format_2_files[SVHN_FORMAT_2_FILE_COUNT];
 
+/* The fields of each picture's digitStruct.mat bbox in format 1's archives, in the order the
+   converter and the fixture maker keep them: label, height, width, left, top. */
+enum { SVHN_BOX_FIELD_COUNT = 5 };
+extern const char *const svhn_box_fields[SVHN_BOX_FIELD_COUNT];
+
 #endif

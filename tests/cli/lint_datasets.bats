@@ -1,12 +1,14 @@
 #!/usr/bin/env bats
 # tests/lint/datasets: the built-in datasets are listed once, in downloaders/datasets.def; a list
 # planted elsewhere (names, records, cards, a declaration by name) is flagged, a comment or a
-# dataset's own definitions are not.
+# dataset's own definitions are not. tests/lint/dataset_facts: a string typed in both a dataset's
+# converter and its fixture maker is flagged.
 
 setup() {
     repo=$BATS_TEST_TMPDIR/repo
     mkdir -p "$repo/tests/lint" "$repo/downloaders" "$repo/cmd"
-    cp "$BATS_TEST_DIRNAME/../lint/datasets" "$repo/tests/lint/"
+    cp "$BATS_TEST_DIRNAME/../lint/datasets" "$BATS_TEST_DIRNAME/../lint/dataset_facts" \
+        "$repo/tests/lint/"
     cp "$BATS_TEST_DIRNAME"/../../downloaders/*.c "$BATS_TEST_DIRNAME/../../downloaders/datasets.def" \
         "$repo/downloaders/"
     printf '/* fuel list: mnist, iris, svhn and adult, in a comment. */\nint list;\n' > "$repo/cmd/list.c"
@@ -66,4 +68,20 @@ setup() {
     run bash "$repo/tests/lint/datasets"
     [ "$status" -eq 1 ]
     [ "$output" = "not ok - Makefile names 3 datasets (iris mnist svhn): derive the list from downloaders/datasets.def" ]
+}
+
+@test "a raw file's fact typed in both a converter and its fixture maker is flagged" {
+    run bash "$BATS_TEST_DIRNAME/../lint/dataset_facts"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [[ "$output" == "ok - no fact of "*" datasets typed in both its converter and its fixture maker" ]]
+    mkdir -p "$repo/converters" "$repo/fixtures"
+    printf '#include "downloaders/cifar100.h"\n/* "coarse_labels" */\nconst char *key = "fine_labels", *split = "train";\n' \
+        > "$repo/converters/cifar100.c"
+    printf '#include "downloaders/cifar100.h"\nconst char *keys[] = {"fine_labels", "coarse_labels", "train"};\n' \
+        > "$repo/fixtures/cifar.c"
+    printf 'const char *key = "fine_labels";\n' > "$repo/fixtures/stroke_pictures.c"
+    git -C "$repo" add .
+    run bash "$repo/tests/lint/dataset_facts"
+    [ "$status" -eq 1 ]
+    [ "$output" = 'not ok - "fine_labels" is typed in converters/cifar100.c fixtures/cifar.c: write it once, in downloaders/' ]
 }
