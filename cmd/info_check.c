@@ -38,24 +38,70 @@ static int invariants_report(const struct h5py_file *file, json_t *report)
     return result;
 }
 
-/* A found input's line: matching, or different (the sha256 of a file of another size is not
-   computed). */
-static void input_report_print(const struct h5py_file *file, const struct input_report *input)
+/* How many of the first inputs of one state a summary names. */
+enum { INPUTS_NAMED = 3 };
+
+/* A different input's details: where it was found, its bytes and sha256 (not computed for a
+   file of another size), and what the file records. */
+static void different_print(const struct input_report *input)
 {
-    printf("%s: input %s: %s: %s", file->path, input->name, input_state_name(input->state),
-           input->path);
-    if (input->state == INPUT_DIFFERENT && input->sha256[0] != '\0')
-        printf(": %llu bytes, sha256 %s", (unsigned long long)input->size, input->sha256);
-    else if (input->state == INPUT_DIFFERENT)
-        printf(": %llu bytes", (unsigned long long)input->size);
-    if (input->state == INPUT_DIFFERENT)
-        printf("; recorded %llu bytes, sha256 %s", (unsigned long long)input->recorded_size,
-               input->recorded_sha256);
-    putchar('\n');
+    printf(" (%s: %llu bytes", input->path, (unsigned long long)input->size);
+    if (input->sha256[0] != '\0')
+        printf(", sha256 %s", input->sha256);
+    printf("; recorded %llu bytes, sha256 %s)", (unsigned long long)input->recorded_size,
+           input->recorded_sha256);
 }
 
-/* How many of the first missing inputs the summary names. */
-enum { MISSING_NAMED = 3 };
+/* The folders the first inputs of STATE were found in, each once. */
+static void found_folders_print(const struct input_reports *reports, enum input_state state)
+{
+    char folders[INPUTS_NAMED][PATH_MAX];
+    size_t count = 0;
+    for (size_t index = 0; index < reports->count && count < INPUTS_NAMED; index++) {
+        if (reports->items[index].state != state)
+            continue;
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s", reports->items[index].path);
+        const char *folder = dirname(path);
+        bool seen = false;
+        for (size_t known = 0; known < count; known++)
+            seen = seen || strcmp(folders[known], folder) == 0;
+        if (!seen)
+            snprintf(folders[count++], PATH_MAX, "%s", folder);
+    }
+    printf(": found in");
+    for (size_t index = 0; index < count; index++)
+        printf("%s %s", index > 0 ? "," : "", folders[index]);
+}
+
+/* The found inputs of STATE (matching or different) in one line: how many, the first few names
+   (a different one with its details), where they were found; --json lists every one. */
+static void found_print(const struct h5py_file *file, const struct input_reports *reports,
+                        enum input_state state)
+{
+    size_t total = 0, named = 0;
+    for (size_t index = 0; index < reports->count; index++)
+        total += reports->items[index].state == state;
+    if (total == 0)
+        return;
+    printf("%s: %zu of %zu inputs %s:", file->path, total, reports->count,
+           input_state_name(state));
+    for (size_t index = 0; index < reports->count && named < INPUTS_NAMED; index++) {
+        const struct input_report *input = &reports->items[index];
+        if (input->state != state)
+            continue;
+        printf("%s %s", named++ > 0 ? "," : "", input->name);
+        if (state == INPUT_DIFFERENT)
+            different_print(input);
+    }
+    if (total > named)
+        printf(", ...");
+    if (state == INPUT_MATCHING)
+        found_folders_print(reports, state);
+    if (total > named)
+        printf("; --json lists every input");
+    putchar('\n');
+}
 
 /* The missing inputs in one line: how many, the first few names, where fuel looked, and the
    folders the file records. */
@@ -70,10 +116,10 @@ static void missing_print(const struct h5py_file *file, const struct input_repor
         return;
     printf("%s: %zu of %zu inputs missing:", file->path, missing, reports->count);
     size_t named = 0;
-    for (size_t index = 0; index < reports->count && named <= MISSING_NAMED; index++) {
+    for (size_t index = 0; index < reports->count && named <= INPUTS_NAMED; index++) {
         if (reports->items[index].state != INPUT_MISSING)
             continue;
-        if (named < MISSING_NAMED)
+        if (named < INPUTS_NAMED)
             printf("%s %s", named > 0 ? "," : "", reports->items[index].name);
         else
             printf(", ...");
@@ -178,11 +224,11 @@ static int inputs_report(const struct h5py_file *file, const struct info_check_r
     if (result == EXIT_OK)
         result = input_verify(provenance, file->path, directories, count, &reports);
     json_t *inputs = json_array(), *recorded = json_array();
-    for (size_t index = 0; result == EXIT_OK && index < reports.count; index++) {
-        if (report != NULL)
-            json_array_append_new(inputs, input_report_json(&reports.items[index]));
-        else if (reports.items[index].state != INPUT_MISSING)
-            input_report_print(file, &reports.items[index]);
+    for (size_t index = 0; result == EXIT_OK && report != NULL && index < reports.count; index++)
+        json_array_append_new(inputs, input_report_json(&reports.items[index]));
+    if (result == EXIT_OK && report == NULL) {
+        found_print(file, &reports, INPUT_MATCHING);
+        found_print(file, &reports, INPUT_DIFFERENT);
     }
     for (size_t index = 0; index < folders.count; index++)
         json_array_append_new(recorded, json_string(folders.items[index]));

@@ -46,7 +46,7 @@ f.close()" "$2"
     [ "$status" -eq 0 ]
     run --separate-stderr fuel info --check --verify-inputs --recorded-dirs fashion_mnist.hdf5
     [ "$status" -eq 0 ]
-    [ "$(grep -c ": matching: $DEBIAN/" <<<"$output")" -eq 4 ]
+    [[ "${lines[1]}" == "fashion_mnist.hdf5: 4 of 4 inputs matching: "*": found in $DEBIAN; --json lists every input" ]]
     run --separate-stderr fuel info --recorded-dirs fashion_mnist.hdf5
     [ "$status" -eq 2 ]
     [ "$stderr" = "fuel-info: --recorded-dirs goes with --verify-inputs; see 'fuel-info -h'" ]
@@ -121,7 +121,9 @@ PY
     cp outside/secret.bin IN/secret.bin
     run --separate-stderr fuel info --check --verify-inputs -d IN data/climb.hdf5
     [ "$status" -eq 0 ]
-    grep -qx "data/climb.hdf5: input ../../outside/secret.bin: matching: IN/secret.bin" <<<"$output"
+    [[ "${lines[1]}" == "data/climb.hdf5: 5 of 5 inputs matching: toy.yaml, ../../outside/secret.bin, "*": found in IN, "* ]]
+    run --separate-stderr fuel info --check --verify-inputs --json -d IN data/climb.hdf5
+    [ "$($PYTHON -c 'import json, sys; print([i["path"] for i in json.load(sys.stdin)["inputs"] if "secret" in i["name"]])' <<<"$output")" = "['IN/secret.bin']" ]
     run --separate-stderr fuel info --check --verify-inputs -d IN/pictures data/climb.hdf5
     [ "$status" -eq 3 ]
 }
