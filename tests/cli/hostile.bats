@@ -85,6 +85,8 @@ celeba/jpeg_garbage                4  cannot decode JPEG: CASE/img_align_celeba.
 celeba/jpeg_bomb                   4  cannot decode JPEG: CASE/img_align_celeba.zip: img_align_celeba/000003.jpg: declares 65000x65000 pixels, more than the 16777216 allowed
 celeba/jpeg_scans                  4  cannot decode JPEG: CASE/img_align_celeba.zip: img_align_celeba/000003.jpg: has more than 500 scans
 celeba/member_escape               4  refusing archive member: CASE/img_align_celeba.zip: ../../../tmp/fuel-escaped: path with a ".." component
+celeba/face_parent                 4  refusing archive member: CASE/img_align_celeba.zip: img_align_celeba/../000010.jpg: path with a ".." component
+celeba/face_absolute               4  refusing archive member: CASE/img_align_celeba.zip: /img_align_celeba/000010.jpg: absolute path
 celeba/directory_count             4  cannot read zip directory: CASE/img_align_celeba.zip: holds 11 entries, its end record lists 65535
 dogs_vs_cats/zip_truncated         4  cannot read zip directory: CASE/dogs_vs_cats.train.zip: no end of central directory record at its end: truncated or followed by other bytes
 dogs_vs_cats/not_a_zip             4  cannot read zip directory: CASE/dogs_vs_cats.train.zip: no end of central directory record

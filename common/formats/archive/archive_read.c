@@ -192,13 +192,21 @@ static bool has_parent_component(const char *name)
     return false;
 }
 
-/* The reason a member must not be streamed, or NULL when it is a safe regular file or directory. */
-static const char *refusal_reason(struct archive_entry *entry, const char *name)
+const char *archive_name_refusal(const char *name)
 {
     if (name[0] == '/')
         return "absolute path";
     if (has_parent_component(name))
         return "path with a \"..\" component";
+    return NULL;
+}
+
+/* The reason a member must not be streamed, or NULL when it is a safe regular file or directory. */
+static const char *refusal_reason(struct archive_entry *entry, const char *name)
+{
+    const char *by_name = archive_name_refusal(name);
+    if (by_name != NULL)
+        return by_name;
     if (archive_entry_hardlink(entry) != NULL)
         return "hard link";
     if (archive_entry_is_encrypted(entry))

@@ -17,6 +17,10 @@ enum archive_stream_format {
    purpose flag bit 3), whose size only follows its data. */
 #define ARCHIVE_STREAM_SIZE_UNKNOWN UINT64_MAX
 
+/* Why a member named NAME is refused whatever it holds ("absolute path", "path with a \"..\"
+   component"), or NULL. */
+const char *archive_name_refusal(const char *name);
+
 /* Opens PATH as an archive in FORMAT, a gzipped one inflated on a thread of its own when THREADS
    is above 1 (inflate_file_open). EXIT_MISSING_INPUT when it cannot be opened,
    EXIT_CORRUPT_INPUT when it is not a readable archive. */

@@ -9,6 +9,7 @@
 #include "common/base/input_file.h"
 
 #include "common/base/error.h"
+#include "archive_read.h"
 #include "zip_end.h"
 
 #include <errno.h>
@@ -147,7 +148,9 @@ static int extent_check(struct directory_reader *reader, const unsigned char *he
     return EXIT_OK;
 }
 
-/* A member a Unix zip marks as a symbolic link (its mode in the high half of the external
+/* A member named by an absolute path or one climbing with "..", whichever it replaces (a face
+   of CelebA), is refused by its name, as the streaming reader refuses it. A member a Unix zip
+   marks as a symbolic link (its mode in the high half of the external
    attributes) is refused as the tar reader refuses one: libarchive's streaming reader, which sees
    the local headers alone, would hand over the link's target as the member's bytes. */
 static int kind_check(const struct directory_reader *reader, const unsigned char *header,
@@ -155,6 +158,10 @@ static int kind_check(const struct directory_reader *reader, const unsigned char
 {
     enum { MADE_ON_UNIX = 3, MODE_TYPE = 0170000, MODE_LINK = 0120000 };
     uint32_t mode = little_endian_32(header + 38) >> 16;
+    const char *refused = archive_name_refusal(name);
+    if (refused != NULL)
+        return error_set(EXIT_CORRUPT_INPUT, "refusing archive member: %s: %s: %s", reader->path,
+                         name, refused);
     if (header[5] == MADE_ON_UNIX && (mode & MODE_TYPE) == MODE_LINK)
         return error_set(EXIT_CORRUPT_INPUT, "refusing archive member: %s: %s: symbolic link",
                          reader->path, name);
