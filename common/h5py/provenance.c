@@ -48,7 +48,7 @@ struct provenance {
     struct input_digest *inputs;
     size_t input_count;
     bool raw_files; /* md5 too */
-    bool tapped;    /* the inputs hashed by taps: no thread */
+    bool threaded;  /* THREAD hashes the inputs neither supplied nor tapped */
     pthread_t thread;
     pthread_mutex_t supplying; /* provenance_supply's callers */
     atomic_bool cancelled;
@@ -127,7 +127,7 @@ static void *hash_inputs(void *argument)
     for (size_t index = 0; index < provenance->input_count; index++) {
         if (atomic_load(&provenance->cancelled))
             break;
-        if (provenance->inputs[index].supplied)
+        if (provenance->inputs[index].supplied || provenance->inputs[index].tap != NULL)
             continue;
         provenance->result = input_hash(provenance, index);
         if (provenance->result != EXIT_OK) {
@@ -177,43 +177,32 @@ int provenance_begin_named(struct provenance **provenance, int argc, char *const
                                      raw_files, NULL);
 }
 
-/* A tap for each input not SUPPLIED. */
-static int taps_create(struct provenance *provenance)
+/* With TAPPED, a tap for each input neither supplied nor flagged in APART; then the thread, which
+   hashes the others not supplied, when there are any. */
+static int hashing_start(struct provenance *provenance, bool tapped, const bool *apart)
 {
-    for (size_t index = 0; DIGESTS_ON && index < provenance->input_count; index++) {
+    bool threaded = !tapped;
+    for (size_t index = 0; tapped && index < provenance->input_count; index++) {
         struct input_digest *input = &provenance->inputs[index];
-        int result = input->supplied ? EXIT_OK
-                                     : read_tap_create(&input->tap, input->path,
-                                                       provenance->raw_files);
+        if (apart != NULL && apart[index] && !input->supplied)
+            threaded = true;
+        int result = !DIGESTS_ON || input->supplied || (apart != NULL && apart[index])
+                         ? EXIT_OK
+                         : read_tap_create(&input->tap, input->path, provenance->raw_files);
         if (result != EXIT_OK)
             return result;
     }
+    int number = threaded ? threads_start(&provenance->thread, hash_inputs, provenance) : 0;
+    if (number != 0)
+        return error_set(EXIT_OTHER, "cannot record provenance: cannot start a thread: %s",
+                         strerror(number));
+    provenance->threaded = threaded;
     return EXIT_OK;
 }
 
 static int begin(struct provenance **provenance, int argc, char *const *argv,
                  const char *const *input_paths, const char *const *names, size_t input_count,
-                 bool raw_files, const bool *supplied, bool tapped);
-
-int provenance_begin_supplied(struct provenance **provenance, int argc, char *const *argv,
-                              const char *const *input_paths, const char *const *names,
-                              size_t input_count, bool raw_files, const bool *supplied)
-{
-    return begin(provenance, argc, argv, input_paths, names, input_count, raw_files, supplied,
-                 false);
-}
-
-int provenance_begin_read(struct provenance **provenance, int argc, char *const *argv,
-                          const char *const *input_paths, const char *const *names,
-                          size_t input_count, bool raw_files, const bool *supplied)
-{
-    return begin(provenance, argc, argv, input_paths, names, input_count, raw_files, supplied,
-                 true);
-}
-
-static int begin(struct provenance **provenance, int argc, char *const *argv,
-                 const char *const *input_paths, const char *const *names, size_t input_count,
-                 bool raw_files, const bool *supplied, bool tapped)
+                 bool raw_files, const bool *supplied, bool tapped, const bool *apart)
 {
     *provenance = calloc(1, sizeof **provenance);
     if (*provenance == NULL)
@@ -224,28 +213,30 @@ static int begin(struct provenance **provenance, int argc, char *const *argv,
     int copied = copy_arguments(*provenance, argc, argv, input_paths, names, input_count);
     for (size_t index = 0; copied == 0 && supplied != NULL && index < input_count; index++)
         (*provenance)->inputs[index].supplied = supplied[index];
-    if (copied < 0) {
+    int result = copied < 0 ? error_set(EXIT_OTHER, "cannot record provenance: out of memory")
+                            : hashing_start(*provenance, tapped, apart);
+    if (result != EXIT_OK) {
         provenance_free(*provenance);
         *provenance = NULL;
-        return error_set(EXIT_OTHER, "cannot record provenance: out of memory");
     }
-    (*provenance)->tapped = tapped;
-    if (tapped) {
-        int result = taps_create(*provenance);
-        if (result != EXIT_OK) {
-            provenance_free(*provenance);
-            *provenance = NULL;
-        }
-        return result;
-    }
-    int number = threads_start(&(*provenance)->thread, hash_inputs, *provenance);
-    if (number != 0) {
-        provenance_free(*provenance);
-        *provenance = NULL;
-        return error_set(EXIT_OTHER, "cannot record provenance: cannot start a thread: %s",
-                         strerror(number));
-    }
-    return EXIT_OK;
+    return result;
+}
+
+int provenance_begin_supplied(struct provenance **provenance, int argc, char *const *argv,
+                              const char *const *input_paths, const char *const *names,
+                              size_t input_count, bool raw_files, const bool *supplied)
+{
+    return begin(provenance, argc, argv, input_paths, names, input_count, raw_files, supplied,
+                 false, NULL);
+}
+
+int provenance_begin_read(struct provenance **provenance, int argc, char *const *argv,
+                          const char *const *input_paths, const char *const *names,
+                          size_t input_count, bool raw_files, const bool *supplied,
+                          const bool *apart)
+{
+    return begin(provenance, argc, argv, input_paths, names, input_count, raw_files, supplied,
+                 true, apart);
 }
 
 /* Input INDEX's entry, compact JSON (caller frees). */
@@ -436,7 +427,7 @@ static int input_tapped(struct provenance *provenance, size_t index)
 
 char *provenance_finish_noted(struct provenance *provenance, const struct provenance_notes *notes)
 {
-    if (!provenance->tapped)
+    if (provenance->threaded)
         pthread_join(provenance->thread, NULL);
     for (size_t index = 0; provenance->result == EXIT_OK && index < provenance->input_count;
          index++)
@@ -468,7 +459,7 @@ void provenance_discard(struct provenance *provenance)
     atomic_store(&provenance->cancelled, true);
     /* Joined, not detached: exit() after a failure runs OpenSSL's cleanup, which would pull
        libcrypto from under a thread still hashing (a crash at exit instead of the exit code). */
-    if (!provenance->tapped)
+    if (provenance->threaded)
         pthread_join(provenance->thread, NULL);
     provenance_free(provenance);
 }

@@ -35,10 +35,12 @@ int provenance_begin_supplied(struct provenance **provenance, int argc, char *co
 
 /* As provenance_begin_supplied, the inputs not supplied hashed from the bytes their readers read
    through input_file.h (read_tap.h), no thread reading them again; what a reader skipped or left
-   unread, or an input no reader opened, is hashed at the finish. */
+   unread, or an input no reader opened, is hashed at the finish. Those flagged in APART (NULL:
+   none), which their reader reads otherwise (HDF5 files), are hashed on a thread meanwhile. */
 int provenance_begin_read(struct provenance **provenance, int argc, char *const *argv,
                           const char *const *input_paths, const char *const *names,
-                          size_t input_count, bool raw_files, const bool *supplied);
+                          size_t input_count, bool raw_files, const bool *supplied,
+                          const bool *apart);
 
 /* Input INDEX (flagged supplied) is the SIZE bytes at BYTES; from any thread. EXIT_CORRUPT_INPUT
    when it was handed before with other bytes (the file changed while being read). */

@@ -56,9 +56,15 @@ int published_file_write(const struct published_filler *filler,
         return result;
     struct provenance *provenance = NULL;
     struct h5py_writer *writer = NULL;
-    result = (record->read_through_inputs ? provenance_begin_read : provenance_begin_supplied)(
-        &provenance, record->typed->argc, record->typed->argv, record->inputs,
-        record->input_names, record->input_count, record->raw_files, record->supplied);
+    if (record->read_through_inputs)
+        result = provenance_begin_read(&provenance, record->typed->argc, record->typed->argv,
+                                       record->inputs, record->input_names, record->input_count,
+                                       record->raw_files, record->supplied, record->apart);
+    else
+        result = provenance_begin_supplied(&provenance, record->typed->argc, record->typed->argv,
+                                           record->inputs, record->input_names,
+                                           record->input_count, record->raw_files,
+                                           record->supplied);
     for (size_t index = 0; result == EXIT_OK && record->published != NULL &&
                            index < record->input_count; index++)
         if (record->published[index] != NULL)

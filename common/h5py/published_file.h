@@ -35,6 +35,8 @@ struct published_record {
     /* The filler reads the inputs through common/base/input_file.h: their digests come from the
        bytes it reads (provenance_begin_read), not from a thread reading them again. */
     bool read_through_inputs;
+    const bool *apart; /* with it, the inputs read otherwise (HDF5 files; NULL: none), hashed on a
+                          thread while the filler runs */
     /* The checksum each input's record publishes when it publishes its content too (NULL: none
        or not published): see provenance_content_published. */
     const char *const *published;

@@ -1,5 +1,6 @@
 /* Unit tests for common/provenance.c: the JSON fields and their order, md5 beside sha256, the
-   origin of inputs fuel fixture --raw marked, created, missing inputs. */
+   origin of inputs fuel fixture --raw marked, created, missing inputs, digests from the bytes
+   read. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include "common/base/error.h"
 #include "common/formats/fixture_marker.h"
 #include "common/formats/gzip_write.h"
+#include "common/formats/inflate_file.h"
 #include "common/h5py/h5py_writer.h"
 #include "common/h5py/provenance.h"
 #include "common/base/versions.h"
@@ -243,6 +245,52 @@ static void test_supplied(void **state)
     free(text);
 }
 
+/* PATHS' provenance, the record publishing "0...0" as the gzip's md5 (so its content is
+   digested), with provenance_begin_read when READ (the gzip read whole through the inflater, the
+   text flagged apart), else provenance_begin_supplied. */
+static char *published_provenance(const char *const *paths, bool read)
+{
+    char *argv[] = {"fuel-convert", NULL};
+    const bool apart[] = {false, true, false};
+    struct provenance *provenance;
+    int begun = read ? provenance_begin_read(&provenance, 1, argv, paths, NULL, 3, true, NULL, apart)
+                     : provenance_begin_supplied(&provenance, 1, argv, paths, NULL, 3, true, NULL);
+    assert_int_equal(begun, EXIT_OK);
+    provenance_content_published(provenance, 0, "00000000000000000000000000000000");
+    struct inflate_file *file;
+    assert_int_equal(inflate_file_open(&file, paths[0], "cannot open", 1), EXIT_OK);
+    char content[64];
+    size_t count;
+    assert_int_equal(inflate_file_read(file, content, sizeof content, &count), EXIT_OK);
+    assert_int_equal(count, 11);
+    inflate_file_close(file);
+    return provenance_finish(provenance);
+}
+
+/* The digests taken from the bytes read, the content's from the inflater's output, are those the
+   thread takes reading the files again. */
+static void test_read_through_inputs(void **state)
+{
+    (void)state;
+    setenv("SOURCE_DATE_EPOCH", "0", 1);
+    char gzip_path[256];
+    test_path(gzip_path, sizeof gzip_path, test_directory, "hello.gz");
+    struct gzip_writer *writer;
+    assert_int_equal(gzip_writer_open(&writer, gzip_path, NULL), EXIT_OK);
+    assert_int_equal(gzip_writer_write(writer, "hello world", 11), EXIT_OK);
+    assert_int_equal(gzip_writer_close(writer), 0);
+    const char *paths[] = {gzip_path, abc_path, empty_path};
+    char *tapped = published_provenance(paths, true);
+    char *threaded = published_provenance(paths, false);
+    assert_non_null(tapped);
+    assert_non_null(threaded);
+    assert_string_equal(tapped, threaded);
+    assert_non_null(strstr(tapped, "\"content_size\":11,\"content_sha256\":\"b94d27b9934d3e08a52e52"
+                                   "d7da7dabfac484efe37a5380ee9088f7ace2efcde9\""));
+    free(tapped);
+    free(threaded);
+}
+
 static void test_discard(void **state)
 {
     (void)state;
@@ -339,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_missing_input),
         cmocka_unit_test(test_no_md5_but_for_raw_files),
         cmocka_unit_test(test_supplied),
+        cmocka_unit_test(test_read_through_inputs),
         cmocka_unit_test(test_discard),
         cmocka_unit_test(test_created_now_without_epoch),
         cmocka_unit_test(test_created_read_back),
