@@ -5,8 +5,8 @@
 const struct dataset_card caltech101_silhouettes_card = {
     .dataset = "caltech101_silhouettes",
     .homepage = "https://people.cs.umass.edu/~marlin/data.shtml",
-    /* The data page offers the .mat files without a licence. Its 101 class names are in the
-       files' classnames variable, which the converter does not read: none here. */
+    /* The data page offers the .mat files without a licence. The 101 class names are the files'
+       classnames variable, which the converter reads into the card (label L the L-th). */
     .licence = "not stated by the publisher",
     .licence_source = "https://people.cs.umass.edu/~marlin/data.shtml",
     .citation = "@inproceedings{marlin2010inductive,\n"

@@ -13,20 +13,23 @@ static const char *member(json_t *object, const char *key)
     return text != NULL ? text : "";
 }
 
-/* "classes of targets: 0 airplane, 1 automobile, ..., and N more"; WHAT names the lists. */
+/* "classes of targets: 0 airplane, 1 automobile, ..., and N more"; WHAT names the lists. A null
+   (a class number without a class: the silhouettes' labels count from 1) is passed over. */
 static void names_print(json_t *lists, const char *what)
 {
     const char *source;
     json_t *names;
     json_object_foreach(lists, source, names) {
         printf("    %s of %s:", what, source);
-        size_t index;
+        size_t index, shown = 0, named = 0;
         json_t *name;
-        json_array_foreach(names, index, name)
-            if (index < CLASSES_SHOWN)
-                printf("%s %zu %s", index > 0 ? "," : "", index, json_string_value(name));
-        if (json_array_size(names) > CLASSES_SHOWN)
-            printf(", ... and %zu more", json_array_size(names) - CLASSES_SHOWN);
+        json_array_foreach(names, index, name) {
+            named += json_is_string(name);
+            if (json_is_string(name) && shown < CLASSES_SHOWN)
+                printf("%s %zu %s", shown++ > 0 ? "," : "", index, json_string_value(name));
+        }
+        if (named > shown)
+            printf(", ... and %zu more", named - shown);
         printf("\n");
     }
 }

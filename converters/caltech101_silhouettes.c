@@ -2,7 +2,8 @@
    features (N, 1, S, S) and targets (N, 1), splits train, valid, test, as Fuel writes them: in
    the types scipy.io.loadmat returns, which are those the file stores (MATLAB keeps its 0/1 and
    label doubles as uint8), each S*S row of train_data, val_data, test_data reshaped in C order,
-   the labels unchanged. */
+   the labels unchanged; the file's classnames (a cell of strings) become the card's class
+   names. */
 #include "converter.h"
 #include "downloaders/caltech101_silhouettes.h"
 
@@ -216,6 +217,36 @@ static int write_labels(struct silhouettes_output *output, struct silhouettes_in
     return status;
 }
 
+/* The file's classnames, a cell of strings, when it has them: the card's names of targets, whose
+   labels count from 1 as MATLAB does (label L is the L-th string; class 0 has no name). Python
+   Fuel does not read them, so a file without them converts as before. */
+static int card_classes(const struct converter_arguments *arguments,
+                        struct silhouettes_input *input)
+{
+    struct matlab_variable variable;
+    bool found;
+    int status = matlab_find(input->file, CALTECH101_SILHOUETTES_CLASS_NAMES, &variable, &found);
+    if (status != EXIT_OK || !found)
+        return status;
+    if (variable.class_id != MATLAB_CELL || variable.count > CALTECH101_SILHOUETTES_MAX_CLASSES)
+        return wrong(input, "not a cell array of at most 65535 strings: ",
+                     CALTECH101_SILHOUETTES_CLASS_NAMES);
+    status = converter_card_name_append(arguments, "classes", "targets", NULL);
+    for (uint64_t class = 0; status == EXIT_OK && class < variable.count; class++) {
+        struct matlab_variable name;
+        char text[256];
+        size_t length;
+        status = matlab_child(input->file, &name, &found);
+        if (status == EXIT_OK && (!found || name.class_id != MATLAB_CHAR))
+            return wrong(input, "not a cell array of strings: ", CALTECH101_SILHOUETTES_CLASS_NAMES);
+        if (status == EXIT_OK)
+            status = matlab_read_text(input->file, text, sizeof text, &length);
+        if (status == EXIT_OK)
+            status = converter_card_name_append(arguments, "classes", "targets", text);
+    }
+    return status;
+}
+
 static int declare_sources(struct silhouettes_output *output, const struct silhouettes_input *input,
                            uint64_t total)
 {
@@ -273,6 +304,8 @@ static int silhouettes_convert(const struct converter_arguments *arguments,
         status = error_set(EXIT_OTHER, "cannot convert CalTech 101 Silhouettes: out of memory");
     if (status == EXIT_OK)
         status = inspect(&input);
+    if (status == EXIT_OK)
+        status = card_classes(arguments, &input);
     if (status == EXIT_OK) {
         *output = (struct silhouettes_output){.arguments = arguments, .writer = writer};
         status = write_splits(output, &input);

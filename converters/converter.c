@@ -56,7 +56,7 @@ int converter_card_name_append(const struct converter_arguments *arguments, cons
     json_t *list = json_object_get(classes, source);
     if (list == NULL && json_object_set_new(classes, source, list = json_array()) != 0)
         return error_set(EXIT_OTHER, "cannot convert: out of memory");
-    if (json_array_append_new(list, json_string(name)) != 0)
+    if (json_array_append_new(list, name != NULL ? json_string(name) : json_null()) != 0)
         return error_set(EXIT_OTHER, "cannot convert: out of memory");
     return EXIT_OK;
 }

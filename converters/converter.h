@@ -88,7 +88,8 @@ void converter_report_stage(const struct converter_arguments *arguments, const c
 int converter_note_append(const struct converter_arguments *arguments, const char *key,
                           const char *value);
 
-/* Appends NAME to the list SOURCE of the card member MEMBER ("classes": class names,
+/* Appends NAME (NULL: null, a class without a name) to the list SOURCE of the card member MEMBER
+   ("classes": class names,
    "feature_names": the names of a source's columns) in ARGUMENTS' card (nothing without a card);
    EXIT_OTHER when memory runs out. */
 int converter_card_name_append(const struct converter_arguments *arguments, const char *member,

@@ -17,4 +17,9 @@ struct caltech101_silhouettes_split {
 extern const struct caltech101_silhouettes_split
     caltech101_silhouettes_splits[CALTECH101_SILHOUETTES_SPLITS];
 
+/* The variable of the class names (a 1 x 101 cell of strings; label L named by the L-th), and
+   the most a converter takes (labels are uint8 in the real files, 65535 at most in any). */
+#define CALTECH101_SILHOUETTES_CLASS_NAMES "classnames"
+#define CALTECH101_SILHOUETTES_MAX_CLASSES 65535
+
 #endif

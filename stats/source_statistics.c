@@ -141,6 +141,17 @@ static int summaries_begin(struct source_statistics *statistics, struct channel_
     return result;
 }
 
+/* Counts, for each attribute of the COUNT multi-label examples at DATA, those where it is set. */
+static void attributes_count(struct source_statistics *statistics, const unsigned char *data,
+                             size_t count, struct numeric_type type)
+{
+    size_t attributes = statistics->attribute_count;
+    for (size_t example = 0; example < count; example++)
+        for (size_t attribute = 0; attribute < attributes; attribute++)
+            statistics->attribute_counts[attribute] +=
+                element_value(data, example * attributes + attribute, type) != 0;
+}
+
 /* Reads block after block of SELECTION and summarises them. */
 static int blocks_read(struct source_statistics *statistics, const struct h5py_examples *examples,
                        const struct h5py_selection *selection, struct channel_layout layout,
@@ -165,6 +176,8 @@ static int blocks_read(struct source_statistics *statistics, const struct h5py_e
                      : h5py_examples_read(examples, selection->start + done, count, buffer);
         if (result == EXIT_OK)
             statistics_block_summarise(statistics, layout, buffer, count, type, scratch);
+        if (result == EXIT_OK && statistics->attribute_counts != NULL)
+            attributes_count(statistics, buffer, count, type);
         for (size_t example = 0; label && result == EXIT_OK && example < count; example++)
             result = source_statistics_count_class(statistics, element_value(buffer, example, type));
         if (listener != NULL)
@@ -193,7 +206,16 @@ static int fixed_statistics(const struct h5py_file *file, const char *source,
     struct channel_layout layout = layout_of(facts);
     statistics->is_label = examples.example_bytes == examples.element_size &&
                            statistics_label_name(source);
-    result = summaries_begin(statistics, layout, numeric_type_from_descr(examples.descr));
+    struct numeric_type type = numeric_type_from_descr(examples.descr);
+    if (!statistics->is_label && statistics_label_name(source) && facts->rank == 2 &&
+        facts->shape[1] > 1 && facts->shape[1] <= STATISTICS_MAX_ATTRIBUTES && type.kind != 'f') {
+        statistics->attribute_count = (size_t)facts->shape[1];
+        statistics->attribute_counts = calloc(statistics->attribute_count, sizeof(uint64_t));
+        if (statistics->attribute_counts == NULL)
+            result = error_set(EXIT_OTHER, "cannot count attributes: out of memory");
+    }
+    if (result == EXIT_OK)
+        result = summaries_begin(statistics, layout, type);
     if (result == EXIT_OK)
         result = blocks_read(statistics, &examples, selection, layout, listener);
     for (size_t channel = 0; result == EXIT_OK && channel < layout.channels; channel++)
@@ -235,5 +257,6 @@ void source_statistics_free(struct source_statistics *statistics)
     free(statistics->channels);
     free(statistics->histograms);
     free(statistics->class_counts);
+    free(statistics->attribute_counts);
     memset(statistics, 0, sizeof *statistics);
 }

@@ -15,6 +15,8 @@
 
 /* Label values counted by class: 0 up to this (exclusive); others are counted as unclassed. */
 #define STATISTICS_MAX_CLASSES 65536
+/* Attributes of a multi-label source (CelebA's 40) counted at most. */
+#define STATISTICS_MAX_ATTRIBUTES 4096
 /* Channels summarised apart at most (a variable-length example of more is refused). */
 #define STATISTICS_MAX_CHANNELS 1024
 
@@ -48,6 +50,9 @@ struct source_statistics {
     uint64_t *class_counts;       /* class_limit entries */
     size_t class_limit;           /* one past the largest class seen */
     uint64_t unclassed;           /* label values that are no class number */
+    uint64_t *attribute_counts;   /* multi-label (a vector of integers an example, named *target*
+                                     or *label*): the examples whose attribute i is not 0 */
+    size_t attribute_count;
     bool variable_length;
     bool jpeg;                    /* stored JPEG bytes: sizes only, unless decoded */
     bool decoded;                 /* values and channels are the decoded files' RGB pixels */

@@ -21,7 +21,8 @@ struct panel {
     uint64_t *counts;
     size_t bars;
     size_t group;               /* classes a bar holds */
-    const json_t *classes;      /* class panels: the report's classes, for their names */
+    const json_t *classes;      /* class panels: the report's classes (or attributes) */
+    const char *key;            /* "class" or "attribute": what numbers each of them */
     const json_t *histogram;    /* value panels: the report's histogram */
     struct plot_color color;
 };
@@ -50,23 +51,27 @@ static struct panel *panel_add(struct panels *panels, size_t bars)
     return panel;
 }
 
-static void class_panel(struct panels *panels, const char *split, const json_t *entry)
+/* A panel of examples per class, or per attribute when KEY is "attribute". */
+static void class_panel(struct panels *panels, const char *split, const json_t *entry,
+                        const char *key)
 {
-    const json_t *classes = json_object_get(entry, "classes"), *class;
+    bool attributes = strcmp(key, "attribute") == 0;
+    const json_t *classes = json_object_get(entry, attributes ? "attributes" : "classes"), *class;
     size_t index, limit = 0;
     json_array_foreach(classes, index, class)
-        limit = (size_t)json_integer_value(json_object_get(class, "class")) + 1;
+        limit = (size_t)json_integer_value(json_object_get(class, key)) + 1;
     size_t group = (limit + PLOT_MAX_BARS - 1) / PLOT_MAX_BARS;
     struct panel *panel = panel_add(panels, limit == 0 ? 0 : (limit + group - 1) / group);
     if (panel == NULL)
         return;
     panel->group = group;
     panel->classes = classes;
+    panel->key = key;
     panel->color = (struct plot_color){76, 114, 176};
-    snprintf(panel->title, sizeof panel->title, "%s %s: examples per class", split,
-             json_string_value(json_object_get(entry, "source")));
+    snprintf(panel->title, sizeof panel->title, "%s %s: examples per %s", split,
+             json_string_value(json_object_get(entry, "source")), key);
     json_array_foreach(classes, index, class)
-        panel->counts[(size_t)json_integer_value(json_object_get(class, "class")) / group] +=
+        panel->counts[(size_t)json_integer_value(json_object_get(class, key)) / group] +=
             (uint64_t)json_integer_value(json_object_get(class, "examples"));
 }
 
@@ -109,7 +114,9 @@ static void panels_gather(struct panels *panels, const json_t *report)
             continue;
         json_array_foreach(json_object_get(split, "sources"), source_index, entry) {
             if (json_object_get(entry, "classes") != NULL)
-                class_panel(panels, name, entry);
+                class_panel(panels, name, entry, "class");
+            if (json_object_get(entry, "attributes") != NULL)
+                class_panel(panels, name, entry, "attribute");
             value_panels(panels, name, entry);
         }
     }
@@ -140,7 +147,7 @@ static void class_label(const struct panel *panel, size_t bar, uint32_t width, i
     const json_t *class;
     size_t index;
     json_array_foreach(panel->classes, index, class)
-        if ((size_t)json_integer_value(json_object_get(class, "class")) == bar &&
+        if ((size_t)json_integer_value(json_object_get(class, panel->key)) == bar &&
             json_is_string(json_object_get(class, "name")))
             snprintf(label, size, "%s", json_string_value(json_object_get(class, "name")));
     size_t fits = width / PLOT_FONT_ADVANCE;

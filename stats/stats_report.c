@@ -31,16 +31,33 @@ static json_t *classes_json(const struct source_statistics *statistics,
                             const struct class_names *names)
 {
     json_t *classes = json_array();
-    for (size_t class = 0; class < statistics->class_limit; class++) {
-        if (statistics->class_counts[class] == 0 && class_name(names, class) == NULL)
+    size_t limit = statistics->class_limit > names->count ? statistics->class_limit : names->count;
+    for (size_t class = 0; class < limit; class++) {
+        uint64_t examples = class < statistics->class_limit ? statistics->class_counts[class] : 0;
+        if (examples == 0 && class_name(names, class) == NULL)
             continue;
         json_t *entry = json_pack("{sI sI}", "class", (json_int_t)class, "examples",
-                                  (json_int_t)statistics->class_counts[class]);
+                                  (json_int_t)examples);
         if (class_name(names, class) != NULL)
             json_object_set_new(entry, "name", json_string(class_name(names, class)));
         json_array_append_new(classes, entry);
     }
     return classes;
+}
+
+/* [{"attribute", "examples", "name"}]: the examples where each attribute is set. */
+static json_t *attributes_json(const struct source_statistics *statistics,
+                               const struct class_names *names)
+{
+    json_t *attributes = json_array();
+    for (size_t attribute = 0; attribute < statistics->attribute_count; attribute++) {
+        json_t *entry = json_pack("{sI sI}", "attribute", (json_int_t)attribute, "examples",
+                                  (json_int_t)statistics->attribute_counts[attribute]);
+        if (class_name(names, attribute) != NULL)
+            json_object_set_new(entry, "name", json_string(class_name(names, attribute)));
+        json_array_append_new(attributes, entry);
+    }
+    return attributes;
 }
 
 static json_t *lengths_json(const struct source_statistics *statistics)
@@ -90,6 +107,8 @@ static json_t *statistics_json(const char *source, const struct source_statistic
         json_object_set_new(entry, "classes", classes_json(statistics, names));
         json_object_set_new(entry, "unclassed", json_integer((json_int_t)statistics->unclassed));
     }
+    if (statistics->attribute_counts != NULL)
+        json_object_set_new(entry, "attributes", attributes_json(statistics, names));
     if (statistics->variable_length) {
         json_object_set_new(entry, "lengths", lengths_json(statistics));
         json_object_set_new(entry, "bytes", json_integer((json_int_t)statistics->bytes));
@@ -97,7 +116,8 @@ static json_t *statistics_json(const char *source, const struct source_statistic
         if (statistics->decoded)
             json_object_set_new(entry, "decoded", json_true());
     }
-    if (statistics->numeric && !statistics->is_label && statistics->histogram_count > 0)
+    if (statistics->numeric && !statistics->is_label && statistics->attribute_counts == NULL &&
+        statistics->histogram_count > 0)
         json_object_set_new(entry, "histograms", histograms_json(statistics));
     return entry;
 }
@@ -141,6 +161,7 @@ static int histograms_count(const struct h5py_file *file, const char *split, con
                             struct source_statistics *statistics)
 {
     if (!options->histograms || !statistics->numeric || statistics->is_label ||
+        statistics->attribute_counts != NULL ||
         statistics->histograms != NULL || statistics->overall.count == 0)
         return EXIT_OK;
     struct statistics_options ranged = *options;
@@ -168,7 +189,7 @@ static int source_report(const struct h5py_file *file, const struct stats_reques
                                            &statistics);
     if (result == EXIT_OK)
         result = histograms_count(file, split, source, request, &options, &statistics);
-    if (result == EXIT_OK && statistics.is_label)
+    if (result == EXIT_OK && (statistics.is_label || statistics.attribute_counts != NULL))
         result = class_names_read(file, source, &names);
     if (result == EXIT_OK)
         json_array_append_new(sources, statistics_json(source, &statistics, &names));

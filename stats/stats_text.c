@@ -41,6 +41,21 @@ static void classes_print(FILE *stream, const json_t *entry)
         fprintf(stream, "    %" JSON_INTEGER_FORMAT " values are no class number\n", unclassed);
 }
 
+static void attributes_print(FILE *stream, const json_t *entry)
+{
+    size_t index;
+    json_t *attribute;
+    json_array_foreach(json_object_get(entry, "attributes"), index, attribute) {
+        const char *name = json_string_value(json_object_get(attribute, "name"));
+        char label[128];
+        snprintf(label, sizeof label, "%" JSON_INTEGER_FORMAT "%s%s",
+                 json_integer_value(json_object_get(attribute, "attribute")),
+                 name != NULL ? " " : "", name != NULL ? name : "");
+        fprintf(stream, "    attribute %-22s %" JSON_INTEGER_FORMAT "\n", label,
+                json_integer_value(json_object_get(attribute, "examples")));
+    }
+}
+
 static void lengths_print(FILE *stream, const json_t *entry)
 {
     bool decoded = json_is_true(json_object_get(entry, "decoded"));
@@ -83,6 +98,8 @@ static void source_print(FILE *stream, const json_t *entry)
     }
     if (json_object_get(entry, "classes") != NULL)
         classes_print(stream, entry);
+    if (json_object_get(entry, "attributes") != NULL)
+        attributes_print(stream, entry);
     if (json_object_get(entry, "lengths") != NULL)
         lengths_print(stream, entry);
 }

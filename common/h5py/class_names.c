@@ -80,7 +80,7 @@ int class_names_read(const struct h5py_file *file, const char *source, struct cl
 
 const char *class_name(const struct class_names *names, size_t number)
 {
-    return number < names->count ? names->names[number] : NULL;
+    return number < names->count && names->names[number][0] != '\0' ? names->names[number] : NULL;
 }
 
 void class_names_free(struct class_names *names)

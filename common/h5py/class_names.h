@@ -18,7 +18,7 @@ struct class_names {
 /* The class names of SOURCE in FILE into NAMES (count 0 when the file gives none). */
 int class_names_read(const struct h5py_file *file, const char *source, struct class_names *names);
 
-/* Class NUMBER's name, NULL when unnamed. */
+/* Class NUMBER's name, NULL when unnamed (beyond the list, or null or empty in it). */
 const char *class_name(const struct class_names *names, size_t number);
 
 void class_names_free(struct class_names *names);

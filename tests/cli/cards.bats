@@ -113,6 +113,69 @@ for filename, target in zip(f["filenames"][rows["start"]:rows["stop"], 0], f["ta
 PY
 }
 
+@test "CalTech 101 Silhouettes: the 101 class names read from the file's classnames, from label 1" {
+    local raw="$FUEL_FIXTURES/raw/caltech101_silhouettes28"
+    fuel convert caltech101_silhouettes 28 -d "$raw" -o "$OUT" > /dev/null
+    card_check "$OUT/caltech101_silhouettes28.hdf5" <<'PY'
+assert card["classes"]["targets"] == [None] + ["class_%03d" % n for n in range(1, 102)], card["classes"]
+PY
+    run fuel info "$OUT/caltech101_silhouettes28.hdf5"
+    [[ "$output" == *"    classes of targets: 1 class_001, 2 class_002, "*", ... and 91 more"* ]]
+    # other names in the file, and a label named by its own string (label 42 by the 42nd)
+    mkdir "$BATS_TEST_TMPDIR/renamed"
+    $PYTHON - "$raw/caltech101_silhouettes_28_split1.mat" "$BATS_TEST_TMPDIR/renamed/caltech101_silhouettes_28_split1.mat" <<'PY'
+import sys, numpy, scipy.io
+mat = {k: v for k, v in scipy.io.loadmat(sys.argv[1]).items() if not k.startswith("__")}
+names = numpy.empty((1, 101), dtype=object)
+for index in range(101):
+    names[0, index] = "shape %d" % (index + 1)
+mat["classnames"] = names
+scipy.io.savemat(sys.argv[2], mat, do_compression=True)
+PY
+    fuel convert caltech101_silhouettes 28 -d "$BATS_TEST_TMPDIR/renamed" -o "$OUT" > /dev/null
+    run --separate-stderr fuel stats "$OUT/caltech101_silhouettes28.hdf5" --split train --sources targets --json
+    $PYTHON -c '
+import json, sys, h5py
+f = h5py.File(sys.argv[2], "r")
+classes = {c["class"]: c for c in json.loads(sys.argv[1])["splits"][0]["sources"][0]["classes"]}
+for label in f["targets"][:10, 0]:
+    assert classes[label]["name"] == "shape %d" % label and classes[label]["examples"] > 0, label
+assert 0 not in classes and sorted(classes) == list(range(1, 102)), sorted(classes)
+' "$output" "$OUT/caltech101_silhouettes28.hdf5"
+    # classnames not a cell of strings: refused, nothing written
+    $PYTHON - "$raw/caltech101_silhouettes_28_split1.mat" "$BATS_TEST_TMPDIR/renamed/caltech101_silhouettes_28_split1.mat" <<'PY'
+import sys, numpy, scipy.io
+mat = {k: v for k, v in scipy.io.loadmat(sys.argv[1]).items() if not k.startswith("__")}
+mat["classnames"] = numpy.arange(101.0).reshape(1, 101)
+scipy.io.savemat(sys.argv[2], mat, do_compression=True)
+PY
+    rm -rf "$OUT"
+    run --separate-stderr fuel convert caltech101_silhouettes 28 -d "$BATS_TEST_TMPDIR/renamed" -o "$OUT"
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-convert: cannot convert CalTech 101 Silhouettes: $BATS_TEST_TMPDIR/renamed/caltech101_silhouettes_28_split1.mat: not a cell array of at most 65535 strings: classnames" ]
+    [ -z "$(ls -A "$OUT" 2>/dev/null)" ]
+}
+
+@test "CelebA: the 40 attributes counted in fuel stats, each with its name" {
+    fuel fixture celeba 64 -o "$OUT" > /dev/null
+    run --separate-stderr fuel stats "$OUT/celeba_64.hdf5" --split train --sources targets --json
+    [ "$status" -eq 0 ]
+    $PYTHON -c '
+import json, sys, h5py
+f = h5py.File(sys.argv[2], "r")
+entry = json.loads(sys.argv[1])["splits"][0]["sources"][0]
+names = json.loads(f.attrs["fuel_card"])["classes"]["targets"]
+row = [r for r in f.attrs["split"] if r["split"] == b"train" and r["source"] == b"targets"][0]
+counts = (f["targets"][row["start"]:row["stop"]] != 0).sum(axis=0)
+assert [(a["attribute"], a["name"], a["examples"]) for a in entry["attributes"]] == \
+    [(i, names[i], int(counts[i])) for i in range(40)], entry["attributes"]
+assert names[0] == "5_o_Clock_Shadow" and names[39] == "Young" and "classes" not in entry
+' "$output" "$OUT/celeba_64.hdf5"
+    run fuel stats "$OUT/celeba_64.hdf5" --split train --sources targets
+    [[ "${lines[3]}" =~ ^"    attribute 0 5_o_Clock_Shadow     "[0-9]+$ ]]
+    [[ "${lines[42]}" =~ ^"    attribute 39 Young               "[0-9]+$ ]]
+}
+
 @test "Adult: the features' column names, each categorical block one-hot, the income bands" {
     fuel fixture adult -o "$OUT" > /dev/null
     $PYTHON - "$OUT/adult.hdf5" <<'PY'

@@ -147,7 +147,7 @@ import sys, numpy as np, h5py
 from PIL import Image
 grid = np.asarray(Image.open(sys.argv[1]))
 f = h5py.File(sys.argv[2])
-labels = open(sys.argv[3]).read().split() == [str(t) for t in f["targets"][0:4, 0]]
+labels = open(sys.argv[3]).read().split() == ["%d:class_%03d" % (t, t) for t in f["targets"][0:4, 0]]
 print(np.array_equal(grid[2:30, 2:30], f["features"][0, 0] * 255),
       sorted(set(np.unique(grid[2:30, 2:30]))), labels)' "$BATS_TEST_TMPDIR/grid.png" "$file" "$BATS_TEST_TMPDIR/labels"
     [ "$output" = "True [0, 255] True" ]

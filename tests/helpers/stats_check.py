@@ -92,6 +92,10 @@ def fixed_check(f, split, entry, name, normalize):
             summary_check("%s channel %d" % (name, index), entry["channels"][index], values)
         scale = 255.0 if data.dtype == numpy.uint8 else 1.0
         normalize_check(normalize, split, source, channels, scale)
+    if "attributes" in entry:
+        got = [a["examples"] for a in entry["attributes"]]
+        assert got == [int(n) for n in (data != 0).sum(axis=0)], (name, got)
+        assert [a["attribute"] for a in entry["attributes"]] == list(range(data.shape[1])), name
     if "classes" in entry:
         classes, counts = numpy.unique(data.ravel(), return_counts=True)
         got = {c["class"]: c["examples"] for c in entry["classes"] if c["examples"] > 0}
