@@ -4,6 +4,7 @@
 #include "common/h5py/h5py_input.h"
 #include "cmd/file_resolve.h"
 #include "duplicates/duplicates_report.h"
+#include "duplicates/near_groups.h"
 #include "commands.h"
 #include "stage_progress.h"
 
@@ -17,7 +18,8 @@
 
 struct duplicates_options {
     const char *source, *labels;
-    bool as_json, quiet;
+    bool as_json, quiet, near;
+    long threshold;
 };
 
 #define MEMBER(name) .offset = offsetof(struct duplicates_options, name)
@@ -27,6 +29,11 @@ static const struct command_option options[] = {
      .help = "the source compared (default: features, else encoded_images)"},
     {.long_name = "labels", .kind = OPTION_STRING, MEMBER(labels), .argument = "S",
      .help = "the label source shown with each example, \"\" for none (default: targets)"},
+    {.long_name = "near", .kind = OPTION_FLAG, MEMBER(near),
+     .help = "near-duplicate images: perceptual hashes within the threshold"},
+    {.long_name = "threshold", .kind = OPTION_INTEGER, MEMBER(threshold), .argument = "BITS",
+     .help = "--near: the most bits of 256 two hashes differ by (default: 26)", .minimum = 1,
+     .maximum = NEAR_THRESHOLD_MAX},
     {.long_name = "json", .kind = OPTION_FLAG, MEMBER(as_json),
      .help = "print one JSON object instead of text"},
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, MEMBER(quiet),
@@ -38,7 +45,9 @@ const struct command_line duplicates_command_line = {
         "Finds the examples of equal values of one source (the same dtype, shape and bytes)\n"
         "within each split, across the splits of a file (train against test) and across files,\n"
         "and lists each group with split, position, label and class name, calling out groups\n"
-        "whose labels differ. Exit 0 when no two examples are equal, 1 when some are.",
+        "whose labels differ. With --near, images (uint8 with a channel axis, or stored JPEG\n"
+        "bytes) whose 256-bit perceptual hashes differ in at most BITS bits: re-encoded,\n"
+        "brightened or slightly cropped copies. Exit 0 when none are found, 1 when some are.",
     .options = options,
     .option_count = sizeof options / sizeof options[0],
     .options_size = sizeof(struct duplicates_options),
@@ -70,7 +79,10 @@ static int files_search(const struct duplicates_options *chosen, struct h5py_fil
     stage_progress_begin(&drawn, chosen->quiet, &listener);
     struct duplicates_request request = {.files = files, .file_count = count,
                                          .source = chosen->source, .labels = chosen->labels,
-                                         .listener = listener};
+                                         .listener = listener, .near = chosen->near,
+                                         .threshold = chosen->threshold > 0
+                                                          ? (unsigned)chosen->threshold
+                                                          : NEAR_THRESHOLD_DEFAULT};
     struct duplicates_result result;
     int status = duplicates_find(&request, &result);
     stage_progress_end(&drawn);

@@ -5,6 +5,7 @@
 #include "common/base/error.h"
 #include "common/h5py/h5py_elements.h"
 #include "common/h5py/h5py_examples.h"
+#include "near_groups.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -55,7 +56,7 @@ static int sources_check(const struct duplicates_request *request, const char *s
         if (found == NULL || !found->present)
             return error_set(EXIT_USAGE, "no source %s: %s", source, request->files[index]->path);
         source_describe(found, index == 0 ? first : other, sizeof first);
-        if (index > 0 && strcmp(first, other) != 0)
+        if (index > 0 && !request->near && strcmp(first, other) != 0)
             return error_set(EXIT_CORRUPT_INPUT,
                              "source %s is %s in %s but %s in %s: their examples are never equal",
                              source, first, request->files[0]->path, other,
@@ -200,6 +201,9 @@ int duplicates_find(const struct duplicates_request *request, struct duplicates_
     *result = (struct duplicates_result){.source = source_choose(request)};
     if (request->file_count > DUPLICATES_MAX_FILES)
         return error_set(EXIT_USAGE, "at most %d files at once", DUPLICATES_MAX_FILES);
+    if (request->near && request->threshold > NEAR_THRESHOLD_MAX)
+        return error_set(EXIT_USAGE, "--threshold %u: at most %d bits", request->threshold,
+                         NEAR_THRESHOLD_MAX);
     int status = sources_check(request, result->source);
     if (status == EXIT_OK)
         status = labels_check(request);
@@ -207,10 +211,13 @@ int duplicates_find(const struct duplicates_request *request, struct duplicates_
         struct digest_request digest = {
             .file = request->files[index], .file_index = (uint16_t)index, .source = result->source,
             .splits = request->files[index]->splits,
-            .split_count = request->files[index]->split_count, .listener = request->listener};
+            .split_count = request->files[index]->split_count, .listener = request->listener,
+            .perceptual = request->near};
         status = example_digests_add(&result->digests, &digest);
     }
     result->examples = result->digests.count;
+    if (status == EXIT_OK && request->near)
+        status = near_groups_gather(&result->digests, request->threshold);
     if (status == EXIT_OK)
         status = duplicate_groups_find(&result->digests, &result->groups);
     result->labels = labels_choose(request, result->source);

@@ -9,6 +9,7 @@
 #include "duplicate_groups.h"
 #include "example_digests.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The most files compared at once. */
@@ -20,20 +21,23 @@ struct duplicates_request {
     const char *source; /* NULL: features, else encoded_images, else the first file's first */
     const char *labels; /* NULL: targets where the files have it; "": none */
     const struct stage_listener *listener; /* NULL: no progress */
+    bool near;          /* images whose perceptual hashes are within THRESHOLD bits */
+    unsigned threshold;
 };
 
 struct duplicates_result {
     const char *source;
     const char *labels; /* NULL when the members carry no labels */
     uint64_t examples;  /* examples compared, in all files */
-    struct example_digests digests;
+    struct example_digests digests; /* near: the groups' members alone, with their hashes */
     struct duplicate_groups groups;
     struct class_names names[DUPLICATES_MAX_FILES]; /* each file's names of its labels */
 };
 
 /* Finds the groups. EXIT_USAGE when a file lacks the source or the labels source asked for;
    EXIT_CORRUPT_INPUT when the files' sources differ in type or example shape (their examples can
-   never be equal) or cannot be read. */
+   never be equal) or cannot be read; near, EXIT_USAGE when the source is not of images and
+   EXIT_CORRUPT_INPUT when one does not decode. */
 int duplicates_find(const struct duplicates_request *request, struct duplicates_result *result);
 
 void duplicates_result_free(struct duplicates_result *result, size_t file_count);

@@ -36,17 +36,23 @@ static void summary_print(FILE *stream, const struct duplicates_request *request
                           const struct duplicates_result *result)
 {
     const struct duplicate_groups *groups = &result->groups;
+    char near[64] = "";
+    if (request->near)
+        snprintf(near, sizeof near, " within %u of %d bits", request->threshold,
+                 PERCEPTUAL_HASH_BITS);
     if (groups->group_count == 0) {
-        fprintf(stream, "no two of the %" PRIu64 " examples of source %s are equal (",
-                result->examples, result->source);
+        fprintf(stream, "no two of the %" PRIu64 " examples of source %s are %s%s (",
+                result->examples, result->source, request->near ? "near:" : "equal",
+                request->near ? near : "");
         files_print(stream, request, result->source);
         fprintf(stream, ")\n");
         return;
     }
-    fprintf(stream, "%zu group%s of equal examples of source %s among %" PRIu64
+    fprintf(stream, "%zu group%s of %s examples of source %s%s among %" PRIu64
                     " (%" PRIu64 " beyond the first of each):",
-            groups->group_count, groups->group_count == 1 ? "" : "s", result->source,
-            result->examples, groups->extra_copies);
+            groups->group_count, groups->group_count == 1 ? "" : "s",
+            request->near ? "near" : "equal", result->source, near, result->examples,
+            groups->extra_copies);
     for (int kind = 0; kind < 3; kind++)
         fprintf(stream, "%s %zu %s", kind > 0 ? "," : "", groups->kind_counts[kind],
                 kind_names[kind]);
@@ -57,14 +63,19 @@ static void summary_print(FILE *stream, const struct duplicates_request *request
     fprintf(stream, ")\n");
 }
 
-static void member_print(FILE *stream, const struct duplicates_request *request,
-                         const struct duplicates_result *result, const struct example_record *member,
-                         const struct member_label *label)
+/* Near: the bits in which record MEMBER's hash differs from its group's first member's. */
+static unsigned member_distance(const struct duplicates_result *result,
+                                const struct duplicate_group *group, size_t member)
 {
-    const struct h5py_file *file = request->files[member->file];
-    if (request->file_count > 1)
-        fprintf(stream, "%s ", file->path);
-    fprintf(stream, "%s %" PRIu32, file->splits[member->split], member->number);
+    const struct perceptual_hash *hashes = result->digests.hashes;
+    return hashes == NULL ? 0
+                          : perceptual_hash_distance(&hashes[group->first],
+                                                     &hashes[group->first + member]);
+}
+
+static void label_print(FILE *stream, const struct duplicates_result *result,
+                        const struct example_record *member, const struct member_label *label)
+{
     if (label == NULL || !label->known)
         return;
     const char *name = label->value >= 0 ? class_name(&result->names[member->file],
@@ -75,6 +86,22 @@ static void member_print(FILE *stream, const struct duplicates_request *request,
     if (name != NULL && strcmp(name, number) == 0)
         name = NULL; /* MNIST's classes are named by their digits: said once */
     fprintf(stream, " (%s %s%s%s)", result->labels, number, name ? " " : "", name ? name : "");
+}
+
+static void member_print(FILE *stream, const struct duplicates_request *request,
+                         const struct duplicates_result *result,
+                         const struct duplicate_group *group, size_t index)
+{
+    const struct example_record *member = &result->digests.records[group->first + index];
+    const struct h5py_file *file = request->files[member->file];
+    if (request->file_count > 1)
+        fprintf(stream, "%s ", file->path);
+    fprintf(stream, "%s %" PRIu32, file->splits[member->split], member->number);
+    label_print(stream, result, member,
+                result->groups.labels != NULL ? &result->groups.labels[group->labelled + index]
+                                              : NULL);
+    if (request->near && index > 0)
+        fprintf(stream, " %u bits away", member_distance(result, group, index));
 }
 
 static void group_print(FILE *stream, const struct duplicates_request *request,
@@ -88,10 +115,7 @@ static void group_print(FILE *stream, const struct duplicates_request *request,
         fprintf(stream, "%s:", kind_names[group->kind]);
     for (size_t member = 0; member < group->count; member++) {
         fprintf(stream, "%s ", member > 0 ? "," : "");
-        member_print(stream, request, result, &members[member],
-                     result->groups.labels != NULL
-                         ? &result->groups.labels[group->labelled + member]
-                         : NULL);
+        member_print(stream, request, result, group, member);
     }
     fprintf(stream, "%s\n", group->label_conflict ? ": conflicting labels" : "");
 }
@@ -125,11 +149,17 @@ static json_t *files_json(const struct duplicates_request *request, const char *
 
 static json_t *member_json(const struct duplicates_request *request,
                            const struct duplicates_result *result,
-                           const struct example_record *member, const struct member_label *label)
+                           const struct duplicate_group *group, size_t index)
 {
+    const struct example_record *member = &result->digests.records[group->first + index];
+    const struct member_label *label =
+        result->groups.labels != NULL ? &result->groups.labels[group->labelled + index] : NULL;
     const struct h5py_file *file = request->files[member->file];
     json_t *made = json_pack("{s:I, s:s, s:I}", "file", (json_int_t)member->file, "split",
                              file->splits[member->split], "index", (json_int_t)member->number);
+    if (made != NULL && request->near)
+        json_object_set_new(made, "distance",
+                            json_integer((json_int_t)member_distance(result, group, index)));
     if (made == NULL || label == NULL || !label->known)
         return made;
     json_object_set_new(made, "label", json_integer(label->value));
@@ -147,12 +177,7 @@ static json_t *group_json(const struct duplicates_request *request,
 {
     json_t *members = json_array();
     for (size_t member = 0; members != NULL && member < group->count; member++)
-        json_array_append_new(members,
-                              member_json(request, result,
-                                          &result->digests.records[group->first + member],
-                                          result->groups.labels != NULL
-                                              ? &result->groups.labels[group->labelled + member]
-                                              : NULL));
+        json_array_append_new(members, member_json(request, result, group, member));
     return json_pack("{s:s, s:b, s:o}", "kind", kind_keys[group->kind], "label_conflict",
                      group->label_conflict, "members", members != NULL ? members : json_null());
 }
@@ -167,8 +192,13 @@ json_t *duplicates_json(const struct duplicates_request *request,
     for (int kind = 0; counts != NULL && kind < 3; kind++)
         json_object_set_new(counts, kind_keys[kind],
                             json_integer((json_int_t)found->kind_counts[kind]));
-    return json_pack("{s:s, s:s?, s:o, s:I, s:I, s:I, s:o, s:I, s:o}", "source", result->source,
-                     "labels", result->labels, "files", files_json(request, result->source),
+    json_t *near = request->near ? json_pack("{s:s, s:i, s:i}", "hash", "dct", "bits",
+                                             PERCEPTUAL_HASH_BITS, "threshold",
+                                             (int)request->threshold)
+                                 : json_null();
+    return json_pack("{s:s, s:s?, s:o, s:o, s:I, s:I, s:I, s:o, s:I, s:o}", "source", result->source,
+                     "labels", result->labels, "near", near != NULL ? near : json_null(),
+                     "files", files_json(request, result->source),
                      "examples", (json_int_t)result->examples, "group_count",
                      (json_int_t)found->group_count, "beyond_first",
                      (json_int_t)found->extra_copies, "kinds", counts != NULL ? counts : json_null(),

@@ -1,11 +1,15 @@
 /* Digests every example a file's splits select of one source, fixed-shape examples read in blocks
-   of 4 MiB, variable-length ones one at a time with their shapes. */
+   of 4 MiB, variable-length ones one at a time with their shapes: by SHA-256, or as images by
+   their perceptual hash. */
 #include "example_digests.h"
 
 #include "common/base/error.h"
 #include "common/base/hash.h"
 #include "common/h5py/h5py_examples.h"
 #include "common/h5py/h5py_vlen_examples.h"
+#include "image_hashes.h"
+
+#include <stdio.h>
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -36,6 +40,14 @@ uint64_t example_digests_count(const struct digest_request *request)
     return total;
 }
 
+/* What digests one file's examples: the SHA-256 streamed, or the images' layout and the JPEG
+   decoder's buffers. */
+struct digesting {
+    struct hash *hash;
+    struct image_layout layout;
+    struct jpeg_image image;
+};
+
 /* Room for one more record. */
 static int records_grow(struct example_digests *digests)
 {
@@ -46,24 +58,39 @@ static int records_grow(struct example_digests *digests)
                          (unsigned long long)EXAMPLE_DIGESTS_MAX);
     size_t capacity = digests->capacity > 0 ? 2 * digests->capacity : 4096;
     struct example_record *grown = realloc(digests->records, capacity * sizeof *grown);
+    if (grown != NULL)
+        digests->records = grown;
+    if (grown != NULL && digests->hashes != NULL) {
+        struct perceptual_hash *hashes = realloc(digests->hashes, capacity * sizeof *hashes);
+        if (hashes == NULL)
+            grown = NULL;
+        else
+            digests->hashes = hashes;
+    }
     if (grown == NULL)
         return error_set(EXIT_OTHER, "cannot compare examples: out of memory");
-    digests->records = grown;
     digests->capacity = capacity;
     return EXIT_OK;
 }
 
-/* Records the digest HASH holds for example NUMBER of split SPLIT. */
+/* Records example NUMBER of split SPLIT: PERCEPTUAL, or else the digest HASH holds. */
 static int record(struct example_digests *digests, struct hash *hash,
-                  const struct digest_request *request, size_t split, uint64_t number)
+                  const struct perceptual_hash *perceptual, const struct digest_request *request,
+                  size_t split, uint64_t number)
 {
     int result = records_grow(digests);
     if (result != EXIT_OK)
         return result;
-    unsigned char digest[HASH_MAX_BYTES];
-    hash_take(hash, digest);
-    struct example_record *made = &digests->records[digests->count++];
-    memcpy(made->digest, digest, sizeof made->digest);
+    struct example_record *made = &digests->records[digests->count];
+    memset(made->digest, 0, sizeof made->digest);
+    if (perceptual != NULL) {
+        digests->hashes[digests->count] = *perceptual;
+    } else {
+        unsigned char digest[HASH_MAX_BYTES];
+        hash_take(hash, digest);
+        memcpy(made->digest, digest, sizeof made->digest);
+    }
+    digests->count++;
     made->number = (uint32_t)number;
     made->split = (uint16_t)split;
     made->file = request->file_index;
@@ -87,7 +114,23 @@ struct fixed_reading {
     uint64_t block; /* examples a block holds */
 };
 
-static int split_digest_fixed(struct example_digests *digests, struct hash *hash,
+/* Records one fixed-shape example, the EXAMPLE_BYTES at BYTES. */
+static int fixed_record(struct example_digests *digests, struct digesting *digesting,
+                        const struct digest_request *request, const struct fixed_reading *reading,
+                        const unsigned char *bytes, size_t split, uint64_t number)
+{
+    if (!request->perceptual) {
+        hash_update(digesting->hash, bytes, reading->examples.example_bytes);
+        return record(digests, digesting->hash, NULL, request, split, number);
+    }
+    struct perceptual_hash perceptual;
+    int result = image_hash_pixels(&digesting->layout, bytes, reading->examples.shape + 1,
+                                   &perceptual);
+    return result != EXIT_OK ? result
+                             : record(digests, NULL, &perceptual, request, split, number);
+}
+
+static int split_digest_fixed(struct example_digests *digests, struct digesting *digesting,
                               const struct digest_request *request, size_t split,
                               struct fixed_reading *reading, uint64_t *done)
 {
@@ -99,11 +142,10 @@ static int split_digest_fixed(struct example_digests *digests, struct hash *hash
                                                                     : reading->block;
         result = block_read(&reading->examples, &selection, number, count, reading->indices,
                             reading->buffer);
-        for (uint64_t index = 0; result == EXIT_OK && index < count; index++) {
-            hash_update(hash, reading->buffer + index * reading->examples.example_bytes,
-                        reading->examples.example_bytes);
-            result = record(digests, hash, request, split, number + index);
-        }
+        for (uint64_t index = 0; result == EXIT_OK && index < count; index++)
+            result = fixed_record(digests, digesting, request, reading,
+                                  reading->buffer + index * reading->examples.example_bytes,
+                                  split, number + index);
         number += count;
         *done += count;
         if (request->listener != NULL)
@@ -113,7 +155,7 @@ static int split_digest_fixed(struct example_digests *digests, struct hash *hash
     return result;
 }
 
-static int digest_fixed(struct example_digests *digests, struct hash *hash,
+static int digest_fixed(struct example_digests *digests, struct digesting *digesting,
                         const struct digest_request *request)
 {
     struct fixed_reading reading = {0};
@@ -129,31 +171,62 @@ static int digest_fixed(struct example_digests *digests, struct hash *hash,
     uint64_t done = 0;
     for (size_t split = 0; result == EXIT_OK && split < request->split_count; split++)
         if (split_holds(request->file, request->splits[split], request->source))
-            result = split_digest_fixed(digests, hash, request, split, &reading, &done);
+            result = split_digest_fixed(digests, digesting, request, split, &reading, &done);
     free(reading.buffer);
     free(reading.indices);
     h5py_examples_close(&reading.examples);
     return result;
 }
 
-/* Example INDEX of a variable-length source: its shape, then its elements, into HASH. */
-static int vlen_hash(const struct h5py_vlen_examples *examples, uint64_t index, struct hash *hash)
+/* The perceptual hash of a variable-length example: COUNT bytes at DATA of shape SHAPE. */
+static int vlen_perceptual(struct digesting *digesting, const struct digest_request *request,
+                           const uint64_t *shape, const uint8_t *data, size_t count,
+                           uint64_t index, struct perceptual_hash *perceptual)
+{
+    if (digesting->layout.encoded) {
+        char name[256];
+        snprintf(name, sizeof name, "%s: %s example %llu", request->file->path, request->source,
+                 (unsigned long long)index);
+        return image_hash_encoded(data, count, name, &digesting->image, perceptual);
+    }
+    uint64_t elements = 1;
+    for (int axis = 0; axis < digesting->layout.example_rank; axis++)
+        elements *= shape[axis];
+    if (elements != count)
+        return error_set(EXIT_CORRUPT_INPUT, "example %llu of %s holds %zu values, not its shape's "
+                         "%llu: %s", (unsigned long long)index, request->source, count,
+                         (unsigned long long)elements, request->file->path);
+    return image_hash_pixels(&digesting->layout, data, shape, perceptual);
+}
+
+/* Records example NUMBER of split SPLIT, stored at INDEX of a variable-length source: by its
+   shape, then its elements, or by its perceptual hash. */
+static int vlen_record(struct example_digests *digests, struct digesting *digesting,
+                       const struct digest_request *request,
+                       const struct h5py_vlen_examples *examples, uint64_t index, size_t split,
+                       uint64_t number)
 {
     uint64_t shape[H5PY_VLEN_MAX_RANK] = {0};
     void *data = NULL;
     size_t count = 0;
+    struct perceptual_hash perceptual;
     int result = h5py_vlen_examples_shape(examples, index, shape);
     if (result == EXIT_OK)
         result = h5py_vlen_examples_read(examples, index, &data, &count);
-    if (result == EXIT_OK) {
-        hash_update(hash, shape, sizeof shape[0] * (size_t)examples->example_rank);
-        hash_update(hash, data, count * examples->element_size);
+    if (result == EXIT_OK && request->perceptual)
+        result = vlen_perceptual(digesting, request, shape, data, count, index, &perceptual);
+    if (result == EXIT_OK && !request->perceptual) {
+        hash_update(digesting->hash, shape, sizeof shape[0] * (size_t)examples->example_rank);
+        hash_update(digesting->hash, data, count * examples->element_size);
     }
     free(data);
+    if (result == EXIT_OK)
+        result = record(digests, digesting->hash, request->perceptual ? &perceptual : NULL,
+                        request, split, number);
     return result;
 }
 
-static int digest_variable(struct example_digests *digests, struct hash *hash,
+static int digest_variable(struct example_digests *digests, struct digesting *digesting,
                            const struct digest_request *request)
 {
     struct h5py_vlen_examples examples;
@@ -168,9 +241,8 @@ static int digest_variable(struct example_digests *digests, struct hash *hash,
         result = h5py_selection_find(&selection, request->file, request->splits[split],
                                      request->source);
         for (uint64_t number = 0; result == EXIT_OK && number < selection.count; number++) {
-            result = vlen_hash(&examples, h5py_selection_example(&selection, number), hash);
-            if (result == EXIT_OK)
-                result = record(digests, hash, request, split, number);
+            result = vlen_record(digests, digesting, request, &examples,
+                                 h5py_selection_example(&selection, number), split, number);
             if (request->listener != NULL && ++done % 1024 == 0)
                 request->listener->advance(request->listener->context, done);
         }
@@ -188,21 +260,30 @@ int example_digests_add(struct example_digests *digests, const struct digest_req
     if (digests->count + example_digests_count(request) > EXAMPLE_DIGESTS_MAX)
         return error_set(EXIT_OTHER, "cannot compare more than %llu examples: %s",
                          (unsigned long long)EXAMPLE_DIGESTS_MAX, request->file->path);
-    struct hash *hash;
-    int result = hash_begin(&hash, HASH_SHA256);
+    struct digesting digesting = {0};
+    int result = request->perceptual
+                     ? image_layout_find(request->file, source, &digesting.layout)
+                     : hash_begin(&digesting.hash, HASH_SHA256);
+    if (result == EXIT_OK && request->perceptual && digests->hashes == NULL &&
+        (digests->hashes = malloc((digests->capacity > 0 ? digests->capacity : 1) *
+                                  sizeof *digests->hashes)) == NULL)
+        result = error_set(EXIT_OTHER, "cannot compare examples: out of memory");
     if (result != EXIT_OK)
         return result;
     if (request->listener != NULL)
         request->listener->stage(request->listener->context, request->file->path,
                                  example_digests_count(request), "examples");
-    result = source->variable_length ? digest_variable(digests, hash, request)
-                                     : digest_fixed(digests, hash, request);
-    hash_discard(hash);
+    result = source->variable_length ? digest_variable(digests, &digesting, request)
+                                     : digest_fixed(digests, &digesting, request);
+    if (digesting.hash != NULL)
+        hash_discard(digesting.hash);
+    jpeg_image_free(&digesting.image);
     return result;
 }
 
 void example_digests_free(struct example_digests *digests)
 {
     free(digests->records);
+    free(digests->hashes);
     *digests = (struct example_digests){0};
 }

@@ -5,6 +5,9 @@
 
 #include "common/base/stage_listener.h"
 #include "common/h5py/h5py_reader.h"
+#include "perceptual_hash.h"
+
+#include <stdbool.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -26,6 +29,9 @@ struct example_record {
 
 struct example_digests {
     struct example_record *records;
+    /* With perceptual digests, each record's image hash (its digest left zero), 32 bytes more
+       per example; else NULL. */
+    struct perceptual_hash *hashes;
     size_t count;
     size_t capacity;
 };
@@ -37,11 +43,13 @@ struct digest_request {
     char *const *splits; /* the splits digested, SPLITS[i] recorded as split i */
     size_t split_count;
     const struct stage_listener *listener; /* told of the examples done; NULL: nobody */
+    bool perceptual; /* each example's perceptual hash (image_hashes.h) rather than its SHA-256 */
 };
 
 /* The examples REQUEST's splits select of its source, ignoring the splits where the source is
-   unavailable. EXIT_USAGE when the file has no such source; EXIT_CORRUPT_INPUT when its examples
-   cannot be read; EXIT_OTHER past EXAMPLE_DIGESTS_MAX or out of memory. */
+   unavailable. EXIT_USAGE when the file has no such source (or, perceptual, one not of images);
+   EXIT_CORRUPT_INPUT when its examples cannot be read; EXIT_OTHER past EXAMPLE_DIGESTS_MAX or out
+   of memory. */
 uint64_t example_digests_count(const struct digest_request *request);
 int example_digests_add(struct example_digests *digests, const struct digest_request *request);
 

@@ -139,7 +139,8 @@ static bool within_limit(struct decoding *decoding, const struct jpeg_header *he
 
 /* PIL's settings: the library's defaults (spelled out), the output color space of its raw mode
    ("L", "RGB" or "CMYK;I" by the component count) and no scaling but for a check. */
-static void choose_output(struct decoding *decoding, enum purpose purpose)
+static void choose_output(struct decoding *decoding, enum purpose purpose,
+                          const struct jpeg_options *options)
 {
     struct jpeg_decompress_struct *info = &decoding->info;
     static const J_COLOR_SPACE by_components[5] = {JCS_UNKNOWN, JCS_GRAYSCALE, JCS_UNKNOWN,
@@ -152,6 +153,16 @@ static void choose_output(struct decoding *decoding, enum purpose purpose)
         info->scale_num = 1;
         info->scale_denom = 8;
     }
+    if (purpose == DECODE && options->luminance && info->num_components == 3)
+        info->out_color_space = JCS_GRAYSCALE;
+    for (unsigned eighths = 1; purpose == DECODE && options->reduce_to > 0 && eighths < 8;
+         eighths++)
+        if ((uint64_t)info->image_width * eighths >= 8 * (uint64_t)options->reduce_to &&
+            (uint64_t)info->image_height * eighths >= 8 * (uint64_t)options->reduce_to) {
+            info->scale_num = eighths;
+            info->scale_denom = 8;
+            break;
+        }
 }
 
 static bool grow(struct decoding *decoding, uint8_t **buffer, size_t *capacity, size_t bytes)
@@ -237,13 +248,13 @@ static bool read_rows(struct decoding *decoding, uint8_t *target)
    themselves when interleaved, else the scratch buffer split into channels afterwards (measured
    on photo-like JPEGs: splitting the whole image afterwards adds 2 to 5 percent to a decoding,
    splitting each strip as libjpeg returned it added 25 to 50). */
-static uint8_t *make_room(struct decoding *decoding, const struct jpeg_header *header,
-                          bool interleaved, struct jpeg_image *image)
+static uint8_t *make_room(struct decoding *decoding, bool interleaved, struct jpeg_image *image)
 {
-    size_t bytes = (size_t)header->width * header->height * header->channels;
-    image->width = header->width;
-    image->height = header->height;
-    image->channels = header->channels;
+    const struct jpeg_decompress_struct *info = &decoding->info;
+    image->width = info->output_width;
+    image->height = info->output_height;
+    image->channels = (uint32_t)info->output_components;
+    size_t bytes = (size_t)image->width * image->height * image->channels;
     if (!grow(decoding, &image->pixels, &image->capacity, bytes))
         return NULL;
     if (interleaved)
@@ -283,7 +294,8 @@ static bool ends_at_end_marker(struct jpeg_decompress_struct *info)
 
 /* Runs the whole decoding up to PURPOSE; false with decoding->why and code set on failure. */
 static bool guarded(struct decoding *decoding, const void *data, size_t size, enum purpose purpose,
-                    bool interleaved, struct jpeg_header *header, struct jpeg_image *image)
+                    const struct jpeg_options *options, struct jpeg_header *header,
+                    struct jpeg_image *image)
 {
     if (setjmp(decoding->failure))
         return false;
@@ -293,12 +305,13 @@ static bool guarded(struct decoding *decoding, const void *data, size_t size, en
         return true;
     if (!within_limit(decoding, header))
         return false;
-    choose_output(decoding, purpose);
+    choose_output(decoding, purpose, options);
+    bool interleaved = options->interleaved;
     jpeg_start_decompress(&decoding->info);
     if (purpose == CHECK && decoding->warnings_as_pil && ends_at_end_marker(&decoding->info))
         return true;
     uint8_t *target = NULL;
-    if (purpose == DECODE && (target = make_room(decoding, header, interleaved, image)) == NULL)
+    if (purpose == DECODE && (target = make_room(decoding, interleaved, image)) == NULL)
         return false;
     if (!read_rows(decoding, target))
         return false;
@@ -331,7 +344,7 @@ static int run(const void *data, size_t size, const char *name, const struct jpe
     decoding->info.client_data = decoding;
     decoding->warnings_as_pil = options->warnings_as_pil;
     decoding->max_pixels = options->max_pixels != 0 ? options->max_pixels : JPEG_MAX_PIXELS;
-    bool done = guarded(decoding, data, size, purpose, options->interleaved, header, image);
+    bool done = guarded(decoding, data, size, purpose, options, header, image);
     if (decoding->created)
         jpeg_destroy_decompress(&decoding->info);
     int code = done ? EXIT_OK

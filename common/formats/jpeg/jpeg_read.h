@@ -36,6 +36,10 @@ struct jpeg_options {
        a failure. true: only what makes PIL raise fails (the data ending before the last row);
        PIL ignores the other warnings and keeps the pixels libjpeg made of the damaged data. */
     bool warnings_as_pil;
+    /* Not 0: decoded at the smallest of libjpeg's scales 1/8, 2/8, ... 8/8 at which both sides
+       keep at least this many pixels (PIL's Image.draft), the image then taking the scaled size. */
+    uint32_t reduce_to;
+    bool luminance; /* 3 components decoded to their luma alone (1 channel, PIL's draft("L")) */
 };
 
 struct jpeg_image {

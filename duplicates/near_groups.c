@@ -1,0 +1,200 @@
+/* Multi-index hashing over the perceptual hashes, then the groups' members gathered
+   (near_groups.h). Memory: per example its record and hash (56 bytes), a parent (4), a place in
+   the order searched (4) and a sort key (8). */
+#include "near_groups.h"
+
+#include "common/base/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The search state: the hashes, the union-find parents and the examples searched (one of each
+   hash). */
+struct near_search {
+    const struct perceptual_hash *hashes;
+    uint32_t *parents;
+    uint32_t *order;
+    size_t count;
+    unsigned threshold;
+};
+
+/* Bits [FIRST, FIRST + COUNT) of HASH, COUNT at most 32. */
+static uint32_t block_value(const struct perceptual_hash *hash, unsigned first, unsigned count)
+{
+    unsigned word = first / 64, shift = first % 64;
+    uint64_t value = hash->words[word] >> shift;
+    if (shift + count > 64 && word + 1 < PERCEPTUAL_HASH_BITS / 64)
+        value |= hash->words[word + 1] << (64 - shift);
+    return (uint32_t)(value & ((UINT64_C(1) << count) - 1));
+}
+
+static uint32_t root_of(uint32_t *parents, uint32_t member)
+{
+    while (parents[member] != member) {
+        parents[member] = parents[parents[member]];
+        member = parents[member];
+    }
+    return member;
+}
+
+/* Joins the groups of A and B under the smaller root: a group's root is its first member. */
+static void join(uint32_t *parents, uint32_t a, uint32_t b)
+{
+    uint32_t root_a = root_of(parents, a), root_b = root_of(parents, b);
+    if (root_a < root_b)
+        parents[root_b] = root_a;
+    else if (root_b < root_a)
+        parents[root_a] = root_b;
+}
+
+static int hash_order(const void *left, const void *right, void *context)
+{
+    const struct perceptual_hash *hashes = context;
+    uint32_t a = *(const uint32_t *)left, b = *(const uint32_t *)right;
+    int order = memcmp(hashes[a].words, hashes[b].words, sizeof hashes[a].words);
+    return order != 0 ? order : (a < b ? -1 : a > b);
+}
+
+/* Joins the examples of equal hashes at once and leaves in SEARCH's order one of each (so that
+   a thousand copies of one blank image cost a thousand steps, not half a million). */
+static void equal_hashes_join(struct near_search *search)
+{
+    qsort_r(search->order, search->count, sizeof *search->order, hash_order,
+            (void *)search->hashes);
+    size_t kept = 0;
+    for (size_t index = 0; index < search->count; index++) {
+        uint32_t member = search->order[index];
+        if (kept > 0 && memcmp(&search->hashes[member], &search->hashes[search->order[kept - 1]],
+                               sizeof search->hashes[member]) == 0)
+            join(search->parents, member, search->order[kept - 1]);
+        else
+            search->order[kept++] = member;
+    }
+    search->count = kept;
+}
+
+/* Compares every two examples of one run of equal blocks, keys[first, next) (an example's
+   number in each key's low 32 bits). */
+static void run_compare(struct near_search *search, const uint64_t *keys, size_t first,
+                        size_t next)
+{
+    for (size_t index = first + 1; index < next; index++) {
+        uint32_t member = (uint32_t)keys[index];
+        for (size_t other = first; other < index; other++) {
+            uint32_t candidate = (uint32_t)keys[other];
+            if (perceptual_hash_distance(&search->hashes[member], &search->hashes[candidate]) <=
+                search->threshold)
+                join(search->parents, member, candidate);
+        }
+    }
+}
+
+static int key_order(const void *left, const void *right)
+{
+    uint64_t a = *(const uint64_t *)left, b = *(const uint64_t *)right;
+    return a < b ? -1 : a > b;
+}
+
+/* Sorts the examples by bits [FIRST_BIT, FIRST_BIT + BITS) of their hashes into KEYS (the block
+   above, the example's number below) and compares those of equal blocks. */
+static void block_search(struct near_search *search, uint64_t *keys, unsigned first_bit,
+                         unsigned bits)
+{
+    for (size_t index = 0; index < search->count; index++) {
+        uint32_t member = search->order[index];
+        keys[index] = (uint64_t)block_value(&search->hashes[member], first_bit, bits) << 32 |
+                      member;
+    }
+    qsort(keys, search->count, sizeof *keys, key_order);
+    for (size_t first = 0, next; first < search->count; first = next) {
+        for (next = first + 1; next < search->count && keys[next] >> 32 == keys[first] >> 32;
+             next++)
+            ;
+        if (next - first > 1)
+            run_compare(search, keys, first, next);
+    }
+}
+
+enum { ALONE = UINT32_MAX };
+
+/* PARENTS flattened (each example's parent its group's root, its first member) and, in SLOTS,
+   each root's first place among the members kept (ALONE for examples in no group); returns the
+   number of members. */
+static size_t places_count(uint32_t *parents, uint32_t *slots, size_t count)
+{
+    for (size_t index = 0; index < count; index++) {
+        parents[index] = parents[parents[index]]; /* a parent is always an earlier example */
+        slots[index] = 0;
+    }
+    for (size_t index = 0; index < count; index++)
+        if (parents[index] != index)
+            slots[parents[index]]++;
+    size_t kept = 0;
+    for (size_t index = 0; index < count; index++) {
+        if (parents[index] != index)
+            continue;
+        uint32_t others = slots[index];
+        slots[index] = others == 0 ? ALONE : (uint32_t)kept;
+        kept += others > 0 ? others + 1 : 0;
+    }
+    return kept;
+}
+
+/* Keeps in DIGESTS only the members of groups, each group's together in their order, each
+   record's digest the number of its group's first member (big-endian: groups sort in order). */
+static int members_keep(struct example_digests *digests, uint32_t *parents, uint32_t *slots)
+{
+    size_t kept = places_count(parents, slots, digests->count);
+    struct example_record *records = malloc((kept > 0 ? kept : 1) * sizeof *records);
+    struct perceptual_hash *hashes = malloc((kept > 0 ? kept : 1) * sizeof *hashes);
+    if (records == NULL || hashes == NULL) {
+        free(records);
+        free(hashes);
+        return error_set(EXIT_OTHER, "cannot compare examples: out of memory");
+    }
+    for (size_t index = 0; index < digests->count; index++) {
+        uint32_t root = parents[index];
+        if (slots[root] == ALONE)
+            continue;
+        uint32_t slot = slots[root]++;
+        records[slot] = digests->records[index];
+        memset(records[slot].digest, 0, sizeof records[slot].digest);
+        for (int byte = 0; byte < 4; byte++)
+            records[slot].digest[byte] = (unsigned char)(root >> (24 - 8 * byte));
+        hashes[slot] = digests->hashes[index];
+    }
+    free(digests->records);
+    free(digests->hashes);
+    *digests = (struct example_digests){.records = records, .hashes = hashes, .count = kept,
+                                        .capacity = kept};
+    return EXIT_OK;
+}
+
+int near_groups_gather(struct example_digests *digests, unsigned threshold)
+{
+    size_t count = digests->count > 0 ? digests->count : 1;
+    struct near_search search = {.hashes = digests->hashes, .count = digests->count,
+                                 .threshold = threshold};
+    search.parents = malloc(count * sizeof *search.parents);
+    search.order = malloc(count * sizeof *search.order);
+    uint64_t *keys = malloc(count * sizeof *keys);
+    int result = EXIT_OK;
+    if (search.parents == NULL || search.order == NULL || keys == NULL)
+        result = error_set(EXIT_OTHER, "cannot compare examples: out of memory");
+    for (size_t index = 0; result == EXIT_OK && index < search.count; index++)
+        search.parents[index] = search.order[index] = (uint32_t)index;
+    if (result == EXIT_OK)
+        equal_hashes_join(&search);
+    unsigned blocks = threshold + 1 > 8 ? threshold + 1 : 8;
+    for (unsigned block = 0; result == EXIT_OK && block < blocks; block++) {
+        unsigned first_bit = block * PERCEPTUAL_HASH_BITS / blocks;
+        block_search(&search, keys, first_bit,
+                     (block + 1) * PERCEPTUAL_HASH_BITS / blocks - first_bit);
+    }
+    free(keys);
+    if (result == EXIT_OK)
+        result = members_keep(digests, search.parents, search.order);
+    free(search.parents);
+    free(search.order);
+    return result;
+}

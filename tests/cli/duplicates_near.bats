@@ -1,0 +1,150 @@
+#!/usr/bin/env bats
+# fuel-duplicates --near: a re-encoded JPEG, a +2 brightness shift and a one-pixel crop resized
+# back of photo-like images found among distinct ones, and no distinct pair; the same groups as
+# the numpy oracle (tests/helpers/near_hash.py); uint8 arrays; JSON; bad inputs.
+
+bats_require_minimum_version 1.5.0
+
+PYTHON=/usr/bin/python3
+HELPERS="$BATS_TEST_DIRNAME/../helpers"
+
+setup_file() {
+    export HOME="$BATS_FILE_TMPDIR/home" FUEL_CONFIG="$BATS_FILE_TMPDIR/empty-fuelrc"
+    : >"$FUEL_CONFIG"
+    mkdir -p "$HOME"
+    cd "$BATS_FILE_TMPDIR"
+    # 18 stored JPEGs (ILSVRC2012's layout): distinct photo-like 160x120 pictures but for train 1
+    # (train 0 decoded and re-encoded at quality 75), valid 2 (train 3 two levels brighter) and
+    # test 4 (train 5 cropped by a pixel on every side and resized back).
+    fuel-fixture ilsvrc2012 -n 6 -o . > /dev/null
+    $PYTHON - "$HELPERS" <<'PYTHON'
+import io, sys
+import h5py, numpy
+from PIL import Image
+sys.path.insert(0, sys.argv[1])
+import photos
+generator = numpy.random.default_rng(40)
+def encoded(pixels, quality=90):
+    out = io.BytesIO()
+    Image.fromarray(pixels).save(out, format='JPEG', quality=quality)
+    return numpy.frombuffer(out.getvalue(), numpy.uint8)
+def decoded(data):
+    return numpy.asarray(Image.open(io.BytesIO(data.tobytes())).convert('RGB'))
+images = [encoded(photos.picture(generator, 120, 160, detail=20.0)) for _ in range(18)]
+images[1] = encoded(decoded(images[0]), 75)
+images[6 + 2] = encoded(numpy.clip(decoded(images[3]).astype(int) + 2, 0, 255).astype(numpy.uint8))
+cropped = Image.fromarray(decoded(images[5])).crop((1, 1, 159, 119)).resize((160, 120), Image.BILINEAR)
+images[12 + 4] = encoded(numpy.asarray(cropped))
+with h5py.File('ilsvrc2012.hdf5', 'r+') as f:
+    for index, image in enumerate(images):
+        f['encoded_images'][index] = image
+PYTHON
+}
+
+setup() {
+    cd "$BATS_FILE_TMPDIR"
+}
+
+@test "re-encoded, brightened and cropped copies of photos are found, no distinct pair is" {
+    run --separate-stderr fuel-duplicates --near --labels '' ilsvrc2012.hdf5
+    [ "$status" -eq 1 ]
+    [ -z "$stderr" ]
+    [ "${lines[0]}" = "3 groups of near examples of source encoded_images within 26 of 256 bits among 18 (3 beyond the first of each): 1 within a split, 2 across splits, 0 across files (ilsvrc2012.hdf5: train 6, valid 6, test 6)" ]
+    [[ "${lines[1]}" =~ ^"within train: train 0, train 1 "[0-9]+" bits away"$ ]]
+    [[ "${lines[2]}" =~ ^"across splits: train 3, valid 2 "[0-9]+" bits away"$ ]]
+    [[ "${lines[3]}" =~ ^"across splits: train 5, test 4 "[0-9]+" bits away"$ ]]
+    [ "${#lines[@]}" -eq 4 ]
+    # exact duplicates find none of them
+    run --separate-stderr fuel-duplicates ilsvrc2012.hdf5
+    [ "$status" -eq 0 ]
+    [[ "$output" == "no two of the 18 examples of source encoded_images are equal ("* ]]
+}
+
+@test "the groups and distances are the numpy oracle's, by brute force over every pair" {
+    # the oracle hashes the pixels PIL decodes at full size; fuel decodes at a reduced scale, so
+    # the two agree on the groups, the distances within a few bits
+    run --separate-stderr fuel-duplicates --near --json -q ilsvrc2012.hdf5
+    [ "$status" -eq 1 ]
+    echo "$output" > near.json
+    $PYTHON - "$HELPERS" <<'PYTHON'
+import io, itertools, json, sys
+import h5py, numpy
+from PIL import Image
+sys.path.insert(0, sys.argv[1])
+import near_hash
+d = json.load(open('near.json'))
+assert d['near'] == {'hash': 'dct', 'bits': 256, 'threshold': 26}, d['near']
+f = h5py.File('ilsvrc2012.hdf5', 'r')
+pixels = [numpy.asarray(Image.open(io.BytesIO(data.tobytes())).convert('RGB'))
+          for data in f['encoded_images'][:]]
+bits = near_hash.hashes(numpy.array(pixels).transpose(0, 3, 1, 2))
+distance = near_hash.distances(bits, bits)
+names = [(split, index) for split in ('train', 'valid', 'test') for index in range(6)]
+pairs = {(names[a], names[b]) for a, b in itertools.combinations(range(18), 2) if distance[a, b] <= 26}
+found = {tuple((m['split'], m['index']) for m in g['members']) for g in d['groups']}
+assert found == pairs, (found, pairs)
+for g in d['groups']:
+    first, second = [names.index((m['split'], m['index'])) for m in g['members']]
+    assert g['members'][0]['distance'] == 0
+    assert abs(g['members'][1]['distance'] - distance[first, second]) <= 6, (g, distance[first, second])
+others = [distance[a, b] for a, b in itertools.combinations(range(18), 2) if (names[a], names[b]) not in pairs]
+assert min(others) > 60, min(others)
+PYTHON
+}
+
+@test "uint8 arrays with a channel axis: a brightened copy; the oracle's hashes; a label conflict" {
+    fuel-fixture mnist -n train=20,test=10 -r a > /dev/null
+    $PYTHON - "$HELPERS" <<'PYTHON'
+import sys
+import h5py, numpy
+sys.path.insert(0, sys.argv[1])
+import near_hash
+with h5py.File('a.hdf5', 'r+') as f:
+    x, y = f['features'], f['targets']
+    x[22] = numpy.clip(x[5].astype(int) + 2, 0, 255)
+    y[5], y[22] = 6, 1
+    bits = near_hash.hashes(x[:])
+distance = near_hash.distances(bits, bits)
+pairs = [(a, b) for a in range(30) for b in range(a + 1, 30) if distance[a, b] <= 26]
+assert pairs == [(5, 22)], pairs
+open('distance', 'w').write('%d\n' % distance[5, 22])
+PYTHON
+    run --separate-stderr fuel-duplicates --near a.hdf5
+    [ "$status" -eq 1 ]
+    [ "${lines[1]}" = "across splits: train 5 (targets 6), test 2 (targets 1) $(cat distance) bits away: conflicting labels" ]
+    [ "${#lines[@]}" -eq 2 ]
+    run --separate-stderr fuel-duplicates --near --threshold 1 a.hdf5
+    [ "$status" -eq "$([ "$(cat distance)" -le 1 ] && echo 1 || echo 0)" ]
+}
+
+@test "ILSVRC2012's quirks (a PNG named .JPEG, CMYK JPEGs) are hashed, no error" {
+    mkdir quirks
+    cd quirks
+    fuel-fixture ilsvrc2012 -n 6 -o . > /dev/null
+    run --separate-stderr fuel-duplicates --near ilsvrc2012.hdf5
+    [ "$status" -le 1 ]
+    [ -z "$stderr" ]
+    [[ "${lines[0]}" == *" among 18 "* || "${lines[0]}" == "no two of the 18 examples of source encoded_images are near: within 26 of 256 bits (ilsvrc2012.hdf5: train 6, valid 6, test 6)" ]]
+}
+
+@test "bad inputs: not images, a JPEG that does not decode, a threshold out of range" {
+    fuel-fixture mnist -n 5 -r plain > /dev/null
+    run --separate-stderr fuel-duplicates --near --source targets plain.hdf5
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "fuel-duplicates: --near compares images: source targets is not one of images (two axes, or three with one labelled channel): plain.hdf5" ]
+    run --separate-stderr fuel-duplicates --near --source filenames ilsvrc2012.hdf5
+    [ "$status" -eq 2 ]
+    [ "${#stderr_lines[@]}" -eq 1 ]
+    cp ilsvrc2012.hdf5 broken.hdf5
+    $PYTHON -c "import h5py, numpy
+f = h5py.File('broken.hdf5', 'r+'); f['encoded_images'][7] = numpy.frombuffer(b'\xff\xd8 not a JPEG', numpy.uint8)"
+    run --separate-stderr fuel-duplicates --near broken.hdf5
+    [ "$status" -eq 4 ]
+    [[ "$stderr" == "fuel-duplicates: cannot decode JPEG: broken.hdf5: encoded_images example 7: "* ]]
+    [ -z "$output" ]
+    for bits in 0 65 x; do
+        run --separate-stderr fuel-duplicates --near --threshold "$bits" plain.hdf5
+        [ "$status" -eq 2 ]
+        [ "${#stderr_lines[@]}" -eq 1 ]
+    done
+}
