@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 struct cache_options {
-    bool as_json, quiet, no_sign_request;
+    bool as_json, quiet, no_sign_request, insecure;
 };
 
 static const struct command_option options[] = {
@@ -30,6 +30,8 @@ static const struct command_option options[] = {
     {.long_name = "no-sign-request", .kind = OPTION_FLAG,
      .offset = offsetof(struct cache_options, no_sign_request),
      .help = "read an s3:// NAME unsigned, as from a public bucket (fuel-s3(7))"},
+    {.long_name = "insecure", .kind = OPTION_FLAG, .offset = offsetof(struct cache_options, insecure),
+     .help = "do not verify the TLS certificate of an s3:// endpoint (fuel-s3(7))"},
 };
 
 const struct command_line cache_command_line = {
@@ -139,7 +141,7 @@ static int cache_arguments(const char *program, const struct parsed_arguments *p
 int cache_body(const struct command_run *run)
 {
     const struct cache_options *options = run->options;
-    s3_credentials_configure(options->no_sign_request);
+    s3_credentials_configure(options->no_sign_request, options->insecure);
     int result = cache_arguments(run->program, run->parsed);
     if (result != EXIT_OK)
         return result;

@@ -9,7 +9,7 @@
 void transfer_settings_apply(const struct transfer_settings *settings,
                              struct download_options *options)
 {
-    s3_credentials_configure(settings->no_sign_request);
+    s3_credentials_configure(settings->no_sign_request, settings->insecure);
     options->jobs = (unsigned)settings->jobs;
     options->retries = (unsigned)settings->retries;
     options->timeout = settings->timeout;

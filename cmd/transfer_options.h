@@ -1,5 +1,5 @@
 /* The options fuel-download and fuel-fetch share (-j, --retries, --timeout, --retry-delay,
-   --url-prefix, --checksums, -q, --no-sign-request): one table fragment, and what they make of download options. */
+   --url-prefix, --checksums, -q, --no-sign-request, --insecure): one table fragment, and what they make of download options. */
 #ifndef FUEL_TRANSFER_OPTIONS_H
 #define FUEL_TRANSFER_OPTIONS_H
 
@@ -16,6 +16,7 @@ struct transfer_settings {
     const char *checksums;  /* NULL: the built-in checksums */
     bool quiet;
     bool no_sign_request;   /* s3:// requests unsigned (public buckets) */
+    bool insecure;          /* s3:// endpoints' TLS certificates not verified */
 };
 
 #define TRANSFER_SETTINGS_DEFAULT {.jobs = 4, .retries = 5, .timeout = 60, .retry_delay = 1}
@@ -59,6 +60,9 @@ struct transfer_settings {
     {.long_name = "no-sign-request", .kind = OPTION_FLAG,                                         \
      .offset = offsetof(type, settings.no_sign_request),                                          \
      .help = "send s3:// requests unsigned, as to a public bucket (fuel-s3(7))",                  \
+     .reproduce = REPRODUCE_IGNORED, .usage = USAGE_OPTIONS},                                     \
+    {.long_name = "insecure", .kind = OPTION_FLAG, .offset = offsetof(type, settings.insecure),   \
+     .help = "do not verify the TLS certificate of an s3:// endpoint (fuel-s3(7))",               \
      .reproduce = REPRODUCE_IGNORED, .usage = USAGE_OPTIONS}
 
 #define TRANSFER_OPTIONS(type, settings, url_prefix_place)                                        \

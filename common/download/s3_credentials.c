@@ -12,7 +12,7 @@ enum { LINE_LIMIT = 4096, LINE_COUNT_LIMIT = 100000 };
 
 /* What a profile's section said; a value already set is not overwritten by a later file. */
 struct profile_values {
-    char *access_key, *secret_key, *session_token, *region, *endpoint;
+    char *access_key, *secret_key, *session_token, *region, *endpoint, *ca_bundle;
     bool found;
 };
 
@@ -41,6 +41,7 @@ static void profile_take(struct profile_values *values, const char *name, const 
         {"aws_session_token", &values->session_token},
         {"region", &values->region},
         {"endpoint_url", &values->endpoint},
+        {"ca_bundle", &values->ca_bundle},
     };
     for (size_t index = 0; index < sizeof slots / sizeof slots[0]; index++)
         if (strcmp(name, slots[index].name) == 0 && *slots[index].slot == NULL && value[0] != '\0')
@@ -133,6 +134,7 @@ static void profile_values_free(struct profile_values *values)
     free(values->session_token);
     free(values->region);
     free(values->endpoint);
+    free(values->ca_bundle);
 }
 
 /* The first of FIRST (taken), then SECOND (taken): the other is freed. */
@@ -189,6 +191,8 @@ int s3_credentials_load(struct s3_credentials *credentials, bool anonymous)
     char *endpoint = first_of(environment_value("AWS_ENDPOINT_URL"), values.endpoint);
     credentials->endpoint = first_of(environment_value("AWS_ENDPOINT_URL_S3"), endpoint);
     values.endpoint = NULL;
+    credentials->ca_bundle = first_of(environment_value("AWS_CA_BUNDLE"), values.ca_bundle);
+    values.ca_bundle = NULL;
     profile_values_free(&values);
     if (code == EXIT_OK && credentials->region == NULL &&
         (credentials->region = strdup("us-east-1")) == NULL)
@@ -204,11 +208,12 @@ void s3_credentials_free(struct s3_credentials *credentials)
     free(credentials->region);
     free(credentials->endpoint);
     free(credentials->profile);
+    free(credentials->ca_bundle);
     memset(credentials, 0, sizeof *credentials);
 }
 
 static struct {
-    bool anonymous, loaded;
+    bool anonymous, insecure, loaded;
     int code;
     char message[512];
     struct s3_credentials credentials;
@@ -219,9 +224,10 @@ static void shared_free(void)
     s3_credentials_free(&shared.credentials);
 }
 
-void s3_credentials_configure(bool anonymous)
+void s3_credentials_configure(bool anonymous, bool insecure)
 {
     shared.anonymous = anonymous;
+    shared.insecure = insecure;
 }
 
 const struct s3_credentials *s3_credentials_shared(void)
@@ -229,6 +235,7 @@ const struct s3_credentials *s3_credentials_shared(void)
     if (!shared.loaded) {
         shared.loaded = true;
         shared.code = s3_credentials_load(&shared.credentials, shared.anonymous);
+        shared.credentials.insecure = shared.insecure;
         snprintf(shared.message, sizeof shared.message, "%s", error_message());
         atexit(shared_free);
     }

@@ -81,6 +81,12 @@ static int header_add(struct curl_slist **headers, const char *name, const char 
 int s3_request_sign(CURL *easy, struct curl_slist **headers,
                     const struct s3_credentials *credentials, const char *payload_sha256)
 {
+    if (credentials->ca_bundle != NULL)
+        curl_easy_setopt(easy, CURLOPT_CAINFO, credentials->ca_bundle);
+    if (credentials->insecure) {
+        curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 0L);
+        curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 0L);
+    }
     if (credentials->access_key == NULL)
         return EXIT_OK;
     char provider[96];

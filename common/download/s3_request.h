@@ -20,7 +20,8 @@ char *s3_request_url(const struct s3_credentials *credentials, const char *bucke
 /* VALUE percent-encoded as S3's canonical query wants it; NULL when out of memory. */
 char *s3_query_escape(const char *value);
 
-/* Sets EASY to sign with CREDENTIALS (nothing when anonymous) and appends the x-amz headers to
+/* Sets EASY's TLS checks (the CA bundle, --insecure) and its signing with CREDENTIALS (none when
+   anonymous), and appends the x-amz headers to
    *HEADERS: the payload's sha256 (PAYLOAD_SHA256) and the session token. EXIT_OTHER when out of
    memory. The caller sets CURLOPT_HTTPHEADER to *HEADERS afterwards. */
 int s3_request_sign(CURL *easy, struct curl_slist **headers,

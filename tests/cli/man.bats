@@ -68,6 +68,7 @@ render_without_warnings() {
     for word in AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN AWS_REGION \
         AWS_DEFAULT_REGION AWS_PROFILE AWS_ENDPOINT_URL AWS_ENDPOINT_URL_S3 \
         AWS_SHARED_CREDENTIALS_FILE AWS_CONFIG_FILE FUEL_S3_PART_SIZE --no-sign-request \
+        --insecure AWS_CA_BUNDLE ca_bundle \
         '~/.aws/credentials' '~/.aws/config' endpoint_url region x-amz-meta-sha256 Content-MD5 \
         'fuel clean s3://' 'fuel cache s3://' 'EXAMPLES'; do
         grep -qF -- "$word" "$BATS_TEST_TMPDIR/s3.txt" || { echo "missing: $word"; false; }

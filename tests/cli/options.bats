@@ -181,7 +181,7 @@ options of fashion_mnist:
     run --separate-stderr fuel fetch -h
     [[ "$output" == *"  -d, --directory DIR        where the files go"* ]]
     run --separate-stderr fuel fixture -h
-    [[ "$output" == *"  -o, --output-directory DIR where to write (default: .)"* ]]
+    [[ "$output" == *"  -o, --output-directory DIR where to write, a directory or s3://BUCKET/PREFIX (default: .)"* ]]
 }
 
 @test "a dataset option is an ordinary option of the dataset: any order, --name=value, one error format" {

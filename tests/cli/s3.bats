@@ -36,6 +36,7 @@ setup() {
 
 teardown() {
     stop_server
+    stop_jobs
 }
 
 @test "fuel download --url-prefix s3:// and FUEL_MIRROR s3:// fetch what boto3 uploaded, verified" {
@@ -391,4 +392,78 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     [ "${#lines[@]}" -eq 9 ]
     [ -z "$(boto3 ls fuel full/)" ]
     [ -z "$(boto3 uploads fuel full/)" ]
+}
+
+@test "the access key, the secret and the session token appear in no output, listing or file" {
+    export AWS_ACCESS_KEY_ID=test:keeper AWS_SECRET_ACCESS_KEY=kept-secret-Zq93
+    export AWS_SESSION_TOKEN=session-token-Xy77 FUEL_LOCAL_DATA_PATH=$BATS_TEST_TMPDIR/local
+    local raw=$FUEL_FIXTURES/raw/mnist out=$BATS_TEST_TMPDIR/outputs
+    mkdir -p "$out"
+    {
+        fuel convert mnist -d "$raw" -o s3://fuel/secrets/
+        fuel fetch mnist -d s3://fuel/secrets --url-prefix s3://fuel/raw/ \
+            --checksums "$BATS_FILE_TMPDIR/raw.md5" --json
+        fuel download mnist -d "$BATS_TEST_TMPDIR/raw" --url-prefix s3://fuel/raw/ \
+            --checksums "$BATS_FILE_TMPDIR/raw.md5"
+        fuel cache --json s3://fuel/secrets/mnist.hdf5
+        fuel info --json s3://fuel/secrets/mnist.hdf5
+        fuel export s3://fuel/secrets/mnist.hdf5 --to webdataset -o s3://fuel/secrets/shards
+        fuel fixture mnist --raw -o s3://fuel/secrets/fixture
+        fuel cache s3://fuel/secrets/absent.hdf5 || true
+        AWS_SECRET_ACCESS_KEY=kept-secret-Zq93-wrong fuel convert mnist -d "$raw" \
+            -o s3://fuel/secrets/refused/ || true
+    } > "$out/stdout" 2> "$out/stderr"
+    grep -q 's3://fuel/secrets/mnist.hdf5' "$out/stdout"
+    grep -q 'SignatureDoesNotMatch' "$out/stderr"
+    boto3 sync fuel secrets/ "$out/objects"
+    [ -f "$out/objects/mnist.hdf5" ] && [ -f "$out/objects/shards/train.json" ]
+    # The provenance as written, and as fuel info shows it, names the s3:// URL as given.
+    grep -qF "mnist -d $raw -o s3://fuel/secrets/\"" <(fuel info --json "$out/objects/mnist.hdf5")
+    run grep -rlaF -e test:keeper -e kept-secret-Zq93 -e session-token-Xy77 "$out" \
+        "$FUEL_LOCAL_DATA_PATH" "$BATS_TEST_TMPDIR/raw"
+    [ "$status" -eq 1 ]
+    [ -z "$output" ]
+}
+
+# tls_endpoint: an https endpoint with a self-signed certificate for 127.0.0.1 in front of the
+# store (tests/helpers/tls_proxy.py): TLS_ENDPOINT, and CERTIFICATE its PEM.
+tls_endpoint() {
+    CERTIFICATE=$BATS_TEST_TMPDIR/certificate.pem
+    openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 \
+        -addext subjectAltName=IP:127.0.0.1 -keyout "$BATS_TEST_TMPDIR/key.pem" \
+        -out "$CERTIFICATE" 2> /dev/null
+    /usr/bin/python3 "$HELPERS/tls_proxy.py" "$CERTIFICATE" "$BATS_TEST_TMPDIR/key.pem" \
+        "$BATS_TEST_TMPDIR/tls.port" "${S3_ENDPOINT##*:}" 3>&- &
+    local tick
+    for ((tick = 0; tick < 200; tick++)); do
+        [ -f "$BATS_TEST_TMPDIR/tls.port" ] && break
+        sleep 0.05
+    done
+    TLS_ENDPOINT=https://127.0.0.1:$(cat "$BATS_TEST_TMPDIR/tls.port")
+}
+
+@test "TLS is verified: a self-signed endpoint is refused (exit 5, one line) but with --insecure" {
+    tls_endpoint
+    export AWS_ENDPOINT_URL=$TLS_ENDPOINT FUEL_LOCAL_DATA_PATH=$BATS_TEST_TMPDIR/local
+    local object=s3://fuel/mnist/t10k-labels-idx1-ubyte.gz
+    run --separate-stderr fuel cache "$object"
+    [ "$status" -eq 5 ]
+    [[ "$stderr" == "fuel-cache: cannot read: $object: SSL peer certificate or SSH remote key was not OK" ]]
+    run --separate-stderr fuel download mnist -d "$TARGET" --url-prefix s3://fuel/mnist/ \
+        --checksums "$SUMS" -q
+    [ "$status" -eq 5 ]
+    [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+    [[ "$stderr" == *"certificate"* ]]
+    [ -z "$(find "$TARGET" -type f ! -name .fuel-download.lock 2> /dev/null)" ]
+    run --separate-stderr fuel cache --insecure "$object"
+    [ "$status" -eq 0 ]
+    cmp "$SERVED/t10k-labels-idx1-ubyte.gz" "$output"
+    run --separate-stderr fuel download mnist -d "$TARGET" --url-prefix s3://fuel/mnist/ \
+        --checksums "$SUMS" -q --insecure
+    [ "$status" -eq 0 ]
+    cmp "$SERVED/train-images-idx3-ubyte.gz" "$TARGET/train-images-idx3-ubyte.gz"
+    # The certificate named as trusted, the AWS way: verified, and accepted.
+    rm -r "$FUEL_LOCAL_DATA_PATH"
+    AWS_CA_BUNDLE=$CERTIFICATE run --separate-stderr fuel cache "$object"
+    [ "$status" -eq 0 ]
 }
