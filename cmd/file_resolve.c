@@ -178,15 +178,21 @@ static int find_candidates(const struct fuel_config *config, const char *argumen
 }
 
 /* An s3:// ARGUMENT: its verified copy in the local data path (else ~/.cache/fuel). */
+void local_copies_directory(const struct fuel_config *config, char *directory, size_t size)
+{
+    const char *home = getenv("HOME");
+    if (config->local_data_path != NULL && config->local_data_path[0] != '\0')
+        snprintf(directory, size, "%s", config->local_data_path);
+    else
+        snprintf(directory, size, "%s/.cache/fuel", home != NULL ? home : "");
+}
+
 static int object_resolve(const char *argument, char *path, size_t size)
 {
     struct fuel_config config = {0};
     int result = config_load(&config);
-    char fallback[4096];
-    const char *home = getenv("HOME");
-    snprintf(fallback, sizeof fallback, "%s/.cache/fuel", home != NULL ? home : "");
-    const char *local = config.local_data_path != NULL && config.local_data_path[0] != '\0'
-                            ? config.local_data_path : fallback;
+    char local[4096];
+    local_copies_directory(&config, local, sizeof local);
     bool copied;
     if (result == EXIT_OK)
         result = s3_cache(argument, local, PROGRESS_QUIET, path, size, &copied);

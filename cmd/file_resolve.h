@@ -2,6 +2,8 @@
 #ifndef FUEL_FILE_RESOLVE_H
 #define FUEL_FILE_RESOLVE_H
 
+#include "common/base/config.h"
+
 #include <stddef.h>
 
 /* Writes into PATH the file ARGUMENT names, tried in this order: ARGUMENT itself when it exists
@@ -17,6 +19,9 @@ int file_resolve(const char *argument, char *path, size_t size);
 /* The same without the first step: ARGUMENT is looked up in the data path only (fuel path, fuel
    cache); a match in an s3:// entry is its s3:// URL, not copied. */
 int file_resolve_in_data_path(const char *argument, char *path, size_t size);
+
+/* Where s3:// objects are copied to be read: the local data path, else ~/.cache/fuel. */
+void local_copies_directory(const struct fuel_config *config, char *directory, size_t size);
 
 /* Whether ARGUMENT resolves to exactly one file (for completion: offer only what resolves). */
 int file_resolves(const char *argument);

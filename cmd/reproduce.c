@@ -6,6 +6,7 @@
 #include "common/h5py/h5py_reader.h"
 #include "cmd/file_resolve.h"
 #include "reproduce/reproduce_engine.h"
+#include "s3/s3_input_find.h"
 #include "commands.h"
 #include "info_published.h"
 #include "recorded_directories.h"
@@ -38,8 +39,8 @@ static const struct reproduce_options defaults = {.transfer = TRANSFER_SETTINGS_
 static const struct command_option options[] = {
     {.short_name = 'd', .long_name = "directory", .kind = OPTION_LIST, MEMBER(directories),
      .argument = "DIR", .completion = COMPLETE_DIRECTORY,
-     .help = "look for the inputs in DIR first (may be given several times), then beside the "
-             "file and in the data path"},
+     .help = "look for the inputs in DIR (or s3://BUCKET/PREFIX) first (may be given several "
+             "times), then beside the file and in the data path"},
     {.long_name = "recorded-dirs", .kind = OPTION_FLAG, MEMBER(recorded_directories),
      .help = "look in the folders the file records its inputs were read from too (the -d of "
              "its conversion, its spec's folder); never without this option"},
@@ -108,6 +109,20 @@ static const char **directories_list(const struct reproduce_options *chosen, cha
                            index < folders->count; index++)
         list[(*count)++] = folders->items[index];
     return list;
+}
+
+/* The directories that are s3:// prefixes, and where their objects are copied. */
+struct stored_search {
+    const char *const *directories;
+    size_t count;
+    char local[PATH_MAX];
+};
+
+static int stored_find(void *context, const struct input_wanted *wanted,
+                       struct input_search *search)
+{
+    const struct stored_search *stored = context;
+    return s3_input_find(wanted, stored->directories, stored->count, stored->local, search);
 }
 
 /* How many of the first missing inputs the summary names. */
@@ -242,6 +257,10 @@ static int reproduce_file(const struct command_run *run, const char *path, const
             ? directories_list(chosen, beside, &folders, config, &request.directory_count)
             : NULL;
     request.directories = directories;
+    struct stored_search stored = {directories, request.directory_count, ""};
+    local_copies_directory(config, stored.local, sizeof stored.local);
+    request.find_stored = stored_find;
+    request.find_context = &stored;
     if (result == EXIT_OK && directories == NULL)
         result = error_set(EXIT_OTHER, "out of memory");
     if (result == EXIT_OK) {

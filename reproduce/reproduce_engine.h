@@ -37,6 +37,11 @@ struct reproduce_request {
     bool relative_names;
     const char *const *directories; /* where the inputs are looked for, in order */
     size_t directory_count;
+    /* Looks for an input the directories lack in those that are s3:// prefixes, FOUND with a
+       local copy (the command layer gives s3's search); NULL: none is. */
+    int (*find_stored)(void *context, const struct input_wanted *wanted,
+                       struct input_search *search);
+    void *find_context;
     const char *scratch_parent;
     /* --download: the inputs not found by their sha256 are fetched from DATASET's URLs (or
        URL_PREFIX, the config's mirrors) with DOWNLOAD_OPTIONS; DATASET NULL: none can be. */

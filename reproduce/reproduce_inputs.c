@@ -160,6 +160,12 @@ int reproduce_inputs_find(const struct reproduce_request *request,
         struct input_search search;
         int result = input_find(&wanted, request->directories, request->directory_count,
                                 &search);
+        struct input_search stored;
+        if (result == EXIT_OK && search.state != INPUT_SEARCH_FOUND && request->find_stored)
+            result = request->find_stored(request->find_context, &wanted, &stored);
+        if (result == EXIT_OK && search.state != INPUT_SEARCH_FOUND && request->find_stored &&
+            stored.state == INPUT_SEARCH_FOUND)
+            search = stored;
         if (result == EXIT_OK)
             result = found_keep(&search, input);
         if (result != EXIT_OK)

@@ -14,14 +14,9 @@
 
 enum { LISTINGS_KEPT = 16 };
 
-struct object {
-    char *name;     /* the key without the listed prefix */
-    uint64_t size;
-};
-
 struct listing {
     char *url;      /* s3://BUCKET/PREFIX/ listed */
-    struct object *objects;
+    struct s3_listed *objects;
     size_t count, capacity;
     size_t prefix_length;
 };
@@ -37,7 +32,7 @@ static int object_add(const struct s3_entry *entry, void *data)
                          "most %d objects", listing->url, S3_DATA_PATH_LISTING_LIMIT);
     if (listing->count == listing->capacity) {
         size_t capacity = listing->capacity > 0 ? 2 * listing->capacity : 64;
-        struct object *grown = realloc(listing->objects, capacity * sizeof *grown);
+        struct s3_listed *grown = realloc(listing->objects, capacity * sizeof *grown);
         if (grown == NULL)
             return error_set(EXIT_OTHER, "out of memory: listing %s", listing->url);
         listing->objects = grown;
@@ -47,13 +42,13 @@ static int object_add(const struct s3_entry *entry, void *data)
                      ? strdup(entry->key + listing->prefix_length) : NULL;
     if (name == NULL)
         return error_set(EXIT_OTHER, "out of memory: listing %s", listing->url);
-    listing->objects[listing->count++] = (struct object){name, entry->size};
+    listing->objects[listing->count++] = (struct s3_listed){name, entry->size};
     return EXIT_OK;
 }
 
 static int object_compare(const void *left, const void *right)
 {
-    return strcmp(((const struct object *)left)->name, ((const struct object *)right)->name);
+    return strcmp(((const struct s3_listed *)left)->name, ((const struct s3_listed *)right)->name);
 }
 
 static void listing_free(struct listing *listing)
@@ -111,8 +106,8 @@ static int entry_search(const char *entry, const char *name, char *path, size_t 
            : prefix == NULL ? error_set(EXIT_OTHER, "out of memory: %s", entry)
                             : listing_get(location.bucket, prefix, &listing);
     if (code == EXIT_OK) {
-        struct object wanted = {.name = key + strlen(prefix)};
-        const struct object *match = bsearch(&wanted, listing->objects, listing->count,
+        struct s3_listed wanted = {.name = key + strlen(prefix)};
+        const struct s3_listed *match = bsearch(&wanted, listing->objects, listing->count,
                                              sizeof *listing->objects, object_compare);
         *found = match != NULL;
         if (match != NULL && object_size != NULL)
@@ -122,6 +117,27 @@ static int entry_search(const char *entry, const char *name, char *path, size_t 
     }
     free(prefix);
     free(key);
+    s3_location_free(&location);
+    return code;
+}
+
+int s3_prefix_list(const char *entry, const struct s3_listed **objects, size_t *count)
+{
+    struct s3_location location;
+    int code = s3_location_parse(&location, entry);
+    if (code != EXIT_OK)
+        return code;
+    char *prefix = s3_key_join(location.key, "x");
+    struct listing *listing = NULL;
+    if (prefix == NULL)
+        code = error_code();
+    else {
+        prefix[strlen(prefix) - 1] = '\0';
+        code = listing_get(location.bucket, prefix, &listing);
+    }
+    *objects = code == EXIT_OK ? listing->objects : NULL;
+    *count = code == EXIT_OK ? listing->count : 0;
+    free(prefix);
     s3_location_free(&location);
     return code;
 }
