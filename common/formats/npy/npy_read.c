@@ -246,6 +246,9 @@ int npy_header_parse(const unsigned char *header, size_t length, const char *nam
     if (expected != length)
         return corrupt(name, "truncated header");
     size_t preamble = header[6] == 1 ? 10 : 12;
+    /* numpy's literal_eval refuses a NUL anywhere; the string reader here would stop at it. */
+    if (memchr(header + preamble, '\0', length - preamble) != NULL)
+        return corrupt(name, "a NUL byte in the header");
     struct cursor cursor = {header + preamble, header + length, name};
     struct dictionary read = {0};
     *array = (struct npy_array){0};
