@@ -147,10 +147,13 @@ static int cut_run(const struct command_run *run, struct fixture_output *output)
     char parent[PATH_MAX];
     if (result == EXIT_OK)
         result = file_resolve(chosen->from, parent, sizeof parent);
+    size_t missing = directory_missing_prefix(chosen->output_directory);
     if (result == EXIT_OK)
         result = publish_directory_create(chosen->output_directory);
     if (result == EXIT_OK)
         result = fixture_cut_make(run, parent, &request, output->path, sizeof output->path);
+    if (result != EXIT_OK)
+        directory_remove_created(chosen->output_directory, missing);
     return result;
 }
 

@@ -3,6 +3,7 @@
 
 #include "config_parts.h"
 #include "error.h"
+#include "input_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,9 +22,9 @@ static int unreadable(const char *file, const char *why)
     return error_set(EXIT_USAGE, "cannot read config: %s: %s", file, why);
 }
 
-/* Reads FILE whole into *TEXT; *TEXT stays NULL when FILE is not a regular file, which Fuel
+/* Reads FILE whole into *TEXT; *TEXT stays NULL when FILE is a character device, which Fuel
    treats as no config (so FUEL_CONFIG=/dev/null means none), or a missing ~/.fuelrc (a file
-   that FUEL_CONFIG NAMED must exist). */
+   that FUEL_CONFIG NAMED must exist); a directory, FIFO or socket is not a regular file. */
 static int file_read(const char *file, bool named, char **text, size_t *length)
 {
     struct stat status;
@@ -32,8 +33,10 @@ static int file_read(const char *file, bool named, char **text, size_t *length)
                          file);
     if (stat(file, &status) != 0)
         return errno == ENOENT || errno == ENOTDIR ? EXIT_OK : unreadable(file, strerror(errno));
-    if (!S_ISREG(status.st_mode))
+    if (S_ISCHR(status.st_mode))
         return EXIT_OK;
+    if (!S_ISREG(status.st_mode))
+        return input_not_regular(file, &status);
     int descriptor = open(file, O_RDONLY | O_CLOEXEC);
     if (descriptor < 0)
         return unreadable(file, strerror(errno));

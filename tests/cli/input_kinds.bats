@@ -43,12 +43,21 @@ refused() {
     [ "$(ls -A .)" = raw ]
 }
 
-@test "a directory given as a file: exit 4 and one message in info, pack and download" {
-    mkdir given.hdf5 spec.yaml sums
-    refused 4 "fuel-info: not a regular file: given.hdf5: exists but is a directory" fuel info given.hdf5
+@test "a directory given as a file: exit 4 and one message in every command" {
+    mkdir given.hdf5 spec.yaml sums config arrays.h5
+    expected="not a regular file: given.hdf5: exists but is a directory"
     refused 4 "fuel-pack: not a regular file: spec.yaml: exists but is a directory" fuel pack spec.yaml -o out
     refused 4 "fuel-download: not a regular file: sums: exists but is a directory" \
         fuel download mnist --checksums sums -d raw
+    for command in info "info --verify-inputs" "info --check" stats duplicates reproduce \
+        "diff $FUEL_FIXTURES/expected/mnist.hdf5" "export --to npy -o out" \
+        "preview -o out/grid.png" "fixture -n 2 -o out --from" "serve --bind tcp://127.0.0.1:1"; do
+        refused 4 "fuel-${command%% *}: $expected" fuel $command given.hdf5
+    done
+    # A pack spec's HDF5 input, and a config file named by FUEL_CONFIG.
+    printf 'splits:\n  train: {examples: 2}\nsources:\n  features: {from: ["arrays.h5:x"]}\n' > pack.yaml
+    refused 4 "fuel-pack: not a regular file: ./arrays.h5: exists but is a directory" fuel pack pack.yaml -o out
+    FUEL_CONFIG=config refused 4 "fuel-list: not a regular file: config: exists but is a directory" fuel list
     [ ! -e out ] && [ ! -e raw ]
 }
 
