@@ -39,7 +39,7 @@ for dataset in cifar10 cifar100; do
          "$(median "${fuel_cpu[@]}")s"
     echo "  fuel-convert peak RSS ${peak} KiB (largest of the runs)"
     check "$dataset wall time ratio (fuel / tar)" "$(echo "$fuel_median / $tar_median" | bc -l)" \
-        "<=" 0.7 || status=1
+        "<=" 0.6 || status=1
     check "$dataset peak RSS (MiB)" "$(echo "$peak / 1024" | bc -l)" "<=" 64 || status=1
 done
 exit $status

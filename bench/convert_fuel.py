@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""Runs real Python Fuel's converter for bench/celeba.sh and bench/dogs_vs_cats.sh.
+"""Runs real Python Fuel's converter for bench/celeba.sh, bench/dogs_vs_cats.sh and bench/svhn2.sh.
 
 usage: convert_fuel.py celeba 64|aligned_cropped RAW OUT
        convert_fuel.py dogs_vs_cats RAW OUT
+       convert_fuel.py svhn2 RAW OUT
 
 Fuel's own source is executed (read from FUEL_PYTHON_PATH, colon-separated source trees, the first
 holding fuel/), with only what a benchmark archive of another size needs: its hard-coded counts
@@ -81,8 +82,14 @@ def celeba(which, raw, out):
     module.convert_celeba(which, raw, out)
 
 
+def svhn2(raw, out):
+    load("fuel/converters/svhn.py", []).convert_svhn_format_2(raw, out)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "dogs_vs_cats":
         dogs_vs_cats(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "svhn2":
+        svhn2(sys.argv[2], sys.argv[3])
     else:
         celeba(sys.argv[2], sys.argv[3], sys.argv[4])
