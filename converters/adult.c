@@ -19,7 +19,7 @@
 /* The features rows written at once: 4 MiB, 5041 rows of the real files' 104 columns. */
 #define BLOCK_BYTES (4u << 20)
 
-static const char *const split_names[] = {"train", "test"};
+static const char *const split_names[] = ADULT_SPLITS;
 static const enum adult_file split_files[] = {ADULT_TRAIN, ADULT_TEST};
 
 struct adult_output {

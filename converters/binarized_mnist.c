@@ -12,7 +12,7 @@
 
 enum { SPLIT_COUNT = 3, SIDE = 28, PIXELS = SIDE * SIDE, BLOCK_ROWS = 1024 };
 
-static const char *const split_names[SPLIT_COUNT] = {"train", "valid", "test"};
+static const char *const split_names[SPLIT_COUNT] = BINARIZED_MNIST_SPLITS;
 
 /* Each split's file, in the order of the splits. */
 static const enum binarized_mnist_file split_files[SPLIT_COUNT] = {

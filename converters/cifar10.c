@@ -3,7 +3,7 @@
 #include "cifar_batches.h"
 #include "downloaders/cifar10.h"
 
-static const char *const splits[] = {"train", "test"};
+static const char *const splits[] = CIFAR_SPLITS;
 
 static const int member_splits[CIFAR10_BATCHES] = {0, 0, 0, 0, 0, 1};
 

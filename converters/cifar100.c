@@ -1,9 +1,10 @@
 /* CIFAR-100's converter: cifar-100-python.tar.gz (downloaders/cifar100.c; train and test pickles)
    into features and fine/coarse labels. */
 #include "cifar_batches.h"
+#include "downloaders/cifar10.h"
 #include "downloaders/cifar100.h"
 
-static const char *const splits[] = {"train", "test"};
+static const char *const splits[] = CIFAR_SPLITS;
 
 static const int member_splits[CIFAR100_BATCHES] = {0, 1};
 

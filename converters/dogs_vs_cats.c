@@ -25,6 +25,8 @@
 
 enum { TRAIN, TEST, SPLIT_COUNT };
 
+static const char *const split_names[SPLIT_COUNT] = DOGS_VS_CATS_SPLITS;
+
 struct dogs_conversion {
     const struct converter_arguments *arguments;
     struct h5py_writer *writer;
@@ -146,9 +148,10 @@ static int declare_sources(struct dogs_conversion *conversion, const uint8_t *la
     if (result == EXIT_OK)
         result = h5py_writer_write(writer, conversion->targets, 0, train, labels);
     if (result == EXIT_OK)
-        result = h5py_writer_add_split(writer, "train", NULL, 0, train);
+        result = h5py_writer_add_split(writer, split_names[TRAIN], NULL, 0, train);
     if (result == EXIT_OK)
-        result = h5py_writer_add_split(writer, "test", "image_features", train, train + test);
+        result = h5py_writer_add_split(writer, split_names[TEST], "image_features", train,
+                                       train + test);
     return result;
 }
 

@@ -35,7 +35,7 @@ const struct command_option ilsvrc_option_table[2] = {
              "failing; reads the archives twice"},
 };
 
-static const char *const split_names[SPLIT_COUNT] = {"train", "valid", "test"};
+static const char *const split_names[SPLIT_COUNT] = ILSVRC_SPLITS;
 
 void ilsvrc_path(const struct ilsvrc_conversion *conversion, size_t file, char *path, size_t size)
 {

@@ -95,7 +95,7 @@ static int write_examples(struct h5py_writer *writer, const struct examples *exa
     if (result == EXIT_OK && examples->count > 0)
         result = h5py_writer_write(writer, target_source, 0, examples->count, examples->targets);
     if (result == EXIT_OK)
-        result = h5py_writer_add_split(writer, "all", NULL, 0, examples->count);
+        result = h5py_writer_add_split(writer, IRIS_SPLIT, NULL, 0, examples->count);
     return result;
 }
 

@@ -15,7 +15,7 @@
 enum { IMAGE_MAGIC = 2051, LABEL_MAGIC = 2049, SPLIT_COUNT = 2 };
 enum { MAXIMUM_PIXELS = 1 << 20, BLOCK_BYTES = 1 << 20 };
 
-static const char *const split_names[SPLIT_COUNT] = {"train", "test"};
+static const char *const split_names[SPLIT_COUNT] = MNIST_SPLITS;
 static const enum mnist_file split_images[SPLIT_COUNT] = {MNIST_TRAIN_IMAGES, MNIST_TEST_IMAGES};
 static const enum mnist_file split_labels[SPLIT_COUNT] = {MNIST_TRAIN_LABELS, MNIST_TEST_LABELS};
 

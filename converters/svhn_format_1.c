@@ -34,7 +34,7 @@ enum { JOBS_PER_THREAD = 4 };
 
 _Static_assert(PNG_RGB_MAX_SIDE <= UINT16_MAX, "image sides are stored in uint16 shapes");
 
-static const char *const split_names[SPLIT_COUNT] = {"train", "test", "extra"};
+static const char *const split_names[SPLIT_COUNT] = SVHN_SPLITS;
 
 /* Each split's archive, in the order of the splits. */
 static const enum svhn_format_1_file split_files[SPLIT_COUNT] = {

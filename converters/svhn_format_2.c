@@ -18,7 +18,7 @@
 #define BLOCK_IMAGES 256
 #define BLOCK_LABELS 4096
 
-static const char *const split_names[SPLIT_COUNT] = {"train", "test", "extra"};
+static const char *const split_names[SPLIT_COUNT] = SVHN_SPLITS;
 
 /* Each split's file, in the order of the splits. */
 static const enum svhn_format_2_file split_files[SPLIT_COUNT] = {
@@ -87,7 +87,7 @@ static int check_labels(const char *path, const struct matlab_variable *labels, 
 /* Moves FILE to X and checks that it is a 32x32x3xN uint8 array. */
 static int find_images(struct matlab_file *file, const char *path, struct matlab_variable *images)
 {
-    int status = find_variable(file, path, "X", MATLAB_UINT8, images);
+    int status = find_variable(file, path, SVHN_FORMAT_2_IMAGES, MATLAB_UINT8, images);
     return status == EXIT_OK ? check_images(path, images) : status;
 }
 
@@ -95,7 +95,7 @@ static int find_images(struct matlab_file *file, const char *path, struct matlab
 static int find_labels(struct matlab_file *file, const char *path, uint64_t count,
                        struct matlab_variable *labels)
 {
-    int status = find_variable(file, path, "y", MATLAB_DOUBLE, labels);
+    int status = find_variable(file, path, SVHN_FORMAT_2_LABELS, MATLAB_DOUBLE, labels);
     return status == EXIT_OK ? check_labels(path, labels, count) : status;
 }
 

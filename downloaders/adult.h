@@ -12,4 +12,8 @@ extern const struct dataset_file adult_files[ADULT_FILE_COUNT];
 #define ADULT_ABOVE ">50K"
 #define ADULT_BELOW "<=50K"
 
+/* The splits of the converted file, in its order: the converter's and the fixture maker's
+   (-n SPLIT=N). */
+#define ADULT_SPLITS {"train", "test"}
+
 #endif

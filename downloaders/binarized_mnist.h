@@ -13,4 +13,8 @@ enum binarized_mnist_file {
 
 extern const struct dataset_file binarized_mnist_files[BINARIZED_MNIST_FILE_COUNT];
 
+/* The splits of the converted file, in its order: the converter's and the fixture maker's
+   (-n SPLIT=N). */
+#define BINARIZED_MNIST_SPLITS {"train", "valid", "test"}
+
 #endif

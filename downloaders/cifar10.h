@@ -20,4 +20,8 @@ extern const char *const cifar10_members[CIFAR10_BATCHES];
 /* The classes in the order of batches.meta's label_names (the card and the fixture maker). */
 extern const char *const cifar10_label_names[10];
 
+/* The splits of the converted file, in its order: the converter's and the fixture maker's
+   (-n SPLIT=N), CIFAR-100's too. */
+#define CIFAR_SPLITS {"train", "test"}
+
 #endif

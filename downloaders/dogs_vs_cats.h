@@ -8,4 +8,8 @@ enum dogs_vs_cats_file { DOGS_VS_CATS_TRAIN, DOGS_VS_CATS_TEST, DOGS_VS_CATS_FIL
 
 extern const struct dataset_file dogs_vs_cats_files[DOGS_VS_CATS_FILE_COUNT];
 
+/* The splits of the converted file, in its order: the converter's and the fixture maker's
+   (-n SPLIT=N). */
+#define DOGS_VS_CATS_SPLITS {"train", "test"}
+
 #endif

@@ -39,4 +39,8 @@ struct ilsvrc_layout {
 
 extern const struct ilsvrc_layout ilsvrc2010_layout, ilsvrc2012_layout;
 
+/* The splits of the converted file, in its order: the converter's and the fixture maker's
+   (-n SPLIT=N), both years'. */
+#define ILSVRC_SPLITS {"train", "valid", "test"}
+
 #endif

@@ -12,4 +12,7 @@ extern const struct dataset_file iris_files[IRIS_FILE_COUNT];
 enum { IRIS_SPECIES = 3 };
 extern const char *const iris_species[IRIS_SPECIES];
 
+/* The one split of the converted file: the converter's and the fixture maker's (-n). */
+#define IRIS_SPLIT "all"
+
 #endif

@@ -16,4 +16,8 @@ enum mnist_file {
 extern const struct dataset_file mnist_files[MNIST_FILE_COUNT];
 extern const struct dataset_file fashion_mnist_files[MNIST_FILE_COUNT];
 
+/* The splits of the converted file, in its order: the converter's and the fixture maker's
+   (-n SPLIT=N), Fashion-MNIST's too. */
+#define MNIST_SPLITS {"train", "test"}
+
 #endif

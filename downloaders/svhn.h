@@ -27,4 +27,12 @@ extern const struct dataset_file svhn_format_2_files[SVHN_FORMAT_2_FILE_COUNT];
 enum { SVHN_BOX_FIELD_COUNT = 5 };
 extern const char *const svhn_box_fields[SVHN_BOX_FIELD_COUNT];
 
+/* The splits of the converted file, in its order: the converter's and the fixture maker's
+   (-n SPLIT=N), both formats'. */
+#define SVHN_SPLITS {"train", "test", "extra"}
+
+/* Format 2's MATLAB variables: the images, 32x32x3xN uint8, and the labels, Nx1 double. */
+#define SVHN_FORMAT_2_IMAGES "X"
+#define SVHN_FORMAT_2_LABELS "y"
+
 #endif
