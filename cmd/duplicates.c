@@ -13,7 +13,9 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct duplicates_options {
@@ -71,6 +73,16 @@ static int json_print(const struct duplicates_request *request,
     return status;
 }
 
+/* FUEL_DUPLICATES_MEMORY_EXAMPLES: the digests held in memory before a sorted run is spilled, so
+   that a test can make a few examples spill; unset or not a number, the default. */
+static size_t memory_examples(void)
+{
+    const char *value = getenv("FUEL_DUPLICATES_MEMORY_EXAMPLES");
+    char *end = NULL;
+    unsigned long long count = value != NULL ? strtoull(value, &end, 10) : 0;
+    return end != NULL && end != value && *end == '\0' && count <= SIZE_MAX ? (size_t)count : 0;
+}
+
 static int files_search(const struct duplicates_options *chosen, struct h5py_file *const *files,
                         size_t count)
 {
@@ -80,6 +92,7 @@ static int files_search(const struct duplicates_options *chosen, struct h5py_fil
     struct duplicates_request request = {.files = files, .file_count = count,
                                          .source = chosen->source, .labels = chosen->labels,
                                          .listener = listener, .near = chosen->near,
+                                         .memory_examples = memory_examples(),
                                          .threshold = chosen->threshold > 0
                                                           ? (unsigned)chosen->threshold
                                                           : NEAR_THRESHOLD_DEFAULT};

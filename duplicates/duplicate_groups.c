@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int record_order(const void *left, const void *right)
+int example_record_order(const void *left, const void *right)
 {
     const struct example_record *a = left, *b = right;
     int order = memcmp(a->digest, b->digest, sizeof a->digest);
@@ -54,7 +54,7 @@ static int group_add(struct duplicate_groups *groups, size_t *capacity,
 int duplicate_groups_find(struct example_digests *digests, struct duplicate_groups *groups)
 {
     *groups = (struct duplicate_groups){0};
-    qsort(digests->records, digests->count, sizeof *digests->records, record_order);
+    qsort(digests->records, digests->count, sizeof *digests->records, example_record_order);
     size_t capacity = 0;
     int result = EXIT_OK;
     for (size_t first = 0, next; result == EXIT_OK && first < digests->count; first = next) {

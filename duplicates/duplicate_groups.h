@@ -40,6 +40,9 @@ struct duplicate_groups {
     struct member_label *labels; /* one per member, filled by duplicate_groups_label */
 };
 
+/* qsort's order of records: by digest, then file, split and position. */
+int example_record_order(const void *left, const void *right);
+
 /* Sorts DIGESTS (by digest, then file, split and position) and finds its groups of two or more. */
 int duplicate_groups_find(struct example_digests *digests, struct duplicate_groups *groups);
 

@@ -5,6 +5,7 @@
 #include "common/base/error.h"
 #include "common/h5py/h5py_elements.h"
 #include "common/h5py/h5py_examples.h"
+#include "digest_runs.h"
 #include "near_groups.h"
 
 #include <stdbool.h>
@@ -199,6 +200,7 @@ static int labels_check(const struct duplicates_request *request)
 int duplicates_find(const struct duplicates_request *request, struct duplicates_result *result)
 {
     *result = (struct duplicates_result){.source = source_choose(request)};
+    result->digests.memory_limit = request->memory_examples;
     if (request->file_count > DUPLICATES_MAX_FILES)
         return error_set(EXIT_USAGE, "at most %d files at once", DUPLICATES_MAX_FILES);
     if (request->near && request->threshold > NEAR_THRESHOLD_MAX)
@@ -215,7 +217,9 @@ int duplicates_find(const struct duplicates_request *request, struct duplicates_
             .perceptual = request->near};
         status = example_digests_add(&result->digests, &digest);
     }
-    result->examples = result->digests.count;
+    result->examples = result->digests.total;
+    if (status == EXIT_OK && !request->near)
+        status = digest_runs_merge(&result->digests);
     if (status == EXIT_OK && request->near)
         status = near_groups_gather(&result->digests, request->threshold);
     if (status == EXIT_OK)

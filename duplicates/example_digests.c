@@ -7,6 +7,7 @@
 #include "common/base/hash.h"
 #include "common/h5py/h5py_examples.h"
 #include "common/h5py/h5py_vlen_examples.h"
+#include "digest_runs.h"
 #include "image_hashes.h"
 
 #include <stdio.h>
@@ -53,10 +54,12 @@ static int records_grow(struct example_digests *digests)
 {
     if (digests->count < digests->capacity)
         return EXIT_OK;
-    if (digests->count >= EXAMPLE_DIGESTS_MAX)
-        return error_set(EXIT_OTHER, "cannot compare more than %llu examples",
-                         (unsigned long long)EXAMPLE_DIGESTS_MAX);
+    size_t limit = digests->memory_limit > 0 ? digests->memory_limit : EXAMPLE_DIGESTS_IN_MEMORY;
+    if (digests->hashes == NULL && digests->count >= limit)
+        return digest_runs_spill(digests);
     size_t capacity = digests->capacity > 0 ? 2 * digests->capacity : 4096;
+    if (digests->hashes == NULL && capacity > limit)
+        capacity = limit;
     struct example_record *grown = realloc(digests->records, capacity * sizeof *grown);
     if (grown != NULL)
         digests->records = grown;
@@ -91,6 +94,7 @@ static int record(struct example_digests *digests, struct hash *hash,
         memcpy(made->digest, digest, sizeof made->digest);
     }
     digests->count++;
+    digests->total++;
     made->number = (uint32_t)number;
     made->split = (uint16_t)split;
     made->file = request->file_index;
@@ -257,9 +261,12 @@ int example_digests_add(struct example_digests *digests, const struct digest_req
     const struct h5py_file_source *source = h5py_file_source(request->file, request->source);
     if (source == NULL || !source->present)
         return error_set(EXIT_USAGE, "no source %s: %s", request->source, request->file->path);
-    if (digests->count + example_digests_count(request) > EXAMPLE_DIGESTS_MAX)
-        return error_set(EXIT_OTHER, "cannot compare more than %llu examples: %s",
-                         (unsigned long long)EXAMPLE_DIGESTS_MAX, request->file->path);
+    uint64_t most = request->perceptual ? EXAMPLE_DIGESTS_MAX : EXAMPLE_DIGESTS_SPILLED_MAX;
+    if (digests->total + example_digests_count(request) > most)
+        return error_set(EXIT_OTHER, "cannot compare more than %llu examples%s: %s",
+                         (unsigned long long)most,
+                         request->perceptual ? " as images (their hashes are held in memory)" : "",
+                         request->file->path);
     struct digesting digesting = {0};
     int result = request->perceptual
                      ? image_layout_find(request->file, source, &digesting.layout)
@@ -285,5 +292,6 @@ void example_digests_free(struct example_digests *digests)
 {
     free(digests->records);
     free(digests->hashes);
+    digest_runs_free(digests->runs);
     *digests = (struct example_digests){0};
 }

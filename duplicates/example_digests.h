@@ -15,9 +15,12 @@
 /* The bytes of an example's SHA-256 kept: two examples are taken as equal when these are. */
 #define EXAMPLE_DIGEST_BYTES 16
 
-/* More examples than this in all files together are refused before any is read (24 bytes each
-   are held in memory). */
+/* More examples than this in all files together are refused before any is read: held in memory
+   with their perceptual hashes (72 bytes each); by digest, through sorted runs spilled. */
 #define EXAMPLE_DIGESTS_MAX ((uint64_t)1 << 26)
+#define EXAMPLE_DIGESTS_SPILLED_MAX ((uint64_t)1 << 32)
+/* Digests held in memory (24 bytes each) before a sorted run is spilled, unless a caller says. */
+#define EXAMPLE_DIGESTS_IN_MEMORY ((size_t)1 << 21)
 
 /* One example: its digest and where it is, 24 bytes. */
 struct example_record {
@@ -27,6 +30,8 @@ struct example_record {
     uint16_t file;
 };
 
+struct digest_runs;
+
 struct example_digests {
     struct example_record *records;
     /* With perceptual digests, each record's image hash (its digest left zero), 32 bytes more
@@ -34,6 +39,9 @@ struct example_digests {
     struct perceptual_hash *hashes;
     size_t count;
     size_t capacity;
+    uint64_t total;             /* examples digested, spilled ones included */
+    size_t memory_limit;        /* records held before a run is spilled; 0: the default */
+    struct digest_runs *runs;   /* NULL until a run is spilled (digest_runs.h) */
 };
 
 struct digest_request {
@@ -48,8 +56,9 @@ struct digest_request {
 
 /* The examples REQUEST's splits select of its source, ignoring the splits where the source is
    unavailable. EXIT_USAGE when the file has no such source (or, perceptual, one not of images);
-   EXIT_CORRUPT_INPUT when its examples cannot be read; EXIT_OTHER past EXAMPLE_DIGESTS_MAX or out
-   of memory. */
+   EXIT_CORRUPT_INPUT when its examples cannot be read; EXIT_OTHER past EXAMPLE_DIGESTS_MAX
+   (perceptual) or EXAMPLE_DIGESTS_SPILLED_MAX, or out of memory; EXIT_WRITE when a run cannot
+   be spilled. */
 uint64_t example_digests_count(const struct digest_request *request);
 int example_digests_add(struct example_digests *digests, const struct digest_request *request);
 

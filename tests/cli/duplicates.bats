@@ -152,3 +152,19 @@ PYTHON
     [ "$stderr" = "fuel-duplicates: source features is uint8 (1, 28, 28) in a.hdf5 but float32 (1, 28, 28) in b.hdf5: their examples are never equal" ]
     [ -z "$output" ]
 }
+
+@test "beyond the digests held in memory: sorted runs spilled and merged, the same report" {
+    planted a
+    fuel-fixture mnist -n train=20,test=10 -r b --seed 3 > /dev/null
+    for source in features targets; do
+        run --separate-stderr fuel-duplicates --json --source "$source" a.hdf5 b.hdf5
+        [ "$status" -eq 1 ]
+        whole=$output
+        # 60 examples, 4 held at once: 15 runs
+        FUEL_DUPLICATES_MEMORY_EXAMPLES=4 run --separate-stderr fuel-duplicates --json --source "$source" a.hdf5 b.hdf5
+        [ "$status" -eq 1 ]
+        [ -z "$stderr" ]
+        [ "$output" = "$whole" ]
+    done
+    [[ "$whole" == *'"group_count": 10,'* ]]
+}
