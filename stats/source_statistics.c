@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLOCK_BYTES ((size_t)4 << 20)
 
 bool statistics_label_name(const char *name)
 {
@@ -36,10 +35,11 @@ static struct channel_layout layout_of(const struct h5py_file_source *facts)
     return layout;
 }
 
-int source_statistics_count_class(struct source_statistics *statistics, double value)
+int source_statistics_count_class(struct source_statistics *statistics, double value,
+                                  uint64_t times)
 {
     if (!(value >= 0 && value < STATISTICS_MAX_CLASSES && value == floor(value))) {
-        statistics->unclassed++;
+        statistics->unclassed += times;
         return EXIT_OK;
     }
     if (statistics->class_counts == NULL) {
@@ -48,7 +48,7 @@ int source_statistics_count_class(struct source_statistics *statistics, double v
             return error_set(EXIT_OTHER, "cannot count classes: out of memory");
     }
     size_t class = (size_t)value;
-    statistics->class_counts[class]++;
+    statistics->class_counts[class] += times;
     if (class + 1 > statistics->class_limit)
         statistics->class_limit = class + 1;
     return EXIT_OK;
@@ -141,53 +141,6 @@ static int summaries_begin(struct source_statistics *statistics, struct channel_
     return result;
 }
 
-/* Counts, for each attribute of the COUNT multi-label examples at DATA, those where it is set. */
-static void attributes_count(struct source_statistics *statistics, const unsigned char *data,
-                             size_t count, struct numeric_type type)
-{
-    size_t attributes = statistics->attribute_count;
-    for (size_t example = 0; example < count; example++)
-        for (size_t attribute = 0; attribute < attributes; attribute++)
-            statistics->attribute_counts[attribute] +=
-                element_value(data, example * attributes + attribute, type) != 0;
-}
-
-/* Reads block after block of SELECTION and summarises them. */
-static int blocks_read(struct source_statistics *statistics, const struct h5py_examples *examples,
-                       const struct h5py_selection *selection, struct channel_layout layout,
-                       const struct stage_listener *listener)
-{
-    struct numeric_type type = numeric_type_from_descr(examples->descr);
-    size_t block = examples->example_bytes == 0 ? 1 : BLOCK_BYTES / examples->example_bytes;
-    block = block == 0 ? 1 : block;
-    size_t values = block * (examples->example_bytes / type.size);
-    unsigned char *buffer = malloc(block * examples->example_bytes + 1);
-    double *scratch = statistics->overall.exact ? NULL : malloc(values * sizeof *scratch + 1);
-    int result = buffer == NULL || (!statistics->overall.exact && scratch == NULL)
-                     ? error_set(EXIT_OTHER, "cannot read source %s: out of memory",
-                                 examples->source)
-                     : EXIT_OK;
-    bool label = statistics->is_label;
-    for (uint64_t done = 0; result == EXIT_OK && done < selection->count; done += block) {
-        size_t count = selection->count - done < block ? (size_t)(selection->count - done) : block;
-        result = selection->indices != NULL
-                     ? h5py_examples_read_indices(examples, selection->indices + done, count,
-                                                  buffer)
-                     : h5py_examples_read(examples, selection->start + done, count, buffer);
-        if (result == EXIT_OK)
-            statistics_block_summarise(statistics, layout, buffer, count, type, scratch);
-        if (result == EXIT_OK && statistics->attribute_counts != NULL)
-            attributes_count(statistics, buffer, count, type);
-        for (size_t example = 0; label && result == EXIT_OK && example < count; example++)
-            result = source_statistics_count_class(statistics, element_value(buffer, example, type));
-        if (listener != NULL)
-            listener->advance(listener->context, done + count);
-    }
-    free(buffer);
-    free(scratch);
-    return result;
-}
-
 static int fixed_statistics(const struct h5py_file *file, const char *source,
                             const struct h5py_selection *selection,
                             const struct stage_listener *listener,
@@ -217,7 +170,7 @@ static int fixed_statistics(const struct h5py_file *file, const char *source,
     if (result == EXIT_OK)
         result = summaries_begin(statistics, layout, type);
     if (result == EXIT_OK)
-        result = blocks_read(statistics, &examples, selection, layout, listener);
+        result = statistics_blocks_read(statistics, &examples, selection, layout, listener);
     for (size_t channel = 0; result == EXIT_OK && channel < layout.channels; channel++)
         value_summary_merge(&statistics->overall, &statistics->channels[channel]);
     h5py_examples_close(&examples);

@@ -72,7 +72,8 @@ int source_statistics_compute(const struct h5py_file *file, const char *split,
 
 void source_statistics_free(struct source_statistics *statistics);
 
-/* Adds example VALUE of a label source to its class counts (allocated at the first). */
-int source_statistics_count_class(struct source_statistics *statistics, double value);
+/* Adds TIMES examples of VALUE of a label source to its class counts (allocated at the first). */
+int source_statistics_count_class(struct source_statistics *statistics, double value,
+                                  uint64_t times);
 
 #endif

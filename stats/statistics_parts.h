@@ -18,6 +18,13 @@ int vlen_statistics_compute(const struct h5py_file *file, const char *source,
                             const struct stage_listener *listener,
                             struct source_statistics *statistics);
 
+/* Reads block after block of a fixed-shape source's SELECTION and summarises them; rows never
+   written (written_rows.h) are read once a run. */
+int statistics_blocks_read(struct source_statistics *statistics,
+                           const struct h5py_examples *examples,
+                           const struct h5py_selection *selection, struct channel_layout layout,
+                           const struct stage_listener *listener);
+
 /* Adds EXAMPLES examples at DATA, laid out as LAYOUT says, to the channels' summaries. SCRATCH
    holds as many doubles as an example has values, for the float path. */
 void statistics_block_summarise(struct source_statistics *statistics, struct channel_layout layout,

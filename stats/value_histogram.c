@@ -77,6 +77,12 @@ void value_histogram_add(struct value_histogram *histogram, const void *elements
     }
 }
 
+void value_histogram_repeat(struct value_histogram *histogram, uint64_t times)
+{
+    for (size_t bin = 0; bin < histogram->bins; bin++)
+        histogram->counts[bin] *= times;
+}
+
 void value_histogram_merge(struct value_histogram *histogram, const struct value_histogram *other)
 {
     for (size_t bin = 0; bin < histogram->bins; bin++)

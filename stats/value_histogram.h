@@ -33,6 +33,9 @@ void value_histogram_begin_range(struct value_histogram *histogram, double low, 
 void value_histogram_add(struct value_histogram *histogram, const void *elements, size_t count,
                          size_t stride, struct numeric_type type);
 
+/* HISTOGRAM as if each of its values had been counted TIMES times. */
+void value_histogram_repeat(struct value_histogram *histogram, uint64_t times);
+
 void value_histogram_merge(struct value_histogram *histogram, const struct value_histogram *other);
 
 #endif

@@ -187,6 +187,19 @@ void value_summary_merge(struct value_summary *summary, const struct value_summa
     }
 }
 
+void value_summary_repeat(struct value_summary *summary, uint64_t times)
+{
+    summary->count *= times;
+    summary->nan_count *= times;
+    summary->infinity_count *= times;
+    summary->sum *= (__int128)times;
+    summary->square_sum *= times;
+    /* copies of the same values share their mean: their squared deviations add up */
+    summary->float_sum *= (double)times;
+    summary->float_compensation *= (double)times;
+    summary->squared_deviations *= (double)times;
+}
+
 double value_summary_mean(const struct value_summary *summary)
 {
     if (summary->count == 0)

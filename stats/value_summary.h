@@ -42,6 +42,9 @@ void value_summary_add(struct value_summary *summary, const void *elements, size
 /* Adds OTHER (of the same kind) into SUMMARY. */
 void value_summary_merge(struct value_summary *summary, const struct value_summary *other);
 
+/* SUMMARY as if each of its values had been added TIMES times. */
+void value_summary_repeat(struct value_summary *summary, uint64_t times);
+
 double value_summary_mean(const struct value_summary *summary);
 
 /* sqrt(sum((x - mean)^2) / count). */

@@ -116,7 +116,8 @@ static int example_add(struct source_statistics *statistics, struct walk *walk, 
     if (walk->channel_axis >= 0 && count > 0)
         result = channels_add(statistics, walk, data, shape);
     for (size_t index = 0; statistics->is_label && result == EXIT_OK && index < count; index++)
-        result = source_statistics_count_class(statistics, element_value(data, index, walk->type));
+        result = source_statistics_count_class(statistics, element_value(data, index, walk->type),
+                                               1);
     return result;
 }
 

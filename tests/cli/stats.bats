@@ -235,6 +235,45 @@ PY
     [ "$stderr" = "fuel-stats: nothing to plot: split train has no class counts or numbers" ]
 }
 
+@test "rows never written (chunks unallocated): the fill value counted, numpy's values, 10^9 at once" {
+    changed_mnist <<'PY'
+rng = numpy.random.RandomState(5)
+del f["features"], f["targets"]
+features = f.create_dataset("features", shape=(14, 2, 3, 4), dtype="float64", chunks=(2, 1, 3, 2), fillvalue=2.5)
+features[3] = rng.standard_normal((2, 3, 4))
+features[8:11, 1, :, 2:] = rng.standard_normal((3, 3, 2))
+targets = f.create_dataset("targets", shape=(14, 1), dtype="uint8", chunks=(4, 1), fillvalue=7)
+targets[4:8] = [[1], [2], [2], [3]]
+for name, labels in (("features", ["batch", "channel", "height", "width"]), ("targets", ["batch", "index"])):
+    for axis, label in enumerate(labels):
+        f[name].dims[axis].label = label
+PY
+    numpy_agrees "$FILE" --plot "$BATS_TEST_TMPDIR/plot.png"
+    $PYTHON - "$REPORT" <<'PY'
+import json, sys
+train = [s for s in json.load(open(sys.argv[1]))["splits"] if s["split"] == "train"][0]["sources"][1]
+assert {c["class"]: c["examples"] for c in train["classes"]} == {1: 1, 2: 2, 3: 1, 7: 8}, train
+PY
+    changed_mnist <<'PY'
+del f["features"], f["targets"]
+f.create_dataset("features", shape=(10**9, 1, 28, 28), dtype="uint8", chunks=(1, 1, 28, 28))
+f.create_dataset("targets", shape=(10**9, 1), dtype="uint8", chunks=(1024, 1), fillvalue=4)
+rows = f.attrs["split"]
+rows[0]["start"] = rows[1]["start"] = 10**9 - 2
+rows[0]["stop"] = rows[1]["stop"] = 10**9
+rows[2]["stop"] = rows[3]["stop"] = 10**9 - 2
+f.attrs["split"] = rows
+PY
+    run --separate-stderr timeout 20 fuel stats "$FILE" --split train --json
+    [ "$status" -eq 0 ]
+    $PYTHON -c '
+import json, sys
+features, targets = json.loads(sys.argv[1])["splits"][0]["sources"]
+assert features["values"] == {"count": 784 * (10**9 - 2), "nan": 0, "infinity": 0, "minimum": 0.0, "maximum": 0.0, "mean": 0.0, "std": 0.0}, features
+assert targets["classes"] == [{"class": 4, "examples": 10**9 - 2}], targets["classes"]
+' "$output"
+}
+
 @test "a split or source the file lacks: exit 2 naming those it has; not HDF5: exit 4" {
     run --separate-stderr fuel stats "$EXPECTED/mnist.hdf5" --split valid
     [ "$status" -eq 2 ]
