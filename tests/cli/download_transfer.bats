@@ -117,6 +117,31 @@ teardown() {
     cmp "$SERVED/train-images-idx3-ubyte.gz" "$TARGET/train-images-idx3-ubyte.gz"
 }
 
+@test "a failed download leaves no empty .part, and no directory it made when nothing is left" {
+    # 404, then 500 past the retries, each while another file is stalled before its first byte.
+    start_server '{"/t10k-labels-idx1-ubyte.gz": [{"status": 404}, {"status": 500}, {"status": 500}],
+                   "/train-images-idx3-ubyte.gz": [{"stall_after": 0, "seconds": 1}, {"stall_after": 0, "seconds": 1}]}'
+    for attempt in 404 500; do
+        run fetch --retries 1
+        [ "$status" -eq 5 ]
+        [[ "$output" == *"t10k-labels-idx1-ubyte.gz: $URL/t10k-labels-idx1-ubyte.gz: HTTP $attempt" ]]
+        [ -z "$(find "$TARGET" -name '*.part' -size 0)" ]
+        rm -rf "$TARGET"
+    done
+    # A refused connection and a stall past --timeout: nothing received, no directory left.
+    run fuel-download mnist -d "$TARGET/sub" --url-prefix http://127.0.0.1:1/ --retries 1 --retry-delay 0.05
+    [ "$status" -eq 5 ]
+    [ ! -e "$TARGET" ]
+    stop_server
+    local stall='[{"stall_after": 0, "seconds": 3}]'
+    start_server "{\"/train-images-idx3-ubyte.gz\": $stall, \"/train-labels-idx1-ubyte.gz\": $stall,
+                   \"/t10k-images-idx3-ubyte.gz\": $stall, \"/t10k-labels-idx1-ubyte.gz\": $stall}"
+    run fetch --retries 0 --timeout 1
+    [ "$status" -eq 5 ]
+    [[ "$output" == *"no data for 1 s" ]]
+    [ ! -e "$TARGET" ]
+}
+
 @test "wrong bytes exit 6 with both checksums and nothing under the final name" {
     start_server '{"/train-labels-idx1-ubyte.gz": [{"body": "not the labels"}]}'
     expected=$(awk '/train-labels/ {print $1}' "$SUMS")
