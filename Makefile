@@ -43,7 +43,11 @@ COMMANDS := $(shell sed -n 's/^COMMAND.[a-z_]*, "\([a-z]*\)".*/\1/p' cmd/command
 # Every .c file below FOLDERS, subfolders included.
 sources_below = $(foreach folder,$(1),$(wildcard $(folder)/*.c) \
 	$(call sources_below,$(patsubst %/,%,$(wildcard $(folder)/*/))))
-LIBRARY_FOLDERS = common converters downloaders exporters serving packing stats cards duplicates fixtures reproduce info diff s3
+# The product's folders: every top-level folder holding C files but the tests', the benchmarks' and
+# the examples'; all but cmd/ make the library (tests/lint/includes reads the same tree).
+PRODUCT_FOLDERS = $(filter-out tests bench examples,$(sort $(foreach file,$(wildcard */*.c */*/*.c),\
+	$(firstword $(subst /, ,$(file))))))
+LIBRARY_FOLDERS = $(filter-out cmd,$(PRODUCT_FOLDERS))
 LIBRARY_SOURCES = $(call sources_below,$(LIBRARY_FOLDERS))
 COMMAND_SOURCES = $(call sources_below,cmd)
 UNIT_SOURCES = $(wildcard tests/unit/test_*.c)

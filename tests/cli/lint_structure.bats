@@ -1,14 +1,15 @@
 #!/usr/bin/env bats
-# tests/lint/basenames, tests/lint/common_modules and tests/lint/usage: a file name held twice in the
-# product (but a dataset's own files), a module of common/ that serves one folder and a usage line
-# typed by hand are flagged in a planted tree.
+# tests/lint/basenames, tests/lint/common_modules, tests/lint/usage and tests/lint/includes: a file
+# name held twice in the product (but a dataset's own files), a module of common/ that serves one
+# folder, a usage line typed by hand and an include against the layers (a new folder's too) are
+# flagged in a planted tree.
 
 setup() {
     repo=$BATS_TEST_TMPDIR/repo
     mkdir -p "$repo/tests/lint" "$repo/downloaders" "$repo/converters" "$repo/fixtures" \
         "$repo/cmd" "$repo/exporters" "$repo/common/base" "$repo/common/formats/zip"
     cp "$BATS_TEST_DIRNAME/../lint/basenames" "$BATS_TEST_DIRNAME/../lint/common_modules" \
-        "$BATS_TEST_DIRNAME/../lint/usage" "$repo/tests/lint/"
+        "$BATS_TEST_DIRNAME/../lint/usage" "$BATS_TEST_DIRNAME/../lint/includes" "$repo/tests/lint/"
     printf 'DATASET(mnist, 1)\nDATASET(svhn_format_1, 2)\n' > "$repo/downloaders/datasets.def"
     for folder in downloaders converters fixtures; do
         printf '/* mnist in %s. */\nint mnist_%s;\n' "$folder" "$folder" > "$repo/$folder/mnist.c"
@@ -103,4 +104,22 @@ setup() {
     run bash "$repo/tests/lint/usage"
     [ "$status" -eq 1 ]
     [ "$output" = 'not ok - a usage line typed by hand (cmd/usage_line.c writes them): cmd/diff.c:2:const char *usage = "[-h] [--json] A B";' ]
+}
+
+@test "a new folder is a command's engine to the layers without a word in the lint" {
+    mkdir -p "$repo/timing"
+    printf '#include "common/base/error.h"\n' > "$repo/timing/timing.c"
+    printf '#include "timing/timing.h"\n' > "$repo/cmd/timing.c"
+    printf '/* Times. */\n' > "$repo/timing/timing.h"
+    git -C "$repo" add .
+    run bash "$repo/tests/lint/includes"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [[ "$output" == "ok - includes point only downwards between the groups "*" timing" ]]
+    printf '#include "cmd/runner.h"\n' > "$repo/timing/timing.c"
+    printf '#include "timing/timing.h"\n' > "$repo/common/base/error.c"
+    git -C "$repo" add .
+    run bash "$repo/tests/lint/includes"
+    [ "$status" -eq 1 ]
+    [ "${lines[0]}" = "not ok - common/base/error.c:1 includes timing/timing.h: common/base may not include timing" ]
+    [ "${lines[1]}" = "not ok - timing/timing.c:1 includes cmd/runner.h: timing may not include cmd" ]
 }
