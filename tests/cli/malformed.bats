@@ -230,7 +230,7 @@ refused_and_intact() {
     mkdir -p "$OUT"
     run --separate-stderr bash -c 'ulimit -f 30 && exec fuel-fixture cifar10 --raw -n 300 -o "$1"' _ "$OUT"
     [ "$status" -eq 7 ]
-    [ "$stderr" = "fuel-fixture: cannot write: $OUT/.batch: File too large" ]
+    [ "$stderr" = "fuel-fixture: cannot write: $OUT/cifar-10-python.tar.gz: File too large" ]
     [ -z "$(ls -A "$OUT")" ]
     FAIL_IO_CALLS=write FAIL_IO_ERRNO=ENOSPC FAIL_IO_PATH="$OUT/.fuel-staging-fixture.*" LD_PRELOAD="$SHIM" \
         ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
