@@ -1,4 +1,6 @@
-"""Checks fuel stats --json against h5py + numpy float64: stats_check.py FILE.hdf5 REPORT.json.
+"""Checks fuel stats --json against h5py + numpy float64:
+stats_check.py FILE.hdf5 REPORT.json [FILE.hdf5 REPORT.json ...], a line of what was compared for
+each pair.
 
 For each split and source of the report: the examples read with h5py (the split's rows, or its
 indices), count, NaN and Inf counts, minimum, maximum, mean and std (ddof 0) of the finite values
@@ -175,9 +177,9 @@ def vlen_check(f, split, entry, name, normalize):
         vlen_channels_check(f, entry, examples, shapes, name, split, normalize)
 
 
-def main():
-    f = h5py.File(sys.argv[1], "r")
-    report = json.load(open(sys.argv[2]))
+def file_check(path, report_path):
+    f = h5py.File(path, "r")
+    report = json.load(open(report_path))
     compared = []
     for split_entry in report["splits"]:
         split = split_entry["split"]
@@ -189,6 +191,16 @@ def main():
                 fixed_check(f, split, entry, name, report.get("normalize"))
             compared.append(name)
     print(" ".join(compared))
+
+
+def main():
+    arguments = sys.argv[1:]
+    for index in range(0, len(arguments), 2):
+        try:
+            file_check(arguments[index], arguments[index + 1])
+        except AssertionError:
+            print(arguments[index])
+            raise
 
 
 main()
