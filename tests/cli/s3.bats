@@ -416,7 +416,8 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     grep -q 's3://fuel/secrets/mnist.hdf5' "$out/stdout"
     grep -q 'SignatureDoesNotMatch' "$out/stderr"
     boto3 sync fuel secrets/ "$out/objects"
-    [ -f "$out/objects/mnist.hdf5" ] && [ -f "$out/objects/shards/train.json" ]
+    [ -f "$out/objects/mnist.hdf5" ]
+    [ -f "$out/objects/shards/train.json" ]
     # The provenance as written, and as fuel info shows it, names the s3:// URL as given.
     grep -qF "mnist -d $raw -o s3://fuel/secrets/\"" <(fuel info --json "$out/objects/mnist.hdf5")
     run grep -rlaF -e test:keeper -e kept-secret-Zq93 -e session-token-Xy77 "$out" \
