@@ -3,6 +3,7 @@
 #include "common/base/error.h"
 #include "common/h5py/h5py_input.h"
 #include "cmd/file_resolve.h"
+#include "duplicates/duplicates_plot.h"
 #include "duplicates/duplicates_report.h"
 #include "duplicates/near_groups.h"
 #include "commands.h"
@@ -19,7 +20,7 @@
 #include <string.h>
 
 struct duplicates_options {
-    const char *source, *labels;
+    const char *source, *labels, *plot;
     bool as_json, quiet, near;
     long threshold;
 };
@@ -36,6 +37,9 @@ static const struct command_option options[] = {
     {.long_name = "threshold", .kind = OPTION_INTEGER, MEMBER(threshold), .argument = "BITS",
      .help = "--near: the most bits of 256 two hashes differ by (default: 26)", .minimum = 1,
      .maximum = NEAR_THRESHOLD_MAX},
+    {.long_name = "plot", .kind = OPTION_STRING, MEMBER(plot), .argument = "FILE.png",
+     .help = "draw each group's first member beside each other member, a pair a row",
+     .completion = COMPLETE_FILE},
     {.long_name = "json", .kind = OPTION_FLAG, MEMBER(as_json),
      .help = "print one JSON object instead of text"},
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, MEMBER(quiet),
@@ -102,6 +106,8 @@ static int files_search(const struct duplicates_options *chosen, struct h5py_fil
     if (status == EXIT_OK)
         status = chosen->as_json ? json_print(&request, &result)
                                  : duplicates_print_text(stdout, &request, &result);
+    if (status == EXIT_OK && chosen->plot != NULL)
+        status = duplicates_plot_write(&request, &result, chosen->plot);
     if (status == EXIT_OK && result.groups.group_count > 0)
         status = EXIT_OTHER; /* found: 1, with nothing on stderr, as fuel diff */
     duplicates_result_free(&result, count);

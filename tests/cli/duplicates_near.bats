@@ -92,6 +92,38 @@ assert min(others) > 60, min(others)
 PYTHON
 }
 
+@test "--plot: each pair side by side, the images PIL decodes fitted into their cells" {
+    run --separate-stderr fuel-duplicates --near -q --plot pairs.png ilsvrc2012.hdf5
+    [ "$status" -eq 1 ]
+    [ -z "$stderr" ]
+    $PYTHON <<'PYTHON'
+import io
+import h5py, numpy
+from PIL import Image
+plot = numpy.asarray(Image.open('pairs.png').convert('RGB'))
+cell, gap = 96, 8
+assert plot.shape == (gap + 3 * (cell + gap), 3 * gap + 2 * cell, 3), plot.shape
+f = h5py.File('ilsvrc2012.hdf5', 'r')
+images = f['encoded_images']
+pairs = [(0, 1), (3, 6 + 2), (5, 12 + 4)]  # the report's order: first member, then the other
+for row, pair in enumerate(pairs):
+    for column, example in enumerate(pair):
+        picture = numpy.asarray(Image.open(io.BytesIO(images[example].tobytes())).convert('RGB'))
+        height, width = picture.shape[:2]  # 120 x 160: fitted to 72 x 96, centred
+        fitted = picture[numpy.arange(72) * height // 72][:, numpy.arange(96) * width // 96]
+        top, left = gap + row * (cell + gap) + 12, gap + column * (cell + gap)
+        assert (plot[top:top + 72, left:left + 96] == fitted).all(), (row, column)
+        assert (plot[top - 12:top, left:left + 96] == 255).all()
+middle = gap + cell + 3
+assert (plot[:, middle:middle + 2] == 128).all()
+assert (plot[gap + cell + 3:gap + cell + 5] == 128).all()
+PYTHON
+    # a source that is not of images cannot be drawn; nothing is left
+    run --separate-stderr fuel-duplicates --source targets --plot targets.png ilsvrc2012.hdf5
+    [ "$status" -eq 2 ]
+    [ ! -e targets.png ]
+}
+
 @test "uint8 arrays with a channel axis: a brightened copy; the oracle's hashes; a label conflict" {
     fuel-fixture mnist -n train=20,test=10 -r a > /dev/null
     $PYTHON - "$HELPERS" <<'PYTHON'
