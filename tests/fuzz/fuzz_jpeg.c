@@ -1,5 +1,7 @@
-/* libFuzzer target: JPEG decoding. The first byte picks the options: bit 0 the interleaved layout,
-   bit 1 PIL's warning policy, bit 2 the check, whose verdict must be the decode's. */
+/* libFuzzer target: JPEG decoding under its budget (the scan limit, a pixel limit). The first byte
+   picks the options: bit 0 the interleaved layout, bit 1 PIL's warning policy, bit 2 the check,
+   whose verdict must be the decode's. A decoded image is within the pixel limit, and its buffers
+   within what jpeg_decode_bytes told the memory budget. */
 #include "common/formats/jpeg/jpeg_read.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
@@ -30,7 +32,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         volatile uint8_t last = image.pixels[bytes - 1];
         (void)last;
         if (image.width != header.width || image.height != header.height ||
-            image.channels != header.channels)
+            image.channels != header.channels ||
+            (uint64_t)image.width * image.height > options.max_pixels ||
+            image.capacity + image.scratch_capacity >
+                jpeg_decode_bytes(&header, options.interleaved))
             __builtin_trap();
     }
     jpeg_image_free(&image);
