@@ -3,6 +3,7 @@
 #include "read_tap.h"
 
 #include "error.h"
+#include "hash_stream.h"
 #include "input_file.h"
 
 #include <errno.h>
@@ -28,39 +29,25 @@ struct read_tap {
     bool registered;
     int descriptor; /* the one feeding it, or -1 */
     pthread_mutex_t lock; /* everything below */
-    struct hash *hashes[2]; /* SHA-256, MD5 or NULL */
-    bool broken;            /* a gap could not be read: the finish hashes the whole file */
-    uint64_t offset;        /* the bytes hashed */
-    unsigned char head[HASH_HEAD_BYTES];
-    size_t head_length;
-    unsigned char tail[HASH_TAIL_BYTES];
-    size_t tail_length;
+    bool md5;
+    struct hash_stream *raw; /* the file's bytes, hashed on the hashing thread */
+    bool broken;             /* a gap could not be read: the finish hashes the whole file */
+    uint64_t offset;         /* the bytes appended to RAW */
     enum content_state content_state;
-    struct hash *content;
-    uint64_t content_size;
+    struct hash_stream *content;
     char content_hex[HASH_HEX_SIZE];
+    uint64_t content_size;
 };
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct read_tap *registry;
 static struct read_tap *attached[ATTACHED_LIMIT];
 
-static int hashes_begin(struct read_tap *tap, bool md5)
+static void streams_free(struct read_tap *tap)
 {
-    int result = hash_begin(&tap->hashes[0], HASH_SHA256);
-    if (result == EXIT_OK && md5)
-        result = hash_begin(&tap->hashes[1], HASH_MD5);
-    return result;
-}
-
-static void hashes_discard(struct read_tap *tap)
-{
-    for (size_t index = 0; index < 2; index++) {
-        hash_discard(tap->hashes[index]);
-        tap->hashes[index] = NULL;
-    }
-    hash_discard(tap->content);
-    tap->content = NULL;
+    hash_stream_free(tap->raw);
+    hash_stream_free(tap->content);
+    tap->raw = tap->content = NULL;
 }
 
 int read_tap_create(struct read_tap **tap, const char *path, bool md5)
@@ -72,8 +59,9 @@ int read_tap_create(struct read_tap **tap, const char *path, bool md5)
         return error_set(EXIT_OTHER, "cannot hash: out of memory");
     }
     (*tap)->descriptor = -1;
+    (*tap)->md5 = md5;
     pthread_mutex_init(&(*tap)->lock, NULL);
-    int result = hashes_begin(*tap, md5);
+    int result = hash_stream_create(&(*tap)->raw, md5);
     if (result != EXIT_OK) {
         read_tap_free(*tap);
         *tap = NULL;
@@ -129,9 +117,8 @@ void read_tap_attach(int descriptor, const struct stat *status)
             attached[descriptor] = tap;
             pthread_mutex_lock(&tap->lock);
             if (tap->content_state == CONTENT_FEEDING) { /* a reader before stopped midway */
-                hash_discard(tap->content);
+                hash_stream_free(tap->content);
                 tap->content = NULL;
-                tap->content_size = 0;
                 tap->content_state = CONTENT_WANTED;
             }
             pthread_mutex_unlock(&tap->lock);
@@ -175,28 +162,10 @@ static struct read_tap *locked_tap(int descriptor)
     return tap;
 }
 
-/* Hashes the next COUNT bytes of the file, keeping its first and last ones. */
+/* Hands the next COUNT bytes of the file to the hashing thread. */
 static void tap_hash(struct read_tap *tap, const unsigned char *bytes, size_t count)
 {
-    for (size_t index = 0; index < 2; index++)
-        if (tap->hashes[index] != NULL)
-            hash_update(tap->hashes[index], bytes, count);
-    if (tap->head_length < HASH_HEAD_BYTES) {
-        size_t kept = HASH_HEAD_BYTES - tap->head_length;
-        kept = kept < count ? kept : count;
-        memcpy(tap->head + tap->head_length, bytes, kept);
-        tap->head_length += kept;
-    }
-    if (count >= HASH_TAIL_BYTES) {
-        memcpy(tap->tail, bytes + count - HASH_TAIL_BYTES, HASH_TAIL_BYTES);
-        tap->tail_length = HASH_TAIL_BYTES;
-    } else {
-        size_t kept = tap->tail_length < HASH_TAIL_BYTES - count ? tap->tail_length
-                                                                 : HASH_TAIL_BYTES - count;
-        memmove(tap->tail, tap->tail + tap->tail_length - kept, kept);
-        memcpy(tap->tail + kept, bytes, count);
-        tap->tail_length = kept + count;
-    }
+    hash_stream_append(tap->raw, bytes, count);
     tap->offset += count;
 }
 
@@ -255,7 +224,7 @@ static void content_begin(struct read_tap *tap)
 {
     if (tap->content_state != CONTENT_WANTED)
         return;
-    if (hash_begin(&tap->content, HASH_SHA256) == EXIT_OK)
+    if (hash_stream_create(&tap->content, false) == EXIT_OK)
         tap->content_state = CONTENT_FEEDING;
     else
         error_clear();
@@ -267,10 +236,8 @@ void read_tap_content(int descriptor, const void *bytes, size_t count)
     if (tap == NULL)
         return;
     content_begin(tap);
-    if (tap->content_state == CONTENT_FEEDING) {
-        hash_update(tap->content, bytes, count);
-        tap->content_size += count;
-    }
+    if (tap->content_state == CONTENT_FEEDING)
+        hash_stream_append(tap->content, bytes, count);
     pthread_mutex_unlock(&tap->lock);
 }
 
@@ -280,26 +247,19 @@ void read_tap_content_end(int descriptor)
     if (tap == NULL)
         return;
     content_begin(tap);
-    if (tap->content_state == CONTENT_FEEDING) {
-        hash_finish(tap->content, tap->content_hex);
-        tap->content = NULL;
-        tap->content_state = CONTENT_ENDED;
-    }
+    if (tap->content_state == CONTENT_FEEDING)
+        tap->content_state = CONTENT_ENDED; /* its digest taken at the finish */
     pthread_mutex_unlock(&tap->lock);
 }
 
 /* Starts TAP's hashes again from the file's first byte. */
 static int tap_restart(struct read_tap *tap)
 {
-    bool md5 = tap->hashes[1] != NULL;
-    for (size_t index = 0; index < 2; index++) {
-        hash_discard(tap->hashes[index]);
-        tap->hashes[index] = NULL;
-    }
+    hash_stream_free(tap->raw);
+    tap->raw = NULL;
     tap->offset = 0;
-    tap->head_length = tap->tail_length = 0;
     tap->broken = false;
-    return hashes_begin(tap, md5);
+    return hash_stream_create(&tap->raw, tap->md5);
 }
 
 /* Hashes the file from the tap's offset to its end; errors as hash_file_digests'. */
@@ -325,16 +285,13 @@ int read_tap_finish(struct read_tap *tap, struct file_digests *digests)
     pthread_mutex_lock(&tap->lock);
     *digests = (struct file_digests){0};
     int result = tap_complete(tap);
-    if (result == EXIT_OK) {
-        digests->size = tap->offset;
-        memcpy(digests->head, tap->head, tap->head_length);
-        digests->head_length = tap->head_length;
-        memcpy(digests->tail, tap->tail, tap->tail_length);
-        digests->tail_length = tap->tail_length;
-        hash_finish(tap->hashes[0], digests->sha256);
-        if (tap->hashes[1] != NULL)
-            hash_finish(tap->hashes[1], digests->md5);
-        tap->hashes[0] = tap->hashes[1] = NULL;
+    if (result == EXIT_OK)
+        hash_stream_finish(tap->raw, digests);
+    if (result == EXIT_OK && tap->content_state == CONTENT_ENDED) {
+        struct file_digests content;
+        hash_stream_finish(tap->content, &content);
+        memcpy(tap->content_hex, content.sha256, HASH_HEX_SIZE);
+        tap->content_size = content.size;
     }
     pthread_mutex_unlock(&tap->lock);
     return result;
@@ -359,7 +316,7 @@ void read_tap_free(struct read_tap *tap)
     pthread_mutex_unlock(&registry_lock);
     pthread_mutex_lock(&tap->lock); /* a reader's feed in progress ends first */
     pthread_mutex_unlock(&tap->lock);
-    hashes_discard(tap);
+    streams_free(tap);
     pthread_mutex_destroy(&tap->lock);
     free(tap->path);
     free(tap);
