@@ -215,12 +215,14 @@ static int data_path_resolve_name(const char *argument, bool file, char *path, s
     return result;
 }
 
-int file_resolve(const char *argument, char *path, size_t size)
+/* ARGUMENT's file; an object (given, or found in an s3:// data path entry) is its verified local
+   copy when COPY, else its s3:// URL. */
+static int resolve(const char *argument, bool copy, char *path, size_t size)
 {
-    if (s3_is_url(argument))
+    if (s3_is_url(argument) && copy)
         return object_resolve(argument, path, size);
     struct stat status;
-    bool exists = stat(argument, &status) == 0 || errno != ENOENT;
+    bool exists = s3_is_url(argument) || stat(argument, &status) == 0 || errno != ENOENT;
     if (!exists && strchr(argument, '/') != NULL)
         return error_set(EXIT_MISSING_INPUT, "no such file: %s", argument);
     if (exists) {
@@ -229,11 +231,16 @@ int file_resolve(const char *argument, char *path, size_t size)
         return EXIT_OK;
     }
     int result = data_path_resolve_name(argument, true, path, size);
-    if (result != EXIT_OK || !s3_is_url(path))
+    if (result != EXIT_OK || !copy || !s3_is_url(path))
         return result;
     char url[4096];
     snprintf(url, sizeof url, "%s", path);
     return object_resolve(url, path, size);
+}
+
+int file_resolve(const char *argument, char *path, size_t size)
+{
+    return resolve(argument, true, path, size);
 }
 
 int file_resolve_in_data_path(const char *argument, char *path, size_t size)
@@ -244,7 +251,7 @@ int file_resolve_in_data_path(const char *argument, char *path, size_t size)
 int file_resolves(const char *argument)
 {
     char path[4096];
-    int resolves = file_resolve(argument, path, sizeof path) == EXIT_OK;
+    int resolves = resolve(argument, false, path, sizeof path) == EXIT_OK;
     error_clear();
     return resolves;
 }

@@ -23,7 +23,8 @@ int file_resolve_in_data_path(const char *argument, char *path, size_t size);
 /* Where s3:// objects are copied to be read: the local data path, else ~/.cache/fuel. */
 void local_copies_directory(const struct fuel_config *config, char *directory, size_t size);
 
-/* Whether ARGUMENT resolves to exactly one file (for completion: offer only what resolves). */
+/* Whether ARGUMENT resolves to exactly one file (for completion: offer only what resolves); an
+   object is not copied to know it. */
 int file_resolves(const char *argument);
 
 #endif

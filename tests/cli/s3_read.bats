@@ -197,3 +197,15 @@ assert "s3://fuel/recorded" in provenance["argv"] and "s3://fuel/raw/" in proven
 for secret in ("testing", "test:tester", "Signature", "X-Amz", "session-token-value", "127.0.0.1"):
     assert secret not in text, secret' "$BATS_TEST_TMPDIR/mnist.hdf5"
 }
+
+@test "completion offers the names an s3:// data path entry holds, copying nothing" {
+    export FUEL_DATA_PATH=s3://fuel/data
+    cd "$BATS_TEST_TMPDIR"
+    run bash -c 'source <(fuel completion bash) || exit 9
+        COMP_WORDS=(fuel info mn); COMP_CWORD=2; COMP_LINE="fuel info mn"; COMP_POINT=${#COMP_LINE}
+        _fuel; printf "%s\n" "${COMPREPLY[@]}" | sort'
+    [ "$status" -eq 0 ]
+    [ "$output" = mnist ]
+    [ ! -e "$FUEL_LOCAL_DATA_PATH" ]
+    [ ! -e "$HOME/.cache/fuel" ]
+}
