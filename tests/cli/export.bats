@@ -341,4 +341,10 @@ EOF2
     fuel export "$BATS_TEST_TMPDIR/cifar10.hdf5" --to recordio -o "$OUT" --split test
     run $PYTHON "$CHECK" recordio "$OUT/cifar10_test" "$EXPECTED/cifar10.hdf5" test
     [ "$status" -eq 0 ]
+    # image-list: the card's class names in NAME_SPLIT.classes.txt, class i on line i + 1.
+    fuel export "$BATS_TEST_TMPDIR/cifar10.hdf5" --to image-list -o "$OUT/list" --split test
+    [ "$(cat "$OUT/list/cifar10_test.classes.txt")" = "$($PYTHON -c 'import h5py, json, sys; print("\n".join(json.loads(h5py.File(sys.argv[1]).attrs["fuel_card"])["classes"]["targets"]))' "$BATS_TEST_TMPDIR/cifar10.hdf5")" ]
+    [ "$(sed -n 4p "$OUT/list/cifar10_test.classes.txt")" = cat ]
+    fuel export "$EXPECTED/cifar10.hdf5" --to image-list -o "$OUT/plain" --split test
+    [ ! -e "$OUT/plain/cifar10_test.classes.txt" ]
 }
