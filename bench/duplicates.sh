@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# fuel duplicates: exact duplicates of a 1 GiB uint8 image file (bench/make_images_hdf5.py, page
+# cache warm) against sha256sum FILE, and --near of the 20,000-JPEG ImageNet-like file
+# (bench/make_imagenet.py converted by fuel convert ilsvrc2012) against the JPEG decode floor,
+# bench/jpeg_floor.c, on the same threads (fuel duplicates decodes in one thread: the floor's 0)
+# over a stored zip of the same JPEGs; medians of interleaved runs, ratios, peak RSS of both.
+#   RUNS=3 SIZE=20000 bash bench/duplicates.sh
+# IMAGES_HDF5 and IMAGENET_HDF5 may name files made earlier.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/common.sh
+source bench/jpeg.bash
+BUILD=${BUILD:-$PWD/build}
+FUEL=$BUILD/fuel
+RUNS=${RUNS:-3}
+SIZE=${SIZE:-20000}
+work=$(mktemp -d "${BENCH_DIR:-$PWD}/.bench-duplicates.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+floor_build
+
+images=${IMAGES_HDF5:-$work/images.hdf5}
+[ -f "$images" ] || /usr/bin/python3 bench/make_images_hdf5.py "$images" "${EXAMPLES:-87381}"
+imagenet=${IMAGENET_HDF5:-$work/ilsvrc2012.hdf5}
+if [ ! -f "$imagenet" ]; then
+    valid=$((SIZE / 40 > 0 ? SIZE / 40 : 1))
+    mkdir -p "$work/raw"
+    /usr/bin/python3 bench/make_imagenet.py "$work/raw" "$SIZE" "$valid" "$valid" > /dev/null
+    "$FUEL" convert ilsvrc2012 -d "$work/raw" -o "$work" -q > /dev/null
+    rm -rf "$work/raw"
+fi
+# the same JPEGs, stored (not deflated) in a zip, for the floor
+/usr/bin/python3 - "$imagenet" "$work/images.zip" <<'PYTHON'
+import sys, zipfile
+import h5py
+with h5py.File(sys.argv[1], 'r') as f, zipfile.ZipFile(sys.argv[2], 'w', zipfile.ZIP_STORED) as z:
+    for index, data in enumerate(f['encoded_images']):
+        z.writestr('%08d.JPEG' % index, data.tobytes())
+PYTHON
+
+# fuel duplicates exits 1 when it finds some (the ImageNet-like file reuses a pool of pictures)
+exact() { "$FUEL" duplicates -q "$images" > /dev/null || [ $? -eq 1 ]; }
+digest() { sha256sum "$images" > /dev/null; }
+near() { "$FUEL" duplicates --near -q "$imagenet" > /dev/null || [ $? -eq 1 ]; }
+floor() { "$FLOOR" 0 "$work/images.zip" > /dev/null; }
+
+cat "$images" "$imagenet" "$work/images.zip" > /dev/null
+exact_times=() digest_times=() near_times=() floor_times=()
+for run in $(seq "$RUNS"); do
+    exact_times+=("$(wall_seconds exact)")
+    digest_times+=("$(wall_seconds digest)")
+    near_times+=("$(wall_seconds near)")
+    floor_times+=("$(wall_seconds floor)")
+done
+echo "duplicates: $(du -m "$images" | cut -f1) MB of uint8 images; $(du -m "$imagenet" | cut -f1) MB," \
+    "$SIZE JPEGs; $RUNS interleaved runs, $(nproc) processors, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "  fuel duplicates times: ${exact_times[*]}"
+echo "  sha256sum times: ${digest_times[*]}"
+echo "  fuel duplicates --near times: ${near_times[*]}"
+echo "  jpeg_floor 0 times: ${floor_times[*]}"
+exact_peak=$(peak_kib bash -c "$(declare -f exact); FUEL=$FUEL images=$images exact")
+near_peak=$(peak_kib bash -c "$(declare -f near); FUEL=$FUEL imagenet=$imagenet near")
+echo "  peak RSS: exact $exact_peak KiB, near $near_peak KiB"
+status=0
+check "exact / sha256sum wall time" \
+    "$(echo "$(median "${exact_times[@]}") / $(median "${digest_times[@]}")" | bc -l)" "<=" 2 || status=1
+check "near / decode floor (1 thread) wall time" \
+    "$(echo "$(median "${near_times[@]}") / $(median "${floor_times[@]}")" | bc -l)" "<=" 1.3 || status=1
+check "peak RSS, exact (MiB)" "$(echo "$exact_peak / 1024" | bc -l)" "<=" 64 || status=1
+check "peak RSS, near (MiB)" "$(echo "$near_peak / 1024" | bc -l)" "<=" 64 || status=1
+exit $status
