@@ -209,6 +209,11 @@ EOF
     [[ "$output" == *"targets   int64  (24, 1)  batch, index"* ]]
     run fuel info --check "$OUT/images.hdf5"
     [ "$status" -eq 0 ]
+    # fuel stats: the ragged images' values per channel and the classes by name, as numpy has them
+    fuel stats --json "$OUT/images.hdf5" > "$WORK/stats.json"
+    run "$PYTHON" "$BATS_TEST_DIRNAME/../helpers/stats_check.py" "$OUT/images.hdf5" "$WORK/stats.json"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    grep -q '"channels"' "$WORK/stats.json"
     # preview names each label's class from targets_classes.
     run --separate-stderr fuel preview "$OUT/images.hdf5" -o "$WORK/grid.png" -n 1 --split test
     [ "$output" = "$("$PYTHON" -c 'import h5py, sys; f = h5py.File(sys.argv[1]); n = f["targets"][12, 0]; print("%d:%s" % (n, f["targets_classes"][n].decode()))' "$OUT/images.hdf5")" ]
