@@ -10,7 +10,7 @@
 #include "common/base/progress.h"
 #include "common/base/staging.h"
 #include "common/download/raw_file.h"
-#include "common/formats/inflated_digest.h"
+#include "common/formats/gzip/inflated_digest.h"
 #include "downloaders/dataset_registry.h"
 #include "converters/conversion.h"
 #include "converters/extra.h"

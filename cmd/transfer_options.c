@@ -2,7 +2,7 @@
 #include "transfer_options.h"
 
 #include "common/download/s3_credentials.h"
-#include "common/formats/inflated_digest.h"
+#include "common/formats/gzip/inflated_digest.h"
 
 #include <unistd.h>
 

@@ -2,7 +2,7 @@
 #include "idx_read.h"
 
 #include "common/base/error.h"
-#include "common/formats/inflate_file.h"
+#include "common/formats/gzip/inflate_file.h"
 
 #include <inttypes.h>
 #include <stdbool.h>

@@ -4,7 +4,7 @@
 #include "ilsvrc_images.h"
 
 #include "common/base/error.h"
-#include "common/formats/inflate.h"
+#include "common/formats/gzip/inflate.h"
 #include "common/formats/jpeg/jpeg_read.h"
 #include "common/formats/png/png_read.h"
 

@@ -9,7 +9,7 @@
 #include "common/base/read_tap.h"
 #include "common/base/versions.h"
 #include "common/formats/fixture_marker.h"
-#include "common/formats/inflated_digest.h"
+#include "common/formats/gzip/inflated_digest.h"
 #include "h5py_reader.h"
 
 #include <errno.h>

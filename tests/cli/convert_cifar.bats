@@ -183,7 +183,7 @@ hostile() {
     nothing_written
 }
 
-# The gzip layer of tar.gz archives as gzip reads it (see common/formats/inflate.h).
+# The gzip layer of tar.gz archives as gzip reads it (see common/formats/gzip/inflate.h).
 @test "a tar.gz of several gzip members followed by zeros gives Fuel's file" {
     $PYTHON tests/helpers/gzip_variant.py members "$FUEL_FIXTURES/raw/cifar10/cifar-10-python.tar.gz" \
         "$RAW/cifar-10-python.tar.gz"

@@ -334,7 +334,7 @@ PY
     no_temporary_files
 }
 
-# gzip as gzip reads it (common/formats/inflate.h says what gzip 1.12 does with each case).
+# gzip as gzip reads it (common/formats/gzip/inflate.h says what gzip 1.12 does with each case).
 @test "IDX files of several gzip members followed by zeros are read whole, as gzip -dc reads them" {
     copy_raw
     for file in "$RAW"/*.gz; do

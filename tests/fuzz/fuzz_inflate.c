@@ -2,7 +2,7 @@
    verdict (and the bytes of a good stream) must not depend on the pieces, and a zlib stream or
    one-member gzip file zlib inflates must inflate to the same bytes (ISA-L may accept a few
    streams zlib refuses, e.g. a window size field over 32 KiB, and refuse corrupt ones earlier). */
-#include "common/formats/inflate.h"
+#include "common/formats/gzip/inflate.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Rewrites a gzip file as gzip can read it, or as it must refuse it (tests of common/formats/inflate).
+"""Rewrites a gzip file as gzip can read it, or as it must refuse it (tests of common/formats/gzip/inflate).
 
 usage: gzip_variant.py MODE INPUT OUTPUT
 MODE: members (the content as three concatenated members, then 512 zero bytes), garbage (bytes

@@ -10,7 +10,7 @@
 #include "common/base/error.h"
 #include "common/base/hash.h"
 #include "common/base/monotonic_clock.h"
-#include "common/formats/inflated_digest.h"
+#include "common/formats/gzip/inflated_digest.h"
 #include "support.h"
 
 #include <stdio.h>

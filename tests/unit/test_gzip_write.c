@@ -1,4 +1,4 @@
-/* Unit tests for common/formats/gzip_write.c: the bytes come back through zlib, the header holds
+/* Unit tests for common/formats/gzip/gzip_write.c: the bytes come back through zlib, the header holds
    the comment (or, without one, is gzopen's), writes of every size, a file that cannot be made. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/formats/gzip_write.h"
+#include "common/formats/gzip/gzip_write.h"
 #include "support.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Unit tests of common/formats/inflate.c: gzip members, trailers, zeros, garbage, zlib streams,
+/* Unit tests of common/formats/gzip/inflate.c: gzip members, trailers, zeros, garbage, zlib streams,
    in whatever pieces the input and output come, with the backend the build chose. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/formats/inflate.h"
+#include "common/formats/gzip/inflate.h"
 
 #include <stdbool.h>
 #include <stdio.h>

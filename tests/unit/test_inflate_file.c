@@ -1,4 +1,4 @@
-/* Unit tests of common/formats/inflate_file.c: plain and gzipped files, read in any sizes or by
+/* Unit tests of common/formats/gzip/inflate_file.c: plain and gzipped files, read in any sizes or by
    blocks, inflated in a thread ahead of the reader or not, and the failures named. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/formats/inflate_file.h"
+#include "common/formats/gzip/inflate_file.h"
 #include "support.h"
 
 #include <stdbool.h>

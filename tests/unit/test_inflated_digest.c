@@ -6,7 +6,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "common/formats/inflated_digest.h"
+#include "common/formats/gzip/inflated_digest.h"
 #include "support.h"
 
 #include <stdio.h>

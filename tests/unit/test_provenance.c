@@ -9,8 +9,8 @@
 
 #include "common/base/error.h"
 #include "common/formats/fixture_marker.h"
-#include "common/formats/gzip_write.h"
-#include "common/formats/inflate_file.h"
+#include "common/formats/gzip/gzip_write.h"
+#include "common/formats/gzip/inflate_file.h"
 #include "common/h5py/h5py_writer.h"
 #include "common/h5py/provenance.h"
 #include "common/base/versions.h"

@@ -7,7 +7,7 @@
 
 #include "common/base/error.h"
 #include "common/download/raw_file.h"
-#include "common/formats/inflated_digest.h"
+#include "common/formats/gzip/inflated_digest.h"
 #include "support.h"
 
 #include <stdio.h>

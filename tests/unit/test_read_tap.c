@@ -9,9 +9,9 @@
 #include "common/base/error.h"
 #include "common/base/input_file.h"
 #include "common/base/read_tap.h"
-#include "common/formats/gzip_write.h"
-#include "common/formats/inflate_file.h"
-#include "common/formats/inflated_digest.h"
+#include "common/formats/gzip/gzip_write.h"
+#include "common/formats/gzip/inflate_file.h"
+#include "common/formats/gzip/inflated_digest.h"
 #include "support.h"
 
 #include <stdio.h>

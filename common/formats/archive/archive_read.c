@@ -6,7 +6,7 @@
 #include "archive_read.h"
 
 #include "common/base/error.h"
-#include "common/formats/inflate_file.h"
+#include "common/formats/gzip/inflate_file.h"
 #include "zip_end.h"
 
 #include <archive.h>

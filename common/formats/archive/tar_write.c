@@ -5,7 +5,7 @@
 
 #include "archive_header.h"
 #include "common/base/error.h"
-#include "common/formats/gzip_write.h"
+#include "common/formats/gzip/gzip_write.h"
 
 #include <archive.h>
 #include <archive_entry.h>

@@ -9,7 +9,7 @@
 #include "common/base/input_file.h"
 
 #include "common/base/error.h"
-#include "common/formats/inflate.h"
+#include "common/formats/gzip/inflate.h"
 #include "matlab_v5_format.h"
 #include "matlab_v5_read_state.h"
 #include "matlab_v5_values.h"

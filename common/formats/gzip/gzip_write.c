@@ -1,4 +1,4 @@
-/* Writes a gzip member with an optional header comment through zlib's deflate (see gzip_writer.h):
+/* Writes a gzip member with an optional header comment through zlib's deflate (see gzip_write.h):
    zlib's gzopen cannot set a comment. */
 #include "gzip_write.h"
 

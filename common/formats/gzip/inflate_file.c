@@ -5,7 +5,7 @@
 #include "common/base/error.h"
 #include "common/base/read_tap.h"
 #include "inflate.h"
-#include "read_ahead.h"
+#include "common/formats/read_ahead.h"
 
 #include <errno.h>
 #include <fcntl.h>
