@@ -154,12 +154,14 @@ int reproduce_inputs_find(const struct reproduce_request *request,
     const struct stage_listener *listener = request->listener;
     if (listener != NULL)
         listener->stage(listener->context, "inputs looked for", outcome->input_count, "files");
-    for (size_t index = 0; index < outcome->input_count; index++) {
+    /* The folders are listed once: a provenance may record a million inputs. */
+    struct input_listing *listing;
+    int result = input_listing_create(&listing, request->directories, request->directory_count);
+    for (size_t index = 0; result == EXIT_OK && index < outcome->input_count; index++) {
         struct reproduce_input *input = &outcome->inputs[index];
         struct input_wanted wanted = {input->name, input->size, input->sha256};
         struct input_search search;
-        int result = input_find(&wanted, request->directories, request->directory_count,
-                                &search);
+        result = input_find_listed(&wanted, listing, &search);
         struct input_search stored;
         if (result == EXIT_OK && search.state != INPUT_SEARCH_FOUND && request->find_stored)
             result = request->find_stored(request->find_context, &wanted, &stored);
@@ -169,7 +171,7 @@ int reproduce_inputs_find(const struct reproduce_request *request,
         if (result == EXIT_OK)
             result = found_keep(&search, input);
         if (result != EXIT_OK)
-            return result;
+            break;
         static const enum reproduce_input_state states[] = {
             [INPUT_SEARCH_FOUND] = REPRODUCE_INPUT_FOUND,
             [INPUT_SEARCH_CHANGED] = REPRODUCE_INPUT_CHANGED,
@@ -178,9 +180,10 @@ int reproduce_inputs_find(const struct reproduce_request *request,
         if (listener != NULL)
             listener->advance(listener->context, index + 1);
     }
-    if (listener != NULL && listener->end != NULL)
+    input_listing_free(listing);
+    if (result == EXIT_OK && listener != NULL && listener->end != NULL)
         listener->end(listener->context);
-    return EXIT_OK;
+    return result;
 }
 
 /* The file of REQUEST's dataset called NAME; NULL when it has none. */

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -103,22 +104,120 @@ static int by_name(const struct input_wanted *wanted, const char *const *directo
     return EXIT_OK;
 }
 
-/* Every regular file of DIRECTORY of WANTED's size but its recorded name. */
-static int by_size(const struct input_wanted *wanted, const char *directory,
-                   struct input_search *search, bool *found)
+struct listed_file {
+    uint64_t size;
+    size_t order; /* its place in the directory's listing: ties keep readdir's order */
+    char *name;
+};
+
+struct listed_directory {
+    struct listed_file *files;
+    size_t count;
+};
+
+struct input_listing {
+    const char *const *directories;
+    size_t count;
+    struct listed_directory *listed;
+};
+
+static int compare_files(const void *left, const void *right)
+{
+    const struct listed_file *a = left, *b = right;
+    if (a->size != b->size)
+        return a->size < b->size ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* DIRECTORY's regular files (as stat sees them), sorted by size; none when it cannot be read. */
+static int directory_list(const char *directory, struct listed_directory *listed)
 {
     DIR *listing = opendir(directory);
-    struct dirent *entry;
+    size_t capacity = 0;
+    int result = EXIT_OK;
+    for (struct dirent *entry; listing != NULL && result == EXIT_OK &&
+                               (entry = readdir(listing)) != NULL;) {
+        struct stat status;
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0 ||
+            fstatat(dirfd(listing), entry->d_name, &status, 0) != 0 || !S_ISREG(status.st_mode))
+            continue;
+        if (listed->count == capacity) {
+            capacity = capacity == 0 ? 16 : 2 * capacity;
+            struct listed_file *grown = realloc(listed->files, capacity * sizeof *grown);
+            if (grown == NULL) {
+                result = error_set(EXIT_OTHER, "cannot list: %s: out of memory", directory);
+                break;
+            }
+            listed->files = grown;
+        }
+        struct listed_file *file = &listed->files[listed->count];
+        *file = (struct listed_file){(uint64_t)status.st_size, listed->count,
+                                     strdup(entry->d_name)};
+        if (file->name == NULL)
+            result = error_set(EXIT_OTHER, "cannot list: %s: out of memory", directory);
+        else
+            listed->count++;
+    }
+    if (listing != NULL)
+        closedir(listing);
+    if (listed->count > 0)
+        qsort(listed->files, listed->count, sizeof *listed->files, compare_files);
+    return result;
+}
+
+int input_listing_create(struct input_listing **listing, const char *const *directories,
+                         size_t count)
+{
+    *listing = calloc(1, sizeof **listing);
+    struct listed_directory *listed = calloc(count > 0 ? count : 1, sizeof *listed);
+    if (*listing == NULL || listed == NULL) {
+        free(*listing);
+        free(listed);
+        *listing = NULL;
+        return error_set(EXIT_OTHER, "out of memory");
+    }
+    **listing = (struct input_listing){directories, count, listed};
+    int result = EXIT_OK;
+    for (size_t index = 0; result == EXIT_OK && index < count; index++)
+        result = directory_list(directories[index], &listed[index]);
+    return result;
+}
+
+void input_listing_free(struct input_listing *listing)
+{
+    for (size_t index = 0; listing != NULL && index < listing->count; index++) {
+        for (size_t file = 0; file < listing->listed[index].count; file++)
+            free(listing->listed[index].files[file].name);
+        free(listing->listed[index].files);
+    }
+    if (listing != NULL)
+        free(listing->listed);
+    free(listing);
+}
+
+/* Every file of DIRECTORY listed of WANTED's size but its recorded name. */
+static int by_size(const struct input_wanted *wanted, const char *directory,
+                   const struct listed_directory *listed, struct input_search *search,
+                   bool *found)
+{
+    size_t low = 0, high = listed->count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (listed->files[middle].size < wanted->size)
+            low = middle + 1;
+        else
+            high = middle;
+    }
     int result = EXIT_OK;
     *found = false;
-    while (listing != NULL && !*found && result == EXIT_OK &&
-           (entry = readdir(listing)) != NULL) {
+    for (size_t index = low; !*found && result == EXIT_OK && index < listed->count &&
+                             listed->files[index].size == wanted->size; index++) {
+        const char *name = listed->files[index].name;
         char path[PATH_MAX];
         struct input_search candidate;
         bool hashed;
-        if (strcmp(entry->d_name, contained_name(wanted->name)) == 0 ||
-            strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0 ||
-            snprintf(path, sizeof path, "%s/%s", directory, entry->d_name) >= (int)sizeof path)
+        if (strcmp(name, contained_name(wanted->name)) == 0 ||
+            snprintf(path, sizeof path, "%s/%s", directory, name) >= (int)sizeof path)
             continue;
         result = candidate_check(wanted, path, &candidate, found, &hashed);
         if (*found) {
@@ -127,22 +226,34 @@ static int by_size(const struct input_wanted *wanted, const char *directory,
             snprintf(search->path, sizeof search->path, "%s", path);
         }
     }
-    if (listing != NULL)
-        closedir(listing);
+    return result;
+}
+
+int input_find_listed(const struct input_wanted *wanted, const struct input_listing *listing,
+                      struct input_search *search)
+{
+    int result = by_name(wanted, listing->directories, listing->count, search);
+    for (size_t index = 0; result == EXIT_OK && search->state != INPUT_SEARCH_FOUND &&
+                           index < listing->count; index++) {
+        bool found;
+        struct input_search changed = *search;
+        result = by_size(wanted, listing->directories[index], &listing->listed[index], search,
+                         &found);
+        if (!found)
+            *search = changed;
+    }
     return result;
 }
 
 int input_find(const struct input_wanted *wanted, const char *const *directories, size_t count,
                struct input_search *search)
 {
-    int result = by_name(wanted, directories, count, search);
-    for (size_t index = 0; result == EXIT_OK && search->state != INPUT_SEARCH_FOUND &&
-                           index < count; index++) {
-        bool found;
-        struct input_search changed = *search;
-        result = by_size(wanted, directories[index], search, &found);
-        if (!found)
-            *search = changed;
-    }
+    struct input_listing *listing;
+    int result = input_listing_create(&listing, directories, count);
+    if (result == EXIT_OK)
+        result = input_find_listed(wanted, listing, search);
+    else
+        search->state = INPUT_SEARCH_NOT_FOUND;
+    input_listing_free(listing);
     return result;
 }

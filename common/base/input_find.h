@@ -38,4 +38,19 @@ struct input_search {
 int input_find(const struct input_wanted *wanted, const char *const *directories, size_t count,
                struct input_search *search);
 
+/* DIRECTORIES' regular files by size, listed once for many searches (a provenance may record a
+   million inputs: listing and opening every file of every folder for each took minutes). */
+struct input_listing;
+
+/* Lists the COUNT DIRECTORIES (kept by the caller while LISTING lives). EXIT_OTHER when memory
+   runs out. */
+int input_listing_create(struct input_listing **listing, const char *const *directories,
+                         size_t count);
+
+void input_listing_free(struct input_listing *listing);
+
+/* input_find over LISTING's directories, the files of each size taken from its lists. */
+int input_find_listed(const struct input_wanted *wanted, const struct input_listing *listing,
+                      struct input_search *search);
+
 #endif
