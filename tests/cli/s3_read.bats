@@ -79,6 +79,10 @@ assert converted["cifar10"]["path"] is None' "$FUEL_FIXTURES/expected" "$LOCAL"
     FUEL_DATA_PATH=s3://nothere/data:$LOCAL run --separate-stderr fuel info mnist
     [ "$status" -eq 5 ]
     [ "$stderr" = "fuel-info: cannot list: s3://nothere/: HTTP 404 NoSuchBucket: The specified bucket does not exist." ]
+    FUEL_DATA_PATH=s3://nothere/data run --separate-stderr fuel list
+    [ "$status" -eq 5 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-list: cannot list: s3://nothere/: HTTP 404 NoSuchBucket: The specified bucket does not exist." ]
     AWS_SECRET_ACCESS_KEY=wrong-secret run --separate-stderr fuel cache mnist
     [ "$status" -eq 5 ]
     [[ "$stderr" == "fuel-cache: cannot list: s3://fuel/: HTTP 403 SignatureDoesNotMatch: "* ]]
