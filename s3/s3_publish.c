@@ -5,6 +5,7 @@
 #include "common/base/error.h"
 #include "s3/s3_client.h"
 #include "common/download/s3_credentials.h"
+#include "s3/s3_earlier_set.h"
 #include "s3/s3_staged_tree.h"
 #include "s3/s3_upload.h"
 
@@ -157,12 +158,44 @@ static int staged_upload(struct s3_publish *publish, const char *name, char *url
     return entry_upload(publish, path, name, url, size);
 }
 
+static int name_order(const void *left, const void *right)
+{
+    return strcmp(*(char *const *)left, *(char *const *)right);
+}
+
+/* Deletes the shards of the earlier set that the new one (TREE, sorted) lacks. */
+static int leftovers_delete(const struct s3_publish *publish, const struct s3_staged_tree *tree,
+                            const struct s3_earlier_set *earlier)
+{
+    int code = EXIT_OK;
+    for (size_t index = 0; code == EXIT_OK && index < earlier->count; index++) {
+        const char *name = earlier->names[index];
+        if (bsearch(&name, tree->names, tree->count, sizeof *tree->names, name_order) == NULL)
+            code = object_delete(publish, name);
+    }
+    return code;
+}
+
+/* The shards the earlier listings of the same names hold, read before they are replaced. */
+static int earlier_read(const struct s3_publish *publish, char *const *listings,
+                        size_t listing_count, struct s3_earlier_set *earlier)
+{
+    int code = EXIT_OK;
+    for (size_t index = 0; code == EXIT_OK && index < listing_count; index++) {
+        size_t length = strlen(listings[index]);
+        if (length > 5 && strcmp(listings[index] + length - 5, ".json") == 0)
+            code = s3_earlier_set_read(publish->location.bucket, publish->location.key,
+                                       listings[index], &earlier[index]);
+    }
+    return code;
+}
+
 static int set_upload(struct s3_publish *publish, const struct s3_staged_tree *tree,
                       char *const *listings, size_t listing_count, s3_published_visitor *published,
-                      void *context)
+                      void *context, struct s3_earlier_set *earlier)
 {
     char url[S3_KEY_LIMIT + S3_BUCKET_SIZE + 16];
-    int code = EXIT_OK;
+    int code = earlier_read(publish, listings, listing_count, earlier);
     for (size_t index = 0; code == EXIT_OK && index < listing_count; index++)
         code = object_delete(publish, listings[index]);
     for (size_t index = 0; code == EXIT_OK && index < tree->count; index++)
@@ -173,6 +206,8 @@ static int set_upload(struct s3_publish *publish, const struct s3_staged_tree *t
         if (code == EXIT_OK && published != NULL)
             published(url, context);
     }
+    for (size_t index = 0; code == EXIT_OK && index < listing_count; index++)
+        code = leftovers_delete(publish, tree, &earlier[index]);
     return code;
 }
 
@@ -183,10 +218,18 @@ int s3_publish_set(struct s3_publish *publish, char *const *listings, size_t lis
     int code = s3_staged_tree_list(&tree, publish->staging.path);
     if (code != EXIT_OK)
         return code;
+    struct s3_earlier_set *earlier = calloc(listing_count ? listing_count : 1, sizeof *earlier);
+    if (earlier == NULL) {
+        s3_staged_tree_free(&tree);
+        return error_set(EXIT_OTHER, "out of memory publishing a set");
+    }
     struct interruption saved;
     interruption_begin(&saved);
-    code = set_upload(publish, &tree, listings, listing_count, published, context);
+    code = set_upload(publish, &tree, listings, listing_count, published, context, earlier);
     interruption_end(&saved);
+    for (size_t index = 0; index < listing_count; index++)
+        s3_earlier_set_free(&earlier[index]);
+    free(earlier);
     s3_staged_tree_free(&tree);
     return code;
 }

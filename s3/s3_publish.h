@@ -34,7 +34,8 @@ typedef void s3_published_visitor(const char *url, void *context);
 /* Publishes the staging as sets under the prefix, each file as PREFIX + its name relative to the
    staging (hidden ones left out): first the objects LISTINGS name are deleted (so a killed run
    leaves no listing beside a half-replaced set), then every other file is uploaded, then the
-   LISTINGS in their order, PUBLISHED called with each one's URL. */
+   LISTINGS in their order, PUBLISHED called with each one's URL; last, the shards an earlier
+   SPLIT.json of the same name listed that the new set lacks are deleted. */
 int s3_publish_set(struct s3_publish *publish, char *const *listings, size_t listing_count,
                    s3_published_visitor *published, void *context);
 

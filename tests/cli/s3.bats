@@ -318,7 +318,7 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
 }
 
-@test "a SIGKILLed fuel export -o s3:// leaves no listing beside a half-replaced set" {
+@test "a SIGKILLed export -o s3:// leaves no listing; a smaller set deletes the extra shards" {
     local input=$FUEL_FIXTURES/expected/mnist.hdf5 pid
     fuel export "$input" --to webdataset -o s3://fuel/sets/ -q > /dev/null
     [ "$(boto3 ls fuel sets/ | grep -c '\.json$')" -eq 2 ]
@@ -329,12 +329,17 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     kill -9 "$pid"
     wait_bounded "$pid" || true
     run --separate-stderr fuel clean -d "$TMPDIR" s3://fuel/sets/
-    [ "$status" -eq 0 ]
+    [ "$status" -eq 0 ] || { echo "$stderr"; false; }
     [[ "${lines[0]}" == "aborted s3://fuel/sets/"*"-0000"*".tar (upload "*")" ]]
     [ -z "$(boto3 uploads fuel sets/)" ]
     # The listings were deleted before the first shard went out: no reader takes the mixed set.
     [ -z "$(boto3 ls fuel sets/ | grep '\.json$')" ]
     [ -n "$(boto3 ls fuel sets/ | grep '\.tar$')" ]
+    # A set of fewer shards deletes, once published, the earlier listing's extra shards.
+    fuel export "$input" --to webdataset -o s3://fuel/shrink/ --shard-examples 5 -q > /dev/null
+    [ "$(boto3 ls fuel shrink/ | grep -c '^shrink/train-.*\.tar$')" -eq 3 ]
+    fuel export "$input" --to webdataset -o s3://fuel/shrink/ -q > /dev/null
+    [ "$(boto3 ls fuel shrink/ | tr '\n' ' ')" = "shrink/test-000000.tar shrink/test.json shrink/train-000000.tar shrink/train.json " ]
     [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
 }
 
