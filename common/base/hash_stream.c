@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Up to BLOCK_COUNT blocks of BLOCK_SIZE bytes in flight, BLOCK_COUNT * BLOCK_SIZE of memory. */
-enum { BLOCK_SIZE = 1 << 19, BLOCK_COUNT = 8 };
+/* Up to BLOCK_COUNT blocks of BLOCK_SIZE bytes in flight: 1.5 MiB (memory bounds are tight). */
+enum { BLOCK_SIZE = 1 << 18, BLOCK_COUNT = 6 };
 
 struct hash_stream {
     struct hash *hashes[2]; /* SHA-256, MD5 or NULL */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* More than the blocks in flight hold (8 of 512 KiB), in appends of odd sizes. */
+/* More than the blocks in flight hold (6 of 256 KiB), in appends of odd sizes. */
 enum { SIZE = 5 * (1 << 20) + 3, PART = 300007 };
 
 static unsigned char *bytes_made(unsigned seed)
