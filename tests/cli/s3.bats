@@ -186,6 +186,21 @@ upload_under_way() {
     return 1
 }
 
+# stopped_mid_upload PID PREFIX: stops PID (SIGSTOP) at a moment when an incomplete multipart
+# upload of its is under the s3:// PREFIX (at most 20 s of tries), so a SIGKILL then leaves one:
+# between two objects there is none.
+stopped_mid_upload() {
+    local tick
+    for ((tick = 0; tick < 100; tick++)); do
+        upload_under_way "$2" || return 1
+        kill -STOP "$1"
+        [[ "$(fuel clean --dry-run "$2")" != *"would abort"* ]] || return 0
+        kill -CONT "$1"
+    done
+    echo "no multipart upload of $1 under $2 while it was stopped" >&2
+    return 1
+}
+
 @test "SIGTERM aborts the multipart upload; what a SIGKILL leaves, fuel clean aborts" {
     local raw=$FUEL_FIXTURES/raw/mnist pid
     FUEL_S3_PART_SIZE=1024 fuel convert mnist --dtype float64 -d "$raw" -o s3://fuel/killed/ \
@@ -325,7 +340,7 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     FUEL_S3_PART_SIZE=1024 fuel export "$input" --to webdataset -o s3://fuel/sets/ --shard-examples 1 \
         --threads 1 -q 3>&- &
     pid=$!
-    upload_under_way s3://fuel/sets/
+    stopped_mid_upload "$pid" s3://fuel/sets/
     kill -9 "$pid"
     wait_bounded "$pid" || true
     run --separate-stderr fuel clean -d "$TMPDIR" s3://fuel/sets/
