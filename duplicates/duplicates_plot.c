@@ -10,8 +10,6 @@
 #include "common/h5py/h5py_vlen_examples.h"
 #include "image_hashes.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,24 +174,6 @@ static int pairs_draw(const struct duplicates_request *request,
     return status;
 }
 
-static int png_publish(const char *path, const struct png_bytes *bytes)
-{
-    struct publication publication;
-    int result = publish_begin(&publication, ".", path);
-    if (result != EXIT_OK)
-        return result;
-    FILE *stream = fopen(publication.temporary_path, "wb");
-    if (stream == NULL || fwrite(bytes->data, 1, bytes->size, stream) != bytes->size)
-        result = error_set(EXIT_WRITE, "cannot write: %s: %s", path, strerror(errno));
-    if (stream != NULL && fclose(stream) != 0 && result == EXIT_OK)
-        result = error_set(EXIT_WRITE, "cannot write: %s: %s", path, strerror(errno));
-    if (result == EXIT_OK)
-        result = publish_commit(&publication);
-    if (result != EXIT_OK)
-        publish_abort(&publication);
-    return result;
-}
-
 int duplicates_plot_write(const struct duplicates_request *request,
                           const struct duplicates_result *result, const char *path)
 {
@@ -213,7 +193,7 @@ int duplicates_plot_write(const struct duplicates_request *request,
     if (status == EXIT_OK)
         status = png_encode_memory(canvas, width, height, 3, &bytes);
     if (status == EXIT_OK)
-        status = png_publish(path, &bytes);
+        status = publish_bytes(path, bytes.data, bytes.size);
     png_bytes_free(&bytes);
     free(canvas);
     return status;

@@ -7,7 +7,6 @@
 #include "plot_canvas.h"
 #include "plot_font.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -245,24 +244,6 @@ static void panel_draw(struct plot_canvas *canvas, const struct panel *panel, si
         value_labels(canvas, panel, base);
 }
 
-static int png_publish(const char *path, const struct png_bytes *bytes)
-{
-    struct publication publication;
-    int result = publish_begin(&publication, ".", path);
-    if (result != EXIT_OK)
-        return result;
-    FILE *stream = fopen(publication.temporary_path, "wb");
-    if (stream == NULL || fwrite(bytes->data, 1, bytes->size, stream) != bytes->size)
-        result = error_set(EXIT_WRITE, "cannot write: %s: %s", path, strerror(errno));
-    if (stream != NULL && fclose(stream) != 0 && result == EXIT_OK)
-        result = error_set(EXIT_WRITE, "cannot write: %s: %s", path, strerror(errno));
-    if (result == EXIT_OK)
-        result = publish_commit(&publication);
-    if (result != EXIT_OK)
-        publish_abort(&publication);
-    return result;
-}
-
 static int panels_render(const struct panels *panels, const char *path)
 {
     int64_t width = 0;
@@ -282,7 +263,7 @@ static int panels_render(const struct panels *panels, const char *path)
     if (result == EXIT_OK)
         result = png_encode_memory(canvas.pixels, canvas.width, canvas.height, 3, &bytes);
     if (result == EXIT_OK)
-        result = png_publish(path, &bytes);
+        result = publish_bytes(path, bytes.data, bytes.size);
     png_bytes_free(&bytes);
     plot_canvas_free(&canvas);
     return result;

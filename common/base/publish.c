@@ -237,3 +237,21 @@ int publish_directory_create(const char *directory)
 {
     return directory_create(directory);
 }
+
+int publish_bytes(const char *path, const void *data, size_t size)
+{
+    struct publication publication;
+    int result = publish_begin(&publication, ".", path);
+    if (result != EXIT_OK)
+        return result;
+    FILE *stream = fopen(publication.temporary_path, "wb");
+    if (stream == NULL || fwrite(data, 1, size, stream) != size)
+        result = error_set(EXIT_WRITE, "cannot write: %s: %s", path, strerror(errno));
+    if (stream != NULL && fclose(stream) != 0 && result == EXIT_OK)
+        result = error_set(EXIT_WRITE, "cannot write: %s: %s", path, strerror(errno));
+    if (result == EXIT_OK)
+        result = publish_commit(&publication);
+    if (result != EXIT_OK)
+        publish_abort(&publication);
+    return result;
+}

@@ -34,4 +34,8 @@ int publish_commit(struct publication *publication);
 /* Removes the temporary file and its staging; the final name is untouched. */
 void publish_abort(struct publication *publication);
 
+/* Publishes SIZE bytes of DATA as PATH (relative to the working directory) whole or not at all;
+   EXIT_WRITE naming PATH and errno's words when they cannot be written. */
+int publish_bytes(const char *path, const void *data, size_t size);
+
 #endif
