@@ -114,7 +114,10 @@ mounted() {
     [ "$output" = "$(printf 'fuel-pack: cannot write: out/p/a.hdf5: needs a file of 10000 bytes, over the file size limit of 2048 bytes (ulimit -f)\nstatus 7')" ]
     # fixture --raw: the file being written, never its scratch (OUT/.batch, .digitStruct.mat).
     for dataset in cifar10:cifar-10-python.tar.gz "svhn 1:train.tar.gz" ilsvrc2012:ILSVRC2012_img_train.tar; do
-        run bash -c 'ulimit -f 20; fuel fixture '"${dataset%%:*}"' --raw -n 500 -o out/f 2>&1; echo "status $?"'
+        # Under make check-sanitize: HDF5 keeps what it allocated for a file whose close failed,
+        # and libarchive in its fatal state does not free its 10,240-byte block buffer.
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+            run bash -c 'ulimit -f 20; fuel fixture '"${dataset%%:*}"' --raw -n 500 -o out/f 2>&1; echo "status $?"'
         [ "$output" = "$(printf 'fuel-fixture: cannot write: out/f/%s: File too large\nstatus 7' "${dataset#*:}")" ] || [[ "$output" == "fuel-fixture: cannot write archive: out/f/${dataset#*:}: "*": File too large"$'\n'"status 7" ]]
     done
     [ ! -e out ]
