@@ -6,7 +6,7 @@
    permutation[i]. Everything is checked before the first write: the devkit, the ground truths'
    line counts against the archives' listed members. With --skip-bad a first pass only checks
    every image, and the second writes the others (the places computed from what is kept). */
-#include "ilsvrc_parts.h"
+#include "ilsvrc_conversion.h"
 #include "common/base/input_file.h"
 
 #include "common/base/error.h"

@@ -1,7 +1,7 @@
 /* ILSVRC2010's patch_images.tar: replacements for blank or "image not available" images, as
    Fuel's extract_patch_images reads them (members ending in .JPEG under a train/, val/ or test/
    directory, keyed by file name), each of which must replace an image of its split. */
-#include "ilsvrc_parts.h"
+#include "ilsvrc_conversion.h"
 
 #include "common/base/error.h"
 #include "common/formats/archive/archive_read.h"

@@ -6,7 +6,7 @@
    call stays in this thread. Memory is bounded by bytes: the members on their way by what may be
    kept (a member waits for older ones to be written), their decodings by the budget they take
    from on the workers; a job's buffers grown beyond its share are freed once it is written. */
-#include "ilsvrc_parts.h"
+#include "ilsvrc_conversion.h"
 
 #include "common/base/error.h"
 

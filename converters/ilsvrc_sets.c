@@ -3,7 +3,7 @@
    name order; the validation and test archives' images in sorted name order. A per-class tar
    streams into a scratch file and is read back sorted (sorted_members); the flat archives are
    listed by their headers first, then streamed once, each image going to its sorted rank. */
-#include "ilsvrc_parts.h"
+#include "ilsvrc_conversion.h"
 
 #include "common/base/error.h"
 #include "common/formats/archive/archive_read.h"

@@ -1,6 +1,6 @@
 /* Reads fuel pack's YAML spec with libyaml: the file, its top level and its splits, with one-line
    errors naming the line and, for an unknown key, the closest valid one. */
-#include "spec_parts.h"
+#include "spec_reading.h"
 #include "common/base/input_file.h"
 
 #include "common/base/error.h"

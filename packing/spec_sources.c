@@ -1,6 +1,6 @@
 /* The `sources` of fuel pack's spec: each source's keys and its `from` entries (files by their
    extension, {images|classes|arrays: DIR} mappings). */
-#include "spec_parts.h"
+#include "spec_reading.h"
 
 #include "common/base/error.h"
 #include "common/base/suggest.h"

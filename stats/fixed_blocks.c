@@ -2,7 +2,7 @@
    never written (all their chunks unallocated: the fill value) is read once and counted as many
    times as it has rows. */
 #include "common/base/error.h"
-#include "statistics_parts.h"
+#include "statistics_blocks.h"
 #include "written_rows.h"
 
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 #include "common/formats/jpeg/jpeg_read.h"
 #include "common/formats/jpeg/jpeg_rgb.h"
 #include "common/formats/png/png_read.h"
-#include "statistics_parts.h"
+#include "statistics_blocks.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #include "source_statistics.h"
 
 #include "common/base/error.h"
-#include "statistics_parts.h"
+#include "statistics_blocks.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #include "common/base/error.h"
 #include "common/h5py/h5py_vlen_examples.h"
 #include "image_decoding.h"
-#include "statistics_parts.h"
+#include "statistics_blocks.h"
 
 #include <stdlib.h>
 #include <string.h>

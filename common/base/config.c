@@ -1,7 +1,8 @@
 /* Fuel's config: the file (~/.fuelrc or $FUEL_CONFIG), FUEL_* overrides, the data path searched. */
 #include "config.h"
 
-#include "config_parts.h"
+#include "config_values.h"
+#include "config_yaml.h"
 #include "error.h"
 #include "input_file.h"
 

@@ -1,5 +1,5 @@
 /* The values of config entries: $VAR, ${VAR} and ~ expanded as Fuel expands paths; string lists. */
-#include "config_parts.h"
+#include "config_values.h"
 
 #include "error.h"
 

@@ -1,6 +1,7 @@
 /* Fuel's YAML config read with libyaml into a config: its keys, their values, one-line errors. */
-#include "config_parts.h"
+#include "config_yaml.h"
 
+#include "config_values.h"
 #include "error.h"
 #include "suggest.h"
 

@@ -2,7 +2,7 @@
 #include "h5py_writer.h"
 
 #include "common/base/error.h"
-#include "h5py_writer_parts.h"
+#include "h5py_writer_state.h"
 
 #include <hdf5_hl.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
    are already the stored rows. HDF5 allocates the storage with the first row, written through it;
    its caches are flushed before the rest is written around it (a dirty sieve buffer written back
    later would put stale bytes over the copied ones). */
-#include "h5py_writer_parts.h"
+#include "h5py_writer_state.h"
 
 #include "common/base/error.h"
 

@@ -1,6 +1,6 @@
 /* Rows of an h5py writer's sources written at scattered places, a batch per H5Dwrite of a point
    selection (a converter placing examples in a permuted order). */
-#include "h5py_writer_parts.h"
+#include "h5py_writer_state.h"
 
 #include "common/base/error.h"
 

@@ -1,5 +1,5 @@
 /* The rows of an h5py writer's sources, gathered into blocks and written with one H5Dwrite each. */
-#include "h5py_writer_parts.h"
+#include "h5py_writer_state.h"
 
 #include "common/base/error.h"
 

@@ -1,6 +1,6 @@
 /* What Fuel's chapter 4 adds to split rows by hand: indices datasets for non-contiguous splits
    ("Non-contiguous splits") and comments other than '.'. */
-#include "h5py_writer_parts.h"
+#include "h5py_writer_state.h"
 
 #include "common/base/error.h"
 

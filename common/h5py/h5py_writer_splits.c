@@ -1,5 +1,5 @@
 /* The splits an h5py writer is told of, written as the `split` attribute numpy packs. */
-#include "h5py_writer_parts.h"
+#include "h5py_writer_state.h"
 
 #include "common/base/error.h"
 

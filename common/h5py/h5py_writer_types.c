@@ -1,5 +1,5 @@
 /* The HDF5 datatypes h5py stores numpy's as: element types, numpy's bool, fixed strings. */
-#include "h5py_writer_parts.h"
+#include "h5py_writer_state.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # tests/lint/basenames, tests/lint/common_modules, tests/lint/usage and tests/lint/includes: a file
-# name held twice in the product (but a dataset's own files), a module of common/ that serves one
-# folder, a usage line typed by hand and an include against the layers (a new folder's too) are
-# flagged in a planted tree.
+# name held twice in the product (but a dataset's own files), a header named _parts.h, a module of
+# common/ that serves one folder, a usage line typed by hand and an include against the layers (a
+# new folder's too) are flagged in a planted tree.
 
 setup() {
     repo=$BATS_TEST_TMPDIR/repo
@@ -56,6 +56,16 @@ setup() {
     [ "${#lines[@]}" -eq 2 ]
     [ "${lines[0]}" = "not ok - export.c is held by cmd/export.c exporters/export.c (one name, one file)" ]
     [ "${lines[1]}" = "not ok - mnist.c is held by cmd/mnist.c converters/mnist.c downloaders/mnist.c fixtures/mnist.c (one name, one file)" ]
+}
+
+@test "a header named _parts, _private or _internal is flagged, whatever its folder" {
+    printf '/* What the writer shares. */\n' > "$repo/common/base/writer_parts.h"
+    printf '/* What the reader shares. */\n' > "$repo/converters/mnist_internal.h"
+    run bash "$repo/tests/lint/basenames"
+    [ "$status" -eq 1 ]
+    [ "${#lines[@]}" -eq 2 ]
+    [ "${lines[0]}" = "not ok - common/base/writer_parts.h: a header is named for what it declares, not _parts, _private or _internal" ]
+    [ "${lines[1]}" = "not ok - converters/mnist_internal.h: a header is named for what it declares, not _parts, _private or _internal" ]
 }
 
 @test "a name that is no dataset's is flagged even in the datasets' folders" {

@@ -1,6 +1,7 @@
-/* What the fixed-shape and the variable-length halves of source_statistics share. */
-#ifndef FUEL_STATS_STATISTICS_PARTS_H
-#define FUEL_STATS_STATISTICS_PARTS_H
+/* The statistics' channel layout and the block steps the fixed-shape and variable-length halves
+   of source_statistics share (fixed_blocks.c, source_statistics.c, vlen_statistics.c). */
+#ifndef FUEL_STATS_STATISTICS_BLOCKS_H
+#define FUEL_STATS_STATISTICS_BLOCKS_H
 
 #include "common/h5py/h5py_examples.h"
 #include "source_statistics.h"

@@ -2,8 +2,8 @@
    splits), ilsvrc_sets.c (the training archive of per-class tars, the flat validation and test
    archives), ilsvrc_queue.c (images checked on workers, written in batches at their places),
    ilsvrc_patches.c (2010's replacement images). */
-#ifndef FUEL_CONVERTERS_ILSVRC_PARTS_H
-#define FUEL_CONVERTERS_ILSVRC_PARTS_H
+#ifndef FUEL_CONVERTERS_ILSVRC_CONVERSION_H
+#define FUEL_CONVERTERS_ILSVRC_CONVERSION_H
 
 #include "ilsvrc.h"
 #include "ilsvrc_images.h"

@@ -1,7 +1,7 @@
 /* What the spec reader's files share: the YAML document being walked (spec.c: the file, the top
    level and the splits; spec_sources.c: the sources and their `from` entries) and its helpers. */
-#ifndef FUEL_PACK_SPEC_PARTS_H
-#define FUEL_PACK_SPEC_PARTS_H
+#ifndef FUEL_PACK_SPEC_READING_H
+#define FUEL_PACK_SPEC_READING_H
 
 #include "spec.h"
 

@@ -3,8 +3,8 @@
    h5py_writer_split_extras.c (indices and comments of split rows), h5py_writer_copy.c (rows
    copied from another file), h5py_writer_types.c
    (datatypes) and hdf5_failure.c (HDF5's reasons for a failure). */
-#ifndef FUEL_H5PY_WRITER_PARTS_H
-#define FUEL_H5PY_WRITER_PARTS_H
+#ifndef FUEL_H5PY_WRITER_STATE_H
+#define FUEL_H5PY_WRITER_STATE_H
 
 #include "h5py_writer.h"
 #include "hdf5_failure.h"

@@ -1,7 +1,7 @@
-/* What the files of the config share: config.c (the file, the environment, the data path),
-   config_yaml.c (the YAML read into a config) and config_values.c ($VAR and ~, string lists). */
-#ifndef FUEL_CONFIG_PARTS_H
-#define FUEL_CONFIG_PARTS_H
+/* The values of config entries (config_values.c), for config.c and config_yaml.c: $VAR and ~
+   expanded, string lists, the home directory. */
+#ifndef FUEL_CONFIG_VALUES_H
+#define FUEL_CONFIG_VALUES_H
 
 #include "config.h"
 
@@ -32,8 +32,5 @@ int string_list_split(struct string_list *list, const char *text, size_t length,
 size_t string_list_piece_count(const char *text, size_t length, const char *separators);
 
 void string_list_free(struct string_list *list);
-
-/* Reads the YAML TEXT (LENGTH bytes) of config FILE into CONFIG. */
-int config_parse(struct fuel_config *config, const char *file, const char *text, size_t length);
 
 #endif
