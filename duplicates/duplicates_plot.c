@@ -1,15 +1,20 @@
 /* Draws the pairs of duplicates_plot.h: each member's image read again from its file (pixels, or
-   a stored JPEG or PNG decoded in full), fitted into its cell, encoded with libpng. */
+   a stored JPEG or PNG decoded in full), fitted into its cell, its labels in the plots' font
+   under it, encoded with libpng. */
 #include "duplicates_plot.h"
 
 #include "common/base/error.h"
 #include "common/base/publish.h"
 #include "common/formats/png/png_encode.h"
 #include "common/formats/png/png_read.h"
+#include "common/formats/png/plot_canvas.h"
+#include "common/formats/png/plot_font.h"
 #include "common/h5py/h5py_examples.h"
 #include "common/h5py/h5py_vlen_examples.h"
 #include "image_hashes.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,8 +120,8 @@ static int member_picture(const struct duplicates_request *request, const char *
     return result;
 }
 
-/* PICTURE fitted into the cell whose top left corner is (LEFT, TOP) of CANVAS (WIDTH wide). */
-static void picture_draw(uint8_t *canvas, uint32_t width, uint32_t left, uint32_t top,
+/* PICTURE fitted into the cell whose top left corner is (LEFT, TOP) of CANVAS. */
+static void picture_draw(struct plot_canvas *canvas, uint32_t left, uint32_t top,
                          const struct picture *picture)
 {
     double fit = (double)PLOT_CELL / picture->width;
@@ -132,25 +137,61 @@ static void picture_draw(uint8_t *canvas, uint32_t width, uint32_t left, uint32_
         for (uint32_t x = 0; x < fitted_width; x++) {
             uint64_t source_x = (uint64_t)x * picture->width / fitted_width;
             uint64_t source_y = (uint64_t)y * picture->height / fitted_height;
-            memcpy(canvas + ((size_t)(top + y) * width + left + x) * 3,
+            memcpy(canvas->pixels + ((size_t)(top + y) * canvas->width + left + x) * 3,
                    picture->pixels + (source_y * picture->width + source_x) * 3, 3);
         }
 }
 
-static void rules_draw(uint8_t *canvas, uint32_t width, uint32_t height, size_t rows)
+static void rules_draw(struct plot_canvas *canvas, size_t rows)
 {
-    uint32_t middle = PLOT_GAP + PLOT_CELL + (PLOT_GAP - PLOT_RULE) / 2;
-    for (uint32_t y = 0; y < height; y++)
-        memset(canvas + ((size_t)y * width + middle) * 3, 128, PLOT_RULE * 3);
-    for (size_t row = 1; row < rows; row++) {
-        uint32_t top = (uint32_t)(row * (PLOT_CELL + PLOT_GAP)) + (PLOT_GAP - PLOT_RULE) / 2;
-        memset(canvas + (size_t)top * width * 3, 128, (size_t)PLOT_RULE * width * 3);
+    struct plot_color gray = {128, 128, 128};
+    plot_canvas_fill(canvas, PLOT_GAP + PLOT_CELL + (PLOT_GAP - PLOT_RULE) / 2, 0, PLOT_RULE,
+                     canvas->height, gray);
+    for (size_t row = 1; row < rows; row++)
+        plot_canvas_fill(canvas, 0, (int64_t)(row * PLOT_ROW) + (PLOT_GAP - PLOT_RULE) / 2,
+                         canvas->width, PLOT_RULE, gray);
+}
+
+/* Writes TEXT at (LEFT, TOP), cut to what the cell's width holds. */
+static void line_draw(struct plot_canvas *canvas, uint32_t left, uint32_t top, const char *text)
+{
+    char line[PLOT_CELL / PLOT_FONT_ADVANCE + 2];
+    snprintf(line, sizeof line, "%.*s", (int)((PLOT_CELL + 1) / PLOT_FONT_ADVANCE), text);
+    plot_canvas_text(canvas, left, top, 1, line, (struct plot_color){0, 0, 0});
+}
+
+/* MEMBER's lines under its cell: its file (when several are compared), its split and index, its
+   label and class name. */
+static void labels_draw(struct plot_canvas *canvas, const struct duplicates_request *request,
+                        const struct duplicates_result *result, const struct duplicate_group *group,
+                        size_t index, uint32_t left, uint32_t top)
+{
+    const struct example_record *member = &result->digests.records[group->first + index];
+    const struct h5py_file *file = request->files[member->file];
+    char text[256];
+    if (request->file_count > 1) {
+        const char *base = strrchr(file->path, '/');
+        line_draw(canvas, left, top, base != NULL ? base + 1 : file->path);
+        top += PLOT_LINE;
     }
+    snprintf(text, sizeof text, "%s %" PRIu32, file->splits[member->split], member->number);
+    line_draw(canvas, left, top, text);
+    const struct member_label *label =
+        result->groups.labels != NULL ? &result->groups.labels[group->labelled + index] : NULL;
+    if (label == NULL || !label->known)
+        return;
+    const char *name = label->value >= 0 ? class_name(&result->names[member->file],
+                                                      (size_t)label->value)
+                                         : NULL;
+    int length = snprintf(text, sizeof text, "%" PRId64, label->value);
+    if (name != NULL && strcmp(name, text) != 0)
+        snprintf(text + length, sizeof text - (size_t)length, " %s", name);
+    line_draw(canvas, left, top + PLOT_LINE, text);
 }
 
 /* The pairs in report order: each group's first member with each other member. */
 static int pairs_draw(const struct duplicates_request *request,
-                      const struct duplicates_result *result, uint8_t *canvas, uint32_t width)
+                      const struct duplicates_result *result, struct plot_canvas *canvas)
 {
     size_t row = 0;
     int status = EXIT_OK;
@@ -158,15 +199,19 @@ static int pairs_draw(const struct duplicates_request *request,
         const struct duplicate_group *group = &result->groups.groups[number];
         for (size_t member = 1; status == EXIT_OK && member < group->count && row < PLOT_ROWS;
              member++, row++) {
-            const struct example_record *pair[2] = {
-                &result->digests.records[group->first],
-                &result->digests.records[group->first + member]};
+            size_t indices[2] = {0, member};
             for (int cell = 0; status == EXIT_OK && cell < 2; cell++) {
                 struct picture picture = {0};
-                status = member_picture(request, result->source, pair[cell], &picture);
-                if (status == EXIT_OK)
-                    picture_draw(canvas, width, PLOT_GAP + (uint32_t)cell * (PLOT_CELL + PLOT_GAP),
-                                 PLOT_GAP + (uint32_t)row * (PLOT_CELL + PLOT_GAP), &picture);
+                uint32_t left = PLOT_GAP + (uint32_t)cell * (PLOT_CELL + PLOT_GAP);
+                uint32_t top = PLOT_GAP + (uint32_t)row * PLOT_ROW;
+                status = member_picture(request, result->source,
+                                        &result->digests.records[group->first + indices[cell]],
+                                        &picture);
+                if (status == EXIT_OK) {
+                    picture_draw(canvas, left, top, &picture);
+                    labels_draw(canvas, request, result, group, indices[cell], left,
+                                top + PLOT_CELL + PLOT_LINE_SKIP);
+                }
                 free(picture.pixels);
             }
         }
@@ -181,20 +226,19 @@ int duplicates_plot_write(const struct duplicates_request *request,
     for (size_t number = 0; number < result->groups.group_count; number++)
         rows += result->groups.groups[number].count - 1;
     rows = rows < PLOT_ROWS ? rows : PLOT_ROWS;
-    uint32_t width = 3 * PLOT_GAP + 2 * PLOT_CELL;
-    uint32_t height = PLOT_GAP + (uint32_t)(rows > 0 ? rows : 1) * (PLOT_CELL + PLOT_GAP);
-    uint8_t *canvas = malloc((size_t)width * height * 3);
-    if (canvas == NULL)
-        return error_set(EXIT_OTHER, "cannot plot: out of memory");
-    memset(canvas, 255, (size_t)width * height * 3);
-    rules_draw(canvas, width, height, rows);
-    int status = pairs_draw(request, result, canvas, width);
+    struct plot_canvas canvas;
+    int status = plot_canvas_create(&canvas, 3 * PLOT_GAP + 2 * PLOT_CELL,
+                                    PLOT_GAP + (uint32_t)(rows > 0 ? rows : 1) * PLOT_ROW);
+    if (status != EXIT_OK)
+        return status;
+    rules_draw(&canvas, rows);
+    status = pairs_draw(request, result, &canvas);
     struct png_bytes bytes = {0};
     if (status == EXIT_OK)
-        status = png_encode_memory(canvas, width, height, 3, &bytes);
+        status = png_encode_memory(canvas.pixels, canvas.width, canvas.height, 3, &bytes);
     if (status == EXIT_OK)
         status = publish_bytes(path, bytes.data, bytes.size);
     png_bytes_free(&bytes);
-    free(canvas);
+    plot_canvas_free(&canvas);
     return status;
 }

@@ -4,8 +4,8 @@
 #include "common/base/error.h"
 #include "common/base/publish.h"
 #include "common/formats/png/png_encode.h"
-#include "plot_canvas.h"
-#include "plot_font.h"
+#include "common/formats/png/plot_canvas.h"
+#include "common/formats/png/plot_font.h"
 
 #include <inttypes.h>
 #include <stdbool.h>

@@ -92,31 +92,58 @@ assert min(others) > 60, min(others)
 PYTHON
 }
 
-@test "--plot: each pair side by side, the images PIL decodes fitted into their cells" {
-    run --separate-stderr fuel-duplicates --near -q --plot pairs.png ilsvrc2012.hdf5
+@test "--plot: each pair side by side, the images PIL decodes fitted into their cells, labelled" {
+    run --separate-stderr fuel-duplicates --near -q --json --plot pairs.png ilsvrc2012.hdf5
     [ "$status" -eq 1 ]
     [ -z "$stderr" ]
-    $PYTHON <<'PYTHON'
-import io
+    echo "$output" > pairs.json
+    $PYTHON - "$BATS_TEST_DIRNAME/../../common/formats/png/plot_font.c" <<'PYTHON'
+import io, json, re, sys
 import h5py, numpy
 from PIL import Image
-plot = numpy.asarray(Image.open('pairs.png').convert('RGB'))
-cell, gap = 96, 8
-assert plot.shape == (gap + 3 * (cell + gap), 3 * gap + 2 * cell, 3), plot.shape
+# the font's glyphs, read from its source: 95 rows of 7 bytes from ' ' on, bit 4 the leftmost
+glyphs = [[int(v, 16) for v in row.split(',')]
+          for row in re.findall(r'^\s*\{(0x[^}]*)\}', open(sys.argv[1]).read(), re.M)]
+assert len(glyphs) == 95, len(glyphs)
+def text(lines):
+    """The 96 x 30 band the lines of text (cut to 16 characters) make, 10 pixels apart."""
+    band = numpy.full((30, 96), 255)
+    for number, line in enumerate(lines):
+        for position, character in enumerate(line[:16]):
+            for row, bits in enumerate(glyphs[ord(character) - 32]):
+                for column in range(5):
+                    if bits & (0x10 >> column):
+                        band[number * 10 + row, position * 6 + column] = 0
+    return band
+plot = numpy.asarray(Image.open('pairs.png').convert('RGB')).astype(int)
+cell, gap, row_height = 96, 8, 96 + 3 + 30 + 8
+assert plot.shape == (gap + 3 * row_height, 3 * gap + 2 * cell, 3), plot.shape
 f = h5py.File('ilsvrc2012.hdf5', 'r')
-images = f['encoded_images']
+images, targets = f['encoded_images'], f['targets']
+groups = json.load(open('pairs.json'))['groups']
 pairs = [(0, 1), (3, 6 + 2), (5, 12 + 4)]  # the report's order: first member, then the other
+names = [(split, index) for split in ('train', 'valid', 'test') for index in range(6)]
 for row, pair in enumerate(pairs):
     for column, example in enumerate(pair):
         picture = numpy.asarray(Image.open(io.BytesIO(images[example].tobytes())).convert('RGB'))
         height, width = picture.shape[:2]  # 120 x 160: fitted to 72 x 96, centred
         fitted = picture[numpy.arange(72) * height // 72][:, numpy.arange(96) * width // 96]
-        top, left = gap + row * (cell + gap) + 12, gap + column * (cell + gap)
+        top, left = gap + row * row_height + 12, gap + column * (cell + gap)
         assert (plot[top:top + 72, left:left + 96] == fitted).all(), (row, column)
         assert (plot[top - 12:top, left:left + 96] == 255).all()
+        member = groups[row]['members'][column]
+        split, index = names[example]
+        assert (member['split'], member['index']) == (split, index), member
+        lines = ['%s %d' % (split, index)]
+        if split != 'test':  # ILSVRC2012's test images have no labels
+            label = int(targets[example][0])
+            assert member['label'] == label and member['class'].startswith('n'), member
+            lines.append('%d %s' % (label, member['class']))
+        band = plot[top + 72 + 12 + 3:top + 72 + 12 + 33, left:left + 96]
+        assert (band == text(lines)[:, :, None]).all(), (row, column, lines)
 middle = gap + cell + 3
 assert (plot[:, middle:middle + 2] == 128).all()
-assert (plot[gap + cell + 3:gap + cell + 5] == 128).all()
+assert (plot[row_height + 3:row_height + 5] == 128).all()
 PYTHON
     # a source that is not of images cannot be drawn; nothing is left
     run --separate-stderr fuel-duplicates --source targets --plot targets.png ilsvrc2012.hdf5

@@ -1,5 +1,6 @@
-/* A 5 x 7 bitmap font of printable ASCII for fuel stats --plot, drawn for this project (no
-   bitmap font is among the chosen libraries, and a plot's labels need no more). */
+/* A 5 x 7 bitmap font of printable ASCII for the plots of fuel stats and fuel duplicates, drawn
+   for this project (no bitmap font is among the chosen libraries, and a plot's labels need no
+   more). */
 #include "plot_font.h"
 
 /* Rows top to bottom, bit 4 the leftmost pixel. */

@@ -1,6 +1,6 @@
 /* An RGB picture to draw a plot on: rectangles and text in the built-in font. */
-#ifndef FUEL_STATS_PLOT_CANVAS_H
-#define FUEL_STATS_PLOT_CANVAS_H
+#ifndef FUEL_PLOT_CANVAS_H
+#define FUEL_PLOT_CANVAS_H
 
 #include <stddef.h>
 #include <stdint.h>

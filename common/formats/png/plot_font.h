@@ -1,6 +1,6 @@
-/* A 5 x 7 bitmap font of printable ASCII for fuel stats --plot. */
-#ifndef FUEL_STATS_PLOT_FONT_H
-#define FUEL_STATS_PLOT_FONT_H
+/* A 5 x 7 bitmap font of printable ASCII for the plots (fuel stats and fuel duplicates --plot). */
+#ifndef FUEL_PLOT_FONT_H
+#define FUEL_PLOT_FONT_H
 
 #include <stdint.h>
 
