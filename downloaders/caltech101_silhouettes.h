@@ -21,5 +21,6 @@ extern const struct caltech101_silhouettes_split
    the most a converter takes (labels are uint8 in the real files, 65535 at most in any). */
 #define CALTECH101_SILHOUETTES_CLASS_NAMES "classnames"
 #define CALTECH101_SILHOUETTES_MAX_CLASSES 65535
+enum { CALTECH101_SILHOUETTES_CLASSES = 101 };
 
 #endif

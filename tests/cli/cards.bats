@@ -80,6 +80,13 @@ for source, names in card["classes"].items():
         assert f[source][()].max() < len(names), (source, f[source][()].max(), len(names))
 for issue in card["known_issues"]:
     assert issue["issue"] and issue["reference"], issue
+# a class each fixture names as its dataset does (the silhouettes' from the raw file's classnames)
+named = {"mnist": ("targets", 7, "7"), "fashion_mnist": ("targets", 9, "Ankle boot"),
+         "cifar10": ("targets", 3, "cat"), "cifar100": ("fine_labels", 99, "worm"),
+         "caltech101_silhouettes": ("targets", 42, "class_042"), "dogs_vs_cats": ("targets", 1, "dog")}
+if sys.argv[2] in named:
+    source, label, name = named[sys.argv[2]]
+    assert card["classes"][source][label] == name, (source, card["classes"].get(source))
 PY
     done
 }

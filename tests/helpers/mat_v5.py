@@ -52,6 +52,8 @@ def parse_matrix(buffer, order):
     dims = struct.unpack_from(order + "%di" % (size // 4), buffer, data)
     _, size, data, offset = read_tag(buffer, offset, order)
     name = bytes(buffer[data:data + size]).decode()
+    if flags & 0xFF == 1:  # a cell (the fixtures' classnames): not numbers, left out
+        return None
     stored, size, data, offset = read_tag(buffer, offset, order)
     dtype = numpy.dtype(MI_TYPES[stored]).newbyteorder(order)
     values = numpy.frombuffer(bytes(buffer[data:data + size]), dtype=dtype)
@@ -72,7 +74,9 @@ def read_file(path):
         elif data_type == MI_MATRIX:
             body = content[offset - 8 - size:offset]
             offset += (8 - size % 8) % 8
-        variables.append(parse_matrix(body, order))
+        variable = parse_matrix(body, order)
+        if variable is not None:
+            variables.append(variable)
     return variables, order
 
 

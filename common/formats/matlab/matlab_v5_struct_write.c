@@ -1,6 +1,6 @@
-/* Struct arrays (and the cell arrays and char arrays inside them) of MAT-file level 5, built in
-   memory as one miMATRIX element, then written compressed: nested sizes are known only once the
-   nested arrays are laid out. For small files (a devkit's meta.mat), not for bulk data. */
+/* Struct and cell arrays (and the cell and char arrays inside them) of MAT-file level 5, built
+   in memory as one miMATRIX element, then written compressed: nested sizes are known only once
+   the nested arrays are laid out. For small variables (a devkit's meta.mat), not bulk data. */
 #include "matlab_v5_write.h"
 
 #include "common/base/error.h"
@@ -133,6 +133,16 @@ static void append_value(struct built *built, const struct matlab_value *value)
     matrix_end(built, start);
 }
 
+/* Writes BUILT, one whole miMATRIX, and frees it. */
+static int built_write(struct matlab_writer *writer, struct built *built)
+{
+    int result = built->failed ? error_set(EXIT_OTHER, "cannot write: %s: out of memory",
+                                           writer->path)
+                               : matlab_writer_matrix(writer, built->bytes, built->size);
+    free(built->bytes);
+    return result;
+}
+
 int matlab_writer_struct(struct matlab_writer *writer, const char *name, uint32_t count,
                          const char *const *fields, size_t field_count,
                          const struct matlab_value *values)
@@ -160,9 +170,17 @@ int matlab_writer_struct(struct matlab_writer *writer, const char *name, uint32_
     for (size_t index = 0; index < (size_t)count * field_count; index++)
         append_value(&built, &values[index]);
     matrix_end(&built, start);
-    int result = built.failed ? error_set(EXIT_OTHER, "cannot write: %s: out of memory",
-                                          writer->path)
-                              : matlab_writer_matrix(writer, built.bytes, built.size);
-    free(built.bytes);
-    return result;
+    return built_write(writer, &built);
+}
+
+int matlab_writer_cell(struct matlab_writer *writer, const char *name,
+                       const struct matlab_value *values, size_t count)
+{
+    struct built built = {0};
+    size_t start;
+    matrix_begin(&built, &start, MATLAB_CELL, 1, (uint32_t)count, name);
+    for (size_t index = 0; index < count; index++)
+        append_value(&built, &values[index]);
+    matrix_end(&built, start);
+    return built_write(writer, &built);
 }

@@ -66,6 +66,11 @@ int matlab_writer_struct(struct matlab_writer *writer, const char *name, uint32_
                          const char *const *fields, size_t field_count,
                          const struct matlab_value *values);
 
+/* Writes variable NAME, a 1 x COUNT cell array of VALUES (scipy.io.loadmat reads it as an object
+   array), as MATLAB does. */
+int matlab_writer_cell(struct matlab_writer *writer, const char *name,
+                       const struct matlab_value *values, size_t count);
+
 /* Writes the COUNT-byte miMATRIX element at MATRIX (tag included) in its miCOMPRESSED element. */
 int matlab_writer_matrix(struct matlab_writer *writer, const void *matrix, size_t count);
 
