@@ -110,12 +110,12 @@ int conversion_run(const struct conversion_request *request, char *path, size_t 
         json_decref(arguments.card);
         return error_set(EXIT_OTHER, "out of memory");
     }
-    const char *published[CONVERTER_MAX_INPUTS] = {NULL};
+    struct provenance_publication published[CONVERTER_MAX_INPUTS] = {{0}};
     for (size_t index = 0; index < inputs.count; index++) {
         const struct dataset_file *file =
             &request->dataset->files[request->dataset->converter->inputs[index]];
-        if (file->content_sha256 != NULL)
-            published[index] = file->checksum;
+        published[index] = (struct provenance_publication){file->checksum, file->size,
+                                                            file->content_sha256 != NULL};
     }
     struct published_record record = {.inputs = inputs.list,
                                       .input_count = inputs.count,

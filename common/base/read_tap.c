@@ -33,7 +33,10 @@ struct read_tap {
     struct hash_stream *raw; /* the file's bytes, hashed on the hashing thread */
     bool broken;             /* a gap could not be read: the finish hashes the whole file */
     uint64_t offset;         /* the bytes appended to RAW */
+    unsigned char head[HASH_HEAD_BYTES]; /* the file's first bytes, as fed */
+    size_t head_length;
     enum content_state content_state;
+    read_tap_head_test *content_test; /* NULL: the content is wanted whatever the head */
     struct hash_stream *content;
     char content_hex[HASH_HEX_SIZE];
     uint64_t content_size;
@@ -81,9 +84,10 @@ int read_tap_create(struct read_tap **tap, const char *path, bool md5)
     return EXIT_OK;
 }
 
-void read_tap_want_content(struct read_tap *tap)
+void read_tap_want_content(struct read_tap *tap, read_tap_head_test *wanted)
 {
     pthread_mutex_lock(&tap->lock);
+    tap->content_test = wanted;
     if (tap->content_state == CONTENT_UNWANTED)
         tap->content_state = CONTENT_WANTED;
     pthread_mutex_unlock(&tap->lock);
@@ -165,6 +169,12 @@ static struct read_tap *locked_tap(int descriptor)
 /* Hands the next COUNT bytes of the file to the hashing thread. */
 static void tap_hash(struct read_tap *tap, const unsigned char *bytes, size_t count)
 {
+    if (tap->offset < HASH_HEAD_BYTES) {
+        size_t kept = HASH_HEAD_BYTES - (size_t)tap->offset < count
+                          ? HASH_HEAD_BYTES - (size_t)tap->offset : count;
+        memcpy(tap->head + tap->offset, bytes, kept);
+        tap->head_length = (size_t)tap->offset + kept;
+    }
     hash_stream_append(tap->raw, bytes, count);
     tap->offset += count;
 }
@@ -218,12 +228,16 @@ bool read_tap_wants_content(int descriptor)
     return wanted;
 }
 
-/* The content's first bytes are coming: its hash begins (without one, the finish's caller
-   inflates the file again). */
+/* The content's first bytes are coming: its hash begins unless the file's first bytes say it is
+   not wanted (without one, the finish's caller inflates the file again when it needs it). */
 static void content_begin(struct read_tap *tap)
 {
     if (tap->content_state != CONTENT_WANTED)
         return;
+    if (tap->content_test != NULL && !tap->content_test(tap->head, tap->head_length)) {
+        tap->content_state = CONTENT_UNWANTED;
+        return;
+    }
     if (hash_stream_create(&tap->content, false) == EXIT_OK)
         tap->content_state = CONTENT_FEEDING;
     else

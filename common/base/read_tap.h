@@ -17,9 +17,14 @@ struct read_tap;
    bytes. A PATH that cannot be looked at gets a tap that no descriptor feeds. */
 int read_tap_create(struct read_tap **tap, const char *path, bool md5);
 
+/* Whether a file whose first LENGTH bytes (up to HASH_HEAD_BYTES) are HEAD wants its content
+   hashed (NULL: every file does). */
+typedef bool read_tap_head_test(const unsigned char *head, size_t length);
+
 /* The tap hashes the file's inflated content as well, as an inflater reading the file from its
-   start hands it to read_tap_content; called before the file is opened. */
-void read_tap_want_content(struct read_tap *tap);
+   start hands it to read_tap_content, unless WANTED says no of the bytes read before the content
+   begins; called before the file is opened. */
+void read_tap_want_content(struct read_tap *tap, read_tap_head_test *wanted);
 
 /* Unregisters the tap and writes the file's digests: the bytes fed, then the file's bytes from
    where its readers stopped to its end. Errors as hash_file_digests'. */

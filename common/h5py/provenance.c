@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 
 struct input_digest {
@@ -30,10 +31,12 @@ struct input_digest {
     char *name; /* NULL: the path's file name */
     uint64_t size;
     unsigned char sha256[32]; /* binary, hex only in the text: an image folder has many inputs */
-    unsigned char md5[16];    /* unless raw_files, unset */
+    unsigned char md5[16];    /* unless MD5_TAKEN, unset */
+    bool md5_taken; /* a raw file whose md5 can match the published one */
     bool fixture; /* the file carries the mark of fuel fixture --raw */
     const char *published; /* the checksum its record publishes, when it publishes the content
-                              too (provenance_content_published); NULL otherwise */
+                              too (struct provenance_publication); NULL otherwise */
+    bool content_read;     /* its size is not the published one: its content hashed as read */
     bool content_digested; /* other bytes than published: its decompressed content's digest */
     uint64_t content_size;
     unsigned char content_sha256[32];
@@ -113,7 +116,7 @@ static int input_hash(struct provenance *provenance, size_t index)
         return EXIT_OK;
     }
     struct file_digests digests;
-    int result = hash_file_digests(provenance->inputs[index].path, provenance->raw_files,
+    int result = hash_file_digests(provenance->inputs[index].path, provenance->inputs[index].md5_taken,
                                    &digests);
     if (result == EXIT_OK)
         digests_keep(&provenance->inputs[index], &digests);
@@ -174,7 +177,33 @@ int provenance_begin_named(struct provenance **provenance, int argc, char *const
                            size_t input_count, bool raw_files)
 {
     return provenance_begin_supplied(provenance, argc, argv, input_paths, names, input_count,
-                                     raw_files, NULL);
+                                     raw_files, NULL, NULL);
+}
+
+/* Whether a file beginning with HEAD's LENGTH bytes lacks the fixture mark (a fixture's content
+   is never compared with the published one). */
+static bool head_unmarked(const unsigned char *head, size_t length)
+{
+    return !fixture_marker_found(head, length, NULL, 0);
+}
+
+/* What INPUT's record publishes (NULL: nothing known): whether its md5 is taken, whether its
+   content is wanted, and in which pass. A file that cannot be looked at keeps both, as before. */
+static void publication_apply(struct input_digest *input, bool raw_files,
+                              const struct provenance_publication *published)
+{
+    input->md5_taken = raw_files;
+    if (published == NULL)
+        return;
+    struct stat status;
+    bool known = stat(input->path, &status) == 0 && S_ISREG(status.st_mode);
+    bool other_size = published->size > 0 && known && (uint64_t)status.st_size != published->size;
+    input->md5_taken = raw_files && published->checksum != NULL && strlen(published->checksum) == 32 &&
+                 !other_size;
+    if (published->content && published->checksum != NULL) {
+        input->published = published->checksum;
+        input->content_read = published->size == 0 || !known || other_size;
+    }
 }
 
 /* With TAPPED, a tap for each input neither supplied nor flagged in APART; then the thread, which
@@ -188,9 +217,11 @@ static int hashing_start(struct provenance *provenance, bool tapped, const bool 
             threaded = true;
         int result = !DIGESTS_ON || input->supplied || (apart != NULL && apart[index])
                          ? EXIT_OK
-                         : read_tap_create(&input->tap, input->path, provenance->raw_files);
+                         : read_tap_create(&input->tap, input->path, input->md5_taken);
         if (result != EXIT_OK)
             return result;
+        if (input->tap != NULL && input->published != NULL && input->content_read)
+            read_tap_want_content(input->tap, head_unmarked);
     }
     int number = threaded ? threads_start(&provenance->thread, hash_inputs, provenance) : 0;
     if (number != 0)
@@ -200,19 +231,32 @@ static int hashing_start(struct provenance *provenance, bool tapped, const bool 
     return EXIT_OK;
 }
 
+/* The inputs' arguments of begin. */
+struct begin_inputs {
+    const char *const *paths;
+    const char *const *names;
+    size_t count;
+    bool raw_files;
+    const bool *supplied;
+    const struct provenance_publication *published;
+};
+
 static int begin(struct provenance **provenance, int argc, char *const *argv,
-                 const char *const *input_paths, const char *const *names, size_t input_count,
-                 bool raw_files, const bool *supplied, bool tapped, const bool *apart)
+                 const struct begin_inputs *inputs, bool tapped, const bool *apart)
 {
     *provenance = calloc(1, sizeof **provenance);
     if (*provenance == NULL)
         return error_set(EXIT_OTHER, "cannot record provenance: out of memory");
-    (*provenance)->raw_files = raw_files;
+    (*provenance)->raw_files = inputs->raw_files;
     atomic_init(&(*provenance)->cancelled, false);
     pthread_mutex_init(&(*provenance)->supplying, NULL);
-    int copied = copy_arguments(*provenance, argc, argv, input_paths, names, input_count);
-    for (size_t index = 0; copied == 0 && supplied != NULL && index < input_count; index++)
-        (*provenance)->inputs[index].supplied = supplied[index];
+    int copied =
+        copy_arguments(*provenance, argc, argv, inputs->paths, inputs->names, inputs->count);
+    for (size_t index = 0; copied == 0 && index < inputs->count; index++) {
+        (*provenance)->inputs[index].supplied = inputs->supplied != NULL && inputs->supplied[index];
+        publication_apply(&(*provenance)->inputs[index], inputs->raw_files,
+                          inputs->published != NULL ? &inputs->published[index] : NULL);
+    }
     int result = copied < 0 ? error_set(EXIT_OTHER, "cannot record provenance: out of memory")
                             : hashing_start(*provenance, tapped, apart);
     if (result != EXIT_OK) {
@@ -224,19 +268,20 @@ static int begin(struct provenance **provenance, int argc, char *const *argv,
 
 int provenance_begin_supplied(struct provenance **provenance, int argc, char *const *argv,
                               const char *const *input_paths, const char *const *names,
-                              size_t input_count, bool raw_files, const bool *supplied)
+                              size_t input_count, bool raw_files, const bool *supplied,
+                              const struct provenance_publication *published)
 {
-    return begin(provenance, argc, argv, input_paths, names, input_count, raw_files, supplied,
-                 false, NULL);
+    struct begin_inputs inputs = {input_paths, names, input_count, raw_files, supplied, published};
+    return begin(provenance, argc, argv, &inputs, false, NULL);
 }
 
 int provenance_begin_read(struct provenance **provenance, int argc, char *const *argv,
                           const char *const *input_paths, const char *const *names,
                           size_t input_count, bool raw_files, const bool *supplied,
-                          const bool *apart)
+                          const bool *apart, const struct provenance_publication *published)
 {
-    return begin(provenance, argc, argv, input_paths, names, input_count, raw_files, supplied,
-                 true, apart);
+    struct begin_inputs inputs = {input_paths, names, input_count, raw_files, supplied, published};
+    return begin(provenance, argc, argv, &inputs, true, apart);
 }
 
 /* Input INDEX's entry, compact JSON (caller frees). */
@@ -251,7 +296,7 @@ static char *input_text(const struct provenance *provenance, size_t index)
     hex_from_bytes(input->sha256, sizeof input->sha256, sha256);
     hex_from_bytes(input->md5, sizeof input->md5, md5);
     json_object_set_new(entry, "sha256", json_string(sha256));
-    if (provenance->raw_files)
+    if (input->md5_taken)
         json_object_set_new(entry, "md5", json_string(md5));
     if (input->fixture)
         json_object_set_new(entry, "origin", json_string(PROVENANCE_FIXTURE_ORIGIN));
@@ -349,7 +394,7 @@ int provenance_supply(struct provenance *provenance, size_t index, const void *b
     if (!DIGESTS_ON)
         return EXIT_OK;
     struct file_digests digests;
-    int result = hash_memory_digests(bytes, size, provenance->raw_files, &digests);
+    int result = hash_memory_digests(bytes, size, provenance->inputs[index].md5_taken, &digests);
     if (result != EXIT_OK)
         return result;
     struct input_digest *input = &provenance->inputs[index];
@@ -366,14 +411,6 @@ int provenance_supply(struct provenance *provenance, size_t index, const void *b
     return EXIT_OK;
 }
 
-void provenance_content_published(struct provenance *provenance, size_t index,
-                                  const char *checksum)
-{
-    provenance->inputs[index].published = checksum;
-    if (provenance->inputs[index].tap != NULL)
-        read_tap_want_content(provenance->inputs[index].tap);
-}
-
 /* The decompressed content's digest of each input whose bytes are not the published ones but
    whose record publishes its content: what tells a re-compressed file from another file. A file
    that does not decompress is left without one. */
@@ -388,8 +425,8 @@ static void contents_digest(struct provenance *provenance)
         if (md5 && !provenance->raw_files)
             continue;
         hex_from_bytes(md5 ? input->md5 : input->sha256, md5 ? 16 : 32, recorded);
-        if (strcasecmp(recorded, input->published) == 0)
-            continue;
+        if ((!md5 || input->md5_taken) && strcasecmp(recorded, input->published) == 0)
+            continue; /* without its md5 (a file of another size), not the published one */
         if (input->content_tapped) {
             input->content_digested = true;
             continue;

@@ -9,11 +9,26 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct provenance;
 
 /* The "origin" of an input that carries the mark of fuel fixture --raw (fixture_marker.h). */
 #define PROVENANCE_FIXTURE_ORIGIN "fuel fixture --raw"
+
+/* What the record of a raw input publishes (PUBLISHED[i] in provenance_begin_supplied and _read;
+   NULL: nothing is known, every raw input gets its md5): its CHECKSUM (md5 or sha256 in hex, kept
+   by the caller until the finish; NULL: none) and SIZE (0: none). An input's md5 is taken only
+   where it can match: an md5 is published and the file has its size. With CONTENT, the record
+   publishes the content the file holds once decompressed: when the input's own digest differs
+   and it is not a fixture, the finish records the sha256 and size of that content too
+   ("content_sha256", "content_size"), so a re-compressed file can be told from another; it is
+   hashed in the read pass when the file's size differs, else inflated again only then. */
+struct provenance_publication {
+    const char *checksum;
+    uint64_t size;
+    bool content;
+};
 
 /* Starts hashing the input files (in a background thread, so conversion runs meanwhile); with
    RAW_FILES (a dataset's raw files, which their publishers list by md5) their md5 too. */
@@ -31,7 +46,8 @@ int provenance_begin_named(struct provenance **provenance, int argc, char *const
    two; the digest is of the very bytes converted). provenance_finish hashes any not handed. */
 int provenance_begin_supplied(struct provenance **provenance, int argc, char *const *argv,
                               const char *const *input_paths, const char *const *names,
-                              size_t input_count, bool raw_files, const bool *supplied);
+                              size_t input_count, bool raw_files, const bool *supplied,
+                              const struct provenance_publication *published);
 
 /* As provenance_begin_supplied, the inputs not supplied hashed from the bytes their readers read
    through input_file.h (read_tap.h), no thread reading them again; what a reader skipped or left
@@ -40,19 +56,13 @@ int provenance_begin_supplied(struct provenance **provenance, int argc, char *co
 int provenance_begin_read(struct provenance **provenance, int argc, char *const *argv,
                           const char *const *input_paths, const char *const *names,
                           size_t input_count, bool raw_files, const bool *supplied,
-                          const bool *apart);
+                          const bool *apart, const struct provenance_publication *published);
 
 /* Input INDEX (flagged supplied) is the SIZE bytes at BYTES; from any thread. EXIT_CORRUPT_INPUT
    when it was handed before with other bytes (the file changed while being read). */
 int provenance_supply(struct provenance *provenance, size_t index, const void *bytes,
                       size_t size);
 
-/* Input INDEX's record publishes CHECKSUM (md5 or sha256, kept by the caller until the finish)
-   and the content it holds once decompressed: when the input's own digest differs, the finish
-   records the sha256 and size of its decompressed content too ("content_sha256",
-   "content_size"), so a re-compressed file can be told from another. */
-void provenance_content_published(struct provenance *provenance, size_t index,
-                                  const char *checksum);
 
 /* Waits for the hashes and returns the JSON text (caller frees); NULL with error_set on failure. */
 char *provenance_finish(struct provenance *provenance);

@@ -59,16 +59,13 @@ int published_file_write(const struct published_filler *filler,
     if (record->read_through_inputs)
         result = provenance_begin_read(&provenance, record->typed->argc, record->typed->argv,
                                        record->inputs, record->input_names, record->input_count,
-                                       record->raw_files, record->supplied, record->apart);
+                                       record->raw_files, record->supplied, record->apart,
+                                       record->published);
     else
         result = provenance_begin_supplied(&provenance, record->typed->argc, record->typed->argv,
                                            record->inputs, record->input_names,
                                            record->input_count, record->raw_files,
-                                           record->supplied);
-    for (size_t index = 0; result == EXIT_OK && record->published != NULL &&
-                           index < record->input_count; index++)
-        if (record->published[index] != NULL)
-            provenance_content_published(provenance, index, record->published[index]);
+                                           record->supplied, record->published);
     if (result == EXIT_OK)
         result = h5py_writer_create(&writer, publication.temporary_path);
     if (result == EXIT_OK)

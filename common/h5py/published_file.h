@@ -37,9 +37,9 @@ struct published_record {
     bool read_through_inputs;
     const bool *apart; /* with it, the inputs read otherwise (HDF5 files; NULL: none), hashed on a
                           thread while the filler runs */
-    /* The checksum each input's record publishes when it publishes its content too (NULL: none
-       or not published): see provenance_content_published. */
-    const char *const *published;
+    /* What each raw input's record publishes (NULL: nothing known): see struct
+       provenance_publication. */
+    const struct provenance_publication *published;
 };
 
 /* The writer filled by FILLER into DIRECTORY/NAME with RECORD's provenance, published only when

@@ -224,7 +224,7 @@ static void test_supplied(void **state)
     char *argv[] = {"fuel-pack", NULL};
     struct provenance *provenance;
     assert_int_equal(provenance_begin_supplied(&provenance, 1, argv, paths, NULL, 3, true,
-                                               supplied), EXIT_OK);
+                                               supplied, NULL), EXIT_OK);
     assert_int_equal(provenance_supply(provenance, 0, "hello", 5), EXIT_OK);
     assert_int_equal(provenance_supply(provenance, 0, "hello", 5), EXIT_OK);
     error_clear();
@@ -245,18 +245,23 @@ static void test_supplied(void **state)
     free(text);
 }
 
-/* PATHS' provenance, the record publishing "0...0" as the gzip's md5 (so its content is
-   digested), with provenance_begin_read when READ (the gzip read whole through the inflater, the
-   text flagged apart), else provenance_begin_supplied. */
-static char *published_provenance(const char *const *paths, bool read)
+/* PATHS' provenance, the record publishing "0...0" as the gzip's md5 and its content, and SIZE
+   as its size (so its content is digested), an md5 of no size for the others, with
+   provenance_begin_read when READ (the gzip read whole through the inflater, the text flagged
+   apart), else provenance_begin_supplied. */
+static char *published_provenance(const char *const *paths, bool read, uint64_t size)
 {
     char *argv[] = {"fuel-convert", NULL};
     const bool apart[] = {false, true, false};
+    const char *md5 = "00000000000000000000000000000000";
+    const struct provenance_publication published[] = {{md5, size, true}, {md5, 0, false},
+                                                       {md5, 0, false}};
     struct provenance *provenance;
-    int begun = read ? provenance_begin_read(&provenance, 1, argv, paths, NULL, 3, true, NULL, apart)
-                     : provenance_begin_supplied(&provenance, 1, argv, paths, NULL, 3, true, NULL);
+    int begun = read ? provenance_begin_read(&provenance, 1, argv, paths, NULL, 3, true, NULL,
+                                             apart, published)
+                     : provenance_begin_supplied(&provenance, 1, argv, paths, NULL, 3, true, NULL,
+                                                 published);
     assert_int_equal(begun, EXIT_OK);
-    provenance_content_published(provenance, 0, "00000000000000000000000000000000");
     struct inflate_file *file;
     assert_int_equal(inflate_file_open(&file, paths[0], "cannot open", 1), EXIT_OK);
     char content[64];
@@ -280,15 +285,55 @@ static void test_read_through_inputs(void **state)
     assert_int_equal(gzip_writer_write(writer, "hello world", 11), EXIT_OK);
     assert_int_equal(gzip_writer_close(writer), 0);
     const char *paths[] = {gzip_path, abc_path, empty_path};
-    char *tapped = published_provenance(paths, true);
-    char *threaded = published_provenance(paths, false);
-    assert_non_null(tapped);
-    assert_non_null(threaded);
-    assert_string_equal(tapped, threaded);
-    assert_non_null(strstr(tapped, "\"content_size\":11,\"content_sha256\":\"b94d27b9934d3e08a52e52"
-                                   "d7da7dabfac484efe37a5380ee9088f7ace2efcde9\""));
-    free(tapped);
-    free(threaded);
+    struct stat status;
+    assert_int_equal(stat(gzip_path, &status), 0);
+    /* Its published size (the content inflated again at the finish), then another (hashed as
+       read, no md5 taken: it cannot match). */
+    for (int other = 0; other < 2; other++) {
+        uint64_t size = (uint64_t)status.st_size + (uint64_t)other;
+        char *tapped = published_provenance(paths, true, size);
+        char *threaded = published_provenance(paths, false, size);
+        assert_non_null(tapped);
+        assert_non_null(threaded);
+        assert_string_equal(tapped, threaded);
+        assert_non_null(strstr(tapped, "\"content_size\":11,\"content_sha256\":\"b94d27b9934d3e"
+                                       "08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9\""));
+        json_t *root = json_loads(tapped, 0, NULL);
+        json_t *gzip = json_array_get(json_object_get(root, "inputs"), 0);
+        assert_true((json_object_get(gzip, "md5") == NULL) == other);
+        assert_non_null(json_object_get(json_array_get(json_object_get(root, "inputs"), 1), "md5"));
+        json_decref(root);
+        free(tapped);
+        free(threaded);
+    }
+}
+
+/* An md5 taken only where it can match the published one: an md5 published and the file of its
+   size or of no published size; none for another size, a sha256 or nothing published. */
+static void test_md5_where_it_can_match(void **state)
+{
+    (void)state;
+    const char *paths[] = {abc_path, abc_path, abc_path, abc_path, abc_path};
+    const char *md5 = "900150983cd24fb0d6963f7d28e17f72";
+    const char *sha256 = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    const struct provenance_publication published[] = {
+        {md5, 3, false}, {md5, 0, false}, {md5, 4, false}, {sha256, 3, false}, {NULL, 0, false}};
+    const bool expected[] = {true, true, false, false, false};
+    char *argv[] = {"fuel-convert", NULL};
+    struct provenance *provenance;
+    assert_int_equal(provenance_begin_supplied(&provenance, 1, argv, paths, NULL, 5, true, NULL,
+                                               published), EXIT_OK);
+    char *text = provenance_finish(provenance);
+    assert_non_null(text);
+    json_t *root = json_loads(text, 0, NULL);
+    json_t *inputs = json_object_get(root, "inputs");
+    for (size_t index = 0; index < 5; index++) {
+        json_t *input = json_array_get(inputs, index);
+        assert_input(input, 3, sha256, expected[index] ? md5 : NULL);
+        assert_true((json_object_get(input, "md5") != NULL) == expected[index]);
+    }
+    json_decref(root);
+    free(text);
 }
 
 static void test_discard(void **state)
@@ -388,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_no_md5_but_for_raw_files),
         cmocka_unit_test(test_supplied),
         cmocka_unit_test(test_read_through_inputs),
+        cmocka_unit_test(test_md5_where_it_can_match),
         cmocka_unit_test(test_discard),
         cmocka_unit_test(test_created_now_without_epoch),
         cmocka_unit_test(test_created_read_back),
