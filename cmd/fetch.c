@@ -64,12 +64,12 @@ static const struct command_option options[] = {
                    USAGE_OPTIONS),
     {.long_name = "rank", .kind = OPTION_INTEGER, MEMBER(rank), .argument = "K", .minimum = 0,
      .maximum = 1e9, .reproduce = REPRODUCE_IGNORED, .usage = USAGE_OPTIONS,
-     .help = "into s3://: this node's rank (default: RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK, "
-             "else 0); rank 0 fetches, the others wait for its upload"},
+     .help = "into s3:// on a store refusing conditional PUTs: this node's rank (default: RANK, "
+             "SLURM_PROCID, OMPI_COMM_WORLD_RANK, else 0); rank 0 fetches, the others wait"},
     {.long_name = "wait", .kind = OPTION_DECIMAL, MEMBER(wait), .argument = "SECONDS",
      .minimum = 0, .maximum = 1e7, .reproduce = REPRODUCE_IGNORED, .usage = USAGE_OPTIONS,
-     .help = "into s3://, a rank other than 0: how long to wait for rank 0's file (default "
-             "3600)"},
+     .help = "into s3://, a node that does not fetch: how long to wait for the fetching node's "
+             "file (default 3600)"},
     TRANSFER_OPTIONS(struct fetch_options, transfer, USAGE_OPTIONS),
 };
 
@@ -82,8 +82,8 @@ const struct command_line fetch_command_line = {
         "DIR or else in the first writable directory of the data path. When the converted file is\n"
         "already there and passes fuel-info --check, does nothing and says so. Prints the file's\n"
         "path. Into s3://BUCKET/PREFIX (-d, or the data path's first entry; fuel-s3(7)) a cluster's\n"
-        "nodes send the origin each file once: rank 0 fetches and uploads, the others wait for\n"
-        "its object, and exit 5 when rank 0 failed.\n\n"
+        "nodes send the origin each file once: the node that creates the lease object (else rank\n"
+        "0) fetches and uploads, the others wait for its object, and exit 5 when it failed.\n\n"
         "DATASET OPTIONS are those of fuel-convert NAME -h, e.g. mnist --dtype float32; an extra\n"
         "converter (extra_converters) gets FORMAT and them as typed, each option with a value.",
     .options = options,
@@ -245,52 +245,108 @@ static int fetch_locked(struct fetch_request *request, const char *directory, co
     return result;
 }
 
-/* Rank 0 into s3://: the raw files and the conversion in a local staging, then the upload; a
-   failure is recorded for the waiting ranks. */
+/* The fetching node into s3:// (WHO: "rank 0", "the lease holder"), LEASE written: the raw files
+   and the conversion in a local staging, then the upload, the lease renewed meanwhile and deleted
+   after; a failure is recorded for the waiting nodes. */
 static int store_fetch(struct fetch_request *request, struct s3_publish *publish,
-                       const char *name)
+                       const char *name, struct s3_lease *lease, const char *who)
 {
     char path[PATH_MAX], url[PATH_MAX];
     request->staged = true;
     request->conversion.input_directory = publish->staging.path;
     request->conversion.output_directory = publish->staging.path;
-    int result = s3_cluster_failure_clear(publish, name);
-    if (result != EXIT_OK)
-        return result;
-    result = raw_download(request, publish->staging.path);
+    int result = s3_lease_renew(lease);
+    if (result == EXIT_OK)
+        result = s3_cluster_failure_clear(publish, name);
+    if (result == EXIT_OK)
+        result = raw_download(request, publish->staging.path);
     if (result == EXIT_OK)
         result = raw_convert(request, publish->staging.path, path, sizeof path);
     if (result == EXIT_OK)
         result = s3_publish_file(publish, path, url, sizeof url);
     if (result != EXIT_OK)
-        s3_cluster_failure_record(publish, name, error_message());
-    else
-        result = result_print(request, url, true);
-    return result;
+        s3_cluster_failure_record(publish, name, who, error_message());
+    s3_lease_release(lease, true);
+    return result == EXIT_OK ? result_print(request, url, true) : result;
 }
 
-/* A rank other than 0 into s3://: waits for rank 0's object. */
-static int store_wait(struct fetch_request *request, struct s3_publish *publish, long rank,
-                      const char *name)
+/* The node that took the lease: fetches, unless the object was published meanwhile (by the
+   node whose lease it took after it was done). */
+static int store_fetch_leased(struct fetch_request *request, struct s3_publish *publish,
+                              const char *name, struct s3_lease *lease)
 {
-    char url[PATH_MAX], waiting[PATH_MAX + 128];
-    snprintf(waiting, sizeof waiting, "%s: rank %ld: waiting for rank 0 to fetch s3://%s/%s%s",
-             request->run->program, rank, publish->location.bucket, publish->location.key, name);
-    int result = s3_cluster_wait(publish, name, request->chosen->wait,
-                                 request->chosen->transfer.quiet ? NULL : waiting, url,
-                                 sizeof url);
+    char url[PATH_MAX];
+    bool present = false;
+    int result = s3_publish_present(publish, name, &present, url, sizeof url);
+    if (result == EXIT_OK && !present)
+        return store_fetch(request, publish, name, lease, "the lease holder");
+    s3_lease_release(lease, true);
     return result == EXIT_OK ? result_print(request, url, false) : result;
 }
 
+/* A node that does not fetch (by lease or of a rank other than 0): waits for the object, or
+   fetches when it took over a stale lease. */
+static int store_wait(struct fetch_request *request, struct s3_publish *publish,
+                      struct s3_lease *lease, long rank, const char *name)
+{
+    char url[PATH_MAX], line[PATH_MAX + 128], whom[64] = "the node holding the lease";
+    if (rank >= 0)
+        snprintf(whom, sizeof whom, "rank %ld: waiting for rank 0", rank);
+    snprintf(line, sizeof line, "%s: %s%s to fetch s3://%s/%s%s", request->run->program,
+             rank >= 0 ? "" : "waiting for ", whom, publish->location.bucket,
+             publish->location.key, name);
+    bool quiet = request->chosen->transfer.quiet, taken = false;
+    struct s3_cluster_waiting waiting = {
+        .publish = publish, .name = name, .lease = lease, .by_lease = rank < 0,
+        .seconds = request->chosen->wait, .waiting = quiet ? NULL : line,
+        .program = quiet ? NULL : request->run->program};
+    int result = s3_cluster_wait(&waiting, url, sizeof url, &taken);
+    if (result == EXIT_OK && taken)
+        return store_fetch_leased(request, publish, name, lease);
+    s3_lease_release(lease, false);
+    return result == EXIT_OK ? result_print(request, url, false) : result;
+}
+
+/* Who fetches: the node whose conditional create of the lease succeeds; where the store refuses
+   conditional PUTs, rank 0 (every node, when no rank is given: said on stderr). */
+static int store_choose(struct fetch_request *request, struct s3_publish *publish,
+                        const char *name, long rank, bool rank_given)
+{
+    struct s3_lease lease;
+    enum s3_lease_outcome outcome = S3_LEASE_UNSUPPORTED;
+    int result = s3_lease_init(&lease, publish, name);
+    if (result == EXIT_OK)
+        result = s3_lease_take(&lease, &outcome);
+    if (result != EXIT_OK || outcome != S3_LEASE_UNSUPPORTED) {
+        if (result != EXIT_OK)
+            s3_lease_release(&lease, false);
+        return result != EXIT_OK            ? result
+               : outcome == S3_LEASE_TAKEN ? store_fetch_leased(request, publish, name, &lease)
+                                           : store_wait(request, publish, &lease, -1, name);
+    }
+    if (!rank_given && !request->chosen->transfer.quiet)
+        fprintf(stderr, "%s: s3://%s/%s%s: the store refuses conditional PUTs and no rank is "
+                "given (--rank, RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK): fetching as rank 0\n",
+                request->run->program, publish->location.bucket, publish->location.key, name);
+    if (rank != 0)
+        return store_wait(request, publish, &lease, rank, name);
+    result = s3_lease_write(&lease);
+    if (result != EXIT_OK) {
+        s3_lease_release(&lease, false);
+        return result;
+    }
+    return store_fetch(request, publish, name, &lease, "rank 0");
+}
+
 /* Into s3://BUCKET/PREFIX (-d or the data path): nothing when the object is there as fuel
-   publishes it, else rank 0 fetches it and the other ranks wait for it. */
+   publishes it, else one node fetches it and the others wait for it. */
 static int fetch_to_store(struct fetch_request *request, const char *output, const char *name)
 {
     struct s3_publish publish;
     char url[PATH_MAX];
-    bool present = false;
+    bool present = false, rank_given = false;
     long rank = 0;
-    int result = s3_cluster_rank(request->chosen->rank, &rank);
+    int result = s3_cluster_rank(request->chosen->rank, &rank, &rank_given);
     if (result == EXIT_OK)
         result = s3_publish_begin(&publish, output, 0, (unsigned)request->chosen->threads);
     if (result != EXIT_OK)
@@ -303,8 +359,7 @@ static int fetch_to_store(struct fetch_request *request, const char *output, con
                     request->run->program, url);
         result = result_print(request, url, false);
     } else if (result == EXIT_OK) {
-        result = rank == 0 ? store_fetch(request, &publish, name)
-                           : store_wait(request, &publish, rank, name);
+        result = store_choose(request, &publish, name, rank, rank_given);
     }
     s3_publish_end(&publish);
     return result;

@@ -66,6 +66,8 @@ static size_t exchange_header(char *line, size_t size, size_t count, void *user)
         response->content_length = strtoull(value, NULL, 10);
     if (transfer_header_value(line, length, "Last-Modified", value, sizeof value))
         response->last_modified = http_date(value);
+    if (transfer_header_value(line, length, "Date", value, sizeof value))
+        response->date = http_date(value);
     return length;
 }
 

@@ -36,6 +36,7 @@ struct s3_response {
     char etag[256];
     char sha256[72];                /* x-amz-meta-sha256; "" without it */
     time_t last_modified;           /* the object's Last-Modified; 0: none */
+    time_t date;                    /* the answer's Date (the store's clock); 0: none */
 };
 
 /* Performs CALL with CREDENTIALS. EXIT_OK for a 2xx answer (RESPONSE filled: free it with

@@ -1,5 +1,6 @@
-/* Rank 0 fetches, the other nodes poll the bucket with a growing pause until the object or rank
-   0's recorded failure appears, or their time is up. */
+/* The lease holder or rank 0 fetches, the other nodes poll the bucket with a growing pause until
+   the object or the fetcher's recorded failure appears, its lease goes stale, or their time is
+   up. */
 #include "s3_cluster.h"
 
 #include "common/base/error.h"
@@ -17,10 +18,11 @@
 #define PAUSE_LONGEST 2.0
 enum { SHOWN_LIMIT = 512, HOST_BYTES = 256 };
 
-int s3_cluster_rank(long chosen, long *rank)
+int s3_cluster_rank(long chosen, long *rank, bool *given)
 {
     static const char *const variables[] = {"RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK"};
     *rank = chosen >= 0 ? chosen : 0;
+    *given = chosen >= 0;
     for (size_t index = 0; chosen < 0 && index < sizeof variables / sizeof *variables; index++) {
         const char *value = getenv(variables[index]);
         if (value == NULL || value[0] == '\0')
@@ -32,6 +34,7 @@ int s3_cluster_rank(long chosen, long *rank)
             return error_set(EXIT_USAGE, "bad rank: %s=%s: a whole number from 0 expected",
                              variables[index], value);
         *rank = parsed;
+        *given = true;
         break;
     }
     return EXIT_OK;
@@ -74,13 +77,13 @@ int s3_cluster_failure_clear(const struct s3_publish *publish, const char *name)
 }
 
 void s3_cluster_failure_record(const struct s3_publish *publish, const char *name,
-                               const char *why)
+                               const char *who, const char *why)
 {
     int failure = error_code();
     char *saved = strdup(error_message());
     char host[HOST_BYTES] = "", *body = NULL;
     gethostname(host, sizeof host - 1);
-    if (asprintf(&body, "rank 0 on %s: %s", host, why) >= 0) {
+    if (asprintf(&body, "%s on %s: %s", who, host, why) >= 0) {
         struct s3_call call = {.method = "PUT", .body = body, .body_size = strlen(body),
                                .payload_sha256 = S3_UNSIGNED_PAYLOAD};
         struct s3_response response;
@@ -121,26 +124,64 @@ static double seconds_since(const struct timespec *start)
     return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
-int s3_cluster_wait(const struct s3_publish *publish, const char *name, double seconds,
-                    const char *waiting, char *url, size_t size)
+/* By lease: takes a missing lease, or takes over a stale one (saying so); *TAKEN when this node
+   won. */
+static int lease_take_over(const struct s3_cluster_waiting *waiting,
+                           const struct s3_lease_view *view, bool *taken)
+{
+    enum s3_lease_outcome outcome = S3_LEASE_HELD;
+    int code = view->state == S3_LEASE_STALE
+                   ? s3_lease_take_over(waiting->lease, view, &outcome)
+                   : s3_lease_take(waiting->lease, &outcome);
+    *taken = code == EXIT_OK && outcome == S3_LEASE_TAKEN;
+    if (*taken && view->state == S3_LEASE_STALE && waiting->program != NULL)
+        fprintf(stderr, "%s: the lease's node stopped (%s; not renewed for %.0f s): this node "
+                "takes over\n", waiting->program, view->holder, view->age);
+    return code;
+}
+
+/* The lease's part of one look: by lease a take-over, by rank EXIT_TRANSFER for a stale lease of
+   this run (renewed since BEGAN, less S3_CLUSTER_FAILURE_FRESH seconds). */
+static int lease_check(const struct s3_cluster_waiting *waiting, time_t began, const char *url,
+                       bool *taken)
+{
+    struct s3_lease_view view;
+    int code = s3_lease_look(waiting->lease, &view);
+    if (code != EXIT_OK)
+        return code;
+    if (waiting->by_lease && view.state != S3_LEASE_LIVE)
+        return lease_take_over(waiting, &view, taken);
+    if (!waiting->by_lease && view.state == S3_LEASE_STALE &&
+        view.renewed + S3_CLUSTER_FAILURE_FRESH >= began)
+        return error_set(EXIT_TRANSFER, "the fetching node stopped: %s: its lease (%s) not "
+                         "renewed for %.0f s", url, view.holder, view.age);
+    return EXIT_OK;
+}
+
+int s3_cluster_wait(const struct s3_cluster_waiting *waiting, char *url, size_t size,
+                    bool *taken)
 {
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     time_t began = time(NULL);
-    if (waiting != NULL)
-        fprintf(stderr, "%s\n", waiting);
+    *taken = false;
+    if (waiting->waiting != NULL)
+        fprintf(stderr, "%s\n", waiting->waiting);
     double pause = PAUSE_FIRST;
     for (;;) {
         bool present = false;
-        int code = s3_publish_present(publish, name, &present, url, size);
+        int code = s3_publish_present(waiting->publish, waiting->name, &present, url, size);
         if (code == EXIT_OK && !present)
-            code = failure_check(publish, name, began, url);
-        if (code != EXIT_OK || present)
+            code = failure_check(waiting->publish, waiting->name, began, url);
+        if (code == EXIT_OK && !present)
+            code = lease_check(waiting, began, url, taken);
+        if (code != EXIT_OK || present || *taken)
             return code;
-        double left = seconds - seconds_since(&start);
+        double left = waiting->seconds - seconds_since(&start);
         if (left <= 0)
-            return error_set(EXIT_TRANSFER, "waited %g s for the node of rank 0: %s: not "
-                             "published; is rank 0 running? (--wait)", seconds, url);
+            return error_set(EXIT_TRANSFER, "waited %g s for the node %s: %s: not published; %s",
+                             waiting->seconds, waiting->by_lease ? "holding the lease" : "of rank 0",
+                             url, waiting->by_lease ? "(--wait)" : "is rank 0 running? (--wait)");
         double step = pause < left ? pause : left;
         struct timespec sleep = {(time_t)step, (long)((step - (double)(time_t)step) * 1e9)};
         nanosleep(&sleep, NULL);

@@ -10,6 +10,8 @@ enum { BACKOFF_CAP_SECONDS = 60 };
 
 static enum retry_verdict classify_status(long http_status)
 {
+    if (http_status == 501)     /* Not Implemented: the same answer every time */
+        return RETRY_PERMANENT;
     if (http_status >= 500 || http_status == 429 || http_status == 408)
         return RETRY_TRANSIENT;
     return RETRY_PERMANENT;

@@ -12,7 +12,7 @@ load ../helpers/processes
 # The store, with MNIST's and Iris' converted files uploaded by boto3 to s3://fuel/data/.
 setup_file() {
     s3_store_start
-    boto3 mb fuel
+    boto3 mb fuel conditional
     boto3 put fuel data/ "$FUEL_FIXTURES/expected/mnist.hdf5" "$FUEL_FIXTURES/expected/iris.hdf5"
     boto3 put fuel data/deeper/ "$FUEL_FIXTURES/expected/cifar10.hdf5"
 }
@@ -30,6 +30,7 @@ setup() {
 
 teardown() {
     stop_server
+    stop_bounded ${NODES[@]+"${NODES[@]}"}
 }
 
 @test "an s3:// data path entry is searched in its place: path, list, cache NAME, info NAME" {
@@ -92,24 +93,37 @@ assert converted["cifar10"]["path"] is None' "$FUEL_FIXTURES/expected" "$LOCAL"
     [ -z "$(find "$FUEL_LOCAL_DATA_PATH" -type f 2>/dev/null)" ]
 }
 
-# fetch_nodes COUNT PREFIX ARGS...: COUNT fuel fetch mnist into the data path s3://fuel/PREFIX
-# at once from the test server, rank 0 started last; their outputs in $BATS_TEST_TMPDIR/NODE.*,
-# their exit codes in $BATS_TEST_TMPDIR/codes (rank order).
-fetch_nodes() {
-    local count=$1 prefix=$2 rank pids=()
+# start_nodes COUNT PREFIX ARGS...: COUNT fuel fetch mnist into the data path s3://$BUCKET/PREFIX
+# (BUCKET default fuel) at once from the test server, rank 0 started last (no ranks with
+# RANKS=none); their outputs in $BATS_TEST_TMPDIR/{out,err}.NODE, their process ids in NODES.
+start_nodes() {
+    local count=$1 prefix=$2 rank
     shift 2
+    NODES=()
     for ((rank = count - 1; rank >= 0; rank--)); do
-        FUEL_DATA_PATH=s3://fuel/$prefix RANK=$rank fuel fetch mnist --url-prefix "$URL/" \
+        if [ "${RANKS:-}" != none ]; then export RANK=$rank; fi
+        FUEL_DATA_PATH=s3://${BUCKET:-fuel}/$prefix fuel fetch mnist --url-prefix "$URL/" \
             --checksums "$BATS_TEST_TMPDIR/raw.md5" --retries 0 "$@" \
             > "$BATS_TEST_TMPDIR/out.$rank" 2> "$BATS_TEST_TMPDIR/err.$rank" 3>&- &
-        pids[rank]=$!
+        NODES[rank]=$!
     done
+    unset RANK
+}
+
+# wait_nodes: their exit codes in $BATS_TEST_TMPDIR/codes (node order), each wait bounded.
+wait_nodes() {
+    local node
     : > "$BATS_TEST_TMPDIR/codes"
-    for ((rank = 0; rank < count; rank++)); do
+    for ((node = 0; node < ${#NODES[@]}; node++)); do
         local code=0
-        wait_bounded "${pids[rank]}" || code=$?
+        wait_bounded "${NODES[node]}" || code=$?
         echo "$code" >> "$BATS_TEST_TMPDIR/codes"
     done
+}
+
+fetch_nodes() {
+    start_nodes "$@"
+    wait_nodes
 }
 
 # The origin: the test HTTP server on MNIST's raw fixture files.
@@ -138,6 +152,73 @@ start_origin() {
     [ "$status" -eq 0 ]
     [ "$stderr" = "fuel-fetch: nothing to do: s3://fuel/cluster/mnist.hdf5 is there, its sha256 recorded" ]
     [ "$(requests /train-images-idx3-ubyte.gz | wc -l)" -eq 1 ]
+}
+
+@test "16 nodes without ranks, the store honouring If-None-Match: *: the lease's node fetches once" {
+    start_origin
+    BUCKET=conditional RANKS=none fetch_nodes 16 leased -q
+    [ "$(sort -u "$BATS_TEST_TMPDIR/codes")" = 0 ]
+    local name node
+    for name in "${MNIST_FILES[@]}"; do
+        [ "$(requests "/$name" | awk '$1 == 200' | wc -l)" -eq 1 ]
+    done
+    for ((node = 0; node < 16; node++)); do
+        [ "$(cat "$BATS_TEST_TMPDIR/out.$node")" = s3://conditional/leased/mnist.hdf5 ]
+        [ ! -s "$BATS_TEST_TMPDIR/err.$node" ]
+    done
+    [ "$(boto3 ls conditional leased/)" = leased/mnist.hdf5 ]
+    # Swift's s3api answers the conditional PUT 501: without ranks every node is rank 0.
+    RANKS=none fetch_nodes 2 unranked
+    [ "$(cat "$BATS_TEST_TMPDIR/codes" | tr '\n' ' ')" = "0 0 " ]
+    for node in 0 1; do
+        [ "$(head -n 1 "$BATS_TEST_TMPDIR/err.$node")" = "fuel-fetch: s3://fuel/unranked/mnist.hdf5: the store refuses conditional PUTs and no rank is given (--rank, RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK): fetching as rank 0" ]
+        [ "$(cat "$BATS_TEST_TMPDIR/out.$node")" = s3://fuel/unranked/mnist.hdf5 ]
+    done
+    [ "$(requests /train-labels-idx1-ubyte.gz | wc -l)" -eq 3 ]
+}
+
+# wait_requests PATH COUNT: until the origin has answered COUNT requests for PATH, at most 20 s
+# (a request is logged once answered).
+wait_requests() {
+    local tick
+    for ((tick = 0; tick < 200; tick++)); do
+        [ "$(requests "$1" | wc -l)" -ge "$2" ] && return 0
+        sleep 0.1
+    done
+    echo "the origin had no request $2 for $1 in 20 s" >&2
+    return 1
+}
+
+@test "a SIGKILLed fetcher: by lease a waiting node takes over, by rank the others stop" {
+    local stall='{"stall_after": 1000, "seconds": 60}' node holder started=$SECONDS
+    start_origin "{\"/train-images-idx3-ubyte.gz\": [$stall, {\"serve\": true}, $stall]}"
+    # The killed nodes' staging stays in a TMPDIR of this test's, not the suite's.
+    export FUEL_S3_LEASE_SECONDS=2 TMPDIR=$BATS_TEST_TMPDIR/tmp
+    mkdir "$TMPDIR"
+    BUCKET=conditional RANKS=none start_nodes 3 killed --wait 60
+    wait_requests /train-labels-idx1-ubyte.gz 1
+    boto3 get conditional killed/.fuel-lease-mnist.hdf5 "$BATS_TEST_TMPDIR/lease"
+    holder=$(awk '{print $4}' "$BATS_TEST_TMPDIR/lease")
+    [[ "$(cat "$BATS_TEST_TMPDIR/lease")" =~ ^host\ .+\ pid\ $holder\ started\ 20[0-9-]+T[0-9:]+Z\ expires\ 20[0-9-]+T[0-9:]+Z$ ]]
+    kill -9 "$holder"
+    wait_nodes
+    [ "$(sort "$BATS_TEST_TMPDIR/codes" | tr '\n' ' ')" = "0 0 137 " ]
+    for ((node = 0; node < 3; node++)); do
+        [ "${NODES[node]}" = "$holder" ] && continue
+        [ "$(cat "$BATS_TEST_TMPDIR/out.$node")" = s3://conditional/killed/mnist.hdf5 ]
+    done
+    [ "$(cat "$BATS_TEST_TMPDIR"/err.* | grep -c ": the lease's node stopped (host .* pid $holder .*; not renewed for [0-9]* s): this node takes over$")" -eq 1 ]
+    [ "$(boto3 ls conditional killed/)" = killed/mnist.hdf5 ]
+    # By rank, a rank 0 that stopped renewing its lease: the others exit 5 naming it.
+    start_nodes 3 stopped --wait 60
+    wait_requests /train-labels-idx1-ubyte.gz 3
+    kill -9 "${NODES[0]}"
+    wait_nodes
+    [ "$(cat "$BATS_TEST_TMPDIR/codes" | tr '\n' ' ')" = "137 5 5 " ]
+    for node in 1 2; do
+        [[ "$(tail -n 1 "$BATS_TEST_TMPDIR/err.$node")" == "fuel-fetch: the fetching node stopped: s3://fuel/stopped/mnist.hdf5: its lease (host "*" pid ${NODES[0]} started "*") not renewed for "*" s" ]]
+    done
+    [ $((SECONDS - started)) -lt 40 ]
 }
 
 @test "rank 0 failing makes the waiting nodes exit 5 naming its failure; waits are bounded" {

@@ -15,6 +15,7 @@ static void test_classify_http_status(void **state)
     assert_int_equal(retry_classify(CURLE_OK, 429), RETRY_TRANSIENT);
     assert_int_equal(retry_classify(CURLE_OK, 408), RETRY_TRANSIENT);
     assert_int_equal(retry_classify(CURLE_OK, 404), RETRY_PERMANENT);
+    assert_int_equal(retry_classify(CURLE_OK, 501), RETRY_PERMANENT);
     assert_int_equal(retry_classify(CURLE_OK, 403), RETRY_PERMANENT);
     assert_int_equal(retry_classify(CURLE_WRITE_ERROR, 410), RETRY_PERMANENT);
 }
