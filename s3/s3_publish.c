@@ -9,6 +9,7 @@
 #include "s3/s3_staged_tree.h"
 #include "s3/s3_upload.h"
 
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,22 @@ static int prefix_complete(struct s3_location *location)
     return EXIT_OK;
 }
 
+/* The staging's parent: $TMPDIR, else /tmp. */
+static const char *staging_parent(void)
+{
+    const char *parent = getenv("TMPDIR");
+    return parent != NULL && parent[0] != '\0' ? parent : "/tmp";
+}
+
+/* A failure to write the staging: its message says where the staging was, the cause. */
+static void staging_cause(void)
+{
+    char *message = strdup(error_message());
+    if (message != NULL)
+        error_set(error_code(), "%s (staged in TMPDIR %s)", message, staging_parent());
+    free(message);
+}
+
 int s3_publish_begin(struct s3_publish *publish, const char *output, uint64_t bytes,
                      unsigned parts_in_flight)
 {
@@ -49,10 +66,15 @@ int s3_publish_begin(struct s3_publish *publish, const char *output, uint64_t by
         code = prefix_complete(&publish->location);
     if (code == EXIT_OK && s3_credentials_shared() == NULL)
         code = error_code();
-    const char *parent = getenv("TMPDIR") != NULL && getenv("TMPDIR")[0] != '\0' ? getenv("TMPDIR")
-                                                                                  : "/tmp";
-    if (code == EXIT_OK)
-        code = disk_space_check(parent, parent, bytes, bytes);
+    const char *parent = staging_parent();
+    char shown[PATH_MAX];
+    if (code == EXIT_OK) {
+        snprintf(shown, sizeof shown, "s3://%s/%s", publish->location.bucket,
+                 publish->location.key);
+        code = disk_space_check(parent, shown, bytes, bytes);
+        if (code != EXIT_OK)
+            staging_cause();
+    }
     if (code == EXIT_OK)
         code = staging_create(&publish->staging, parent, "s3-upload");
     if (code != EXIT_OK)
@@ -258,6 +280,15 @@ int s3_publish_present(const struct s3_publish *publish, const char *name, bool 
 
 void s3_publish_end(struct s3_publish *publish)
 {
+    char staged[PATH_MAX + 1], url[PATH_MAX];
+    snprintf(staged, sizeof staged, "%s/", publish->staging.path);
+    if (publish->staging.lock >= 0 && error_code() != EXIT_OK &&
+        strstr(error_message(), staged) != NULL) {
+        /* A file of the staging failed: named as the object it was to be. */
+        snprintf(url, sizeof url, "s3://%s/%s", publish->location.bucket, publish->location.key);
+        error_path_replace(staged, url);
+        staging_cause();
+    }
     if (publish->staging.lock >= 0)
         staging_remove(&publish->staging);
     publish->staging.lock = -1;

@@ -333,7 +333,7 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
 }
 
-@test "a SIGKILLed export -o s3:// leaves no listing; a smaller set deletes the extra shards" {
+@test "a SIGKILLed or SIGTERMed export -o s3:// leaves no listing; a smaller set deletes extra shards" {
     local input=$FUEL_FIXTURES/expected/mnist.hdf5 pid
     fuel export "$input" --to webdataset -o s3://fuel/sets/ -q > /dev/null
     [ "$(boto3 ls fuel sets/ | grep -c '\.json$')" -eq 2 ]
@@ -350,6 +350,21 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     # The listings were deleted before the first shard went out: no reader takes the mixed set.
     [ -z "$(boto3 ls fuel sets/ | grep '\.json$')" ]
     [ -n "$(boto3 ls fuel sets/ | grep '\.tar$')" ]
+    # SIGTERM mid-upload: the multipart upload aborted, no listing, nothing for fuel clean.
+    FUEL_S3_PART_SIZE=1024 fuel export "$input" --to webdataset -o s3://fuel/ended/ \
+        --shard-examples 1 --threads 1 -q 3>&- &
+    pid=$!
+    stopped_mid_upload "$pid" s3://fuel/ended/
+    kill -TERM "$pid"
+    kill -CONT "$pid"
+    local code=0
+    wait_bounded "$pid" || code=$?
+    [ "$code" -eq 5 ]
+    [ -z "$(boto3 uploads fuel ended/)" ]
+    [ -z "$(boto3 ls fuel ended/ | grep '\.json$')" ]
+    run --separate-stderr fuel clean -d "$TMPDIR" s3://fuel/ended/
+    [ "$status" -eq 0 ]
+    [ "$output" = "" ]
     # A set of fewer shards deletes, once published, the earlier listing's extra shards.
     fuel export "$input" --to webdataset -o s3://fuel/shrink/ --shard-examples 5 -q > /dev/null
     [ "$(boto3 ls fuel shrink/ | grep -c '^shrink/train-.*\.tar$')" -eq 3 ]
@@ -386,7 +401,7 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
 }
 
-@test "a full disk under TMPDIR: the free-space check first, else ENOSPC midway; exit 7, no object" {
+@test "a full disk under TMPDIR: the free-space check first, else ENOSPC midway; exit 7, the object named" {
     command -v unshare > /dev/null
     local raw=$FUEL_FIXTURES/raw/mnist fashion=/usr/share/datasets/fashion-mnist
     mkdir -p "$BATS_TEST_TMPDIR/small"
@@ -400,13 +415,14 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
         fuel fixture cifar10 --raw -o s3://fuel/full/ 2>&1; echo "status $?"
         ls -A small' _ "$fashion" "$raw" "$FUEL_FIXTURES/expected/cifar10.hdf5"
     [ "$status" -eq 0 ]
-    [[ "${lines[0]}" =~ ^"fuel-convert: cannot write: $BATS_TEST_TMPDIR/small: needs "[0-9]+" bytes, 65536 free"$ ]]
+    local staged="(staged in TMPDIR $BATS_TEST_TMPDIR/small)"
+    [[ "${lines[0]}" =~ ^"fuel-convert: cannot write: s3://fuel/full/: needs "[0-9]+" bytes, 65536 free $staged"$ ]]
     [ "${lines[1]}" = "status 7" ]
-    [ "${lines[2]}" = "fuel-convert: cannot write: $BATS_TEST_TMPDIR/small/mnist_float64.hdf5: No space left on device" ]
+    [ "${lines[2]}" = "fuel-convert: cannot write: s3://fuel/full/mnist_float64.hdf5: No space left on device $staged" ]
     [ "${lines[3]}" = "status 7" ]
-    [ "${lines[4]}" = "fuel-export: cannot write: $BATS_TEST_TMPDIR/small/train-000000.tar: No space left on device" ]
+    [ "${lines[4]}" = "fuel-export: cannot write: s3://fuel/full/train-000000.tar: No space left on device $staged" ]
     [ "${lines[5]}" = "status 7" ]
-    [ "${lines[6]}" = "fuel-fixture: cannot write: $BATS_TEST_TMPDIR/small/cifar-10-python.tar.gz: No space left on device" ]
+    [ "${lines[6]}" = "fuel-fixture: cannot write: s3://fuel/full/cifar-10-python.tar.gz: No space left on device $staged" ]
     [ "${lines[7]}" = "status 7" ]
     [ "${lines[8]}" = filler ]
     [ "${#lines[@]}" -eq 9 ]
