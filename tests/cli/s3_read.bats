@@ -126,6 +126,19 @@ fetch_nodes() {
     wait_nodes
 }
 
+# nodes_fetched_once N URL: every node exited 0 printing URL, and the origin answered each raw
+# file once.
+nodes_fetched_once() {
+    [ "$(sort -u "$BATS_TEST_TMPDIR/codes")" = 0 ]
+    local name node
+    for name in "${MNIST_FILES[@]}"; do
+        [ "$(requests "/$name" | awk '$1 == 200' | wc -l)" -eq 1 ]
+    done
+    for ((node = 0; node < $1; node++)); do
+        [ "$(cat "$BATS_TEST_TMPDIR/out.$node")" = "$2" ]
+    done
+}
+
 # The origin: the test HTTP server on MNIST's raw fixture files.
 start_origin() {
     SERVED=$FUEL_FIXTURES/raw/mnist
@@ -136,14 +149,7 @@ start_origin() {
 @test "16 nodes fetch mnist into an s3:// data path at once: the origin sends each file once" {
     start_origin
     fetch_nodes 16 cluster -q
-    [ "$(sort -u "$BATS_TEST_TMPDIR/codes")" = 0 ]
-    local name rank
-    for name in "${MNIST_FILES[@]}"; do
-        [ "$(requests "/$name" | awk '$1 == 200' | wc -l)" -eq 1 ]
-    done
-    for ((rank = 0; rank < 16; rank++)); do
-        [ "$(cat "$BATS_TEST_TMPDIR/out.$rank")" = s3://fuel/cluster/mnist.hdf5 ]
-    done
+    nodes_fetched_once 16 s3://fuel/cluster/mnist.hdf5
     boto3 get fuel cluster/mnist.hdf5 "$BATS_TEST_TMPDIR/mnist.hdf5"
     run fuel diff "$BATS_TEST_TMPDIR/mnist.hdf5" "$FUEL_FIXTURES/expected/mnist.hdf5"
     [ "$status" -eq 0 ]
@@ -157,13 +163,9 @@ start_origin() {
 @test "16 nodes without ranks, the store honouring If-None-Match: *: the lease's node fetches once" {
     start_origin
     BUCKET=conditional RANKS=none fetch_nodes 16 leased -q
-    [ "$(sort -u "$BATS_TEST_TMPDIR/codes")" = 0 ]
-    local name node
-    for name in "${MNIST_FILES[@]}"; do
-        [ "$(requests "/$name" | awk '$1 == 200' | wc -l)" -eq 1 ]
-    done
+    nodes_fetched_once 16 s3://conditional/leased/mnist.hdf5
+    local node
     for ((node = 0; node < 16; node++)); do
-        [ "$(cat "$BATS_TEST_TMPDIR/out.$node")" = s3://conditional/leased/mnist.hdf5 ]
         [ ! -s "$BATS_TEST_TMPDIR/err.$node" ]
     done
     [ "$(boto3 ls conditional leased/)" = leased/mnist.hdf5 ]
