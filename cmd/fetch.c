@@ -4,8 +4,7 @@
 #include "common/base/disk_space.h"
 #include "common/base/error.h"
 #include "common/download/s3_location.h"
-#include "s3/s3_cluster.h"
-#include "s3/s3_publish.h"
+#include "s3/s3_cluster_fetch.h"
 #include "common/h5py/h5py_check.h"
 #include "converters/conversion.h"
 #include "downloaders/dataset_registry.h"
@@ -245,124 +244,40 @@ static int fetch_locked(struct fetch_request *request, const char *directory, co
     return result;
 }
 
-/* The fetching node into s3:// (WHO: "rank 0", "the lease holder"), LEASE written: the raw files
-   and the conversion in a local staging, then the upload, the lease renewed meanwhile and deleted
-   after; a failure is recorded for the waiting nodes. */
-static int store_fetch(struct fetch_request *request, struct s3_publish *publish,
-                       const char *name, struct s3_lease *lease, const char *who)
+/* The fetching node's download into the local staging DIRECTORY, its free space checked. */
+static int store_download(void *context, const char *directory)
 {
-    char path[PATH_MAX], url[PATH_MAX];
+    struct fetch_request *request = context;
     request->staged = true;
-    request->conversion.input_directory = publish->staging.path;
-    request->conversion.output_directory = publish->staging.path;
-    int result = s3_lease_renew(lease);
-    if (result == EXIT_OK)
-        result = s3_cluster_failure_clear(publish, name);
-    if (result == EXIT_OK)
-        result = raw_download(request, publish->staging.path);
-    if (result == EXIT_OK)
-        result = raw_convert(request, publish->staging.path, path, sizeof path);
-    if (result == EXIT_OK)
-        result = s3_publish_file(publish, path, url, sizeof url);
-    if (result != EXIT_OK)
-        s3_cluster_failure_record(publish, name, who, error_message());
-    s3_lease_release(lease, true);
-    return result == EXIT_OK ? result_print(request, url, true) : result;
+    request->conversion.input_directory = directory;
+    request->conversion.output_directory = directory;
+    return raw_download(request, directory);
 }
 
-/* The node that took the lease: fetches, unless the object was published meanwhile (by the
-   node whose lease it took after it was done). */
-static int store_fetch_leased(struct fetch_request *request, struct s3_publish *publish,
-                              const char *name, struct s3_lease *lease)
+static int store_convert(void *context, const char *directory, char *path, size_t size)
 {
-    char url[PATH_MAX];
-    bool present = false;
-    int result = s3_publish_present(publish, name, &present, url, sizeof url);
-    if (result == EXIT_OK && !present)
-        return store_fetch(request, publish, name, lease, "the lease holder");
-    s3_lease_release(lease, true);
-    return result == EXIT_OK ? result_print(request, url, false) : result;
-}
-
-/* A node that does not fetch (by lease or of a rank other than 0): waits for the object, or
-   fetches when it took over a stale lease. */
-static int store_wait(struct fetch_request *request, struct s3_publish *publish,
-                      struct s3_lease *lease, long rank, const char *name)
-{
-    char url[PATH_MAX], line[PATH_MAX + 128], whom[64] = "the node holding the lease";
-    if (rank >= 0)
-        snprintf(whom, sizeof whom, "rank %ld: waiting for rank 0", rank);
-    snprintf(line, sizeof line, "%s: %s%s to fetch s3://%s/%s%s", request->run->program,
-             rank >= 0 ? "" : "waiting for ", whom, publish->location.bucket,
-             publish->location.key, name);
-    bool quiet = request->chosen->transfer.quiet, taken = false;
-    struct s3_cluster_waiting waiting = {
-        .publish = publish, .name = name, .lease = lease, .by_lease = rank < 0,
-        .seconds = request->chosen->wait, .waiting = quiet ? NULL : line,
-        .program = quiet ? NULL : request->run->program};
-    int result = s3_cluster_wait(&waiting, url, sizeof url, &taken);
-    if (result == EXIT_OK && taken)
-        return store_fetch_leased(request, publish, name, lease);
-    s3_lease_release(lease, false);
-    return result == EXIT_OK ? result_print(request, url, false) : result;
-}
-
-/* Who fetches: the node whose conditional create of the lease succeeds; where the store refuses
-   conditional PUTs, rank 0 (every node, when no rank is given: said on stderr). */
-static int store_choose(struct fetch_request *request, struct s3_publish *publish,
-                        const char *name, long rank, bool rank_given)
-{
-    struct s3_lease lease;
-    enum s3_lease_outcome outcome = S3_LEASE_UNSUPPORTED;
-    int result = s3_lease_init(&lease, publish, name);
-    if (result == EXIT_OK)
-        result = s3_lease_take(&lease, &outcome);
-    if (result != EXIT_OK || outcome != S3_LEASE_UNSUPPORTED) {
-        if (result != EXIT_OK)
-            s3_lease_release(&lease, false);
-        return result != EXIT_OK            ? result
-               : outcome == S3_LEASE_TAKEN ? store_fetch_leased(request, publish, name, &lease)
-                                           : store_wait(request, publish, &lease, -1, name);
-    }
-    if (!rank_given && !request->chosen->transfer.quiet)
-        fprintf(stderr, "%s: s3://%s/%s%s: the store refuses conditional PUTs and no rank is "
-                "given (--rank, RANK, SLURM_PROCID, OMPI_COMM_WORLD_RANK): fetching as rank 0\n",
-                request->run->program, publish->location.bucket, publish->location.key, name);
-    if (rank != 0)
-        return store_wait(request, publish, &lease, rank, name);
-    result = s3_lease_write(&lease);
-    if (result != EXIT_OK) {
-        s3_lease_release(&lease, false);
-        return result;
-    }
-    return store_fetch(request, publish, name, &lease, "rank 0");
+    return raw_convert(context, directory, path, size);
 }
 
 /* Into s3://BUCKET/PREFIX (-d or the data path): nothing when the object is there as fuel
    publishes it, else one node fetches it and the others wait for it. */
 static int fetch_to_store(struct fetch_request *request, const char *output, const char *name)
 {
-    struct s3_publish publish;
+    const struct fetch_options *chosen = request->chosen;
+    const char *program = request->run->program;
+    struct s3_cluster_fetch fetch = {
+        .output = output, .name = name, .rank = chosen->rank, .wait = chosen->wait,
+        .threads = (unsigned)chosen->threads, .force = chosen->force,
+        .program = chosen->transfer.quiet ? NULL : program, .download = store_download,
+        .convert = store_convert, .context = request};
+    enum s3_cluster_fetch_outcome outcome;
     char url[PATH_MAX];
-    bool present = false, rank_given = false;
-    long rank = 0;
-    int result = s3_cluster_rank(request->chosen->rank, &rank, &rank_given);
-    if (result == EXIT_OK)
-        result = s3_publish_begin(&publish, output, 0, (unsigned)request->chosen->threads);
+    int result = s3_cluster_fetch_run(&fetch, url, sizeof url, &outcome);
     if (result != EXIT_OK)
         return result;
-    if (!request->chosen->force)
-        result = s3_publish_present(&publish, name, &present, url, sizeof url);
-    if (result == EXIT_OK && present) {
-        if (!request->chosen->transfer.quiet)
-            fprintf(stderr, "%s: nothing to do: %s is there, its sha256 recorded\n",
-                    request->run->program, url);
-        result = result_print(request, url, false);
-    } else if (result == EXIT_OK) {
-        result = store_choose(request, &publish, name, rank, rank_given);
-    }
-    s3_publish_end(&publish);
-    return result;
+    if (outcome == S3_FETCH_PRESENT && !chosen->transfer.quiet)
+        fprintf(stderr, "%s: nothing to do: %s is there, its sha256 recorded\n", program, url);
+    return result_print(request, url, outcome == S3_FETCH_MADE);
 }
 
 /* The converted file's name. */
