@@ -8,6 +8,7 @@
 #include "duplicates/near_groups.h"
 #include "commands.h"
 #include "stage_progress.h"
+#include "threads_option.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -22,7 +23,7 @@
 struct duplicates_options {
     const char *source, *labels, *plot;
     bool as_json, quiet, near;
-    long threshold;
+    long threshold, threads;
 };
 
 #define MEMBER(name) .offset = offsetof(struct duplicates_options, name)
@@ -37,6 +38,8 @@ static const struct command_option options[] = {
     {.long_name = "threshold", .kind = OPTION_INTEGER, MEMBER(threshold), .argument = "BITS",
      .help = "--near: the most bits of 256 two hashes differ by (default: 26)", .minimum = 1,
      .maximum = NEAR_THRESHOLD_MAX},
+    THREADS_OPTION(struct duplicates_options, threads,
+                   "--near: the threads decoding and hashing images", USAGE_SHOWN),
     {.long_name = "plot", .kind = OPTION_STRING, MEMBER(plot), .argument = "FILE.png",
      .help = "draw each group's first member beside each other member, a pair a row",
      .completion = COMPLETE_FILE},
@@ -97,6 +100,7 @@ static int files_search(const struct duplicates_options *chosen, struct h5py_fil
                                          .source = chosen->source, .labels = chosen->labels,
                                          .listener = listener, .near = chosen->near,
                                          .memory_examples = memory_examples(),
+                                         .threads = (unsigned)chosen->threads,
                                          .threshold = chosen->threshold > 0
                                                           ? (unsigned)chosen->threshold
                                                           : NEAR_THRESHOLD_DEFAULT};

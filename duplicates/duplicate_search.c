@@ -209,14 +209,17 @@ int duplicates_find(const struct duplicates_request *request, struct duplicates_
     int status = sources_check(request, result->source);
     if (status == EXIT_OK)
         status = labels_check(request);
-    for (size_t index = 0; status == EXIT_OK && index < request->file_count; index++) {
-        struct digest_request digest = {
+    struct digest_request digests[DUPLICATES_MAX_FILES];
+    for (size_t index = 0; status == EXIT_OK && index < request->file_count; index++)
+        digests[index] = (struct digest_request){
             .file = request->files[index], .file_index = (uint16_t)index, .source = result->source,
             .splits = request->files[index]->splits,
             .split_count = request->files[index]->split_count, .listener = request->listener,
-            .perceptual = request->near};
-        status = example_digests_add(&result->digests, &digest);
-    }
+            .perceptual = request->near, .threads = request->threads};
+    if (status == EXIT_OK)
+        status = example_digests_bound(digests, request->file_count);
+    for (size_t index = 0; status == EXIT_OK && index < request->file_count; index++)
+        status = example_digests_add(&result->digests, &digests[index]);
     result->examples = result->digests.total;
     if (status == EXIT_OK && !request->near)
         status = digest_runs_merge(&result->digests);

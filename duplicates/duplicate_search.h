@@ -23,6 +23,7 @@ struct duplicates_request {
     const struct stage_listener *listener; /* NULL: no progress */
     bool near;          /* images whose perceptual hashes are within THRESHOLD bits */
     unsigned threshold;
+    unsigned threads;   /* near: the threads decoding and hashing (0: the online CPUs) */
     size_t memory_examples; /* digests held before a sorted run is spilled; 0: the default */
 };
 

@@ -8,7 +8,7 @@
 #include "common/h5py/h5py_examples.h"
 #include "common/h5py/h5py_vlen_examples.h"
 #include "digest_runs.h"
-#include "image_hashes.h"
+#include "hash_workers.h"
 
 #include <stdio.h>
 
@@ -41,12 +41,14 @@ uint64_t example_digests_count(const struct digest_request *request)
     return total;
 }
 
-/* What digests one file's examples: the SHA-256 streamed, or the images' layout and the JPEG
-   decoder's buffers. */
+/* What digests one file's examples: the SHA-256 streamed, or the images' layout and the
+   workers hashing them. */
 struct digesting {
     struct hash *hash;
     struct image_layout layout;
-    struct jpeg_image image;
+    struct hash_workers *workers;
+    struct example_digests *digests;
+    const struct digest_request *request;
 };
 
 /* Room for one more record. */
@@ -101,6 +103,36 @@ static int record(struct example_digests *digests, struct hash *hash,
     return EXIT_OK;
 }
 
+static int hash_receive(void *context, const struct example_place *place,
+                        const struct perceptual_hash *hash)
+{
+    struct digesting *digesting = context;
+    return record(digesting->digests, NULL, hash, digesting->request, place->split,
+                  place->number);
+}
+
+/* Hands example NUMBER of split SPLIT, stored at INDEX, to the hashing workers. */
+static int hash_hand_over(struct digesting *digesting, const void *data, size_t size, bool owned,
+                          const uint64_t *shape, size_t split, uint64_t number, uint64_t index)
+{
+    struct example_place place = {.path = digesting->request->file->path,
+                                  .source = digesting->request->source, .index = index,
+                                  .split = split, .number = number};
+    return hash_workers_add(digesting->workers, data, size, owned, shape, &place);
+}
+
+/* RESULT, a failure on the reading thread, unless an example handed over before failed: the
+   first failure in the examples' order is the one reported, whatever the thread count. */
+static int hashing_stop(struct digesting *digesting, int result)
+{
+    if (digesting->workers == NULL || result == EXIT_OK)
+        return result;
+    char message[1024];
+    snprintf(message, sizeof message, "%s", error_message());
+    int earlier = hash_workers_finish(digesting->workers);
+    return earlier != EXIT_OK ? earlier : error_set(result, "%s", message);
+}
+
 /* The examples [NUMBER, NUMBER + COUNT) of SELECTION into BUFFER, in selection order. */
 static int block_read(const struct h5py_examples *examples, const struct h5py_selection *selection,
                       uint64_t number, uint64_t count, uint64_t *indices, void *buffer)
@@ -127,11 +159,8 @@ static int fixed_record(struct example_digests *digests, struct digesting *diges
         hash_update(digesting->hash, bytes, reading->examples.example_bytes);
         return record(digests, digesting->hash, NULL, request, split, number);
     }
-    struct perceptual_hash perceptual;
-    int result = image_hash_pixels(&digesting->layout, bytes, reading->examples.shape + 1,
-                                   &perceptual);
-    return result != EXIT_OK ? result
-                             : record(digests, NULL, &perceptual, request, split, number);
+    return hash_hand_over(digesting, bytes, reading->examples.example_bytes, false,
+                          reading->examples.shape + 1, split, number, number);
 }
 
 static int split_digest_fixed(struct example_digests *digests, struct digesting *digesting,
@@ -150,6 +179,8 @@ static int split_digest_fixed(struct example_digests *digests, struct digesting 
             result = fixed_record(digests, digesting, request, reading,
                                   reading->buffer + index * reading->examples.example_bytes,
                                   split, number + index);
+        if (result == EXIT_OK && digesting->workers != NULL)
+            result = hash_workers_finish(digesting->workers); /* the buffer is read again */
         number += count;
         *done += count;
         if (request->listener != NULL)
@@ -182,25 +213,24 @@ static int digest_fixed(struct example_digests *digests, struct digesting *diges
     return result;
 }
 
-/* The perceptual hash of a variable-length example: COUNT bytes at DATA of shape SHAPE. */
-static int vlen_perceptual(struct digesting *digesting, const struct digest_request *request,
-                           const uint64_t *shape, const uint8_t *data, size_t count,
-                           uint64_t index, struct perceptual_hash *perceptual)
+/* Hands a variable-length example to the hashing workers: COUNT bytes at DATA (malloc'd, theirs
+   from now on) of shape SHAPE, stored at INDEX. */
+static int vlen_hand_over(struct digesting *digesting, const uint64_t *shape, void *data,
+                          size_t count, uint64_t index, size_t split, uint64_t number)
 {
-    if (digesting->layout.encoded) {
-        char name[256];
-        snprintf(name, sizeof name, "%s: %s example %llu", request->file->path, request->source,
-                 (unsigned long long)index);
-        return image_hash_encoded(data, count, name, &digesting->image, perceptual);
-    }
     uint64_t elements = 1;
-    for (int axis = 0; axis < digesting->layout.example_rank; axis++)
+    for (int axis = 0; !digesting->layout.encoded && axis < digesting->layout.example_rank; axis++)
         elements *= shape[axis];
-    if (elements != count)
-        return error_set(EXIT_CORRUPT_INPUT, "example %llu of %s holds %zu values, not its shape's "
-                         "%llu: %s", (unsigned long long)index, request->source, count,
-                         (unsigned long long)elements, request->file->path);
-    return image_hash_pixels(&digesting->layout, data, shape, perceptual);
+    if (!digesting->layout.encoded && elements != count) {
+        free(data);
+        return hashing_stop(digesting,
+                            error_set(EXIT_CORRUPT_INPUT, "example %llu of %s holds %zu values, "
+                                      "not its shape's %llu: %s", (unsigned long long)index,
+                                      digesting->request->source, count,
+                                      (unsigned long long)elements,
+                                      digesting->request->file->path));
+    }
+    return hash_hand_over(digesting, data, count, true, shape, split, number, index);
 }
 
 /* Records example NUMBER of split SPLIT, stored at INDEX of a variable-length source: by its
@@ -213,20 +243,20 @@ static int vlen_record(struct example_digests *digests, struct digesting *digest
     uint64_t shape[H5PY_VLEN_MAX_RANK] = {0};
     void *data = NULL;
     size_t count = 0;
-    struct perceptual_hash perceptual;
     int result = h5py_vlen_examples_shape(examples, index, shape);
     if (result == EXIT_OK)
         result = h5py_vlen_examples_read(examples, index, &data, &count);
-    if (result == EXIT_OK && request->perceptual)
-        result = vlen_perceptual(digesting, request, shape, data, count, index, &perceptual);
-    if (result == EXIT_OK && !request->perceptual) {
+    if (request->perceptual)
+        return result == EXIT_OK
+                   ? vlen_hand_over(digesting, shape, data, count, index, split, number)
+                   : hashing_stop(digesting, result);
+    if (result == EXIT_OK) {
         hash_update(digesting->hash, shape, sizeof shape[0] * (size_t)examples->example_rank);
         hash_update(digesting->hash, data, count * examples->element_size);
     }
     free(data);
     if (result == EXIT_OK)
-        result = record(digests, digesting->hash, request->perceptual ? &perceptual : NULL,
-                        request, split, number);
+        result = record(digests, digesting->hash, NULL, request, split, number);
     return result;
 }
 
@@ -242,8 +272,9 @@ static int digest_variable(struct example_digests *digests, struct digesting *di
         if (!split_holds(request->file, request->splits[split], request->source))
             continue;
         struct h5py_selection selection;
-        result = h5py_selection_find(&selection, request->file, request->splits[split],
-                                     request->source);
+        result = hashing_stop(digesting, h5py_selection_find(&selection, request->file,
+                                                             request->splits[split],
+                                                             request->source));
         for (uint64_t number = 0; result == EXIT_OK && number < selection.count; number++) {
             result = vlen_record(digests, digesting, request, &examples,
                                  h5py_selection_example(&selection, number), split, number);
@@ -252,7 +283,53 @@ static int digest_variable(struct example_digests *digests, struct digesting *di
         }
         h5py_selection_free(&selection);
     }
+    if (result == EXIT_OK && digesting->workers != NULL)
+        result = hash_workers_finish(digesting->workers);
     h5py_vlen_examples_close(&examples);
+    return result;
+}
+
+static uint64_t examples_most(const struct digest_request *request)
+{
+    return request->perceptual ? EXAMPLE_DIGESTS_MAX : EXAMPLE_DIGESTS_SPILLED_MAX;
+}
+
+static int too_many(const struct digest_request *request)
+{
+    return error_set(EXIT_OTHER, "cannot compare more than %llu examples%s: %s",
+                     (unsigned long long)examples_most(request),
+                     request->perceptual ? " as images (their hashes are held in memory)" : "",
+                     request->file->path);
+}
+
+int example_digests_bound(const struct digest_request *requests, size_t count)
+{
+    uint64_t total = 0;
+    for (size_t index = 0; index < count; index++) {
+        total += example_digests_count(&requests[index]);
+        if (total > examples_most(&requests[index]))
+            return too_many(&requests[index]);
+    }
+    return EXIT_OK;
+}
+
+/* The SHA-256 begun, or the images' layout found, room for their hashes and the workers
+   started. */
+static int digesting_begin(struct digesting *digesting, const struct h5py_file_source *source)
+{
+    const struct digest_request *request = digesting->request;
+    struct example_digests *digests = digesting->digests;
+    if (!request->perceptual)
+        return hash_begin(&digesting->hash, HASH_SHA256);
+    int result = image_layout_find(request->file, source, &digesting->layout);
+    if (result == EXIT_OK && digests->hashes == NULL &&
+        (digests->hashes = malloc((digests->capacity > 0 ? digests->capacity : 1) *
+                                  sizeof *digests->hashes)) == NULL)
+        result = error_set(EXIT_OTHER, "cannot compare examples: out of memory");
+    struct hash_receiver receiver = {.receive = hash_receive, .context = digesting};
+    if (result == EXIT_OK)
+        result = hash_workers_begin(&digesting->workers, &digesting->layout, request->threads,
+                                    &receiver);
     return result;
 }
 
@@ -261,30 +338,19 @@ int example_digests_add(struct example_digests *digests, const struct digest_req
     const struct h5py_file_source *source = h5py_file_source(request->file, request->source);
     if (source == NULL || !source->present)
         return error_set(EXIT_USAGE, "no source %s: %s", request->source, request->file->path);
-    uint64_t most = request->perceptual ? EXAMPLE_DIGESTS_MAX : EXAMPLE_DIGESTS_SPILLED_MAX;
-    if (digests->total + example_digests_count(request) > most)
-        return error_set(EXIT_OTHER, "cannot compare more than %llu examples%s: %s",
-                         (unsigned long long)most,
-                         request->perceptual ? " as images (their hashes are held in memory)" : "",
-                         request->file->path);
-    struct digesting digesting = {0};
-    int result = request->perceptual
-                     ? image_layout_find(request->file, source, &digesting.layout)
-                     : hash_begin(&digesting.hash, HASH_SHA256);
-    if (result == EXIT_OK && request->perceptual && digests->hashes == NULL &&
-        (digests->hashes = malloc((digests->capacity > 0 ? digests->capacity : 1) *
-                                  sizeof *digests->hashes)) == NULL)
-        result = error_set(EXIT_OTHER, "cannot compare examples: out of memory");
-    if (result != EXIT_OK)
-        return result;
-    if (request->listener != NULL)
+    if (digests->total + example_digests_count(request) > examples_most(request))
+        return too_many(request);
+    struct digesting digesting = {.digests = digests, .request = request};
+    int result = digesting_begin(&digesting, source);
+    if (result == EXIT_OK && request->listener != NULL)
         request->listener->stage(request->listener->context, request->file->path,
                                  example_digests_count(request), "examples");
-    result = source->variable_length ? digest_variable(digests, &digesting, request)
-                                     : digest_fixed(digests, &digesting, request);
+    if (result == EXIT_OK)
+        result = source->variable_length ? digest_variable(digests, &digesting, request)
+                                         : digest_fixed(digests, &digesting, request);
     if (digesting.hash != NULL)
         hash_discard(digesting.hash);
-    jpeg_image_free(&digesting.image);
+    hash_workers_free(digesting.workers);
     return result;
 }
 

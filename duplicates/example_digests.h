@@ -52,6 +52,7 @@ struct digest_request {
     size_t split_count;
     const struct stage_listener *listener; /* told of the examples done; NULL: nobody */
     bool perceptual; /* each example's perceptual hash (image_hashes.h) rather than its SHA-256 */
+    unsigned threads; /* perceptual: the threads hashing (0: the online CPUs) */
 };
 
 /* The examples REQUEST's splits select of its source, ignoring the splits where the source is
@@ -60,6 +61,10 @@ struct digest_request {
    (perceptual) or EXAMPLE_DIGESTS_SPILLED_MAX, or out of memory; EXIT_WRITE when a run cannot
    be spilled. */
 uint64_t example_digests_count(const struct digest_request *request);
+/* EXIT_OTHER, naming the first file past it, when the COUNT REQUESTS together select more
+   examples than EXAMPLE_DIGESTS_MAX (perceptual) or EXAMPLE_DIGESTS_SPILLED_MAX: checked
+   before any example is read. */
+int example_digests_bound(const struct digest_request *requests, size_t count);
 int example_digests_add(struct example_digests *digests, const struct digest_request *request);
 
 void example_digests_free(struct example_digests *digests);

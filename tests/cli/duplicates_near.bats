@@ -60,6 +60,62 @@ setup() {
     [[ "$output" == "no two of the 18 examples of source encoded_images are equal ("* ]]
 }
 
+@test "--threads 4 prints the bytes --threads 1 does, and names the first image that fails" {
+    run --separate-stderr fuel-duplicates --near --threads 1 --json ilsvrc2012.hdf5
+    [ "$status" -eq 1 ]
+    one=$output
+    [[ "$one" == *'"group_count": 3,'* ]]
+    run --separate-stderr fuel-duplicates --near --threads 4 --json ilsvrc2012.hdf5
+    [ "$status" -eq 1 ]
+    [ -z "$stderr" ]
+    [ "$output" = "$one" ]
+    run --separate-stderr fuel-duplicates --near --threads 1 ilsvrc2012.hdf5
+    one=$output
+    run --separate-stderr fuel-duplicates --near --threads 4 ilsvrc2012.hdf5
+    [ "$output" = "$one" ]
+    # examples 9 and 16 do not decode; 16 is hashed first on some thread, 9 is reported
+    cp ilsvrc2012.hdf5 twice-broken.hdf5
+    $PYTHON -c "import h5py, numpy
+f = h5py.File('twice-broken.hdf5', 'r+')
+f['encoded_images'][9] = f['encoded_images'][16] = numpy.frombuffer(b'\xff\xd8 not a JPEG', numpy.uint8)"
+    for threads in 1 4; do
+        run --separate-stderr fuel-duplicates --near --threads "$threads" twice-broken.hdf5
+        [ "$status" -eq 4 ]
+        [[ "$stderr" == "fuel-duplicates: cannot decode JPEG: twice-broken.hdf5: encoded_images example 9: "* ]]
+        [ -z "$output" ]
+    done
+}
+
+# Files whose examples are declared, chunked and never written: nothing to read but the count.
+@test "more than 2^26 examples as images, in one file or two: refused before any is read" {
+    fuel-fixture mnist -n 5 -r declared > /dev/null
+    $PYTHON - <<'PYTHON'
+import shutil
+import h5py
+def declare(path, count):
+    with h5py.File(path, 'r+') as f:
+        del f['features'], f['targets']
+        f.create_dataset('features', shape=(count, 28, 28), dtype='uint8', chunks=(1024, 28, 28))
+        f.create_dataset('targets', shape=(count, 1), dtype='uint8', chunks=(1024, 1))
+        rows = f.attrs['split']
+        for row in rows:
+            row['start'], row['stop'] = (0, count) if row['split'] == b'train' else (count, count)
+        f.attrs['split'] = rows
+shutil.copy('declared.hdf5', 'half.hdf5')
+declare('declared.hdf5', 2**26 + 1)
+declare('half.hdf5', 2**25 + 1)
+PYTHON
+    run --separate-stderr timeout 20 fuel-duplicates --near declared.hdf5
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "fuel-duplicates: cannot compare more than 67108864 examples as images (their hashes are held in memory): declared.hdf5" ]
+    [ -z "$output" ]
+    cp half.hdf5 other.hdf5
+    run --separate-stderr timeout 20 fuel-duplicates --near half.hdf5 other.hdf5
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "fuel-duplicates: cannot compare more than 67108864 examples as images (their hashes are held in memory): other.hdf5" ]
+    [ -z "$output" ]
+}
+
 @test "the groups and distances are the numpy oracle's, by brute force over every pair" {
     # the oracle hashes the pixels PIL decodes at full size; fuel decodes at a reduced scale, so
     # the two agree on the groups, the distances within a few bits
