@@ -44,10 +44,9 @@ EOF2
     run fuel export "$EXPECTED/mnist.hdf5" --to hdf5-layer -o "$OUT"
     [ "$status" -eq 0 ]
     [ "$(printf '%s\n' "${lines[@]}" | sort | tr '\n' ' ')" = "$OUT/mnist_test.txt $OUT/mnist_train.txt " ]
-    for split in train test; do
-        run $PYTHON "$CHECK" hdf5-layer "$OUT/mnist_$split.txt" "$EXPECTED/mnist.hdf5" $split 1 float32 0
-        [ "$status" -eq 0 ]
-    done
+    run $PYTHON "$CHECK" hdf5-layer "$OUT/mnist_train.txt" "$EXPECTED/mnist.hdf5" train 1 float32 0 \
+        -- hdf5-layer "$OUT/mnist_test.txt" "$EXPECTED/mnist.hdf5" test 1 float32 0
+    [ "$status" -eq 0 ]
     [ "$(cat "$OUT/mnist_train.txt")" = "$(cd "$OUT" && pwd -P)/mnist_train.h5" ]
 }
 
@@ -83,10 +82,11 @@ EOF2
 @test "recordio: records read back by the format's rules: header, label, id, PNG pixels, .idx, .lst" {
     run fuel export "$EXPECTED/cifar100.hdf5" --to recordio -o "$OUT" --label fine_labels
     [ "$status" -eq 0 ]
+    run $PYTHON "$CHECK" recordio "$OUT/cifar100_train" "$EXPECTED/cifar100.hdf5" train fine_labels \
+        -- recordio "$OUT/cifar100_test" "$EXPECTED/cifar100.hdf5" test fine_labels
+    [ "$status" -eq 0 ]
+    [ "$output" = "whole"$'\n'"whole" ]
     for split in train test; do
-        run $PYTHON "$CHECK" recordio "$OUT/cifar100_$split" "$EXPECTED/cifar100.hdf5" $split fine_labels
-        [ "$status" -eq 0 ]
-        [ "$output" = "whole" ]
         [ -s "$OUT/cifar100_$split.provenance.json" ]
     done
 }
@@ -142,10 +142,10 @@ EOF2
 @test "image-list: SPLIT/LABEL/N.png decoded with PIL equal the examples; the list names them" {
     run fuel export "$EXPECTED/svhn_format_2.hdf5" --to image-list -o "$OUT"
     [ "$status" -eq 0 ]
-    for split in train test extra; do
-        run $PYTHON "$CHECK" image-list "$OUT" svhn_format_2 "$EXPECTED/svhn_format_2.hdf5" $split
-        [ "$status" -eq 0 ]
-    done
+    run $PYTHON "$CHECK" image-list "$OUT" svhn_format_2 "$EXPECTED/svhn_format_2.hdf5" train \
+        -- image-list "$OUT" svhn_format_2 "$EXPECTED/svhn_format_2.hdf5" test \
+        -- image-list "$OUT" svhn_format_2 "$EXPECTED/svhn_format_2.hdf5" extra
+    [ "$status" -eq 0 ]
     [ -f "$OUT/extra/$(sed -n 1p "$OUT/svhn_format_2_extra.txt" | cut -d' ' -f1 | cut -d/ -f2-)" ]
 }
 
@@ -160,12 +160,10 @@ EOF2
     run fuel export "$EXPECTED/iris.hdf5" --to npy -o "$OUT"
     [ "$status" -eq 0 ]
     [ "$output" = "$OUT/iris_all_features.npy" ]
-    for source in features targets; do
-        run $PYTHON "$CHECK" npy "$OUT" iris "$EXPECTED/iris.hdf5" all $source stored 1
-        [ "$status" -eq 0 ]
-    done
     fuel export "$EXPECTED/binarized_mnist.hdf5" --to npy -o "$OUT"
-    run $PYTHON "$CHECK" npy "$OUT" binarized_mnist "$EXPECTED/binarized_mnist.hdf5" valid features stored 1
+    run $PYTHON "$CHECK" npy "$OUT" iris "$EXPECTED/iris.hdf5" all features stored 1 \
+        -- npy "$OUT" iris "$EXPECTED/iris.hdf5" all targets stored 1 \
+        -- npy "$OUT" binarized_mnist "$EXPECTED/binarized_mnist.hdf5" valid features stored 1
     [ "$status" -eq 0 ]
 }
 
@@ -275,7 +273,7 @@ EOF2
         "--to hdf5-layer --examples-per-file 500" spread_moments
     mnist_large small.hdf5 4000
     kill_loop small.hdf5 "--to image-list --scale 2" "--to image-list" spread_moments
-    kill_loop big.hdf5 "--to npy --dtype float32" "--to recordio" spread_moments
+    kill_loop small.hdf5 "--to npy --dtype float32" "--to recordio" spread_moments
 }
 
 # make check kills at the first, the middle and the last rename; make check-durability
@@ -335,11 +333,10 @@ EOF2
     fuel convert mnist -d "$FUEL_FIXTURES/raw/mnist" -o "$BATS_TEST_TMPDIR" --dtype float32
     run fuel export "$BATS_TEST_TMPDIR/mnist_float32.hdf5" --to hdf5-layer -o "$OUT" --split train
     [ "$status" -eq 0 ]
-    run $PYTHON "$CHECK" hdf5-layer "$OUT/mnist_float32_train.txt" "$EXPECTED/mnist_float32.hdf5" train 1 float32 0
-    [ "$status" -eq 0 ]
     fuel convert cifar10 -d "$FUEL_FIXTURES/raw/cifar10" -o "$BATS_TEST_TMPDIR"
     fuel export "$BATS_TEST_TMPDIR/cifar10.hdf5" --to recordio -o "$OUT" --split test
-    run $PYTHON "$CHECK" recordio "$OUT/cifar10_test" "$EXPECTED/cifar10.hdf5" test
+    run $PYTHON "$CHECK" hdf5-layer "$OUT/mnist_float32_train.txt" "$EXPECTED/mnist_float32.hdf5" train 1 float32 0 \
+        -- recordio "$OUT/cifar10_test" "$EXPECTED/cifar10.hdf5" test
     [ "$status" -eq 0 ]
     # image-list: the card's class names in NAME_SPLIT.classes.txt, class i on line i + 1.
     fuel export "$BATS_TEST_TMPDIR/cifar10.hdf5" --to image-list -o "$OUT/list" --split test

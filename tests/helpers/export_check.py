@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reads what fuel export and fuel preview wrote, independently of fuel's code, and compares it
 value by value with the source H5PYDataset file. Each subcommand prints nothing and exits 0 when
-everything matches, or prints the first mismatch and exits 1."""
+everything matches, or prints the first mismatch and exits 1. Several checks separated by "--" run
+in one start, in order, up to the first mismatch."""
 import io
 import json
 import os
@@ -224,8 +225,7 @@ def preview(png, labels_file, source_file, split, count, zoom, label_source):
     print(" ".join(str(n) for n in found))
 
 
-def main():
-    command, arguments = sys.argv[1], sys.argv[2:]
+def check(command, arguments):
     if command == "hdf5-layer":
         hdf5_layer(arguments[0], arguments[1], arguments[2], float(arguments[3]), arguments[4],
                    int(arguments[5]))
@@ -240,6 +240,14 @@ def main():
                 int(arguments[5]), arguments[6] if len(arguments) > 6 else "targets")
     else:
         fail(f"unknown check {command}")
+
+
+def main():
+    words = sys.argv[1:]
+    while words:
+        end = words.index("--") if "--" in words else len(words)
+        check(words[0], words[1:end])
+        words = words[end + 1:]
 
 
 if __name__ == "__main__":
