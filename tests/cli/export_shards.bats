@@ -48,11 +48,10 @@ for source in json.load(open(sys.argv[1]))["sources"]:
     run fuel export "$EXPECTED/mnist.hdf5" --to webdataset -o "$OUT" --shards 2
     [ "$status" -eq 0 ]
     [ "$output" = "$OUT/test.json"$'\n'"$OUT/train.json" ]
-    for split in train test; do
-        run $PYTHON "$CHECK" webdataset "$OUT" $split "$EXPECTED/mnist.hdf5" --mtime 1700000000
-        [ "$status" -eq 0 ]
-    done
-    [ "$output" = "ok 2 examples in 2 shards" ]
+    run $PYTHON "$CHECK" webdataset "$OUT" train "$EXPECTED/mnist.hdf5" --mtime 1700000000 \
+        -- webdataset "$OUT" test "$EXPECTED/mnist.hdf5" --mtime 1700000000
+    [ "$status" -eq 0 ]
+    [ "$output" = "ok 12 examples in 2 shards"$'\n'"ok 2 examples in 2 shards" ]
     [ "$(shard_counts "$OUT" train)" = "train-000000.tar:6 train-000001.tar:6" ]
     [ "$(shard_sources "$OUT" train)" = "features uint8 [1, 28, 28] image KEY.png"$'\n'"targets uint8 [1] label KEY.cls" ]
     [ "$(tar tf "$OUT/train-000001.tar" | head -4 | tr '\n' ' ')" = "00000006.png 00000006.cls 00000007.png 00000007.cls " ]
@@ -68,14 +67,15 @@ for source in json.load(open(sys.argv[1]))["sources"]:
     fuel export "$EXPECTED/cifar100.hdf5" --to webdataset -o "$OUT/fine" --label fine_labels --split test
     [ "$(shard_sources "$OUT/fine" test | tail -1)" = "fine_labels uint8 [1] label KEY.cls" ]
     fuel export "$EXPECTED/svhn_format_1.hdf5" --to webdataset -o "$OUT/svhn" --source features
-    for split in train test extra; do
-        run $PYTHON "$CHECK" webdataset "$OUT/cifar100" $split "$EXPECTED/cifar100.hdf5"
-        [ "$status" -eq 0 ] || [ $split = extra ]
-        run $PYTHON "$CHECK" webdataset "$OUT/svhn" $split "$EXPECTED/svhn_format_1.hdf5"
-        [ "$status" -eq 0 ]
-    done
-    run $PYTHON "$CHECK" webdataset "$OUT/fine" test "$EXPECTED/cifar100.hdf5"
+    run $PYTHON "$CHECK" webdataset "$OUT/cifar100" train "$EXPECTED/cifar100.hdf5" \
+        -- webdataset "$OUT/cifar100" test "$EXPECTED/cifar100.hdf5" \
+        -- webdataset "$OUT/svhn" train "$EXPECTED/svhn_format_1.hdf5" \
+        -- webdataset "$OUT/svhn" test "$EXPECTED/svhn_format_1.hdf5" \
+        -- webdataset "$OUT/svhn" extra "$EXPECTED/svhn_format_1.hdf5" \
+        -- webdataset "$OUT/fine" test "$EXPECTED/cifar100.hdf5"
     [ "$status" -eq 0 ]
+    # CIFAR-100 has no extra split: no extra set was written.
+    [ ! -e "$OUT/cifar100/extra.json" ]
 }
 
 @test "tfrecord: CIFAR-10's records pass both CRCs and decode with protobuf to the source's values" {
@@ -96,9 +96,7 @@ for source in json.load(open(sys.argv[1]))["sources"]:
     FILE="$BATS_TEST_TMPDIR/cifar10.hdf5"
     fuel export "$FILE" --to webdataset -o "$OUT/w" --split train
     fuel export "$FILE" --to tfrecord -o "$OUT/t" --split train
-    run $PYTHON "$CHECK" webdataset "$OUT/w" train "$FILE"
-    [ "$status" -eq 0 ]
-    run $PYTHON "$CHECK" tfrecord "$OUT/t" train "$FILE"
+    run $PYTHON "$CHECK" webdataset "$OUT/w" train "$FILE" -- tfrecord "$OUT/t" train "$FILE"
     [ "$status" -eq 0 ]
     run $PYTHON -c 'import json, sys; print(json.load(open(sys.argv[1]))["sources"][1]["classes"][3])' "$OUT/w/train.json"
     [ "$output" = cat ]
@@ -138,22 +136,23 @@ with open(sys.argv[1], 'r+b') as raw:
         position += 16 + ((size + 7) & ~7)
 EOF
     fuel export "$BATS_TEST_TMPDIR/jpegs.hdf5" --to webdataset -o "$OUT/wds"
-    for split in train valid test; do
-        run $PYTHON "$CHECK" webdataset "$OUT/wds" $split "$BATS_TEST_TMPDIR/jpegs.hdf5"
-        [ "$status" -eq 0 ]
-    done
+    run $PYTHON "$CHECK" webdataset "$OUT/wds" train "$BATS_TEST_TMPDIR/jpegs.hdf5" \
+        -- webdataset "$OUT/wds" valid "$BATS_TEST_TMPDIR/jpegs.hdf5" \
+        -- webdataset "$OUT/wds" test "$BATS_TEST_TMPDIR/jpegs.hdf5"
+    [ "$status" -eq 0 ]
 }
 
 @test "stored JPEGs (ImageNet's layout): KEY.jpg and image/encoded hold the bytes as stored; strings kept" {
     $PYTHON "$JPEGS" "$BATS_TEST_TMPDIR/jpegs.hdf5" 11 3 2
     fuel export "$BATS_TEST_TMPDIR/jpegs.hdf5" --to webdataset -o "$OUT/wds" --shards 2
     fuel export "$BATS_TEST_TMPDIR/jpegs.hdf5" --to tfrecord -o "$OUT/tf" --ranks 2
+    checks=()
     for split in train valid test; do
-        run $PYTHON "$CHECK" webdataset "$OUT/wds" $split "$BATS_TEST_TMPDIR/jpegs.hdf5"
-        [ "$status" -eq 0 ]
-        run $PYTHON "$CHECK" tfrecord "$OUT/tf" $split "$BATS_TEST_TMPDIR/jpegs.hdf5" --ranks 2
-        [ "$status" -eq 0 ]
+        checks+=(webdataset "$OUT/wds" $split "$BATS_TEST_TMPDIR/jpegs.hdf5" --
+            tfrecord "$OUT/tf" $split "$BATS_TEST_TMPDIR/jpegs.hdf5" --ranks 2 --)
     done
+    run $PYTHON "$CHECK" "${checks[@]}"
+    [ "$status" -eq 0 ]
     [ "$(shard_sources "$OUT/wds" train)" = "encoded_images uint8 None encoded image KEY.jpg"$'\n'"targets int16 [1] label KEY.cls"$'\n'"filenames S32 [1] array KEY.filenames.npy" ]
     # The test split has no targets: no .cls member, no image/class/label.
     [ "$(tar tf "$OUT/wds/test-000000.tar" | tr '\n' ' ')" = "00000000.jpg 00000000.filenames.npy " ]
@@ -163,14 +162,14 @@ EOF
 @test "shard counts: a multiple of --ranks, counts differing by at most one, the remainder spread" {
     cd "$BATS_TEST_TMPDIR"
     mnist_large big.hdf5 103
+    # Each set in its own directory, all read back by one shard_check.py start at the end.
+    checks=()
     check_counts() {
-        local expected=$1 ranks=$2
+        local expected=$1 ranks=$2 directory=shards${#checks[@]}
         shift 2
-        rm -rf shards
-        fuel export big.hdf5 --to webdataset -o shards -q "$@"
-        [ "$(shard_counts shards train | tr ' ' '\n' | cut -d: -f2 | tr '\n' ' ')" = "$expected" ]
-        run $PYTHON "$CHECK" webdataset shards train big.hdf5 --ranks "$ranks"
-        [ "$status" -eq 0 ] || { echo "$* -> $output"; false; }
+        fuel export big.hdf5 --to webdataset -o $directory -q "$@"
+        [ "$(shard_counts $directory train | tr ' ' '\n' | cut -d: -f2 | tr '\n' ' ')" = "$expected" ]
+        checks+=(webdataset $directory train big.hdf5 --ranks "$ranks" --)
     }
     check_counts "103 " 1
     check_counts "35 34 34 " 1 --shards 3
@@ -183,14 +182,15 @@ EOF
     check_counts "2 2 2 $(printf "1 %.0s" $(seq 97))" 4 --shard-size 1 --ranks 4
     # About 2.5 KiB an example (a 512-byte header and a PNG, a header and a block for the label).
     check_counts "52 51 " 1 --shard-size 200K
+    run $PYTHON "$CHECK" "${checks[@]}"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
 @test "--shuffle --seed S writes numpy's RandomState(S).permutation of the split, keys unchanged" {
     fuel export "$EXPECTED/mnist.hdf5" --to webdataset -o "$OUT/a" --shuffle --seed 9 --shards 2 --split train
-    run $PYTHON "$CHECK" webdataset "$OUT/a" train "$EXPECTED/mnist.hdf5" --seed 9
-    [ "$status" -eq 0 ]
     fuel export "$EXPECTED/cifar10.hdf5" --to tfrecord -o "$OUT/b" --shuffle --ranks 3 --split train
-    run $PYTHON "$CHECK" tfrecord "$OUT/b" train "$EXPECTED/cifar10.hdf5" --seed 0 --ranks 3
+    run $PYTHON "$CHECK" webdataset "$OUT/a" train "$EXPECTED/mnist.hdf5" --seed 9 \
+        -- tfrecord "$OUT/b" train "$EXPECTED/cifar10.hdf5" --seed 0 --ranks 3
     [ "$status" -eq 0 ]
     first=$(tar tf "$OUT/a/train-000000.tar" | head -1)
     [ "$first" = "$($PYTHON -c 'import numpy; print("%08d.png" % numpy.random.RandomState(9).permutation(12)[0])')" ]

@@ -5,6 +5,7 @@ file read by h5py.
 
   shard_check.py webdataset DIR SPLIT SOURCE.hdf5 [--seed S] [--ranks R] [--mtime T]
   shard_check.py tfrecord DIR SPLIT SOURCE.hdf5 [--seed S] [--ranks R]
+  shard_check.py CHECK -- CHECK ...: several checks in one start, in order, up to the first mismatch
 
 DIR/SPLIT.json lists the shards: each must exist with that size and sha256, hold that many
 examples, and the shards together hold every example of the split once, in the split's order or
@@ -314,7 +315,11 @@ def main(arguments):
 
 if __name__ == '__main__':
     try:
-        main(sys.argv[1:])
+        words = sys.argv[1:]
+        while words:
+            end = words.index('--') if '--' in words else len(words)
+            main(words[:end])
+            words = words[end + 1:]
     except (Mismatch, ValueError, KeyError) as error:
         print(f'shard_check.py: {error}', file=sys.stderr)
         sys.exit(1)
