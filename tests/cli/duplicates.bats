@@ -168,3 +168,13 @@ PYTHON
     done
     [[ "$whole" == *'"group_count": 10,'* ]]
 }
+
+@test "on a terminal a progress line per file on stderr, cleared; the report alone on stdout" {
+    fuel-fixture mnist -n train=20,test=10 -r a > /dev/null
+    script -qec "fuel-duplicates a.hdf5 > stdout" typescript > /dev/null
+    grep -qF "a.hdf5  0 of 30 examples" typescript
+    grep -qF $'\e[1A\r\e[J' typescript
+    [ "$(cat stdout)" = "no two of the 30 examples of source features are equal (a.hdf5: train 20, test 10)" ]
+    script -qec "fuel-duplicates -q a.hdf5 > /dev/null" quiet > /dev/null
+    ! grep -qF "examples" quiet
+}
