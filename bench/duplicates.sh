@@ -2,8 +2,9 @@
 # fuel duplicates: exact duplicates of a 1 GiB uint8 image file (bench/make_images_hdf5.py, page
 # cache warm) against sha256sum FILE, and --near of the 20,000-JPEG ImageNet-like file
 # (bench/make_imagenet.py converted by fuel convert ilsvrc2012) against the JPEG decode floor,
-# bench/jpeg_floor.c, on the same threads (fuel duplicates decodes in one thread: the floor's 0)
-# over a stored zip of the same JPEGs; medians of interleaved runs, ratios, peak RSS of both.
+# bench/jpeg_floor.c, on the same threads (--threads 1 against the floor's 0, decoding in the
+# reading thread, and --threads of the online CPUs against the floor on as many) over a stored zip
+# of the same JPEGs; medians of interleaved runs, ratios (the speed-up of --threads too), peak RSS.
 #   RUNS=3 SIZE=20000 bash bench/duplicates.sh
 # IMAGES_HDF5 and IMAGENET_HDF5 may name files made earlier.
 set -euo pipefail
@@ -40,31 +41,49 @@ PYTHON
 # fuel duplicates exits 1 when it finds some (the ImageNet-like file reuses a pool of pictures)
 exact() { "$FUEL" duplicates -q "$images" > /dev/null || [ $? -eq 1 ]; }
 digest() { sha256sum "$images" > /dev/null; }
-near() { "$FUEL" duplicates --near -q "$imagenet" > /dev/null || [ $? -eq 1 ]; }
+threads=$(nproc)
+near() { "$FUEL" duplicates --near -q --threads 1 "$imagenet" > /dev/null || [ $? -eq 1 ]; }
 floor() { "$FLOOR" 0 "$work/images.zip" > /dev/null; }
+near_threads() {
+    "$FUEL" duplicates --near -q --threads "$threads" "$imagenet" > /dev/null || [ $? -eq 1 ]
+}
+floor_threads() { "$FLOOR" "$threads" "$work/images.zip" > /dev/null; }
 
 cat "$images" "$imagenet" "$work/images.zip" > /dev/null
-exact_times=() digest_times=() near_times=() floor_times=()
+exact_times=() digest_times=() near_times=() floor_times=() near_threads_times=()
+floor_threads_times=()
 for run in $(seq "$RUNS"); do
     exact_times+=("$(wall_seconds exact)")
     digest_times+=("$(wall_seconds digest)")
     near_times+=("$(wall_seconds near)")
     floor_times+=("$(wall_seconds floor)")
+    near_threads_times+=("$(wall_seconds near_threads)")
+    floor_threads_times+=("$(wall_seconds floor_threads)")
 done
 echo "duplicates: $(du -m "$images" | cut -f1) MB of uint8 images; $(du -m "$imagenet" | cut -f1) MB," \
     "$SIZE JPEGs; $RUNS interleaved runs, $(nproc) processors, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  fuel duplicates times: ${exact_times[*]}"
 echo "  sha256sum times: ${digest_times[*]}"
-echo "  fuel duplicates --near times: ${near_times[*]}"
+echo "  fuel duplicates --near --threads 1 times: ${near_times[*]}"
 echo "  jpeg_floor 0 times: ${floor_times[*]}"
+echo "  fuel duplicates --near --threads $threads times: ${near_threads_times[*]}"
+echo "  jpeg_floor $threads times: ${floor_threads_times[*]}"
+near_speedup=$(echo "$(median "${near_times[@]}") / $(median "${near_threads_times[@]}")" | bc -l)
+floor_speedup=$(echo "$(median "${floor_times[@]}") / $(median "${floor_threads_times[@]}")" | bc -l)
+echo "  speed-up of --threads $threads over --threads 1: ${near_speedup:0:5}" \
+    "(the floor's own on $threads threads: ${floor_speedup:0:5})"
 exact_peak=$(peak_kib bash -c "$(declare -f exact); FUEL=$FUEL images=$images exact")
-near_peak=$(peak_kib bash -c "$(declare -f near); FUEL=$FUEL imagenet=$imagenet near")
+near_peak=$(peak_kib bash -c "$(declare -f near_threads); FUEL=$FUEL imagenet=$imagenet \
+    threads=$threads near_threads")
 echo "  peak RSS: exact $exact_peak KiB, near $near_peak KiB"
 status=0
 check "exact / sha256sum wall time" \
     "$(echo "$(median "${exact_times[@]}") / $(median "${digest_times[@]}")" | bc -l)" "<=" 2 || status=1
 check "near / decode floor (1 thread) wall time" \
     "$(echo "$(median "${near_times[@]}") / $(median "${floor_times[@]}")" | bc -l)" "<=" 1.3 || status=1
+check "near / decode floor ($threads threads) wall time" \
+    "$(echo "$(median "${near_threads_times[@]}") / $(median "${floor_threads_times[@]}")" | bc -l)" \
+    "<=" 1.3 || status=1
 check "peak RSS, exact (MiB)" "$(echo "$exact_peak / 1024" | bc -l)" "<=" 64 || status=1
 check "peak RSS, near (MiB)" "$(echo "$near_peak / 1024" | bc -l)" "<=" 64 || status=1
 exit $status
