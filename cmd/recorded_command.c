@@ -2,7 +2,6 @@
 #include "recorded_command.h"
 
 #include "common/base/error.h"
-#include "common/base/provenance_text.h"
 #include "downloaders/dataset_registry.h"
 
 #include <stdlib.h>
@@ -51,10 +50,15 @@ int recorded_command_read(const char *provenance_text, struct recorded_command *
 {
     *recorded = (struct recorded_command){0};
     json_error_t failure;
-    recorded->provenance = provenance_text_parse(provenance_text, JSON_REJECT_DUPLICATES, &failure);
+    recorded->text = provenance_text;
+    recorded->provenance = provenance_head_parse(provenance_text, JSON_REJECT_DUPLICATES, &failure,
+                                                 &recorded->inputs);
     if (!json_is_object(recorded->provenance))
         return error_set(EXIT_CORRUPT_INPUT, "not a JSON object: %s",
                          recorded->provenance == NULL ? failure.text : "another JSON value");
+    struct provenance_inputs first = recorded->inputs;
+    if (provenance_inputs_next(&first, &recorded->first_input, &failure) < 0)
+        return error_set(EXIT_CORRUPT_INPUT, "not a JSON object: %s", failure.text);
     int result = argv_copy(json_object_get(recorded->provenance, "argv"), recorded);
     if (result == EXIT_OK)
         command_name(recorded);
@@ -86,5 +90,6 @@ void recorded_command_free(struct recorded_command *recorded)
         free(recorded->argv[index]);
     free(recorded->argv);
     json_decref(recorded->provenance);
+    json_decref(recorded->first_input);
     *recorded = (struct recorded_command){0};
 }

@@ -5,12 +5,16 @@
 #define FUEL_RECORDED_COMMAND_H
 
 #include "downloaders/dataset.h"
+#include "common/base/provenance_inputs.h"
 #include "runner.h"
 
 #include <jansson.h>
 
 struct recorded_command {
-    json_t *provenance; /* the parsed fuel_provenance object */
+    json_t *provenance;  /* the parsed fuel_provenance object but its inputs list */
+    json_t *first_input; /* the first entry of that list; NULL when there is none */
+    struct provenance_inputs inputs; /* the list, to walk (it is not parsed whole) */
+    const char *text;    /* the fuel_provenance text read, the caller's */
     int argc;
     char **argv;        /* the recorded argv, copied, NULL-terminated: argv[0] as typed */
     char name[64];      /* the fuel command it names ("convert"); "" when it names none */

@@ -79,12 +79,10 @@ static int provenance_load(const char *path, char **provenance)
 {
     struct h5py_file *file = NULL;
     int result = h5py_reader_open(&file, path);
-    const char *text = result == EXIT_OK ? h5py_file_attribute(file, "fuel_provenance") : NULL;
-    if (result == EXIT_OK && text == NULL)
+    *provenance = result == EXIT_OK ? h5py_file_attribute_take(file, "fuel_provenance") : NULL;
+    if (result == EXIT_OK && *provenance == NULL)
         result = error_set(EXIT_CORRUPT_INPUT, "no fuel provenance: %s: no fuel_provenance "
                            "attribute (not written by fuel)", path);
-    if (result == EXIT_OK && (*provenance = strdup(text)) == NULL)
-        result = error_set(EXIT_OTHER, "out of memory");
     h5py_reader_close(file);
     return result;
 }

@@ -4,7 +4,7 @@
 #include "reproduce_recipe.h"
 
 #include "common/base/error.h"
-#include "common/base/provenance_text.h"
+#include "common/base/provenance_inputs.h"
 #include "common/h5py/h5py_reader.h"
 #include "conversion_progress.h"
 #include "converters/conversion.h"
@@ -65,10 +65,7 @@ static bool inputs_as_recorded(const struct reproduce_recipe *recipe, const char
     bool same = false;
     if (h5py_reader_open(&file, path) == EXIT_OK) {
         const char *text = h5py_file_attribute(file, "fuel_provenance");
-        json_t *made = text != NULL ? provenance_text_parse(text, 0, NULL) : NULL;
-        same = json_equal(json_object_get(made, "inputs"),
-                          json_object_get(recipe->recorded.provenance, "inputs"));
-        json_decref(made);
+        same = text != NULL && provenance_inputs_equal(text, recipe->recorded.text);
     }
     h5py_reader_close(file);
     error_clear();

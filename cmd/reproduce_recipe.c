@@ -62,7 +62,7 @@ static int conversion_read(struct reproduce_recipe *recipe, bool allow_extra)
 /* A cut records its parent as its one input. */
 static int cut_read(struct reproduce_recipe *recipe)
 {
-    json_t *parent = json_array_get(json_object_get(recipe->recorded.provenance, "inputs"), 0);
+    json_t *parent = recipe->recorded.first_input;
     recipe->parent_name = json_string_value(json_object_get(parent, "name"));
     if (recipe->parent_name == NULL)
         return malformed(recipe, "a cut (fixture --from) records its parent as its input");
@@ -96,7 +96,7 @@ static int pack_read(struct reproduce_recipe *recipe, bool allow_extra)
 {
     (void)allow_extra;
     json_t *provenance = recipe->recorded.provenance;
-    json_t *spec = json_array_get(json_object_get(provenance, "inputs"), 0);
+    json_t *spec = recipe->recorded.first_input;
     recipe->spec_name = json_string_value(json_object_get(spec, "name"));
     const char *typed = recipe->run->parsed->positional_count > 0
                             ? recipe->run->parsed->positionals[0]

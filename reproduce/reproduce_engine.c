@@ -3,7 +3,6 @@
 #include "reproduce_steps.h"
 
 #include "common/base/error.h"
-#include "common/base/provenance_text.h"
 #include "common/base/staging.h"
 
 #include <errno.h>
@@ -85,7 +84,8 @@ static int staged_run(const struct reproduce_request *request, struct reproduce_
 static int provenance_read(const struct reproduce_request *request,
                            struct reproduce_outcome *outcome, int64_t *seconds)
 {
-    json_t *provenance = provenance_text_parse(request->provenance, 0, NULL);
+    struct provenance_inputs inputs;
+    json_t *provenance = provenance_head_parse(request->provenance, 0, NULL, &inputs);
     const char *created = json_string_value(json_object_get(provenance, "created"));
     *seconds = reproduce_created_seconds(created);
     int result = *seconds >= 0 ? EXIT_OK
@@ -93,8 +93,7 @@ static int provenance_read(const struct reproduce_request *request,
                              "UTC time YYYY-MM-DDTHH:MM:SSZ: %s", request->file,
                              created != NULL ? created : "(none)");
     if (result == EXIT_OK && !request->inputs_made)
-        result = reproduce_inputs_read(provenance, request->file, request->relative_names,
-                                       outcome);
+        result = reproduce_inputs_read(&inputs, request->file, request->relative_names, outcome);
     json_decref(provenance);
     return result;
 }

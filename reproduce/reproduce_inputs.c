@@ -113,20 +113,49 @@ static int duplicates_check(const struct reproduce_outcome *outcome, const char 
     return result;
 }
 
-int reproduce_inputs_read(json_t *provenance, const char *file, bool relative_names,
+/* Room for one more input in OUTCOME (the list grows as the walk reads it). */
+static int input_room(struct reproduce_outcome *outcome, size_t *capacity)
+{
+    if (outcome->input_count < *capacity)
+        return EXIT_OK;
+    size_t grown = *capacity * 2;
+    struct reproduce_input *inputs = realloc(outcome->inputs, grown * sizeof *inputs);
+    if (inputs == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    memset(inputs + *capacity, 0, (grown - *capacity) * sizeof *inputs);
+    outcome->inputs = inputs;
+    *capacity = grown;
+    return EXIT_OK;
+}
+
+int reproduce_inputs_read(struct provenance_inputs *inputs, const char *file, bool relative_names,
                           struct reproduce_outcome *outcome)
 {
-    json_t *inputs = json_object_get(provenance, "inputs");
-    if (!json_is_array(inputs) || json_array_size(inputs) > REPRODUCE_MAX_INPUTS)
+    size_t capacity = 16;
+    if (inputs->text == NULL)
         return error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: no inputs list of at "
                          "most %d entries", file, REPRODUCE_MAX_INPUTS);
-    outcome->inputs = calloc(json_array_size(inputs) + 1, sizeof *outcome->inputs);
-    if (outcome->inputs == NULL)
+    if ((outcome->inputs = calloc(capacity, sizeof *outcome->inputs)) == NULL)
         return error_set(EXIT_OTHER, "out of memory");
-    for (size_t index = 0; index < json_array_size(inputs); index++) {
-        outcome->input_count = index + 1;
-        int result = input_read(json_array_get(inputs, index), index, file, relative_names,
-                                &outcome->inputs[index]);
+    for (;;) {
+        json_t *entry;
+        json_error_t failure;
+        int read = provenance_inputs_next(inputs, &entry, &failure);
+        if (read < 0)
+            return error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: input %zu: %s", file,
+                             outcome->input_count + 1, failure.text);
+        if (read == 0)
+            break;
+        size_t index = outcome->input_count;
+        int result = index == REPRODUCE_MAX_INPUTS
+                         ? error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: no inputs "
+                                     "list of at most %d entries", file, REPRODUCE_MAX_INPUTS)
+                         : input_room(outcome, &capacity);
+        if (result == EXIT_OK) {
+            outcome->input_count++;
+            result = input_read(entry, index, file, relative_names, &outcome->inputs[index]);
+        }
+        json_decref(entry);
         if (result != EXIT_OK)
             return result;
     }

@@ -5,12 +5,15 @@
 
 #include "reproduce_engine.h"
 
+#include "common/base/provenance_inputs.h"
+
 #include <jansson.h>
 
-/* OUTCOME's inputs from PROVENANCE's "inputs" list (of FILE); EXIT_CORRUPT_INPUT naming what is
-   malformed (a size, a sha256) or hostile (a name that is not a plain file name or, with
-   RELATIVE_NAMES, a relative path whose only ".." lead it). */
-int reproduce_inputs_read(json_t *provenance, const char *file, bool relative_names,
+/* OUTCOME's inputs from the "inputs" list of FILE's provenance, walked one entry at a time from
+   INPUTS; EXIT_CORRUPT_INPUT naming what is malformed (an entry, a size, a sha256, more than
+   1,048,576 entries) or hostile (a name that is not a plain file name or, with RELATIVE_NAMES, a
+   relative path whose only ".." lead it). */
+int reproduce_inputs_read(struct provenance_inputs *inputs, const char *file, bool relative_names,
                           struct reproduce_outcome *outcome);
 
 /* Looks for each input in REQUEST's directories. */

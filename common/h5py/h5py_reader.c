@@ -188,6 +188,17 @@ const char *h5py_file_attribute(const struct h5py_file *file, const char *name)
     return NULL;
 }
 
+char *h5py_file_attribute_take(struct h5py_file *file, const char *name)
+{
+    for (size_t index = 0; index < file->attribute_count; index++)
+        if (strcmp(file->attributes[index].name, name) == 0) {
+            char *value = file->attributes[index].value;
+            file->attributes[index].value = NULL;
+            return value;
+        }
+    return NULL;
+}
+
 const struct h5py_file_source *h5py_file_source(const struct h5py_file *file, const char *name)
 {
     for (size_t index = 0; index < file->source_count; index++)

@@ -83,6 +83,10 @@ void h5py_reader_close(struct h5py_file *file);
 /* The value of the string root attribute NAME, NULL when there is none. */
 const char *h5py_file_attribute(const struct h5py_file *file, const char *name);
 
+/* The value of the string root attribute NAME handed over (caller frees; the file then holds it
+   no more, h5py_file_attribute answers NULL), NULL when there is none. */
+char *h5py_file_attribute_take(struct h5py_file *file, const char *name);
+
 /* The source named NAME, NULL when the split array does not name it. */
 const struct h5py_file_source *h5py_file_source(const struct h5py_file *file, const char *name);
 

@@ -48,9 +48,13 @@ static int variable_string_attribute_read(struct reading *reading, hid_t attribu
     int result = memory < 0 ? out_of_memory() : 0;
     if (result == 0 && H5Aread(attribute, memory, &text) < 0)
         result = unreadable_attribute(reading, name);
-    if (result == 0 && (*value = string_from_variable(text)) == NULL)
+    /* H5Aread has no transfer list: its string comes from plain malloc (HDF5 1.10's
+       H5T__vlen_mem_str_write), so it is kept as it is, not copied (a provenance may be 200 MB). */
+    if (result == 0 && text != NULL)
+        *value = text;
+    else if (result == 0 && (*value = string_from_variable(text)) == NULL)
         result = out_of_memory();
-    if (text != NULL)
+    if (result != 0 && text != NULL)
         H5Dvlen_reclaim(memory, space, H5P_DEFAULT, &text);
     if (memory >= 0)
         H5Tclose(memory);

@@ -1,9 +1,9 @@
 /* libFuzzer target: a fuel_provenance as fuel-reproduce reads it before making anything, parsed
-   under its size cap: its created time and its inputs (names that must stay plain file names, or
+   under its size cap: its created time and its inputs walked one entry at a time (names that must stay plain file names, or
    for fuel pack relative paths whose only ".." lead them; sizes, sha256s). */
 #include "reproduce/reproduce_steps.h"
 #include "common/base/error.h"
-#include "common/base/provenance_text.h"
+#include "common/base/provenance_inputs.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -22,11 +22,11 @@ static bool climbs_only_first(const char *name)
            strncmp(name, "./", 2) != 0 && strstr(name, "/./") == NULL;
 }
 
-static size_t inputs_read(json_t *provenance, bool relative_names)
+static size_t inputs_read(struct provenance_inputs inputs, bool relative_names)
 {
     struct reproduce_outcome outcome = {0};
     size_t total = 0;
-    if (reproduce_inputs_read(provenance, "fuzz", relative_names, &outcome) == EXIT_OK)
+    if (reproduce_inputs_read(&inputs, "fuzz", relative_names, &outcome) == EXIT_OK)
         for (size_t index = 0; index < outcome.input_count; index++) {
             const char *name = outcome.inputs[index].name;
             bool plain = strchr(name, '/') == NULL && strcmp(name, "..") != 0;
@@ -47,11 +47,12 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         return 0;
     memcpy(text, data, size);
     text[size] = '\0';
-    json_t *provenance = provenance_text_parse(text, 0, NULL);
-    free(text);
+    struct provenance_inputs inputs;
+    json_t *provenance = provenance_head_parse(text, 0, NULL, &inputs);
     const char *created = json_string_value(json_object_get(provenance, "created"));
     int64_t seconds = reproduce_created_seconds(created);
-    size_t total = inputs_read(provenance, false) + inputs_read(provenance, true);
+    size_t total = inputs_read(inputs, false) + inputs_read(inputs, true);
     json_decref(provenance);
+    free(text);
     return total == (size_t)-1 && seconds == -2;
 }

@@ -1,0 +1,34 @@
+/* Reads a fuel_provenance text without its inputs list standing as one tree: the members around
+   it parsed as usual, its entries walked one at a time (a provenance may list a million). */
+#ifndef FUEL_PROVENANCE_INPUTS_H
+#define FUEL_PROVENANCE_INPUTS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Where a text's top-level "inputs" list lies, and how far it has been walked. */
+struct provenance_inputs {
+    const char *text; /* NULL: the text has no top-level inputs list */
+    size_t position;  /* of the next entry, or of its separating comma */
+    size_t end;       /* of the list's closing bracket */
+    size_t index;     /* entries read so far */
+    size_t flags;     /* jansson's, for each entry */
+};
+
+/* TEXT parsed with FLAGS as provenance_text_parse does (its size cap, its NULL and ERROR), but
+   without its top-level "inputs" member when that is a list: INPUTS is where it lies, for
+   provenance_inputs_next (INPUTS->text NULL when there is no such list; the member is then
+   parsed with the rest). TEXT must outlive INPUTS. */
+json_t *provenance_head_parse(const char *text, size_t flags, json_error_t *error,
+                              struct provenance_inputs *inputs);
+
+/* The next entry of INPUTS into *ENTRY (caller decrefs): 1, or 0 at the list's end (and for a
+   text without a list), or -1 when the list is malformed there, ERROR (may be NULL) saying why. */
+int provenance_inputs_next(struct provenance_inputs *inputs, json_t **entry, json_error_t *error);
+
+/* Whether the inputs lists of the texts LEFT and RIGHT hold equal entries, walked side by side
+   (false when either has none or is malformed). */
+bool provenance_inputs_equal(const char *left, const char *right);
+
+#endif

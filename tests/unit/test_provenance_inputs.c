@@ -1,0 +1,131 @@
+/* Unit tests for common/base/provenance_inputs.c: the members around the inputs list parsed
+   without it, its entries walked one at a time, a malformed entry or separator named where it
+   is, texts it cannot take apart parsed whole by jansson, two lists compared entry by entry. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "common/base/provenance_inputs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The names of TEXT's entries, walked, joined by spaces; the walk's last answer in *LAST. */
+static void walked_names(const char *text, char *names, size_t size, int *last)
+{
+    struct provenance_inputs inputs;
+    json_t *head = provenance_head_parse(text, 0, NULL, &inputs);
+    assert_true(json_is_object(head));
+    assert_null(json_object_get(head, "inputs"));
+    names[0] = '\0';
+    json_t *entry;
+    json_error_t error;
+    while ((*last = provenance_inputs_next(&inputs, &entry, &error)) == 1) {
+        const char *name = json_string_value(json_object_get(entry, "name"));
+        strncat(names, name != NULL ? name : "?", size - strlen(names) - 2);
+        strcat(names, " ");
+        json_decref(entry);
+    }
+    json_decref(head);
+}
+
+static void the_entries_are_walked_in_order(void **state)
+{
+    (void)state;
+    char names[256];
+    int last;
+    walked_names("{\"argv\": [\"fuel\", \"pack\"], \"inputs\" : [ {\"name\": \"a]}\\\"\"},"
+                 "{\"name\":\"b\",\"x\":[1,{\"y\":[]}]} ,{\"name\":\"c\"}], \"created\": \"z\"}",
+                 names, sizeof names, &last);
+    assert_string_equal(names, "a]}\" b c ");
+    assert_int_equal(last, 0);
+    walked_names("{\"inputs\":[]}", names, sizeof names, &last);
+    assert_string_equal(names, "");
+    assert_int_equal(last, 0);
+    /* Escaped, the key is still "inputs"; a list nested elsewhere is not the inputs. */
+    walked_names("{\"conversion\": {\"inputs\": [{\"name\": \"no\"}]}, \"inp\\u0075ts\": "
+                 "[{\"name\": \"yes\"}]}", names, sizeof names, &last);
+    assert_string_equal(names, "yes ");
+}
+
+static void the_head_keeps_the_other_members(void **state)
+{
+    (void)state;
+    struct provenance_inputs inputs;
+    json_t *head = provenance_head_parse("{\"created\": \"2009-02-13T23:31:30Z\", \"inputs\": "
+                                         "[{\"name\": \"a\"}], \"tool\": \"fuel\"}", 0, NULL,
+                                         &inputs);
+    assert_string_equal(json_string_value(json_object_get(head, "created")),
+                        "2009-02-13T23:31:30Z");
+    assert_string_equal(json_string_value(json_object_get(head, "tool")), "fuel");
+    assert_int_equal(json_object_size(head), 2);
+    assert_non_null(inputs.text);
+    json_decref(head);
+}
+
+static void malformed_lists_stop_the_walk_where_they_break(void **state)
+{
+    (void)state;
+    char names[256];
+    int last;
+    walked_names("{\"inputs\": [{\"name\": \"a\"} {\"name\": \"b\"}]}", names, sizeof names,
+                 &last);
+    assert_string_equal(names, "a ");
+    assert_int_equal(last, -1);
+    walked_names("{\"inputs\": [{\"name\": \"a\"},]}", names, sizeof names, &last);
+    assert_int_equal(last, -1);
+    walked_names("{\"inputs\": [{\"name\": \"a\"}, {\"name\" \"b\"}]}", names, sizeof names,
+                 &last);
+    assert_string_equal(names, "a ");
+    assert_int_equal(last, -1);
+    /* An entry that is no object is handed over as it is: its reader refuses it. */
+    walked_names("{\"inputs\": [7]}", names, sizeof names, &last);
+    assert_string_equal(names, "? ");
+}
+
+static void texts_not_taken_apart_are_parsed_whole(void **state)
+{
+    (void)state;
+    struct provenance_inputs inputs;
+    json_error_t error;
+    assert_null(provenance_head_parse("{not json", 0, &error, &inputs));
+    assert_non_null(strstr(error.text, "near 'not'"));
+    assert_null(inputs.text);
+    assert_null(provenance_head_parse("{\"inputs\": [], \"inputs\": []}", JSON_REJECT_DUPLICATES,
+                                      &error, &inputs));
+    assert_non_null(strstr(error.text, "duplicate"));
+    json_t *head = provenance_head_parse("{\"inputs\": 5}", 0, NULL, &inputs);
+    assert_int_equal(json_integer_value(json_object_get(head, "inputs")), 5);
+    assert_null(inputs.text);
+    json_t *entry;
+    assert_int_equal(provenance_inputs_next(&inputs, &entry, NULL), 0);
+    json_decref(head);
+    assert_null(provenance_head_parse(NULL, 0, NULL, &inputs));
+    assert_null(provenance_head_parse("{\"inputs\": [{\"name\": \"a\"}], \"tool\": }", 0, &error,
+                                      &inputs));
+}
+
+static void lists_are_compared_entry_by_entry(void **state)
+{
+    (void)state;
+    assert_true(provenance_inputs_equal("{\"inputs\": [{\"a\": 1}, {\"b\": 2}], \"x\": 1}",
+                                        "{\"x\": 2, \"inputs\":[{\"a\":1},{\"b\":2}]}"));
+    assert_false(provenance_inputs_equal("{\"inputs\": [{\"a\": 1}, {\"b\": 2}]}",
+                                         "{\"inputs\": [{\"a\": 1}]}"));
+    assert_false(provenance_inputs_equal("{\"inputs\": [{\"a\": 1}]}", "{\"inputs\": [{\"a\": 2}]}"));
+    assert_false(provenance_inputs_equal("{\"x\": 1}", "{\"x\": 1}"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_entries_are_walked_in_order),
+        cmocka_unit_test(the_head_keeps_the_other_members),
+        cmocka_unit_test(malformed_lists_stop_the_walk_where_they_break),
+        cmocka_unit_test(texts_not_taken_apart_are_parsed_whole),
+        cmocka_unit_test(lists_are_compared_entry_by_entry),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
