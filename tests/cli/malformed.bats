@@ -228,7 +228,8 @@ refused_and_intact() {
 @test "fixture --raw on a full disk names the file and the reason, leaves nothing" {
     [ -f "$SHIM" ] || { echo "missing $SHIM: run make check"; false; }
     mkdir -p "$OUT"
-    run --separate-stderr bash -c 'ulimit -f 30 && exec fuel-fixture cifar10 --raw -n 300 -o "$1"' _ "$OUT"
+    # Past the free-space check's floor (600 examples of at least 1,024 bytes), under the file.
+    run --separate-stderr bash -c 'ulimit -f 400 && exec fuel-fixture cifar10 --raw -n 300 -o "$1"' _ "$OUT"
     [ "$status" -eq 7 ]
     [ "$stderr" = "fuel-fixture: cannot write: $OUT/cifar-10-python.tar.gz: File too large" ]
     [ -z "$(ls -A "$OUT")" ]

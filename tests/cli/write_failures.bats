@@ -112,13 +112,26 @@ mounted() {
     printf 'splits:\n  train: {examples: 100}\nsources:\n  features: {from: [a.npy]}\n' > a.yaml
     run bash -c 'ulimit -f 2; fuel pack a.yaml -o out/p 2>&1; echo "status $?"'
     [ "$output" = "$(printf 'fuel-pack: cannot write: out/p/a.hdf5: needs a file of 10000 bytes, over the file size limit of 2048 bytes (ulimit -f)\nstatus 7')" ]
-    # fixture --raw: the file being written, never its scratch (OUT/.batch, .digitStruct.mat).
-    for dataset in cifar10:cifar-10-python.tar.gz "svhn 1:train.tar.gz" ilsvrc2012:ILSVRC2012_img_train.tar; do
+    # fixture --raw: its files' floor (1,000 CIFAR examples of at least 1,024 bytes) refused first.
+    run bash -c 'ulimit -f 20; fuel fixture cifar10 --raw -n 500 -o out/f 2>&1; echo "status $?"'
+    [ "$output" = "$(printf 'fuel-fixture: cannot write: out/f: needs a file of 512000 bytes, over the file size limit of 20480 bytes (ulimit -f)\nstatus 7')" ]
+    # Past the floor, the file being written, never its scratch (OUT/.batch, .digitStruct.mat).
+    for dataset in cifar10:cifar-10-python.tar.gz:1000 "svhn 1:train.tar.gz:1000" \
+        ilsvrc2012:ILSVRC2012_img_train.tar:600; do
+        file=${dataset#*:}
         # Under make check-sanitize: HDF5 keeps what it allocated for a file whose close failed,
         # and libarchive in its fatal state does not free its 10,240-byte block buffer.
         ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-            run bash -c 'ulimit -f 20; fuel fixture '"${dataset%%:*}"' --raw -n 500 -o out/f 2>&1; echo "status $?"'
-        [ "$output" = "$(printf 'fuel-fixture: cannot write: out/f/%s: File too large\nstatus 7' "${dataset#*:}")" ] || [[ "$output" == "fuel-fixture: cannot write archive: out/f/${dataset#*:}: "*": File too large"$'\n'"status 7" ]]
+            run bash -c 'ulimit -f '"${file#*:}"'; fuel fixture '"${dataset%%:*}"' --raw -n 500 -o out/f 2>&1; echo "status $?"'
+        file=${file%:*}
+        [ "$output" = "$(printf 'fuel-fixture: cannot write: out/f/%s: File too large\nstatus 7' "$file")" ] || [[ "$output" == "fuel-fixture: cannot write archive: out/f/$file: "*": File too large"$'\n'"status 7" ]]
     done
     [ ! -e out ]
+}
+
+@test "fixture --raw checks the free space before it writes: exit 7 naming the directory, nothing left" {
+    mounted size=1m 'fuel fixture cifar10 --raw -n 1000 -o out/f 2>&1; ls -A out'
+    [[ "${lines[0]}" =~ ^"fuel-fixture: cannot write: out/f: needs 2048000 bytes, "[0-9]+" free"$ ]]
+    [ "${lines[1]}" = "status 0" ]
+    [ "${#lines[@]}" -eq 2 ]
 }

@@ -1,6 +1,6 @@
 /* Unit tests of the raw fixtures against the dataset records: every built-in dataset has one, it
-   writes exactly the files of the record's table, which are the converter's inputs, and each of
-   them carries the fixture mark. */
+   writes exactly the files of the record's table, which are the converter's inputs, each of them
+   carries the fixture mark, and the bytes its free-space check counts are a floor. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void every_dataset_has_one_fixture(void **state)
 {
@@ -100,11 +101,66 @@ static void fixtures_write_the_record_files(void **state)
     }
 }
 
+/* The bytes of the files in DIRECTORY, which it then empties. */
+static uint64_t files_bytes_take(const char *directory)
+{
+    DIR *folder = opendir(directory);
+    assert_non_null(folder);
+    uint64_t bytes = 0;
+    for (struct dirent *entry; (entry = readdir(folder)) != NULL;) {
+        char path[1024];
+        struct stat status;
+        snprintf(path, sizeof path, "%s/%s", directory, entry->d_name);
+        if (stat(path, &status) == 0 && S_ISREG(status.st_mode)) {
+            bytes += (uint64_t)status.st_size;
+            assert_int_equal(unlink(path), 0);
+        }
+    }
+    closedir(folder);
+    return bytes;
+}
+
+/* What the free-space check counts is a floor: each split's GROWN more examples add at least
+   GROWN times example_bytes to the files, whatever the seed. */
+static void example_bytes_are_a_floor(void **state)
+{
+    (void)state;
+    enum { BASE = 3, GROWN = 40 };
+    char directory[512];
+    snprintf(directory, sizeof directory, "%s/floor", test_directory);
+    assert_int_equal(mkdir(directory, 0700), 0);
+    for (size_t index = 0; raw_fixtures[index] != NULL; index++) {
+        const struct raw_fixture *fixture = raw_fixtures[index];
+        assert_true(fixture->example_bytes > 0);
+        struct fixture_request request = {.dataset = fixture->dataset, .seed = 7 + index};
+        for (size_t split = 0; split < fixture->split_count; split++)
+            request.examples[split] = BASE + fixture->minimum_examples[split];
+        assert_int_equal(raw_fixture_write(fixture, &request, directory), EXIT_OK);
+        uint64_t base = files_bytes_take(directory);
+        for (size_t split = 0; split < fixture->split_count; split++) {
+            request.examples[split] += GROWN;
+            assert_int_equal(raw_fixture_write(fixture, &request, directory), EXIT_OK);
+            uint64_t grown = files_bytes_take(directory);
+            if (grown - base < GROWN * fixture->example_bytes)
+                fail_msg("%s %s: %d examples added %llu bytes, under %d x %llu",
+                         fixture->dataset->name, fixture->splits[split], GROWN,
+                         (unsigned long long)(grown - base), GROWN,
+                         (unsigned long long)fixture->example_bytes);
+            request.examples[split] -= GROWN;
+        }
+        uint64_t expected = 0;
+        for (size_t split = 0; split < fixture->split_count; split++)
+            expected += request.examples[split] * fixture->example_bytes;
+        assert_int_equal(raw_fixture_bytes(fixture, &request), expected);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_dataset_has_one_fixture),
         cmocka_unit_test(fixtures_write_the_record_files),
+        cmocka_unit_test(example_bytes_are_a_floor),
     };
     return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
 }
