@@ -114,8 +114,14 @@ int conversion_run(const struct conversion_request *request, char *path, size_t 
     for (size_t index = 0; index < inputs.count; index++) {
         const struct dataset_file *file =
             &request->dataset->files[request->dataset->converter->inputs[index]];
-        published[index] = (struct provenance_publication){file->checksum, file->size,
-                                                            file->content_sha256 != NULL};
+        published[index] = (struct provenance_publication){
+            .checksum = file->checksum,
+            .size = file->size,
+            .content = file->content_sha256 != NULL,
+            .content_size = file->content_size,
+            .content_sha256 = file->content_sha256,
+            .repacked_size = file->repacked_size,
+            .repacked_sha256 = file->repacked_sha256};
     }
     struct published_record record = {.inputs = inputs.list,
                                       .input_count = inputs.count,

@@ -18,6 +18,10 @@ struct dataset_file {
        them, a file whose checksum differs but whose content matches is accepted (re-gzipped). */
     uint64_t content_size;
     const char *content_sha256;
+    /* A re-compressed copy known to decompress to that content: its bytes and sha256 (0, NULL:
+       none). A file with that sha256 holds the published content without being decompressed. */
+    uint64_t repacked_size;
+    const char *repacked_sha256;
 };
 
 /* What converters/converter.h declares; the downloaders never look inside it. */

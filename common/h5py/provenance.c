@@ -36,6 +36,7 @@ struct input_digest {
     bool fixture; /* the file carries the mark of fuel fixture --raw */
     const char *published; /* the checksum its record publishes, when it publishes the content
                               too (struct provenance_publication); NULL otherwise */
+    struct provenance_publication publication; /* with PUBLISHED: the record's whole entry */
     bool content_read;     /* its size is not the published one: its content hashed as read */
     bool content_digested; /* other bytes than published: its decompressed content's digest */
     uint64_t content_size;
@@ -202,7 +203,10 @@ static void publication_apply(struct input_digest *input, bool raw_files,
                  !other_size;
     if (published->content && published->checksum != NULL) {
         input->published = published->checksum;
-        input->content_read = published->size == 0 || !known || other_size;
+        input->publication = *published;
+        bool repacked_size = published->repacked_sha256 != NULL && known &&
+                             (uint64_t)status.st_size == published->repacked_size;
+        input->content_read = (published->size == 0 || !known || other_size) && !repacked_size;
     }
 }
 
@@ -411,6 +415,23 @@ int provenance_supply(struct provenance *provenance, size_t index, const void *b
     return EXIT_OK;
 }
 
+/* Whether INPUT is the re-compressed copy its record knows to hold the published content: its
+   content's digest and size are then the record's. */
+static bool repacked_known(struct input_digest *input)
+{
+    const struct provenance_publication *publication = &input->publication;
+    char sha256[HASH_HEX_SIZE];
+    hex_from_bytes(input->sha256, sizeof input->sha256, sha256);
+    if (publication->repacked_sha256 == NULL || publication->content_sha256 == NULL ||
+        input->size != publication->repacked_size ||
+        strcasecmp(sha256, publication->repacked_sha256) != 0)
+        return false;
+    input->content_size = publication->content_size;
+    bytes_from_hex(publication->content_sha256, input->content_sha256,
+                   sizeof input->content_sha256);
+    return true;
+}
+
 /* The decompressed content's digest of each input whose bytes are not the published ones but
    whose record publishes its content: what tells a re-compressed file from another file. A file
    that does not decompress is left without one. */
@@ -427,7 +448,7 @@ static void contents_digest(struct provenance *provenance)
         hex_from_bytes(md5 ? input->md5 : input->sha256, md5 ? 16 : 32, recorded);
         if ((!md5 || input->md5_taken) && strcasecmp(recorded, input->published) == 0)
             continue; /* without its md5 (a file of another size), not the published one */
-        if (input->content_tapped) {
+        if (input->content_tapped || repacked_known(input)) {
             input->content_digested = true;
             continue;
         }

@@ -23,11 +23,18 @@ struct provenance;
    publishes the content the file holds once decompressed: when the input's own digest differs
    and it is not a fixture, the finish records the sha256 and size of that content too
    ("content_sha256", "content_size"), so a re-compressed file can be told from another; it is
-   hashed in the read pass when the file's size differs, else inflated again only then. */
+   hashed in the read pass when the file's size differs, else inflated again only then. With
+   REPACKED_SHA256, a re-compressed copy (REPACKED_SIZE bytes) known to hold CONTENT_SHA256's
+   CONTENT_SIZE bytes: a file with that sha256 gets those as its content's without being inflated,
+   and a file of that size is not hashed in the read pass (inflated again only when it differs). */
 struct provenance_publication {
     const char *checksum;
     uint64_t size;
     bool content;
+    uint64_t content_size;
+    const char *content_sha256;
+    uint64_t repacked_size;
+    const char *repacked_sha256;
 };
 
 /* Starts hashing the input files (in a background thread, so conversion runs meanwhile); with

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
+#include "common/base/hash.h"
 #include "common/formats/fixture_marker.h"
 #include "common/formats/gzip/gzip_write.h"
 #include "common/formats/gzip/inflate_file.h"
@@ -245,17 +246,18 @@ static void test_supplied(void **state)
     free(text);
 }
 
-/* PATHS' provenance, the record publishing "0...0" as the gzip's md5 and its content, and SIZE
-   as its size (so its content is digested), an md5 of no size for the others, with
-   provenance_begin_read when READ (the gzip read whole through the inflater, the text flagged
-   apart), else provenance_begin_supplied. */
-static char *published_provenance(const char *const *paths, bool read, uint64_t size)
+static const char *zero_md5 = "00000000000000000000000000000000";
+
+/* PATHS' provenance, the record publishing GZIP for the gzip (its md5 "0...0", so its content is
+   digested), an md5 of no size for the others, with provenance_begin_read when READ (the gzip
+   read whole through the inflater, the text flagged apart), else provenance_begin_supplied. */
+static char *published_provenance(const char *const *paths, bool read,
+                                  const struct provenance_publication *gzip)
 {
     char *argv[] = {"fuel-convert", NULL};
     const bool apart[] = {false, true, false};
-    const char *md5 = "00000000000000000000000000000000";
-    const struct provenance_publication published[] = {{md5, size, true}, {md5, 0, false},
-                                                       {md5, 0, false}};
+    const struct provenance_publication published[] = {
+        *gzip, {.checksum = zero_md5}, {.checksum = zero_md5}};
     struct provenance *provenance;
     int begun = read ? provenance_begin_read(&provenance, 1, argv, paths, NULL, 3, true, NULL,
                                              apart, published)
@@ -290,9 +292,11 @@ static void test_read_through_inputs(void **state)
     /* Its published size (the content inflated again at the finish), then another (hashed as
        read, no md5 taken: it cannot match). */
     for (int other = 0; other < 2; other++) {
-        uint64_t size = (uint64_t)status.st_size + (uint64_t)other;
-        char *tapped = published_provenance(paths, true, size);
-        char *threaded = published_provenance(paths, false, size);
+        const struct provenance_publication publication = {
+            .checksum = zero_md5, .size = (uint64_t)status.st_size + (uint64_t)other,
+            .content = true};
+        char *tapped = published_provenance(paths, true, &publication);
+        char *threaded = published_provenance(paths, false, &publication);
         assert_non_null(tapped);
         assert_non_null(threaded);
         assert_string_equal(tapped, threaded);
@@ -308,6 +312,54 @@ static void test_read_through_inputs(void **state)
     }
 }
 
+/* The gzip's provenance, its record publishing another size, the content CONTENT_SHA256 of
+   CONTENT_SIZE bytes and a re-compressed copy of the gzip's size with REPACKED_SHA256. */
+static json_t *repacked_provenance(const char *const *paths, const char *repacked_sha256,
+                                   uint64_t content_size, const char *content_sha256)
+{
+    struct stat status;
+    assert_int_equal(stat(paths[0], &status), 0);
+    const struct provenance_publication gzip = {
+        .checksum = zero_md5, .size = (uint64_t)status.st_size + 1, .content = true,
+        .content_size = content_size, .content_sha256 = content_sha256,
+        .repacked_size = (uint64_t)status.st_size, .repacked_sha256 = repacked_sha256};
+    char *text = published_provenance(paths, true, &gzip);
+    assert_non_null(text);
+    json_t *root = json_loads(text, 0, NULL);
+    free(text);
+    json_t *input = json_incref(json_array_get(json_object_get(root, "inputs"), 0));
+    json_decref(root);
+    return input;
+}
+
+/* A gzip with the sha256 of the copy its record knows gets the record's content digest and size
+   (the content is not inflated: a record claiming 99 bytes is believed); with another sha256 its
+   own content is inflated at the finish. */
+static void test_known_repacked_copy(void **state)
+{
+    (void)state;
+    char gzip_path[256];
+    test_path(gzip_path, sizeof gzip_path, test_directory, "repacked.gz");
+    struct gzip_writer *writer;
+    assert_int_equal(gzip_writer_open(&writer, gzip_path, NULL), EXIT_OK);
+    assert_int_equal(gzip_writer_write(writer, "hello world", 11), EXIT_OK);
+    assert_int_equal(gzip_writer_close(writer), 0);
+    const char *paths[] = {gzip_path, abc_path, empty_path};
+    struct file_digests digests;
+    assert_int_equal(hash_file_digests(gzip_path, false, &digests), EXIT_OK);
+    const char *claimed = "abababababababababababababababababababababababababababababababab";
+    const char *hello = "b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9";
+    json_t *known = repacked_provenance(paths, digests.sha256, 99, claimed);
+    assert_string_equal(json_string_value(json_object_get(known, "sha256")), digests.sha256);
+    assert_int_equal(json_integer_value(json_object_get(known, "content_size")), 99);
+    assert_string_equal(json_string_value(json_object_get(known, "content_sha256")), claimed);
+    json_decref(known);
+    json_t *other = repacked_provenance(paths, claimed, 99, claimed);
+    assert_int_equal(json_integer_value(json_object_get(other, "content_size")), 11);
+    assert_string_equal(json_string_value(json_object_get(other, "content_sha256")), hello);
+    json_decref(other);
+}
+
 /* An md5 taken only where it can match the published one: an md5 published and the file of its
    size or of no published size; none for another size, a sha256 or nothing published. */
 static void test_md5_where_it_can_match(void **state)
@@ -317,7 +369,8 @@ static void test_md5_where_it_can_match(void **state)
     const char *md5 = "900150983cd24fb0d6963f7d28e17f72";
     const char *sha256 = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
     const struct provenance_publication published[] = {
-        {md5, 3, false}, {md5, 0, false}, {md5, 4, false}, {sha256, 3, false}, {NULL, 0, false}};
+        {.checksum = md5, .size = 3}, {.checksum = md5}, {.checksum = md5, .size = 4},
+        {.checksum = sha256, .size = 3}, {.checksum = NULL}};
     const bool expected[] = {true, true, false, false, false};
     char *argv[] = {"fuel-convert", NULL};
     struct provenance *provenance;
@@ -434,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_supplied),
         cmocka_unit_test(test_read_through_inputs),
         cmocka_unit_test(test_md5_where_it_can_match),
+        cmocka_unit_test(test_known_repacked_copy),
         cmocka_unit_test(test_discard),
         cmocka_unit_test(test_created_now_without_epoch),
         cmocka_unit_test(test_created_read_back),
