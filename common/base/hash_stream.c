@@ -1,5 +1,6 @@
 /* Hashes streams on one thread of their own (see hash_stream.h): a ring of copied blocks, a few
-   blocks at most in flight, each stream's blocks hashed in the order they were appended. */
+   blocks at most in flight, each stream's blocks hashed in the order they were appended, by the
+   hashing thread or by an appender that would otherwise wait for a block. */
 #include "hash_stream.h"
 
 #include "error.h"
@@ -16,6 +17,7 @@ struct hash_stream {
     struct hash *hashes[2]; /* SHA-256, MD5 or NULL */
     struct file_digests digests; /* size, first and last bytes, as the thread hashes them */
     size_t queued; /* blocks appended not yet hashed */
+    bool busy;     /* a thread is hashing its bytes: no other may, they go in order */
 };
 
 struct block {
@@ -61,25 +63,55 @@ static void stream_hash(struct hash_stream *stream, const unsigned char *bytes, 
     digests->size += size;
 }
 
+/* Takes the first queued block of a stream no thread is hashing (the earliest of its stream: every
+   block before it is of a stream being hashed) and marks that stream busy; false when none is.
+   The blocks after it move up, keeping their order. Under LOCK. */
+static bool ring_take(struct block *taken)
+{
+    for (size_t position = 0; position < ring_count; position++) {
+        if (ring[(ring_first + position) % BLOCK_COUNT].stream->busy)
+            continue;
+        *taken = ring[(ring_first + position) % BLOCK_COUNT];
+        for (; position + 1 < ring_count; position++)
+            ring[(ring_first + position) % BLOCK_COUNT] =
+                ring[(ring_first + position + 1) % BLOCK_COUNT];
+        ring_count--;
+        taken->stream->busy = true;
+        return true;
+    }
+    return false;
+}
+
+/* Hashes BLOCK (taken by ring_take) with LOCK released, then frees its bytes for the next one.
+   Under LOCK. */
+static void block_hash(struct block block)
+{
+    pthread_mutex_unlock(&lock);
+    stream_hash(block.stream, block.bytes, block.size);
+    pthread_mutex_lock(&lock);
+    free_blocks[free_count++] = block.bytes;
+    block.stream->busy = false;
+    block.stream->queued--;
+    pthread_cond_broadcast(&done);
+    if (ring_count > 0)
+        pthread_cond_signal(&work); /* the stream's next block, which waited for this one */
+}
+
+/* Not niced as the decoding workers are: the reader waits for it whenever every block is in
+   flight, so it runs at the reader's priority (Fashion-MNIST on a loaded machine: 2.16 s at +10
+   against 0.82 s without the digests). */
 static void *hash_blocks(void *argument)
 {
     (void)argument;
-    threads_yield_to_caller();
     pthread_mutex_lock(&lock);
     for (;;) {
-        while (ring_count == 0 && !quit)
+        struct block block;
+        bool taken;
+        while (!(taken = ring_take(&block)) && !(ring_count == 0 && quit))
             pthread_cond_wait(&work, &lock);
-        if (ring_count == 0)
+        if (!taken)
             break;
-        struct block block = ring[ring_first];
-        ring_first = (ring_first + 1) % BLOCK_COUNT;
-        ring_count--;
-        pthread_mutex_unlock(&lock);
-        stream_hash(block.stream, block.bytes, block.size);
-        pthread_mutex_lock(&lock);
-        free_blocks[free_count++] = block.bytes;
-        block.stream->queued--;
-        pthread_cond_broadcast(&done);
+        block_hash(block);
     }
     pthread_mutex_unlock(&lock);
     return NULL;
@@ -116,17 +148,28 @@ int hash_stream_create(struct hash_stream **stream, bool md5)
     return result;
 }
 
-/* A free block, allocated while fewer than BLOCK_COUNT are; waits for one otherwise. NULL when
-   memory is out: the caller hashes in its own thread. Under LOCK. */
-static unsigned char *block_take(void)
+/* A free block, allocated while fewer than BLOCK_COUNT are. While every one is in flight, this
+   thread hashes a queued block instead of waiting (one of a stream no thread is hashing). NULL
+   when memory is out, or when every block is of other streams and STREAM has none queued: the
+   caller then hashes its bytes itself. Under LOCK. */
+static unsigned char *block_take(struct hash_stream *stream)
 {
-    while (free_count == 0 && allocated == BLOCK_COUNT)
-        pthread_cond_wait(&done, &lock);
-    if (free_count > 0)
-        return free_blocks[--free_count];
-    unsigned char *bytes = malloc(BLOCK_SIZE);
-    allocated += bytes != NULL;
-    return bytes;
+    for (;;) {
+        if (free_count > 0)
+            return free_blocks[--free_count];
+        if (allocated < BLOCK_COUNT) {
+            unsigned char *bytes = malloc(BLOCK_SIZE);
+            allocated += bytes != NULL;
+            return bytes;
+        }
+        struct block queued;
+        if (ring_take(&queued))
+            block_hash(queued);
+        else if (stream->queued == 0)
+            return NULL;
+        else
+            pthread_cond_wait(&done, &lock);
+    }
 }
 
 void hash_stream_append(struct hash_stream *stream, const void *bytes, size_t size)
@@ -135,11 +178,15 @@ void hash_stream_append(struct hash_stream *stream, const void *bytes, size_t si
     pthread_mutex_lock(&lock);
     while (size > 0) {
         size_t part = size < BLOCK_SIZE ? size : BLOCK_SIZE;
-        unsigned char *block = block_take();
-        if (block == NULL) { /* out of memory: in order, in this thread */
+        unsigned char *block = block_take(stream);
+        if (block == NULL) { /* in order, in this thread */
             while (stream->queued > 0)
                 pthread_cond_wait(&done, &lock);
+            stream->busy = true;
+            pthread_mutex_unlock(&lock);
             stream_hash(stream, cursor, part);
+            pthread_mutex_lock(&lock);
+            stream->busy = false;
         } else {
             memcpy(block, cursor, part);
             ring[(ring_first + ring_count) % BLOCK_COUNT] = (struct block){stream, part, block};

@@ -1,6 +1,6 @@
 /* Streams hashed on a thread of their own: the bytes appended to a stream are copied into blocks
-   that one hashing thread (niced, shared by every stream) hashes in order, so that a reader's own
-   thread only copies them. */
+   that one hashing thread (shared by every stream) hashes in order, so that a reader's own thread
+   only copies them, unless every block is in flight: then it hashes one rather than wait. */
 #ifndef FUEL_HASH_STREAM_H
 #define FUEL_HASH_STREAM_H
 
@@ -15,7 +15,7 @@ struct hash_stream;
    stream and stops with the last. */
 int hash_stream_create(struct hash_stream **stream, bool md5);
 
-/* Appends SIZE bytes (copied; waits while every block is in flight). */
+/* Appends SIZE bytes (copied; while every block is in flight, hashes one or waits). */
 void hash_stream_append(struct hash_stream *stream, const void *bytes, size_t size);
 
 /* Waits until everything appended is hashed, then writes the digests, the size and the first and

@@ -1,5 +1,6 @@
 /* Unit tests for common/base/hash_stream.c: streams hashed on the hashing thread give the digests
-   hash_memory_digests gives, however their appends interleave, and the thread stops and starts. */
+   hash_memory_digests gives, however their appends interleave, from one thread or several, and
+   the thread stops and starts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include "common/base/error.h"
 #include "common/base/hash_stream.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +64,41 @@ static void test_interleaved(void **state)
     free(second);
 }
 
+struct appender {
+    struct hash_stream *stream;
+    const unsigned char *bytes;
+};
+
+static void *append_all(void *argument)
+{
+    struct appender *appender = argument;
+    for (size_t offset = 0; offset < SIZE; offset += PART)
+        hash_stream_append(appender->stream, appender->bytes + offset,
+                           SIZE - offset < PART ? SIZE - offset : PART);
+    return NULL;
+}
+
+/* Three readers appending at once, each to its own stream, keep every block in flight: each then
+   hashes queued blocks of the others' streams itself, and every stream stays in order. */
+static void test_appenders_hash_when_full(void **state)
+{
+    (void)state;
+    enum { COUNT = 3 };
+    struct appender appenders[COUNT];
+    pthread_t threads[COUNT];
+    for (unsigned index = 0; index < COUNT; index++) {
+        appenders[index].bytes = bytes_made(index + 3);
+        assert_int_equal(hash_stream_create(&appenders[index].stream, index == 1), EXIT_OK);
+        assert_int_equal(pthread_create(&threads[index], NULL, append_all, &appenders[index]), 0);
+    }
+    for (unsigned index = 0; index < COUNT; index++) {
+        pthread_join(threads[index], NULL);
+        assert_digests(appenders[index].stream, appenders[index].bytes, SIZE, index == 1);
+        hash_stream_free(appenders[index].stream);
+        free((void *)appenders[index].bytes);
+    }
+}
+
 /* The thread stops with the last stream and starts again with the next; a short and an empty
    stream keep their first and last bytes. */
 static void test_again_and_short(void **state)
@@ -85,6 +122,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_interleaved),
+        cmocka_unit_test(test_appenders_hash_when_full),
         cmocka_unit_test(test_again_and_short),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
