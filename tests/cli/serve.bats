@@ -8,6 +8,12 @@ load ../helpers/processes
 
 PYTHON=/usr/bin/python3
 
+# The served file of most tests, made once for the file (the tests only read it).
+setup_file() {
+    PYTHONPATH=$BATS_TEST_DIRNAME/../helpers $PYTHON "$BATS_TEST_DIRNAME/../helpers/fuel_client.py" \
+        make "$BATS_FILE_TMPDIR/indexed.hdf5" 1000
+}
+
 setup() {
     export HOME=$BATS_TEST_TMPDIR/home FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
     : >"$FUEL_CONFIG"
@@ -15,8 +21,7 @@ setup() {
     unset FUEL_DATA_PATH
     export PYTHONPATH=$BATS_TEST_DIRNAME/../helpers
     CLIENT="$PYTHON $BATS_TEST_DIRNAME/../helpers/fuel_client.py"
-    INDEXED=$BATS_TEST_TMPDIR/indexed.hdf5
-    $CLIENT make "$INDEXED" 1000
+    INDEXED=$BATS_FILE_TMPDIR/indexed.hdf5
     ENDPOINT=tcp://127.0.0.1:$($CLIENT free-port)
 }
 
@@ -146,6 +151,7 @@ PY
 }
 
 @test "two clients on one server together receive each batch once" {
+    INDEXED=$BATS_TEST_TMPDIR/indexed.hdf5
     $CLIENT make "$INDEXED" 1000 2048
     serve server --batch-size 10 --hwm 1 --epochs 1 "$INDEXED"
     $PYTHON - "$ENDPOINT" <<'PY'
