@@ -4,6 +4,12 @@
 
 PYTHON=/usr/bin/python3
 
+# The synthetic archives of the --threads tests (120, 30 and 9 images), made once for the file.
+setup_file() {
+    mkdir "$BATS_FILE_TMPDIR/threads"
+    /usr/bin/python3 bench/make_svhn1.py "$BATS_FILE_TMPDIR/threads" 120 30 9 7
+}
+
 setup() {
     RAW="$FUEL_FIXTURES/raw/svhn1"
     EXPECTED="$FUEL_FIXTURES/expected/svhn_format_1.hdf5"
@@ -327,7 +333,7 @@ with h5py.File(sys.argv[1], 'r+') as mat:
 }
 
 @test "--threads 1 and --threads 4 write the same sources and splits" {
-    /usr/bin/python3 bench/make_svhn1.py "$WORK" 120 30 9 7
+    cp "$BATS_FILE_TMPDIR/threads"/*.tar.gz "$WORK/"
     run fuel-convert svhn 1 -d "$WORK" -o "$OUT" --threads 1 -r one
     [ "$status" -eq 0 ]
     run fuel-convert svhn 1 -d "$WORK" -o "$OUT" --threads 4 -r four
@@ -340,7 +346,7 @@ with h5py.File(sys.argv[1], 'r+') as mat:
 
 @test "--threads 1 and --threads 4 give the same bytes but for the thread count typed" {
     export SOURCE_DATE_EPOCH=0
-    /usr/bin/python3 bench/make_svhn1.py "$WORK" 300 40 9 7
+    cp "$BATS_FILE_TMPDIR/threads"/*.tar.gz "$WORK/"
     mkdir "$OUT/t1" "$OUT/t4"
     run fuel-convert svhn 1 -d "$WORK" -o "$OUT/t1" --threads 1
     [ "$status" -eq 0 ]
@@ -362,7 +368,7 @@ with h5py.File(sys.argv[1], 'r+') as mat:
 }
 
 @test "a failing image with every worker busy leaves no file and names the member" {
-    /usr/bin/python3 bench/make_svhn1.py "$WORK" 60 5 5 3
+    cp "$BATS_FILE_TMPDIR/threads"/*.tar.gz "$WORK/"
     printf 'not a png' > "$BATS_TEST_TMPDIR/bad"
     $PYTHON tests/helpers/remake_tar.py "$WORK/train.tar.gz" "$WORK/broken.tar.gz" \
         replace=train/40.png:"$BATS_TEST_TMPDIR/bad"
