@@ -13,54 +13,64 @@ setup() {
     unset FUEL_DATA_PATH
 }
 
-# The rows "split source start stop count available" as h5py reads them, one per line.
+# The rows "FILE split source start stop count available" of each FILE as h5py reads them, one per
+# line.
 h5py_rows() {
-    $PYTHON - "$1" <<'EOF'
+    $PYTHON - "$@" <<'EOF'
 import sys, h5py
-with h5py.File(sys.argv[1], "r") as f:
-    for row in f.attrs["split"]:
-        start, stop = int(row["start"]), int(row["stop"])
-        count = f[row["indices"]].size if row["indices"] else max(stop - start, 0)
-        print(row["split"].decode(), row["source"].decode(), start, stop,
-              count if row["available"] else 0, "yes" if row["available"] else "no")
+for path in sys.argv[1:]:
+    with h5py.File(path, "r") as f:
+        for row in f.attrs["split"]:
+            start, stop = int(row["start"]), int(row["stop"])
+            count = f[row["indices"]].size if row["indices"] else max(stop - start, 0)
+            print(path, row["split"].decode(), row["source"].decode(), start, stop,
+                  count if row["available"] else 0, "yes" if row["available"] else "no")
 EOF
 }
 
-# Checks the --json document on stdin against h5py's view of FILE; prints the differences.
+# json_matches_h5py FILE: checks the --json document on stdin against h5py's view of FILE; prints
+# the differences. json_matches_h5py DOCUMENT FILE...: each document file against the FILE after it,
+# the differences after the file's name.
 json_matches_h5py() {
     $PYTHON -c '
 import json, sys, h5py
-document = json.load(sys.stdin)
+def matches(document, path):
+    problems = []
+    with h5py.File(path, "r") as f:
+        rows = [(r["split"].decode(), r["source"].decode(), int(r["start"]), int(r["stop"]),
+                 bool(r["available"]), r["comment"].decode()) for r in f.attrs["split"]]
+        got = [(r["split"], r["source"], r["start"], r["stop"], r["available"], r["comment"])
+               for r in document["split_rows"]]
+        if rows != got:
+            problems.append(f"rows {got} != {rows}")
+        listed = [source["name"] for source in document["sources"]]
+        sources = sorted({r["source"].decode() for r in f.attrs["split"]})
+        if sorted(listed) != sources or len(set(listed)) != len(listed):
+            problems.append(f"sources {listed} != {sources}")
+        for source in document["sources"]:
+            name, dataset = source["name"], f[source["name"]]
+            if list(dataset.shape) != source["shape"]:
+                problems.append(name + ": shape " + str(source["shape"]))
+            if [d.label for d in dataset.dims] != source["axis_labels"]:
+                problems.append(name + ": axis labels " + str(source["axis_labels"]))
+            if source["variable_length"]:
+                labels = [l.decode() for l in dataset.dims[0]["shape_labels"]]
+                if labels != source["shape_labels"] or dataset.dtype.metadata["vlen"] != source["dtype"]:
+                    problems.append(name + ": vlen " + str(source))
+            elif str(dataset.dtype) != source["dtype"]:
+                problems.append(name + ": dtype " + source["dtype"])
+        for key in ("h5py_interface_version", "fuel_convert_version", "fuel_convert_command"):
+            if f.attrs[key] != document[key]:
+                problems.append(f"{key}: {document[key]}")
+    return problems
+pairs = [(None, sys.argv[1])] if len(sys.argv) == 2 else list(zip(sys.argv[1::2], sys.argv[2::2]))
 problems = []
-with h5py.File(sys.argv[1], "r") as f:
-    rows = [(r["split"].decode(), r["source"].decode(), int(r["start"]), int(r["stop"]),
-             bool(r["available"]), r["comment"].decode()) for r in f.attrs["split"]]
-    got = [(r["split"], r["source"], r["start"], r["stop"], r["available"], r["comment"])
-           for r in document["split_rows"]]
-    if rows != got:
-        problems.append(f"rows {got} != {rows}")
-    listed = [source["name"] for source in document["sources"]]
-    sources = sorted({r["source"].decode() for r in f.attrs["split"]})
-    if sorted(listed) != sources or len(set(listed)) != len(listed):
-        problems.append(f"sources {listed} != {sources}")
-    for source in document["sources"]:
-        name, dataset = source["name"], f[source["name"]]
-        if list(dataset.shape) != source["shape"]:
-            problems.append(name + ": shape " + str(source["shape"]))
-        if [d.label for d in dataset.dims] != source["axis_labels"]:
-            problems.append(name + ": axis labels " + str(source["axis_labels"]))
-        if source["variable_length"]:
-            labels = [l.decode() for l in dataset.dims[0]["shape_labels"]]
-            if labels != source["shape_labels"] or dataset.dtype.metadata["vlen"] != source["dtype"]:
-                problems.append(name + ": vlen " + str(source))
-        elif str(dataset.dtype) != source["dtype"]:
-            problems.append(name + ": dtype " + source["dtype"])
-    for key in ("h5py_interface_version", "fuel_convert_version", "fuel_convert_command"):
-        if f.attrs[key] != document[key]:
-            problems.append(f"{key}: {document[key]}")
+for document_path, path in pairs:
+    document = json.load(open(document_path) if document_path else sys.stdin)
+    problems += [(path + ": " if document_path else "") + problem for problem in matches(document, path)]
 print("\n".join(problems))
 sys.exit(1 if problems else 0)
-' "$1"
+' "$@"
 }
 
 @test "fuel-info prints Fuel's metadata block word for word" {
@@ -83,6 +93,7 @@ Metadata for mnist.hdf5
 }
 
 @test "fuel-info on every reference file prints every split row with h5py's numbers" {
+    all_rows=$(h5py_rows "$EXPECTED"/*.hdf5)
     for file in "$EXPECTED"/*.hdf5; do
         run --separate-stderr fuel-info "$file"
         [ "$status" -eq 0 ] || { echo "$file: $stderr"; false; }
@@ -93,7 +104,7 @@ Metadata for mnist.hdf5
             grep -qx " $split $source $start $stop $count $available \. contiguous" <<<"$table" ||
                 { echo "$file: no row $split $source $start $stop $count"; false; }
             rows=$((rows + 1))
-        done < <(h5py_rows "$file")
+        done < <(awk -v file="$file" '$1 == file { print $2, $3, $4, $5, $6, $7 }' <<<"$all_rows")
         [ "$(grep -c contiguous <<<"$table")" -eq "$rows" ]
     done
 }
@@ -134,12 +145,15 @@ Metadata for mnist.hdf5
 }
 
 @test "fuel-info --json on every reference file parses and holds h5py's values" {
+    local pairs=()
     for file in "$EXPECTED"/*.hdf5; do
         run --separate-stderr fuel-info --json "$file"
         [ "$status" -eq 0 ]
         printf '%s\n' "$output" | $PYTHON -m json.tool >/dev/null
-        printf '%s\n' "$output" | json_matches_h5py "$file" || { echo "$file"; false; }
+        printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/$(basename "$file").json"
+        pairs+=("$BATS_TEST_TMPDIR/$(basename "$file").json" "$file")
     done
+    json_matches_h5py "${pairs[@]}"
 }
 
 @test "fuel-info --json gives counts, layout, names and vlen shape labels" {
