@@ -42,24 +42,31 @@ setup() {
     unset FUEL_EXTRA_DOWNLOADERS FUEL_EXTRA_CONVERTERS FUEL_MIRROR SOURCE_DATE_EPOCH
     OUT="$BATS_TEST_TMPDIR/out"
     mkdir -p "$HOME" "$OUT"
+    CHECKS=()
 }
 
 # layout_matches "DATASET WORDS" RAW FILE [OPTIONS...]: the fixture and the real conversion of the
-# shared raw files have the same fuel-info --json layout (counts, commands and provenance aside).
+# shared raw files have the same fuel-info --json layout (counts, commands and provenance aside),
+# once layouts_checked has run: each call adds its comparison to CHECKS.
 layout_matches() {
     local words=$1 raw=$2 file=$3
     shift 3
-    local real="$BATS_TEST_TMPDIR/real" fixture="$BATS_TEST_TMPDIR/fixture"
-    rm -rf "$real" "$fixture"
+    local pair="$BATS_TEST_TMPDIR/layout${#CHECKS[@]}"
+    local real="$pair/real" fixture="$pair/fixture"
     mkdir -p "$real" "$fixture"
     # shellcheck disable=SC2086
     fuel-convert $words -d "$FUEL_FIXTURES/raw/$raw" -o "$real" "$@" > /dev/null
     # shellcheck disable=SC2086
     fuel-fixture $words -o "$fixture" ${FIXTURE_OPTIONS:-} "$@" > /dev/null
     fuel-info --check "$fixture/$file" > /dev/null
-    fuel-info --json "$real/$file" > "$BATS_TEST_TMPDIR/real.json"
-    fuel-info --json "$fixture/$file" > "$BATS_TEST_TMPDIR/fixture.json"
-    $PYTHON $CHECK layout "$BATS_TEST_TMPDIR/fixture.json" "$BATS_TEST_TMPDIR/real.json"
+    fuel-info --json "$real/$file" > "$pair/real.json"
+    fuel-info --json "$fixture/$file" > "$pair/fixture.json"
+    CHECKS+=(layout "$pair/fixture.json" "$pair/real.json" --)
+}
+
+# checked: runs the fixture_check.py checks gathered in CHECKS in one start.
+checked() {
+    $PYTHON $CHECK "${CHECKS[@]}"
 }
 
 @test "every built-in dataset and format: the layout of the real conversion, fuel-info --check passes" {
@@ -67,12 +74,14 @@ layout_matches() {
         IFS='|' read -r words raw file options <<<"$entry"
         FIXTURE_OPTIONS=$options layout_matches "$words" "$raw" "$file"
     done
+    checked
 }
 
 @test "mnist --dtype float32, float64, bool: the layout of the real conversion with that dtype" {
     layout_matches mnist mnist mnist_float32.hdf5 --dtype float32
     layout_matches mnist mnist mnist_float64.hdf5 --dtype float64
     layout_matches mnist mnist mnist_bool.hdf5 --dtype bool
+    checked
 }
 
 @test "the layout check catches a different layout" {
@@ -94,27 +103,31 @@ layout_matches() {
         IFS='|' read -r words raw file _ <<<"$entry"
         # shellcheck disable=SC2086
         fuel-fixture $words -o "$OUT" -n "$(at_least 25 "$words")" --seed 11 > /dev/null
-        $PYTHON $CHECK plausible "${keys[$words]}" "$OUT/$file"
+        CHECKS+=(plausible "${keys[$words]}" "$OUT/$file" --)
     done
+    checked
 }
 
 @test "raw fixture -> fuel-download file:// with MD5SUMS -> fuel-convert: the HDF5 fixture's values" {
+    local pairs=() number=0
     for entry in "${DATASETS[@]}"; do
         IFS='|' read -r words raw file _ <<<"$entry"
-        local dir="$BATS_TEST_TMPDIR/$raw"
-        rm -rf "$dir" "$BATS_TEST_TMPDIR/downloaded" "$BATS_TEST_TMPDIR/data"
-        mkdir -p "$dir" "$BATS_TEST_TMPDIR/data"
+        number=$((number + 1))
+        local dir="$BATS_TEST_TMPDIR/$raw" data="$BATS_TEST_TMPDIR/data$number"
+        rm -rf "$dir" "$BATS_TEST_TMPDIR/downloaded"
+        mkdir -p "$dir" "$data"
         # shellcheck disable=SC2086
         fuel-fixture $words --raw -o "$dir" -n "$(at_least 7 "$words")" --seed 5 > /dev/null
         # shellcheck disable=SC2086
         fuel-download $words --url-prefix "file://$dir/" --checksums "$dir/MD5SUMS" \
             -d "$BATS_TEST_TMPDIR/downloaded" > /dev/null 2>&1
         # shellcheck disable=SC2086
-        fuel-convert $words -d "$BATS_TEST_TMPDIR/downloaded" -o "$BATS_TEST_TMPDIR/data" > /dev/null
+        fuel-convert $words -d "$BATS_TEST_TMPDIR/downloaded" -o "$data" > /dev/null
         # shellcheck disable=SC2086
         fuel-fixture $words -o "$OUT" -n "$(at_least 7 "$words")" --seed 5 > /dev/null
-        $PYTHON tests/helpers/compare_hdf5.py "$BATS_TEST_TMPDIR/data/$file" "$OUT/$file"
+        pairs+=("$data/$file" "$OUT/$file")
     done
+    $PYTHON tests/helpers/compare_hdf5.py "${pairs[@]}"
 }
 
 @test "a corrupted raw fixture fails fuel-download's --checksums check" {
@@ -130,18 +143,21 @@ layout_matches() {
         [cifar10]=cifar10 [cifar100]=cifar100 [iris]=iris ["svhn 1"]=svhn1 ["svhn 2"]=svhn2
         [adult]=adult ["caltech101_silhouettes 16"]=caltech16 ["caltech101_silhouettes 28"]=caltech28
         ["celeba aligned_cropped"]=celeba ["celeba 64"]=celeba [dogs_vs_cats]=dogs_vs_cats)
+    local number=0
     for entry in "${DATASETS[@]}"; do
         IFS='|' read -r words raw file _ <<<"$entry"
-        local dir="$BATS_TEST_TMPDIR/$raw"
+        number=$((number + 1))
+        local dir="$BATS_TEST_TMPDIR/$number/$raw"
         mkdir -p "$dir"
         # shellcheck disable=SC2086
         run --separate-stderr fuel-fixture $words --raw -o "$dir" -n "$(at_least 6 "$words")"
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]
         [[ "$output" == *"$dir/MD5SUMS"* ]]
-        $PYTHON $CHECK raw "${keys[$words]}" "$dir" "$(at_least 6 "$words")"
+        CHECKS+=(raw "${keys[$words]}" "$dir" "$(at_least 6 "$words")" --)
         [ -z "$(find "$dir" -name '.*' -mindepth 1)" ]
     done
+    checked
 }
 
 @test "CIFAR-10 spreads the training examples over the five batches, as in the real archive" {
@@ -165,9 +181,9 @@ PY
     run fuel-fixture svhn 1 -o "$OUT" -n test=3,extra=1
     [ "$status" -eq 0 ]
     [ "$output" = "$OUT/svhn_format_1.hdf5" ]
-    $PYTHON $CHECK splits "$OUT/svhn_format_1.hdf5" train=10 test=3 extra=1
     fuel-fixture binarized_mnist -o "$OUT" -n 4 -n valid=2 > /dev/null
-    $PYTHON $CHECK splits "$OUT/binarized_mnist.hdf5" train=4 valid=2 test=4
+    $PYTHON $CHECK splits "$OUT/svhn_format_1.hdf5" train=10 test=3 extra=1 \
+        -- splits "$OUT/binarized_mnist.hdf5" train=4 valid=2 test=4
     run $PYTHON $CHECK splits "$OUT/binarized_mnist.hdf5" train=5
     [ "$status" -eq 1 ]
 }
@@ -209,26 +225,27 @@ assert [entry["name"] for entry in provenance["inputs"]][0] == "train-images-idx
 }
 
 @test "inputs converted from raw files carry their md5 where it can match the published one" {
+    local checks=() number=0
     for entry in "${DATASETS[@]}"; do
         IFS='|' read -r words raw file _ <<<"$entry"
-        rm -rf "$OUT"/* "$BATS_TEST_TMPDIR/raw"
-        mkdir -p "$BATS_TEST_TMPDIR/raw"
+        number=$((number + 1))
+        local work="$OUT/$number"
+        mkdir -p "$work/raw"
         # shellcheck disable=SC2086
-        fuel-fixture $words --raw -o "$BATS_TEST_TMPDIR/raw" -n "$(at_least 3 "$words")" > /dev/null
+        fuel-fixture $words --raw -o "$work/raw" -n "$(at_least 3 "$words")" > /dev/null
         # shellcheck disable=SC2086
-        fuel-convert $words -d "$BATS_TEST_TMPDIR/raw" -o "$OUT/fixture" -q > /dev/null
+        fuel-convert $words -d "$work/raw" -o "$work/fixture" -q > /dev/null
         # shellcheck disable=SC2086
-        fuel-convert $words -d "$FUEL_FIXTURES/raw/$raw" -o "$OUT/real" -q > /dev/null
+        fuel-convert $words -d "$FUEL_FIXTURES/raw/$raw" -o "$work/real" -q > /dev/null
         # shellcheck disable=SC2086
-        fuel-download $words -h > "$BATS_TEST_TMPDIR/published"
-        $PYTHON - "$BATS_TEST_TMPDIR/published" "$OUT/fixture/$file" "$BATS_TEST_TMPDIR/raw" \
-            "fuel fixture --raw" "$OUT/real/$file" "$FUEL_FIXTURES/raw/$raw" "" \
-            >> "$BATS_TEST_TMPDIR/kinds" <<'PY'
+        fuel-download $words -h > "$work/published"
+        checks+=("$work/published" "$work/fixture/$file" "$work/raw" \
+            "fuel fixture --raw" "$work/real/$file" "$FUEL_FIXTURES/raw/$raw" "")
+    done
+    # One start for every dataset: arguments in groups of seven.
+    $PYTHON - "${checks[@]}" > "$BATS_TEST_TMPDIR/kinds" <<'PY'
 import hashlib, json, os, re, sys
 import h5py
-# The files' published sizes and md5s, as fuel download NAME -h lists them.
-published = {m.group(1): m.group(2) for m in re.finditer(
-    r"^  (\S+)  (\d+ bytes|size unknown)  md5 [0-9a-f]{32}$", open(sys.argv[1]).read(), re.M)}
 def check(path, directory, origin):
     inputs = json.loads(h5py.File(path, "r").attrs["fuel_provenance"])["inputs"]
     assert inputs, path
@@ -241,10 +258,13 @@ def check(path, directory, origin):
         assert entry.get("origin") == (origin or None), entry
         assert list(entry)[:3] == ["name", "size", "sha256"], entry
         print("md5" if can_match else "none")
-check(sys.argv[2], sys.argv[3], sys.argv[4])
-check(sys.argv[5], sys.argv[6], sys.argv[7])
+for first in range(1, len(sys.argv), 7):
+    # The files' published sizes and md5s, as fuel download NAME -h lists them.
+    published = {m.group(1): m.group(2) for m in re.finditer(
+        r"^  (\S+)  (\d+ bytes|size unknown)  md5 [0-9a-f]{32}$", open(sys.argv[first]).read(), re.M)}
+    check(*sys.argv[first + 1:first + 4])
+    check(*sys.argv[first + 4:first + 7])
 PY
-    done
     # Both kinds seen: md5s where no size is published (the silhouettes, CelebA), none for files
     # of another size than the published one (every other fixture and test file).
     grep -qx md5 "$BATS_TEST_TMPDIR/kinds"
@@ -272,20 +292,19 @@ PY
         run fuel-fixture --from "$parent" -n 3 -o "$OUT"
         [ "$status" -eq 0 ]
         [ "$output" = "$OUT/$name" ]
-        $PYTHON $CHECK cut "$parent" "$OUT/$name" 3
         fuel-info --check "$OUT/$name" > /dev/null
-        fuel-info --json "$parent" > "$BATS_TEST_TMPDIR/parent.json"
-        fuel-info --json "$OUT/$name" > "$BATS_TEST_TMPDIR/child.json"
-        $PYTHON $CHECK layout "$BATS_TEST_TMPDIR/child.json" "$BATS_TEST_TMPDIR/parent.json"
+        fuel-info --json "$parent" > "$BATS_TEST_TMPDIR/$name.parent.json"
+        fuel-info --json "$OUT/$name" > "$BATS_TEST_TMPDIR/$name.child.json"
+        CHECKS+=(cut "$parent" "$OUT/$name" 3 -- layout "$BATS_TEST_TMPDIR/$name.child.json" "$BATS_TEST_TMPDIR/$name.parent.json" --)
     done
+    checked
 }
 
 @test "--from -n SPLIT=N, and a cut of a cut; a fixture of fuel's own file" {
     fuel-fixture --from "$FUEL_FIXTURES/expected/cifar10.hdf5" -n train=5,test=1 -o "$OUT" > /dev/null
-    $PYTHON $CHECK splits "$OUT/cifar10.hdf5" train=5 test=1
     fuel-fixture --from "$OUT/cifar10.hdf5" -n 2 -o "$OUT" -r twice > /dev/null
-    $PYTHON $CHECK cut "$OUT/cifar10.hdf5" "$OUT/twice.hdf5" 2
-    $PYTHON $CHECK splits "$OUT/twice.hdf5" train=2 test=1
+    $PYTHON $CHECK splits "$OUT/cifar10.hdf5" train=5 test=1 \
+        -- cut "$OUT/cifar10.hdf5" "$OUT/twice.hdf5" 2 -- splits "$OUT/twice.hdf5" train=2 test=1
 }
 
 @test "--from a parent whose split lists indices: the listed examples, in order" {
@@ -309,10 +328,9 @@ PY
     parent="$FUEL_FIXTURES/expected/svhn_format_1.hdf5"
     fuel-fixture --from "$parent" -n 3 --shuffle --seed 2 -o "$OUT" -r a > /dev/null
     fuel-fixture --from "$parent" -n 3 --shuffle --seed 2 -o "$OUT" -r b > /dev/null
-    $PYTHON $CHECK cut "$parent" "$OUT/a.hdf5" 3 2
     $PYTHON tests/helpers/compare_hdf5.py "$OUT/a.hdf5" "$OUT/b.hdf5"
     fuel-fixture --from "$FUEL_FIXTURES/expected/iris.hdf5" -n 5 --shuffle --seed 1 -o "$OUT" > /dev/null
-    $PYTHON $CHECK cut "$FUEL_FIXTURES/expected/iris.hdf5" "$OUT/iris.hdf5" 5 1
+    $PYTHON $CHECK cut "$parent" "$OUT/a.hdf5" 3 2 -- cut "$FUEL_FIXTURES/expected/iris.hdf5" "$OUT/iris.hdf5" 5 1
     run $PYTHON $CHECK cut "$FUEL_FIXTURES/expected/iris.hdf5" "$OUT/iris.hdf5" 5
     [ "$status" -eq 1 ]
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """Compares an HDF5 file written by fuel with one written by Python Fuel, as H5PYDataset sees them.
 
-usage: compare_hdf5.py ACTUAL EXPECTED
+usage: compare_hdf5.py ACTUAL EXPECTED [ACTUAL EXPECTED ...]
 Checks every dataset (dtype, shape, values, dimension labels, attached scales by name), the split
 attribute (field names and dtypes, rows compared as a set since Fuel's row order follows dict order),
 and the root attributes except fuel_convert_command / fuel_convert_version / fuel_provenance.
-Prints one line per difference and exits 1 when there is any.
+Prints one line per difference and exits 1 when there is any; with several pairs, each pair's
+differences follow a line naming it.
 """
 import sys
 
@@ -88,4 +89,10 @@ def compare(actual_path, expected_path):
 
 
 if __name__ == "__main__":
-    sys.exit(compare(sys.argv[1], sys.argv[2]))
+    pairs = list(zip(sys.argv[1::2], sys.argv[2::2]))
+    failed = 0
+    for actual, expected in pairs:
+        if len(pairs) > 1:
+            print(f"{actual} against {expected}:")
+        failed |= compare(actual, expected)
+    sys.exit(failed)

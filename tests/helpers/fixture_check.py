@@ -16,6 +16,8 @@ usage: fixture_check.py layout ACTUAL.json EXPECTED.json
        fixture_check.py cut PARENT CHILD N [SEED]
          each split of CHILD holds the first N (SEED given: a sorted random N) examples of PARENT's
          split, for every source, read as Fuel's H5PYDataset reads the split attribute
+       fixture_check.py CHECK -- CHECK ...
+         several checks in one start (each problem then names its check)
 Prints one line per problem and exits 1 when there is any.
 """
 import gzip
@@ -389,7 +391,7 @@ def cut(parent_path, child_path, count, seed):
             expect(common, "%s: example %d is not the same example in every source" % (split, number))
 
 
-def main(arguments):
+def check(arguments):
     command = arguments[0]
     if command == "layout":
         layout(arguments[1], arguments[2])
@@ -401,6 +403,20 @@ def main(arguments):
         splits(arguments[1], arguments[2:])
     elif command == "cut":
         cut(arguments[1], arguments[2], int(arguments[3]), arguments[4] if len(arguments) > 4 else None)
+
+
+def main(arguments):
+    groups = [[]]
+    for word in arguments:
+        if word == "--":
+            groups.append([])
+        else:
+            groups[-1].append(word)
+    for group in filter(None, groups):
+        first = len(PROBLEMS)
+        check(group)
+        if len(groups) > 1:
+            PROBLEMS[first:] = [" ".join(group) + ": " + problem for problem in PROBLEMS[first:]]
     for problem in PROBLEMS:
         print(problem)
     return 1 if PROBLEMS else 0
