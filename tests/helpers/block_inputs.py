@@ -2,7 +2,7 @@
 """Raw inputs of a chosen size for a converter, and a value-by-value check of what fuel made of them.
 
 usage: block_inputs.py make DATASET DIRECTORY COUNT...
-       block_inputs.py check DATASET DIRECTORY FILE [DTYPE]
+       block_inputs.py check DATASET DIRECTORY FILE [DTYPE [FILE DTYPE]...]
 DATASET is mnist, binarized_mnist, iris, cifar10, cifar100 or svhn2; COUNT is the number of
 examples of each split (mnist: train test [SIDE], SIDE the image side, default 28; binarized_mnist:
 train valid test; iris: all; cifar10: data_batch_1..5 test_batch; cifar100: train test; svhn2:
@@ -240,12 +240,15 @@ def main(arguments):
         else:
             globals()["make_" + dataset](directory, counts)
         return 0
-    dtype = arguments[4] if len(arguments) > 4 else "uint8"
-    if dataset in CIFAR_ARCHIVES:
-        sources, expected_splits = expect_cifar(dataset, directory)
-    else:
-        sources, expected_splits = globals()["expect_" + dataset](directory, dtype)
-    problems = compare(arguments[3], sources, expected_splits)
+    files, dtypes = arguments[3::2], arguments[4::2] or ["uint8"]
+    problems = []
+    for path, dtype in zip(files, dtypes):
+        if dataset in CIFAR_ARCHIVES:
+            sources, expected_splits = expect_cifar(dataset, directory)
+        else:
+            sources, expected_splits = globals()["expect_" + dataset](directory, dtype)
+        found = compare(path, sources, expected_splits)
+        problems += [path + ": " + problem for problem in found] if len(files) > 1 else found
     for problem in problems:
         print(problem)
     return 1 if problems else 0
