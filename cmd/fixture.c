@@ -8,7 +8,6 @@
 #include "converters/conversion.h"
 #include "commands.h"
 #include "dataset_arguments.h"
-#include "fixture_make.h"
 #include "fixture_options.h"
 #include "fixtures/fixture.h"
 #include "s3/s3_publish.h"
@@ -110,7 +109,9 @@ static int synthetic_run(const struct command_run *run, struct fixture_output *o
     const struct fixture_options *chosen = run->options;
     const struct raw_fixture *fixture = NULL;
     struct fixture_request request = {0};
-    int result = fixture_synthetic_plan(run, &fixture, &request);
+    struct fixture_making making;
+    fixture_making_of(run, chosen, run->program, &making);
+    int result = fixture_synthetic_read(&making, &chosen->examples, &fixture, &request);
     request.mtime = source_date_epoch();
     if (result == EXIT_OK && chosen->raw && run->parsed->dataset_option[0] != '\0')
         result = usage_error(run->program, "%s is not for --raw: the raw files have no options",
@@ -124,7 +125,8 @@ static int synthetic_run(const struct command_run *run, struct fixture_output *o
         result = raw_fixture_write(fixture, &request, chosen->output_directory);
         output->raw = fixture;
     } else {
-        result = fixture_synthetic_make(run, fixture, &request, output->path, sizeof output->path);
+        result = fixture_synthetic_make(&making, fixture, &request, output->path,
+                                        sizeof output->path);
     }
     if (result != EXIT_OK)
         directory_remove_created(chosen->output_directory, missing);
@@ -150,8 +152,10 @@ static int cut_run(const struct command_run *run, struct fixture_output *output)
     size_t missing = directory_missing_prefix(chosen->output_directory);
     if (result == EXIT_OK)
         result = publish_directory_create(chosen->output_directory);
+    struct fixture_making making;
+    fixture_making_of(run, chosen, run->program, &making);
     if (result == EXIT_OK)
-        result = fixture_cut_make(run, parent, &request, output->path, sizeof output->path);
+        result = fixture_cut_make(&making, parent, &request, output->path, sizeof output->path);
     if (result != EXIT_OK)
         directory_remove_created(chosen->output_directory, missing);
     return result;

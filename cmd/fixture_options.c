@@ -1,7 +1,9 @@
-/* Parses fuel-fixture's -n: "10", "train=5,test=2", or several -n options; each count once. */
+/* Parses fuel-fixture's -n ("10", "train=5,test=2", or several -n options; each count once) and
+   hands its options to the making (fixtures/fixture_make.h). */
 #include "fixture_options.h"
 
 #include "common/base/error.h"
+#include "dataset_arguments.h"
 #include "usage.h"
 
 #include <errno.h>
@@ -81,4 +83,35 @@ int examples_parse(const char *program, const struct option_list *list, uint64_t
         }
     }
     return EXIT_OK;
+}
+
+void fixture_making_of(const struct command_run *run, const struct fixture_options *chosen,
+                       const char *program, struct fixture_making *making)
+{
+    *making = (struct fixture_making){
+        .program = program,
+        .record = run->dataset != NULL ? run->dataset->record : NULL,
+        .dataset_options = run->dataset_options,
+        .typed = run->typed,
+        .output_directory = chosen->output_directory,
+        .output_filename = chosen->output_filename,
+        .from = chosen->from,
+        .seed = chosen->seed,
+        .shuffle = chosen->shuffle,
+        .quirks = chosen->quirks,
+    };
+}
+
+int fixture_synthetic_read(const struct fixture_making *making, const struct option_list *examples,
+                           const struct raw_fixture **fixture, struct fixture_request *request)
+{
+    const char *program = making->program != NULL ? making->program : "fuel-fixture";
+    struct cut_request counts = {0};
+    int result = fixture_synthetic_choose(making, fixture);
+    /* A default of 0 tells a count not given from one given. */
+    if (result == EXIT_OK)
+        result = examples_parse(program, examples, 0, FIXTURE_MAX_EXAMPLES, &counts);
+    if (result == EXIT_OK)
+        result = fixture_synthetic_plan(making, *fixture, &counts, request);
+    return result;
 }

@@ -10,7 +10,7 @@
 #include "converters/conversion.h"
 #include "converters/extra_conversion.h"
 #include "dataset_arguments.h"
-#include "fixture_make.h"
+#include "fixture_options.h"
 #include "pack_make.h"
 
 #include <limits.h>
@@ -79,16 +79,16 @@ int reproduce_make_synthetic(void *context, const char *inputs, const char *outp
 {
     (void)inputs;
     struct reproduce_recipe *recipe = context;
-    struct command_run run = *recipe->run;
     struct fixture_request request = recipe->fixture_request;
+    struct fixture_making making;
     recipe->fixture.output_directory = output;
-    run.options = &recipe->fixture;
+    fixture_making_of(recipe->run, &recipe->fixture, NULL, &making);
     request.mtime = reproduce_created_seconds(json_string_value(
         json_object_get(recipe->recorded.provenance, "created")));
-    int result = fixture_synthetic_make(&run, recipe->raw_fixture, &request, path, size);
+    int result = fixture_synthetic_make(&making, recipe->raw_fixture, &request, path, size);
     if (result == EXIT_OK && request.mtime != 0 && !inputs_as_recorded(recipe, path)) {
         request.mtime = 0;
-        result = fixture_synthetic_make(&run, recipe->raw_fixture, &request, path, size);
+        result = fixture_synthetic_make(&making, recipe->raw_fixture, &request, path, size);
     }
     return result;
 }
@@ -97,14 +97,14 @@ int reproduce_make_cut(void *context, const char *inputs, const char *output, ch
                        size_t size)
 {
     struct reproduce_recipe *recipe = context;
-    struct command_run run = *recipe->run;
+    struct fixture_making making;
     char parent[PATH_MAX];
     recipe->fixture.output_directory = output;
-    run.options = &recipe->fixture;
+    fixture_making_of(recipe->run, &recipe->fixture, NULL, &making);
     if (snprintf(parent, sizeof parent, "%s/%s", inputs, recipe->parent_name) >=
         (int)sizeof parent)
         return error_set(EXIT_WRITE, "cannot write: %s: path too long", inputs);
-    return fixture_cut_make(&run, parent, &recipe->cut, path, size);
+    return fixture_cut_make(&making, parent, &recipe->cut, path, size);
 }
 
 /* A spec (or what it names) that fuel pack refuses, found by its recorded sha256: one line, exit 4

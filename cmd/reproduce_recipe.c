@@ -5,7 +5,7 @@
 #include "common/base/error.h"
 #include "commands.h"
 #include "dataset_arguments.h"
-#include "fixture_make.h"
+#include "fixture_options.h"
 #include "usage.h"
 
 #include <stdarg.h>
@@ -87,7 +87,10 @@ static int fixture_read(struct reproduce_recipe *recipe, bool allow_extra)
     if (run->dataset->name == NULL)
         return malformed(recipe, "fuel fixture without a dataset or --from");
     recipe->kind = RECIPE_SYNTHETIC;
-    return fixture_synthetic_plan(run, &recipe->raw_fixture, &recipe->fixture_request);
+    struct fixture_making making;
+    fixture_making_of(run, &recipe->fixture, NULL, &making);
+    return fixture_synthetic_read(&making, &recipe->fixture.examples, &recipe->raw_fixture,
+                                  &recipe->fixture_request);
 }
 
 /* A packed file records its spec first among its inputs, under the spec's file name, and the
