@@ -11,7 +11,8 @@
 #include "converters/extra_conversion.h"
 #include "dataset_arguments.h"
 #include "fixture_options.h"
-#include "pack_make.h"
+#include "packing/pack_make.h"
+#include "stage_progress.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -136,7 +137,10 @@ int reproduce_make_pack(void *context, const char *inputs, const char *output, c
     char spec[PATH_MAX];
     if (snprintf(spec, sizeof spec, "%s/%s", inputs, recipe->spec_name) >= (int)sizeof spec)
         return error_set(EXIT_WRITE, "cannot write: %s: path too long", inputs);
-    struct pack_target target = {output, recipe->output_name, 0, recipe->quiet, &recipe->typed};
+    struct pack_target target = {output, recipe->output_name, 0, NULL, &recipe->typed};
+    struct stage_progress drawn;
+    stage_progress_begin(&drawn, recipe->quiet, &target.listener);
     int result = pack_make(spec, &target, path, size);
+    stage_progress_end(&drawn);
     return result == EXIT_OK ? result : pack_refusal(recipe->file, inputs, result);
 }

@@ -2,6 +2,7 @@
 #ifndef FUEL_PACK_MAKE_H
 #define FUEL_PACK_MAKE_H
 
+#include "common/base/stage_listener.h"
 #include "common/base/typed_command.h"
 
 #include <stdbool.h>
@@ -11,7 +12,7 @@ struct pack_target {
     const char *output_directory;
     const char *output_filename; /* NULL: the spec's name */
     long threads;                /* 0: the default */
-    bool quiet;                  /* no progress line */
+    const struct stage_listener *listener; /* told the stages; NULL: nobody */
     const struct typed_command *typed; /* the command line the file records */
 };
 
