@@ -154,7 +154,7 @@ static int missing_report(const struct command_run *run, const char *path,
         fprintf(stream, "; not in the folders the file records either");
     else
         recorded_directories_hint(stream, folders);
-    bool downloadable = recipe->kind == RECIPE_CONVERSION && !chosen->download;
+    bool downloadable = recipe->making.kind == REPRODUCE_CONVERSION && !chosen->download;
     fprintf(stream, "%s", downloadable ? "; --download fetches a dataset's raw files" : "");
     fclose(stream);
     int result = error_set(EXIT_MISSING_INPUT, "cannot reproduce: %s: %zu input%s not found: %s",

@@ -30,7 +30,7 @@ static int malformed(const struct reproduce_recipe *recipe, const char *format, 
     va_start(arguments, format);
     vsnprintf(message, sizeof message, format, arguments);
     va_end(arguments);
-    return error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: %s", recipe->file, message);
+    return error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: %s", recipe->making.file, message);
 }
 
 /* The output name as recorded (-r), when the recorded command's table has the option. */
@@ -41,7 +41,7 @@ static void output_name_read(struct reproduce_recipe *recipe)
     for (size_t index = 0; index < line->option_count; index++)
         if (line->options[index].long_name != NULL &&
             strcmp(line->options[index].long_name, "output_filename") == 0)
-            recipe->output_name =
+            recipe->making.output_name =
                 *(const char *const *)((const char *)run->options + line->options[index].offset);
 }
 
@@ -50,12 +50,21 @@ static int conversion_read(struct reproduce_recipe *recipe, bool allow_extra)
     const struct command_run *run = recipe->run;
     if (run->dataset->extra != NULL && !allow_extra)
         return error_set(EXIT_CORRUPT_INPUT, "hostile provenance: %s: the recorded command runs "
-                         "the extra converter %s (--allow-extra runs it)", recipe->file,
+                         "the extra converter %s (--allow-extra runs it)", recipe->making.file,
                          run->dataset->extra->path);
     if (run->dataset->extra == NULL && dataset_choice_converter(run->dataset) == NULL)
         return malformed(recipe, "the dataset %s has no converter", run->dataset->name);
-    recipe->kind = run->dataset->extra != NULL ? RECIPE_EXTRA : RECIPE_CONVERSION;
+    recipe->making.kind = run->dataset->extra != NULL ? REPRODUCE_EXTRA : REPRODUCE_CONVERSION;
+    recipe->making.record = run->dataset->record;
+    recipe->making.dataset_options = run->dataset_options;
+    recipe->making.extra = run->dataset->extra;
     output_name_read(recipe);
+    if (run->dataset->extra == NULL)
+        return EXIT_OK;
+    recipe->making.extra_words = calloc(run->parsed->word_count + 1, sizeof(const char *));
+    if (recipe->making.extra_words == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    recipe->making.extra_word_count = dataset_extra_words(run->parsed, recipe->making.extra_words);
     return EXIT_OK;
 }
 
@@ -63,14 +72,15 @@ static int conversion_read(struct reproduce_recipe *recipe, bool allow_extra)
 static int cut_read(struct reproduce_recipe *recipe)
 {
     json_t *parent = recipe->recorded.first_input;
-    recipe->parent_name = json_string_value(json_object_get(parent, "name"));
-    if (recipe->parent_name == NULL)
+    recipe->making.parent_name = json_string_value(json_object_get(parent, "name"));
+    if (recipe->making.parent_name == NULL)
         return malformed(recipe, "a cut (fixture --from) records its parent as its input");
-    recipe->cut.shuffle = recipe->fixture.shuffle;
-    recipe->cut.seed = (uint64_t)recipe->fixture.seed;
-    recipe->kind = RECIPE_CUT;
+    recipe->making.cut.shuffle = recipe->fixture.shuffle;
+    recipe->making.cut.seed = (uint64_t)recipe->fixture.seed;
+    recipe->making.kind = REPRODUCE_CUT;
+    fixture_making_of(recipe->run, &recipe->fixture, NULL, &recipe->making.fixture);
     return examples_parse(recipe->run->program, &recipe->fixture.examples, DEFAULT_EXAMPLES,
-                          (uint64_t)1 << 53, &recipe->cut);
+                          (uint64_t)1 << 53, &recipe->making.cut);
 }
 
 static int fixture_read(struct reproduce_recipe *recipe, bool allow_extra)
@@ -86,11 +96,10 @@ static int fixture_read(struct reproduce_recipe *recipe, bool allow_extra)
         return cut_read(recipe);
     if (run->dataset->name == NULL)
         return malformed(recipe, "fuel fixture without a dataset or --from");
-    recipe->kind = RECIPE_SYNTHETIC;
-    struct fixture_making making;
-    fixture_making_of(run, &recipe->fixture, NULL, &making);
-    return fixture_synthetic_read(&making, &recipe->fixture.examples, &recipe->raw_fixture,
-                                  &recipe->fixture_request);
+    recipe->making.kind = REPRODUCE_SYNTHETIC;
+    fixture_making_of(run, &recipe->fixture, NULL, &recipe->making.fixture);
+    return fixture_synthetic_read(&recipe->making.fixture, &recipe->fixture.examples,
+                                  &recipe->making.raw_fixture, &recipe->making.fixture_request);
 }
 
 /* A packed file records its spec first among its inputs, under the spec's file name, and the
@@ -100,17 +109,18 @@ static int pack_read(struct reproduce_recipe *recipe, bool allow_extra)
     (void)allow_extra;
     json_t *provenance = recipe->recorded.provenance;
     json_t *spec = recipe->recorded.first_input;
-    recipe->spec_name = json_string_value(json_object_get(spec, "name"));
+    recipe->making.spec_name = json_string_value(json_object_get(spec, "name"));
     const char *typed = recipe->run->parsed->positional_count > 0
                             ? recipe->run->parsed->positionals[0]
                             : NULL;
     const char *base = typed != NULL ? strrchr(typed, '/') : NULL;
     base = base != NULL ? base + 1 : typed;
     if (!json_is_string(json_object_get(json_object_get(provenance, "pack"), "spec")) ||
-        recipe->spec_name == NULL || base == NULL || strcmp(recipe->spec_name, base) != 0)
+        recipe->making.spec_name == NULL || base == NULL ||
+        strcmp(recipe->making.spec_name, base) != 0)
         return malformed(recipe, "a packed file records its spec's text and the spec as its "
                          "first input");
-    recipe->kind = RECIPE_PACK;
+    recipe->making.kind = REPRODUCE_PACK;
     output_name_read(recipe);
     return EXIT_OK;
 }
@@ -164,13 +174,13 @@ static int options_check(const struct reproduce_recipe *recipe,
         enum reproduce_rule rule = token.option->reproduce;
         if (rule == REPRODUCE_UNDECLARED)
             return error_set(EXIT_CORRUPT_INPUT, "cannot reproduce: %s: the recorded option %s "
-                             "is unknown to fuel-reproduce", recipe->file, token.name);
+                             "is unknown to fuel-reproduce", recipe->making.file, token.name);
         if (rule == REPRODUCE_REFUSED)
             return malformed(recipe, "fuel %s %s makes no HDF5 file", reader->command,
                              token.name);
         if (rule == REPRODUCE_FILE_NAME && !plain_name(token.value))
             return error_set(EXIT_CORRUPT_INPUT, "hostile provenance: %s: %s %s would write "
-                             "outside the output directory", recipe->file, token.name,
+                             "outside the output directory", recipe->making.file, token.name,
                              token.value != NULL ? token.value : "");
     }
     return EXIT_OK;
@@ -188,7 +198,7 @@ static int command_choose(const struct reproduce_recipe *recipe,
     *reader = reader_find(recorded->name);
     if (*reader == NULL)
         return error_set(EXIT_CORRUPT_INPUT, "cannot reproduce: %s: fuel-reproduce makes no "
-                         "files of fuel %s", recipe->file, recorded->name);
+                         "files of fuel %s", recipe->making.file, recorded->name);
     return EXIT_OK;
 }
 
@@ -220,8 +230,11 @@ static int command_read(struct reproduce_recipe *recipe, const struct recipe_rea
 int reproduce_recipe_read(const char *file, const char *provenance, bool allow_extra,
                           struct reproduce_recipe *recipe)
 {
-    *recipe = (struct reproduce_recipe){.file = file};
+    *recipe = (struct reproduce_recipe){.making.file = file};
     int result = recorded_command_read(provenance, &recipe->recorded);
+    recipe->making.provenance = recipe->recorded.provenance;
+    recipe->making.provenance_text = provenance;
+    recipe->making.typed = &recipe->typed;
     if (result != EXIT_OK) {
         char message[2048];
         snprintf(message, sizeof message, "%s", error_message());
@@ -235,23 +248,32 @@ int reproduce_recipe_read(const char *file, const char *provenance, bool allow_e
     return result;
 }
 
+/* The maker's progress line (reproduce_makers.h's drawing), labelled like fuel-convert's. */
+static void drawing_begin(void *context, const struct dataset *dataset,
+                          const struct stage_listener **listener)
+{
+    struct reproduce_recipe *recipe = context;
+    stage_progress_begin(&recipe->drawn, recipe->quiet, listener);
+    if (*listener != NULL && dataset != NULL)
+        snprintf(recipe->drawn.prefix, sizeof recipe->drawn.prefix, "%s%s%s: ", dataset->name,
+                 dataset->variant ? " " : "", dataset->variant ? dataset->variant : "");
+}
+
+static void drawing_end(void *context)
+{
+    struct reproduce_recipe *recipe = context;
+    stage_progress_end(&recipe->drawn);
+}
+
 void reproduce_recipe_request(struct reproduce_recipe *recipe, struct reproduce_request *request)
 {
-    static reproduce_make_function *const makers[] = {
-        [RECIPE_CONVERSION] = reproduce_make_conversion, [RECIPE_EXTRA] = reproduce_make_extra,
-        [RECIPE_SYNTHETIC] = reproduce_make_synthetic, [RECIPE_CUT] = reproduce_make_cut,
-        [RECIPE_PACK] = reproduce_make_pack};
-    request->make = makers[recipe->kind];
-    request->context = recipe;
-    request->inputs_made = recipe->kind == RECIPE_SYNTHETIC;
-    request->relative_names = recipe->kind == RECIPE_PACK;
-    request->dataset = recipe->kind == RECIPE_CONVERSION || recipe->kind == RECIPE_EXTRA
-                           ? recipe->run->dataset->record
-                           : NULL;
+    recipe->making.drawing = (struct reproduce_drawing){drawing_begin, drawing_end, recipe};
+    reproduce_making_request(&recipe->making, request);
 }
 
 void reproduce_recipe_free(struct reproduce_recipe *recipe)
 {
+    free(recipe->making.extra_words);
     command_invocation_free(recipe->invocation);
     recorded_command_free(&recipe->recorded);
     *recipe = (struct reproduce_recipe){0};
