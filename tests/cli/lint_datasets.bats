@@ -83,5 +83,18 @@ setup() {
     git -C "$repo" add .
     run bash "$repo/tests/lint/dataset_facts"
     [ "$status" -eq 1 ]
-    [ "$output" = 'not ok - "fine_labels" is typed in converters/cifar100.c fixtures/cifar.c: write it once, in downloaders/' ]
+    [ "$output" = 'not ok - "fine_labels" is typed in converters/cifar100.c fixtures/cifar.c: write it once, in downloaders/
+not ok - "train" is typed in converters/cifar100.c fixtures/cifar.c: write it once, in downloaders/' ]
+}
+
+@test "a printf format alone in both is not a fact; a one-letter name is" {
+    mkdir -p "$repo/converters" "$repo/fixtures"
+    printf 'const char *line = "%%s: %%zu", *source = "y";
+' > "$repo/converters/iris.c"
+    printf 'const char *line = "%%s: %%zu", *source = "y";
+' > "$repo/fixtures/iris.c"
+    git -C "$repo" add .
+    run bash "$repo/tests/lint/dataset_facts"
+    [ "$status" -eq 1 ]
+    [ "$output" = 'not ok - "y" is typed in converters/iris.c fixtures/iris.c: write it once, in downloaders/' ]
 }
