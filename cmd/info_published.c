@@ -56,29 +56,13 @@ char *info_inputs_sentence(const char *provenance)
     return line;
 }
 
-static json_t *evidence_json(const struct input_evidence *evidence, size_t count)
-{
-    json_t *inputs = json_array();
-    for (size_t index = 0; inputs != NULL && index < count; index++)
-        json_array_append_new(
-            inputs, json_pack("{s:s, s:s, s:o}", "name", evidence[index].name, "published",
-                              input_verdict_value(evidence[index].verdict), "reason",
-                              evidence[index].reason != NULL ? json_string(evidence[index].reason)
-                                                             : json_null()));
-    return json_pack("{s:s, s:o}", "published",
-                     input_verdict_value(input_verdict_combine(evidence, count)), "inputs",
-                     inputs != NULL ? inputs : json_null());
-}
-
 json_t *info_inputs_json(const struct h5py_file *file)
 {
     struct inputs_publication report = {0};
     char label[160];
     json_t *verdict = NULL;
     if (report_make(h5py_file_attribute(file, "fuel_provenance"), &report, label, sizeof label)) {
-        struct input_evidence *evidence = inputs_publication_evidence(&report);
-        verdict = evidence != NULL ? evidence_json(evidence, report.count) : NULL;
-        free(evidence);
+        verdict = inputs_publication_json(&report);
     }
     inputs_publication_free(&report);
     return verdict != NULL ? verdict : json_null();

@@ -187,3 +187,25 @@ char *inputs_publication_summary(const struct inputs_publication *report, const 
     free(evidence);
     return sentence;
 }
+
+static json_t *evidence_json(const struct input_evidence *evidence, size_t count)
+{
+    json_t *inputs = json_array();
+    for (size_t index = 0; inputs != NULL && index < count; index++)
+        json_array_append_new(
+            inputs, json_pack("{s:s, s:s, s:o}", "name", evidence[index].name, "published",
+                              input_verdict_value(evidence[index].verdict), "reason",
+                              evidence[index].reason != NULL ? json_string(evidence[index].reason)
+                                                             : json_null()));
+    return json_pack("{s:s, s:o}", "published",
+                     input_verdict_value(input_verdict_combine(evidence, count)), "inputs",
+                     inputs != NULL ? inputs : json_null());
+}
+
+json_t *inputs_publication_json(const struct inputs_publication *report)
+{
+    struct input_evidence *evidence = inputs_publication_evidence(report);
+    json_t *verdict = evidence != NULL ? evidence_json(evidence, report->count) : NULL;
+    free(evidence);
+    return verdict;
+}

@@ -9,6 +9,8 @@
 
 #include "common/base/input_verdict.h"
 
+#include <jansson.h>
+
 /* A raw file as a dataset's record publishes it. */
 struct published_file {
     const char *name;
@@ -62,5 +64,9 @@ struct input_evidence *inputs_publication_evidence(const struct inputs_publicati
    when out of memory). The reasons: "md5 X, published Y", "N bytes, published M", "not a file of
    DATASET", "no published checksum", "no md5 recorded", "fuel fixture --raw output". */
 char *inputs_publication_summary(const struct inputs_publication *report, const char *dataset);
+
+/* The same verdict for fuel-info --json: {"published": "files" | "content" | "no" | "unknown",
+   "inputs": [{"name", "published", "reason"}, ...]}; NULL when out of memory. */
+json_t *inputs_publication_json(const struct inputs_publication *report);
 
 #endif
