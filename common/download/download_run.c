@@ -6,6 +6,7 @@
 #include "common/base/error.h"
 #include "common/base/monotonic_clock.h"
 #include "common/base/hash.h"
+#include "common/base/input_file.h"
 #include "download_item.h"
 #include "retry.h"
 #include "transfer.h"
@@ -480,6 +481,19 @@ static int run_loop(struct run *run)
     return run->result;
 }
 
+/* A directory or a FIFO at a file's final name or its .part is refused before any transfer: the
+   rename at the end could never replace it. */
+static int places_check(const struct file_state *file)
+{
+    const char *paths[] = {file->final_path, file->part_path};
+    for (size_t index = 0; index < 2; index++) {
+        struct stat status;
+        if (stat(paths[index], &status) == 0 && !S_ISREG(status.st_mode))
+            return input_not_regular(paths[index], &status);
+    }
+    return EXIT_OK;
+}
+
 static int run_prepare(struct run *run, const struct download_item *items)
 {
     const char *directory = run->options->directory;
@@ -493,6 +507,9 @@ static int run_prepare(struct run *run, const struct download_item *items)
                      items[index].name) >= (int)sizeof file->part_path)
             return error_set(EXIT_WRITE, "cannot write: %s/%s: name too long", directory,
                              items[index].name);
+        int placed = places_check(file);
+        if (placed != EXIT_OK)
+            return placed;
         enum file_match match = run->options->force ? MATCH_NONE
                                                     : file_match(run, file->final_path, file->item);
         if (match != MATCH_NONE) {

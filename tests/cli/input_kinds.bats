@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # Inputs that are not there or are not regular files: every command says which (a missing -d
-# directory; "not a regular file: PATH: exists but is a FIFO" with exit 4 everywhere), a FIFO
-# never blocks an open (each run bounded by timeout), and HDF5's failures in fuel's words.
+# directory; "not a regular file: PATH: exists but is a FIFO" with exit 4 everywhere, a download's
+# final name or .part too), a FIFO never blocks an open (each run bounded by timeout), and HDF5's
+# failures in fuel's words.
 
 bats_require_minimum_version 1.5.0
 
@@ -41,6 +42,36 @@ refused() {
     refused 4 "fuel-convert: not a regular file: raw/adult.data: exists but is a directory" \
         fuel convert adult -d raw -o .
     [ "$(ls -A .)" = raw ]
+}
+
+@test "ILSVRC's tars and SVHN's files as a directory or a FIFO: convert, download, fetch say so, exit 4" {
+    for row in "ilsvrc2012 ILSVRC2012_img_train.tar" "ilsvrc2012 ILSVRC2012_devkit_t12.tar.gz" \
+        "ilsvrc2010 ILSVRC2010_images_train.tar" "svhn 1 train.tar.gz" "svhn 2 train_32x32.mat"; do
+        dataset=${row% *} file=${row##* }
+        rm -rf served raw
+        fuel fixture $dataset --raw -n 2 -o served >/dev/null
+        mkdir -p raw/$file
+        transfer=(-d raw --url-prefix "file://$PWD/served/" --checksums served/MD5SUMS -q)
+        refused 4 "fuel-download: not a regular file: raw/$file: exists but is a directory" \
+            fuel download $dataset "${transfer[@]}"
+        refused 4 "fuel-fetch: not a regular file: raw/$file.part: exists but is a directory" \
+            bash -c 'rmdir "$1" && mkdir "$1.part" && shift && exec fuel fetch "$@"' _ raw/$file \
+            $dataset "${transfer[@]}"
+        [ "$(ls -A raw)" = "$file.part" ]
+        rmdir raw/$file.part
+        cp served/* raw/
+        rm raw/$file
+        mkdir raw/$file
+        refused 4 "fuel-convert: not a regular file: raw/$file: exists but is a directory" \
+            fuel convert $dataset -d raw -o out
+        rmdir raw/$file
+        mkfifo raw/$file
+        refused 4 "fuel-convert: not a regular file: raw/$file: exists but is a FIFO" \
+            fuel convert $dataset -d raw -o out
+        refused 4 "fuel-download: not a regular file: raw/$file: exists but is a FIFO" \
+            fuel download $dataset "${transfer[@]}"
+        [ ! -e out ]
+    done
 }
 
 @test "a directory given as a file: exit 4 and one message in every command" {
