@@ -29,14 +29,16 @@ if [ ! -f "$imagenet" ]; then
     "$FUEL" convert ilsvrc2012 -d "$work/raw" -o "$work" -q > /dev/null
     rm -rf "$work/raw"
 fi
-# the same JPEGs, stored (not deflated) in a zip, for the floor
-/usr/bin/python3 - "$imagenet" "$work/images.zip" <<'PYTHON'
+# the same JPEGs, stored (not deflated) in a zip, for the floor; their count
+jpegs=$(/usr/bin/python3 - "$imagenet" "$work/images.zip" <<'PYTHON'
 import sys, zipfile
 import h5py
 with h5py.File(sys.argv[1], 'r') as f, zipfile.ZipFile(sys.argv[2], 'w', zipfile.ZIP_STORED) as z:
     for index, data in enumerate(f['encoded_images']):
         z.writestr('%08d.JPEG' % index, data.tobytes())
+    print(len(f['encoded_images']))
 PYTHON
+)
 
 # fuel duplicates exits 1 when it finds some (the ImageNet-like file reuses a pool of pictures)
 exact() { "$FUEL" duplicates -q "$images" > /dev/null || [ $? -eq 1 ]; }
@@ -61,7 +63,7 @@ for run in $(seq "$RUNS"); do
     floor_threads_times+=("$(wall_seconds floor_threads)")
 done
 echo "duplicates: $(du -m "$images" | cut -f1) MB of uint8 images; $(du -m "$imagenet" | cut -f1) MB," \
-    "$SIZE JPEGs; $RUNS interleaved runs, $(nproc) processors, load $(cut -d' ' -f1-3 /proc/loadavg)"
+    "$jpegs JPEGs; $RUNS interleaved runs, $(nproc) processors, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  fuel duplicates times: ${exact_times[*]}"
 echo "  sha256sum times: ${digest_times[*]}"
 echo "  fuel duplicates --near --threads 1 times: ${near_times[*]}"
