@@ -20,9 +20,7 @@ setup_file() {
     done
     (cd "$SERVED" && md5sum "${MNIST_FILES[@]}") > "$SUMS"
     (cd "$FUEL_FIXTURES/raw/mnist" && md5sum "${MNIST_FILES[@]}") > "$BATS_FILE_TMPDIR/raw.md5"
-    boto3 mb fuel
-    boto3 put fuel mnist/ "$SERVED"/*
-    boto3 put fuel raw/ "$FUEL_FIXTURES/raw/mnist"/*.gz
+    boto3 mb fuel -- put fuel mnist/ "$SERVED"/* -- put fuel raw/ "$FUEL_FIXTURES/raw/mnist"/*.gz
 }
 
 teardown_file() {
@@ -136,8 +134,7 @@ print("\"" + hashlib.md5(open(sys.argv[1], "rb").read()).hexdigest() + "\"")' "$
         -o s3://fuel/parts/ -r parts.hdf5 -q --threads 3
     [ "$status" -eq 0 ]
     [ "$output" = s3://fuel/parts/parts.hdf5 ]
-    boto3 get fuel parts/parts.hdf5 "$BATS_TEST_TMPDIR/parts.hdf5"
-    mapfile -t head < <(boto3 head fuel parts/parts.hdf5)
+    mapfile -t head < <(boto3 get fuel parts/parts.hdf5 "$BATS_TEST_TMPDIR/parts.hdf5" -- head fuel parts/parts.hdf5)
     [ "${head[0]}" -eq "$(stat -c %s "$BATS_TEST_TMPDIR/parts.hdf5")" ]
     [[ "${head[1]}" == *-[0-9]*'"' ]]
     [ "${head[2]}" = "{\"sha256\": \"$(sha256sum < "$BATS_TEST_TMPDIR/parts.hdf5" | cut -c1-64)\"}" ]
@@ -215,8 +212,7 @@ stopped_mid_upload() {
     [ "${#lines[@]}" -eq 2 ]
     [[ "${lines[0]}" == "aborted s3://fuel/killed/mnist_float64.hdf5 (upload "*")" ]]
     [[ "${lines[1]}" == "removed $TMPDIR/.fuel-staging-s3-upload."* ]]
-    [ -z "$(boto3 uploads fuel killed/)" ]
-    [ -z "$(boto3 ls fuel killed/)" ]
+    [ -z "$(boto3 uploads fuel killed/ -- ls fuel killed/)" ]
     FUEL_S3_PART_SIZE=1024 fuel convert mnist --dtype float64 -d "$raw" -o s3://fuel/stopped/ \
         --threads 1 -q 3>&- &
     pid=$!
@@ -225,8 +221,7 @@ stopped_mid_upload() {
     local code=0
     wait_bounded "$pid" || code=$?
     [ "$code" -eq 5 ]
-    [ -z "$(boto3 uploads fuel stopped/)" ]
-    [ -z "$(boto3 ls fuel stopped/)" ]
+    [ -z "$(boto3 uploads fuel stopped/ -- ls fuel stopped/)" ]
     [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
 }
 
@@ -348,8 +343,10 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     [[ "${lines[0]}" == "aborted s3://fuel/sets/"*"-0000"*".tar (upload "*")" ]]
     [ -z "$(boto3 uploads fuel sets/)" ]
     # The listings were deleted before the first shard went out: no reader takes the mixed set.
-    [ -z "$(boto3 ls fuel sets/ | grep '\.json$')" ]
-    [ -n "$(boto3 ls fuel sets/ | grep '\.tar$')" ]
+    local listing
+    listing=$(boto3 ls fuel sets/)
+    [ -z "$(grep '\.json$' <<<"$listing")" ]
+    [ -n "$(grep '\.tar$' <<<"$listing")" ]
     # SIGTERM mid-upload: the multipart upload aborted, no listing, nothing for fuel clean.
     FUEL_S3_PART_SIZE=1024 fuel export "$input" --to webdataset -o s3://fuel/ended/ \
         --shard-examples 1 --threads 1 -q 3>&- &
@@ -426,8 +423,7 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     [ "${lines[7]}" = "status 7" ]
     [ "${lines[8]}" = filler ]
     [ "${#lines[@]}" -eq 9 ]
-    [ -z "$(boto3 ls fuel full/)" ]
-    [ -z "$(boto3 uploads fuel full/)" ]
+    [ -z "$(boto3 ls fuel full/ -- uploads fuel full/)" ]
 }
 
 @test "the access key, the secret and the session token appear in no output, listing or file" {

@@ -12,9 +12,8 @@ load ../helpers/processes
 # The store, with MNIST's and Iris' converted files uploaded by boto3 to s3://fuel/data/.
 setup_file() {
     s3_store_start
-    boto3 mb fuel conditional
-    boto3 put fuel data/ "$FUEL_FIXTURES/expected/mnist.hdf5" "$FUEL_FIXTURES/expected/iris.hdf5"
-    boto3 put fuel data/deeper/ "$FUEL_FIXTURES/expected/cifar10.hdf5"
+    boto3 mb fuel conditional -- put fuel data/ "$FUEL_FIXTURES/expected/mnist.hdf5" \
+        "$FUEL_FIXTURES/expected/iris.hdf5" -- put fuel data/deeper/ "$FUEL_FIXTURES/expected/cifar10.hdf5"
 }
 
 teardown_file() {
