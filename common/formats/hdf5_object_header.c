@@ -1,5 +1,6 @@
 /* Walks HDF5 object headers (format versions 1 and 2) and their continuation chunks, checking
-   that each chunk lies inside the file, as the file format specification lays them out. */
+   that each chunk lies inside the file, as the file format specification lays them out, and
+   shows a caller their messages. */
 #include "hdf5_object_header.h"
 
 #include <string.h>
@@ -29,6 +30,9 @@ struct walk {
     unsigned flags;
     struct chunk chunks[MAXIMUM_CHUNKS];
     size_t count;
+    hdf5_message_visit visit; /* NULL: none */
+    void *context;
+    bool stopped; /* VISIT asked to stop */
 };
 
 static uint64_t little_endian(const unsigned char *bytes, unsigned size)
@@ -124,6 +128,11 @@ static const char *walk_chunk(struct walk *walk, const struct chunk *chunk)
             why = follow(walk, position + header, size);
         else if (type == SYMBOL_TABLE_MESSAGE)
             why = check_local_heap(walk, position + header, size);
+        if (why == NULL && walk->visit != NULL &&
+            !walk->visit(walk->context, type, position + header, size)) {
+            walk->stopped = true;
+            return NULL;
+        }
         if (why != NULL)
             return why;
         position += header + size;
@@ -174,14 +183,20 @@ static const char *first_chunk(struct walk *walk, uint64_t address)
     return add_chunk(walk, offset, offset + size);
 }
 
-const char *hdf5_object_header_check(const struct hdf5_layout *layout, uint64_t address)
+const char *hdf5_object_header_walk(const struct hdf5_layout *layout, uint64_t address,
+                                    hdf5_message_visit visit, void *context)
 {
-    struct walk walk = {.layout = layout};
+    struct walk walk = {.layout = layout, .visit = visit, .context = context};
     if (layout->offset_size < 1 || layout->offset_size > 8 || layout->length_size < 1 ||
         layout->length_size > 8)
         return "unusual address or length size";
     const char *why = first_chunk(&walk, address);
-    for (size_t index = 0; why == NULL && index < walk.count; index++)
+    for (size_t index = 0; why == NULL && !walk.stopped && index < walk.count; index++)
         why = walk_chunk(&walk, &walk.chunks[index]);
     return why;
+}
+
+const char *hdf5_object_header_check(const struct hdf5_layout *layout, uint64_t address)
+{
+    return hdf5_object_header_walk(layout, address, NULL, NULL);
 }

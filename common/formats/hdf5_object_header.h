@@ -1,4 +1,5 @@
-/* Checks an HDF5 object header's chunks against the file's size before libhdf5 loads it. */
+/* Checks an HDF5 object header's chunks against the file's size before libhdf5 loads it; walks
+   its messages. */
 #ifndef FUEL_HDF5_OBJECT_HEADER_H
 #define FUEL_HDF5_OBJECT_HEADER_H
 
@@ -27,5 +28,13 @@ extern const char hdf5_no_object_header[];
    chains to, and returns NULL when each lies inside the file and there are at most 1024, else
    why not. Nothing is allocated. */
 const char *hdf5_object_header_check(const struct hdf5_layout *layout, uint64_t address);
+
+/* Called with each message of a header but its continuations: its type, the file offset of its
+   data and their size (inside its chunk); false stops the walk. */
+typedef bool (*hdf5_message_visit)(void *context, unsigned type, uint64_t offset, uint64_t size);
+
+/* As hdf5_object_header_check, VISIT shown each message as the walk meets it. */
+const char *hdf5_object_header_walk(const struct hdf5_layout *layout, uint64_t address,
+                                    hdf5_message_visit visit, void *context);
 
 #endif

@@ -1,7 +1,9 @@
 /* The strings of an H5PYDataset file: fixed and variable-length, in attributes and arrays. */
 #include "h5py_reading.h"
 
+#include "attribute_direct.h"
 #include "common/base/error.h"
+#include "common/base/provenance_text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +146,35 @@ int string_array_read(struct reading *reading, hid_t attribute, hid_t dataset, s
     return result;
 }
 
+/* A root attribute of one variable-length string read from the file itself when it can be
+   (attribute_direct.h), its length capped before anything is read; 1 when it cannot be, for
+   HDF5 to read. */
+static int root_string_direct(struct reading *reading, hid_t attribute, const char *name,
+                              char **value)
+{
+    hid_t type = H5Aget_type(attribute), space = H5Aget_space(attribute);
+    bool variable = type >= 0 && space >= 0 && H5Tget_class(type) == H5T_STRING &&
+                    H5Tis_variable_str(type) > 0 && H5Sget_simple_extent_npoints(space) == 1;
+    if (type >= 0)
+        H5Tclose(type);
+    if (space >= 0)
+        H5Sclose(space);
+    uint64_t length = 0;
+    switch (variable ? attribute_direct_read(reading->file->handle, name,
+                                             PROVENANCE_TEXT_MAX_BYTES, value, &length)
+                     : ATTRIBUTE_DIRECT_UNSEEN) {
+    case ATTRIBUTE_DIRECT_READ: return 0;
+    case ATTRIBUTE_DIRECT_UNSEEN: return 1;
+    case ATTRIBUTE_DIRECT_TOO_LONG:
+        return error_set(EXIT_CORRUPT_INPUT, "attribute %s declares %llu bytes: %s: more than "
+                         "the %zu read", name, (unsigned long long)length, reading->file->path,
+                         PROVENANCE_TEXT_MAX_BYTES);
+    case ATTRIBUTE_DIRECT_MALFORMED: return unreadable_attribute(reading, name);
+    case ATTRIBUTE_DIRECT_NO_MEMORY: break;
+    }
+    return out_of_memory();
+}
+
 static herr_t root_attribute_visit(hid_t location, const char *name, const H5A_info_t *info,
                                    void *data)
 {
@@ -156,7 +187,9 @@ static herr_t root_attribute_visit(hid_t location, const char *name, const H5A_i
     if (attribute < 0)
         return unreadable_attribute(reading, name), -1;
     char *value = NULL;
-    int result = string_attribute_read(reading, attribute, name, &value);
+    int result = root_string_direct(reading, attribute, name, &value);
+    if (result == 1)
+        result = string_attribute_read(reading, attribute, name, &value);
     H5Aclose(attribute);
     if (result == 1)
         return 0;

@@ -295,9 +295,9 @@ open(sys.argv[2], "wb").write(data.replace(b"2009-02-13T23:31:30Z", b"2019-02-13
     nothing_left
 }
 
-@test "a provenance of 262,144 inputs: walked one entry at a time, within 320 MiB, exit 3" {
+@test "a provenance of 262,144 inputs: walked one entry at a time, within 200 MiB, exit 3" {
     file=$(pipeline iris)
-    # Parsed whole, its 29 MB text took 456 MiB (2^20 inputs: 1.8 GB).
+    # Parsed whole after H5Aread, its 29 MB text took 456 MiB (2^20 inputs: 1.8 GB).
     provenance_edit "$file" data/many.hdf5 'p["inputs"] = [{"name": "f%07d" % i, "size": 1, "sha256": "%064x" % i} for i in range(1 << 18)]'
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0:thread_local_quarantine_size_kb=0" \
         run --separate-stderr /usr/bin/time -f 'peak %M' timeout 120 fuel reproduce data/many.hdf5 -d raw -q
@@ -305,7 +305,25 @@ open(sys.argv[2], "wb").write(data.replace(b"2009-02-13T23:31:30Z", b"2019-02-13
     [ "${stderr_lines[0]}" = "fuel-reproduce: cannot reproduce: data/many.hdf5: 262144 inputs not found: f0000000, f0000001, f0000002, ...; --download fetches a dataset's raw files" ]
     peak=$(sed -n 's/^peak //p' <<< "$stderr")
     echo "# peak $((peak / 1024)) MiB" >&3
-    [ "$peak" -lt $((320 * 1024)) ]
+    [ "$peak" -lt $((200 * 1024)) ]
+    nothing_left
+}
+
+@test "a provenance whose heap ID declares 3.75 GiB: refused before anything is read, exit 4" {
+    file=$(pipeline iris)
+    # Read through H5Aread, it took 7.5 GiB and 71 s, then reproduced the file (exit 1).
+    cp "$file" data/forged.hdf5
+    cp "$file" data/longer.hdf5
+    $PYTHON "$BATS_TEST_DIRNAME/../helpers/forge_heap_length.py" data/forged.hdf5 fuel_provenance 4026531840
+    $PYTHON "$BATS_TEST_DIRNAME/../helpers/forge_heap_length.py" data/longer.hdf5 fuel_provenance 1000000
+    for command in reproduce info; do
+        run --separate-stderr /usr/bin/time -f 'peak %M' timeout 60 fuel $command data/forged.hdf5
+        [ "$status" -eq 4 ]
+        [ "${stderr_lines[0]}" = "fuel-$command: attribute fuel_provenance declares 4026531840 bytes: data/forged.hdf5: more than the 268435456 read" ]
+        [ "$(sed -n 's/^peak //p' <<< "$stderr")" -lt $((128 * 1024)) ]
+    done
+    # Under the cap but longer than its heap object: unreadable, not read past the object.
+    refused data/longer.hdf5 raw "unreadable attribute: data/longer.hdf5: fuel_provenance"
     nothing_left
 }
 
