@@ -134,57 +134,6 @@ static void missing_print(const struct h5py_file *file, const struct input_repor
     putchar('\n');
 }
 
-static json_t *input_report_json(const struct input_report *input)
-{
-    json_t *entry = json_pack("{s:s, s:s, s:I, s:s}", "name", input->name, "state",
-                              input_state_name(input->state), "recorded_size",
-                              (json_int_t)input->recorded_size, "recorded_sha256",
-                              input->recorded_sha256);
-    if (input->path != NULL) {
-        json_object_set_new(entry, "path", json_string(input->path));
-        json_object_set_new(entry, "size", json_integer((json_int_t)input->size));
-        json_object_set_new(entry, "sha256", json_string(input->sha256));
-    }
-    return entry;
-}
-
-/* The exit code of the inputs' states: a difference first, then a missing file. */
-static int inputs_outcome(const struct h5py_file *file, const struct input_reports *reports)
-{
-    size_t counts[3] = {0};
-    for (size_t index = 0; index < reports->count; index++)
-        counts[reports->items[index].state]++;
-    if (counts[INPUT_DIFFERENT] > 0)
-        return error_set(EXIT_CHECKSUM, "inputs differ from the provenance: %s: %zu different, "
-                         "%zu missing", file->path, counts[INPUT_DIFFERENT], counts[INPUT_MISSING]);
-    if (counts[INPUT_MISSING] > 0)
-        return error_set(EXIT_MISSING_INPUT, "inputs not found: %s: %zu missing", file->path,
-                         counts[INPUT_MISSING]);
-    return EXIT_OK;
-}
-
-/* Where the inputs are looked for, in order: -d, beside the file, the data path, and with
-   --recorded-dirs the folders the file records (caller frees the list, not the strings). */
-static const char **directories_list(const struct info_check_request *request, char *beside,
-                                     const struct fuel_config *config,
-                                     const struct recorded_directories *folders, size_t *count)
-{
-    const char **list = calloc(request->directory_count + config->data_path.count +
-                                   folders->count + 1,
-                               sizeof *list);
-    *count = 0;
-    for (size_t index = 0; list != NULL && index < request->directory_count; index++)
-        list[(*count)++] = request->directories[index];
-    if (list != NULL)
-        list[(*count)++] = dirname(beside);
-    for (size_t index = 0; list != NULL && index < config->data_path.count; index++)
-        list[(*count)++] = config->data_path.items[index];
-    for (size_t index = 0; list != NULL && request->recorded_directories &&
-                           index < folders->count; index++)
-        list[(*count)++] = folders->items[index];
-    return list;
-}
-
 /* Inputs found as recorded: the verdict fuel-info gives on them (info_published.h), the same
    line. */
 static void verdict_report(const struct h5py_file *file, json_t *report)
@@ -215,11 +164,15 @@ static int inputs_report(const struct h5py_file *file, const struct info_check_r
     recorded_directories_read(provenance, &folders);
     char beside[PATH_MAX];
     snprintf(beside, sizeof beside, "%s", file->path);
+    struct input_directories given = {
+        request->directories, request->directory_count,
+        request->recorded_directories ? (const char *const *)folders.items : NULL,
+        request->recorded_directories ? folders.count : 0};
     const char **directories = NULL;
     size_t count = 0;
     int result = config_load(&config);
     if (result == EXIT_OK &&
-        (directories = directories_list(request, beside, &config, &folders, &count)) == NULL)
+        (directories = input_directories_list(&given, beside, &config, &count)) == NULL)
         result = error_set(EXIT_OTHER, "out of memory");
     if (result == EXIT_OK)
         result = input_verify(provenance, file->path, directories, count, &reports);
@@ -244,7 +197,7 @@ static int inputs_report(const struct h5py_file *file, const struct info_check_r
         json_decref(recorded);
     }
     if (result == EXIT_OK)
-        result = inputs_outcome(file, &reports);
+        result = input_reports_outcome(file->path, &reports);
     if (result == EXIT_OK)
         verdict_report(file, report);
     input_reports_free(&reports);

@@ -6,6 +6,7 @@
 #include "common/base/provenance_text.h"
 
 #include <jansson.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -75,4 +76,50 @@ int input_verify(const char *provenance_json, const char *file_path,
     }
     json_decref(provenance);
     return result;
+}
+
+const char **input_directories_list(const struct input_directories *given, char *beside,
+                                    const struct fuel_config *config, size_t *count)
+{
+    const char **list = calloc(given->directory_count + config->data_path.count +
+                                   given->recorded_count + 1,
+                               sizeof *list);
+    *count = 0;
+    for (size_t index = 0; list != NULL && index < given->directory_count; index++)
+        list[(*count)++] = given->directories[index];
+    if (list != NULL)
+        list[(*count)++] = dirname(beside);
+    for (size_t index = 0; list != NULL && index < config->data_path.count; index++)
+        list[(*count)++] = config->data_path.items[index];
+    for (size_t index = 0; list != NULL && index < given->recorded_count; index++)
+        list[(*count)++] = given->recorded[index];
+    return list;
+}
+
+int input_reports_outcome(const char *file, const struct input_reports *reports)
+{
+    size_t counts[3] = {0};
+    for (size_t index = 0; index < reports->count; index++)
+        counts[reports->items[index].state]++;
+    if (counts[INPUT_DIFFERENT] > 0)
+        return error_set(EXIT_CHECKSUM, "inputs differ from the provenance: %s: %zu different, "
+                         "%zu missing", file, counts[INPUT_DIFFERENT], counts[INPUT_MISSING]);
+    if (counts[INPUT_MISSING] > 0)
+        return error_set(EXIT_MISSING_INPUT, "inputs not found: %s: %zu missing", file,
+                         counts[INPUT_MISSING]);
+    return EXIT_OK;
+}
+
+json_t *input_report_json(const struct input_report *input)
+{
+    json_t *entry = json_pack("{s:s, s:s, s:I, s:s}", "name", input->name, "state",
+                              input_state_name(input->state), "recorded_size",
+                              (json_int_t)input->recorded_size, "recorded_sha256",
+                              input->recorded_sha256);
+    if (input->path != NULL) {
+        json_object_set_new(entry, "path", json_string(input->path));
+        json_object_set_new(entry, "size", json_integer((json_int_t)input->size));
+        json_object_set_new(entry, "sha256", json_string(input->sha256));
+    }
+    return entry;
 }

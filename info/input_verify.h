@@ -4,7 +4,10 @@
 #ifndef FUEL_INPUT_VERIFY_H
 #define FUEL_INPUT_VERIFY_H
 
+#include "common/base/config.h"
 #include "common/base/hash.h"
+
+#include <jansson.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -41,5 +44,28 @@ void input_reports_free(struct input_reports *reports);
 
 /* "matching", "different", "missing". */
 const char *input_state_name(enum input_state state);
+
+/* Where the inputs are looked for: the folders given (-d), then, when asked (--recorded-dirs),
+   the folders the file records. */
+struct input_directories {
+    const char *const *directories;
+    size_t directory_count;
+    const char *const *recorded;
+    size_t recorded_count;
+};
+
+/* The folders to search, in order: GIVEN's directories, the folder of BESIDE (a copy of the
+   file's path, changed), CONFIG's data path, GIVEN's recorded ones; their count into COUNT
+   (caller frees the list, not the strings); NULL when out of memory. */
+const char **input_directories_list(const struct input_directories *given, char *beside,
+                                    const struct fuel_config *config, size_t *count);
+
+/* The exit code of REPORTS' states for FILE: a difference first (EXIT_CHECKSUM), then a missing
+   file (EXIT_MISSING_INPUT), each with its message; else EXIT_OK. */
+int input_reports_outcome(const char *file, const struct input_reports *reports);
+
+/* INPUT's details for --json: where it was found, its bytes and sha256 (not computed for a file
+   of another size), and what the file records. */
+json_t *input_report_json(const struct input_report *input);
 
 #endif

@@ -1,5 +1,6 @@
 /* Unit tests of the provenance inputs' verification: found in the directories given, in order,
-   missing, different, malformed provenance; a FIFO of the recorded name never blocks. */
+   missing, different, malformed provenance; a FIFO of the recorded name never blocks; the
+   folders searched in order and the exit code the states decide. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -100,6 +101,44 @@ static void malformed_provenance_is_corrupt_input(void **state)
     }
 }
 
+static void folders_are_searched_in_order(void **state)
+{
+    (void)state;
+    const char *given[] = {"raw", "more"}, *recorded[] = {"/recorded"};
+    char *data_path[] = {"/data"};
+    struct fuel_config config = {.data_path = {data_path, 1}};
+    char beside[] = "out/files/mnist.hdf5";
+    size_t count = 0;
+    struct input_directories folders = {given, 2, recorded, 1};
+    const char **list = input_directories_list(&folders, beside, &config, &count);
+    assert_non_null(list);
+    assert_int_equal(count, 5);
+    const char *expected[] = {"raw", "more", "out/files", "/data", "/recorded"};
+    for (size_t index = 0; index < count; index++)
+        assert_string_equal(list[index], expected[index]);
+    free(list);
+    folders.recorded_count = 0;
+    list = input_directories_list(&folders, beside, &config, &count);
+    assert_int_equal(count, 4);
+    free(list);
+}
+
+static void a_difference_outranks_a_missing_input(void **state)
+{
+    (void)state;
+    struct input_report items[3] = {{.state = INPUT_MATCHING}, {.state = INPUT_MISSING},
+                                    {.state = INPUT_DIFFERENT}};
+    struct input_reports reports = {items, 3};
+    assert_int_equal(input_reports_outcome("a.hdf5", &reports), EXIT_CHECKSUM);
+    assert_string_equal(error_message(),
+                        "inputs differ from the provenance: a.hdf5: 1 different, 1 missing");
+    reports.count = 2;
+    assert_int_equal(input_reports_outcome("a.hdf5", &reports), EXIT_MISSING_INPUT);
+    assert_string_equal(error_message(), "inputs not found: a.hdf5: 1 missing");
+    reports.count = 1;
+    assert_int_equal(input_reports_outcome("a.hdf5", &reports), EXIT_OK);
+}
+
 static int make_directory(void **state)
 {
     if (test_directory_setup(state) != 0)
@@ -115,6 +154,8 @@ int main(void)
         cmocka_unit_test(each_input_is_reported),
         cmocka_unit_test(fifo_is_not_read),
         cmocka_unit_test(malformed_provenance_is_corrupt_input),
+        cmocka_unit_test(folders_are_searched_in_order),
+        cmocka_unit_test(a_difference_outranks_a_missing_input),
     };
     return cmocka_run_group_tests(tests, make_directory, test_directory_teardown);
 }
