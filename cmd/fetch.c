@@ -300,6 +300,7 @@ static int fetch_run(struct fetch_request *request)
                              : data_path_writable(&request->run->dataset->config);
     if (output != NULL && s3_is_url(output))
         return fetch_to_store(request, output, name);
+    size_t missing = output != NULL ? directory_missing_prefix(output) : 0;
     int result = output_directory_choose(request, &directory);
     if (result == EXIT_OK)
         snprintf(waiting, sizeof waiting, "%s: waiting for another download or fetch in %s",
@@ -313,6 +314,8 @@ static int fetch_run(struct fetch_request *request)
     request->conversion.output_directory = directory;
     result = fetch_locked(request, directory, name);
     directory_unlock(lock, directory, DIRECTORY_LOCK_NAME);
+    if (result != EXIT_OK)
+        directory_remove_created(directory, missing);
     return result;
 }
 

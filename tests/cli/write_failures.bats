@@ -76,7 +76,7 @@ mounted() {
     [ "$output" = "$(printf 'fuel-preview: cannot write: out/grid.png: No space left on device\nstatus 7')" ]
 }
 
-@test "download, fetch and cache leave no lock file behind, on success or failure" {
+@test "download, fetch and cache leave no lock file behind, on success or failure, nor a folder they made" {
     mkdir raw
     run --separate-stderr fuel download iris -d raw --url-prefix file:///nonexist --retries 0
     [ "$status" -eq 5 ]
@@ -84,6 +84,11 @@ mounted() {
     run --separate-stderr fuel fetch iris -d raw --url-prefix file:///nonexist --retries 0
     [ "$status" -eq 5 ]
     [ -z "$(ls -A raw)" ]
+    for command in download fetch; do
+        run --separate-stderr fuel $command iris -d raw/new/iris --url-prefix file:///nonexist --retries 0
+        [ "$status" -eq 5 ]
+        [ -z "$(ls -A raw)" ]
+    done
     fuel fixture iris --raw -o served >/dev/null
     fuel download iris -d raw --url-prefix "file://$PWD/served/" -q
     [ "$(ls -A raw)" = iris.data ]
