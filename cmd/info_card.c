@@ -1,5 +1,8 @@
-/* fuel-info's card section, from the file's fuel_card attribute (cards/card.h writes it). */
+/* fuel-info's card section, from the file's fuel_card attribute (cards/card.h writes it), and the
+   class names a file stores beside its labels (fuel pack's SOURCE_classes). */
 #include "info_card.h"
+
+#include "common/h5py/class_names.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -74,4 +77,43 @@ json_t *info_card_json(const struct h5py_file *file)
         return json_null();
     json_t *card = json_loads(text, 0, NULL);
     return card != NULL ? card : json_string(text);
+}
+
+/* The card's classes of SOURCE, which its section shows already. */
+static bool card_names(const struct h5py_file *file, const char *source)
+{
+    const char *text = h5py_file_attribute(file, "fuel_card");
+    json_t *card = text != NULL ? json_loads(text, 0, NULL) : NULL;
+    bool found = json_object_get(json_object_get(card, "classes"), source) != NULL;
+    json_decref(card);
+    return found;
+}
+
+json_t *info_stored_classes_json(const struct h5py_file *file)
+{
+    json_t *lists = json_object();
+    for (size_t index = 0; lists != NULL && index < file->source_count; index++) {
+        const char *source = file->sources[index].name;
+        struct class_names names;
+        if (card_names(file, source) || class_names_read(file, source, &names) != 0)
+            continue;
+        json_t *list = names.count > 0 ? json_array() : NULL;
+        for (size_t number = 0; list != NULL && number < names.count; number++) {
+            const char *name = class_name(&names, number);
+            json_array_append_new(list, name != NULL ? json_string(name) : json_null());
+        }
+        if (list != NULL)
+            json_object_set_new(lists, source, list);
+        class_names_free(&names);
+    }
+    return lists;
+}
+
+void info_stored_classes_print(const struct h5py_file *file)
+{
+    json_t *lists = info_stored_classes_json(file);
+    if (json_object_size(lists) > 0)
+        printf("\n");
+    names_print(lists, "classes");
+    json_decref(lists);
 }

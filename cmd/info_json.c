@@ -84,12 +84,13 @@ static json_t *document_json(const struct h5py_file *file, const char *name,
                             json_string(file->attributes[index].value));
     char *inputs = info_inputs_line(file);
     json_t *document = json_pack(
-        "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "file", file->path,
+        "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "file", file->path,
         "name", name, "h5py_interface_version", attribute_json(file, "h5py_interface_version"),
         "fuel_convert_version", attribute_json(file, "fuel_convert_version"),
         "fuel_convert_command", attribute_json(file, "fuel_convert_command"),
         "splits", string_array(file->splits, file->split_count), "split_rows", rows, "sources",
-        sources, "attributes", attributes, "card", info_card_json(file),
+        sources, "attributes", attributes, "card", info_card_json(file), "classes",
+        info_stored_classes_json(file),
         "provenance", provenance_json(file),
         "published_inputs", optional_string(inputs), "content_digest",
         optional_string(info_digest_whole(digest)));

@@ -323,6 +323,7 @@ int info_text_print(const struct h5py_file *file, const char *name,
     if (result == 0)
         result = sources_print(file);
     if (result == 0) {
+        info_stored_classes_print(file);
         attributes_print(file);
         info_card_print(file);
         result = provenance_print(file);

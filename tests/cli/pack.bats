@@ -207,6 +207,14 @@ EOF
     run fuel info "$OUT/images.hdf5"
     [[ "$output" == *"features  uint8  (24,)    batch  variable-length; shapes features_shapes (24 x 3); shape labels channel, height, width"* ]]
     [[ "$output" == *"targets   int64  (24, 1)  batch, index"* ]]
+    # fuel info names the classes targets_classes holds: --json's list as h5py reads them, the text
+    # line from them.
+    text=$output
+    classes=$(fuel info --json "$OUT/images.hdf5" | "$PYTHON" -c 'import h5py, json, sys
+stored = [name.decode() for name in h5py.File(sys.argv[1], "r")["targets_classes"][:]]
+assert json.load(sys.stdin)["classes"] == {"targets": stored}, stored
+print(", ".join("%d %s" % pair for pair in enumerate(stored[:10])))' "$OUT/images.hdf5")
+    [[ "$text" == *$'\n'"    classes of targets: $classes"$'\n'* ]]
     run fuel info --check "$OUT/images.hdf5"
     [ "$status" -eq 0 ]
     # fuel stats: the ragged images' values per channel and the classes by name, as numpy has them
