@@ -255,3 +255,22 @@ int file_resolves(const char *argument)
     error_clear();
     return resolves;
 }
+
+int file_resolve_in_place(const char *program, const char *argument, struct s3_in_place *place,
+                          bool *in_place, char *path, size_t size)
+{
+    char why[64];
+    *in_place = false;
+    if (!s3_is_url(argument))
+        return file_resolve(argument, path, size);
+    int result = s3_in_place_prepare(place, argument, in_place, why, sizeof why);
+    if (result == EXIT_OK && *in_place)
+        snprintf(path, size, "%s", argument);
+    else if (result == EXIT_OK)
+        fprintf(stderr, "%s: reading the local copy of %s: HDF5's S3 driver cannot use %s\n",
+                program, argument, why);
+    if (result != EXIT_OK || *in_place)
+        return result;
+    s3_in_place_free(place);
+    return file_resolve(argument, path, size);
+}

@@ -3,6 +3,9 @@
 #define FUEL_FILE_RESOLVE_H
 
 #include "common/base/config.h"
+#include "s3/s3_in_place.h"
+
+#include <stdbool.h>
 
 #include <stddef.h>
 
@@ -15,6 +18,13 @@
    found in an s3:// entry is its verified local copy (s3_cache), EXIT_TRANSFER when the store
    fails. */
 int file_resolve(const char *argument, char *path, size_t size);
+
+/* As file_resolve, but an s3://BUCKET/KEY ARGUMENT is read in place where HDF5's S3 driver can
+   read it (*IN_PLACE, PLACE prepared, to free with s3_in_place_free, PATH the URL), else from its
+   verified local copy, said in one line on stderr naming PROGRAM and why. For the commands that
+   read a few blocks of a file (fuel fixture --from, fuel preview). */
+int file_resolve_in_place(const char *program, const char *argument, struct s3_in_place *place,
+                          bool *in_place, char *path, size_t size);
 
 /* The same without the first step: ARGUMENT is looked up in the data path only (fuel path, fuel
    cache); a match in an s3:// entry is its s3:// URL, not copied. */

@@ -145,19 +145,25 @@ static int cut_run(const struct command_run *run, struct fixture_output *output)
     struct cut_request request = {.shuffle = chosen->shuffle, .seed = (uint64_t)chosen->seed};
     int result = examples_parse(run->program, &chosen->examples, DEFAULT_EXAMPLES,
                                 (uint64_t)1 << 53, &request);
-    /* The parent as resolved (a dataset name finds its converted file). */
+    /* The parent as resolved (a dataset name finds its converted file), or read in place. */
     char parent[PATH_MAX];
+    struct s3_in_place place;
+    bool in_place = false;
     if (result == EXIT_OK)
-        result = file_resolve(chosen->from, parent, sizeof parent);
+        result = file_resolve_in_place(run->program, chosen->from, &place, &in_place, parent,
+                                       sizeof parent);
     size_t missing = directory_missing_prefix(chosen->output_directory);
     if (result == EXIT_OK)
         result = publish_directory_create(chosen->output_directory);
     struct fixture_making making;
     fixture_making_of(run, chosen, run->program, &making);
     if (result == EXIT_OK)
-        result = fixture_cut_make(&making, parent, &request, output->path, sizeof output->path);
+        result = fixture_cut_make(&making, parent, in_place ? &place.remote : NULL, &request,
+                                  output->path, sizeof output->path);
     if (result != EXIT_OK)
         directory_remove_created(chosen->output_directory, missing);
+    if (in_place)
+        s3_in_place_free(&place);
     return result;
 }
 

@@ -87,11 +87,14 @@ int preview_body(const struct command_run *run)
 {
     const struct preview_options *chosen = run->options;
     char input[PATH_MAX];
-    int result = file_resolve(run->parsed->positionals[0], input, sizeof input);
+    struct s3_in_place place;
+    bool in_place = false;
+    int result = file_resolve_in_place(run->program, run->parsed->positionals[0], &place,
+                                       &in_place, input, sizeof input);
     if (result != EXIT_OK)
         return result;
     struct preview_request request = {
-        .input_path = input, .output_path = chosen->output, .split = chosen->split,
+        .input_path = input, .in_place = in_place ? &place.remote : NULL, .output_path = chosen->output, .split = chosen->split,
         .source = chosen->source, .count = (uint64_t)chosen->count,
         .seeded = chosen->seed >= 0, .seed = (uint64_t)chosen->seed,
         .zoom = (unsigned)chosen->zoom,
@@ -101,5 +104,7 @@ int preview_body(const struct command_run *run)
                                        : preview_run(&request, print_row, labels);
     if (result == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout)))
         result = error_set(EXIT_WRITE, "cannot write: standard output");
+    if (in_place)
+        s3_in_place_free(&place);
     return result;
 }

@@ -126,7 +126,9 @@ int preview_run(const struct preview_request *request,
 {
     struct preview_grid grid;
     struct h5py_file *file = NULL;
-    int result = h5py_input_open(&file, request->input_path);
+    int result = request->in_place != NULL
+                     ? h5py_input_open_remote(&file, request->input_path, request->in_place)
+                     : h5py_input_open(&file, request->input_path);
     if (result == EXIT_OK)
         result = preview_grid_open(&grid, file, request);
     uint64_t available = result == EXIT_OK ? grid.data.selection.count : 0;

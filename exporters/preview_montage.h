@@ -11,8 +11,11 @@
 #define PREVIEW_GAP 2
 #define PREVIEW_GAP_LEVEL 128
 
+struct h5py_remote;
+
 struct preview_request {
     const char *input_path;
+    const struct h5py_remote *in_place; /* INPUT_PATH an object read in place; NULL: a file */
     const char *output_path; /* "-": standard output */
     const char *split;   /* NULL: the file's first split */
     const char *source;  /* NULL: example_source_default's */

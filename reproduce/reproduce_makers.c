@@ -91,7 +91,7 @@ static int make_cut(void *context, const char *inputs, const char *output, char 
     if (snprintf(parent, sizeof parent, "%s/%s", inputs, making->parent_name) >=
         (int)sizeof parent)
         return error_set(EXIT_WRITE, "cannot write: %s: path too long", inputs);
-    return fixture_cut_make(&fixture, parent, &making->cut, path, size);
+    return fixture_cut_make(&fixture, parent, NULL, &making->cut, path, size);
 }
 
 /* A spec (or what it names) that fuel pack refuses, found by its recorded sha256: one line, exit 4

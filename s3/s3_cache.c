@@ -39,16 +39,6 @@ static void object_checksum(struct s3_response *head, char *checksum, size_t siz
         memcpy(checksum, etag, MD5_HEX + 1);
 }
 
-static int object_head(const struct s3_location *location, struct s3_response *head)
-{
-    const struct s3_credentials *credentials = s3_credentials_shared();
-    if (credentials == NULL)
-        return error_code();
-    struct s3_call call = {.method = "HEAD", .bucket = location->bucket, .key = location->key,
-                           .query = "", .upload_descriptor = -1};
-    return s3_call_perform(credentials, &call, "cannot read", head);
-}
-
 static int copy_locked(const char *url, const char *directory, const char *name,
                        struct s3_response *head, enum progress_mode progress, bool *copied)
 {
@@ -93,7 +83,7 @@ int s3_cache(const char *url, const char *local_directory, enum progress_mode pr
         code = error_set(EXIT_WRITE, "cannot write: %s: name too long", url);
     struct s3_response head = {0};
     if (code == EXIT_OK)
-        code = object_head(&location, &head);
+        code = s3_object_head(&location, &head);
     int lock = -1;
     if (code == EXIT_OK)
         code = directory_create(directory);

@@ -237,3 +237,13 @@ void s3_response_free(struct s3_response *response)
 {
     response_clear(response);
 }
+
+int s3_object_head(const struct s3_location *location, struct s3_response *head)
+{
+    const struct s3_credentials *credentials = s3_credentials_shared();
+    if (credentials == NULL)
+        return error_code();
+    struct s3_call call = {.method = "HEAD", .bucket = location->bucket, .key = location->key,
+                           .query = "", .upload_descriptor = -1};
+    return s3_call_perform(credentials, &call, "cannot read", head);
+}

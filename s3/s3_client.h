@@ -4,6 +4,7 @@
 #define FUEL_S3_CLIENT_H
 
 #include "common/download/s3_credentials.h"
+#include "common/download/s3_location.h"
 
 #include <curl/curl.h>
 #include <stddef.h>
@@ -45,5 +46,9 @@ struct s3_response {
 int s3_call_perform(const struct s3_credentials *credentials, const struct s3_call *call,
                     const char *what, struct s3_response *response);
 void s3_response_free(struct s3_response *response);
+
+/* A HEAD of the object at LOCATION with the shared credentials: its size, ETag and sha256 in
+   HEAD. As s3_call_perform ("cannot read"). */
+int s3_object_head(const struct s3_location *location, struct s3_response *head);
 
 #endif

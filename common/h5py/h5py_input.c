@@ -20,12 +20,14 @@ int h5py_input_verdict(const struct h5py_file *file)
     return result;
 }
 
-int h5py_input_open(struct h5py_file **file, const char *path)
+/* Opens with OPEN(FILE, PATH, REMOTE), then the verdict. */
+static int input_open(struct h5py_file **file, const char *path, const struct h5py_remote *remote)
 {
     /* Before HDF5 starts: the commands that read an input may write HDF5 files next (see
        hdf5_failure.h), and a file whose close failed would crash HDF5's exit hook. */
     H5dont_atexit();
-    int result = h5py_reader_open(file, path);
+    int result = remote != NULL ? h5py_reader_open_remote(file, path, remote)
+                                : h5py_reader_open(file, path);
     if (result == EXIT_OK)
         result = h5py_input_verdict(*file);
     if (result != EXIT_OK) {
@@ -33,4 +35,15 @@ int h5py_input_open(struct h5py_file **file, const char *path)
         *file = NULL;
     }
     return result;
+}
+
+int h5py_input_open(struct h5py_file **file, const char *path)
+{
+    return input_open(file, path, NULL);
+}
+
+int h5py_input_open_remote(struct h5py_file **file, const char *shown,
+                           const struct h5py_remote *remote)
+{
+    return input_open(file, shown, remote);
 }

@@ -11,6 +11,10 @@
    Otherwise as h5py_reader_open; *FILE is NULL on failure. */
 int h5py_input_open(struct h5py_file **file, const char *path);
 
+/* As h5py_input_open, the file read in place (h5py_reader_open_remote). */
+int h5py_input_open_remote(struct h5py_file **file, const char *shown,
+                           const struct h5py_remote *remote);
+
 /* The same verdict on FILE, open already (fuel info describes a file before judging it). */
 int h5py_input_verdict(const struct h5py_file *file);
 

@@ -96,11 +96,45 @@ static hid_t file_open(const char *path, char reason[256])
     return file;
 }
 
-static int file_read(struct reading *reading)
+/* The ros3 driver's configuration holds the region and keys in fixed arrays. */
+static bool remote_fits(const H5FD_ros3_fapl_t *configuration, const struct h5py_remote *remote)
+{
+    return strlen(remote->region) < sizeof configuration->aws_region &&
+           (remote->key_id == NULL ||
+            (strlen(remote->key_id) < sizeof configuration->secret_id &&
+             strlen(remote->secret) < sizeof configuration->secret_key));
+}
+
+static hid_t remote_open(const struct h5py_remote *remote, char reason[256])
+{
+    H5FD_ros3_fapl_t configuration = {.version = H5FD_CURR_ROS3_FAPL_T_VERSION,
+                                      .authenticate = remote->key_id != NULL};
+    snprintf(reason, 256, "its region or keys are too long for HDF5's S3 driver");
+    if (!remote_fits(&configuration, remote))
+        return -1;
+    snprintf(configuration.aws_region, sizeof configuration.aws_region, "%s", remote->region);
+    if (remote->key_id != NULL) {
+        snprintf(configuration.secret_id, sizeof configuration.secret_id, "%s", remote->key_id);
+        snprintf(configuration.secret_key, sizeof configuration.secret_key, "%s", remote->secret);
+    }
+    hid_t access = H5Pcreate(H5P_FILE_ACCESS), file = -1;
+    if (access >= 0 && H5Pset_fapl_ros3(access, &configuration) >= 0)
+        file = H5Fopen(remote->location, H5F_ACC_RDONLY, access);
+    if (file < 0)
+        hdf5_reason(reason);
+    if (access >= 0)
+        H5Pclose(access);
+    memset(&configuration, 0, sizeof configuration);
+    return file;
+}
+
+static int file_read(struct reading *reading, const struct h5py_remote *remote)
 {
     struct h5py_file *file = reading->file;
     char reason[256];
-    file->handle = file_open(file->path, reason);
+    file->handle = remote != NULL ? remote_open(remote, reason) : file_open(file->path, reason);
+    if (file->handle < 0 && remote != NULL)
+        return error_set(EXIT_TRANSFER, "cannot read in place: %s: %s", file->path, reason);
     if (file->handle < 0)
         return open_failure(reading, reason);
     int result = split_attribute_read(reading);
@@ -113,14 +147,17 @@ static int file_read(struct reading *reading)
     return result;
 }
 
-int h5py_reader_open(struct h5py_file **result, const char *path)
+static int reader_open(struct h5py_file **result, const char *path,
+                       const struct h5py_remote *remote)
 {
     *result = NULL;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     struct reading reading = {0};
-    int code = file_check(path, &reading.file_size);
+    int code = remote != NULL ? EXIT_OK : file_check(path, &reading.file_size);
     if (code != 0)
         return code;
+    if (remote != NULL)
+        reading.file_size = remote->size;
     struct h5py_file *file = calloc(1, sizeof *file);
     if (file == NULL || (file->path = strdup(path)) == NULL) {
         free(file);
@@ -128,13 +165,24 @@ int h5py_reader_open(struct h5py_file **result, const char *path)
     }
     file->handle = -1;
     reading.file = file;
-    code = file_read(&reading);
+    code = file_read(&reading, remote);
     if (code != 0) {
         h5py_reader_close(file);
         return code;
     }
     *result = file;
     return 0;
+}
+
+int h5py_reader_open(struct h5py_file **result, const char *path)
+{
+    return reader_open(result, path, NULL);
+}
+
+int h5py_reader_open_remote(struct h5py_file **result, const char *shown,
+                            const struct h5py_remote *remote)
+{
+    return reader_open(result, shown, remote);
 }
 
 static void source_free(struct h5py_file_source *source)

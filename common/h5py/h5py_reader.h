@@ -77,6 +77,22 @@ struct h5py_file {
    malformed. Turns off HDF5's automatic error printing. */
 int h5py_reader_open(struct h5py_file **file, const char *path);
 
+/* An object of an S3 store read in place by HDF5's read-only S3 driver (ros3), by ranged GETs of
+   the blocks read: LOCATION its http(s) URL (path-style on an endpoint), signed with Signature V4
+   by KEY_ID and SECRET in REGION (KEY_ID NULL: anonymous), SIZE its length, SHA256 its digest
+   as the store records it (64 hex digits), which stands for its bytes in a provenance. */
+struct h5py_remote {
+    const char *location;
+    const char *region, *key_id, *secret;
+    uint64_t size;
+    const char *sha256;
+};
+
+/* As h5py_reader_open, the file the object REMOTE, named SHOWN (its s3:// URL) in messages and
+   as the file's path. EXIT_TRANSFER when the driver cannot open it (HDF5's reason given). */
+int h5py_reader_open_remote(struct h5py_file **file, const char *shown,
+                            const struct h5py_remote *remote);
+
 /* Closes the file and frees everything; NULL is allowed. */
 void h5py_reader_close(struct h5py_file *file);
 

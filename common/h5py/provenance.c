@@ -415,6 +415,17 @@ int provenance_supply(struct provenance *provenance, size_t index, const void *b
     return EXIT_OK;
 }
 
+void provenance_supply_digest(struct provenance *provenance, size_t index, const char *sha256,
+                              uint64_t size)
+{
+    struct input_digest *input = &provenance->inputs[index];
+    pthread_mutex_lock(&provenance->supplying);
+    input->size = size;
+    bytes_from_hex(sha256, input->sha256, sizeof input->sha256);
+    input->digested = true;
+    pthread_mutex_unlock(&provenance->supplying);
+}
+
 /* Whether INPUT is the re-compressed copy its record knows to hold the published content: its
    content's digest and size are then the record's. */
 static bool repacked_known(struct input_digest *input)

@@ -70,6 +70,11 @@ int provenance_begin_read(struct provenance **provenance, int argc, char *const 
 int provenance_supply(struct provenance *provenance, size_t index, const void *bytes,
                       size_t size);
 
+/* Input INDEX (flagged supplied) has the SIZE bytes whose sha256 is SHA256 (64 hex digits), known
+   without reading it: an object read in place, its digest recorded in the store when it was
+   published. */
+void provenance_supply_digest(struct provenance *provenance, size_t index, const char *sha256,
+                              uint64_t size);
 
 /* Waits for the hashes and returns the JSON text (caller frees); NULL with error_set on failure. */
 char *provenance_finish(struct provenance *provenance);

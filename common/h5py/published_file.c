@@ -86,13 +86,3 @@ int published_file_write(const struct published_filler *filler,
     snprintf(path, size, "%s", publication.final_path);
     return EXIT_OK;
 }
-
-int published_file_write_fixture(const struct published_filler *filler,
-                                 const char *const *inputs, size_t input_count, json_t *note,
-                                 const char *directory, const char *name,
-                                 const struct typed_command *typed, char *path, size_t size)
-{
-    struct published_record record = {.inputs = inputs, .input_count = input_count,
-                                      .note_key = "fixture", .note = note, .typed = typed};
-    return published_file_write(filler, &record, directory, name, path, size);
-}

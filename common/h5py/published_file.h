@@ -48,12 +48,4 @@ int published_file_write(const struct published_filler *filler,
                          const struct published_record *record, const char *directory,
                          const char *name, char *path, size_t size);
 
-/* As published_file_write, the writer filled by FILLER from INPUTS, into DIRECTORY/NAME, with NOTE
-   (a JSON object) first in the provenance under "fixture"; NOTE's "parent" object, when present,
-   gets the sha256 of the first of INPUTS. */
-int published_file_write_fixture(const struct published_filler *filler,
-                                 const char *const *inputs, size_t input_count, json_t *note,
-                                 const char *directory, const char *name,
-                                 const struct typed_command *typed, char *path, size_t size);
-
 #endif
