@@ -60,35 +60,41 @@ PY
 }
 
 @test "every built-in dataset's fixture carries its card; class names only of sources it holds" {
-    local dataset
+    local dataset checks=() number=0
     for dataset in mnist fashion_mnist binarized_mnist cifar10 cifar100 "svhn 1" "svhn 2" iris \
         adult "caltech101_silhouettes 16" "celeba 64" dogs_vs_cats ilsvrc2012 ilsvrc2010; do
-        rm -rf "$OUT"
-        fuel fixture $dataset -o "$OUT" > /dev/null
-        local made=("$OUT"/*.hdf5)
-        $PYTHON - "${made[0]}" "${dataset% *}" <<'PY' || { echo "$dataset"; false; }
-import json, sys, h5py
-f = h5py.File(sys.argv[1], "r")
-card = json.loads(f.attrs["fuel_card"])
-assert card["dataset"] == sys.argv[2], card["dataset"]
-for key in "homepage", "licence", "licence_source", "citation":
-    assert isinstance(card[key], str) and card[key], key
-assert card["citation"].startswith("@") and card["citation"].rstrip().endswith("}")
-for source, names in card["classes"].items():
-    assert source in f and len(names) > 0, source
-    if f[source].dtype.kind in "biuf" and f[source].shape[1:] == (1,):
-        assert f[source][()].max() < len(names), (source, f[source][()].max(), len(names))
-for issue in card["known_issues"]:
-    assert issue["issue"] and issue["reference"], issue
-# a class each fixture names as its dataset does (the silhouettes' from the raw file's classnames)
-named = {"mnist": ("targets", 7, "7"), "fashion_mnist": ("targets", 9, "Ankle boot"),
-         "cifar10": ("targets", 3, "cat"), "cifar100": ("fine_labels", 99, "worm"),
-         "caltech101_silhouettes": ("targets", 42, "class_042"), "dogs_vs_cats": ("targets", 1, "dog")}
-if sys.argv[2] in named:
-    source, label, name = named[sys.argv[2]]
-    assert card["classes"][source][label] == name, (source, card["classes"].get(source))
-PY
+        number=$((number + 1))
+        fuel fixture $dataset -o "$OUT/$number" > /dev/null
+        local made=("$OUT/$number"/*.hdf5)
+        checks+=("${made[0]}" "${dataset% *}")
     done
+    # Every fixture's card in one start: FILE DATASET pairs.
+    $PYTHON - "${checks[@]}" <<'PY'
+import json, sys, h5py
+for path, dataset in zip(sys.argv[1::2], sys.argv[2::2]):
+    try:
+        f = h5py.File(path, "r")
+        card = json.loads(f.attrs["fuel_card"])
+        assert card["dataset"] == dataset, card["dataset"]
+        for key in "homepage", "licence", "licence_source", "citation":
+            assert isinstance(card[key], str) and card[key], key
+        assert card["citation"].startswith("@") and card["citation"].rstrip().endswith("}")
+        for source, names in card["classes"].items():
+            assert source in f and len(names) > 0, source
+            if f[source].dtype.kind in "biuf" and f[source].shape[1:] == (1,):
+                assert f[source][()].max() < len(names), (source, f[source][()].max(), len(names))
+        for issue in card["known_issues"]:
+            assert issue["issue"] and issue["reference"], issue
+        # a class each fixture names as its dataset does (the silhouettes' from the raw file's classnames)
+        named = {"mnist": ("targets", 7, "7"), "fashion_mnist": ("targets", 9, "Ankle boot"),
+                 "cifar10": ("targets", 3, "cat"), "cifar100": ("fine_labels", 99, "worm"),
+                 "caltech101_silhouettes": ("targets", 42, "class_042"), "dogs_vs_cats": ("targets", 1, "dog")}
+        if dataset in named:
+            source, label, name = named[dataset]
+            assert card["classes"][source][label] == name, (source, card["classes"].get(source))
+    except AssertionError as error:
+        sys.exit("%s: %r" % (dataset, error))
+PY
 }
 
 @test "SVHN: format 1 names bbox_labels, format 2 targets, digit 0 as class 0" {
