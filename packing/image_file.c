@@ -2,6 +2,7 @@
    headers and decodes them channel-major; each image's bytes are bounded before decoding. */
 #include "image_file.h"
 #include "common/base/input_file.h"
+#include "jpeg_segments.h"
 
 #include "common/base/error.h"
 #include "common/h5py/h5py_reader.h"
@@ -97,6 +98,29 @@ static int header_read(struct image_file *file, const char *path, uint64_t shape
     return result;
 }
 
+/* FILE's bytes replaced by PATH's JPEG header segments (jpeg_segments.h): never more than
+   JPEG_SEGMENTS_MAX_BYTES read, however far into the file its header reaches. */
+static int segments_read(struct image_file *file, const char *path)
+{
+    struct stat status;
+    int descriptor = input_file_open(path, &status);
+    if (descriptor < 0)
+        return error_code();
+    int result = EXIT_OK;
+    if (file->capacity < JPEG_SEGMENTS_MAX_BYTES) {
+        unsigned char *grown = realloc(file->bytes, JPEG_SEGMENTS_MAX_BYTES);
+        if (grown == NULL)
+            result = error_set(EXIT_OTHER, "out of memory");
+        else
+            file->bytes = grown, file->capacity = JPEG_SEGMENTS_MAX_BYTES;
+    }
+    if (result == EXIT_OK)
+        result = jpeg_segments_gather(descriptor, path, file->bytes, &file->size);
+    close(descriptor);
+    file->decoding_bytes = (uint64_t)status.st_size;
+    return result;
+}
+
 int image_file_probe(struct image_file *file, const char *path, uint64_t shape[3])
 {
     bool whole;
@@ -104,9 +128,11 @@ int image_file_probe(struct image_file *file, const char *path, uint64_t shape[3
     if (result != EXIT_OK)
         return result;
     result = header_read(file, path, shape);
-    if (result == EXIT_CORRUPT_INPUT && !whole && format_of(file->bytes, file->size) == FORMAT_JPEG &&
-        (result = file_read(file, path, 0, &whole)) == EXIT_OK)
-        result = header_read(file, path, shape);
+    if (result == EXIT_CORRUPT_INPUT && !whole && format_of(file->bytes, file->size) == FORMAT_JPEG) {
+        error_clear();
+        if ((result = segments_read(file, path)) == EXIT_OK)
+            result = header_read(file, path, shape);
+    }
     return result;
 }
 
