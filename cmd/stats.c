@@ -36,7 +36,8 @@ static const struct command_option options[] = {
     {.long_name = "decode", .kind = OPTION_FLAG, MEMBER(decode),
      .help = "decode stored JPEG and PNG files: their pixels' statistics as RGB (PIL's "
              "convert(\"RGB\")), per channel"},
-    THREADS_OPTION(struct stats_options, threads, "decoding threads", USAGE_SHOWN),
+    THREADS_OPTION(struct stats_options, threads, "threads summarising blocks and decoding images",
+                   USAGE_SHOWN),
     {.long_name = "plot", .kind = OPTION_STRING, MEMBER(plot), .argument = "FILE.png",
      .help = "also draw the class histograms and each channel's value histogram of the "
              "Normalize split (train by default) into FILE.png",

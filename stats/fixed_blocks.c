@@ -1,7 +1,11 @@
-/* The examples of a fixed-shape source read in blocks of about 4 MiB and summarised; a run of rows
-   never written (all their chunks unallocated: the fill value) is read once and counted as many
-   times as it has rows. */
+/* The examples of a fixed-shape source read in blocks of about 4 MiB (libhdf5 on the calling
+   thread) and summarised on worker threads, each block into summaries of its own merged in the
+   blocks' order, so that the results do not depend on the thread count; a run of rows never
+   written (all their chunks unallocated: the fill value) is read once and counted as many times
+   as it has rows. */
 #include "common/base/error.h"
+#include "common/base/ordered_pool.h"
+#include "common/base/threads.h"
 #include "statistics_blocks.h"
 #include "written_rows.h"
 
@@ -9,6 +13,9 @@
 #include <string.h>
 
 #define BLOCK_BYTES ((size_t)4 << 20)
+/* The blocks' buffers held at once, at most (and at least one block). */
+#define JOBS_BYTES ((size_t)32 << 20)
+enum { JOBS_PER_THREAD = 2 };
 
 /* Counts, for each attribute of the COUNT multi-label examples at DATA, those where it is set,
    each TIMES times. */
@@ -75,21 +82,70 @@ static int repeated_add(struct source_statistics *statistics, struct channel_lay
     return labels_count(statistics, data, 1, type, times);
 }
 
-struct block_reading {
-    const struct h5py_examples *examples;
-    const struct h5py_selection *selection;
+/* One block: its examples and the summaries they make. */
+struct block_job {
     struct channel_layout layout;
     struct numeric_type type;
     unsigned char *buffer;
     double *scratch;
-    size_t block;
-    struct written_rows written;
+    size_t count;
+    struct value_summary *summaries;   /* one a channel */
+    struct value_histogram *histograms; /* one a channel, NULL when none are counted */
 };
 
-/* Takes the examples from number DONE of the selection on: a block of written ones, or a whole
-   run of unwritten ones; *COUNT how many. */
-static int block_take(struct source_statistics *statistics, struct block_reading *reading,
-                      uint64_t done, uint64_t *count)
+struct block_reading {
+    struct source_statistics *statistics;
+    const struct h5py_examples *examples;
+    const struct h5py_selection *selection;
+    struct channel_layout layout;
+    struct numeric_type type;
+    size_t block;
+    struct written_rows written;
+    struct ordered_pool *pool;
+    struct block_job *jobs;
+    size_t job_count, next_job;
+};
+
+static int block_summarise(void *argument)
+{
+    struct block_job *job = argument;
+    for (size_t channel = 0; channel < job->layout.channels; channel++) {
+        value_summary_begin(&job->summaries[channel], job->type);
+        if (job->histograms != NULL)
+            memset(job->histograms[channel].counts, 0, sizeof job->histograms[channel].counts);
+    }
+    statistics_block_summarise_into(job->summaries, job->histograms, job->layout, job->buffer,
+                                    job->count, job->type, job->scratch);
+    return EXIT_OK;
+}
+
+/* Merges the oldest block's summaries and counts its labels. */
+static int collect_oldest(struct block_reading *reading)
+{
+    void *argument;
+    int result = ordered_pool_collect(reading->pool, &argument);
+    struct block_job *job = argument;
+    struct source_statistics *statistics = reading->statistics;
+    for (size_t channel = 0; result == EXIT_OK && channel < job->layout.channels; channel++) {
+        value_summary_merge(&statistics->channels[channel], &job->summaries[channel]);
+        if (job->histograms != NULL)
+            value_histogram_merge(&statistics->histograms[channel], &job->histograms[channel]);
+    }
+    return result == EXIT_OK ? labels_count(statistics, job->buffer, job->count, job->type, 1)
+                             : result;
+}
+
+static int blocks_drain(struct block_reading *reading)
+{
+    int result = EXIT_OK;
+    while (result == EXIT_OK && ordered_pool_pending(reading->pool) > 0)
+        result = collect_oldest(reading);
+    return result;
+}
+
+/* Takes the examples from number DONE of the selection on: a block of written ones, handed to a
+   worker, or a whole run of unwritten ones, added at once; *COUNT how many. */
+static int block_take(struct block_reading *reading, uint64_t done, uint64_t *count)
 {
     const struct h5py_selection *selection = reading->selection;
     uint64_t left = selection->count - done;
@@ -97,19 +153,90 @@ static int block_take(struct source_statistics *statistics, struct block_reading
     if (selection->indices == NULL)
         left = written_rows_run(&reading->written, selection->start + done, left, &written);
     *count = written && left > reading->block ? reading->block : left;
-    int result = selection->indices != NULL
+    int result = written && ordered_pool_full(reading->pool) ? collect_oldest(reading)
+                 : written                                   ? EXIT_OK
+                                                             : blocks_drain(reading);
+    struct block_job *job = &reading->jobs[reading->next_job];
+    if (result == EXIT_OK)
+        result = selection->indices != NULL
                      ? h5py_examples_read_indices(reading->examples, selection->indices + done,
-                                                  (size_t)*count, reading->buffer)
+                                                  (size_t)*count, job->buffer)
                      : h5py_examples_read(reading->examples, selection->start + done,
-                                          written ? (size_t)*count : 1, reading->buffer);
+                                          written ? (size_t)*count : 1, job->buffer);
     if (result != EXIT_OK)
         return result;
     if (!written)
-        return repeated_add(statistics, reading->layout, reading->buffer, *count, reading->type,
-                            reading->scratch);
-    statistics_block_summarise(statistics, reading->layout, reading->buffer, (size_t)*count,
-                               reading->type, reading->scratch);
-    return labels_count(statistics, reading->buffer, (size_t)*count, reading->type, 1);
+        return repeated_add(reading->statistics, reading->layout, job->buffer, *count,
+                            reading->type, job->scratch);
+    job->count = (size_t)*count;
+    ordered_pool_submit(reading->pool, job);
+    reading->next_job = (reading->next_job + 1) % reading->job_count;
+    return EXIT_OK;
+}
+
+/* Buffers, scratch and summaries for each job. */
+static int jobs_make(struct block_reading *reading, size_t buffer_bytes, size_t scratch_values)
+{
+    struct source_statistics *statistics = reading->statistics;
+    size_t channels = reading->layout.channels;
+    for (size_t index = 0; index < reading->job_count; index++) {
+        struct block_job *job = &reading->jobs[index];
+        *job = (struct block_job){.layout = reading->layout, .type = reading->type};
+        job->buffer = malloc(buffer_bytes + 1);
+        job->summaries = calloc(channels, sizeof *job->summaries);
+        if (scratch_values > 0)
+            job->scratch = malloc(scratch_values * sizeof *job->scratch);
+        if (statistics->histograms != NULL &&
+            (job->histograms = malloc(channels * sizeof *job->histograms)) != NULL)
+            memcpy(job->histograms, statistics->histograms, channels * sizeof *job->histograms);
+        if (job->buffer == NULL || job->summaries == NULL ||
+            (scratch_values > 0 && job->scratch == NULL) ||
+            (statistics->histograms != NULL && job->histograms == NULL))
+            return error_set(EXIT_OTHER, "cannot read source %s: out of memory",
+                             reading->examples->source);
+    }
+    return EXIT_OK;
+}
+
+/* The jobs and the pool: two blocks a thread, within JOBS_BYTES. */
+static int reading_begin(struct block_reading *reading)
+{
+    const struct h5py_examples *examples = reading->examples;
+    reading->block = examples->example_bytes == 0 ? 1 : BLOCK_BYTES / examples->example_bytes;
+    reading->block = reading->block == 0 ? 1 : reading->block;
+    size_t buffer_bytes = reading->block * examples->example_bytes;
+    size_t values = reading->statistics->overall.exact
+                        ? 0
+                        : reading->block * (examples->example_bytes / reading->type.size) + 1;
+    unsigned threads = reading->statistics->options != NULL
+                           ? reading->statistics->options->threads
+                           : 0;
+    threads = threads == 0 ? threads_default() : threads;
+    size_t fitting = JOBS_BYTES / (buffer_bytes + values * sizeof(double) + 1);
+    size_t jobs = (size_t)threads * JOBS_PER_THREAD;
+    jobs = jobs < fitting ? jobs : fitting > 0 ? fitting : 1;
+    reading->jobs = calloc(jobs, sizeof *reading->jobs);
+    if (reading->jobs == NULL)
+        return error_set(EXIT_OTHER, "cannot read source %s: out of memory", examples->source);
+    reading->job_count = jobs;
+    int result = jobs_make(reading, buffer_bytes, values);
+    unsigned workers = jobs < threads ? (unsigned)jobs : threads;
+    return result != EXIT_OK ? result
+                             : ordered_pool_create_shared(&reading->pool, workers, jobs,
+                                                          block_summarise);
+}
+
+static void reading_end(struct block_reading *reading)
+{
+    ordered_pool_destroy(reading->pool);
+    for (size_t index = 0; reading->jobs != NULL && index < reading->job_count; index++) {
+        free(reading->jobs[index].buffer);
+        free(reading->jobs[index].scratch);
+        free(reading->jobs[index].summaries);
+        free(reading->jobs[index].histograms);
+    }
+    free(reading->jobs);
+    written_rows_free(&reading->written);
 }
 
 int statistics_blocks_read(struct source_statistics *statistics,
@@ -117,29 +244,20 @@ int statistics_blocks_read(struct source_statistics *statistics,
                            const struct h5py_selection *selection, struct channel_layout layout,
                            const struct stage_listener *listener)
 {
-    struct block_reading reading = {.examples = examples, .selection = selection,
-                                    .layout = layout,
+    struct block_reading reading = {.statistics = statistics, .examples = examples,
+                                    .selection = selection, .layout = layout,
                                     .type = numeric_type_from_descr(examples->descr)};
-    reading.block = examples->example_bytes == 0 ? 1 : BLOCK_BYTES / examples->example_bytes;
-    reading.block = reading.block == 0 ? 1 : reading.block;
-    size_t values = reading.block * (examples->example_bytes / reading.type.size);
-    reading.buffer = malloc(reading.block * examples->example_bytes + 1);
-    if (!statistics->overall.exact)
-        reading.scratch = malloc(values * sizeof *reading.scratch + 1);
-    int result = reading.buffer == NULL || (!statistics->overall.exact && reading.scratch == NULL)
-                     ? error_set(EXIT_OTHER, "cannot read source %s: out of memory",
-                                 examples->source)
-                     : EXIT_OK;
+    int result = reading_begin(&reading);
     if (result == EXIT_OK && selection->indices == NULL)
         result = written_rows_find(examples->dataset, selection->stop, &reading.written);
     uint64_t count = 0;
     for (uint64_t done = 0; result == EXIT_OK && done < selection->count; done += count) {
-        result = block_take(statistics, &reading, done, &count);
+        result = block_take(&reading, done, &count);
         if (listener != NULL)
             listener->advance(listener->context, done + count);
     }
-    written_rows_free(&reading.written);
-    free(reading.buffer);
-    free(reading.scratch);
+    if (result == EXIT_OK)
+        result = blocks_drain(&reading);
+    reading_end(&reading);
     return result;
 }

@@ -54,32 +54,37 @@ int source_statistics_count_class(struct source_statistics *statistics, double v
     return EXIT_OK;
 }
 
-void statistics_block_summarise(struct source_statistics *statistics, struct channel_layout layout,
-                            const unsigned char *data, size_t examples, struct numeric_type type,
-                            double *scratch)
+void statistics_block_summarise_into(struct value_summary *summaries,
+                                     struct value_histogram *histograms,
+                                     struct channel_layout layout, const unsigned char *data,
+                                     size_t examples, struct numeric_type type, double *scratch)
 {
     size_t channels = layout.channels;
     if (layout.inner == 1 || channels == 1) {
         size_t values = examples * layout.outer * layout.inner;
         for (size_t channel = 0; channel < channels; channel++) {
             const unsigned char *first = data + channel * layout.inner * type.size;
-            value_summary_add(&statistics->channels[channel], first, values, channels, type,
-                              scratch);
-            if (statistics->histograms != NULL)
-                value_histogram_add(&statistics->histograms[channel], first, values, channels,
-                                    type);
+            value_summary_add(&summaries[channel], first, values, channels, type, scratch);
+            if (histograms != NULL)
+                value_histogram_add(&histograms[channel], first, values, channels, type);
         }
         return;
     }
     size_t run_bytes = layout.inner * type.size;
     for (size_t run = 0; run < examples * layout.outer * channels; run++) {
         const unsigned char *first = data + run * run_bytes;
-        value_summary_add(&statistics->channels[run % channels], first, layout.inner, 1, type,
-                          scratch);
-        if (statistics->histograms != NULL)
-            value_histogram_add(&statistics->histograms[run % channels], first, layout.inner, 1,
-                                type);
+        value_summary_add(&summaries[run % channels], first, layout.inner, 1, type, scratch);
+        if (histograms != NULL)
+            value_histogram_add(&histograms[run % channels], first, layout.inner, 1, type);
     }
+}
+
+void statistics_block_summarise(struct source_statistics *statistics, struct channel_layout layout,
+                            const unsigned char *data, size_t examples, struct numeric_type type,
+                            double *scratch)
+{
+    statistics_block_summarise_into(statistics->channels, statistics->histograms, layout, data,
+                                    examples, type, scratch);
 }
 
 /* Histogram NUMBER begun as the options ask: over the range of the first pass' channel (or of all

@@ -24,7 +24,7 @@ struct source_statistics;
 
 struct statistics_options {
     bool decode;      /* stored JPEG and PNG files: their pixels, decoded, as RGB */
-    unsigned threads; /* decoding threads (0: the online CPUs) */
+    unsigned threads; /* threads summarising blocks and decoding (0: the online CPUs) */
     bool histograms;  /* count the values in bins (8-bit types and bools only, unless RANGES) */
     const struct source_statistics *ranges; /* a first pass: bins between its minimum and maximum */
 };

@@ -32,6 +32,12 @@ void statistics_block_summarise(struct source_statistics *statistics, struct cha
                                 const unsigned char *data, size_t examples,
                                 struct numeric_type type, double *scratch);
 
+/* As statistics_block_summarise, into SUMMARIES and HISTOGRAMS (NULL: none), one a channel. */
+void statistics_block_summarise_into(struct value_summary *summaries,
+                                     struct value_histogram *histograms,
+                                     struct channel_layout layout, const unsigned char *data,
+                                     size_t examples, struct numeric_type type, double *scratch);
+
 /* Makes STATISTICS hold at least COUNT histograms of TYPE, begun empty, when its options ask for
    them and can count TYPE. */
 int statistics_histograms_reserve(struct source_statistics *statistics, size_t count,

@@ -108,6 +108,25 @@ PY
     [[ "${lines[2]}" == *"  NaN 3  Inf 2" ]]
 }
 
+# 960 KB examples: blocks of 4, three in train, summarised on workers and merged in order.
+@test "blocks summarised on any threads: the bytes --threads 1 prints and draws, numpy's values" {
+    changed_mnist <<'PY'
+rng = numpy.random.RandomState(4)
+data = (1e8 + rng.standard_normal((14, 3, 200, 200))).astype("float64")
+replace("features", data, ["batch", "channel", "height", "width"])
+PY
+    numpy_agrees "$FILE" --threads 4
+    run --separate-stderr fuel stats --json "$FILE" --threads 1 --plot "$BATS_TEST_TMPDIR/one.png"
+    [ "$status" -eq 0 ]
+    one=$output
+    for threads in 2 4; do
+        run --separate-stderr fuel stats --json "$FILE" --threads "$threads" --plot "$BATS_TEST_TMPDIR/many.png"
+        [ "$status" -eq 0 ]
+        [ "$output" = "$one" ]
+        cmp "$BATS_TEST_TMPDIR/one.png" "$BATS_TEST_TMPDIR/many.png"
+    done
+}
+
 @test "a NaN-only source and an empty split: counts, null statistics, exit 0" {
     changed_mnist <<'PY'
 replace("features", numpy.full((14, 1, 2, 2), numpy.nan, "float32"), ["batch", "channel", "height", "width"])
