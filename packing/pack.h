@@ -29,10 +29,10 @@ uint64_t pack_plan_bytes(const struct pack_plan *plan);
 const char *pack_plan_spec_text(const struct pack_plan *plan);
 
 /* Every file the plan reads, the spec first: *PATHS to open, *NAMES relative to the spec's
-   directory for the provenance, *SUPPLIED those whose bytes pack_plan_write hands to it, *APART
-   those HDF5 reads (the others are read through common/base/input_file.h). */
+   directory for the provenance, *SUPPLIED those whose bytes pack_plan_write hands to it (the
+   others, HDF5 files too, are read through common/base/input_file.h). */
 size_t pack_plan_files(const struct pack_plan *plan, const char *const **paths,
-                       const char *const **names, const bool **supplied, const bool **apart);
+                       const char *const **names, const bool **supplied);
 
 /* Writes the sources, the indices and class names, then declares the splits; the files flagged
    supplied go to PROVENANCE as they are read. */

@@ -35,8 +35,8 @@ static int pack_publish(const char *spec, struct pack_plan *plan,
                                                       : pack_plan_name(plan),
                       name, sizeof name);
     const char *const *paths, *const *names;
-    const bool *supplied, *apart;
-    size_t count = pack_plan_files(plan, &paths, &names, &supplied, &apart);
+    const bool *supplied;
+    size_t count = pack_plan_files(plan, &paths, &names, &supplied);
     char shown[PATH_MAX + 1024];
     snprintf(shown, sizeof shown, "%s/%s", target->output_directory, name);
     int result = disk_space_check(target->output_directory, shown, pack_plan_bytes(plan),
@@ -52,8 +52,7 @@ static int pack_publish(const char *spec, struct pack_plan *plan,
                                       .input_count = count, .note_key = "pack",
                                       .note = note,         .typed = target->typed,
                                       .supplied = supplied,
-                                      .read_through_inputs = true,
-                                      .apart = apart};
+                                      .read_through_inputs = true};
     result = published_file_write(&filler, &record, target->output_directory, name, path, size);
     json_decref(note);
     return result;

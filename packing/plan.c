@@ -175,8 +175,7 @@ static int files_deduplicate(struct pack_plan *plan, size_t *kept)
 static int files_place(struct pack_plan *plan, const size_t *kept)
 {
     plan->supplied = calloc(plan->file_count + 1, sizeof *plan->supplied);
-    plan->apart = calloc(plan->file_count + 1, sizeof *plan->apart);
-    if (plan->supplied == NULL || plan->apart == NULL)
+    if (plan->supplied == NULL)
         return error_set(EXIT_OTHER, "out of memory");
     size_t listed = 1;
     for (size_t index = 0; index < plan->spec->source_count; index++) {
@@ -190,8 +189,6 @@ static int files_place(struct pack_plan *plan, const size_t *kept)
                 facts->provenance_indices[file] = kept[listed];
                 if (planned->spec->inputs[input].kind == INPUT_IMAGES)
                     plan->supplied[kept[listed]] = true;
-                if (planned->spec->inputs[input].kind == INPUT_HDF5)
-                    plan->apart[kept[listed]] = true;
             }
         }
     }
@@ -280,12 +277,11 @@ const char *pack_plan_spec_text(const struct pack_plan *plan)
 }
 
 size_t pack_plan_files(const struct pack_plan *plan, const char *const **paths,
-                       const char *const **names, const bool **supplied, const bool **apart)
+                       const char *const **names, const bool **supplied)
 {
     *paths = plan->paths;
     *names = plan->names;
     *supplied = plan->supplied;
-    *apart = plan->apart;
     return plan->file_count;
 }
 
@@ -306,8 +302,6 @@ void pack_plan_files_release(struct pack_plan *plan)
     free(plan->paths);
     free(plan->names);
     free(plan->supplied);
-    free(plan->apart);
-    plan->apart = NULL;
     plan->paths = plan->names = NULL;
     plan->supplied = NULL;
     plan->file_count = 0;

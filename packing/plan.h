@@ -37,7 +37,6 @@ struct pack_plan {
     const char **paths; /* every file read, the spec first, for the provenance */
     const char **names;
     bool *supplied; /* the files an image folder's reader hands to the provenance */
-    bool *apart;    /* the files HDF5 reads (not through common/base/input_file.h) */
     size_t file_count;
 };
 

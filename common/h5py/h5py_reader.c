@@ -4,6 +4,7 @@
 #include "common/base/error.h"
 #include "common/base/input_file.h"
 #include "h5py_reading.h"
+#include "hdf5_tapped_driver.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -82,12 +83,13 @@ static int open_failure(const struct reading *reading, const char *reason)
     return error_set(EXIT_CORRUPT_INPUT, "damaged HDF5 file: %s: %s", path, reason);
 }
 
-/* Locking is ignored where the filesystem has none (some NFS mounts) rather than failing.
-   REASON gets HDF5's why on failure, taken before closing the list clears the error stack. */
+/* Read through the tapped driver (an input's digests from the bytes HDF5 reads); locking is
+   ignored where the filesystem has none (some NFS mounts) rather than failing. REASON gets
+   HDF5's why on failure, taken before closing the list clears the error stack. */
 static hid_t file_open(const char *path, char reason[256])
 {
-    hid_t access = H5Pcreate(H5P_FILE_ACCESS), file = -1;
-    if (access >= 0 && H5Pset_file_locking(access, true, true) >= 0)
+    hid_t access = hdf5_tapped_access(), file = -1;
+    if (access >= 0)
         file = H5Fopen(path, H5F_ACC_RDONLY, access);
     if (file < 0)
         hdf5_reason(reason);

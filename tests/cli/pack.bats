@@ -183,6 +183,13 @@ assert rows[(b'test', b'deflated')] == (8, 12, True, b'halved')
 assert rows[(b'test', b'flags')] == (0, 0, False, b'.')
 assert rows[(b'train', b'flags')] == (0, 8, True, b'fitted')
 assert f.attrs['split'].dtype['comment'].itemsize == len('fitted; halved')
+# Every input's digest, the HDF5 file's too (hashed from the bytes HDF5 read through fuel's driver).
+import hashlib, json
+inputs = json.loads(f.attrs['fuel_provenance'])['inputs']
+assert 'data.h5' in [entry['name'] for entry in inputs], inputs
+for entry in inputs:
+    data = open(entry['name'], 'rb').read()
+    assert entry['sha256'] == hashlib.sha256(data).hexdigest() and entry['size'] == len(data), entry
 EOF
     run fuel info --check "$OUT/kinds.hdf5"
     [ "$status" -eq 0 ]
