@@ -13,6 +13,7 @@
 #include "conversion_progress.h"
 #include "threads_option.h"
 #include "table.h"
+#include "store_options.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -28,6 +29,7 @@ struct convert_options {
     const char *input_directory, *output_directory, *output_filename;
     long threads;
     bool quiet, verbose;
+    struct store_settings store;
 };
 
 static const struct convert_options defaults = {.input_directory = ".",
@@ -55,6 +57,7 @@ static const struct command_option options[] = {
      .reproduce = REPRODUCE_IGNORED},
     {.short_name = 'v', .long_name = "verbose", .kind = OPTION_FLAG, MEMBER(verbose),
      .help = "list every missing input, not only the first", .reproduce = REPRODUCE_IGNORED},
+    STORE_OPTIONS(struct convert_options, store),
 };
 
 static int convert_help(const struct command_run *run);
@@ -291,6 +294,7 @@ static int convert_extra(const struct command_run *run)
 int convert_body(const struct command_run *run)
 {
     const struct convert_options *chosen = run->options;
+    store_settings_apply(&chosen->store);
     if (run->dataset->extra != NULL)
         return convert_extra(run);
     struct conversion_request request;

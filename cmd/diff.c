@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "stage_progress.h"
 #include "usage.h"
+#include "store_options.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -19,11 +20,13 @@
 
 struct diff_options {
     bool as_json;
+    struct store_settings store;
 };
 
 static const struct command_option options[] = {
     {.long_name = "json", .kind = OPTION_FLAG, .offset = offsetof(struct diff_options, as_json),
      .help = "print one JSON object instead of text"},
+    STORE_OPTIONS(struct diff_options, store),
 };
 
 const struct command_line diff_command_line = {
@@ -81,6 +84,7 @@ static int files_compare(const char *program, struct h5py_file *const files[2], 
 int diff_body(const struct command_run *run)
 {
     const struct diff_options *chosen = run->options;
+    store_settings_apply(&chosen->store);
     const struct parsed_arguments *parsed = run->parsed;
     if (parsed->positional_count < 2)
         return usage_error(run->program, "missing B: two files to compare");

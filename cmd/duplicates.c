@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "stage_progress.h"
 #include "threads_option.h"
+#include "store_options.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -24,6 +25,7 @@ struct duplicates_options {
     const char *source, *labels, *plot;
     bool as_json, quiet, near;
     long threshold, threads;
+    struct store_settings store;
 };
 
 #define MEMBER(name) .offset = offsetof(struct duplicates_options, name)
@@ -47,6 +49,7 @@ static const struct command_option options[] = {
      .help = "print one JSON object instead of text"},
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, MEMBER(quiet),
      .help = "no progress line"},
+    STORE_OPTIONS(struct duplicates_options, store),
 };
 
 const struct command_line duplicates_command_line = {
@@ -121,6 +124,7 @@ static int files_search(const struct duplicates_options *chosen, struct h5py_fil
 int duplicates_body(const struct command_run *run)
 {
     const struct parsed_arguments *parsed = run->parsed;
+    store_settings_apply(&((const struct duplicates_options *)run->options)->store);
     struct h5py_file *files[DUPLICATES_MAX_FILES] = {NULL};
     size_t count = parsed->positional_count;
     int status = EXIT_OK;

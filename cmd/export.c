@@ -5,6 +5,7 @@
 #include "cmd/file_resolve.h"
 #include "commands.h"
 #include "s3/s3_publish.h"
+#include "store_options.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -21,6 +22,7 @@ struct export_options {
     double scale;
     long examples_per_file, threads, shards, shard_examples, ranks, seed;
     bool quiet, shuffle;
+    struct store_settings store;
 };
 
 static const struct export_options defaults = {.scale = 1.0, .seed = -1};
@@ -74,6 +76,7 @@ static const struct command_option options[] = {
     {.long_name = "seed", .kind = OPTION_INTEGER, MEMBER(seed), .argument = "S",
      .help = "--shuffle's seed, numpy's RandomState(S).permutation (default 0)", .minimum = 0,
      .maximum = 4294967295.0, .usage = USAGE_INSIDE},
+    STORE_OPTIONS(struct export_options, store),
 };
 
 const struct command_line export_command_line = {
@@ -182,6 +185,7 @@ static int export_to_store(struct export_request *request)
 int export_body(const struct command_run *run)
 {
     const struct export_options *chosen = run->options;
+    store_settings_apply(&chosen->store);
     char input[PATH_MAX];
     uint64_t shard_size;
     int result = size_parse(chosen->shard_size, &shard_size);

@@ -49,6 +49,7 @@ static const struct command_option options[] = {
     {.long_name = "shuffle", .kind = OPTION_FLAG, MEMBER(shuffle),
      .help = "with --from: N examples drawn at random (by --seed), not the first N",
      .reproduce = REPRODUCE_KEPT, .usage_form = USAGE_SECOND_FORM},
+    STORE_OPTIONS(struct fixture_options, store),
 };
 
 const struct command_line fixture_command_line = {
@@ -221,6 +222,7 @@ static int fixture_to_store(const struct command_run *run)
 int fixture_body(const struct command_run *run)
 {
     const struct fixture_options *chosen = run->options;
+    store_settings_apply(&chosen->store);
     if (s3_is_url(chosen->output_directory))
         return fixture_to_store(run);
     struct fixture_output output = {0};

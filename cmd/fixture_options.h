@@ -6,6 +6,7 @@
 #include "fixtures/h5py_cut_plan.h"
 #include "parse_options.h"
 #include "runner.h"
+#include "store_options.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -16,6 +17,7 @@ struct fixture_options {
     struct option_list examples;
     long seed;
     bool raw, shuffle, quirks;
+    struct store_settings store;
 };
 
 /* Reads the -n values LIST into REQUEST (examples and named splits); DEFAULT_EXAMPLES when none

@@ -13,6 +13,7 @@
 #include "shown_text.h"
 #include "info_text.h"
 #include "usage.h"
+#include "store_options.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -25,6 +26,7 @@
 struct info_options {
     bool as_json, check_invariants, verify_inputs, recorded_directories;
     struct option_list directories;
+    struct store_settings store;
 };
 
 static const struct command_option options[] = {
@@ -46,6 +48,7 @@ static const struct command_option options[] = {
      .offset = offsetof(struct info_options, recorded_directories),
      .help = "with --verify-inputs: look in the folders the file records its inputs were read "
              "from too (never without this option)", .usage = USAGE_INSIDE},
+    STORE_OPTIONS(struct info_options, store),
 };
 
 const struct command_line info_command_line = {
@@ -229,6 +232,7 @@ static int info_request_run(const char *program, const struct info_request *requ
 int info_body(const struct command_run *run)
 {
     const struct info_options *options = run->options;
+    store_settings_apply(&options->store);
     struct info_request request = {
         .as_json = options->as_json,
         .check = {.invariants = options->check_invariants,

@@ -6,6 +6,7 @@
 #include "s3/s3_publish.h"
 #include "stage_progress.h"
 #include "threads_option.h"
+#include "store_options.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@ struct pack_options {
     const char *output_directory, *output_filename;
     long threads;
     bool quiet;
+    struct store_settings store;
 };
 
 static const struct pack_options defaults = {.output_directory = "."};
@@ -32,6 +34,7 @@ static const struct command_option options[] = {
     THREADS_OPTION(struct pack_options, threads, "image decoding threads", USAGE_SHOWN),
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, MEMBER(quiet),
      .help = "no progress line", .reproduce = REPRODUCE_IGNORED},
+    STORE_OPTIONS(struct pack_options, store),
 };
 
 const struct command_line pack_command_line = {
@@ -83,6 +86,7 @@ static int pack_to_store(const char *spec, struct pack_target *target, bool quie
 int pack_body(const struct command_run *run)
 {
     const struct pack_options *chosen = run->options;
+    store_settings_apply(&chosen->store);
     struct pack_target target = {chosen->output_directory, chosen->output_filename,
                                  chosen->threads, NULL, run->typed};
     char path[4096];

@@ -4,6 +4,7 @@
 #include "exporters/preview_montage.h"
 #include "commands.h"
 #include "s3/s3_publish.h"
+#include "store_options.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 struct preview_options {
     const char *output, *split, *source;
     long count, seed, zoom;
+    struct store_settings store;
 };
 
 static const struct preview_options defaults = {.count = 64, .seed = -1, .zoom = 1};
@@ -36,6 +38,7 @@ static const struct command_option options[] = {
      .minimum = 0, .maximum = 9007199254740991.0},
     {.long_name = "zoom", .kind = OPTION_INTEGER, MEMBER(zoom), .argument = "K",
      .help = "draw each pixel K x K (default: 1)", .minimum = 1, .maximum = PREVIEW_MAX_ZOOM},
+    STORE_OPTIONS(struct preview_options, store),
 };
 
 const struct command_line preview_command_line = {
@@ -86,6 +89,7 @@ static int preview_to_store(struct preview_request *request, FILE *labels)
 int preview_body(const struct command_run *run)
 {
     const struct preview_options *chosen = run->options;
+    store_settings_apply(&chosen->store);
     char input[PATH_MAX];
     struct s3_in_place place;
     bool in_place = false;

@@ -7,6 +7,7 @@
 #include "serving/batch_server.h"
 #include "commands.h"
 #include "usage.h"
+#include "store_options.h"
 
 #include <limits.h>
 #include <signal.h>
@@ -27,6 +28,7 @@ struct serve_options {
     double scale;
     bool shuffle, quiet;
     int verbose;
+    struct store_settings store;
 };
 
 static const struct serve_options defaults = {
@@ -78,6 +80,7 @@ static const struct command_option options[] = {
      .help = "print nothing when serving", .usage = USAGE_OPTIONS},
     {.short_name = 'v', .long_name = "verbose", .kind = OPTION_COUNT, MEMBER(verbose),
      .help = "print a line per message sent", .usage = USAGE_OPTIONS},
+    STORE_OPTIONS(struct serve_options, store),
 };
 
 const struct command_line serve_command_line = {
@@ -245,6 +248,7 @@ static int serve(struct serving *serving, const char *path, const struct serve_r
 int serve_body(const struct command_run *run)
 {
     struct serving serving = {.program = run->program, .options = run->options};
+    store_settings_apply(&serving.options->store);
     struct serve_request request;
     char *lists[2] = {NULL, NULL};
     char path[PATH_MAX];

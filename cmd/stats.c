@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "stage_progress.h"
 #include "threads_option.h"
+#include "store_options.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -23,6 +24,7 @@ struct stats_options {
     const char *split, *sources, *plot;
     bool as_json, quiet, decode;
     long threads;
+    struct store_settings store;
 };
 
 #define MEMBER(name) .offset = offsetof(struct stats_options, name)
@@ -46,6 +48,7 @@ static const struct command_option options[] = {
      .help = "print one JSON object instead of text"},
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG, MEMBER(quiet),
      .help = "no progress line on a terminal"},
+    STORE_OPTIONS(struct stats_options, store),
 };
 
 const struct command_line stats_command_line = {
@@ -117,6 +120,7 @@ static int file_report(const char *program, const struct stats_options *chosen,
 int stats_body(const struct command_run *run)
 {
     const struct stats_options *chosen = run->options;
+    store_settings_apply(&chosen->store);
     char input[PATH_MAX], sources_text[4096];
     const char *names[MAXIMUM_SOURCES];
     struct stats_request request = {

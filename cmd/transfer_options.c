@@ -1,7 +1,6 @@
 /* What fuel-download's and fuel-fetch's shared transfer options make of the download options. */
 #include "transfer_options.h"
 
-#include "common/download/s3_credentials.h"
 #include "common/formats/gzip/inflated_digest.h"
 
 #include <unistd.h>
@@ -9,7 +8,7 @@
 void transfer_settings_apply(const struct transfer_settings *settings,
                              struct download_options *options)
 {
-    s3_credentials_configure(settings->no_sign_request, settings->insecure);
+    store_settings_apply(&settings->store);
     options->jobs = (unsigned)settings->jobs;
     options->retries = (unsigned)settings->retries;
     options->timeout = settings->timeout;

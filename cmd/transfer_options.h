@@ -5,6 +5,7 @@
 
 #include "common/download/download_run.h"
 #include "parse_options.h"
+#include "store_options.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,8 +16,7 @@ struct transfer_settings {
     const char *url_prefix; /* NULL: the built-in URLs (or the config's mirror) */
     const char *checksums;  /* NULL: the built-in checksums */
     bool quiet;
-    bool no_sign_request;   /* s3:// requests unsigned (public buckets) */
-    bool insecure;          /* s3:// endpoints' TLS certificates not verified */
+    struct store_settings store;
 };
 
 #define TRANSFER_SETTINGS_DEFAULT {.jobs = 4, .retries = 5, .timeout = 60, .retry_delay = 1}
@@ -57,13 +57,7 @@ struct transfer_settings {
     {.short_name = 'q', .long_name = "quiet", .kind = OPTION_FLAG,                                \
      .offset = offsetof(type, settings.quiet), .help = "print only errors",                       \
      .reproduce = REPRODUCE_IGNORED, .usage = USAGE_OPTIONS},                                     \
-    {.long_name = "no-sign-request", .kind = OPTION_FLAG,                                         \
-     .offset = offsetof(type, settings.no_sign_request),                                          \
-     .help = "send s3:// requests unsigned, as to a public bucket (fuel-s3(7))",                  \
-     .reproduce = REPRODUCE_IGNORED, .usage = USAGE_OPTIONS},                                     \
-    {.long_name = "insecure", .kind = OPTION_FLAG, .offset = offsetof(type, settings.insecure),   \
-     .help = "do not verify the TLS certificate of an s3:// endpoint (fuel-s3(7))",               \
-     .reproduce = REPRODUCE_IGNORED, .usage = USAGE_OPTIONS}
+    STORE_OPTIONS(type, settings.store)
 
 #define TRANSFER_OPTIONS(type, settings, url_prefix_place)                                        \
     TRANSFER_URL_PREFIX_OPTION(type, settings, url_prefix_place),                                 \

@@ -50,7 +50,7 @@ EOF
     [[ "$output" =~ toy\ +extra\ converter\ $CONVERTERS/fuel-convert-toy ]]
     run fuel-convert toy -h
     [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "usage: fuel-convert toy [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q] [-v] [ARGUMENTS]" ]
+    [ "${lines[0]}" = "usage: fuel-convert toy [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q] [-v] [options] [ARGUMENTS]" ]
     [ "${lines[-1]}" = "toy's own help: -h" ]
 }
 

@@ -325,7 +325,7 @@ f.attrs["split"] = numpy.zeros(3, dtype=[("split", "S5"), ("source", "S5"), ("st
     [ "$stderr" = "fuel-info: unknown option: -x; see 'fuel-info -h'" ]
     run --separate-stderr fuel-info -h
     [ "$status" -eq 0 ]
-    [[ "$output" == "usage: fuel-info [-h] [--json] [--check] [--verify-inputs [-d DIR]... [--recorded-dirs]] FILE|NAME..."* ]]
+    [[ "$output" == "usage: fuel-info [-h] [--json] [--check] [--verify-inputs [-d DIR]... [--recorded-dirs]] [options] FILE|NAME..."* ]]
     [ -z "$stderr" ]
 }
 

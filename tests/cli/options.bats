@@ -138,7 +138,7 @@ destinations() {
 @test "CMD -h shows the command's own options before a dataset is named, and the dataset's after" {
     run --separate-stderr fuel convert -h
     [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "usage: fuel-convert [-h] DATASET [FORMAT] [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q] [-v] [DATASET OPTIONS]" ]
+    [ "${lines[0]}" = "usage: fuel-convert [-h] DATASET [FORMAT] [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q] [-v] [options] [DATASET OPTIONS]" ]
     [[ "$output" == *"
 options:
   -d, --directory DIR        where the input files are (default: .)
@@ -152,7 +152,7 @@ datasets:
     [[ "$output" != *"--dtype"* ]]
     run --separate-stderr fuel convert mnist -h
     [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "usage: fuel-convert mnist [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q] [-v] [--dtype {uint8,float32,float64,bool}]" ]
+    [ "${lines[0]}" = "usage: fuel-convert mnist [-d DIR] [-o OUTDIR] [-r NAME] [--threads N] [-q] [-v] [options] [--dtype {uint8,float32,float64,bool}]" ]
     [[ "$output" == *"
   -d, --directory DIR        where the input files are (default: .)
 "*"

@@ -114,7 +114,7 @@ EOF
 @test "-h lists the options; the spec is required" {
     run --separate-stderr fuel pack -h
     [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "usage: fuel-pack [-h] SPEC [-o DIR] [-r NAME] [--threads N] [-q]" ]
+    [ "${lines[0]}" = "usage: fuel-pack [-h] SPEC [-o DIR] [-r NAME] [--threads N] [-q] [options]" ]
     [[ "$output" == *"-o, --output-directory DIR"* ]]
     [[ "$output" == *"--threads N"* ]]
     run --separate-stderr fuel-pack
