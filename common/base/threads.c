@@ -17,9 +17,8 @@ unsigned threads_default(void)
 /* Workers yield to the thread that feeds them and takes their results in order: that thread is
    the pipeline's serial stage (it reads the inputs and writes the output), and with as many
    workers as cores it would otherwise wait for a core while they decode (Dogs vs Cats on 2 cores:
-   14.8 s, 12.6 s with the workers at +10). The provenance's thread that reads inputs again yields
-   too: it has the whole run to finish (the one hashing the bytes readers read does not: they wait
-   for it). On Linux the nice value is the calling thread's own. */
+   14.8 s, 12.6 s with the workers at +10). The provenance's hashing threads do not: the reader
+   or the export waits for them. On Linux the nice value is the calling thread's own. */
 enum { WORKER_NICENESS = 10, NICEST = 19 };
 
 void threads_yield_to_caller(void)

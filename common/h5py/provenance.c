@@ -124,10 +124,11 @@ static int input_hash(struct provenance *provenance, size_t index)
     return result;
 }
 
+/* At the caller's priority, not niced as decoding workers are: an export waits for it before
+   its first set (export_npy under load: 0.86 s against 0.46 s without the digests). */
 static void *hash_inputs(void *argument)
 {
     struct provenance *provenance = argument;
-    threads_yield_to_caller();
     for (size_t index = 0; index < provenance->input_count; index++) {
         if (atomic_load(&provenance->cancelled))
             break;
