@@ -4,6 +4,7 @@
 #include "common/base/directory.h"
 #include "common/base/disk_space.h"
 #include "common/base/error.h"
+#include "common/base/input_file.h"
 #include "common/base/publish.h"
 
 #include <errno.h>
@@ -100,7 +101,7 @@ static int copy_or_reuse(const char *original, const char *path, enum cache_outc
     if (stat(original, &source) != 0)
         return error_set(EXIT_MISSING_INPUT, "cannot cache: %s: %s", original, strerror(errno));
     if (!S_ISREG(source.st_mode))
-        return error_set(EXIT_MISSING_INPUT, "cannot cache: %s: not a regular file", original);
+        return input_not_regular(original, &source);
     if (stat(path, &copy) == 0 && S_ISREG(copy.st_mode) && same_file_times(&source, &copy)) {
         *outcome = CACHE_REUSED;
         return EXIT_OK;

@@ -110,11 +110,11 @@ assert d["original"] == sys.argv[2] + "/mnist.hdf5", d
     [[ "$output" == "usage: fuel-cache [-h] [-q] [--json] [--no-sign-request] [--insecure] NAME"* ]]
 }
 
-@test "a name that is a directory of the data path: exit 3, nothing copied" {
+@test "a name that is a directory of the data path: exit 4 in download's words, nothing copied" {
     mkdir "$DATA/folder"
     run --separate-stderr fuel cache folder
-    [ "$status" -eq 3 ]
-    [ "$stderr" = "fuel-cache: cannot cache: $DATA/folder: not a regular file" ]
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-cache: not a regular file: $DATA/folder: exists but is a directory" ]
     [ ! -e "$LOCAL/folder" ]
 }
 
