@@ -74,8 +74,9 @@ static void found_folders_print(const struct input_reports *reports, enum input_
         printf("%s %s", index > 0 ? "," : "", folders[index]);
 }
 
-/* The found inputs of STATE (matching or different) in one line: how many, the first few names
-   (a different one with its details), where they were found; --json lists every one. */
+/* The found inputs of STATE (matching, different or not a regular file) in one line: how many,
+   the first few names (a different one with its details, another with what stands there), where
+   they were found; --json lists every one. */
 static void found_print(const struct h5py_file *file, const struct input_reports *reports,
                         enum input_state state)
 {
@@ -93,6 +94,8 @@ static void found_print(const struct h5py_file *file, const struct input_reports
         printf("%s %s", named++ > 0 ? "," : "", input->name);
         if (state == INPUT_DIFFERENT)
             different_print(input);
+        if (state == INPUT_NOT_REGULAR)
+            printf(" (%s: exists but is %s)", input->path, input->kind);
     }
     if (total > named)
         printf(", ...");
@@ -182,6 +185,7 @@ static int inputs_report(const struct h5py_file *file, const struct info_check_r
     if (result == EXIT_OK && report == NULL) {
         found_print(file, &reports, INPUT_MATCHING);
         found_print(file, &reports, INPUT_DIFFERENT);
+        found_print(file, &reports, INPUT_NOT_REGULAR);
     }
     for (size_t index = 0; index < folders.count; index++)
         json_array_append_new(recorded, json_string(folders.items[index]));

@@ -111,14 +111,16 @@ static json_t *raw_file_json(const struct list_request *request, const struct da
         raw_file_inspect(directory, entry->name, &expected, request->verify, &file) != EXIT_OK)
         return NULL;
     snprintf(path, sizeof path, "%s/%s%s", directory, entry->name,
-             file.state == RAW_PARTIAL ? ".part" : "");
+             file.state == RAW_PARTIAL || file.part ? ".part" : "");
     json_t *object = json_pack("{s:s, s:s, s:I}", "name", entry->name, "state",
                                raw_file_state_name(file.state), "expected_size",
                                (json_int_t)size);
     json_object_set_new(object, "path", file.state == RAW_MISSING ? json_null() : json_string(path));
-    json_object_set_new(object, "size", file.state == RAW_MISSING
+    json_object_set_new(object, "size", file.state == RAW_MISSING || file.kind != NULL
                                             ? json_null()
                                             : json_integer((json_int_t)file.size));
+    if (file.kind != NULL)
+        json_object_set_new(object, "kind", json_string(file.kind));
     return object;
 }
 
@@ -245,7 +247,8 @@ static void verdict_add(const struct list_request *request, const struct dataset
     for (size_t index = 0; whole && index < dataset->file_count; index++) {
         json_t *file = json_array_get(files, index);
         const char *state = string_of(file, "state");
-        whole = strcmp(state, "missing") != 0 && strcmp(state, "partial") != 0;
+        whole = strcmp(state, "missing") != 0 && strcmp(state, "partial") != 0 &&
+                strcmp(state, "not a regular file") != 0;
         file_evidence(request, &dataset->files[index], file, &evidence[index], reasons[index],
                       sizeof reasons[index]);
     }
@@ -309,7 +312,8 @@ static int datasets_json(const struct list_request *request, json_t *datasets)
     return EXIT_OK;
 }
 
-/* A raw file: name, state, path, and how far a partial or wrong-sized file is. */
+/* A raw file: name, state, path, and how far a partial or wrong-sized file is, or what stands
+   at its name. */
 static int file_row_add(struct table *table, json_t *file)
 {
     const char *state = string_of(file, "state");
@@ -322,6 +326,8 @@ static int file_row_add(struct table *table, json_t *file)
                  " bytes", size, expected);
     else if (partial)
         snprintf(extent, sizeof extent, "%" JSON_INTEGER_FORMAT " bytes so far", size);
+    else if (json_object_get(file, "kind") != NULL)
+        snprintf(extent, sizeof extent, "exists but is %s", string_of(file, "kind"));
     return table_add_texts(table, (const char *[]){string_of(file, "name"), state,
                                                    string_of(file, "path"), extent, ""});
 }

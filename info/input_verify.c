@@ -2,6 +2,7 @@
 #include "input_verify.h"
 
 #include "common/base/error.h"
+#include "common/base/input_file.h"
 #include "common/base/input_find.h"
 #include "common/base/provenance_text.h"
 
@@ -15,7 +16,7 @@
 
 const char *input_state_name(enum input_state state)
 {
-    static const char *const names[] = {"matching", "different", "missing"};
+    static const char *const names[] = {"matching", "different", "missing", "not a regular file"};
     return names[state];
 }
 
@@ -47,6 +48,14 @@ static int input_report_fill(struct input_report *report, json_t *entry,
     struct input_search search;
     int result = input_find(&wanted, directories, count, &search);
     report->state = INPUT_MISSING;
+    struct stat status;
+    if (result == EXIT_OK && search.state == INPUT_SEARCH_NOT_FOUND &&
+        input_find_occupied(&wanted, directories, count, search.path, &status)) {
+        report->state = INPUT_NOT_REGULAR;
+        report->kind = input_kind_name(status.st_mode);
+        report->path = strdup(search.path);
+        return report->path != NULL ? EXIT_OK : error_set(EXIT_OTHER, "out of memory");
+    }
     if (result != EXIT_OK || search.state == INPUT_SEARCH_NOT_FOUND)
         return result;
     if ((report->path = strdup(search.path)) == NULL)
@@ -98,12 +107,19 @@ const char **input_directories_list(const struct input_directories *given, char 
 
 int input_reports_outcome(const char *file, const struct input_reports *reports)
 {
-    size_t counts[3] = {0};
-    for (size_t index = 0; index < reports->count; index++)
+    size_t counts[4] = {0};
+    const struct input_report *occupied = NULL;
+    for (size_t index = 0; index < reports->count; index++) {
         counts[reports->items[index].state]++;
+        if (occupied == NULL && reports->items[index].state == INPUT_NOT_REGULAR)
+            occupied = &reports->items[index];
+    }
     if (counts[INPUT_DIFFERENT] > 0)
         return error_set(EXIT_CHECKSUM, "inputs differ from the provenance: %s: %zu different, "
                          "%zu missing", file, counts[INPUT_DIFFERENT], counts[INPUT_MISSING]);
+    if (occupied != NULL)
+        return error_set(EXIT_CORRUPT_INPUT, "not a regular file: %s: exists but is %s",
+                         occupied->path, occupied->kind);
     if (counts[INPUT_MISSING] > 0)
         return error_set(EXIT_MISSING_INPUT, "inputs not found: %s: %zu missing", file,
                          counts[INPUT_MISSING]);
@@ -116,7 +132,10 @@ json_t *input_report_json(const struct input_report *input)
                               input_state_name(input->state), "recorded_size",
                               (json_int_t)input->recorded_size, "recorded_sha256",
                               input->recorded_sha256);
-    if (input->path != NULL) {
+    if (input->state == INPUT_NOT_REGULAR) {
+        json_object_set_new(entry, "path", json_string(input->path));
+        json_object_set_new(entry, "kind", json_string(input->kind));
+    } else if (input->path != NULL) {
         json_object_set_new(entry, "path", json_string(input->path));
         json_object_set_new(entry, "size", json_integer((json_int_t)input->size));
         json_object_set_new(entry, "sha256", json_string(input->sha256));

@@ -17,6 +17,7 @@ enum input_state {
     INPUT_DIFFERENT, /* not found; a file of its name holds other bytes (SHA256 empty when its
                         size already differs: it is not read) */
     INPUT_MISSING,   /* in none of the directories */
+    INPUT_NOT_REGULAR, /* not found; a directory or a FIFO stands at its name (PATH) */
 };
 
 struct input_report {
@@ -25,6 +26,7 @@ struct input_report {
     enum input_state state;
     uint64_t recorded_size, size;
     char recorded_sha256[HASH_HEX_SIZE], sha256[HASH_HEX_SIZE];
+    const char *kind; /* not regular: what stands there, "a directory" (input_file.h) */
 };
 
 struct input_reports {
@@ -42,7 +44,7 @@ int input_verify(const char *provenance_json, const char *file_path,
 
 void input_reports_free(struct input_reports *reports);
 
-/* "matching", "different", "missing". */
+/* "matching", "different", "missing", "not a regular file". */
 const char *input_state_name(enum input_state state);
 
 /* Where the inputs are looked for: the folders given (-d), then, when asked (--recorded-dirs),
@@ -60,12 +62,13 @@ struct input_directories {
 const char **input_directories_list(const struct input_directories *given, char *beside,
                                     const struct fuel_config *config, size_t *count);
 
-/* The exit code of REPORTS' states for FILE: a difference first (EXIT_CHECKSUM), then a missing
-   file (EXIT_MISSING_INPUT), each with its message; else EXIT_OK. */
+/* The exit code of REPORTS' states for FILE: a difference first (EXIT_CHECKSUM), then something
+   not a regular file at an input's name (EXIT_CORRUPT_INPUT, in fuel download's words), then a
+   missing file (EXIT_MISSING_INPUT), each with its message; else EXIT_OK. */
 int input_reports_outcome(const char *file, const struct input_reports *reports);
 
 /* INPUT's details for --json: where it was found, its bytes and sha256 (not computed for a file
-   of another size), and what the file records. */
+   of another size), or what stands at its name ("kind"), and what the file records. */
 json_t *input_report_json(const struct input_report *input);
 
 #endif

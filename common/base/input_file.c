@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *kind_name(mode_t mode)
+const char *input_kind_name(mode_t mode)
 {
     return S_ISDIR(mode)    ? "a directory"
            : S_ISFIFO(mode) ? "a FIFO"
@@ -25,7 +25,7 @@ static const char *kind_name(mode_t mode)
 int input_not_regular(const char *path, const struct stat *status)
 {
     return error_set(EXIT_CORRUPT_INPUT, "not a regular file: %s: exists but is %s", path,
-                     kind_name(status->st_mode));
+                     input_kind_name(status->st_mode));
 }
 
 static int open_failure(const char *path, int code)

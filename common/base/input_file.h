@@ -37,6 +37,9 @@ int input_open_failure(const char *path);
    device) for STATUS, which is not a regular file's. */
 int input_not_regular(const char *path, const struct stat *status);
 
+/* What stands there in input_not_regular's words: "a directory", "a FIFO", "a socket", ... */
+const char *input_kind_name(mode_t mode);
+
 /* Without opening: EXIT_OK for a regular file, EXIT_MISSING_INPUT when nothing is at PATH (*MISSING
    true), input_not_regular's when something else is. */
 int input_file_check(const char *path, int *missing);

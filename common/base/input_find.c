@@ -104,6 +104,18 @@ static int by_name(const struct input_wanted *wanted, const char *const *directo
     return EXIT_OK;
 }
 
+bool input_find_occupied(const struct input_wanted *wanted, const char *const *directories,
+                         size_t count, char path[PATH_MAX], struct stat *status)
+{
+    const char *name = contained_name(wanted->name);
+    for (size_t index = 0; index < count; index++)
+        if (name[0] != '\0' && strcmp(name, "..") != 0 &&
+            snprintf(path, PATH_MAX, "%s/%s", directories[index], name) < PATH_MAX &&
+            stat(path, status) == 0 && !S_ISREG(status->st_mode))
+            return true;
+    return false;
+}
+
 struct listed_file {
     uint64_t size;
     size_t order; /* its place in the directory's listing: ties keep readdir's order */

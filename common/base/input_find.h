@@ -9,8 +9,10 @@
 #include "common/base/hash.h"
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 struct input_wanted {
     const char *name; /* a plain name, or a relative path below the folders searched */
@@ -52,5 +54,10 @@ void input_listing_free(struct input_listing *listing);
 /* input_find over LISTING's directories, the files of each size taken from its lists. */
 int input_find_listed(const struct input_wanted *wanted, const struct input_listing *listing,
                       struct input_search *search);
+
+/* The first DIRECTORY/NAME of WANTED's name among DIRECTORIES that exists but is not a regular
+   file (a directory, a FIFO), its path into PATH and its status into STATUS; false when none. */
+bool input_find_occupied(const struct input_wanted *wanted, const char *const *directories,
+                         size_t count, char path[PATH_MAX], struct stat *status);
 
 #endif

@@ -2,6 +2,7 @@
 #include "raw_file.h"
 
 #include "common/base/error.h"
+#include "common/base/input_file.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -13,19 +14,26 @@ const char *raw_file_state_name(enum raw_file_state state)
 {
     static const char *const names[] = {"missing",  "partial", "present",
                                         "wrong size", "verified", "corrupt",
-                                        "verified by content"};
+                                        "verified by content", "not a regular file"};
     return names[state];
 }
 
-static bool regular_file_size(const char *directory, const char *name, const char *suffix,
-                              uint64_t *size)
+/* Whether DIRECTORY/NAME SUFFIX exists: its size into FILE when a regular file, else FILE's state
+   is not regular (of NAME.part when SUFFIX is ".part"). */
+static bool entry_look(const char *directory, const char *name, const char *suffix,
+                       struct raw_file *file)
 {
     char path[PATH_MAX];
     struct stat status;
     if (snprintf(path, sizeof path, "%s/%s%s", directory, name, suffix) >= (int)sizeof path ||
-        stat(path, &status) != 0 || !S_ISREG(status.st_mode))
+        stat(path, &status) != 0)
         return false;
-    *size = (uint64_t)status.st_size;
+    if (S_ISREG(status.st_mode))
+        file->size = (uint64_t)status.st_size;
+    else
+        *file = (struct raw_file){.state = RAW_NOT_REGULAR,
+                                  .kind = input_kind_name(status.st_mode),
+                                  .part = suffix[0] != '\0'};
     return true;
 }
 
@@ -74,11 +82,13 @@ int raw_file_inspect(const char *directory, const char *name,
                      struct raw_file *file)
 {
     *file = (struct raw_file){.state = RAW_MISSING};
-    if (!regular_file_size(directory, name, "", &file->size)) {
-        if (regular_file_size(directory, name, ".part", &file->size))
+    if (!entry_look(directory, name, "", file)) {
+        if (entry_look(directory, name, ".part", file) && file->state != RAW_NOT_REGULAR)
             file->state = RAW_PARTIAL;
         return EXIT_OK;
     }
+    if (file->state == RAW_NOT_REGULAR)
+        return EXIT_OK;
     bool size_matches = expected->size == 0 || file->size == expected->size;
     bool content_known = expected->content_sha256 != NULL && expected->content_digest != NULL;
     file->state = size_matches || content_known ? RAW_PRESENT : RAW_WRONG_SIZE;

@@ -34,11 +34,15 @@ enum raw_file_state {
     RAW_VERIFIED,         /* NAME, hashed: its checksum matches */
     RAW_CORRUPT,          /* NAME, hashed: its checksum differs, so does its content if known */
     RAW_CONTENT_VERIFIED, /* NAME, other bytes than published, its decoded content matching */
+    RAW_NOT_REGULAR,      /* a directory or a FIFO at NAME, or at NAME.part when NAME is absent:
+                             fuel download refuses it (exit 4) */
 };
 
 struct raw_file {
     enum raw_file_state state;
     uint64_t size; /* bytes of NAME, or of NAME.part when partial */
+    const char *kind; /* not regular: what stands there, "a directory" (input_file.h) */
+    bool part;        /* not regular: at NAME.part */
 };
 
 /* Looks at DIRECTORY/NAME and DIRECTORY/NAME.part. With VERIFY, a present file is hashed to tell
@@ -52,7 +56,8 @@ int raw_file_inspect(const char *directory, const char *name,
    or the digest function is unknown, or when PATH does not decode (the error is cleared). */
 bool raw_file_content_matches(const char *path, const struct raw_file_expectation *expected);
 
-/* "missing", "partial", "present", "wrong size", "verified", "corrupt", "verified by content". */
+/* "missing", "partial", "present", "wrong size", "verified", "corrupt", "verified by content",
+   "not a regular file". */
 const char *raw_file_state_name(enum raw_file_state state);
 
 #endif

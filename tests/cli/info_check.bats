@@ -244,6 +244,41 @@ assert all(i["path"].startswith(sys.argv[1]) for i in d["inputs"]), d
     [ "$stderr" = "fuel-info: -d goes with --verify-inputs; see 'fuel-info -h'" ]
 }
 
+@test "--verify-inputs: a directory or a FIFO at an input's name is not a regular file (exit 4), as list and download say" {
+    converted_beside_inputs
+    raw="$BATS_TEST_TMPDIR/raw"
+    mkdir "$raw"
+    mv "$BATS_TEST_TMPDIR"/data/*.gz "$raw/"
+    rm "$raw/t10k-labels-idx1-ubyte.gz"
+    mkdir "$raw/t10k-labels-idx1-ubyte.gz"
+    run --separate-stderr fuel-info --verify-inputs -d "$raw" "$BATS_TEST_TMPDIR/data/mnist.hdf5"
+    [ "$status" -eq 4 ]
+    [ "${#lines[@]}" -eq 2 ]
+    [ "${lines[1]}" = "$BATS_TEST_TMPDIR/data/mnist.hdf5: 1 of 4 inputs not a regular file: t10k-labels-idx1-ubyte.gz ($raw/t10k-labels-idx1-ubyte.gz: exists but is a directory)" ]
+    [ "$stderr" = "fuel-info: not a regular file: $raw/t10k-labels-idx1-ubyte.gz: exists but is a directory" ]
+    rm "$raw/train-labels-idx1-ubyte.gz"
+    mkfifo "$raw/train-labels-idx1-ubyte.gz"
+    run --separate-stderr fuel-info --verify-inputs -d "$raw" "$BATS_TEST_TMPDIR/data/mnist.hdf5"
+    [ "$status" -eq 4 ]
+    [ "${lines[1]}" = "$BATS_TEST_TMPDIR/data/mnist.hdf5: 2 of 4 inputs not a regular file: train-labels-idx1-ubyte.gz ($raw/train-labels-idx1-ubyte.gz: exists but is a FIFO), t10k-labels-idx1-ubyte.gz ($raw/t10k-labels-idx1-ubyte.gz: exists but is a directory)" ]
+    [ "$stderr" = "fuel-info: not a regular file: $raw/train-labels-idx1-ubyte.gz: exists but is a FIFO" ]
+    fuel-info --verify-inputs --json -d "$raw" "$BATS_TEST_TMPDIR/data/mnist.hdf5" >"$BATS_TEST_TMPDIR/info.json" || [ $? -eq 4 ]
+    FUEL_DATA_PATH="$raw" run --separate-stderr fuel list
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"    t10k-labels-idx1-ubyte.gz"*"not a regular file"*" $raw/t10k-labels-idx1-ubyte.gz"*"exists but is a directory"* ]]
+    FUEL_DATA_PATH="$raw" fuel list --verify --json >"$BATS_TEST_TMPDIR/list.json"
+    $PYTHON -c '
+import json, sys
+inputs = {i["name"]: i for i in json.load(open(sys.argv[2] + "/info.json"))["inputs"]}
+raw = {f["name"]: f for d in json.load(open(sys.argv[2] + "/list.json")) if d["name"] == "mnist" for f in d["files"]}
+for name, kind in [("train-labels-idx1-ubyte.gz", "a FIFO"), ("t10k-labels-idx1-ubyte.gz", "a directory")]:
+    path = sys.argv[1] + "/" + name
+    assert {k: inputs[name][k] for k in ("state", "path", "kind")} == {"state": "not a regular file", "path": path, "kind": kind}, inputs[name]
+    assert (raw[name]["state"], raw[name]["path"], raw[name]["kind"], raw[name]["size"]) == ("not a regular file", path, kind, None), raw[name]
+assert inputs["train-images-idx3-ubyte.gz"]["state"] == "matching", inputs
+' "$raw" "$BATS_TEST_TMPDIR"
+}
+
 @test "--verify-inputs on a file without provenance: exit 4, one line" {
     run --separate-stderr fuel-info --verify-inputs "$EXPECTED/mnist.hdf5"
     [ "$status" -eq 4 ]

@@ -68,7 +68,8 @@ static void each_input_is_reported(void **state)
     assert_int_equal(reports.count, 0);
 }
 
-/* A FIFO under the recorded name, with no writer: not opened to block, not read; missing. */
+/* A FIFO under the recorded name, with no writer: not opened to block, not read; not a regular
+   file, named with what it is. */
 static void fifo_is_not_read(void **state)
 {
     (void)state;
@@ -78,7 +79,10 @@ static void fifo_is_not_read(void **state)
     const char *directories[] = {elsewhere};
     struct input_reports reports = {0};
     assert_int_equal(input_verify(provenance(), file_path, directories, 1, &reports), EXIT_OK);
-    assert_int_equal(reports.items[3].state, INPUT_MISSING);
+    assert_int_equal(reports.items[3].state, INPUT_NOT_REGULAR);
+    assert_string_equal(reports.items[3].path, fifo);
+    assert_string_equal(reports.items[3].kind, "a FIFO");
+    assert_string_equal(input_state_name(INPUT_NOT_REGULAR), "not a regular file");
     input_reports_free(&reports);
     unlink(fifo);
 }
@@ -123,15 +127,21 @@ static void folders_are_searched_in_order(void **state)
     free(list);
 }
 
-static void a_difference_outranks_a_missing_input(void **state)
+static void a_difference_outranks_what_is_not_a_file_then_a_missing_input(void **state)
 {
     (void)state;
-    struct input_report items[3] = {{.state = INPUT_MATCHING}, {.state = INPUT_MISSING},
+    struct input_report items[4] = {{.state = INPUT_MATCHING}, {.state = INPUT_MISSING},
+                                    {.state = INPUT_NOT_REGULAR, .path = "raw/b.gz",
+                                     .kind = "a directory"},
                                     {.state = INPUT_DIFFERENT}};
-    struct input_reports reports = {items, 3};
+    struct input_reports reports = {items, 4};
     assert_int_equal(input_reports_outcome("a.hdf5", &reports), EXIT_CHECKSUM);
     assert_string_equal(error_message(),
                         "inputs differ from the provenance: a.hdf5: 1 different, 1 missing");
+    reports.count = 3;
+    assert_int_equal(input_reports_outcome("a.hdf5", &reports), EXIT_CORRUPT_INPUT);
+    assert_string_equal(error_message(),
+                        "not a regular file: raw/b.gz: exists but is a directory");
     reports.count = 2;
     assert_int_equal(input_reports_outcome("a.hdf5", &reports), EXIT_MISSING_INPUT);
     assert_string_equal(error_message(), "inputs not found: a.hdf5: 1 missing");
@@ -155,7 +165,7 @@ int main(void)
         cmocka_unit_test(fifo_is_not_read),
         cmocka_unit_test(malformed_provenance_is_corrupt_input),
         cmocka_unit_test(folders_are_searched_in_order),
-        cmocka_unit_test(a_difference_outranks_a_missing_input),
+        cmocka_unit_test(a_difference_outranks_what_is_not_a_file_then_a_missing_input),
     };
     return cmocka_run_group_tests(tests, make_directory, test_directory_teardown);
 }

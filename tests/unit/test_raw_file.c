@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* md5 and sha256 of "hello\n". */
@@ -145,6 +146,31 @@ static void content_matches_needs_everything_known(void **state)
     assert_int_equal(error_code(), EXIT_OK);
 }
 
+/* A directory at the name, or a FIFO at the .part of an absent file: not a regular file, what
+   stands there named, never opened. */
+static void directory_or_fifo_not_regular(void **state)
+{
+    (void)state;
+    char path[256];
+    test_path(path, sizeof path, test_directory, "folder.gz");
+    assert_int_equal(mkdir(path, 0755), 0);
+    test_path(path, sizeof path, test_directory, "pipe.gz.part");
+    assert_int_equal(mkfifo(path, 0644), 0);
+    struct raw_file_expectation expected = {.size = 6, .checksum = md5};
+    struct raw_file file;
+    assert_int_equal(raw_file_inspect(test_directory, "folder.gz", &expected, true, &file),
+                     EXIT_OK);
+    assert_int_equal(file.state, RAW_NOT_REGULAR);
+    assert_string_equal(file.kind, "a directory");
+    assert_false(file.part);
+    assert_string_equal(raw_file_state_name(file.state), "not a regular file");
+    assert_int_equal(raw_file_inspect(test_directory, "pipe.gz", &expected, true, &file),
+                     EXIT_OK);
+    assert_int_equal(file.state, RAW_NOT_REGULAR);
+    assert_string_equal(file.kind, "a FIFO");
+    assert_true(file.part);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -153,6 +179,7 @@ int main(void)
         cmocka_unit_test(other_bytes_of_the_same_content),
         cmocka_unit_test(same_size_other_bytes),
         cmocka_unit_test(content_matches_needs_everything_known),
+        cmocka_unit_test(directory_or_fifo_not_regular),
     };
     return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
 }
