@@ -13,6 +13,17 @@
 
 enum { PAGE_LIMIT = 100000 };
 
+/* The keys of a page, FUEL_S3_LIST_KEYS when it is a whole number from 1 (the tests' short
+   pages), else NULL: the store's own (1,000 on AWS and Swift). */
+static const char *page_keys(void)
+{
+    const char *keys = getenv("FUEL_S3_LIST_KEYS");
+    if (keys == NULL || keys[0] < '1' || keys[0] > '9' ||
+        strspn(keys, "0123456789") != strlen(keys))
+        return NULL;
+    return keys;
+}
+
 /* QUERY's "name=value" pairs, values escaped, in the order given (already sorted by name);
    pairs whose value is NULL are left out. NULL when out of memory. */
 static char *query_build(const char *const *names, const char *const *values, size_t count)
@@ -68,12 +79,12 @@ static int objects_list(const struct s3_credentials *credentials, const char *bu
                         const char *prefix, const char *delimiter, s3_entry_visitor *visit,
                         void *data)
 {
-    const char *names[] = {"continuation-token", "delimiter", "list-type", "prefix"};
+    const char *names[] = {"continuation-token", "delimiter", "list-type", "max-keys", "prefix"};
     char *token = NULL;
     int code = EXIT_OK;
     for (unsigned page = 0; code == EXIT_OK && page < PAGE_LIMIT; page++) {
-        const char *values[] = {token, delimiter, "2", prefix};
-        char *query = query_build(names, values, 4);
+        const char *values[] = {token, delimiter, "2", page_keys(), prefix};
+        char *query = query_build(names, values, 5);
         struct s3_answer answer = {0};
         code = query != NULL ? page_read(credentials, bucket, query, &answer, visit, data)
                              : error_set(EXIT_OTHER, "out of memory: listing s3://%s", bucket);
@@ -102,27 +113,54 @@ int s3_list_children(const struct s3_credentials *credentials, const char *bucke
     return objects_list(credentials, bucket, prefix, "/", visit, data);
 }
 
+/* The markers of the page after ANSWER into *KEY and *UPLOAD (to free): its NextKeyMarker and
+   NextUploadIdMarker, else (absent or empty, as Swift's s3api answers) its last upload's key and
+   id. false when there is no next page; EXIT_TRANSFER in *CODE when the markers would not move on
+   from KEY_SENT (a store repeating a page would be listed forever). */
+static bool upload_markers_next(struct s3_answer *answer, const char *bucket, char **key,
+                                char **upload, int *code)
+{
+    const char *key_sent = *key;
+    char *next_key = answer->next_key_marker, *next_upload = answer->next_upload_marker;
+    const struct s3_entry *last = answer->count > 0 ? &answer->entries[answer->count - 1] : NULL;
+    bool given = next_key != NULL && next_key[0] != '\0';
+    char *new_key = given ? strdup(next_key) : last != NULL ? strdup(last->key) : NULL;
+    char *new_upload = given ? (next_upload != NULL ? strdup(next_upload) : NULL)
+                       : last != NULL && last->upload_id != NULL ? strdup(last->upload_id)
+                                                                 : NULL;
+    bool more = answer->truncated && new_key != NULL;
+    if (more && key_sent != NULL && strcmp(new_key, key_sent) == 0 && *upload != NULL &&
+        new_upload != NULL && strcmp(new_upload, *upload) == 0) {
+        *code = error_set(EXIT_TRANSFER, "cannot list: s3://%s/: the store answered the same "
+                          "page of multipart uploads again", bucket);
+        more = false;
+    }
+    free(*key);
+    free(*upload);
+    *key = more ? new_key : NULL;
+    *upload = more ? new_upload : NULL;
+    if (!more) {
+        free(new_key);
+        free(new_upload);
+    }
+    return more;
+}
+
 int s3_list_uploads(const struct s3_credentials *credentials, const char *bucket,
                     const char *prefix, s3_entry_visitor *visit, void *data)
 {
-    const char *names[] = {"key-marker", "prefix", "upload-id-marker", "uploads"};
+    const char *names[] = {"key-marker", "max-uploads", "prefix", "upload-id-marker", "uploads"};
     char *key_marker = NULL, *upload_marker = NULL;
     int code = EXIT_OK;
     for (unsigned page = 0; code == EXIT_OK && page < PAGE_LIMIT; page++) {
-        const char *values[] = {key_marker, prefix, upload_marker, ""};
-        char *query = query_build(names, values, 4);
+        const char *values[] = {key_marker, page_keys(), prefix, upload_marker, ""};
+        char *query = query_build(names, values, 5);
         struct s3_answer answer = {0};
         code = query != NULL ? page_read(credentials, bucket, query, &answer, visit, data)
                              : error_set(EXIT_OTHER, "out of memory: listing s3://%s", bucket);
         free(query);
-        free(key_marker);
-        free(upload_marker);
-        key_marker = upload_marker = NULL;
-        bool more = answer.truncated && answer.next_key_marker != NULL;
-        if (more) {
-            key_marker = answer.next_key_marker, answer.next_key_marker = NULL;
-            upload_marker = answer.next_upload_marker, answer.next_upload_marker = NULL;
-        }
+        bool more = code == EXIT_OK &&
+                    upload_markers_next(&answer, bucket, &key_marker, &upload_marker, &code);
         s3_answer_free(&answer);
         if (!more)
             break;

@@ -530,3 +530,24 @@ tls_endpoint() {
         fuel "$command" -h | grep -q -- '^  *--no-sign-request '
     done
 }
+
+@test "listings of more than one page: continuation tokens for objects, markers for uploads" {
+    export FUEL_S3_LIST_KEYS=2
+    boto3 put fuel paged/ "$SERVED"/* "$FUEL_FIXTURES/expected/mnist.hdf5"
+    # Five keys, two a page: the last is on the third page.
+    FUEL_DATA_PATH=s3://fuel/paged run --separate-stderr fuel path train-labels-idx1-ubyte.gz
+    [ "$status" -eq 0 ]
+    [ "$output" = s3://fuel/paged/train-labels-idx1-ubyte.gz ]
+    local key
+    for key in one two three; do
+        boto3 start-upload fuel pages/$key.hdf5 > /dev/null
+    done
+    # Swift's s3api sends no NextKeyMarker: the page's last upload is the next marker.
+    FUEL_S3_LIST_KEYS=1 run --separate-stderr timeout 20 fuel clean s3://fuel/pages/
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 3 ]
+    [[ "${lines[0]}" == "aborted s3://fuel/pages/one.hdf5 (upload "*")" ]]
+    [[ "${lines[1]}" == "aborted s3://fuel/pages/three.hdf5 (upload "*")" ]]
+    [[ "${lines[2]}" == "aborted s3://fuel/pages/two.hdf5 (upload "*")" ]]
+    [ -z "$(boto3 uploads fuel pages/)" ]
+}
