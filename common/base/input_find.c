@@ -72,38 +72,6 @@ static const char *contained_name(const char *name)
     return climbs && last != NULL ? last + 1 : name;
 }
 
-/* DIRECTORY/NAME for each directory; the first of them noted as changed when none matches. */
-static int by_name(const struct input_wanted *wanted, const char *const *directories,
-                   size_t count, struct input_search *search)
-{
-    struct input_search changed = {.state = INPUT_SEARCH_NOT_FOUND};
-    for (size_t index = 0; index < count; index++) {
-        char path[PATH_MAX];
-        bool matches, hashed;
-        struct stat status;
-        const char *name = contained_name(wanted->name);
-        if (name[0] == '\0' || strcmp(name, "..") == 0 ||
-            snprintf(path, sizeof path, "%s/%s", directories[index], name) >= (int)sizeof path ||
-            stat(path, &status) != 0 || S_ISDIR(status.st_mode))
-            continue;
-        int result = candidate_check(wanted, path, search, &matches, &hashed);
-        if (result != EXIT_OK)
-            return result;
-        if (matches) {
-            snprintf(search->path, sizeof search->path, "%s", path);
-            search->state = INPUT_SEARCH_FOUND;
-            return EXIT_OK;
-        }
-        if (changed.state == INPUT_SEARCH_NOT_FOUND && S_ISREG(status.st_mode)) {
-            changed = *search; /* another size: not read, its sha256 left empty */
-            changed.state = INPUT_SEARCH_CHANGED;
-            snprintf(changed.path, sizeof changed.path, "%s", path);
-        }
-    }
-    *search = changed;
-    return EXIT_OK;
-}
-
 bool input_find_occupied(const struct input_wanted *wanted, const char *const *directories,
                          size_t count, char path[PATH_MAX], struct stat *status)
 {
@@ -125,6 +93,7 @@ struct listed_file {
 struct listed_directory {
     struct listed_file *files;
     size_t count;
+    struct listed_file **named; /* the same files, sorted by name */
 };
 
 struct input_listing {
@@ -141,7 +110,14 @@ static int compare_files(const void *left, const void *right)
     return a->order < b->order ? -1 : a->order > b->order;
 }
 
-/* DIRECTORY's regular files (as stat sees them), sorted by size; none when it cannot be read. */
+static int compare_names(const void *left, const void *right)
+{
+    return strcmp((*(struct listed_file *const *)left)->name,
+                  (*(struct listed_file *const *)right)->name);
+}
+
+/* DIRECTORY's regular files (as stat sees them), sorted by size and by name; none when it cannot
+   be read. */
 static int directory_list(const char *directory, struct listed_directory *listed)
 {
     DIR *listing = opendir(directory);
@@ -174,7 +150,33 @@ static int directory_list(const char *directory, struct listed_directory *listed
         closedir(listing);
     if (listed->count > 0)
         qsort(listed->files, listed->count, sizeof *listed->files, compare_files);
+    if (result == EXIT_OK && (listed->named = calloc(listed->count + 1, sizeof *listed->named)) == NULL)
+        result = error_set(EXIT_OTHER, "cannot list: %s: out of memory", directory);
+    for (size_t index = 0; result == EXIT_OK && index < listed->count; index++)
+        listed->named[index] = &listed->files[index];
+    if (result == EXIT_OK && listed->count > 0)
+        qsort(listed->named, listed->count, sizeof *listed->named, compare_names);
     return result;
+}
+
+/* Whether NAME may stand in LISTED's directory as a regular file: listed there, or a path below
+   it (not listed, looked at). */
+static bool maybe_listed(const struct listed_directory *listed, const char *name)
+{
+    if (strchr(name, '/') != NULL || listed->named == NULL)
+        return true;
+    size_t low = 0, high = listed->count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        int order = strcmp(listed->named[middle]->name, name);
+        if (order == 0)
+            return true;
+        if (order < 0)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    return false;
 }
 
 int input_listing_create(struct input_listing **listing, const char *const *directories,
@@ -201,10 +203,46 @@ void input_listing_free(struct input_listing *listing)
         for (size_t file = 0; file < listing->listed[index].count; file++)
             free(listing->listed[index].files[file].name);
         free(listing->listed[index].files);
+        free(listing->listed[index].named);
     }
     if (listing != NULL)
         free(listing->listed);
     free(listing);
+}
+
+/* DIRECTORY/NAME for each directory; the first of them noted as changed when none matches. A
+   plain NAME the directory's listing lacks is not looked at again (a provenance may record a
+   million inputs: a million stat calls). */
+static int by_name(const struct input_wanted *wanted, const struct input_listing *listing,
+                   struct input_search *search)
+{
+    struct input_search changed = {.state = INPUT_SEARCH_NOT_FOUND};
+    const char *const *directories = listing->directories;
+    for (size_t index = 0; index < listing->count; index++) {
+        char path[PATH_MAX];
+        bool matches, hashed;
+        struct stat status;
+        const char *name = contained_name(wanted->name);
+        if (name[0] == '\0' || !maybe_listed(&listing->listed[index], name) || strcmp(name, "..") == 0 ||
+            snprintf(path, sizeof path, "%s/%s", directories[index], name) >= (int)sizeof path ||
+            stat(path, &status) != 0 || S_ISDIR(status.st_mode))
+            continue;
+        int result = candidate_check(wanted, path, search, &matches, &hashed);
+        if (result != EXIT_OK)
+            return result;
+        if (matches) {
+            snprintf(search->path, sizeof search->path, "%s", path);
+            search->state = INPUT_SEARCH_FOUND;
+            return EXIT_OK;
+        }
+        if (changed.state == INPUT_SEARCH_NOT_FOUND && S_ISREG(status.st_mode)) {
+            changed = *search; /* another size: not read, its sha256 left empty */
+            changed.state = INPUT_SEARCH_CHANGED;
+            snprintf(changed.path, sizeof changed.path, "%s", path);
+        }
+    }
+    *search = changed;
+    return EXIT_OK;
 }
 
 /* Every file of DIRECTORY listed of WANTED's size but its recorded name. */
@@ -244,7 +282,7 @@ static int by_size(const struct input_wanted *wanted, const char *directory,
 int input_find_listed(const struct input_wanted *wanted, const struct input_listing *listing,
                       struct input_search *search)
 {
-    int result = by_name(wanted, listing->directories, listing->count, search);
+    int result = by_name(wanted, listing, search);
     for (size_t index = 0; result == EXIT_OK && search->state != INPUT_SEARCH_FOUND &&
                            index < listing->count; index++) {
         bool found;
