@@ -150,7 +150,8 @@ static int directory_list(const char *directory, struct listed_directory *listed
         closedir(listing);
     if (listed->count > 0)
         qsort(listed->files, listed->count, sizeof *listed->files, compare_files);
-    if (result == EXIT_OK && (listed->named = calloc(listed->count + 1, sizeof *listed->named)) == NULL)
+    if (result == EXIT_OK &&
+        (listed->named = calloc(listed->count + 1, sizeof *listed->named)) == NULL)
         result = error_set(EXIT_OTHER, "cannot list: %s: out of memory", directory);
     for (size_t index = 0; result == EXIT_OK && index < listed->count; index++)
         listed->named[index] = &listed->files[index];
@@ -223,7 +224,8 @@ static int by_name(const struct input_wanted *wanted, const struct input_listing
         bool matches, hashed;
         struct stat status;
         const char *name = contained_name(wanted->name);
-        if (name[0] == '\0' || !maybe_listed(&listing->listed[index], name) || strcmp(name, "..") == 0 ||
+        if (name[0] == '\0' || !maybe_listed(&listing->listed[index], name) ||
+            strcmp(name, "..") == 0 ||
             snprintf(path, sizeof path, "%s/%s", directories[index], name) >= (int)sizeof path ||
             stat(path, &status) != 0 || S_ISDIR(status.st_mode))
             continue;

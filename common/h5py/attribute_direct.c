@@ -4,6 +4,7 @@
 
 #include "common/formats/hdf5_object_header.h"
 #include "global_heap.h"
+#include "hdf5_tapped_driver.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -76,10 +77,11 @@ static int direct_descriptor(hid_t file)
     size_t offsets = 0, lengths = 0;
     hsize_t user_block = 1;
     int *handle = NULL;
-    bool direct = creation >= 0 && access >= 0 &&
+    hid_t driver = access >= 0 ? H5Pget_driver(access) : -1;
+    bool direct = creation >= 0 && access >= 0 && driver >= 0 &&
                   H5Pget_sizes(creation, &offsets, &lengths) >= 0 && offsets == 8 &&
                   lengths == 8 && H5Pget_userblock(creation, &user_block) >= 0 &&
-                  user_block == 0 && H5Pget_driver(access) == H5FD_SEC2 &&
+                  user_block == 0 && (driver == H5FD_SEC2 || driver == hdf5_tapped_driver()) &&
                   H5Fget_vfd_handle(file, access, (void **)&handle) >= 0 && handle != NULL;
     if (creation >= 0)
         H5Pclose(creation);

@@ -11,14 +11,15 @@
 enum attribute_direct_answer {
     ATTRIBUTE_DIRECT_READ,      /* *VALUE holds its text (caller frees) */
     ATTRIBUTE_DIRECT_UNSEEN,    /* not laid out as read here: read it through HDF5 */
-    ATTRIBUTE_DIRECT_TOO_LONG,  /* its heap ID declares more than LIMIT bytes; *LENGTH says how many */
+    ATTRIBUTE_DIRECT_TOO_LONG,  /* its heap ID declares more than LIMIT bytes (*LENGTH) */
     ATTRIBUTE_DIRECT_MALFORMED, /* its heap ID names no object of its length inside the file */
     ATTRIBUTE_DIRECT_NO_MEMORY,
 };
 
 /* The root attribute NAME of FILE (HDF5's handle), a variable-length string: read as above when
-   FILE uses 8-byte offsets and lengths, no user block, the sec2 driver, and NAME's message is in
-   the root group's header with its datatype and dataspace unshared. */
+   FILE uses 8-byte offsets and lengths, no user block, the sec2 or the tapped driver
+   (hdf5_tapped_driver.h), and NAME's message is in the root group's header with its datatype
+   and dataspace unshared. */
 enum attribute_direct_answer attribute_direct_read(hid_t file, const char *name, uint64_t limit,
                                                    char **value, uint64_t *length);
 

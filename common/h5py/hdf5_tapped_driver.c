@@ -174,6 +174,12 @@ static void driver_register(void)
     driver = H5FDregister(&tapped_class);
 }
 
+hid_t hdf5_tapped_driver(void)
+{
+    pthread_once(&registered, driver_register);
+    return driver;
+}
+
 hid_t hdf5_tapped_access(void)
 {
     pthread_once(&registered, driver_register);

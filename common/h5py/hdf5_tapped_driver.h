@@ -9,4 +9,8 @@
    locks shared and ignored where the filesystem has none; -1 on failure. */
 hid_t hdf5_tapped_access(void);
 
+/* The tapped driver's identifier (registered at the first call); -1 when it cannot be. Its
+   H5Fget_vfd_handle is the file's descriptor, as sec2's is. */
+hid_t hdf5_tapped_driver(void);
+
 #endif
