@@ -2,14 +2,23 @@
 #include "h5py_vlen_direct.h"
 
 #include "global_heap.h"
+#include "hdf5_tapped_driver.h"
+
+#include "common/base/input_file.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Drivers whose handle is the file's descriptor, read here with pread. */
+static bool tapped_or_sec2(hid_t driver)
+{
+    return driver == H5FD_SEC2 || driver == hdf5_tapped_driver();
+}
+
 /* Whether DATASET's elements are bytes whose heap IDs lie in one unfiltered block of a file of
-   8-byte offsets and lengths without a user block, open with the sec2 driver: *DESCRIPTOR is
-   then HDF5's own descriptor of the file. */
+   8-byte offsets and lengths without a user block, open with the sec2 or the tapped driver:
+   *DESCRIPTOR is then HDF5's own descriptor of the file. */
 static bool direct_layout(hid_t dataset, int *descriptor)
 {
     hid_t properties = H5Dget_create_plist(dataset), stored = H5Dget_type(dataset);
@@ -24,7 +33,7 @@ static bool direct_layout(hid_t dataset, int *descriptor)
                   H5Pget_external_count(properties) == 0 && H5Tget_class(stored) == H5T_VLEN &&
                   H5Tget_size(base) == 1 && H5Pget_sizes(creation, &offsets, &lengths) >= 0 &&
                   offsets == 8 && lengths == 8 && H5Pget_userblock(creation, &user_block) >= 0 &&
-                  user_block == 0 && H5Pget_driver(access) == H5FD_SEC2 &&
+                  user_block == 0 && tapped_or_sec2(H5Pget_driver(access)) &&
                   H5Fget_vfd_handle(file, access, (void **)&handle) >= 0 && handle != NULL;
     *descriptor = direct ? *handle : -1;
     hid_t lists[] = {properties, creation, access}, types[] = {base, stored};
@@ -73,7 +82,7 @@ static bool ids_read(const struct h5py_vlen_direct *direct, uint64_t first, size
 {
     off_t position = (off_t)(direct->offset + first * GLOBAL_HEAP_ID_BYTES);
     return first <= direct->count && count <= direct->count - first &&
-           pread(direct->descriptor, ids, count * GLOBAL_HEAP_ID_BYTES, position) ==
+           input_file_pread(direct->descriptor, ids, count * GLOBAL_HEAP_ID_BYTES, position) ==
                (ssize_t)(count * GLOBAL_HEAP_ID_BYTES);
 }
 
@@ -134,7 +143,7 @@ static bool object_read(const struct h5py_vlen_direct *direct, const struct glob
     bool read = *data != NULL &&
                 (id->length == 0 ||
                  (object_find(direct, id, &offset) &&
-                  pread(direct->descriptor, *data, id->length, (off_t)offset) ==
+                  input_file_pread(direct->descriptor, *data, id->length, (off_t)offset) ==
                       (ssize_t)id->length));
     if (!read) {
         free(*data);
