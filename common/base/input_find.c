@@ -166,18 +166,10 @@ static bool maybe_listed(const struct listed_directory *listed, const char *name
 {
     if (strchr(name, '/') != NULL || listed->named == NULL)
         return true;
-    size_t low = 0, high = listed->count;
-    while (low < high) {
-        size_t middle = low + (high - low) / 2;
-        int order = strcmp(listed->named[middle]->name, name);
-        if (order == 0)
-            return true;
-        if (order < 0)
-            low = middle + 1;
-        else
-            high = middle;
-    }
-    return false;
+    struct listed_file wanted = {.name = (char *)name};
+    const struct listed_file *key = &wanted;
+    return bsearch(&key, listed->named, listed->count, sizeof *listed->named, compare_names) !=
+           NULL;
 }
 
 int input_listing_create(struct input_listing **listing, const char *const *directories,
