@@ -1,23 +1,23 @@
-/* Hashes streams on one thread of their own (see hash_stream.h): a ring of copied blocks, a few
-   blocks at most in flight, each stream's blocks hashed in the order they were appended, by the
-   hashing thread or by an appender that would otherwise wait for a block. */
+/* Hashes streams on two threads of their own (see hash_stream.h): a ring of copied blocks in the
+   order they were appended, which the SHA-256 thread and the MD5 thread each hash in that order. */
 #include "hash_stream.h"
 
 #include "error.h"
 #include "threads.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Up to BLOCK_COUNT blocks of BLOCK_SIZE bytes in flight: 1.5 MiB (memory bounds are tight). */
-enum { BLOCK_SIZE = 1 << 18, BLOCK_COUNT = 6 };
+/* Up to BLOCK_COUNT blocks of BLOCK_SIZE bytes in flight: 1.5 MiB (memory bounds are tight).
+   Hasher 0 computes SHA-256 and keeps the size, first and last bytes; hasher 1 computes MD5. */
+enum { BLOCK_SIZE = 1 << 18, BLOCK_COUNT = 6, HASHERS = 2 };
 
 struct hash_stream {
-    struct hash *hashes[2]; /* SHA-256, MD5 or NULL */
-    struct file_digests digests; /* size, first and last bytes, as the thread hashes them */
-    size_t queued; /* blocks appended not yet hashed */
-    bool busy;     /* a thread is hashing its bytes: no other may, they go in order */
+    struct hash *hashes[HASHERS]; /* SHA-256, MD5 or NULL */
+    struct file_digests digests;  /* size, first and last bytes, as hasher 0 hashes them */
+    uint64_t end;                 /* the blocks appended when its last one was */
 };
 
 struct block {
@@ -29,21 +29,17 @@ struct block {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t work = PTHREAD_COND_INITIALIZER; /* a block was queued, or quit */
 static pthread_cond_t done = PTHREAD_COND_INITIALIZER; /* a block was hashed */
-static struct block ring[BLOCK_COUNT];
-static size_t ring_first, ring_count;
-static unsigned char *free_blocks[BLOCK_COUNT];
-static size_t free_count, allocated;
+static struct block ring[BLOCK_COUNT]; /* block number N in ring[N % BLOCK_COUNT] */
+static uint64_t appended;              /* blocks ever appended */
+static uint64_t hashed[HASHERS];       /* blocks each hasher is done with */
 static size_t stream_count;
 static bool running, quit;
-static pthread_t thread;
+static pthread_t threads[HASHERS];
 
-/* Hashes SIZE bytes of STREAM, keeping its first and last ones. */
-static void stream_hash(struct hash_stream *stream, const unsigned char *bytes, size_t size)
+/* Keeps the first and last bytes of SIZE more bytes of STREAM, and counts them. */
+static void stream_keep(struct hash_stream *stream, const unsigned char *bytes, size_t size)
 {
     struct file_digests *digests = &stream->digests;
-    for (size_t index = 0; index < 2; index++)
-        if (stream->hashes[index] != NULL)
-            hash_update(stream->hashes[index], bytes, size);
     if (digests->head_length < HASH_HEAD_BYTES) {
         size_t kept = HASH_HEAD_BYTES - digests->head_length;
         kept = kept < size ? kept : size;
@@ -63,58 +59,67 @@ static void stream_hash(struct hash_stream *stream, const unsigned char *bytes, 
     digests->size += size;
 }
 
-/* Takes the first queued block of a stream no thread is hashing (the earliest of its stream: every
-   block before it is of a stream being hashed) and marks that stream busy; false when none is.
-   The blocks after it move up, keeping their order. Under LOCK. */
-static bool ring_take(struct block *taken)
+/* Hashes SIZE bytes of STREAM the way HASHER does. */
+static void stream_hash(struct hash_stream *stream, size_t hasher, const unsigned char *bytes,
+                        size_t size)
 {
-    for (size_t position = 0; position < ring_count; position++) {
-        if (ring[(ring_first + position) % BLOCK_COUNT].stream->busy)
-            continue;
-        *taken = ring[(ring_first + position) % BLOCK_COUNT];
-        for (; position + 1 < ring_count; position++)
-            ring[(ring_first + position) % BLOCK_COUNT] =
-                ring[(ring_first + position + 1) % BLOCK_COUNT];
-        ring_count--;
-        taken->stream->busy = true;
-        return true;
-    }
-    return false;
+    if (stream->hashes[hasher] != NULL)
+        hash_update(stream->hashes[hasher], bytes, size);
+    if (hasher == 0)
+        stream_keep(stream, bytes, size);
 }
 
-/* Hashes BLOCK (taken by ring_take) with LOCK released, then frees its bytes for the next one.
-   Under LOCK. */
-static void block_hash(struct block block)
+/* The blocks in flight: appended, not yet hashed by every hasher. Under LOCK. */
+static uint64_t in_flight(void)
 {
-    pthread_mutex_unlock(&lock);
-    stream_hash(block.stream, block.bytes, block.size);
-    pthread_mutex_lock(&lock);
-    free_blocks[free_count++] = block.bytes;
-    block.stream->busy = false;
-    block.stream->queued--;
-    pthread_cond_broadcast(&done);
-    if (ring_count > 0)
-        pthread_cond_signal(&work); /* the stream's next block, which waited for this one */
+    uint64_t oldest = hashed[0] < hashed[1] ? hashed[0] : hashed[1];
+    return appended - oldest;
 }
 
-/* Not niced as the decoding workers are: the reader waits for it whenever every block is in
-   flight, so it runs at the reader's priority (Fashion-MNIST on a loaded machine: 2.16 s at +10
-   against 0.82 s without the digests). */
+/* Hasher number ARGUMENT: hashes every block appended, in order, until quit. Not niced as the
+   decoding workers are: the reader waits for it whenever every block is in flight, so it runs at
+   the reader's priority (Fashion-MNIST on a loaded machine: 2.16 s at +10 against 0.82 s). */
 static void *hash_blocks(void *argument)
 {
-    (void)argument;
+    size_t hasher = (size_t)(uintptr_t)argument;
     pthread_mutex_lock(&lock);
     for (;;) {
-        struct block block;
-        bool taken;
-        while (!(taken = ring_take(&block)) && !(ring_count == 0 && quit))
+        while (hashed[hasher] == appended && !quit)
             pthread_cond_wait(&work, &lock);
-        if (!taken)
+        if (hashed[hasher] == appended)
             break;
-        block_hash(block);
+        struct block block = ring[hashed[hasher] % BLOCK_COUNT];
+        pthread_mutex_unlock(&lock);
+        stream_hash(block.stream, hasher, block.bytes, block.size);
+        pthread_mutex_lock(&lock);
+        hashed[hasher]++;
+        pthread_cond_broadcast(&done);
     }
     pthread_mutex_unlock(&lock);
     return NULL;
+}
+
+/* Starts every hasher, or none (joining those started before a failure, with LOCK released):
+   0 or the error number. Under LOCK. */
+static int hashers_start(void)
+{
+    quit = false;
+    running = true;
+    for (size_t hasher = 0; hasher < HASHERS; hasher++) {
+        int number = threads_start(&threads[hasher], hash_blocks, (void *)(uintptr_t)hasher);
+        if (number == 0)
+            continue;
+        quit = true;
+        pthread_cond_broadcast(&work);
+        pthread_mutex_unlock(&lock);
+        for (size_t started = 0; started < hasher; started++)
+            pthread_join(threads[started], NULL);
+        pthread_mutex_lock(&lock);
+        running = quit = false;
+        pthread_cond_broadcast(&done);
+        return number;
+    }
+    return 0;
 }
 
 int hash_stream_create(struct hash_stream **stream, bool md5)
@@ -126,14 +131,11 @@ int hash_stream_create(struct hash_stream **stream, bool md5)
     if (result == EXIT_OK && md5)
         result = hash_begin(&(*stream)->hashes[1], HASH_MD5);
     pthread_mutex_lock(&lock);
-    while (running && quit) /* the last stream's free is joining the thread */
+    while (running && quit) /* the last stream's free is joining the threads */
         pthread_cond_wait(&done, &lock);
     int number = 0;
-    if (result == EXIT_OK && !running) {
-        quit = false;
-        number = threads_start(&thread, hash_blocks, NULL);
-        running = number == 0;
-    }
+    if (result == EXIT_OK && !running)
+        number = hashers_start();
     if (result == EXIT_OK && number == 0)
         stream_count++;
     pthread_mutex_unlock(&lock);
@@ -148,28 +150,35 @@ int hash_stream_create(struct hash_stream **stream, bool md5)
     return result;
 }
 
-/* A free block, allocated while fewer than BLOCK_COUNT are. While every one is in flight, this
-   thread hashes a queued block instead of waiting (one of a stream no thread is hashing). NULL
-   when memory is out, or when every block is of other streams and STREAM has none queued: the
-   caller then hashes its bytes itself. Under LOCK. */
-static unsigned char *block_take(struct hash_stream *stream)
+/* Waits until every hasher is done with STREAM. Under LOCK. */
+static void stream_wait_locked(struct hash_stream *stream)
 {
-    for (;;) {
-        if (free_count > 0)
-            return free_blocks[--free_count];
-        if (allocated < BLOCK_COUNT) {
-            unsigned char *bytes = malloc(BLOCK_SIZE);
-            allocated += bytes != NULL;
-            return bytes;
-        }
-        struct block queued;
-        if (ring_take(&queued))
-            block_hash(queued);
-        else if (stream->queued == 0)
-            return NULL;
-        else
-            pthread_cond_wait(&done, &lock);
+    while (hashed[0] < stream->end || hashed[1] < stream->end)
+        pthread_cond_wait(&done, &lock);
+}
+
+/* Queues PART bytes of STREAM in the next block once one is free, or (memory out) hashes them in
+   this thread once the hashers are done with STREAM. Under LOCK. */
+static void block_append(struct hash_stream *stream, const unsigned char *bytes, size_t part)
+{
+    while (in_flight() == BLOCK_COUNT)
+        pthread_cond_wait(&done, &lock);
+    struct block *block = &ring[appended % BLOCK_COUNT];
+    if (block->bytes == NULL)
+        block->bytes = malloc(BLOCK_SIZE);
+    if (block->bytes == NULL) {
+        stream_wait_locked(stream);
+        pthread_mutex_unlock(&lock);
+        for (size_t hasher = 0; hasher < HASHERS; hasher++)
+            stream_hash(stream, hasher, bytes, part);
+        pthread_mutex_lock(&lock);
+        return;
     }
+    memcpy(block->bytes, bytes, part);
+    block->stream = stream;
+    block->size = part;
+    stream->end = ++appended;
+    pthread_cond_broadcast(&work);
 }
 
 void hash_stream_append(struct hash_stream *stream, const void *bytes, size_t size)
@@ -178,34 +187,18 @@ void hash_stream_append(struct hash_stream *stream, const void *bytes, size_t si
     pthread_mutex_lock(&lock);
     while (size > 0) {
         size_t part = size < BLOCK_SIZE ? size : BLOCK_SIZE;
-        unsigned char *block = block_take(stream);
-        if (block == NULL) { /* in order, in this thread */
-            while (stream->queued > 0)
-                pthread_cond_wait(&done, &lock);
-            stream->busy = true;
-            pthread_mutex_unlock(&lock);
-            stream_hash(stream, cursor, part);
-            pthread_mutex_lock(&lock);
-            stream->busy = false;
-        } else {
-            memcpy(block, cursor, part);
-            ring[(ring_first + ring_count) % BLOCK_COUNT] = (struct block){stream, part, block};
-            ring_count++;
-            stream->queued++;
-            pthread_cond_signal(&work);
-        }
+        block_append(stream, cursor, part);
         cursor += part;
         size -= part;
     }
     pthread_mutex_unlock(&lock);
 }
 
-/* Waits until the thread is done with STREAM. */
+/* Waits until every hasher is done with STREAM. */
 static void stream_wait(struct hash_stream *stream)
 {
     pthread_mutex_lock(&lock);
-    while (stream->queued > 0)
-        pthread_cond_wait(&done, &lock);
+    stream_wait_locked(stream);
     pthread_mutex_unlock(&lock);
 }
 
@@ -232,17 +225,19 @@ void hash_stream_free(struct hash_stream *stream)
     bool last = --stream_count == 0;
     if (last) {
         quit = true;
-        pthread_cond_signal(&work);
+        pthread_cond_broadcast(&work);
     }
     pthread_mutex_unlock(&lock);
     if (!last)
         return;
-    pthread_join(thread, NULL);
+    for (size_t hasher = 0; hasher < HASHERS; hasher++)
+        pthread_join(threads[hasher], NULL);
     pthread_mutex_lock(&lock);
     running = false;
-    while (free_count > 0)
-        free(free_blocks[--free_count]);
-    allocated = 0;
+    for (size_t index = 0; index < BLOCK_COUNT; index++) {
+        free(ring[index].bytes);
+        ring[index].bytes = NULL;
+    }
     pthread_cond_broadcast(&done);
     pthread_mutex_unlock(&lock);
 }

@@ -1,6 +1,6 @@
-/* Unit tests for common/base/hash_stream.c: streams hashed on the hashing thread give the digests
+/* Unit tests for common/base/hash_stream.c: streams hashed on the hashing threads give the digests
    hash_memory_digests gives, however their appends interleave, from one thread or several, and
-   the thread stops and starts. */
+   the threads stop and start. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -79,7 +79,7 @@ static void *append_all(void *argument)
 }
 
 /* Three readers appending at once, each to its own stream, keep every block in flight: each then
-   hashes queued blocks of the others' streams itself, and every stream stays in order. */
+   waits for a free one, and every stream stays in order for both hashing threads. */
 static void test_appenders_hash_when_full(void **state)
 {
     (void)state;
