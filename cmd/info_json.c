@@ -2,13 +2,16 @@
 #include "info_json.h"
 
 #include "common/base/error.h"
-#include "common/base/provenance_text.h"
+#include "common/base/provenance_inputs.h"
 #include "info_card.h"
 #include "info_published.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+/* The inputs of a provenance listed in the document; "provenance_input_count" counts them all. */
+#define INFO_JSON_INPUTS 1024
 
 static json_t *optional_string(const char *text)
 {
@@ -62,12 +65,16 @@ static json_t *source_json(const struct h5py_file_source *source,
     return object;
 }
 
-static json_t *provenance_json(const struct h5py_file *file)
+/* The provenance as an object, its inputs list cut to INFO_JSON_INPUTS entries (*INPUTS counts
+   them all); its text when it is not JSON. */
+static json_t *provenance_json(const struct h5py_file *file, size_t *inputs)
 {
     const char *text = h5py_file_attribute(file, "fuel_provenance");
+    *inputs = 0;
     if (text == NULL)
         return json_null();
-    json_t *provenance = provenance_text_parse(text, 0, NULL);
+    json_t *provenance = provenance_bounded_parse(text, 0, NULL, INFO_JSON_INPUTS, inputs, NULL,
+                                                  NULL);
     return provenance != NULL ? provenance : json_string(text);
 }
 
@@ -83,15 +90,18 @@ static json_t *document_json(const struct h5py_file *file, const char *name,
         json_object_set_new(attributes, file->attributes[index].name,
                             json_string(file->attributes[index].value));
     char *inputs = info_inputs_line(file);
+    size_t input_count;
+    json_t *provenance = provenance_json(file, &input_count);
     json_t *document = json_pack(
-        "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "file", file->path,
+        "{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}", "file",
+        file->path,
         "name", name, "h5py_interface_version", attribute_json(file, "h5py_interface_version"),
         "fuel_convert_version", attribute_json(file, "fuel_convert_version"),
         "fuel_convert_command", attribute_json(file, "fuel_convert_command"),
         "splits", string_array(file->splits, file->split_count), "split_rows", rows, "sources",
         sources, "attributes", attributes, "card", info_card_json(file), "classes",
         info_stored_classes_json(file),
-        "provenance", provenance_json(file),
+        "provenance", provenance, "provenance_input_count", (json_int_t)input_count,
         "published_inputs", optional_string(inputs), "content_digest",
         optional_string(info_digest_whole(digest)));
     free(inputs);

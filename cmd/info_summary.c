@@ -2,7 +2,7 @@
    creation time and whether it is a fixture; or their JSON objects. */
 #include "info_summary.h"
 
-#include "common/base/provenance_text.h"
+#include "common/base/provenance_inputs.h"
 #include "info/info_fixture.h"
 #include "info_text.h"
 
@@ -53,7 +53,9 @@ static uint64_t split_length(const struct h5py_file *file, const char *split)
 /* The provenance's "created", NULL when there is none. */
 static char *created_of(const struct h5py_file *file)
 {
-    json_t *provenance = provenance_text_parse(attribute_or_not_available(file, "fuel_provenance"), 0, NULL);
+    size_t inputs;
+    json_t *provenance = provenance_bounded_parse(
+        attribute_or_not_available(file, "fuel_provenance"), 0, NULL, 0, &inputs, NULL, NULL);
     const char *created = json_string_value(json_object_get(provenance, "created"));
     char *text = created != NULL ? strdup(created) : NULL;
     json_decref(provenance);

@@ -2,7 +2,7 @@
    other attributes and the provenance. */
 #include "info_text.h"
 
-#include "common/base/provenance_text.h"
+#include "common/base/provenance_inputs.h"
 #include "info_card.h"
 #include "info/info_fixture.h"
 #include "info_published.h"
@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The inputs a provenance lists shown in its table; a longer list is counted. */
+#define INFO_INPUTS_SHOWN 10
 
 static const char *const shown_apart[] = {"h5py_interface_version", "fuel_convert_version",
                                           "fuel_convert_command", "fuel_provenance",
@@ -294,7 +297,9 @@ static int provenance_print(const struct h5py_file *file)
     const char *text = h5py_file_attribute(file, "fuel_provenance");
     if (text == NULL)
         return 0;
-    json_t *provenance = provenance_text_parse(text, 0, NULL);
+    size_t inputs;
+    json_t *provenance = provenance_bounded_parse(text, 0, NULL, INFO_INPUTS_SHOWN, &inputs,
+                                                  NULL, NULL);
     int result = 0;
     printf("\nProvenance\n\n");
     if (!json_is_object(provenance)) {
@@ -302,9 +307,12 @@ static int provenance_print(const struct h5py_file *file)
     } else {
         const char *key;
         json_t *value;
-        json_object_foreach(provenance, key, value)
+        json_object_foreach(provenance, key, value) {
             if (result == 0)
                 result = provenance_entry_print(key, value);
+            if (strcmp(key, "inputs") == 0 && inputs > INFO_INPUTS_SHOWN)
+                printf("    inputs: %zu in all, the first %d shown\n", inputs, INFO_INPUTS_SHOWN);
+        }
     }
     char *line = info_inputs_line(file);
     if (line != NULL)

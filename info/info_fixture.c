@@ -2,7 +2,7 @@
    fuel fixture --raw output), so that no one takes it for the real data. */
 #include "info_fixture.h"
 
-#include "common/base/provenance_text.h"
+#include "common/base/provenance_inputs.h"
 #include "common/h5py/provenance.h"
 
 #include <jansson.h>
@@ -20,17 +20,20 @@ static void examples_print(json_t *examples)
     }
 }
 
-/* How many of PROVENANCE's inputs are fuel fixture --raw output, of *TOTAL. */
-static size_t fixture_inputs(json_t *provenance, size_t *total)
+static void fixture_input_count(json_t *input, void *marked)
 {
-    json_t *inputs = json_object_get(provenance, "inputs"), *input;
-    size_t index, marked = 0;
-    *total = json_array_size(inputs);
-    json_array_foreach(inputs, index, input) {
-        const char *origin = json_string_value(json_object_get(input, "origin"));
-        marked += origin != NULL && strcmp(origin, PROVENANCE_FIXTURE_ORIGIN) == 0;
-    }
-    return marked;
+    const char *origin = json_string_value(json_object_get(input, "origin"));
+    *(size_t *)marked += origin != NULL && strcmp(origin, PROVENANCE_FIXTURE_ORIGIN) == 0;
+}
+
+/* TEXT's provenance (NULL when TEXT is), its inputs walked: *MARKED of *TOTAL are fuel fixture
+   --raw output. */
+static json_t *fixture_parse(const char *text, size_t *marked, size_t *total)
+{
+    *marked = *total = 0;
+    return text != NULL ? provenance_bounded_parse(text, 0, NULL, 0, total, fixture_input_count,
+                                                   marked)
+                        : NULL;
 }
 
 static void note_print(json_t *fixture)
@@ -60,10 +63,10 @@ static void note_print(json_t *fixture)
 
 void info_fixture_print(const struct h5py_file *file)
 {
-    const char *text = h5py_file_attribute(file, "fuel_provenance");
-    json_t *provenance = text != NULL ? provenance_text_parse(text, 0, NULL) : NULL;
+    size_t marked, total;
+    json_t *provenance = fixture_parse(h5py_file_attribute(file, "fuel_provenance"), &marked,
+                                       &total);
     json_t *fixture = json_object_get(provenance, "fixture");
-    size_t total, marked = fixture_inputs(provenance, &total);
     if (json_is_object(fixture))
         note_print(fixture);
     else if (marked > 0)
@@ -74,11 +77,10 @@ void info_fixture_print(const struct h5py_file *file)
 
 bool info_is_fixture(const struct h5py_file *file)
 {
-    const char *text = h5py_file_attribute(file, "fuel_provenance");
-    json_t *provenance = text != NULL ? provenance_text_parse(text, 0, NULL) : NULL;
-    size_t total;
-    bool fixture = json_is_object(json_object_get(provenance, "fixture")) ||
-                   fixture_inputs(provenance, &total) > 0;
+    size_t marked, total;
+    json_t *provenance = fixture_parse(h5py_file_attribute(file, "fuel_provenance"), &marked,
+                                       &total);
+    bool fixture = json_is_object(json_object_get(provenance, "fixture")) || marked > 0;
     json_decref(provenance);
     return fixture;
 }

@@ -5,7 +5,7 @@
 #include "common/base/error.h"
 #include "common/base/hash.h"
 #include "common/base/input_verdict.h"
-#include "common/base/provenance_text.h"
+#include "common/base/provenance_inputs.h"
 #include "common/h5py/provenance.h"
 
 #include <inttypes.h>
@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* The most inputs compared with a dataset's published files (a dataset publishes a few). */
+#define PUBLISHED_INPUTS_MAX 4096
 
 static const struct published_file *file_named(const struct published_file *files, size_t count,
                                                const char *name)
@@ -137,10 +140,15 @@ int inputs_publication_check(const char *provenance_json, const struct published
                              size_t count, const char *dataset, struct inputs_publication *report)
 {
     *report = (struct inputs_publication){0};
-    json_t *provenance = provenance_text_parse(provenance_json, 0, NULL);
+    size_t total;
+    json_t *provenance = provenance_bounded_parse(provenance_json, 0, NULL,
+                                                  PUBLISHED_INPUTS_MAX, &total, NULL, NULL);
     json_t *inputs = json_object_get(provenance, "inputs");
     int result = EXIT_OK;
-    if (!inputs_well_formed(inputs))
+    if (total > PUBLISHED_INPUTS_MAX)
+        result = error_set(EXIT_CORRUPT_INPUT, "more than %d inputs in the provenance",
+                           PUBLISHED_INPUTS_MAX);
+    else if (!inputs_well_formed(inputs))
         result = error_set(EXIT_CORRUPT_INPUT, "no well-formed inputs in the provenance");
     else if ((report->inputs = calloc(json_array_size(inputs) + 1, sizeof *report->inputs)) ==
              NULL)

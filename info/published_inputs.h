@@ -50,7 +50,8 @@ struct inputs_publication {
 
 /* Checks each input of PROVENANCE_JSON against FILES (COUNT entries) of DATASET, matched by name.
    EXIT_CORRUPT_INPUT "no well-formed inputs" when the JSON is not an object whose "inputs" is a
-   list of objects with a string "name"; EXIT_OTHER when out of memory. */
+   list of objects with a string "name", or lists more than 4096 (walked, not parsed whole);
+   EXIT_OTHER when out of memory. */
 int inputs_publication_check(const char *provenance_json, const struct published_file *files,
                              size_t count, const char *dataset, struct inputs_publication *report);
 

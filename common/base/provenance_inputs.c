@@ -174,6 +174,37 @@ int provenance_inputs_next(struct provenance_inputs *inputs, json_t **entry, jso
     return 1;
 }
 
+json_t *provenance_bounded_parse(const char *text, size_t flags, json_error_t *error, size_t keep,
+                                 size_t *total, provenance_entry_visit *visit, void *context)
+{
+    struct provenance_inputs inputs;
+    json_t *head = provenance_head_parse(text, flags, error, &inputs), *entry;
+    json_t *listed = json_object_get(head, "inputs");
+    *total = json_array_size(listed);
+    for (size_t index = 0; visit != NULL && index < *total; index++)
+        visit(json_array_get(listed, index), context);
+    while (json_array_size(listed) > keep)
+        json_array_remove(listed, json_array_size(listed) - 1);
+    if (head == NULL || inputs.text == NULL)
+        return head;
+    json_t *kept = json_array();
+    int read = kept != NULL ? 1 : -1;
+    while (read == 1 && (read = provenance_inputs_next(&inputs, &entry, error)) == 1) {
+        if (visit != NULL)
+            visit(entry, context);
+        if (inputs.index <= keep)
+            json_array_append(kept, entry);
+        json_decref(entry);
+    }
+    if (read < 0 || json_object_set_new(head, "inputs", kept) != 0) {
+        json_decref(read < 0 ? kept : NULL);
+        json_decref(head);
+        return NULL;
+    }
+    *total = inputs.index;
+    return head;
+}
+
 bool provenance_inputs_equal(const char *left, const char *right)
 {
     struct provenance_inputs walks[2];

@@ -27,6 +27,16 @@ json_t *provenance_head_parse(const char *text, size_t flags, json_error_t *erro
    text without a list), or -1 when the list is malformed there, ERROR (may be NULL) saying why. */
 int provenance_inputs_next(struct provenance_inputs *inputs, json_t **entry, json_error_t *error);
 
+/* Called with each entry of an inputs list walked by provenance_bounded_parse (borrowed). */
+typedef void provenance_entry_visit(json_t *entry, void *context);
+
+/* TEXT parsed as provenance_head_parse does, its inputs list then walked whole: the first KEEP
+   entries put back as its "inputs" member, each entry given to VISIT (may be NULL) with CONTEXT,
+   *TOTAL their count (0 without a list), so that memory is bounded whatever the list's length.
+   NULL as provenance_text_parse, and when the list is malformed (ERROR saying where). */
+json_t *provenance_bounded_parse(const char *text, size_t flags, json_error_t *error, size_t keep,
+                                 size_t *total, provenance_entry_visit *visit, void *context);
+
 /* Whether the inputs lists of the texts LEFT and RIGHT hold equal entries, walked side by side
    (false when either has none or is malformed). */
 bool provenance_inputs_equal(const char *left, const char *right);

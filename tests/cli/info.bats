@@ -594,6 +594,36 @@ PY
     [[ "$output" == *"(not a JSON object) xxxx"*"x ... (195928 more bytes)"* ]]
 }
 
+@test "a provenance of 10 million inputs: walked in bounded memory, counted, the first 10 shown" {
+    # Parsed whole (text, --json, the fixture note, the published check), it took 4.5 GiB.
+    $PYTHON - "$EXPECTED/iris.hdf5" "$BATS_TEST_TMPDIR/many.hdf5" <<'PY'
+import json, shutil, sys, h5py
+shutil.copy(sys.argv[1], sys.argv[2])
+with h5py.File(sys.argv[2], 'r+') as f:
+    first = json.dumps({'name': 'iris.data', 'size': 4551, 'sha256': 'ab' * 32})
+    f.attrs['fuel_provenance'] = ('{"tool": "fuel", "argv": ["fuel-convert", "iris"], "inputs": ['
+                                  + first + ',{}' * (10**7 - 1) + '], "created": "2026-01-02T03:04:05Z"}')
+PY
+    export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0:thread_local_quarantine_size_kb=0"
+    run --separate-stderr /usr/bin/time -f 'peak %M' timeout 300 fuel-info "$BATS_TEST_TMPDIR/many.hdf5"
+    [ "$status" -eq 0 ]
+    [ "$(sed -n 's/^peak //p' <<< "$stderr")" -lt $((128 * 1024)) ]
+    grep -qx '    inputs: 10000000 in all, the first 10 shown' <<<"$output"
+    grep -qxF "    inputs: {\"name\":\"iris.data\",\"size\":4551,\"sha256\":\"$(printf 'ab%.0s' {1..32})\"}$(printf ' {}%.0s' {1..9})" <<<"$output"
+    grep -qx '    created: 2026-01-02T03:04:05Z' <<<"$output"
+    run --separate-stderr /usr/bin/time -f 'peak %M' timeout 300 fuel-info --json "$BATS_TEST_TMPDIR/many.hdf5"
+    [ "$status" -eq 0 ]
+    [ "$(sed -n 's/^peak //p' <<< "$stderr")" -lt $((128 * 1024)) ]
+    $PYTHON -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["provenance_input_count"] == 10**7, d["provenance_input_count"]
+assert len(d["provenance"]["inputs"]) == 1024
+assert d["provenance"]["inputs"][0]["name"] == "iris.data" and d["provenance"]["inputs"][1] == {}
+assert d["provenance"]["created"] == "2026-01-02T03:04:05Z"
+' <<<"$output"
+}
+
 @test "a file converted from fuel fixture --raw output says so on its first line, as fixtures do" {
     cd "$BATS_TEST_TMPDIR"
     fuel-fixture mnist --raw -o raw -n 3 > /dev/null

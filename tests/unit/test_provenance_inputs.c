@@ -118,6 +118,42 @@ static void lists_are_compared_entry_by_entry(void **state)
     assert_false(provenance_inputs_equal("{\"x\": 1}", "{\"x\": 1}"));
 }
 
+static void count_visit(json_t *entry, void *count)
+{
+    *(size_t *)count += json_integer_value(json_object_get(entry, "a")) > 0;
+}
+
+static void bounded_parses_keep_the_first_entries_and_count_them_all(void **state)
+{
+    (void)state;
+    size_t total, visited = 0;
+    json_t *parsed = provenance_bounded_parse(
+        "{\"inputs\": [{\"a\": 1}, {\"a\": 2}, {\"a\": 0}], \"x\": 1}", 0, NULL, 2, &total,
+        count_visit, &visited);
+    assert_int_equal(total, 3);
+    assert_int_equal(visited, 2);
+    assert_int_equal(json_array_size(json_object_get(parsed, "inputs")), 2);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(
+                         json_object_get(parsed, "inputs"), 1), "a")), 2);
+    assert_int_equal(json_integer_value(json_object_get(parsed, "x")), 1);
+    json_decref(parsed);
+    visited = 0;
+    parsed = provenance_bounded_parse("{\"inputs\": [{\"a\": 1}], \"inputs\": [{\"a\": 3}, {}]}",
+                                      0, NULL, 1, &total, count_visit, &visited);
+    assert_int_equal(total, 2);
+    assert_int_equal(visited, 1);
+    assert_int_equal(json_array_size(json_object_get(parsed, "inputs")), 1);
+    json_decref(parsed);
+    json_error_t error;
+    assert_null(provenance_bounded_parse("{\"inputs\": [{}, {} {}]}", 0, &error, 0, &total, NULL,
+                                         NULL));
+    assert_string_equal(error.text, "',' or ']' expected after an entry of the inputs list");
+    parsed = provenance_bounded_parse("{\"x\": 1}", 0, NULL, 5, &total, NULL, NULL);
+    assert_int_equal(total, 0);
+    assert_null(json_object_get(parsed, "inputs"));
+    json_decref(parsed);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -126,6 +162,7 @@ int main(void)
         cmocka_unit_test(malformed_lists_stop_the_walk_where_they_break),
         cmocka_unit_test(texts_not_taken_apart_are_parsed_whole),
         cmocka_unit_test(lists_are_compared_entry_by_entry),
+        cmocka_unit_test(bounded_parses_keep_the_first_entries_and_count_them_all),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
