@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct export_provenance {
     const struct export_request *request;
@@ -49,8 +50,23 @@ static int base_finish(struct export_provenance *provenance)
     return provenance->base ? EXIT_OK : error_set(EXIT_OTHER, "cannot build the provenance");
 }
 
+/* The set's entries staged so far and LISTING, unless named already. */
+static json_t *files_list(const struct export_set *set, const char *listing)
+{
+    json_t *files = json_array();
+    bool listed = false;
+    for (size_t index = 0; files != NULL && index < set->entry_count; index++) {
+        listed = listed || strcmp(set->entries[index], listing) == 0;
+        json_array_append_new(files, json_string(set->entries[index]));
+    }
+    if (files != NULL && !listed)
+        json_array_append_new(files, json_string(listing));
+    return files;
+}
+
 char *export_provenance_text(struct export_provenance *provenance, const char *split,
-                             const char *data)
+                             const char *data, const struct export_set *set,
+                             const char *listing)
 {
     if (base_finish(provenance) != EXIT_OK)
         return NULL;
@@ -58,6 +74,8 @@ char *export_provenance_text(struct export_provenance *provenance, const char *s
     json_t *document = json_deep_copy(provenance->base);
     json_t *export = json_pack("{s:s, s:s, s:s?, s:s}", "form", request->form, "split", split,
                                "data", data, "command", request->command);
+    if (export != NULL && set != NULL)
+        json_object_set_new(export, "files", files_list(set, listing));
     char *text = NULL;
     if (document != NULL && export != NULL) {
         json_object_set(document, "export", export);

@@ -45,11 +45,12 @@ int export_text_write(struct export_job *job, const char *entry, const char *tex
 
 int export_provenance_write(struct export_job *job)
 {
-    char *text = export_provenance_text(job->provenance, job->split, job->data->name);
-    if (text == NULL)
-        return error_code();
     char entry[600];
     snprintf(entry, sizeof entry, "%s.provenance.json", job->stem);
+    char *text = export_provenance_text(job->provenance, job->split, job->data->name, job->set,
+                                        entry);
+    if (text == NULL)
+        return error_code();
     size_t length = strlen(text);
     text[length] = '\n';
     int result = export_text_write(job, entry, text, length + 1);

@@ -145,7 +145,7 @@ static int layer_blocks_write(struct export_job *job, struct layer_part *part, s
 
 static int layer_provenance_set(struct export_job *job, struct layer_part *part)
 {
-    char *text = export_provenance_text(job->provenance, job->split, job->data->name);
+    char *text = export_provenance_text(job->provenance, job->split, job->data->name, NULL, NULL);
     if (text == NULL)
         return error_code();
     int result = h5py_string_attribute_set(part->file, part->path, "fuel_provenance", text);

@@ -19,6 +19,7 @@ bool set_entry_name_valid(const char *name)
 {
     return name[0] != '\0' && strcmp(name, ".") != 0 && strcmp(name, "..") != 0 &&
            strcmp(name, STAGING_LOCK_NAME) != 0 && strcmp(name, SET_MANIFEST_NAME) != 0 &&
+           strncmp(name, SET_EARLIER_NAME, strlen(SET_EARLIER_NAME)) != 0 &&
            strpbrk(name, "/\n") == NULL && strlen(name) <= NAME_MAX_LENGTH;
 }
 
@@ -46,16 +47,15 @@ int set_manifest_write(int directory, const char *path, char *const *names, size
     return EXIT_OK;
 }
 
-static int entry_add(struct set_manifest *manifest, size_t *capacity, uint64_t inode,
-                     const char *name)
+int set_manifest_add(struct set_manifest *manifest, uint64_t inode, const char *name)
 {
-    if (manifest->count == *capacity) {
-        size_t grown_capacity = *capacity ? 2 * *capacity : 16;
-        struct set_entry *grown = realloc(manifest->entries, grown_capacity * sizeof *grown);
+    if (manifest->count == manifest->capacity) {
+        size_t capacity = manifest->capacity ? 2 * manifest->capacity : 16;
+        struct set_entry *grown = realloc(manifest->entries, capacity * sizeof *grown);
         if (grown == NULL)
             return error_set(EXIT_OTHER, "out of memory reading a set manifest");
         manifest->entries = grown;
-        *capacity = grown_capacity;
+        manifest->capacity = capacity;
     }
     char *copy = strdup(name);
     if (copy == NULL)
@@ -64,10 +64,39 @@ static int entry_add(struct set_manifest *manifest, size_t *capacity, uint64_t i
     return EXIT_OK;
 }
 
+/* Writes the "INODE NAME" lines of MANIFEST into the new file DIRECTORY/NAME, synced. */
+static int lines_write(int directory, const char *name, const struct set_manifest *manifest)
+{
+    int descriptor = openat(directory, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    FILE *stream = descriptor >= 0 ? fdopen(descriptor, "w") : NULL;
+    int failed = stream == NULL;
+    for (size_t index = 0; !failed && index < manifest->count; index++)
+        failed = fprintf(stream, "%" PRIu64 " %s\n", manifest->entries[index].inode,
+                         manifest->entries[index].name) < 0;
+    failed = failed || fflush(stream) != 0 || fsync(descriptor) != 0;
+    int failure = errno;
+    if (stream != NULL)
+        failed = fclose(stream) != 0 || failed;
+    else if (descriptor >= 0)
+        close(descriptor);
+    errno = failure;
+    return failed ? -1 : 0;
+}
+
+int set_manifest_save(int directory, const char *path, const char *name,
+                      const struct set_manifest *manifest)
+{
+    char part[4200];
+    snprintf(part, sizeof part, "%s.new", name);
+    if (lines_write(directory, part, manifest) != 0 || renameat(directory, part, directory, name) != 0)
+        return error_set(EXIT_WRITE, "cannot write: %s/%s: %s", path, name, strerror(errno));
+    fsync(directory);
+    return EXIT_OK;
+}
+
 static int lines_read(FILE *stream, struct set_manifest *manifest)
 {
     char line[NAME_MAX_LENGTH + 32];
-    size_t capacity = 0;
     int result = EXIT_OK;
     while (result == EXIT_OK && fgets(line, sizeof line, stream) != NULL) {
         char *end = NULL;
@@ -75,7 +104,7 @@ static int lines_read(FILE *stream, struct set_manifest *manifest)
         errno = 0;
         uint64_t inode = strtoull(line, &end, 10);
         if (errno == 0 && end != line && *end == ' ' && set_entry_name_valid(end + 1))
-            result = entry_add(manifest, &capacity, inode, end + 1);
+            result = set_manifest_add(manifest, inode, end + 1);
     }
     return result;
 }
@@ -85,8 +114,9 @@ static int names_compare(const void *left, const void *right)
     return strcmp(*(char *const *)left, *(char *const *)right);
 }
 
-static int names_sort(struct set_manifest *manifest)
+int set_manifest_index(struct set_manifest *manifest)
 {
+    free(manifest->sorted);
     manifest->sorted = malloc((manifest->count ? manifest->count : 1) * sizeof *manifest->sorted);
     if (manifest->sorted == NULL)
         return error_set(EXIT_OTHER, "out of memory reading a set manifest");
@@ -103,7 +133,7 @@ int set_manifest_read(int directory, const char *name, struct set_manifest *mani
     int descriptor = openat(directory, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     *found = descriptor >= 0;
     if (descriptor < 0)
-        return errno == ENOENT ? names_sort(manifest)
+        return errno == ENOENT ? set_manifest_index(manifest)
                                : error_set(EXIT_WRITE, "cannot read: %s: %s", name, strerror(errno));
     FILE *stream = fdopen(descriptor, "r");
     if (stream == NULL) {
@@ -112,7 +142,7 @@ int set_manifest_read(int directory, const char *name, struct set_manifest *mani
     }
     int result = lines_read(stream, manifest);
     if (result == EXIT_OK)
-        result = names_sort(manifest);
+        result = set_manifest_index(manifest);
     if (result == EXIT_OK && ferror(stream))
         result = error_set(EXIT_WRITE, "cannot read: %s: %s", name, strerror(errno));
     fclose(stream);

@@ -1,6 +1,6 @@
 /* The manifest of an export set: its top-level entries, each with the inode it was staged as.
-   Written into the staging before it is committed; once the set is published it stays beside it
-   as DIR/.LABEL.exported, the record of which entries the set holds. */
+   Written into the staging before it is committed and removed with it once the set is published;
+   the same lines, in the committed staging, name the entries of the earlier set (.earlier). */
 #ifndef FUEL_SET_MANIFEST_H
 #define FUEL_SET_MANIFEST_H
 
@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #define SET_MANIFEST_NAME ".manifest"
+#define SET_EARLIER_NAME ".earlier"
 
 struct set_entry {
     uint64_t inode;
@@ -18,17 +19,27 @@ struct set_entry {
 struct set_manifest {
     struct set_entry *entries;
     size_t count;
+    size_t capacity;
     char **sorted; /* the names in strcmp order, for set_manifest_has */
 };
 
-/* Whether NAME may be a set's top-level entry: not empty, ".", "..", the staging's own files, and
-   without '/' or a newline. */
+/* Whether NAME may be a set's top-level entry: not empty, ".", "..", the staging's own files
+   (its lock, manifest and record of the earlier set), and without '/' or a newline. */
 bool set_entry_name_valid(const char *name);
 
 /* Writes DIRECTORY/.manifest (DIRECTORY an open directory) naming the COUNT entries NAMES, which
    are in DIRECTORY, with their inodes. EXIT_WRITE when it cannot; PATH names DIRECTORY in
    messages. */
 int set_manifest_write(int directory, const char *path, char *const *names, size_t count);
+
+/* Writes MANIFEST's entries as DIRECTORY/NAME, whole or not at all (a synced file renamed over
+   the name); PATH names DIRECTORY in messages. */
+int set_manifest_save(int directory, const char *path, const char *name,
+                      const struct set_manifest *manifest);
+
+/* Adds the entry NAME with INODE; set_manifest_index makes the additions searchable. */
+int set_manifest_add(struct set_manifest *manifest, uint64_t inode, const char *name);
+int set_manifest_index(struct set_manifest *manifest);
 
 /* Reads DIRECTORY/NAME into MANIFEST; *FOUND false (and MANIFEST empty) when there is none.
    Lines that do not hold a valid entry are passed over. */

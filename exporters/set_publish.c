@@ -2,6 +2,7 @@
 #include "set_publish.h"
 
 #include "common/base/error.h"
+#include "set_listing.h"
 #include "set_manifest.h"
 
 #include <errno.h>
@@ -17,11 +18,6 @@
 static int publishing_path(const char *directory, const char *label, char *path)
 {
     return staging_committed_path(directory, label, path, sizeof ((struct staging *)NULL)->path);
-}
-
-static void record_name(const char *label, char *name, size_t size)
-{
-    snprintf(name, size, ".%s.exported", label);
 }
 
 /* The open directories of one publishing, and DIRECTORY's path for messages. */
@@ -100,16 +96,27 @@ static int entries_publish(const struct publishing_step *step, const struct set_
     return result;
 }
 
-/* The manifest becomes the record of the published set: the step that ends publishing. */
-static int record_replace(const struct publishing_step *step)
+/* The earlier set's entries, kept in the staging before the first move: read from the set's
+   listing while it is still the earlier set's, then from the staging by every later finishing. */
+static int earlier_read(const struct publishing_step *step, struct set_manifest *record)
 {
-    char name[600];
-    record_name(step->label, name, sizeof name);
+    bool found;
+    int result = set_manifest_read(step->publishing, SET_EARLIER_NAME, record, &found);
+    if (result != EXIT_OK || found)
+        return result;
+    result = set_listing_read(step->directory, step->label, record);
+    return result == EXIT_OK ? set_manifest_save(step->publishing, step->path, SET_EARLIER_NAME,
+                                                 record)
+                             : result;
+}
+
+/* The step that ends publishing: without its manifest the staging holds nothing to finish. */
+static int manifest_drop(const struct publishing_step *step)
+{
     directory_sync(step->directory);
-    if (renameat(step->publishing, SET_MANIFEST_NAME, step->directory, name) != 0)
-        return error_set(EXIT_WRITE, "cannot write: %s/%s: %s", step->path, name,
-                         strerror(errno));
-    directory_sync(step->directory);
+    if (unlinkat(step->publishing, SET_MANIFEST_NAME, 0) != 0)
+        return error_set(EXIT_WRITE, "cannot publish: %s: %s", step->path, strerror(errno));
+    directory_sync(step->publishing);
     return EXIT_OK;
 }
 
@@ -118,16 +125,14 @@ static int record_replace(const struct publishing_step *step)
 static int publishing_run(const struct publishing_step *step)
 {
     struct set_manifest manifest, record = {0};
-    char name[600];
-    bool found, recorded;
-    record_name(step->label, name, sizeof name);
+    bool found;
     int result = set_manifest_read(step->publishing, SET_MANIFEST_NAME, &manifest, &found);
     if (result == EXIT_OK && found)
-        result = set_manifest_read(step->directory, name, &record, &recorded);
+        result = earlier_read(step, &record);
     if (result == EXIT_OK && found)
         result = entries_publish(step, &manifest, &record);
     if (result == EXIT_OK && found)
-        result = record_replace(step);
+        result = manifest_drop(step);
     set_manifest_free(&manifest);
     set_manifest_free(&record);
     return result;

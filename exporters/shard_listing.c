@@ -76,7 +76,9 @@ static json_t *listing_document(const struct export_job *job, const struct shard
 
 int shard_listing_write(struct export_job *job, const struct shard_listing *listing)
 {
-    char *text = export_provenance_text(job->provenance, job->split, job->data->name);
+    snprintf(job->main_file, sizeof job->main_file, "%s.json", job->split);
+    char *text = export_provenance_text(job->provenance, job->split, job->data->name, job->set,
+                                        job->main_file);
     if (text == NULL)
         return error_code();
     json_t *provenance = json_loads(text, 0, NULL);
@@ -86,7 +88,6 @@ int shard_listing_write(struct export_job *job, const struct shard_listing *list
     json_decref(document);
     if (text == NULL)
         return error_set(EXIT_OTHER, "cannot build %s.json: out of memory", job->split);
-    snprintf(job->main_file, sizeof job->main_file, "%s.json", job->split);
     size_t length = strlen(text);
     char *line = realloc(text, length + 2);
     if (line == NULL) {

@@ -170,7 +170,7 @@ tree_listing() {
     run fuel-clean -d "$OUT"
     [ "$status" -eq 0 ]
     [ "$(printf '%s\n' "${lines[@]}" | LC_ALL=C sort | tr '\n' '|')" = "finished publishing $OUT/.fuel-staging-mnist_train.publishing|removed $OUT/$fixture_staging|removed $OUT/$export_staging|" ]
-    [ "$(cd "$OUT" && ls -A | LC_ALL=C sort | tr '\n' ' ')" = ".fuel-staging-fixture.Live02 .fuel-staging-mnist_valid.Live01 .fuel-staging-mnist_valid.publishing .mnist_train.exported mnist_train.provenance.json mnist_train_features.npy mnist_train_targets.npy " ]
+    [ "$(cd "$OUT" && ls -A | LC_ALL=C sort | tr '\n' ' ')" = ".fuel-staging-fixture.Live02 .fuel-staging-mnist_valid.Live01 .fuel-staging-mnist_valid.publishing mnist_train.provenance.json mnist_train_features.npy mnist_train_targets.npy " ]
     cmp "$OUT/mnist_train_features.npy" "$BATS_TEST_TMPDIR/reference/mnist_train_features.npy"
     cmp "$OUT/mnist_train_targets.npy" "$BATS_TEST_TMPDIR/reference/mnist_train_targets.npy"
     [ "$(cat "$OUT/.fuel-staging-fixture.Live02/part")" = "being written" ]
@@ -179,7 +179,7 @@ tree_listing() {
     run fuel-clean -d "$OUT"
     [ "$status" -eq 0 ]
     [ "$(printf '%s\n' "${lines[@]}" | LC_ALL=C sort | tr '\n' '|')" = "finished publishing $OUT/.fuel-staging-mnist_valid.publishing|removed $OUT/.fuel-staging-fixture.Live02|removed $OUT/.fuel-staging-mnist_valid.Live01|" ]
-    [ "$(cd "$OUT" && ls -A | LC_ALL=C sort | tr '\n' ' ')" = ".mnist_train.exported mnist_train.provenance.json mnist_train_features.npy mnist_train_targets.npy " ]
+    [ "$(cd "$OUT" && ls -A | LC_ALL=C sort | tr '\n' ' ')" = "mnist_train.provenance.json mnist_train_features.npy mnist_train_targets.npy " ]
     run fuel-clean -d "$OUT"
     [ "$status" -eq 0 ]
     [ -z "$output" ]

@@ -241,14 +241,14 @@ EOF2
     chmod 700 "$OUT"
     [ "$status" -eq 2 ]
     [ "$(sha256sum "$OUT"/mnist_train.* | sha256sum)" = "$before" ]
-    [ "$(ls -A "$OUT" | grep '^\.')" = ".mnist_train.exported" ]
+    [ -z "$(hidden "$OUT")" ]
 }
 
 @test "a new set with fewer or other files than the earlier one leaves none of the earlier set's behind" {
     fuel export "$EXPECTED/mnist.hdf5" --to npy -o "$OUT" --split test
     test_set=$(sha256sum "$OUT"/mnist_test_* | sha256sum)
     fuel export "$EXPECTED/mnist.hdf5" --to hdf5-layer -o "$OUT" --split train --examples-per-file 4
-    [ "$(entries "$OUT")" = ".mnist_test.exported .mnist_train.exported mnist_test.provenance.json mnist_test_features.npy mnist_test_targets.npy mnist_train.txt mnist_train_0.h5 mnist_train_1.h5 mnist_train_2.h5 " ]
+    [ "$(entries "$OUT")" = "mnist_test.provenance.json mnist_test_features.npy mnist_test_targets.npy mnist_train.txt mnist_train_0.h5 mnist_train_1.h5 mnist_train_2.h5 " ]
     fuel export "$EXPECTED/mnist.hdf5" --to hdf5-layer -o "$OUT" --split train --examples-per-file 6
     [ "$(recorded "$OUT" mnist_train)" = "mnist_train.txt mnist_train_0.h5 mnist_train_1.h5 " ]
     [ ! -e "$OUT/mnist_train_2.h5" ]
@@ -259,9 +259,50 @@ EOF2
     [ ! -e "$OUT/mnist_train_1.h5" ]
     [ -d "$OUT/train" ]
     fuel export "$EXPECTED/mnist.hdf5" --to recordio -o "$OUT" --split train
-    [ "$(entries "$OUT")" = ".mnist_test.exported .mnist_train.exported mnist_test.provenance.json mnist_test_features.npy mnist_test_targets.npy mnist_train.idx mnist_train.lst mnist_train.provenance.json mnist_train.rec " ]
+    [ "$(entries "$OUT")" = "mnist_test.provenance.json mnist_test_features.npy mnist_test_targets.npy mnist_train.idx mnist_train.lst mnist_train.provenance.json mnist_train.rec " ]
     [ "$(recorded "$OUT" mnist_train)" = "mnist_train.idx mnist_train.lst mnist_train.provenance.json mnist_train.rec " ]
     [ "$(sha256sum "$OUT"/mnist_test_* | sha256sum)" = "$test_set" ]
+}
+
+@test "no hidden file beside any form's published sets, nor once each set is replaced by another form's" {
+    local form again
+    for form in hdf5-layer recordio image-list npy webdataset tfrecord; do
+        fuel export "$EXPECTED/mnist.hdf5" --to $form -o "$OUT/$form" > /dev/null
+        [ -n "$(ls "$OUT/$form")" ]
+        [ -z "$(hidden "$OUT/$form")" ]
+        case $form in
+            hdf5-layer) again="--examples-per-file 4" ;;
+            recordio) again="--split train" ;;
+            image-list) again="--scale 2" ;;
+            npy) again="--dtype float32" ;;
+            *) again="--shards 2" ;;
+        esac
+        fuel export "$EXPECTED/mnist.hdf5" --to $form -o "$OUT/$form" $again > /dev/null
+        [ -z "$(hidden "$OUT/$form")" ]
+        fuel export "$EXPECTED/mnist.hdf5" --to $form -o "$OUT/all" > /dev/null
+        [ -z "$(hidden "$OUT/all")" ]
+    done
+    # Each form's set replaced the one before of its name, whole: npy's and tfrecord's are left.
+    [ "$(entries "$OUT/all")" = "mnist_test.provenance.json mnist_test_features.npy mnist_test_targets.npy mnist_train.provenance.json mnist_train_features.npy mnist_train_targets.npy test-00000-of-00001.tfrecord test.json train-00000-of-00001.tfrecord train.json " ]
+}
+
+@test "the next export removes what the earlier set's listing names of that set, and nothing else" {
+    fuel export "$EXPECTED/mnist.hdf5" --to npy -o "$OUT" --split train
+    : > "$OUT/notes.txt"
+    : > "$OUT/mnist_train_extra.bin"
+    $PYTHON - "$OUT/mnist_train.provenance.json" <<'EOF2'
+import json, sys
+document = json.load(open(sys.argv[1]))
+document["export"]["files"] += ["notes.txt", "../out", "mnist_train_extra.bin", "."]
+json.dump(document, open(sys.argv[1], "w"))
+EOF2
+    fuel export "$EXPECTED/mnist.hdf5" --to recordio -o "$OUT" --split train
+    [ "$(entries "$OUT")" = "mnist_train.idx mnist_train.lst mnist_train.provenance.json mnist_train.rec notes.txt " ]
+    # The hidden record earlier versions kept beside a set is read, then removed with the set.
+    printf '12 mnist_train_old.bin\n' > "$OUT/.mnist_train.exported"
+    : > "$OUT/mnist_train_old.bin"
+    fuel export "$EXPECTED/mnist.hdf5" --to npy -o "$OUT" --split train
+    [ "$(entries "$OUT")" = "mnist_train.provenance.json mnist_train_features.npy mnist_train_targets.npy notes.txt " ]
 }
 
 # make check kills each export at five moments spread over its duration; make check-durability
@@ -298,7 +339,7 @@ EOF2
     [ "$status" -eq 7 ]
     [[ "$stderr" == "fuel-export: cannot write: set/.fuel-staging-big_train.publishing: Input/output error" ]]
     [ -z "$(stagings set)" ]
-    [ "$(entries set)" = ".big_train.exported big_train.idx big_train.lst big_train.provenance.json big_train.rec " ]
+    [ "$(entries set)" = "big_train.idx big_train.lst big_train.provenance.json big_train.rec " ]
     for suffix in idx lst rec; do
         cmp set/big_train.$suffix new-set/big_train.$suffix
     done
@@ -325,7 +366,7 @@ EOF2
     run fuel clean -d set
     [ "$status" -eq 0 ]
     [ "$output" = "finished publishing set/.fuel-staging-big_train.publishing" ]
-    [ "$(entries set)" = ".big_train.exported big_train.txt big_train_0.h5 big_train_1.h5 " ]
+    [ "$(entries set)" = "big_train.txt big_train_0.h5 big_train_1.h5 " ]
     [ "$(set_digest set)" = "$new" ]
 }
 

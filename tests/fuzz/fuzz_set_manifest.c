@@ -1,4 +1,5 @@
-/* libFuzzer target: the manifest of an export set (.LABEL.publishing/.manifest, .LABEL.exported). */
+/* libFuzzer target: the manifest of an export set (.LABEL.publishing/.manifest and
+   .earlier, and the .LABEL.exported of earlier versions). */
 #include "exporters/set_manifest.h"
 #include "fuzz_input.h"
 

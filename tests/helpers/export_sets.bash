@@ -29,9 +29,26 @@ entries() {
     (cd "$1" && ls -A | LC_ALL=C sort | tr '\n' ' ')
 }
 
-# The entries the record DIR/.LABEL.exported names, in byte order.
+# The entries the listing of the set LABEL in DIR names (export.files of LABEL.provenance.json or
+# of LABEL.json's provenance, else an hdf5-layer LABEL.txt and its parts), in byte order.
 recorded() {
-    cut -d' ' -f2- "$1/.$2.exported" | LC_ALL=C sort | tr '\n' ' '
+    $PYTHON - "$1" "$2" <<'EOF2' | LC_ALL=C sort | tr '\n' ' '
+import json, os, sys
+directory, label = sys.argv[1:]
+path = os.path.join(directory, label)
+if os.path.exists(path + ".provenance.json"):
+    names = json.load(open(path + ".provenance.json"))["export"]["files"]
+elif os.path.exists(path + ".json"):
+    names = json.load(open(path + ".json"))["provenance"]["export"]["files"]
+else:
+    names = [label + ".txt"] + [os.path.basename(line) for line in open(path + ".txt").read().split()]
+print("\n".join(names))
+EOF2
+}
+
+# The hidden entries of DIR, one a line: none beside published sets.
+hidden() {
+    (ls -A "$1" | grep '^\.') || true
 }
 
 # The sha256 of every file of the set in DIR (hidden entries excluded), by name.
@@ -146,7 +163,8 @@ killed_at_renames() {
     LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" FAIL_IO_LOG="$PWD/renames" fuel export big.hdf5 --to hdf5-layer --examples-per-file 1000 -o set
     new=$(set_digest set)
     [ "$(recorded set big_train)" = "big_train.txt big_train_0.h5 big_train_1.h5 " ]
-    # The commit, 3 moves, 2 removals of the earlier set's extra parts, the record.
+    # The commit, the record of the earlier set kept in the staging, 3 moves, 2 removals of the
+    # earlier set's extra parts.
     [ "$(grep -c '^rename ' renames)" -eq 7 ]
     for after in "$@"; do
         rm -rf set
@@ -168,7 +186,7 @@ killed_at_renames() {
         else
             [ "$output" = "finished publishing set/.fuel-staging-big_train.publishing" ]
             [ "$(set_digest set)" = "$new" ]
-            [ "$(entries set)" = ".big_train.exported big_train.txt big_train_0.h5 big_train_1.h5 " ]
+            [ "$(entries set)" = "big_train.txt big_train_0.h5 big_train_1.h5 " ]
         fi
     done
 }
