@@ -53,9 +53,9 @@ static uint64_t split_length(const struct h5py_file *file, const char *split)
 /* The provenance's "created", NULL when there is none. */
 static char *created_of(const struct h5py_file *file)
 {
-    size_t inputs;
-    json_t *provenance = provenance_bounded_parse(
-        attribute_or_not_available(file, "fuel_provenance"), 0, NULL, 0, &inputs, NULL, NULL);
+    struct provenance_inputs inputs;
+    json_t *provenance = provenance_head_parse(attribute_or_not_available(file, "fuel_provenance"),
+                                               0, NULL, &inputs);
     const char *created = json_string_value(json_object_get(provenance, "created"));
     char *text = created != NULL ? strdup(created) : NULL;
     json_decref(provenance);

@@ -4,10 +4,16 @@
 #include "content_diff_steps.h"
 
 #include "common/base/error.h"
-#include "common/base/provenance_text.h"
+#include "common/base/provenance_inputs.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The most inputs compared by name (each name looked up in the other list); longer lists are
+   walked side by side, their difference one line. */
+#define DIFF_INPUTS_BY_NAME 4096
 
 static const char *const main_keys[] = {"argv", "inputs", "libraries", "created"};
 
@@ -228,12 +234,16 @@ static int attributes_compare(struct content_diff_report *report, const struct h
     return result;
 }
 
-/* The parsed fuel_provenance of FILE, an empty object when it has none; NULL when it is not a
-   JSON object (its text is then compared whole). */
-static json_t *provenance_parse(const struct h5py_file *file)
+/* The parsed fuel_provenance of FILE, an empty object when it has none, its inputs list cut to
+   DIFF_INPUTS_BY_NAME entries of *INPUTS; NULL when it is not a JSON object (its text is then
+   compared whole). */
+static json_t *provenance_parse(const struct h5py_file *file, size_t *inputs)
 {
     const char *text = h5py_file_attribute(file, "fuel_provenance");
-    json_t *parsed = text != NULL ? provenance_text_parse(text, 0, NULL) : json_object();
+    *inputs = 0;
+    json_t *parsed = text != NULL ? provenance_bounded_parse(text, 0, NULL, DIFF_INPUTS_BY_NAME,
+                                                             inputs, NULL, NULL)
+                                  : json_object();
     if (parsed != NULL && !json_is_object(parsed)) {
         json_decref(parsed);
         return NULL;
@@ -241,14 +251,34 @@ static json_t *provenance_parse(const struct h5py_file *file)
     return parsed;
 }
 
+/* Two lists, one longer than DIFF_INPUTS_BY_NAME, walked side by side: one line when they
+   differ, and their entries taken out of PARSED (compared by name no more). */
+static int long_inputs_compare(struct content_diff_report *report, json_t *const parsed[2],
+                               const char *const texts[2], const size_t inputs[2])
+{
+    json_object_del(parsed[0], "inputs");
+    json_object_del(parsed[1], "inputs");
+    if (provenance_inputs_equal(texts[0], texts[1]))
+        return EXIT_OK;
+    char counts[2][48];
+    snprintf(counts[0], sizeof counts[0], "%zu entries", inputs[0]);
+    snprintf(counts[1], sizeof counts[1], "%zu %sentries", inputs[1],
+             inputs[0] == inputs[1] ? "other " : "");
+    return diff_provenance_add(report, "inputs", NULL, NULL, counts[0], counts[1]);
+}
+
 int diff_provenance(struct content_diff_report *report, const struct h5py_file *left,
                     const struct h5py_file *right)
 {
-    json_t *parsed[2] = {provenance_parse(left), provenance_parse(right)};
+    size_t inputs[2];
+    json_t *parsed[2] = {provenance_parse(left, &inputs[0]), provenance_parse(right, &inputs[1])};
     const char *texts[2] = {h5py_file_attribute(left, "fuel_provenance"),
                             h5py_file_attribute(right, "fuel_provenance")};
     int result = EXIT_OK;
-    if (parsed[0] != NULL && parsed[1] != NULL)
+    if (parsed[0] != NULL && parsed[1] != NULL &&
+        (inputs[0] > DIFF_INPUTS_BY_NAME || inputs[1] > DIFF_INPUTS_BY_NAME))
+        result = long_inputs_compare(report, parsed, texts, inputs);
+    if (result == EXIT_OK && parsed[0] != NULL && parsed[1] != NULL)
         result = entries_compare(report, parsed[0], parsed[1]);
     else if ((texts[0] == NULL) != (texts[1] == NULL) ||
              (texts[0] != NULL && strcmp(texts[0], texts[1]) != 0))

@@ -2,17 +2,23 @@
 #include "export_provenance.h"
 
 #include "common/base/error.h"
+#include "common/base/provenance_inputs.h"
 #include "common/h5py/provenance.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The input's recorded inputs kept in each set's provenance; a longer list (a packed folder of
+   millions) is counted in input_provenance_input_count, the input's sha256 naming the rest. */
+#define EXPORT_INPUTS_KEPT 4096
+
 struct export_provenance {
     const struct export_request *request;
     struct provenance *hashing; /* until finished */
     json_t *base;               /* then the finished document */
     json_t *input_provenance;   /* the input's fuel_provenance, null when it has none */
+    size_t input_inputs;        /* the entries of its inputs list */
 };
 
 int export_provenance_begin(struct export_provenance **provenance,
@@ -23,7 +29,9 @@ int export_provenance_begin(struct export_provenance **provenance,
         return error_set(EXIT_OTHER, "out of memory");
     made->request = request;
     const char *text = h5py_file_attribute(file, "fuel_provenance");
-    made->input_provenance = text ? json_loads(text, 0, NULL) : NULL;
+    made->input_provenance = text ? provenance_bounded_parse(text, 0, NULL, EXPORT_INPUTS_KEPT,
+                                                             &made->input_inputs, NULL, NULL)
+                                  : NULL;
     if (made->input_provenance == NULL)
         made->input_provenance = json_null();
     const char *inputs[] = {request->input_path};
@@ -80,6 +88,9 @@ char *export_provenance_text(struct export_provenance *provenance, const char *s
     if (document != NULL && export != NULL) {
         json_object_set(document, "export", export);
         json_object_set(document, "input_provenance", provenance->input_provenance);
+        if (provenance->input_inputs > EXPORT_INPUTS_KEPT)
+            json_object_set_new(document, "input_provenance_input_count",
+                                json_integer((json_int_t)provenance->input_inputs));
         text = json_dumps(document, JSON_INDENT(2) | JSON_SORT_KEYS);
     }
     json_decref(export);

@@ -5,7 +5,7 @@
 #include "common/base/error.h"
 #include "common/base/hash.h"
 #include "common/base/threads.h"
-#include "common/base/provenance_text.h"
+#include "common/base/provenance_inputs.h"
 #include "common/base/read_tap.h"
 #include "common/base/versions.h"
 #include "common/formats/fixture_marker.h"
@@ -565,7 +565,8 @@ char *provenance_file_created(const char *path)
     char *created = NULL;
     if (h5py_reader_open(&file, path) == EXIT_OK) {
         const char *text = h5py_file_attribute(file, "fuel_provenance");
-        json_t *provenance = text != NULL ? provenance_text_parse(text, 0, NULL) : NULL;
+        struct provenance_inputs inputs;
+        json_t *provenance = provenance_head_parse(text, 0, NULL, &inputs);
         const char *value = json_string_value(json_object_get(provenance, "created"));
         created = value != NULL ? strdup(value) : NULL;
         json_decref(provenance);

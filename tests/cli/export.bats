@@ -79,6 +79,28 @@ EOF2
     [ "$output" = "True fuel export $EXPECTED/mnist.hdf5 --to hdf5-layer -o $OUT --split test hdf5-layer 2023-11-14T22:13:20Z True" ]
 }
 
+@test "hdf5-layer: an input whose provenance lists 2^20 inputs: 4096 kept, counted, bounded memory" {
+    # Parsed whole by json_loads, without the 256 MiB cap, such a list took 280 MiB.
+    cp "$EXPECTED/iris.hdf5" "$BATS_TEST_TMPDIR/many.hdf5"
+    chmod u+w "$BATS_TEST_TMPDIR/many.hdf5"
+    $PYTHON - "$BATS_TEST_TMPDIR/many.hdf5" <<'EOF2'
+import sys, h5py
+with h5py.File(sys.argv[1], "r+") as f:
+    f.attrs["fuel_provenance"] = '{"tool": "fuel", "inputs": [' + '{"a": 1},' * ((1 << 20) - 1) + '{}]}'
+EOF2
+    export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0:thread_local_quarantine_size_kb=0"
+    run --separate-stderr /usr/bin/time -f 'peak %M' timeout 120 fuel export "$BATS_TEST_TMPDIR/many.hdf5" --to hdf5-layer -o "$OUT" --split all
+    [ "$status" -eq 0 ]
+    [ "$(sed -n 's/^peak //p' <<< "$stderr")" -lt $((128 * 1024)) ]
+    run $PYTHON - "$OUT/many_all.h5" <<'EOF2'
+import json, sys, h5py
+provenance = json.loads(h5py.File(sys.argv[1], "r").attrs["fuel_provenance"])
+inputs = provenance["input_provenance"]["inputs"]
+print(len(inputs), inputs[0], inputs[-1], provenance["input_provenance_input_count"])
+EOF2
+    [ "$output" = "4096 {'a': 1} {'a': 1} 1048576" ]
+}
+
 @test "recordio: records read back by the format's rules: header, label, id, PNG pixels, .idx, .lst" {
     run fuel export "$EXPECTED/cifar100.hdf5" --to recordio -o "$OUT" --label fine_labels
     [ "$status" -eq 0 ]
