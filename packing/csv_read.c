@@ -181,6 +181,8 @@ int csv_next(struct csv_reader *reader, char ***fields, size_t *count, size_t *l
             text += 3;
             length -= 3;
         }
+        if (memmem(text, length, "\xEF\xBB\xBF", 3) != NULL)
+            return malformed(reader, "a byte-order mark (U+FEFF) past the start of the file");
         if (length == 0)
             continue;
         *line = reader->line;

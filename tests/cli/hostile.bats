@@ -136,6 +136,7 @@ pack/counts_disagree               4  example counts disagree: source targets ha
 pack/indices_out_of_range          4  indices out of range: CASE/train.npy: 100 at position 49, but source x has 100 examples
 pack/csv_field_count               4  malformed CSV: CASE/t.csv:4: 2 fields, the header has 3
 pack/csv_nul                       4  malformed CSV: CASE/t.csv:3: a NUL byte
+pack/csv_bom_inside                4  malformed CSV: CASE/t.csv:3: a byte-order mark (U+FEFF) past the start of the file
 pack/npy_header_nul                4  cannot read .npy header: CASE/x.npy: a NUL byte in the header
 pack/csv_not_a_number              4  malformed CSV: CASE/t.csv:3: column b: not a number: '"'abc'"'
 pack/image_truncated               4  cannot decode JPEG: CASE/pictures/b.jpg: Premature end of JPEG file
