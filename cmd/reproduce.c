@@ -175,9 +175,9 @@ static int inputs_report(const struct command_run *run, const char *path,
         const struct reproduce_input *input = &outcome->inputs[index];
         if (input->state == REPRODUCE_INPUT_CHANGED)
             fprintf(stderr, "%s: input changed since the conversion: %s: %" PRIu64 " bytes%s%s; "
-                    "recorded %" PRIu64 " bytes, sha256 %s\n", run->program, input->path,
-                    input->found_size, input->found_sha256[0] != '\0' ? ", sha256 " : "",
-                    input->found_sha256, input->size, input->sha256);
+                    "recorded %" PRIu64 " bytes, sha256 %s\n", run->program, input->found->path,
+                    input->found->size, input->found->sha256[0] != '\0' ? ", sha256 " : "",
+                    input->found->sha256, input->size, input->sha256);
         missing += input->state == REPRODUCE_INPUT_MISSING;
         changed += input->state == REPRODUCE_INPUT_CHANGED;
     }
@@ -198,7 +198,7 @@ static int outcome_report(const struct command_run *run, const char *path,
         if (outcome->inputs[index].state == REPRODUCE_INPUT_DOWNLOADED &&
             outcome->inputs[index].searched == INPUT_SEARCH_CHANGED)
             fprintf(stderr, "%s: input changed since the conversion: %s: the recorded one was "
-                    "downloaded instead\n", program, outcome->inputs[index].path);
+                    "downloaded instead\n", program, outcome->inputs[index].found->path);
     switch (outcome->verdict) {
     case REPRODUCE_INPUTS_MISSING: return inputs_report(run, path, outcome, recipe, folders);
     case REPRODUCE_BYTES: printf("reproduced byte for byte: %s\n", path); break;

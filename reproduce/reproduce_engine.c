@@ -27,7 +27,7 @@ void reproduce_outcome_free(struct reproduce_outcome *outcome)
 {
     for (size_t index = 0; index < outcome->input_count; index++) {
         free(outcome->inputs[index].name);
-        free(outcome->inputs[index].path);
+        free(outcome->inputs[index].found);
     }
     free(outcome->inputs);
     content_diff_free(&outcome->report);

@@ -61,17 +61,22 @@ enum reproduce_input_state {
     REPRODUCE_INPUT_MISSING,
 };
 
-struct reproduce_input {
-    char *name;
+/* What an input's search found: FOUND, the file; CHANGED, the file of its name, its size and
+   sha256 (empty when unread), in one allocation sized by the path. */
+struct reproduce_found {
     uint64_t size;
     char sha256[HASH_HEX_SIZE];
+    char path[];
+};
+
+/* One recorded input: 104 bytes and its strings (a million inputs may be recorded). */
+struct reproduce_input {
+    char *name;
+    struct reproduce_found *found; /* NULL when the search found nothing */
+    uint64_t size;
     enum reproduce_input_state state;
-    /* What the search found, sized by it (a million inputs may be recorded): FOUND, the file;
-       CHANGED, the file of its name and its size and sha256; else NULL. */
     enum input_search_state searched;
-    char *path;
-    uint64_t found_size;
-    char found_sha256[HASH_HEX_SIZE];
+    char sha256[HASH_HEX_SIZE];
 };
 
 enum reproduce_verdict {

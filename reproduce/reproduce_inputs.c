@@ -165,15 +165,17 @@ int reproduce_inputs_read(struct provenance_inputs *inputs, const char *file, bo
 /* What SEARCH found, kept in INPUT. */
 static int found_keep(const struct input_search *search, struct reproduce_input *input)
 {
-    free(input->path);
-    input->path = NULL;
+    free(input->found);
+    input->found = NULL;
     input->searched = search->state;
     if (search->state == INPUT_SEARCH_NOT_FOUND)
         return EXIT_OK;
-    if ((input->path = strdup(search->path)) == NULL)
+    size_t length = strlen(search->path) + 1;
+    if ((input->found = malloc(sizeof *input->found + length)) == NULL)
         return error_set(EXIT_OTHER, "out of memory");
-    input->found_size = search->size;
-    memcpy(input->found_sha256, search->sha256, sizeof input->found_sha256);
+    input->found->size = search->size;
+    memcpy(input->found->sha256, search->sha256, sizeof input->found->sha256);
+    memcpy(input->found->path, search->path, length);
     return EXIT_OK;
 }
 
@@ -255,8 +257,9 @@ static int folders_make(char *link, size_t directory_length)
 static int input_link(const struct reproduce_input *input, const char *directory)
 {
     char target[PATH_MAX], link[PATH_MAX];
-    if (realpath(input->path, target) == NULL)
-        return error_set(EXIT_MISSING_INPUT, "cannot use input: %s: %s", input->path,
+    const char *path = input->found != NULL ? input->found->path : input->name;
+    if (realpath(path, target) == NULL)
+        return error_set(EXIT_MISSING_INPUT, "cannot use input: %s: %s", path,
                          strerror(errno));
     if (snprintf(link, sizeof link, "%s/%s", directory, input->name) >= (int)sizeof link)
         return error_set(EXIT_WRITE, "cannot link input: %s: path too long", input->name);

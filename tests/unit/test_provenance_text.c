@@ -52,7 +52,7 @@ static void within_the_cap_is_parsed(void **state)
 static void an_input_record_holds_no_path_buffer(void **state)
 {
     (void)state;
-    assert_true(sizeof(struct reproduce_input) <= 256);
+    assert_true(sizeof(struct reproduce_input) <= 104);
 }
 
 int main(void)
