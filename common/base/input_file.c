@@ -90,6 +90,11 @@ ssize_t input_file_pread(int descriptor, void *buffer, size_t size, off_t offset
     return count;
 }
 
+bool input_file_tapped(int descriptor)
+{
+    return read_tap_attached(descriptor);
+}
+
 int input_file_close(int descriptor)
 {
     read_tap_detach(descriptor);

@@ -3,6 +3,7 @@
 #ifndef FUEL_INPUT_FILE_H
 #define FUEL_INPUT_FILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -19,6 +20,9 @@ ssize_t input_file_read(int descriptor, void *buffer, size_t size);
 
 /* pread(2) likewise. */
 ssize_t input_file_pread(int descriptor, void *buffer, size_t size, off_t offset);
+
+/* Whether DESCRIPTOR's reads feed a tap: a copy that bypasses read(2) would leave it unfed. */
+bool input_file_tapped(int descriptor);
 
 /* Closes a descriptor input_file_open gave. */
 int input_file_close(int descriptor);

@@ -2,10 +2,12 @@
    (copy_file_range) when it can, read and written otherwise: fuel pack's .npy inputs whose bytes
    are already the stored rows. HDF5 allocates the storage with the first row, written through it;
    its caches are flushed before the rest is written around it (a dirty sieve buffer written back
-   later would put stale bytes over the copied ones). */
+   later would put stale bytes over the copied ones). An input whose digests are taken as it is
+   read (a tap) is read and written instead: the kernel's copy would leave it to be read again. */
 #include "h5py_writer_state.h"
 
 #include "common/base/error.h"
+#include "common/base/input_file.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -17,7 +19,7 @@ static int read_rows(int descriptor, uint64_t offset, void *buffer, size_t size)
 {
     size_t done = 0;
     while (done < size) {
-        ssize_t got = pread(descriptor, (unsigned char *)buffer + done, size - done,
+        ssize_t got = input_file_pread(descriptor, (unsigned char *)buffer + done, size - done,
                             (off_t)(offset + done));
         if (got < 0 && errno == EINTR)
             continue;
@@ -33,6 +35,8 @@ static int copy_bytes(struct h5py_writer *writer, int input, uint64_t from, int 
                       uint64_t size)
 {
     unsigned char *buffer = NULL;
+    if (input_file_tapped(input) && (buffer = malloc(FALLBACK_BYTES)) == NULL)
+        return error_set(EXIT_OTHER, "cannot write: %s: out of memory", writer->path);
     int result = EXIT_OK;
     while (size > 0 && result == EXIT_OK) {
         size_t part = size < COPY_BYTES ? (size_t)size : COPY_BYTES;
