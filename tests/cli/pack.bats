@@ -406,3 +406,23 @@ EOF
     [[ "$stderr" == "fuel-pack: cannot decode JPEG: $WORK/pictures/b.jpg: "* ]]
     [ -z "$(ls -A "$OUT/bad")" ]
 }
+
+@test "a large .npy is read once: its rows and its sha256 from the same bytes" {
+    cd "$WORK"
+    "$PYTHON" -c "import numpy; numpy.save('big.npy', numpy.arange(1 << 19, dtype='<u4').reshape(4096, 128))"
+    printf 'name: big\nsplits:\n  train: {examples: 4096}\nsources:\n  rows: {from: big.npy}\n' > big.yaml
+    run --separate-stderr strace -f -qq -y -e trace=read,pread64,copy_file_range -o trace.txt \
+        fuel pack big.yaml -o "$OUT" -q
+    [ "$status" -eq 0 ]
+    # Every byte taken from big.npy, by a read or a copy in the kernel: once its size, not twice.
+    taken=$(awk '/big\.npy>/ && / = [0-9]+$/ { total += $NF } END { print total + 0 }' trace.txt)
+    size=$(stat -c %s big.npy)
+    [ "$taken" -ge "$size" ] && [ "$taken" -lt $((size + 65536)) ] || { echo "$taken of $size"; false; }
+    "$PYTHON" - "$OUT/big.hdf5" <<'PY'
+import hashlib, json, sys, h5py, numpy
+with h5py.File(sys.argv[1], 'r') as f:
+    assert numpy.array_equal(f['rows'][()], numpy.load('big.npy'))
+    entry = [e for e in json.loads(f.attrs['fuel_provenance'])['inputs'] if e['name'] == 'big.npy'][0]
+assert entry['sha256'] == hashlib.sha256(open('big.npy', 'rb').read()).hexdigest(), entry
+PY
+}
