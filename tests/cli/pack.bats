@@ -417,7 +417,9 @@ EOF
     # Every byte taken from big.npy, by a read or a copy in the kernel: once its size, not twice.
     taken=$(awk '/big\.npy>/ && / = [0-9]+$/ { total += $NF } END { print total + 0 }' trace.txt)
     size=$(stat -c %s big.npy)
-    [ "$taken" -ge "$size" ] && [ "$taken" -lt $((size + 65536)) ] || { echo "$taken of $size"; false; }
+    echo "$taken of $size bytes taken"
+    [ "$taken" -ge "$size" ]
+    [ "$taken" -lt $((size + 65536)) ]
     "$PYTHON" - "$OUT/big.hdf5" <<'PY'
 import hashlib, json, sys, h5py, numpy
 with h5py.File(sys.argv[1], 'r') as f:
