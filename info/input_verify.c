@@ -4,7 +4,7 @@
 #include "common/base/error.h"
 #include "common/base/input_file.h"
 #include "common/base/input_find.h"
-#include "common/base/provenance_text.h"
+#include "common/base/provenance_inputs.h"
 
 #include <jansson.h>
 #include <libgen.h>
@@ -67,21 +67,46 @@ static int input_report_fill(struct input_report *report, json_t *entry,
     return EXIT_OK;
 }
 
+/* Room in REPORTS for one more item, zeroed; false when out of memory. */
+static bool report_room(struct input_reports *reports, size_t *capacity)
+{
+    if (reports->count < *capacity)
+        return true;
+    size_t grown = *capacity > 0 ? *capacity * 2 : 16;
+    struct input_report *items = realloc(reports->items, (grown + 1) * sizeof *items);
+    if (items == NULL)
+        return false;
+    memset(items + *capacity, 0, (grown + 1 - *capacity) * sizeof *items);
+    reports->items = items;
+    *capacity = grown;
+    return true;
+}
+
 int input_verify(const char *provenance_json, const char *file_path,
                  const char *const *directories, size_t count, struct input_reports *reports)
 {
-    json_t *provenance = provenance_text_parse(provenance_json, 0, NULL);
-    json_t *inputs = json_object_get(provenance, "inputs");
-    int result = json_is_array(inputs) ? EXIT_OK
-                 : error_set(EXIT_CORRUPT_INPUT, "no inputs list in the provenance: %s",
-                             file_path);
-    if (result == EXIT_OK &&
-        (reports->items = calloc(json_array_size(inputs) + 1, sizeof *reports->items)) == NULL)
-        result = error_set(EXIT_OTHER, "out of memory");
-    for (size_t index = 0; result == EXIT_OK && index < json_array_size(inputs); index++) {
-        result = input_report_fill(&reports->items[index], json_array_get(inputs, index),
-                                   file_path, directories, count);
-        reports->count = index + 1;
+    struct provenance_inputs inputs;
+    json_t *provenance = provenance_head_parse(provenance_json, 0, NULL, &inputs), *entry;
+    int result = inputs.text != NULL || json_is_array(json_object_get(provenance, "inputs"))
+                     ? EXIT_OK
+                     : error_set(EXIT_CORRUPT_INPUT, "no inputs list in the provenance: %s",
+                                 file_path);
+    size_t capacity = 0;
+    json_error_t failure;
+    for (int read = 1; result == EXIT_OK && read == 1;) {
+        json_t *listed = json_object_get(provenance, "inputs"); /* when not walked */
+        if (inputs.text == NULL) {
+            entry = json_incref(json_array_get(listed, reports->count));
+            read = entry != NULL;
+        } else if ((read = provenance_inputs_next(&inputs, &entry, &failure)) < 0)
+            result = error_set(EXIT_CORRUPT_INPUT, "malformed provenance: %s: %s", file_path,
+                               failure.text);
+        if (result == EXIT_OK && read == 1 && !report_room(reports, &capacity))
+            result = error_set(EXIT_OTHER, "out of memory");
+        else if (result == EXIT_OK && read == 1)
+            result = input_report_fill(&reports->items[reports->count++], entry, file_path,
+                                       directories, count);
+        json_decref(entry);
     }
     json_decref(provenance);
     return result;
