@@ -90,7 +90,6 @@ int set_manifest_save(int directory, const char *path, const char *name,
     snprintf(part, sizeof part, "%s.new", name);
     if (lines_write(directory, part, manifest) != 0 || renameat(directory, part, directory, name) != 0)
         return error_set(EXIT_WRITE, "cannot write: %s/%s: %s", path, name, strerror(errno));
-    fsync(directory);
     return EXIT_OK;
 }
 

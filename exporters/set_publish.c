@@ -104,10 +104,12 @@ static int earlier_read(const struct publishing_step *step, struct set_manifest 
     int result = set_manifest_read(step->publishing, SET_EARLIER_NAME, record, &found);
     if (result != EXIT_OK || found)
         return result;
+    /* None kept when there was no earlier set: read again, the listing then names none or the
+       new set's own entries. */
     result = set_listing_read(step->directory, step->label, record);
-    return result == EXIT_OK ? set_manifest_save(step->publishing, step->path, SET_EARLIER_NAME,
-                                                 record)
-                             : result;
+    return result == EXIT_OK && record->count > 0
+               ? set_manifest_save(step->publishing, step->path, SET_EARLIER_NAME, record)
+               : result;
 }
 
 /* The step that ends publishing: without its manifest the staging holds nothing to finish. */
@@ -116,7 +118,6 @@ static int manifest_drop(const struct publishing_step *step)
     directory_sync(step->directory);
     if (unlinkat(step->publishing, SET_MANIFEST_NAME, 0) != 0)
         return error_set(EXIT_WRITE, "cannot publish: %s: %s", step->path, strerror(errno));
-    directory_sync(step->publishing);
     return EXIT_OK;
 }
 
