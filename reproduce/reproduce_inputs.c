@@ -4,6 +4,7 @@
 #include "reproduce_steps.h"
 
 #include "common/base/error.h"
+#include "common/base/input_file.h"
 #include "downloaders/download_items.h"
 
 #include <ctype.h>
@@ -179,6 +180,21 @@ static int found_keep(const struct input_search *search, struct reproduce_input 
     return EXIT_OK;
 }
 
+/* An input found nowhere whose name a directory or a FIFO holds: not a regular file, in
+   download's words (exit 4), rather than missing. */
+static int occupied_check(const struct input_listing *listing,
+                          const struct reproduce_input *input)
+{
+    struct input_wanted wanted = {input->name, input->size, input->sha256};
+    char path[PATH_MAX];
+    struct stat status;
+    if (input->state != REPRODUCE_INPUT_MISSING ||
+        !input_find_listed_occupied(&wanted, listing, path, &status))
+        return EXIT_OK;
+    return error_set(EXIT_CORRUPT_INPUT, "not a regular file: %s: exists but is %s", path,
+                     input_kind_name(status.st_mode));
+}
+
 int reproduce_inputs_find(const struct reproduce_request *request,
                           struct reproduce_outcome *outcome)
 {
@@ -208,6 +224,7 @@ int reproduce_inputs_find(const struct reproduce_request *request,
             [INPUT_SEARCH_CHANGED] = REPRODUCE_INPUT_CHANGED,
             [INPUT_SEARCH_NOT_FOUND] = REPRODUCE_INPUT_MISSING};
         input->state = states[search.state];
+        result = occupied_check(listing, input);
         if (listener != NULL)
             listener->advance(listener->context, index + 1);
     }

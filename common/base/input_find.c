@@ -94,6 +94,8 @@ struct listed_directory {
     struct listed_file *files;
     size_t count;
     struct listed_file **named; /* the same files, sorted by name */
+    char **others;              /* the names of what is there but not a regular file, sorted */
+    size_t other_count;
 };
 
 struct input_listing {
@@ -116,19 +118,46 @@ static int compare_names(const void *left, const void *right)
                   (*(struct listed_file *const *)right)->name);
 }
 
+static int compare_strings(const void *left, const void *right)
+{
+    return strcmp(*(char *const *)left, *(char *const *)right);
+}
+
+/* NAME kept among LISTED's other entries (a directory, a FIFO): false when memory runs out. */
+static bool other_keep(struct listed_directory *listed, const char *name, size_t *capacity)
+{
+    if (listed->other_count == *capacity) {
+        size_t grown = *capacity == 0 ? 16 : 2 * *capacity;
+        char **others = realloc(listed->others, grown * sizeof *others);
+        if (others == NULL)
+            return false;
+        listed->others = others;
+        *capacity = grown;
+    }
+    if ((listed->others[listed->other_count] = strdup(name)) == NULL)
+        return false;
+    listed->other_count++;
+    return true;
+}
+
 /* DIRECTORY's regular files (as stat sees them), sorted by size and by name; none when it cannot
    be read. */
 static int directory_list(const char *directory, struct listed_directory *listed)
 {
     DIR *listing = opendir(directory);
-    size_t capacity = 0;
+    size_t capacity = 0, other_capacity = 0;
     int result = EXIT_OK;
     for (struct dirent *entry; listing != NULL && result == EXIT_OK &&
                                (entry = readdir(listing)) != NULL;) {
         struct stat status;
         if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0 ||
-            fstatat(dirfd(listing), entry->d_name, &status, 0) != 0 || !S_ISREG(status.st_mode))
+            fstatat(dirfd(listing), entry->d_name, &status, 0) != 0)
             continue;
+        if (!S_ISREG(status.st_mode)) {
+            if (!other_keep(listed, entry->d_name, &other_capacity))
+                result = error_set(EXIT_OTHER, "cannot list: %s: out of memory", directory);
+            continue;
+        }
         if (listed->count == capacity) {
             capacity = capacity == 0 ? 16 : 2 * capacity;
             struct listed_file *grown = realloc(listed->files, capacity * sizeof *grown);
@@ -157,6 +186,8 @@ static int directory_list(const char *directory, struct listed_directory *listed
         listed->named[index] = &listed->files[index];
     if (result == EXIT_OK && listed->count > 0)
         qsort(listed->named, listed->count, sizeof *listed->named, compare_names);
+    if (listed->other_count > 0)
+        qsort(listed->others, listed->other_count, sizeof *listed->others, compare_strings);
     return result;
 }
 
@@ -197,6 +228,9 @@ void input_listing_free(struct input_listing *listing)
             free(listing->listed[index].files[file].name);
         free(listing->listed[index].files);
         free(listing->listed[index].named);
+        for (size_t other = 0; other < listing->listed[index].other_count; other++)
+            free(listing->listed[index].others[other]);
+        free(listing->listed[index].others);
     }
     if (listing != NULL)
         free(listing->listed);
@@ -287,6 +321,23 @@ int input_find_listed(const struct input_wanted *wanted, const struct input_list
             *search = changed;
     }
     return result;
+}
+
+bool input_find_listed_occupied(const struct input_wanted *wanted,
+                                const struct input_listing *listing, char path[PATH_MAX],
+                                struct stat *status)
+{
+    const char *name = contained_name(wanted->name);
+    for (size_t index = 0; index < listing->count; index++) {
+        const struct listed_directory *listed = &listing->listed[index];
+        bool maybe = strchr(name, '/') != NULL ||
+                     (listed->other_count > 0 &&
+                      bsearch(&name, listed->others, listed->other_count, sizeof *listed->others,
+                              compare_strings) != NULL);
+        if (maybe && input_find_occupied(wanted, &listing->directories[index], 1, path, status))
+            return true;
+    }
+    return false;
 }
 
 int input_find(const struct input_wanted *wanted, const char *const *directories, size_t count,

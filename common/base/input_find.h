@@ -60,4 +60,10 @@ int input_find_listed(const struct input_wanted *wanted, const struct input_list
 bool input_find_occupied(const struct input_wanted *wanted, const char *const *directories,
                          size_t count, char path[PATH_MAX], struct stat *status);
 
+/* input_find_occupied over LISTING's directories, looking only where the listing saw something
+   of the name that is not a regular file (no stat for each name of a long list). */
+bool input_find_listed_occupied(const struct input_wanted *wanted,
+                                const struct input_listing *listing, char path[PATH_MAX],
+                                struct stat *status);
+
 #endif

@@ -165,5 +165,6 @@ PY
     [ "$status" -eq 4 ]
     [ "$stderr" = "fuel-info: not a regular file: fifos/train-images-idx3-ubyte.gz: exists but is a FIFO" ]
     run --separate-stderr timeout 20 fuel reproduce mnist.hdf5 -d fifos
-    [ "$status" -eq 3 ]
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-reproduce: not a regular file: fifos/train-images-idx3-ubyte.gz: exists but is a FIFO" ]
 }

@@ -211,6 +211,25 @@ open(sys.argv[2], "wb").write(data.replace(b"2009-02-13T23:31:30Z", b"2019-02-13
     nothing_left
 }
 
+@test "a directory or a FIFO at an input's name: not a regular file, exit 4, as info and download say" {
+    file=$(pipeline mnist)
+    rm raw/t10k-labels-idx1-ubyte.gz
+    mkdir raw/t10k-labels-idx1-ubyte.gz
+    run --separate-stderr timeout 20 fuel reproduce "$file" -d raw
+    [ "$status" -eq 4 ]
+    [ -z "$output" ]
+    [ "$stderr" = "fuel-reproduce: not a regular file: raw/t10k-labels-idx1-ubyte.gz: exists but is a directory" ]
+    rmdir raw/t10k-labels-idx1-ubyte.gz
+    mkfifo raw/t10k-labels-idx1-ubyte.gz
+    run --separate-stderr timeout 20 fuel reproduce "$file" -d raw --download
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-reproduce: not a regular file: raw/t10k-labels-idx1-ubyte.gz: exists but is a FIFO" ]
+    run --separate-stderr timeout 20 fuel info --verify-inputs -d raw "$file"
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-info: not a regular file: raw/t10k-labels-idx1-ubyte.gz: exists but is a FIFO" ]
+    nothing_left
+}
+
 @test "--download fetches the inputs not found from the dataset's URLs, verified by the recorded sha256" {
     file=$(pipeline cifar10)
     rm -r raw
