@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +190,8 @@ bool data_path_entry_is_store(const char *entry)
 
 int data_path_find(const struct fuel_config *config, const char *name, char *path, size_t size)
 {
+    char occupied[PATH_MAX] = "";
+    struct stat status;
     for (size_t index = 0; index < config->data_path.count; index++) {
         const char *directory = config->data_path.items[index];
         if (data_path_entry_is_store(directory))
@@ -200,6 +203,12 @@ int data_path_find(const struct fuel_config *config, const char *name, char *pat
             return error_set(EXIT_USAGE, "path too long: %s%s%s", directory, separator, name);
         if (is_file_or_directory(path))
             return EXIT_OK;
+        if (occupied[0] == '\0' && stat(path, &status) == 0)
+            snprintf(occupied, sizeof occupied, "%s", path);
+    }
+    if (occupied[0] != '\0' && strlen(occupied) < size) {
+        memcpy(path, occupied, strlen(occupied) + 1);
+        return EXIT_OK;
     }
     if (size > 0)
         path[0] = '\0';

@@ -35,8 +35,10 @@ const char *config_file_shown(void);
    directory: s3/s3_data_path.h searches those. */
 bool data_path_entry_is_store(const char *entry);
 
-/* Writes into PATH the first DIRECTORY/NAME of the data path's directories that exists (its
-   s3:// entries skipped). EXIT_MISSING_INPUT, naming every entry searched, when none does. */
+/* Writes into PATH the first DIRECTORY/NAME of the data path's directories that is a file or a
+   directory (its s3:// entries skipped); else the first that exists as something else (a FIFO:
+   its opener says it is not a regular file). EXIT_MISSING_INPUT, naming every entry searched,
+   when none exists. */
 int data_path_find(const struct fuel_config *config, const char *name, char *path, size_t size);
 
 /* The first entry of the data path that is an s3:// prefix or a directory that exists and can

@@ -118,6 +118,17 @@ assert d["original"] == sys.argv[2] + "/mnist.hdf5", d
     [ ! -e "$LOCAL/folder" ]
 }
 
+@test "a FIFO at a name of the data path: not a regular file (exit 4) in cache and info, never opened blocking" {
+    mkfifo "$DATA/piped.hdf5"
+    run --separate-stderr timeout 20 fuel cache piped.hdf5
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-cache: not a regular file: $DATA/piped.hdf5: exists but is a FIFO" ]
+    [ ! -e "$LOCAL/piped.hdf5" ]
+    run --separate-stderr timeout 20 fuel info piped.hdf5
+    [ "$status" -eq 4 ]
+    [ "$stderr" = "fuel-info: not a regular file: $DATA/piped.hdf5: exists but is a FIFO" ]
+}
+
 @test "a NAME in a subdirectory is copied there; one leaving the local data path is refused" {
     mkdir "$DATA/sub"
     cp "$FUEL_FIXTURES/expected/iris.hdf5" "$DATA/sub/"
