@@ -82,6 +82,13 @@ int raw_file_inspect(const char *directory, const char *name,
                      struct raw_file *file)
 {
     *file = (struct raw_file){.state = RAW_MISSING};
+    /* A NAME.part that is not a regular file stops the next download even beside a sound NAME
+       (download refuses it first): said so here too. */
+    struct raw_file part = {.state = RAW_MISSING};
+    if (entry_look(directory, name, ".part", &part) && part.state == RAW_NOT_REGULAR) {
+        *file = part;
+        return EXIT_OK;
+    }
     if (!entry_look(directory, name, "", file)) {
         if (entry_look(directory, name, ".part", file) && file->state != RAW_NOT_REGULAR)
             file->state = RAW_PARTIAL;

@@ -92,6 +92,25 @@ refused() {
     [ ! -e out ] && [ ! -e raw ]
 }
 
+@test "a directory at NAME.part beside a sound NAME: download refuses it and list says so, in the same words" {
+    fuel fixture iris --raw -o served >/dev/null
+    transfer=(-d raw --url-prefix "file://$PWD/served/" --checksums served/MD5SUMS -q)
+    fuel download iris "${transfer[@]}"
+    mkdir raw/iris.data.part
+    refused 4 "fuel-download: not a regular file: raw/iris.data.part: exists but is a directory" \
+        fuel download iris "${transfer[@]}"
+    run --separate-stderr fuel list -d raw
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"    iris.data                        not a regular file  raw/iris.data.part  exists but is a directory"* ]]
+    fuel list -d raw --json | python3 -c '
+import json, sys
+files = {f["name"]: f for d in json.load(sys.stdin) if d["name"] == "iris" for f in d["files"]}
+f = files["iris.data"]
+assert (f["state"], f["path"], f["kind"]) == ("not a regular file", "raw/iris.data.part", "a directory"), f
+'
+    cmp served/iris.data raw/iris.data
+}
+
 @test "a FIFO as a file never blocks: info, export, download --checksums" {
     mkfifo given.hdf5 sums
     refused 4 "fuel-info: not a regular file: given.hdf5: exists but is a FIFO" fuel info given.hdf5
