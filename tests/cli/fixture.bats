@@ -474,3 +474,42 @@ assert fixture["examples"] == {"test": 1, "train": 1} and fixture["shuffle"] is 
     [ -s data/iris.hdf5 ]
     [ -z "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ] || { ls -A "$BATS_TEST_TMPDIR/tmp"; false; }
 }
+
+@test "--raw below a dataset's fewest that Python Fuel reads: exit 2 naming the fewest and why, nothing written" {
+    why_iris="Python Fuel reads iris.data with numpy.loadtxt, which makes a single line a 1-d array its converter cannot index by column"
+    why_truth="Python Fuel reads a ground truth with numpy.loadtxt, which makes a single line a 0-d array it cannot iterate"
+    while IFS='|' read -r words counts message; do
+        # shellcheck disable=SC2086
+        run --separate-stderr fuel fixture $words --raw -n "$counts" -o "$OUT/below"
+        [ "$status" -eq 2 ] || { echo "$words -n $counts: exit $status"; false; }
+        [ "$stderr" = "fuel-fixture: $message; see 'fuel-fixture -h'" ] || { echo "$stderr"; false; }
+        [ ! -e "$OUT/below" ]
+    done <<ROWS
+iris|1|iris needs at least all=2 examples (got all=1): $why_iris
+ilsvrc2012|train=1,valid=1,test=1|ilsvrc2012 needs at least valid=2 examples (got valid=1): $why_truth
+ilsvrc2010|train=1,valid=2,test=1|ilsvrc2010 needs at least valid=2,test=2 examples (got test=1): $why_truth
+adult|train=40,test=40|adult needs at least train=41,test=40 examples (got train=40): Python Fuel's convert_adult one-hot encodes each split over the values it holds: train needs every value of each column, test every value but Holand-Netherlands
+ROWS
+    fuel fixture iris --raw -n 2 -o "$OUT/fewest" > /dev/null
+    [ "$(grep -c ",Iris-" "$OUT/fewest/iris.data")" -eq 2 ]
+}
+
+@test "--quirks: accepted for exactly the datasets fuel-fixture(1)'s QUIRKS section names" {
+    named=$(sed -n '/^\.SH QUIRKS/,/^\.SH /{/^\.TP/{n;s/^\.B //p}}' man/fuel-fixture.1 | sort | tr '\n' ' ')
+    [ "$named" = "dogs_vs_cats " ]
+    accepted=""
+    for words in adult binarized_mnist "caltech101_silhouettes 16" "celeba 64" cifar10 cifar100 \
+        dogs_vs_cats fashion_mnist ilsvrc2010 ilsvrc2012 iris mnist "svhn 1" "svhn 2"; do
+        rm -rf "$OUT/quirks"
+        # shellcheck disable=SC2086
+        run --separate-stderr fuel fixture $words --raw --quirks -o "$OUT/quirks"
+        if [ "$status" -eq 0 ]; then
+            accepted+="${words%% *} "
+        else
+            [ "$status" -eq 2 ]
+            [ "$stderr" = "fuel-fixture: ${words%% *} has no quirk that Python Fuel cannot read: --quirks is for dogs_vs_cats; see 'fuel-fixture -h'" ]
+            [ ! -e "$OUT/quirks" ]
+        fi
+    done
+    [ "$accepted" = "$named" ]
+}
