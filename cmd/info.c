@@ -6,6 +6,7 @@
 #include "cmd/file_resolve.h"
 #include "common/h5py/h5py_reader.h"
 #include "commands.h"
+#include "downloaders/dataset_registry.h"
 #include "info_check.h"
 #include "info_digest.h"
 #include "info_json.h"
@@ -229,6 +230,30 @@ static int info_request_run(const char *program, const struct info_request *requ
     return info_run(program, request->names[0], request->as_json);
 }
 
+/* The datasets the extra downloaders' manifests declare, known as download knows them, so the
+   verdict on a file's inputs is the same; without them (a config or a manifest that cannot be
+   read, which says so where it matters) the built-ins alone. */
+static void extra_datasets_load(struct fuel_config *config)
+{
+    if (config_load(config) != EXIT_OK ||
+        dataset_registry_load(config->extra_downloaders.items,
+                              config->extra_downloaders.count) != EXIT_OK) {
+        dataset_registry_free();
+        error_clear();
+    }
+}
+
+static int info_run_knowing_extras(const struct command_run *run,
+                                   const struct info_request *request)
+{
+    struct fuel_config config = {0};
+    extra_datasets_load(&config);
+    int result = info_request_run(run->program, request);
+    dataset_registry_free();
+    config_free(&config);
+    return result;
+}
+
 int info_body(const struct command_run *run)
 {
     const struct info_options *options = run->options;
@@ -248,13 +273,13 @@ int info_body(const struct command_run *run)
     if (options->recorded_directories && !options->verify_inputs)
         return usage_error(run->program, "--recorded-dirs goes with --verify-inputs");
     if (request.as_json)
-        return info_request_run(run->program, &request);
+        return info_run_knowing_extras(run, &request);
     /* The text goes to the terminal: what the file recorded is shown escaped. */
     FILE *terminal = stdout, *shown = shown_text_open(terminal);
     if (shown == NULL)
         return error_set(EXIT_OTHER, "out of memory");
     stdout = shown;
-    int result = info_request_run(run->program, &request);
+    int result = info_run_knowing_extras(run, &request);
     stdout = terminal;
     if (fclose(shown) != 0 && result == 0)
         result = error_set(EXIT_WRITE, "cannot write: standard output: %s", strerror(errno));

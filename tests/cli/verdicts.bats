@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # One verdict on a dataset's inputs, word for word in fuel download, list --verify, info (text and
 # --json), info --check --verify-inputs and reproduce: Debian's re-gzipped Fashion-MNIST (the
-# published content, re-compressed), fuel fixture --raw output (not the published files).
+# published content, re-compressed), fuel fixture --raw output (not the published files), an extra
+# dataset's files as its manifest publishes them (the published files).
 
 bats_require_minimum_version 1.5.0
 
@@ -34,7 +35,8 @@ verdicts_collect() {
     run --separate-stderr fuel info --check --verify-inputs -d "$raw" "$file"
     [ "$status" -eq 0 ]
     sed -n "s|^$file: \(inputs of .*\)|\1|p" <<<"$output" >>verdicts.txt
-    run --separate-stderr fuel reproduce "$file" -d "$raw"
+    # shellcheck disable=SC2086
+    run --separate-stderr fuel reproduce "$file" -d "$raw" ${REPRODUCE_OPTIONS:-}
     [ "$status" -eq 0 ]
     printf '%s\n' "${stderr_lines[-1]}" >>verdicts.txt
     [ "$(wc -l <verdicts.txt)" -eq 6 ]
@@ -82,4 +84,32 @@ PY
     rm downloaded/t10k-labels-idx1-ubyte.gz
     run --separate-stderr fuel list --verify -d downloaded
     [ "$(grep -c '^    inputs of mnist' <<<"$output")" -eq 0 ]
+}
+
+@test "an extra dataset's files as its manifest publishes them: the published files, in every command" {
+    mkdir served converters
+    cp "$FUEL_FIXTURES/raw/iris/iris.data" served/
+    cat >toy.json <<EOF
+{"datasets": {"toy": {"summary": "a toy dataset", "files": [{"name": "iris.data",
+  "urls": ["http://127.0.0.1:1/iris.data"], "size": $(stat -c %s served/iris.data),
+  "md5": "$(md5sum <served/iris.data | cut -d' ' -f1)"}]}}}
+EOF
+    cat >converters/fuel-convert-toy <<EOF
+#!/bin/sh
+cp "$FUEL_FIXTURES/expected/iris.hdf5" "\$FUEL_OUTPUT_FILE"
+chmod u+w "\$FUEL_OUTPUT_FILE"
+echo "\$2/iris.data"
+EOF
+    chmod +x converters/fuel-convert-toy
+    export FUEL_EXTRA_DOWNLOADERS=$PWD/toy.json FUEL_EXTRA_CONVERTERS=$PWD/converters
+    fuel convert toy -d served -o . >/dev/null
+    REPRODUCE_OPTIONS=--allow-extra verdicts_collect toy "$PWD/served" toy.hdf5
+    [ "$(head -1 verdicts.txt)" = "inputs of toy: the published files" ]
+    run --separate-stderr fuel info --json toy.hdf5
+    [ "$($PYTHON -c 'import json, sys; print(json.load(sys.stdin)["published"])' <<<"$output")" = files ]
+    # A manifest that cannot be read costs the verdict, not the rest of fuel info.
+    echo '{' >toy.json
+    run --separate-stderr fuel info toy.hdf5
+    [ "$status" -eq 0 ]
+    [ "$(grep -c 'inputs of' <<<"$output")" -eq 0 ]
 }
