@@ -41,6 +41,12 @@ mounted() {
     [ "$output" = "$(printf 'fuel-fixture: %s\nstatus 7' "$expected")" ]
     mounted ro 'fuel preview "$FUEL_FIXTURES/expected/mnist.hdf5" -o out/grid.png 2>&1 >/dev/null'
     [ "$output" = "$(printf 'fuel-preview: %s\nstatus 7' "$expected")" ]
+    mounted ro 'fuel fixture --from "$FUEL_FIXTURES/expected/mnist.hdf5" -n 2 -o out 2>&1'
+    [ "$output" = "$(printf 'fuel-fixture: %s\nstatus 7' "$expected")" ]
+    /usr/bin/python3 -c 'import numpy; numpy.save("a.npy", numpy.zeros((4, 3), numpy.uint8))'
+    printf 'splits:\n  train: {examples: 4}\nsources:\n  features: {from: [a.npy]}\n' > a.yaml
+    mounted ro 'fuel pack a.yaml -o out 2>&1'
+    [ "$output" = "$(printf 'fuel-pack: %s\nstatus 7' "$expected")" ]
 }
 
 @test "convert checks the free space before it writes: exit 7 naming the file as given" {
