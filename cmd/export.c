@@ -3,6 +3,7 @@
 #include "common/base/error.h"
 #include "exporters/export_driver.h"
 #include "cmd/file_resolve.h"
+#include "cmd/export_store.h"
 #include "commands.h"
 #include "s3/s3_publish.h"
 #include "store_options.h"
@@ -99,8 +100,9 @@ const struct command_line export_command_line = {
     .positional_completion = COMPLETE_FILE_OR_DATASET,
 };
 
-static void print_published(const char *path, void *context)
+static void print_published(const char *path, const char *label, void *context)
 {
+    (void)label;
     (void)context;
     printf("%s\n", path);
     fflush(stdout);
@@ -129,57 +131,6 @@ static int size_parse(const char *text, uint64_t *bytes)
                          "with K, M or G", text);
     *bytes = value * scale;
     return EXIT_OK;
-}
-
-/* The listings (or main files) of the sets exported into a staging bound for S3, relative to it. */
-struct store_listings {
-    const char *staging;
-    char **names;
-    size_t count;
-    int code;
-};
-
-static void listing_remember(const char *path, void *context)
-{
-    struct store_listings *listings = context;
-    size_t length = strlen(listings->staging);
-    const char *name = strncmp(path, listings->staging, length) == 0 && path[length] == '/'
-                           ? path + length + 1 : path;
-    char **grown = realloc(listings->names, (listings->count + 1) * sizeof *grown);
-    if (grown != NULL)
-        listings->names = grown;
-    if (grown == NULL || (grown[listings->count] = strdup(name)) == NULL)
-        listings->code = error_set(EXIT_OTHER, "out of memory");
-    else
-        listings->count++;
-}
-
-static void print_url(const char *url, void *context)
-{
-    print_published(url, context);
-}
-
-/* -o s3://BUCKET/PREFIX: exported into a local staging (its free space checked first), then
-   published whole: every file of every set, then their listings (fuel-s3(7)). */
-static int export_to_store(struct export_request *request)
-{
-    struct s3_publish publish;
-    int result = s3_publish_begin(&publish, request->directory, 0, request->threads);
-    if (result != EXIT_OK)
-        return result;
-    struct store_listings listings = {.staging = publish.staging.path};
-    request->published_directory = request->directory;
-    request->directory = publish.staging.path;
-    result = export_run(request, listing_remember, &listings);
-    if (result == EXIT_OK)
-        result = listings.code;
-    if (result == EXIT_OK)
-        result = s3_publish_set(&publish, listings.names, listings.count, print_url, NULL);
-    for (size_t index = 0; index < listings.count; index++)
-        free(listings.names[index]);
-    free(listings.names);
-    s3_publish_end(&publish);
-    return result;
 }
 
 int export_body(const struct command_run *run)

@@ -204,7 +204,7 @@ static int fixture_to_store(const struct command_run *run)
     char *listings[] = {"MD5SUMS"}, url[sizeof output.path + 64];
     result = fixture_write(&inner, &output);
     if (result == EXIT_OK && output.raw != NULL)
-        result = s3_publish_set(&publish, listings, 1, NULL, NULL);
+        result = s3_publish_set(&publish, listings, 1, NULL, NULL, NULL);
     else if (result == EXIT_OK)
         result = s3_publish_file(&publish, output.path, url, sizeof url);
     if (result == EXIT_OK && output.raw != NULL) {

@@ -248,10 +248,18 @@ static int space_check(struct export_plan *plan, struct export_job *job)
                              : result;
 }
 
+/* The set's label: the split for the shard forms, else the stem ("mnist_train"). */
+static const char *set_label(const struct export_plan *plan, const char *split, char *stem,
+                             size_t size)
+{
+    snprintf(stem, size, "%s_%s", plan->name, split);
+    return plan->form->prepare != NULL ? split : stem;
+}
+
 static int split_export(struct export_plan *plan, struct export_job *job, const char *split)
 {
     char stem[512];
-    snprintf(stem, sizeof stem, "%s_%s", plan->name, split);
+    const char *label = set_label(plan, split, stem, sizeof stem);
     bool shards = plan->form->prepare != NULL, labelled = false;
     int result = shards ? EXIT_OK : example_source_select(&plan->data, plan->file, split);
     if (result == EXIT_OK && !shards)
@@ -260,7 +268,7 @@ static int split_export(struct export_plan *plan, struct export_job *job, const 
         job->label = labelled ? &plan->label : NULL;
     struct export_set set;
     if (result == EXIT_OK)
-        result = export_set_begin(&set, plan->request->directory, shards ? split : stem);
+        result = export_set_begin(&set, plan->request->directory, label);
     if (result != EXIT_OK)
         return result;
     job->stem = stem;
@@ -285,8 +293,8 @@ static int split_export(struct export_plan *plan, struct export_job *job, const 
     return result;
 }
 
-int export_run(const struct export_request *request,
-               void (*print_published)(const char *path, void *context), void *context)
+int export_run(const struct export_request *request, export_published_visitor *published,
+               void *context)
 {
     struct export_plan plan = {.request = request};
     size_t missing = directory_missing_prefix(request->directory);
@@ -307,10 +315,10 @@ int export_run(const struct export_request *request,
         job.progress = progress_begin(request->progress, stderr, 1);
     for (size_t index = 0; result == EXIT_OK && index < plan.split_count; index++) {
         result = split_export(&plan, &job, plan.splits[index]);
-        if (result == EXIT_OK && print_published != NULL) {
-            char path[4800];
+        if (result == EXIT_OK && published != NULL) {
+            char path[4800], stem[512];
             snprintf(path, sizeof path, "%s/%s", request->directory, job.main_file);
-            print_published(path, context);
+            published(path, set_label(&plan, plan.splits[index], stem, sizeof stem), context);
         }
     }
     if (job.progress != NULL)

@@ -47,9 +47,10 @@ extern const char export_form_names[];
    Checks everything (the input's structure, forms, sources, splits, and the space the forms
    know they need) before writing anything: EXIT_CORRUPT_INPUT for a file that fails the checks,
    EXIT_USAGE when the form cannot hold the data source, naming the forms that can, EXIT_WRITE
-   when the sets would not fit. Prints each published set's list or
-   main file on stdout through PRINT_PUBLISHED when not NULL. */
-int export_run(const struct export_request *request,
-               void (*print_published)(const char *path, void *context), void *context);
+   when the sets would not fit. Calls PUBLISHED (when not NULL) with each published set's list
+   or main file and the set's label (the name its listings are made of: "train", "mnist_train"). */
+typedef void export_published_visitor(const char *path, const char *label, void *context);
+int export_run(const struct export_request *request, export_published_visitor *published,
+               void *context);
 
 #endif

@@ -1,4 +1,4 @@
-/* Reads the shard names of the listing an earlier export left in the bucket. */
+/* Copies the listings an earlier export left in the bucket, and keeps the names read from them. */
 #include "s3_earlier_set.h"
 
 #include "common/base/error.h"
@@ -6,35 +6,39 @@
 #include "common/download/s3_location.h"
 #include "s3/s3_client.h"
 
-#include <jansson.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-/* The "name" of every entry of the listing's "shards". */
-static int names_take(json_t *document, struct s3_earlier_set *set)
+/* DIRECTORY/NAME written with the SIZE bytes of BODY. */
+static int copy_write(const char *directory, const char *name, const char *body, size_t size)
 {
-    json_t *shards = json_object_get(document, "shards");
-    size_t count = json_is_array(shards) ? json_array_size(shards) : 0;
-    set->names = calloc(count ? count : 1, sizeof *set->names);
-    if (set->names == NULL)
-        return error_set(EXIT_OTHER, "out of memory reading an earlier listing");
-    for (size_t index = 0; index < count; index++) {
-        const char *name = json_string_value(json_object_get(json_array_get(shards, index),
-                                                             "name"));
-        if (name == NULL)
-            continue;
-        if ((set->names[set->count] = strdup(name)) == NULL)
-            return error_set(EXIT_OTHER, "out of memory reading an earlier listing");
-        set->count++;
+    char path[8192];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", directory, name) >= sizeof path)
+        return error_set(EXIT_WRITE, "cannot write: %s: path too long", name);
+    int descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    size_t written = 0;
+    while (descriptor >= 0 && written < size) {
+        ssize_t count = write(descriptor, body + written, size - written);
+        if (count < 0 && errno != EINTR)
+            break;
+        written += count > 0 ? (size_t)count : 0;
     }
-    return EXIT_OK;
+    int code = descriptor >= 0 && written == size && close(descriptor) == 0
+                   ? EXIT_OK : error_set(EXIT_WRITE, "cannot write: %s: %s", path, strerror(errno));
+    if (descriptor >= 0 && code != EXIT_OK)
+        close(descriptor);
+    return code;
 }
 
-int s3_earlier_set_read(const char *bucket, const char *prefix, const char *listing,
-                        struct s3_earlier_set *set)
+int s3_earlier_listing_copy(const char *bucket, const char *prefix, const char *name,
+                            const char *directory, bool *found)
 {
-    *set = (struct s3_earlier_set){0};
-    char *key = s3_key_join(prefix, listing);
+    *found = false;
+    char *key = s3_key_join(prefix, name);
     if (key == NULL)
         return error_code();
     struct s3_call call = {.method = "GET", .bucket = bucket, .key = key, .query = "",
@@ -45,16 +49,23 @@ int s3_earlier_set_read(const char *bucket, const char *prefix, const char *list
         code = EXIT_OK;
         error_clear();
     } else if (code == EXIT_OK) {
-        json_t *document = json_loadb(response.body, response.size, 0, NULL);
-        if (json_is_object(document))
-            code = names_take(document, set);
-        json_decref(document);
+        *found = true;
+        code = copy_write(directory, name, response.body ? response.body : "", response.size);
     }
     s3_response_free(&response);
     free(key);
-    if (code != EXIT_OK)
-        s3_earlier_set_free(set);
     return code;
+}
+
+int s3_earlier_set_add(struct s3_earlier_set *set, const char *name)
+{
+    char **grown = realloc(set->names, (set->count + 1) * sizeof *grown);
+    if (grown != NULL)
+        set->names = grown;
+    if (grown == NULL || (grown[set->count] = strdup(name)) == NULL)
+        return error_set(EXIT_OTHER, "out of memory reading an earlier listing");
+    set->count++;
+    return EXIT_OK;
 }
 
 void s3_earlier_set_free(struct s3_earlier_set *set)

@@ -5,7 +5,7 @@
 #include "common/base/error.h"
 #include "s3/s3_client.h"
 #include "common/download/s3_credentials.h"
-#include "s3/s3_earlier_set.h"
+#include "s3/s3_listing.h"
 #include "s3/s3_staged_tree.h"
 #include "s3/s3_upload.h"
 
@@ -185,39 +185,57 @@ static int name_order(const void *left, const void *right)
     return strcmp(*(char *const *)left, *(char *const *)right);
 }
 
-/* Deletes the shards of the earlier set that the new one (TREE, sorted) lacks. */
+/* Deletes the objects below PREFIX + FOLDER + "/" that the new set (TREE, sorted) lacks. */
+struct folder_sweep {
+    const struct s3_publish *publish;
+    const struct s3_staged_tree *tree;
+};
+
+static int folder_object_sweep(const struct s3_entry *entry, void *data)
+{
+    const struct folder_sweep *sweep = data;
+    size_t length = strlen(sweep->publish->location.key);
+    const char *name = entry->key + length;
+    if (strncmp(entry->key, sweep->publish->location.key, length) != 0 ||
+        bsearch(&name, sweep->tree->names, sweep->tree->count, sizeof *sweep->tree->names,
+                name_order) != NULL)
+        return EXIT_OK;
+    return object_delete(sweep->publish, name);
+}
+
+/* Deletes the entries of the earlier set that the new one (TREE, sorted) lacks: an object of that
+   name, and the objects below it as a folder (an image list's split) the new set does not hold. */
 static int leftovers_delete(const struct s3_publish *publish, const struct s3_staged_tree *tree,
                             const struct s3_earlier_set *earlier)
 {
+    struct folder_sweep sweep = {publish, tree};
     int code = EXIT_OK;
-    for (size_t index = 0; code == EXIT_OK && index < earlier->count; index++) {
+    for (size_t index = 0; code == EXIT_OK && earlier != NULL && index < earlier->count; index++) {
         const char *name = earlier->names[index];
-        if (bsearch(&name, tree->names, tree->count, sizeof *tree->names, name_order) == NULL)
-            code = object_delete(publish, name);
-    }
-    return code;
-}
-
-/* The shards the earlier listings of the same names hold, read before they are replaced. */
-static int earlier_read(const struct s3_publish *publish, char *const *listings,
-                        size_t listing_count, struct s3_earlier_set *earlier)
-{
-    int code = EXIT_OK;
-    for (size_t index = 0; code == EXIT_OK && index < listing_count; index++) {
-        size_t length = strlen(listings[index]);
-        if (length > 5 && strcmp(listings[index] + length - 5, ".json") == 0)
-            code = s3_earlier_set_read(publish->location.bucket, publish->location.key,
-                                       listings[index], &earlier[index]);
+        if (bsearch(&name, tree->names, tree->count, sizeof *tree->names, name_order) != NULL)
+            continue;
+        code = object_delete(publish, name);
+        char *folder = code == EXIT_OK ? s3_key_join(publish->location.key, name) : NULL;
+        char *below = folder != NULL ? malloc(strlen(folder) + 2) : NULL;
+        if (code == EXIT_OK && below == NULL)
+            code = folder != NULL ? error_set(EXIT_OTHER, "out of memory") : error_code();
+        else if (code == EXIT_OK)
+            code = s3_list_objects(s3_credentials_shared(), publish->location.bucket,
+                                   strcat(strcpy(below, folder), "/"), folder_object_sweep,
+                                   &sweep);
+        free(folder);
+        free(below);
     }
     return code;
 }
 
 static int set_upload(struct s3_publish *publish, const struct s3_staged_tree *tree,
-                      char *const *listings, size_t listing_count, s3_published_visitor *published,
-                      void *context, struct s3_earlier_set *earlier)
+                      char *const *listings, size_t listing_count,
+                      const struct s3_earlier_set *earlier, s3_published_visitor *published,
+                      void *context)
 {
     char url[S3_KEY_LIMIT + S3_BUCKET_SIZE + 16];
-    int code = earlier_read(publish, listings, listing_count, earlier);
+    int code = EXIT_OK;
     for (size_t index = 0; code == EXIT_OK && index < listing_count; index++)
         code = object_delete(publish, listings[index]);
     for (size_t index = 0; code == EXIT_OK && index < tree->count; index++)
@@ -228,30 +246,21 @@ static int set_upload(struct s3_publish *publish, const struct s3_staged_tree *t
         if (code == EXIT_OK && published != NULL)
             published(url, context);
     }
-    for (size_t index = 0; code == EXIT_OK && index < listing_count; index++)
-        code = leftovers_delete(publish, tree, &earlier[index]);
-    return code;
+    return code == EXIT_OK ? leftovers_delete(publish, tree, earlier) : code;
 }
 
 int s3_publish_set(struct s3_publish *publish, char *const *listings, size_t listing_count,
-                   s3_published_visitor *published, void *context)
+                   const struct s3_earlier_set *earlier, s3_published_visitor *published,
+                   void *context)
 {
     struct s3_staged_tree tree;
     int code = s3_staged_tree_list(&tree, publish->staging.path);
     if (code != EXIT_OK)
         return code;
-    struct s3_earlier_set *earlier = calloc(listing_count ? listing_count : 1, sizeof *earlier);
-    if (earlier == NULL) {
-        s3_staged_tree_free(&tree);
-        return error_set(EXIT_OTHER, "out of memory publishing a set");
-    }
     struct interruption saved;
     interruption_begin(&saved);
-    code = set_upload(publish, &tree, listings, listing_count, published, context, earlier);
+    code = set_upload(publish, &tree, listings, listing_count, earlier, published, context);
     interruption_end(&saved);
-    for (size_t index = 0; index < listing_count; index++)
-        s3_earlier_set_free(&earlier[index]);
-    free(earlier);
     s3_staged_tree_free(&tree);
     return code;
 }

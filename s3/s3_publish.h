@@ -7,6 +7,7 @@
 
 #include "common/base/staging.h"
 #include "common/download/s3_location.h"
+#include "s3/s3_earlier_set.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -34,10 +35,11 @@ typedef void s3_published_visitor(const char *url, void *context);
 /* Publishes the staging as sets under the prefix, each file as PREFIX + its name relative to the
    staging (hidden ones left out): first the objects LISTINGS name are deleted (so a killed run
    leaves no listing beside a half-replaced set), then every other file is uploaded, then the
-   LISTINGS in their order, PUBLISHED called with each one's URL; last, the shards an earlier
-   SPLIT.json of the same name listed that the new set lacks are deleted. */
+   LISTINGS in their order, PUBLISHED called with each one's URL; last, the entries of the EARLIER
+   set (NULL: none) that the new set lacks are deleted, objects and folders of objects. */
 int s3_publish_set(struct s3_publish *publish, char *const *listings, size_t listing_count,
-                   s3_published_visitor *published, void *context);
+                   const struct s3_earlier_set *earlier, s3_published_visitor *published,
+                   void *context);
 
 /* Whether PREFIX + NAME is in the bucket as fuel publishes objects (its sha256 in its metadata):
    *PRESENT, and its URL into URL. EXIT_TRANSFER when the store fails or refuses. */

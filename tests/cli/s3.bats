@@ -370,6 +370,29 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     [ -z "$(find "$TMPDIR" -maxdepth 1 -name '.fuel-staging-s3-upload.*')" ]
 }
 
+# KEYS_UNDER PREFIX: the keys below s3://fuel/PREFIX without it, sorted, one a line.
+keys_under() {
+    boto3 ls fuel "$1" | sed "s|^$1||" | sort
+}
+
+@test "a set replacing an earlier one deletes its extra hdf5-layer parts and image-list images" {
+    local input=$FUEL_FIXTURES/expected/mnist.hdf5 small=$BATS_TEST_TMPDIR/small
+    local local=$BATS_TEST_TMPDIR/local
+    fuel export "$input" --to hdf5-layer -o s3://fuel/replace/layer -q > /dev/null
+    fuel export "$input" --to hdf5-layer --examples-per-file 5 -o s3://fuel/replace/layer -q > /dev/null
+    [ "$(keys_under replace/layer/ | tr '\n' ' ')" = "mnist_test.h5 mnist_test.txt mnist_train.txt mnist_train_0.h5 mnist_train_1.h5 mnist_train_2.h5 " ]
+    fuel export "$input" --to hdf5-layer -o s3://fuel/replace/layer -q > /dev/null
+    [ "$(keys_under replace/layer/ | tr '\n' ' ')" = "mnist_test.h5 mnist_test.txt mnist_train.h5 mnist_train.txt " ]
+    # An image list of fewer examples: the bucket holds what the same export on disk holds.
+    mkdir "$small"
+    fuel fixture mnist -n 2 -o "$small" > /dev/null
+    fuel export "$input" --to image-list -o s3://fuel/replace/list -q > /dev/null
+    fuel export "$small/mnist.hdf5" --to image-list -o s3://fuel/replace/list -q > /dev/null
+    fuel export "$small/mnist.hdf5" --to image-list -o "$local" -q > /dev/null
+    [ "$(keys_under replace/list/)" = "$(cd "$local" && find . -type f | sed 's|^\./||' | sort)" ]
+    [ "$(keys_under replace/list/ | grep -c '\.png$')" -eq 4 ]
+}
+
 @test "fuel fixture and fuel preview -o s3://: raw files before their MD5SUMS, the file, the PNG" {
     export SOURCE_DATE_EPOCH=1700000000
     local local=$BATS_TEST_TMPDIR/local got=$BATS_TEST_TMPDIR/got
