@@ -4,9 +4,9 @@
 #include "cmd/file_resolve.h"
 #include "cmd/local_cache.h"
 #include "s3/s3_cache.h"
-#include "common/download/s3_credentials.h"
 #include "common/download/s3_location.h"
 #include "commands.h"
+#include "store_options.h"
 #include "usage.h"
 
 #include <stddef.h>
@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 struct cache_options {
-    bool as_json, quiet, no_sign_request, insecure;
+    bool as_json, quiet;
+    struct store_settings store;
 };
 
 static const struct command_option options[] = {
@@ -27,11 +28,7 @@ static const struct command_option options[] = {
      .help = "do not say on stderr whether the file was copied or reused"},
     {.long_name = "json", .kind = OPTION_FLAG, .offset = offsetof(struct cache_options, as_json),
      .help = "print {\"name\", \"original\", \"path\", \"copied\"}"},
-    {.long_name = "no-sign-request", .kind = OPTION_FLAG,
-     .offset = offsetof(struct cache_options, no_sign_request),
-     .help = "read an s3:// NAME unsigned, as from a public bucket (fuel-s3(7))"},
-    {.long_name = "insecure", .kind = OPTION_FLAG, .offset = offsetof(struct cache_options, insecure),
-     .help = "do not verify the TLS certificate of an s3:// endpoint (fuel-s3(7))"},
+    STORE_OPTIONS(struct cache_options, store),
 };
 
 const struct command_line cache_command_line = {
@@ -141,7 +138,7 @@ static int cache_arguments(const char *program, const struct parsed_arguments *p
 int cache_body(const struct command_run *run)
 {
     const struct cache_options *options = run->options;
-    s3_credentials_configure(options->no_sign_request, options->insecure);
+    store_settings_apply(&options->store);
     int result = cache_arguments(run->program, run->parsed);
     if (result != EXIT_OK)
         return result;

@@ -107,7 +107,7 @@ assert d["original"] == sys.argv[2] + "/mnist.hdf5", d
     [ "$stderr" = "fuel-cache: missing NAME; see 'fuel-cache -h'" ]
     run fuel cache -h
     [ "$status" -eq 0 ]
-    [[ "$output" == "usage: fuel-cache [-h] [-q] [--json] [--no-sign-request] [--insecure] NAME"* ]]
+    [[ "$output" == "usage: fuel-cache [-h] [-q] [--json] [options] NAME"* ]]
 }
 
 @test "a name that is a directory of the data path: exit 4 in download's words, nothing copied" {

@@ -75,3 +75,17 @@ render_without_warnings() {
     done
     grep -qF 'fuel-s3(7)' <(MANWIDTH=200 man -l man/fuel.1 2>/dev/null)
 }
+
+@test "--no-sign-request and --insecure: one table entry for every s3:// command, in its man page" {
+    local reference command
+    reference=$(fuel info -h | grep -E -- '^  --(no-sign-request|insecure) ')
+    [ "$(wc -l <<<"$reference")" -eq 2 ]
+    for command in cache convert export pack preview info diff stats serve duplicates fixture; do
+        [ "$(fuel "$command" -h | grep -E -- '^  --(no-sign-request|insecure) ')" = "$reference" ] ||
+            { echo "fuel $command -h differs"; false; }
+        fuel "$command" -h | sed '/^$/q' | grep -qF '[options]'
+        MANWIDTH=200 man -l "man/fuel-$command.1" >"$BATS_TEST_TMPDIR/page.txt" 2>/dev/null
+        grep -qF -- '--no-sign-request' "$BATS_TEST_TMPDIR/page.txt"
+        grep -qF -- '--insecure' "$BATS_TEST_TMPDIR/page.txt" || { echo "fuel-$command.1"; false; }
+    done
+}
