@@ -1,5 +1,6 @@
 /* Resolves the FILE|NAME argument of info, path, serve, export, preview, cache and fixture --from;
-   a name found in an s3:// data path entry is read through its verified local copy. */
+   a name found in an s3:// data path entry is read through its verified local copy, or in place
+   by the commands that read a few blocks. */
 #include "file_resolve.h"
 
 #include "common/base/config.h"
@@ -259,18 +260,22 @@ int file_resolves(const char *argument)
 int file_resolve_in_place(const char *program, const char *argument, struct s3_in_place *place,
                           bool *in_place, char *path, size_t size)
 {
-    char why[64];
+    char why[64], url[4096];
     *in_place = false;
-    if (!s3_is_url(argument))
-        return file_resolve(argument, path, size);
-    int result = s3_in_place_prepare(place, argument, in_place, why, sizeof why);
+    /* A name found in an s3:// data path entry is read as the object it names. */
+    int result = resolve(argument, false, url, sizeof url);
+    if (result == EXIT_OK && !s3_is_url(url) && snprintf(path, size, "%s", url) >= (int)size)
+        result = error_set(EXIT_USAGE, "path too long: %s", url);
+    if (result != EXIT_OK || !s3_is_url(url))
+        return result;
+    result = s3_in_place_prepare(place, url, in_place, why, sizeof why);
     if (result == EXIT_OK && *in_place)
-        snprintf(path, size, "%s", argument);
+        snprintf(path, size, "%s", url);
     else if (result == EXIT_OK)
         fprintf(stderr, "%s: reading the local copy of %s: HDF5's S3 driver cannot use %s\n",
-                program, argument, why);
+                program, url, why);
     if (result != EXIT_OK || *in_place)
         return result;
     s3_in_place_free(place);
-    return file_resolve(argument, path, size);
+    return object_resolve(url, path, size);
 }

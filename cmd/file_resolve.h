@@ -19,10 +19,11 @@
    fails. */
 int file_resolve(const char *argument, char *path, size_t size);
 
-/* As file_resolve, but an s3://BUCKET/KEY ARGUMENT is read in place where HDF5's S3 driver can
-   read it (*IN_PLACE, PLACE prepared, to free with s3_in_place_free, PATH the URL), else from its
-   verified local copy, said in one line on stderr naming PROGRAM and why. For the commands that
-   read a few blocks of a file (fuel fixture --from, fuel preview). */
+/* As file_resolve, but an object, s3://BUCKET/KEY given or a NAME found in an s3:// data path
+   entry, is read in place where HDF5's S3 driver can read it (*IN_PLACE, PLACE prepared, to free
+   with s3_in_place_free, PATH the URL), else from its verified local copy, said in one line on
+   stderr naming PROGRAM, the object and why. For the commands that read a few blocks of a file
+   (fuel fixture --from, fuel preview). */
 int file_resolve_in_place(const char *program, const char *argument, struct s3_in_place *place,
                           bool *in_place, char *path, size_t size);
 

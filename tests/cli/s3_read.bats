@@ -356,3 +356,36 @@ moved_since() {
     [ "${stderr_lines[0]}" = "fuel-preview: reading the local copy of $object: HDF5's S3 driver cannot use a session token" ]
     cmp "$BATS_TEST_TMPDIR/in-place.png" "$BATS_TEST_TMPDIR/copied.png"
 }
+
+@test "a NAME found in an s3:// data path entry is read in place by fixture --from and preview" {
+    export SOURCE_DATE_EPOCH=1700000000
+    local size before object=s3://fuel/named/mnist.hdf5 cut=$BATS_TEST_TMPDIR/cut
+    fuel fixture mnist -n 2000 -o s3://fuel/named/ > /dev/null
+    size=$(boto3 head fuel named/mnist.hdf5 | head -n 1)
+    counting_endpoint
+    export AWS_ENDPOINT_URL=$COUNTED FUEL_DATA_PATH=$LOCAL:s3://fuel/named
+    run --separate-stderr fuel fixture --from mnist -n 5 -o "$cut"
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    [ "$output" = "$cut/mnist.hdf5" ]
+    [ "$(moved_since 0)" -lt $((size / 20)) ]
+    [ ! -e "$FUEL_LOCAL_DATA_PATH" ]
+    mv "$cut/mnist.hdf5" "$BATS_TEST_TMPDIR/in-place.hdf5"
+    before=$(moved_since 0)
+    run --separate-stderr fuel preview mnist -n 4 -o "$BATS_TEST_TMPDIR/in-place.png"
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    [ "$(moved_since "$before")" -lt $((size / 20)) ]
+    [ ! -e "$FUEL_LOCAL_DATA_PATH" ]
+    # Where the driver cannot read it, the verified copy, said naming the object: the same bytes.
+    AWS_CA_BUNDLE=/dev/null run --separate-stderr fuel fixture --from mnist -n 5 -o "$cut"
+    [ "$status" -eq 0 ]
+    [ "$stderr" = "fuel-fixture: reading the local copy of $object: HDF5's S3 driver cannot use AWS_CA_BUNDLE" ]
+    cmp "$BATS_TEST_TMPDIR/in-place.hdf5" "$cut/mnist.hdf5"
+    AWS_SESSION_TOKEN=session-token-value run --separate-stderr fuel preview mnist -n 4 \
+        -o "$BATS_TEST_TMPDIR/copied.png"
+    [ "$status" -eq 0 ]
+    [ "$stderr" = "fuel-preview: reading the local copy of $object: HDF5's S3 driver cannot use a session token" ]
+    cmp "$BATS_TEST_TMPDIR/in-place.png" "$BATS_TEST_TMPDIR/copied.png"
+    cmp "$FUEL_LOCAL_DATA_PATH/s3/fuel/named/mnist.hdf5" <(boto3 get fuel named/mnist.hdf5 /dev/stdout)
+}
