@@ -106,6 +106,7 @@ static int earlier_read(const struct publishing_step *step, struct set_manifest 
         return result;
     /* None kept when there was no earlier set: read again, the listing then names none or the
        new set's own entries. */
+    set_manifest_free(record);
     result = set_listing_read(step->directory, step->label, record);
     return result == EXIT_OK && record->count > 0
                ? set_manifest_save(step->publishing, step->path, SET_EARLIER_NAME, record)
