@@ -360,7 +360,7 @@ moved_since() {
 @test "a NAME found in an s3:// data path entry is read in place by fixture --from and preview" {
     export SOURCE_DATE_EPOCH=1700000000
     local size before object=s3://fuel/named/mnist.hdf5 cut=$BATS_TEST_TMPDIR/cut
-    fuel fixture mnist -n 2000 -o s3://fuel/named/ > /dev/null
+    fuel fixture mnist -n 10000 -o s3://fuel/named/ > /dev/null
     size=$(boto3 head fuel named/mnist.hdf5 | head -n 1)
     counting_endpoint
     export AWS_ENDPOINT_URL=$COUNTED FUEL_DATA_PATH=$LOCAL:s3://fuel/named
