@@ -65,9 +65,6 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-# fuel stats' byte sums vectorise only at -O3 (clang refuses GCC's optimize attribute).
-$(BUILD)/stats/value_summary.o: CFLAGS += -O3
-
 $(BUILD)/libfuel.a: $(LIBRARY_OBJECTS)
 	rm -f $@
 	$(AR) rcs $@ $^
