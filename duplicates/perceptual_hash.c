@@ -163,10 +163,29 @@ int perceptual_hash_pixels(const uint8_t *pixels, uint32_t channels, uint32_t he
     return result;
 }
 
-unsigned perceptual_hash_distance(const struct perceptual_hash *a, const struct perceptual_hash *b)
+static unsigned distance_of(const struct perceptual_hash *a, const struct perceptual_hash *b)
 {
     unsigned distance = 0;
     for (int word = 0; word < PERCEPTUAL_HASH_BITS / 64; word++)
         distance += (unsigned)__builtin_popcountll(a->words[word] ^ b->words[word]);
     return distance;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* The same, with the processor's popcnt instruction: built for x86-64's baseline, the builtin is
+   a call to libgcc's bit-twiddling, which took a third of --near's time on many similar images. */
+__attribute__((target("popcnt"))) static unsigned
+distance_popcnt(const struct perceptual_hash *a, const struct perceptual_hash *b)
+{
+    return distance_of(a, b);
+}
+#endif
+
+unsigned perceptual_hash_distance(const struct perceptual_hash *a, const struct perceptual_hash *b)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (__builtin_cpu_supports("popcnt"))
+        return distance_popcnt(a, b);
+#endif
+    return distance_of(a, b);
 }
