@@ -19,8 +19,9 @@
    with their perceptual hashes (72 bytes each); by digest, through sorted runs spilled. */
 #define EXAMPLE_DIGESTS_MAX ((uint64_t)1 << 26)
 #define EXAMPLE_DIGESTS_SPILLED_MAX ((uint64_t)1 << 32)
-/* Digests held in memory (24 bytes each) before a sorted run is spilled, unless a caller says. */
-#define EXAMPLE_DIGESTS_IN_MEMORY ((size_t)1 << 21)
+/* Digests held in memory (24 bytes each, 12 MiB; glibc's qsort takes as much again) before a
+   sorted run is spilled, unless a caller says. */
+#define EXAMPLE_DIGESTS_IN_MEMORY ((size_t)1 << 19)
 
 /* One example: its digest and where it is, 24 bytes. */
 struct example_record {

@@ -6,6 +6,7 @@
 bats_require_minimum_version 1.5.0
 
 PYTHON=/usr/bin/python3
+SHIM="${BUILD:-$BATS_TEST_DIRNAME/../../build}/tests/fail_io.so"
 
 setup() {
     export HOME="$BATS_TEST_TMPDIR/home" FUEL_CONFIG="$BATS_TEST_TMPDIR/empty-fuelrc"
@@ -167,6 +168,29 @@ PYTHON
         [ "$output" = "$whole" ]
     done
     [[ "$whole" == *'"group_count": 10,'* ]]
+}
+
+@test "spilled runs: in TMPDIR under no name, gone after; a TMPDIR that cannot hold them: exit 7" {
+    planted a
+    fuel-fixture mnist -n train=20,test=10 -r b --seed 3 > /dev/null
+    mkdir scratch
+    TMPDIR=$PWD/scratch FUEL_DUPLICATES_MEMORY_EXAMPLES=4 run --separate-stderr fuel-duplicates a.hdf5 b.hdf5
+    [ "$status" -eq 1 ]
+    [ -z "$stderr" ]
+    [ -z "$(ls -A scratch)" ]
+    TMPDIR=$PWD/missing FUEL_DUPLICATES_MEMORY_EXAMPLES=4 run --separate-stderr fuel-duplicates a.hdf5 b.hdf5
+    [ "$status" -eq 7 ]
+    [ "$stderr" = "fuel-duplicates: cannot create scratch file: $PWD/missing: No such file or directory" ]
+    [ -z "$output" ]
+    # the disk fills at the third run spilled: the same exit, nothing left behind
+    run --separate-stderr env TMPDIR="$PWD/scratch" FUEL_DUPLICATES_MEMORY_EXAMPLES=4 \
+        FAIL_IO_CALLS=write FAIL_IO_ERRNO=ENOSPC FAIL_IO_PATH="$PWD/scratch/*" FAIL_IO_AFTER=2 \
+        LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+        fuel-duplicates a.hdf5 b.hdf5
+    [ "$status" -eq 7 ]
+    [ "$stderr" = "fuel-duplicates: cannot write scratch file: $PWD/scratch: No space left on device" ]
+    [ -z "$output" ]
+    [ -z "$(ls -A scratch)" ]
 }
 
 @test "on a terminal a progress line per file on stderr, cleared; the report alone on stdout" {
