@@ -298,7 +298,7 @@ static int too_many(const struct digest_request *request)
 {
     return error_set(EXIT_OTHER, "cannot compare more than %llu examples%s: %s",
                      (unsigned long long)examples_most(request),
-                     request->perceptual ? " as images (their hashes are held in memory)" : "",
+                     request->perceptual ? " with --near (their hashes are held in memory, not spilled)" : "",
                      request->file->path);
 }
 

@@ -107,12 +107,12 @@ declare('half.hdf5', 2**25 + 1)
 PYTHON
     run --separate-stderr timeout 20 fuel-duplicates --near declared.hdf5
     [ "$status" -eq 1 ]
-    [ "$stderr" = "fuel-duplicates: cannot compare more than 67108864 examples as images (their hashes are held in memory): declared.hdf5" ]
+    [ "$stderr" = "fuel-duplicates: cannot compare more than 67108864 examples with --near (their hashes are held in memory, not spilled): declared.hdf5" ]
     [ -z "$output" ]
     cp half.hdf5 other.hdf5
     run --separate-stderr timeout 20 fuel-duplicates --near half.hdf5 other.hdf5
     [ "$status" -eq 1 ]
-    [ "$stderr" = "fuel-duplicates: cannot compare more than 67108864 examples as images (their hashes are held in memory): other.hdf5" ]
+    [ "$stderr" = "fuel-duplicates: cannot compare more than 67108864 examples with --near (their hashes are held in memory, not spilled): other.hdf5" ]
     [ -z "$output" ]
 }
 
