@@ -41,7 +41,7 @@ static const struct command_option options[] = {
      .help = "--near: the most bits of 256 two hashes differ by (default: 26)", .minimum = 1,
      .maximum = NEAR_THRESHOLD_MAX},
     THREADS_OPTION(struct duplicates_options, threads,
-                   "--near: the threads decoding and hashing images", USAGE_SHOWN),
+                   "--near: the threads decoding, hashing and comparing images", USAGE_SHOWN),
     {.long_name = "plot", .kind = OPTION_STRING, MEMBER(plot), .argument = "FILE.png",
      .help = "draw each group's first member beside each other member, a pair a row",
      .completion = COMPLETE_FILE},

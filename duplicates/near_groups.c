@@ -1,12 +1,21 @@
 /* Multi-index hashing over the perceptual hashes, then the groups' members gathered
-   (near_groups.h). Memory: per example its record and hash (56 bytes), a parent (4), a place in
-   the order searched (4) and a sort key (8). */
+   (near_groups.h). Each block's runs of equal values are compared on THREADS threads, taking
+   slices of the sorted keys in turn, each thread joining pairs in a union-find of its own; the
+   threads' unions are merged at the end, and since a group's root is its least member, the
+   groups do not depend on the thread count. Memory: per example its record and hash (56 bytes),
+   a parent (4, and 4 more a thread beyond the first), a place in the order searched (4) and a
+   sort key (8). */
 #include "near_groups.h"
 
 #include "common/base/error.h"
+#include "common/base/threads.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The sorted keys a thread takes at a time: it compares the runs that begin among them. */
+enum { SLICE_KEYS = 4096 };
 
 /* The search state: the hashes, the union-find parents and the examples searched (one of each
    hash). */
@@ -74,9 +83,9 @@ static void equal_hashes_join(struct near_search *search)
 }
 
 /* Compares every two examples of one run of equal blocks, keys[first, next) (an example's
-   number in each key's low 32 bits). */
-static void run_compare(struct near_search *search, const uint64_t *keys, size_t first,
-                        size_t next)
+   number in each key's low 32 bits), joining those within the threshold in PARENTS. */
+static void run_compare(const struct near_search *search, uint32_t *parents, const uint64_t *keys,
+                        size_t first, size_t next)
 {
     for (size_t index = first + 1; index < next; index++) {
         uint32_t member = (uint32_t)keys[index];
@@ -84,7 +93,39 @@ static void run_compare(struct near_search *search, const uint64_t *keys, size_t
             uint32_t candidate = (uint32_t)keys[other];
             if (perceptual_hash_distance(&search->hashes[member], &search->hashes[candidate]) <=
                 search->threshold)
-                join(search->parents, member, candidate);
+                join(parents, member, candidate);
+        }
+    }
+}
+
+/* One thread's share of a block: the slices it takes, its own union-find. */
+struct slice_worker {
+    const struct near_search *search;
+    const uint64_t *keys;
+    atomic_size_t *next_slice;
+    uint32_t *parents;
+};
+
+/* Compares the runs of equal blocks that begin in slice after slice of the keys, until none is
+   left. */
+static void *slices_compare(void *argument)
+{
+    struct slice_worker *worker = argument;
+    const uint64_t *keys = worker->keys;
+    size_t count = worker->search->count;
+    for (;;) {
+        size_t slice = atomic_fetch_add(worker->next_slice, 1);
+        if (slice >= (count + SLICE_KEYS - 1) / SLICE_KEYS)
+            return NULL;
+        size_t first = slice * SLICE_KEYS, end = first + SLICE_KEYS < count ? first + SLICE_KEYS
+                                                                              : count;
+        while (first < end && first > 0 && keys[first] >> 32 == keys[first - 1] >> 32)
+            first++; /* the run begun in the slice before is that slice's */
+        for (size_t next; first < end; first = next) {
+            for (next = first + 1; next < count && keys[next] >> 32 == keys[first] >> 32; next++)
+                ;
+            if (next - first > 1)
+                run_compare(worker->search, worker->parents, keys, first, next);
         }
     }
 }
@@ -96,9 +137,10 @@ static int key_order(const void *left, const void *right)
 }
 
 /* Sorts the examples by bits [FIRST_BIT, FIRST_BIT + BITS) of their hashes into KEYS (the block
-   above, the example's number below) and compares those of equal blocks. */
+   above, the example's number below) and compares those of equal blocks on the COUNT WORKERS
+   (the first on this thread). */
 static void block_search(struct near_search *search, uint64_t *keys, unsigned first_bit,
-                         unsigned bits)
+                         unsigned bits, struct slice_worker *workers, unsigned count)
 {
     for (size_t index = 0; index < search->count; index++) {
         uint32_t member = search->order[index];
@@ -106,13 +148,19 @@ static void block_search(struct near_search *search, uint64_t *keys, unsigned fi
                       member;
     }
     qsort(keys, search->count, sizeof *keys, key_order);
-    for (size_t first = 0, next; first < search->count; first = next) {
-        for (next = first + 1; next < search->count && keys[next] >> 32 == keys[first] >> 32;
-             next++)
-            ;
-        if (next - first > 1)
-            run_compare(search, keys, first, next);
+    atomic_size_t next_slice = 0;
+    pthread_t threads[THREADS_MAX];
+    unsigned started = 0;
+    for (unsigned worker = 0; worker < count; worker++) {
+        workers[worker].keys = keys;
+        workers[worker].next_slice = &next_slice;
     }
+    while (started + 1 < count &&
+           threads_start(&threads[started], slices_compare, &workers[started + 1]) == 0)
+        started++;
+    slices_compare(&workers[0]);
+    for (unsigned thread = 0; thread < started; thread++)
+        pthread_join(threads[thread], NULL);
 }
 
 enum { ALONE = UINT32_MAX };
@@ -170,7 +218,37 @@ static int members_keep(struct example_digests *digests, uint32_t *parents, uint
     return EXIT_OK;
 }
 
-int near_groups_gather(struct example_digests *digests, unsigned threshold)
+/* WORKERS[1, COUNT)'s parents, begun alone, made each for a thread beyond the first; fewer
+   workers (at least one) when memory runs short. Returns how many there are. */
+static unsigned workers_make(struct near_search *search, struct slice_worker *workers,
+                             unsigned count)
+{
+    workers[0] = (struct slice_worker){.search = search, .parents = search->parents};
+    size_t examples = search->count > 0 ? search->count : 1;
+    unsigned made = 1;
+    while (made < count && (workers[made].parents =
+                                malloc(examples * sizeof *workers[made].parents)) != NULL) {
+        workers[made].search = search;
+        for (size_t index = 0; index < search->count; index++)
+            workers[made].parents[index] = (uint32_t)index;
+        made++;
+    }
+    return made;
+}
+
+/* Merges the unions of WORKERS[1, COUNT) into the search's and frees them. */
+static void workers_merge(struct near_search *search, struct slice_worker *workers,
+                          unsigned count)
+{
+    for (unsigned worker = 1; worker < count; worker++) {
+        for (size_t index = 0; index < search->count; index++)
+            if (workers[worker].parents[index] != index)
+                join(search->parents, (uint32_t)index, workers[worker].parents[index]);
+        free(workers[worker].parents);
+    }
+}
+
+int near_groups_gather(struct example_digests *digests, unsigned threshold, unsigned threads)
 {
     size_t count = digests->count > 0 ? digests->count : 1;
     struct near_search search = {.hashes = digests->hashes, .count = digests->count,
@@ -185,12 +263,16 @@ int near_groups_gather(struct example_digests *digests, unsigned threshold)
         search.parents[index] = search.order[index] = (uint32_t)index;
     if (result == EXIT_OK)
         equal_hashes_join(&search);
+    threads = threads == 0 ? threads_default() : threads > THREADS_MAX ? THREADS_MAX : threads;
+    struct slice_worker workers[THREADS_MAX];
+    unsigned working = result == EXIT_OK ? workers_make(&search, workers, threads) : 0;
     unsigned blocks = threshold + 1 > 8 ? threshold + 1 : 8;
     for (unsigned block = 0; result == EXIT_OK && block < blocks; block++) {
         unsigned first_bit = block * PERCEPTUAL_HASH_BITS / blocks;
         block_search(&search, keys, first_bit,
-                     (block + 1) * PERCEPTUAL_HASH_BITS / blocks - first_bit);
+                     (block + 1) * PERCEPTUAL_HASH_BITS / blocks - first_bit, workers, working);
     }
+    workers_merge(&search, workers, working);
     free(keys);
     if (result == EXIT_OK)
         result = members_keep(digests, search.parents, search.order);

@@ -17,7 +17,9 @@
 /* Replaces DIGESTS (perceptual, in the order they were added) by the members of the groups of
    examples within THRESHOLD bits of one another, each group's records together, groups in the
    order of their first member, each record's digest the group's number: what
-   duplicate_groups_find then cuts into groups. EXIT_OTHER when out of memory. */
-int near_groups_gather(struct example_digests *digests, unsigned threshold);
+   duplicate_groups_find then cuts into groups. The comparisons run on THREADS threads (0: the
+   online CPUs), this one among them; the result does not depend on them. EXIT_OTHER when out of
+   memory. */
+int near_groups_gather(struct example_digests *digests, unsigned threshold, unsigned threads);
 
 #endif

@@ -68,7 +68,7 @@ static void test_every_pair_within_the_threshold(void **state)
                                                   &digests.hashes[index + 1]),
                          index / 2 % 40);
     }
-    assert_int_equal(near_groups_gather(&digests, 26), EXIT_OK);
+    assert_int_equal(near_groups_gather(&digests, 26, 1), EXIT_OK);
     size_t expected = 0;
     for (size_t pair = 0; pair < 200; pair++)
         expected += pair % 40 <= 26 ? 2 : 0;
@@ -105,7 +105,7 @@ static void test_chains_and_copies(void **state)
         digests.hashes[3].words[word] = ~digests.hashes[0].words[word];
     for (size_t index = 4; index < 1004; index++)
         digests.hashes[index].words[2] = UINT64_C(0xffffffff); /* equal to one another */
-    assert_int_equal(near_groups_gather(&digests, 26), EXIT_OK);
+    assert_int_equal(near_groups_gather(&digests, 26, 1), EXIT_OK);
     assert_int_equal(digests.count, 3 + 1000);
     for (size_t index = 0; index < 3; index++)
         assert_int_equal(digests.records[index].number, index);
@@ -148,11 +148,58 @@ static void test_hash_of_pixels(void **state)
     assert_true(perceptual_hash_distance(&first, &third) > 64);
 }
 
+/* 5,000 hashes with equal first words (64 bits, the first 6 of 27 blocks), random elsewhere (~96
+   bits apart), 2k + 1 a copy of 2k with the last bit of each other block flipped (21 bits): each
+   pair shares only the first 6 blocks, whose runs of 5,000 equal keys are longer than a thread's
+   slice of keys. Every pair is found, by 1, 3 and 8 threads alike. */
+static void pairs_in_long_runs(struct example_digests *digests, unsigned threads)
+{
+    uint64_t seed = 2026;
+    digests_make(digests, 5000);
+    for (size_t index = 0; index < 5000; index += 2) {
+        struct perceptual_hash *hash = &digests->hashes[index];
+        hash->words[0] = UINT64_C(0x0123456789abcdef);
+        for (int word = 1; word < 4; word++)
+            hash->words[word] = state_next(&seed);
+        digests->hashes[index + 1] = *hash;
+        for (unsigned block = 6; block < 27; block++) {
+            unsigned bit = (block + 1) * PERCEPTUAL_HASH_BITS / 27 - 1;
+            digests->hashes[index + 1].words[bit / 64] ^= UINT64_C(1) << (bit % 64);
+        }
+    }
+    assert_int_equal(near_groups_gather(digests, 26, threads), EXIT_OK);
+}
+
+static void test_threads_long_runs(void **state)
+{
+    (void)state;
+    struct example_digests expected;
+    pairs_in_long_runs(&expected, 1);
+    assert_int_equal(expected.count, 5000);
+    for (size_t index = 0; index < 5000; index++)
+        assert_int_equal(expected.records[index].number, index);
+    const unsigned threads[] = {3, 8};
+    for (size_t choice = 0; choice < 2; choice++) {
+        struct example_digests digests;
+        pairs_in_long_runs(&digests, threads[choice]);
+        assert_int_equal(digests.count, expected.count);
+        assert_memory_equal(digests.records, expected.records,
+                            expected.count * sizeof *expected.records);
+        example_digests_free(&digests);
+    }
+    struct duplicate_groups groups;
+    assert_int_equal(duplicate_groups_find(&expected, &groups), EXIT_OK);
+    assert_int_equal(groups.group_count, 2500);
+    duplicate_groups_free(&groups);
+    example_digests_free(&expected);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_pair_within_the_threshold),
         cmocka_unit_test(test_chains_and_copies),
+        cmocka_unit_test(test_threads_long_runs),
         cmocka_unit_test(test_hash_of_pixels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
