@@ -222,8 +222,8 @@ static int reading_begin(struct block_reading *reading)
     int result = jobs_make(reading, buffer_bytes, values);
     unsigned workers = jobs < threads ? (unsigned)jobs : threads;
     return result != EXIT_OK ? result
-                             : ordered_pool_create_shared(&reading->pool, workers, jobs,
-                                                          block_summarise);
+                             : ordered_pool_create_peers(&reading->pool, workers, jobs,
+                                                         block_summarise);
 }
 
 static void reading_end(struct block_reading *reading)

@@ -27,6 +27,7 @@ struct ordered_pool {
     size_t submitted; /* sequence number of the next job submitted */
     bool stopping;
     bool caller_works; /* the collecting thread runs jobs while its oldest is not done */
+    bool workers_yield; /* the workers run 10 nicer than the caller */
     pthread_mutex_t lock;
     pthread_cond_t queued;
     pthread_cond_t finished;
@@ -55,7 +56,8 @@ static void run_next(struct ordered_pool *pool)
 static void *worker(void *argument)
 {
     struct ordered_pool *pool = argument;
-    threads_yield_to_caller();
+    if (pool->workers_yield)
+        threads_yield_to_caller();
     pthread_mutex_lock(&pool->lock);
     for (;;) {
         while (!pool->stopping && pool->next_work == pool->submitted)
@@ -85,7 +87,7 @@ static int start_threads(struct ordered_pool *pool, unsigned threads)
 
 /* A pool of WORKERS threads; none: each job runs inside ordered_pool_submit. */
 static int create_pool(struct ordered_pool **pool, unsigned workers, size_t depth,
-                       ordered_pool_work work, bool caller_works)
+                       ordered_pool_work work, bool caller_works, bool workers_yield)
 {
     struct ordered_pool *created = calloc(1, sizeof *created);
     if (created == NULL || (created->ring = calloc(depth > 0 ? depth : 1,
@@ -99,6 +101,7 @@ static int create_pool(struct ordered_pool **pool, unsigned workers, size_t dept
     pthread_cond_init(&created->queued, NULL);
     pthread_cond_init(&created->finished, NULL);
     created->caller_works = caller_works && workers > 0;
+    created->workers_yield = workers_yield;
     int result = workers > 0 ? start_threads(created, workers) : EXIT_OK;
     if (result != EXIT_OK) {
         ordered_pool_destroy(created);
@@ -111,13 +114,19 @@ static int create_pool(struct ordered_pool **pool, unsigned workers, size_t dept
 int ordered_pool_create(struct ordered_pool **pool, unsigned threads, size_t depth,
                         ordered_pool_work work)
 {
-    return create_pool(pool, threads > 1 ? threads : 0, depth, work, false);
+    return create_pool(pool, threads > 1 ? threads : 0, depth, work, false, true);
 }
 
 int ordered_pool_create_shared(struct ordered_pool **pool, unsigned threads, size_t depth,
                                ordered_pool_work work)
 {
-    return create_pool(pool, threads > 1 ? threads - 1 : 0, depth, work, true);
+    return create_pool(pool, threads > 1 ? threads - 1 : 0, depth, work, true, true);
+}
+
+int ordered_pool_create_peers(struct ordered_pool **pool, unsigned threads, size_t depth,
+                              ordered_pool_work work)
+{
+    return create_pool(pool, threads > 1 ? threads - 1 : 0, depth, work, true, false);
 }
 
 size_t ordered_pool_pending(const struct ordered_pool *pool)

@@ -22,6 +22,12 @@ int ordered_pool_create(struct ordered_pool **pool, unsigned threads, size_t dep
 int ordered_pool_create_shared(struct ordered_pool **pool, unsigned threads, size_t depth,
                                ordered_pool_work work);
 
+/* As ordered_pool_create_shared, the workers at the caller's priority: for a caller that waits
+   for each job in turn while its own work is light (reading the next block), so that other
+   processes on a busy machine do not starve, 10 nicer, the job it waits for. */
+int ordered_pool_create_peers(struct ordered_pool **pool, unsigned threads, size_t depth,
+                              ordered_pool_work work);
+
 /* The jobs submitted and not yet collected. */
 size_t ordered_pool_pending(const struct ordered_pool *pool);
 

@@ -1,6 +1,6 @@
 /* Unit tests for common/base/ordered_pool.c: jobs come back in submission order, whatever the
-   thread count, with the failure of a job and its message; workers at a lower priority; a shared
-   pool's collecting thread runs jobs while it waits. */
+   thread count, with the failure of a job and its message; workers at a lower priority, but a
+   pool of peers' at the caller's; a shared pool's collecting thread runs jobs while it waits. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -191,6 +191,37 @@ static void test_workers_yield_to_the_submitting_thread(void **state)
     assert_int_equal(getpriority(PRIO_PROCESS, 0), caller);
 }
 
+/* note_priority after 10 ms, long enough for the workers to take jobs before the caller does. */
+static int note_priority_slowly(void *argument)
+{
+    nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+    return note_priority(argument);
+}
+
+/* A pool of peers: every job runs at the submitting thread's priority, on a worker or not. */
+static void test_peers_keep_the_submitting_priority(void **state)
+{
+    (void)state;
+    errno = 0;
+    int caller = getpriority(PRIO_PROCESS, 0);
+    assert_int_equal(errno, 0);
+    struct ordered_pool *pool = NULL;
+    assert_int_equal(ordered_pool_create_peers(&pool, 3, 4, note_priority_slowly), EXIT_OK);
+    int seen[8];
+    void *job = NULL;
+    for (size_t index = 0; index < 8; index++) {
+        seen[index] = -100;
+        if (ordered_pool_full(pool))
+            assert_int_equal(ordered_pool_collect(pool, &job), EXIT_OK);
+        ordered_pool_submit(pool, &seen[index]);
+    }
+    while (ordered_pool_pending(pool) > 0)
+        assert_int_equal(ordered_pool_collect(pool, &job), EXIT_OK);
+    ordered_pool_destroy(pool);
+    for (size_t index = 0; index < 8; index++)
+        assert_int_equal(seen[index], caller);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_shared_pools_give_jobs_back_in_order),
         cmocka_unit_test(test_the_collecting_thread_runs_jobs_while_it_waits),
         cmocka_unit_test(test_workers_yield_to_the_submitting_thread),
+        cmocka_unit_test(test_peers_keep_the_submitting_priority),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
