@@ -18,6 +18,19 @@ enum { ATTACHED_LIMIT = 4096 };
 /* What is read at once to fill a gap the reader skipped or to finish the file. */
 enum { FILL_BLOCK = 1 << 20 };
 
+/* A read ahead of the bytes hashed of at most HOLD_READ bytes is held, up to HOLD_TOTAL in all,
+   until the hash reaches it, instead of reading the gap at once: HDF5 reads its metadata at the
+   file's end first and its data in order after, which the gap's fill would read twice. */
+enum { HOLD_READ = 1 << 20, HOLD_TOTAL = 8 << 20 };
+
+/* Bytes read ahead of the hash, kept by offset. */
+struct held_read {
+    struct held_read *next;
+    uint64_t offset;
+    size_t count;
+    unsigned char bytes[];
+};
+
 enum content_state { CONTENT_UNWANTED, CONTENT_WANTED, CONTENT_FEEDING, CONTENT_ENDED };
 
 struct read_tap {
@@ -33,6 +46,8 @@ struct read_tap {
     struct hash_stream *raw; /* the file's bytes, hashed on the hashing thread */
     bool broken;             /* a gap could not be read: the finish hashes the whole file */
     uint64_t offset;         /* the bytes appended to RAW */
+    struct held_read *held;  /* reads ahead of OFFSET, by offset */
+    size_t held_bytes;
     unsigned char head[HASH_HEAD_BYTES]; /* the file's first bytes, as fed */
     size_t head_length;
     enum content_state content_state;
@@ -46,8 +61,19 @@ static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct read_tap *registry;
 static struct read_tap *attached[ATTACHED_LIMIT];
 
+static void held_free(struct read_tap *tap)
+{
+    while (tap->held != NULL) {
+        struct held_read *next = tap->held->next;
+        free(tap->held);
+        tap->held = next;
+    }
+    tap->held_bytes = 0;
+}
+
 static void streams_free(struct read_tap *tap)
 {
+    held_free(tap);
     hash_stream_free(tap->raw);
     hash_stream_free(tap->content);
     tap->raw = tap->content = NULL;
@@ -179,16 +205,51 @@ static void tap_hash(struct read_tap *tap, const unsigned char *bytes, size_t co
     tap->offset += count;
 }
 
-/* Hashes the file's bytes from the tap's offset up to END (UINT64_MAX: its end) read from
-   DESCRIPTOR; EXIT_OK, or EXIT_OTHER with errno set. */
+/* Hashes the held reads the hash has reached, dropping those behind it. */
+static void held_drain(struct read_tap *tap)
+{
+    while (tap->held != NULL && tap->held->offset <= tap->offset) {
+        struct held_read *first = tap->held;
+        if (first->offset + first->count > tap->offset) {
+            size_t behind = (size_t)(tap->offset - first->offset);
+            tap_hash(tap, first->bytes + behind, first->count - behind);
+        }
+        tap->held = first->next;
+        tap->held_bytes -= first->count;
+        free(first);
+    }
+}
+
+/* Keeps a copy of COUNT bytes read at OFFSET, ahead of the hash; false when over the bounds. */
+static bool held_keep(struct read_tap *tap, const void *bytes, size_t count, uint64_t offset)
+{
+    if (count > HOLD_READ || tap->held_bytes + count > HOLD_TOTAL)
+        return false;
+    struct held_read *made = malloc(sizeof *made + count);
+    if (made == NULL)
+        return false;
+    *made = (struct held_read){.offset = offset, .count = count};
+    memcpy(made->bytes, bytes, count);
+    struct held_read **link = &tap->held;
+    while (*link != NULL && (*link)->offset <= offset)
+        link = &(*link)->next;
+    made->next = *link;
+    *link = made;
+    tap->held_bytes += count;
+    return true;
+}
+
+/* Hashes the file's bytes from the tap's offset up to END (UINT64_MAX: its end), the held reads'
+   where they have them, the rest read from DESCRIPTOR; EXIT_OK, or EXIT_OTHER with errno set. */
 static int tap_fill(struct read_tap *tap, int descriptor, uint64_t end)
 {
     unsigned char *buffer = malloc(FILL_BLOCK);
     if (buffer == NULL)
         return EXIT_OTHER;
     int result = EXIT_OK;
-    while (tap->offset < end) {
-        uint64_t wanted = end - tap->offset < FILL_BLOCK ? end - tap->offset : FILL_BLOCK;
+    for (held_drain(tap); tap->offset < end; held_drain(tap)) {
+        uint64_t stop = tap->held != NULL && tap->held->offset < end ? tap->held->offset : end;
+        uint64_t wanted = stop - tap->offset < FILL_BLOCK ? stop - tap->offset : FILL_BLOCK;
         ssize_t count = pread(descriptor, buffer, (size_t)wanted, (off_t)tap->offset);
         if (count < 0 && errno == EINTR)
             continue;
@@ -209,11 +270,13 @@ void read_tap_bytes(int descriptor, const void *bytes, size_t count, uint64_t of
     struct read_tap *tap = locked_tap(descriptor);
     if (tap == NULL)
         return;
-    if (!tap->broken && offset > tap->offset && tap_fill(tap, descriptor, offset) != EXIT_OK)
+    bool held = !tap->broken && offset > tap->offset && held_keep(tap, bytes, count, offset);
+    if (!held && !tap->broken && offset > tap->offset && tap_fill(tap, descriptor, offset) != EXIT_OK)
         tap->broken = true;
-    if (!tap->broken && offset + count > tap->offset) {
+    if (!held && !tap->broken && offset + count > tap->offset) {
         size_t skipped = (size_t)(tap->offset - offset);
         tap_hash(tap, (const unsigned char *)bytes + skipped, count - skipped);
+        held_drain(tap);
     }
     pthread_mutex_unlock(&tap->lock);
 }
@@ -270,6 +333,7 @@ void read_tap_content_end(int descriptor)
 static int tap_restart(struct read_tap *tap)
 {
     hash_stream_free(tap->raw);
+    held_free(tap);
     tap->raw = NULL;
     tap->offset = 0;
     tap->broken = false;

@@ -1,5 +1,6 @@
 /* Unit tests for common/base/read_tap.c: digests from the bytes a reader reads, whole, stopped
-   early, skipping ahead, seeking back, through stdio, the inflated content, never read again. */
+   early, skipping ahead, small reads ahead held, seeking back, through stdio, the inflated
+   content, never read again. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -156,6 +157,48 @@ static void test_skipping_ahead_and_back(void **state)
     read_tap_free(tap);
 }
 
+/* Writes TEXT over the file at PATH from OFFSET. */
+static void overwrite(const char *path, long offset, const char *text)
+{
+    FILE *file = fopen(path, "r+b");
+    assert_non_null(file);
+    assert_int_equal(fseek(file, offset, SEEK_SET), 0);
+    fputs(text, file);
+    fclose(file);
+}
+
+/* A small pread far ahead is held, not a cause to read the gap at once (HDF5 reads metadata at
+   the file's end before its data): the gap is hashed as read later, in order, and the held bytes
+   where the reader left off. The file changed after each read tells which bytes were hashed. */
+static void test_small_read_ahead_held(void **state)
+{
+    (void)state;
+    char path[256];
+    test_path(path, sizeof path, test_directory, "held.bin");
+    FILE *file = fopen(path, "wb");
+    fwrite(data, 1, 100000, file);
+    fclose(file);
+    struct read_tap *tap;
+    assert_int_equal(read_tap_create(&tap, path, true), EXIT_OK);
+    int descriptor = input_file_open(path, NULL);
+    unsigned char buffer[50000];
+    assert_int_equal(input_file_pread(descriptor, buffer, 1000, 90000), 1000);
+    overwrite(path, 10, "other bytes");
+    overwrite(path, 90000, "changed after it was read");
+    assert_int_equal(input_file_read(descriptor, buffer, 50000), 50000);
+    input_file_close(descriptor);
+    struct file_digests tapped, expected;
+    assert_int_equal(read_tap_finish(tap, &tapped), EXIT_OK);
+    unsigned char *read = malloc(100000);
+    memcpy(read, data, 100000);
+    memcpy(read + 10, "other bytes", 11);
+    assert_int_equal(hash_memory_digests(read, 100000, true, &expected), EXIT_OK);
+    assert_string_equal(tapped.sha256, expected.sha256);
+    assert_string_equal(tapped.md5, expected.md5);
+    free(read);
+    read_tap_free(tap);
+}
+
 static void test_stream_seeking(void **state)
 {
     (void)state;
@@ -282,6 +325,7 @@ int main(void)
         cmocka_unit_test(test_stopped_early),
         cmocka_unit_test(test_never_opened),
         cmocka_unit_test(test_skipping_ahead_and_back),
+        cmocka_unit_test(test_small_read_ahead_held),
         cmocka_unit_test(test_stream_seeking),
         cmocka_unit_test(test_content_read_whole),
         cmocka_unit_test(test_content_stopped_early),
