@@ -248,6 +248,29 @@ static int space_check(struct export_plan *plan, struct export_job *job)
                              : result;
 }
 
+/* A split's set, staged whole but for its listing, which waits for the input's digests. */
+struct staged_split {
+    struct export_set set;
+    char stem[512];
+    char main_file[704];
+};
+
+/* Points the job at SPLIT (its selections, stem, set) as staged in STAGED. */
+static int job_point(struct export_plan *plan, struct export_job *job, const char *split,
+                     struct staged_split *staged)
+{
+    bool shards = plan->form->prepare != NULL, labelled = false;
+    int result = shards ? EXIT_OK : example_source_select(&plan->data, plan->file, split);
+    if (result == EXIT_OK && !shards)
+        result = label_select(plan, split, &labelled);
+    if (!shards)
+        job->label = labelled ? &plan->label : NULL;
+    job->stem = staged->stem;
+    job->split = split;
+    job->set = &staged->set;
+    return result;
+}
+
 /* The set's label: the split for the shard forms, else the stem ("mnist_train"). */
 static const char *set_label(const struct export_plan *plan, const char *split, char *stem,
                              size_t size)
@@ -256,40 +279,77 @@ static const char *set_label(const struct export_plan *plan, const char *split, 
     return plan->form->prepare != NULL ? split : stem;
 }
 
-static int split_export(struct export_plan *plan, struct export_job *job, const char *split)
+/* Writes SPLIT's files into a staged set, all but its listing. */
+static int split_stage(struct export_plan *plan, struct export_job *job, const char *split,
+                       struct staged_split *staged)
 {
-    char stem[512];
-    const char *label = set_label(plan, split, stem, sizeof stem);
-    bool shards = plan->form->prepare != NULL, labelled = false;
-    int result = shards ? EXIT_OK : example_source_select(&plan->data, plan->file, split);
-    if (result == EXIT_OK && !shards)
-        result = label_select(plan, split, &labelled);
-    if (!shards)
-        job->label = labelled ? &plan->label : NULL;
-    struct export_set set;
+    const char *label = set_label(plan, split, staged->stem, sizeof staged->stem);
+    bool shards = plan->form->prepare != NULL;
+    int result = job_point(plan, job, split, staged);
     if (result == EXIT_OK)
-        result = export_set_begin(&set, plan->request->directory, label);
+        result = export_set_begin(&staged->set, plan->request->directory, label);
     if (result != EXIT_OK)
         return result;
-    job->stem = stem;
-    job->split = split;
-    job->set = &set;
     job->main_file[0] = '\0';
     uint64_t unit = plan->data.variable ? 1 : plan->data.fixed.example_bytes;
     job->progress_unit = unit;
     double started = monotonic_seconds();
     if (!shards)
-        progress_start(job->progress, 0, stem, plan->data.selection.count * unit, 0);
+        progress_start(job->progress, 0, staged->stem, plan->data.selection.count * unit, 0);
     result = plan->form->write(job);
-    if (result == EXIT_OK)
-        result = export_set_commit(&set);
-    else
-        export_set_abort(&set);
+    snprintf(staged->main_file, sizeof staged->main_file, "%s", job->main_file);
+    if (result != EXIT_OK)
+        export_set_abort(&staged->set);
     if (result == EXIT_OK && !shards)
         progress_finish(job->progress, 0, plan->data.selection.count * unit,
                         monotonic_seconds() - started);
     else if (!shards)
         progress_stop(job->progress, 0);
+    return result;
+}
+
+/* Writes SPLIT's listing into its staged set and publishes the set; on a failure, removes it. */
+static int split_publish(struct export_plan *plan, struct export_job *job, const char *split,
+                         struct staged_split *staged)
+{
+    int result = job_point(plan, job, split, staged);
+    snprintf(job->main_file, sizeof job->main_file, "%s", staged->main_file);
+    if (result == EXIT_OK)
+        result = plan->form->listing(job);
+    if (result == EXIT_OK)
+        return export_set_commit(&staged->set);
+    export_set_abort(&staged->set);
+    return result;
+}
+
+/* Every split staged, then (the input read) the digests taken, then each set published. */
+static int splits_export(struct export_plan *plan, struct export_job *job,
+                         export_published_visitor *published, void *context)
+{
+    struct staged_split *staged = calloc(plan->split_count + 1, sizeof *staged);
+    if (staged == NULL)
+        return error_set(EXIT_OTHER, "out of memory");
+    size_t count = 0;
+    int result = EXIT_OK;
+    while (result == EXIT_OK && count < plan->split_count) {
+        result = split_stage(plan, job, plan->splits[count], &staged[count]);
+        count += result == EXIT_OK;
+    }
+    if (result == EXIT_OK)
+        result = export_provenance_finish(job->provenance);
+    for (size_t index = 0; index < count; index++) {
+        if (result != EXIT_OK) {
+            export_set_abort(&staged[index].set);
+            continue;
+        }
+        result = split_publish(plan, job, plan->splits[index], &staged[index]);
+        if (result == EXIT_OK && published != NULL) {
+            char path[4800], stem[512];
+            snprintf(path, sizeof path, "%s/%s", plan->request->directory, job->main_file);
+            published(path, set_label(plan, plan->splits[index], stem, sizeof stem), context);
+        }
+    }
+    free(staged);
     return result;
 }
 
@@ -300,32 +360,31 @@ int export_run(const struct export_request *request, export_published_visitor *p
     size_t missing = directory_missing_prefix(request->directory);
     example_source_init(&plan.data);
     example_source_init(&plan.label);
-    int result = plan_make(&plan);
+    /* The input's tap before HDF5 opens it: its digests come from the bytes the export reads. */
+    struct export_provenance *provenance = NULL;
+    int result = export_provenance_begin(&provenance, request);
+    if (result == EXIT_OK)
+        result = plan_make(&plan);
     input_name(request->input_path, plan.name, sizeof plan.name);
     struct export_job job = {.request = request, .file = plan.file, .data = &plan.data,
                              .label = plan.has_label ? &plan.label : NULL, .axes = plan.axes,
-                             .splits = plan.splits, .split_count = plan.split_count};
+                             .splits = plan.splits, .split_count = plan.split_count,
+                             .provenance = provenance};
     if (result == EXIT_OK)
-        result = export_provenance_begin(&job.provenance, request, plan.file);
+        export_provenance_input(provenance, plan.file);
     if (result == EXIT_OK && plan.form->prepare != NULL)
         result = plan.form->prepare(&job);
     if (result == EXIT_OK)
         result = space_check(&plan, &job);
     if (result == EXIT_OK)
         job.progress = progress_begin(request->progress, stderr, 1);
-    for (size_t index = 0; result == EXIT_OK && index < plan.split_count; index++) {
-        result = split_export(&plan, &job, plan.splits[index]);
-        if (result == EXIT_OK && published != NULL) {
-            char path[4800], stem[512];
-            snprintf(path, sizeof path, "%s/%s", request->directory, job.main_file);
-            published(path, set_label(&plan, plan.splits[index], stem, sizeof stem), context);
-        }
-    }
+    if (result == EXIT_OK)
+        result = splits_export(&plan, &job, published, context);
     if (job.progress != NULL)
         progress_end(job.progress);
     if (plan.form != NULL && plan.form->finish != NULL)
         plan.form->finish(&job);
-    export_provenance_free(job.provenance);
+    export_provenance_free(provenance);
     plan_free(&plan);
     if (result != EXIT_OK)
         directory_remove_created(request->directory, missing);

@@ -41,6 +41,10 @@ struct export_form {
        anything is written; the driver then opens no data or label source. NULL for the others. */
     int (*prepare)(struct export_job *job);
     void (*finish)(struct export_job *job);
+    /* Writes the split's listing, which records the provenance, into its staged set: called
+       after every split's files are staged and the input's digests taken from the bytes they
+       read, the job's split, stem, set and selections those of that split again. */
+    int (*listing)(struct export_job *job);
 };
 
 extern const struct export_form export_form_hdf5_layer;
@@ -57,7 +61,8 @@ int export_labels_read(const struct export_job *job, uint64_t first, uint64_t co
 /* Writes TEXT as the staged file ENTRY of the job's set. */
 int export_text_write(struct export_job *job, const char *entry, const char *text, size_t length);
 
-/* Writes the set's NAME_SPLIT.provenance.json (last in the set). */
+/* Writes the set's NAME_SPLIT.provenance.json (last in the set): the listing of the forms that
+   have no other. */
 int export_provenance_write(struct export_job *job);
 
 /* How many examples of BYTES each a block holds: about 4 MiB, at least one. */

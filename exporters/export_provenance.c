@@ -22,21 +22,16 @@ struct export_provenance {
 };
 
 int export_provenance_begin(struct export_provenance **provenance,
-                            const struct export_request *request, const struct h5py_file *file)
+                            const struct export_request *request)
 {
     struct export_provenance *made = calloc(1, sizeof *made);
     if (made == NULL)
         return error_set(EXIT_OTHER, "out of memory");
     made->request = request;
-    const char *text = h5py_file_attribute(file, "fuel_provenance");
-    made->input_provenance = text ? provenance_bounded_parse(text, 0, NULL, EXPORT_INPUTS_KEPT,
-                                                             &made->input_inputs, NULL, NULL)
-                                  : NULL;
-    if (made->input_provenance == NULL)
-        made->input_provenance = json_null();
+    made->input_provenance = json_null();
     const char *inputs[] = {request->input_path};
-    int result = provenance_begin(&made->hashing, request->argc, request->argv, inputs, 1,
-                                  false);
+    int result = provenance_begin_read(&made->hashing, request->argc, request->argv, inputs, NULL,
+                                       1, false, NULL, NULL, NULL);
     if (result != EXIT_OK) {
         export_provenance_free(made);
         return result;
@@ -45,7 +40,19 @@ int export_provenance_begin(struct export_provenance **provenance,
     return EXIT_OK;
 }
 
-static int base_finish(struct export_provenance *provenance)
+void export_provenance_input(struct export_provenance *provenance, const struct h5py_file *file)
+{
+    const char *text = h5py_file_attribute(file, "fuel_provenance");
+    json_t *parsed = text ? provenance_bounded_parse(text, 0, NULL, EXPORT_INPUTS_KEPT,
+                                                     &provenance->input_inputs, NULL, NULL)
+                          : NULL;
+    if (parsed != NULL) {
+        json_decref(provenance->input_provenance);
+        provenance->input_provenance = parsed;
+    }
+}
+
+int export_provenance_finish(struct export_provenance *provenance)
 {
     if (provenance->base != NULL)
         return EXIT_OK;
@@ -76,7 +83,7 @@ char *export_provenance_text(struct export_provenance *provenance, const char *s
                              const char *data, const struct export_set *set,
                              const char *listing)
 {
-    if (base_finish(provenance) != EXIT_OK)
+    if (export_provenance_finish(provenance) != EXIT_OK)
         return NULL;
     const struct export_request *request = provenance->request;
     json_t *document = json_deep_copy(provenance->base);

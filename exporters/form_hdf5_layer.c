@@ -143,24 +143,12 @@ static int layer_blocks_write(struct export_job *job, struct layer_part *part, s
     return result;
 }
 
-static int layer_provenance_set(struct export_job *job, struct layer_part *part)
-{
-    char *text = export_provenance_text(job->provenance, job->split, job->data->name, NULL, NULL);
-    if (text == NULL)
-        return error_code();
-    int result = h5py_string_attribute_set(part->file, part->path, "fuel_provenance", text);
-    free(text);
-    return result;
-}
-
 static int layer_part_write(struct export_job *job, struct layer_part *part, size_t float_size,
                             uint64_t total)
 {
     int result = layer_create(job, part);
     if (result == EXIT_OK)
         result = layer_blocks_write(job, part, float_size, total);
-    if (result == EXIT_OK)
-        result = layer_provenance_set(job, part);
     if (part->label >= 0)
         H5Dclose(part->label);
     if (part->data >= 0)
@@ -181,12 +169,24 @@ static void layer_part_name(const struct export_job *job, uint64_t part, uint64_
         snprintf(name, size, "%s_%0*llu.h5", job->stem, digits, (unsigned long long)part);
 }
 
+static size_t layer_float_size(const struct export_job *job)
+{
+    return job->request->dtype && strcmp(job->request->dtype, "float64") == 0 ? 8 : 4;
+}
+
+/* The split's files, PER_FILE examples each. */
+static uint64_t layer_parts(const struct export_job *job, uint64_t *per_file)
+{
+    uint64_t total = job->data->selection.count;
+    *per_file = layer_examples_per_file(job, layer_float_size(job));
+    return total == 0 ? 1 : (total + *per_file - 1) / *per_file;
+}
+
 static int layer_write(struct export_job *job)
 {
-    size_t float_size = job->request->dtype && strcmp(job->request->dtype, "float64") == 0 ? 8 : 4;
-    uint64_t total = job->data->selection.count;
-    uint64_t per_file = layer_examples_per_file(job, float_size);
-    uint64_t parts = total == 0 ? 1 : (total + per_file - 1) / per_file;
+    size_t float_size = layer_float_size(job);
+    uint64_t total = job->data->selection.count, per_file;
+    uint64_t parts = layer_parts(job, &per_file);
     char absolute[4096];
     const char *published = job->request->published_directory;
     if (published != NULL)
@@ -218,10 +218,36 @@ static int layer_write(struct export_job *job)
     return result;
 }
 
+/* The listing: each staged file's fuel_provenance, then the list (staged already) names them. */
+static int layer_listing(struct export_job *job)
+{
+    char *text = export_provenance_text(job->provenance, job->split, job->data->name, NULL, NULL);
+    if (text == NULL)
+        return error_code();
+    uint64_t per_file, parts = layer_parts(job, &per_file);
+    int result = EXIT_OK;
+    for (uint64_t index = 0; result == EXIT_OK && index < parts; index++) {
+        char name[600];
+        struct layer_part part = {.file = -1};
+        layer_part_name(job, index, parts, name, sizeof name);
+        snprintf(part.path, sizeof part.path, "%s/%s", job->set->staging.path, name);
+        snprintf(part.shown, sizeof part.shown, "%s/%s", job->request->directory, name);
+        hdf5_failure_watch();
+        part.file = H5Fopen(part.path, H5F_ACC_RDWR, H5P_DEFAULT);
+        result = part.file >= 0 ? h5py_string_attribute_set(part.file, part.path,
+                                                            "fuel_provenance", text)
+                                : layer_failed(&part, "HDF5 cannot open it again");
+        if (part.file >= 0 && H5Fclose(part.file) < 0 && result == EXIT_OK)
+            result = layer_failed(&part, "HDF5 cannot close it");
+    }
+    free(text);
+    return result;
+}
+
 /* The floats of data and label, without HDF5's own bytes. */
 static void layer_need(const struct export_job *job, uint64_t *bytes, uint64_t *largest)
 {
-    size_t float_size = job->request->dtype && strcmp(job->request->dtype, "float64") == 0 ? 8 : 4;
+    size_t float_size = layer_float_size(job);
     uint64_t total = job->data->selection.count;
     uint64_t per_file = layer_examples_per_file(job, float_size);
     uint64_t example = disk_space_product(
@@ -230,5 +256,5 @@ static void layer_need(const struct export_job *job, uint64_t *bytes, uint64_t *
     *largest = disk_space_product(total < per_file ? total : per_file, example);
 }
 
-const struct export_form export_form_hdf5_layer = {"hdf5-layer", false, false, layer_write,
-                                                   layer_need, NULL, NULL};
+const struct export_form export_form_hdf5_layer = {
+    .name = "hdf5-layer", .write = layer_write, .need = layer_need, .listing = layer_listing};

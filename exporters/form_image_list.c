@@ -87,10 +87,9 @@ static int list_form_write(struct export_job *job)
         result = export_set_path(job->set, output.list_entry, path, sizeof path);
     if (result == EXIT_OK)
         result = classes_write(job);
-    if (result == EXIT_OK)
-        result = export_provenance_write(job);
     return result;
 }
 
-const struct export_form export_form_image_list = {"image-list", true, true, list_form_write,
-                                                   NULL, NULL, NULL};
+const struct export_form export_form_image_list = {
+    .name = "image-list", .images = true, .variable = true, .write = list_form_write,
+    .listing = export_provenance_write};

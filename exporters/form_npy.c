@@ -106,8 +106,6 @@ static int npy_write(struct export_job *job)
     int result = npy_source_write(job, job->data, true);
     if (result == EXIT_OK && job->label != NULL)
         result = npy_source_write(job, job->label, false);
-    if (result == EXIT_OK)
-        result = export_provenance_write(job);
     return result;
 }
 
@@ -130,5 +128,5 @@ static void npy_need(const struct export_job *job, uint64_t *bytes, uint64_t *la
     *largest = data > label ? data : label;
 }
 
-const struct export_form export_form_npy = {"npy", false, false, npy_write, npy_need, NULL,
-                                          NULL};
+const struct export_form export_form_npy = {
+    .name = "npy", .write = npy_write, .need = npy_need, .listing = export_provenance_write};

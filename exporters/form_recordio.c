@@ -105,10 +105,9 @@ static int recordio_form_write(struct export_job *job)
     }
     free(output.payload);
     snprintf(job->main_file, sizeof job->main_file, "%s", output.entries[0]);
-    if (result == EXIT_OK)
-        result = export_provenance_write(job);
     return result;
 }
 
-const struct export_form export_form_recordio = {"recordio", true, true, recordio_form_write,
-                                                 NULL, NULL, NULL};
+const struct export_form export_form_recordio = {
+    .name = "recordio", .images = true, .variable = true, .write = recordio_form_write,
+    .listing = export_provenance_write};

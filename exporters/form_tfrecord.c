@@ -262,4 +262,5 @@ static int tfrecord_form_write(struct export_job *job)
 
 const struct export_form export_form_tfrecord = {
     .name = "tfrecord", .variable = true, .write = tfrecord_form_write,
-    .prepare = tfrecord_prepare, .finish = shard_export_finish};
+    .prepare = tfrecord_prepare, .finish = shard_export_finish,
+    .listing = shard_export_listing};

@@ -207,4 +207,5 @@ static int webdataset_write(struct export_job *job)
 
 const struct export_form export_form_webdataset = {
     .name = "webdataset", .variable = true, .write = webdataset_write,
-    .prepare = webdataset_prepare, .finish = shard_export_finish};
+    .prepare = webdataset_prepare, .finish = shard_export_finish,
+    .listing = shard_export_listing};

@@ -20,6 +20,9 @@ struct shard_state {
     struct shard_sources sources;
     uint64_t *counts; /* shards of each split, in the job's order of splits */
     int64_t mtime;
+    const struct shard_format *format;
+    struct shard_record **records; /* each split's shards as written, for its SPLIT.json */
+    uint64_t *examples;            /* each split's examples */
 };
 
 /* SOURCE_DATE_EPOCH when set, else the input's own creation time, else 0. */
@@ -102,7 +105,11 @@ int shard_export_prepare(struct export_job *job, const struct shard_format *form
     int result = options_check(request, format->name);
     if (result == EXIT_OK)
         result = shard_sources_open(&state->sources, job->file, request, format->name);
-    if (result == EXIT_OK && (state->counts = calloc(job->split_count + 1, sizeof(uint64_t))) == NULL)
+    state->format = format;
+    size_t splits = job->split_count + 1;
+    if (result == EXIT_OK && ((state->counts = calloc(splits, sizeof *state->counts)) == NULL ||
+                              (state->examples = calloc(splits, sizeof *state->examples)) == NULL ||
+                              (state->records = calloc(splits, sizeof *state->records)) == NULL))
         result = error_set(EXIT_OTHER, "out of memory");
     if (result == EXIT_OK)
         state->mtime = mtime_choose(request->input_path);
@@ -127,6 +134,10 @@ void shard_export_finish(struct export_job *job)
     if (state == NULL)
         return;
     shard_sources_close(&state->sources);
+    for (size_t index = 0; state->records != NULL && index < job->split_count; index++)
+        free(state->records[index]);
+    free(state->records);
+    free(state->examples);
     free(state->counts);
     free(state);
     job->form_state = NULL;
@@ -242,11 +253,6 @@ static int split_write(struct split_writing *writing, struct shard_state *state)
         numpy_permutation(request->seed, writing->examples, order);
     int result = shards_write(writing, state, order);
     free(order);
-    struct shard_listing listing = {
-        writing->format, &state->sources, writing->examples, writing->shard_count,
-        writing->records, request->ranks, request->shuffle, request->seed, state->mtime};
-    if (result == EXIT_OK)
-        result = shard_listing_write(writing->job, &listing);
     return result;
 }
 
@@ -266,10 +272,26 @@ int shard_export_write(struct export_job *job, const struct shard_format *format
     uint64_t bytes = 0;
     for (uint64_t index = 0; writing.records != NULL && index < writing.shard_count; index++)
         bytes += writing.records[index].bytes;
-    free(writing.records);
+    size_t split = split_number(job);
+    free(state->records[split]);
+    state->records[split] = writing.records;
+    state->examples[split] = writing.examples;
     if (result == EXIT_OK)
         progress_finish(job->progress, 0, bytes, monotonic_seconds() - started);
     else
         progress_stop(job->progress, 0);
     return result;
+}
+
+int shard_export_listing(struct export_job *job)
+{
+    struct shard_state *state = job->form_state;
+    const struct export_request *request = job->request;
+    size_t split = split_number(job);
+    uint64_t examples;
+    int result = shard_sources_select(&state->sources, job->file, job->split, false, &examples);
+    struct shard_listing listing = {
+        state->format, &state->sources, state->examples[split], state->counts[split],
+        state->records[split], request->ranks, request->shuffle, request->seed, state->mtime};
+    return result == EXIT_OK ? shard_listing_write(job, &listing) : result;
 }

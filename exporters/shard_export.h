@@ -44,8 +44,11 @@ struct shard_writer {
 /* Checks the request and every split, and counts their shards, before anything is written. */
 int shard_export_prepare(struct export_job *job, const struct shard_format *format);
 
-/* Writes the job's split as shards and SPLIT.json. */
+/* Writes the job's split as shards, keeping what SPLIT.json will say of them. */
 int shard_export_write(struct export_job *job, const struct shard_format *format);
+
+/* Writes the job's SPLIT.json once its shards are staged (export_form's listing). */
+int shard_export_listing(struct export_job *job);
 
 void shard_export_finish(struct export_job *job);
 

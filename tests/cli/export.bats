@@ -408,3 +408,36 @@ EOF2
     fuel export "$EXPECTED/cifar10.hdf5" --to image-list -o "$OUT/plain" --split test
     [ ! -e "$OUT/plain/cifar10_test.classes.txt" ]
 }
+
+@test "an export reads its input once: every set's sha256 from the bytes it exported" {
+    cd "$BATS_TEST_TMPDIR"
+    $PYTHON -c "import numpy; numpy.save('big.npy', numpy.arange(1 << 19, dtype='<u4').reshape(4096, 128)); numpy.save('labels.npy', (numpy.arange(4096) % 10).astype('u1').reshape(4096, 1))"
+    printf 'name: big\nsplits:\n  train: {examples: 3072}\n  test: {examples: 1024}\nsources:\n  features: {from: big.npy}\n  targets: {from: labels.npy}\n' > big.yaml
+    fuel pack big.yaml -o . -q
+    size=$(stat -c %s big.hdf5)
+    for form in npy hdf5-layer webdataset; do
+        # One shard: --shard-size's estimate reads sample examples before the shards, by design.
+        options=()
+        [ "$form" != webdataset ] || options=(--shards 1)
+        ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" run --separate-stderr \
+            strace -f -qq -y -e trace=read,pread64,copy_file_range -o "trace.$form" \
+            fuel export big.hdf5 --to "$form" "${options[@]}" -o "out.$form" -q
+        [ "$status" -eq 0 ]
+        # Every byte taken from big.hdf5: once its size, with some of HDF5's metadata again.
+        taken=$(awk '/big\.hdf5>/ && / = [0-9]+$/ { total += $NF } END { print total + 0 }' "trace.$form")
+        echo "$form: $taken of $size bytes taken"
+        [ "$taken" -ge "$size" ]
+        [ "$taken" -lt $((size + 65536)) ]
+    done
+    $PYTHON - "$(sha256sum big.hdf5 | cut -d' ' -f1)" "$size" <<'PY'
+import json, sys, h5py
+expected = [{'name': 'big.hdf5', 'size': int(sys.argv[2]), 'sha256': sys.argv[1]}]
+for split in ('train', 'test'):
+    with h5py.File('out.hdf5-layer/big_%s.h5' % split, 'r') as layer:
+        listings = [json.load(open('out.npy/big_%s.provenance.json' % split)),
+                    json.loads(layer.attrs['fuel_provenance']),
+                    json.load(open('out.webdataset/%s.json' % split))['provenance']]
+    for listing in listings:
+        assert listing['inputs'] == expected, listing['inputs']
+PY
+}
