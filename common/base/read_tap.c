@@ -57,9 +57,19 @@ struct read_tap {
     uint64_t content_size;
 };
 
+/* A file open through input_file_open, so that a tap made while it is open takes its descriptor
+   (fuel fixture --from opens its parent before the provenance begins). */
+struct open_file {
+    bool open;
+    dev_t device;
+    ino_t inode;
+};
+
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct read_tap *registry;
 static struct read_tap *attached[ATTACHED_LIMIT];
+static struct open_file opened[ATTACHED_LIMIT];
+static int opened_end; /* no descriptor at or past it is open */
 
 static void held_free(struct read_tap *tap)
 {
@@ -77,6 +87,18 @@ static void streams_free(struct read_tap *tap)
     hash_stream_free(tap->raw);
     hash_stream_free(tap->content);
     tap->raw = tap->content = NULL;
+}
+
+/* TAP, registering, feeds from the descriptor its file is open on already, if any feeds none. */
+static void open_descriptor_take(struct read_tap *tap)
+{
+    for (int descriptor = 0; tap->known && descriptor < opened_end; descriptor++)
+        if (opened[descriptor].open && attached[descriptor] == NULL &&
+            opened[descriptor].device == tap->device && opened[descriptor].inode == tap->inode) {
+            tap->descriptor = descriptor;
+            attached[descriptor] = tap;
+            return;
+        }
 }
 
 int read_tap_create(struct read_tap **tap, const char *path, bool md5)
@@ -103,6 +125,7 @@ int read_tap_create(struct read_tap **tap, const char *path, bool md5)
         (*tap)->inode = status.st_ino;
     }
     pthread_mutex_lock(&registry_lock);
+    open_descriptor_take(*tap);
     (*tap)->next = registry;
     registry = *tap;
     (*tap)->registered = true;
@@ -139,6 +162,8 @@ void read_tap_attach(int descriptor, const struct stat *status)
         return;
     pthread_mutex_lock(&registry_lock);
     attached[descriptor] = NULL;
+    opened[descriptor] = (struct open_file){true, status->st_dev, status->st_ino};
+    opened_end = descriptor + 1 > opened_end ? descriptor + 1 : opened_end;
     for (struct read_tap *tap = registry; tap != NULL; tap = tap->next)
         if (tap->known && tap->device == status->st_dev &&
             (tap->descriptor < 0 || attached[tap->descriptor] != tap) && /* closed by close(2) */
@@ -166,6 +191,9 @@ void read_tap_detach(int descriptor)
     if (tap != NULL)
         tap->descriptor = -1;
     attached[descriptor] = NULL;
+    opened[descriptor].open = false;
+    while (opened_end > 0 && !opened[opened_end - 1].open)
+        opened_end--;
     pthread_mutex_unlock(&registry_lock);
 }
 

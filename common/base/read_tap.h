@@ -14,7 +14,9 @@
 struct read_tap;
 
 /* Registers a tap for the file at PATH: its SHA-256, with MD5 its MD5 too, its first and last
-   bytes. A PATH that cannot be looked at gets a tap that no descriptor feeds. */
+   bytes. A PATH that cannot be looked at gets a tap that no descriptor feeds. A descriptor
+   input_file_open gave on the file before, still open, feeds it from now on (what it read
+   before is read again at the finish, or when its reads skip ahead). */
 int read_tap_create(struct read_tap **tap, const char *path, bool md5);
 
 /* Whether a file whose first LENGTH bytes (up to HASH_HEAD_BYTES) are HEAD wants its content

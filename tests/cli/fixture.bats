@@ -397,6 +397,31 @@ assert fixture["examples"] == {"test": 1, "train": 1} and fixture["shuffle"] is 
     [ -z "$(ls -A "$OUT")" ]
 }
 
+@test "--from reads its parent once: the cut and the parent's sha256 from the same bytes" {
+    cd "$BATS_TEST_TMPDIR"
+    $PYTHON -c "import numpy; numpy.save('rows.npy', (numpy.arange(1 << 22) % 251).astype('u1').reshape(1024, 4096)); numpy.save('labels.npy', (numpy.arange(1024) % 10).astype('u1').reshape(1024, 1))"
+    printf 'name: rows\nsplits:\n  train: {examples: 768}\n  test: {examples: 256}\nsources:\n  features: {from: rows.npy}\n  targets: {from: labels.npy}\n' > rows.yaml
+    fuel pack rows.yaml -o . -q
+    ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" run --separate-stderr \
+        strace -f -qq -y -e trace=read,pread64,copy_file_range -o trace.txt \
+        fuel fixture --from rows.hdf5 -n 64 -o "$OUT"
+    [ "$status" -eq 0 ]
+    # 128 examples of 4 KiB cut, every byte hashed: the parent's size, with some metadata again.
+    taken=$(awk '/rows\.hdf5>/ && / = [0-9]+$/ { total += $NF } END { print total + 0 }' trace.txt)
+    size=$(stat -c %s rows.hdf5)
+    echo "$taken of $size bytes taken"
+    [ "$taken" -ge "$size" ]
+    [ "$taken" -lt $((size + 65536)) ]
+    "$PYTHON" - "$OUT/rows.hdf5" "$(sha256sum rows.hdf5 | cut -d' ' -f1)" <<'PY'
+import json, sys, h5py, numpy
+with h5py.File(sys.argv[1], 'r') as f, h5py.File('rows.hdf5', 'r') as parent:
+    assert numpy.array_equal(f['features'][:64], parent['features'][:64])
+    assert numpy.array_equal(f['features'][64:], parent['features'][768:832])
+    inputs = json.loads(f.attrs['fuel_provenance'])['inputs']
+assert [entry['sha256'] for entry in inputs] == [sys.argv[2]], inputs
+PY
+}
+
 @test "bad input: --from a file that is not H5PYDataset: exit 4, nothing written" {
     printf 'not hdf5' > "$BATS_TEST_TMPDIR/plain.hdf5"
     run fuel-fixture --from "$BATS_TEST_TMPDIR/plain.hdf5" -o "$OUT"

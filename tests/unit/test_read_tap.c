@@ -1,6 +1,6 @@
 /* Unit tests for common/base/read_tap.c: digests from the bytes a reader reads, whole, stopped
-   early, skipping ahead, small reads ahead held, seeking back, through stdio, the inflated
-   content, never read again. */
+   early, skipping ahead, small reads ahead held, a file open before its tap, seeking back,
+   through stdio, the inflated content, never read again. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -199,6 +199,31 @@ static void test_small_read_ahead_held(void **state)
     read_tap_free(tap);
 }
 
+/* A tap made while its file is open already (fixture --from opens its parent first) feeds from
+   that descriptor: the file changed after the reads leaves the digests of the bytes read. */
+static void test_open_before_the_tap(void **state)
+{
+    (void)state;
+    char path[256];
+    test_path(path, sizeof path, test_directory, "opened.bin");
+    FILE *file = fopen(path, "wb");
+    fwrite(data, 1, 100000, file);
+    fclose(file);
+    int descriptor = input_file_open(path, NULL);
+    struct read_tap *tap;
+    assert_int_equal(read_tap_create(&tap, path, true), EXIT_OK);
+    unsigned char *buffer = malloc(100000);
+    assert_int_equal(input_file_pread(descriptor, buffer, 100000, 0), 100000);
+    overwrite(path, 500, "changed after it was read");
+    struct file_digests tapped, expected;
+    assert_int_equal(read_tap_finish(tap, &tapped), EXIT_OK);
+    input_file_close(descriptor);
+    assert_int_equal(hash_memory_digests(data, 100000, true, &expected), EXIT_OK);
+    assert_string_equal(tapped.sha256, expected.sha256);
+    free(buffer);
+    read_tap_free(tap);
+}
+
 static void test_stream_seeking(void **state)
 {
     (void)state;
@@ -326,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_never_opened),
         cmocka_unit_test(test_skipping_ahead_and_back),
         cmocka_unit_test(test_small_read_ahead_held),
+        cmocka_unit_test(test_open_before_the_tap),
         cmocka_unit_test(test_stream_seeking),
         cmocka_unit_test(test_content_read_whole),
         cmocka_unit_test(test_content_stopped_early),
