@@ -18,10 +18,16 @@ enum { ATTACHED_LIMIT = 4096 };
 /* What is read at once to fill a gap the reader skipped or to finish the file. */
 enum { FILL_BLOCK = 1 << 20 };
 
+/* Reads smaller than this are gathered to this size before the hashing threads get them: HDF5
+   reads a stored JPEG at a time (20,000 files: a thread woken for each, 0.8 s of processor). */
+enum { GATHER_SIZE = 1 << 18 };
+
 /* A read ahead of the bytes hashed of at most HOLD_READ bytes is held, up to HOLD_TOTAL in all,
    until the hash reaches it, instead of reading the gap at once: HDF5 reads its metadata at the
-   file's end first and its data in order after, which the gap's fill would read twice. */
-enum { HOLD_READ = 1 << 20, HOLD_TOTAL = 8 << 20 };
+   file's end first and its data in order after, which the gap's fill would read twice. A gap of
+   at most GAP_READ bytes before a held read is read at once (bytes between the objects a reader
+   reads in order: else the hash would wait there, every read after held). */
+enum { HOLD_READ = 1 << 20, HOLD_TOTAL = 8 << 20, GAP_READ = 1 << 16 };
 
 /* Bytes read ahead of the hash, kept by offset. */
 struct held_read {
@@ -45,7 +51,9 @@ struct read_tap {
     bool md5;
     struct hash_stream *raw; /* the file's bytes, hashed on the hashing thread */
     bool broken;             /* a gap could not be read: the finish hashes the whole file */
-    uint64_t offset;         /* the bytes appended to RAW */
+    uint64_t offset;         /* the bytes appended to RAW or gathered */
+    unsigned char *gathered; /* bytes for RAW, GATHER_SIZE at most; NULL: none yet */
+    size_t gathered_length;
     struct held_read *held;  /* reads ahead of OFFSET, by offset */
     size_t held_bytes;
     unsigned char head[HASH_HEAD_BYTES]; /* the file's first bytes, as fed */
@@ -71,6 +79,14 @@ static struct read_tap *attached[ATTACHED_LIMIT];
 static struct open_file opened[ATTACHED_LIMIT];
 static int opened_end; /* no descriptor at or past it is open */
 
+/* Hands the bytes gathered to the hashing threads. */
+static void gathered_flush(struct read_tap *tap)
+{
+    if (tap->gathered_length > 0)
+        hash_stream_append(tap->raw, tap->gathered, tap->gathered_length);
+    tap->gathered_length = 0;
+}
+
 static void held_free(struct read_tap *tap)
 {
     while (tap->held != NULL) {
@@ -84,6 +100,9 @@ static void held_free(struct read_tap *tap)
 static void streams_free(struct read_tap *tap)
 {
     held_free(tap);
+    free(tap->gathered);
+    tap->gathered = NULL;
+    tap->gathered_length = 0;
     hash_stream_free(tap->raw);
     hash_stream_free(tap->content);
     tap->raw = tap->content = NULL;
@@ -188,8 +207,14 @@ void read_tap_detach(int descriptor)
         return;
     pthread_mutex_lock(&registry_lock);
     struct read_tap *tap = attached[descriptor];
-    if (tap != NULL)
+    if (tap != NULL) {
         tap->descriptor = -1;
+        pthread_mutex_lock(&tap->lock); /* nothing is read until it is open again */
+        gathered_flush(tap);
+        free(tap->gathered);
+        tap->gathered = NULL;
+        pthread_mutex_unlock(&tap->lock);
+    }
     attached[descriptor] = NULL;
     opened[descriptor].open = false;
     while (opened_end > 0 && !opened[opened_end - 1].open)
@@ -220,7 +245,7 @@ static struct read_tap *locked_tap(int descriptor)
     return tap;
 }
 
-/* Hands the next COUNT bytes of the file to the hashing thread. */
+/* Hands the next COUNT bytes of the file to the hashing threads, small ones gathered first. */
 static void tap_hash(struct read_tap *tap, const unsigned char *bytes, size_t count)
 {
     if (tap->offset < HASH_HEAD_BYTES) {
@@ -229,8 +254,24 @@ static void tap_hash(struct read_tap *tap, const unsigned char *bytes, size_t co
         memcpy(tap->head + tap->offset, bytes, kept);
         tap->head_length = (size_t)tap->offset + kept;
     }
-    hash_stream_append(tap->raw, bytes, count);
     tap->offset += count;
+    if (tap->gathered == NULL && count < GATHER_SIZE)
+        tap->gathered = malloc(GATHER_SIZE);
+    if (tap->gathered == NULL || count >= GATHER_SIZE) {
+        gathered_flush(tap);
+        hash_stream_append(tap->raw, bytes, count);
+        return;
+    }
+    while (count > 0) {
+        size_t part = GATHER_SIZE - tap->gathered_length < count
+                          ? GATHER_SIZE - tap->gathered_length : count;
+        memcpy(tap->gathered + tap->gathered_length, bytes, part);
+        tap->gathered_length += part;
+        bytes += part;
+        count -= part;
+        if (tap->gathered_length == GATHER_SIZE)
+            gathered_flush(tap);
+    }
 }
 
 /* Hashes the held reads the hash has reached, dropping those behind it. */
@@ -299,6 +340,9 @@ void read_tap_bytes(int descriptor, const void *bytes, size_t count, uint64_t of
     if (tap == NULL)
         return;
     bool held = !tap->broken && offset > tap->offset && held_keep(tap, bytes, count, offset);
+    while (held && !tap->broken && tap->held != NULL &&
+           tap->held->offset - tap->offset <= GAP_READ)
+        tap->broken = tap_fill(tap, descriptor, tap->held->offset) != EXIT_OK;
     if (!held && !tap->broken && offset > tap->offset && tap_fill(tap, descriptor, offset) != EXIT_OK)
         tap->broken = true;
     if (!held && !tap->broken && offset + count > tap->offset) {
@@ -362,6 +406,7 @@ static int tap_restart(struct read_tap *tap)
 {
     hash_stream_free(tap->raw);
     held_free(tap);
+    tap->gathered_length = 0;
     tap->raw = NULL;
     tap->offset = 0;
     tap->broken = false;
@@ -391,8 +436,10 @@ int read_tap_finish(struct read_tap *tap, struct file_digests *digests)
     pthread_mutex_lock(&tap->lock);
     *digests = (struct file_digests){0};
     int result = tap_complete(tap);
-    if (result == EXIT_OK)
+    if (result == EXIT_OK) {
+        gathered_flush(tap);
         hash_stream_finish(tap->raw, digests);
+    }
     if (result == EXIT_OK && tap->content_state == CONTENT_ENDED) {
         struct file_digests content;
         hash_stream_finish(tap->content, &content);

@@ -199,6 +199,34 @@ static void test_small_read_ahead_held(void **state)
     read_tap_free(tap);
 }
 
+/* A small gap before a read ahead (bytes between the objects a reader reads in order) is read at
+   once, not left to the finish: the file changed in the gap after the read leaves the digests
+   of the bytes as they were. */
+static void test_small_gap_read_at_once(void **state)
+{
+    (void)state;
+    char path[256];
+    test_path(path, sizeof path, test_directory, "gap.bin");
+    FILE *file = fopen(path, "wb");
+    fwrite(data, 1, 100000, file);
+    fclose(file);
+    struct read_tap *tap;
+    assert_int_equal(read_tap_create(&tap, path, true), EXIT_OK);
+    int descriptor = input_file_open(path, NULL);
+    unsigned char buffer[1000];
+    assert_int_equal(input_file_pread(descriptor, buffer, 1000, 0), 1000);
+    assert_int_equal(input_file_pread(descriptor, buffer, 1000, 1100), 1000);
+    overwrite(path, 1050, "changed after the read beyond it");
+    for (off_t offset = 3000; offset < 100000; offset += 1000)
+        assert_int_equal(input_file_pread(descriptor, buffer, 1000, offset), 1000);
+    input_file_close(descriptor);
+    struct file_digests tapped, expected;
+    assert_int_equal(read_tap_finish(tap, &tapped), EXIT_OK);
+    assert_int_equal(hash_memory_digests(data, 100000, true, &expected), EXIT_OK);
+    assert_string_equal(tapped.sha256, expected.sha256);
+    read_tap_free(tap);
+}
+
 /* A tap made while its file is open already (fixture --from opens its parent first) feeds from
    that descriptor: the file changed after the reads leaves the digests of the bytes read. */
 static void test_open_before_the_tap(void **state)
@@ -351,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_never_opened),
         cmocka_unit_test(test_skipping_ahead_and_back),
         cmocka_unit_test(test_small_read_ahead_held),
+        cmocka_unit_test(test_small_gap_read_at_once),
         cmocka_unit_test(test_open_before_the_tap),
         cmocka_unit_test(test_stream_seeking),
         cmocka_unit_test(test_content_read_whole),
