@@ -5,10 +5,12 @@
 #include "common/base/provenance_inputs.h"
 #include "info_card.h"
 #include "info_published.h"
+#include "shown_text.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The inputs of a provenance listed in the document; "provenance_input_count" counts them all. */
 #define INFO_JSON_INPUTS 1024
@@ -18,9 +20,26 @@ static json_t *optional_string(const char *text)
     return text != NULL ? json_string(text) : json_null();
 }
 
+/* TEXT as a string of at most SHOWN_LINE_MAX bytes, as the text output cuts a line: cut at a
+   character's start and followed by " ... (N more bytes)" (a file may record 256 MiB). */
+static json_t *cut_string(const char *text)
+{
+    size_t length = strnlen(text, SHOWN_LINE_MAX + 1);
+    if (length <= SHOWN_LINE_MAX)
+        return json_string(text);
+    length = SHOWN_LINE_MAX;
+    while (length > 0 && ((unsigned char)text[length] & 0xc0) == 0x80)
+        length--;
+    char cut[SHOWN_LINE_MAX + 64];
+    int written = snprintf(cut, sizeof cut, "%.*s ... (%zu more bytes)", (int)length, text,
+                           strlen(text + length));
+    return json_stringn(cut, (size_t)written);
+}
+
 static json_t *attribute_json(const struct h5py_file *file, const char *name)
 {
-    return optional_string(h5py_file_attribute(file, name));
+    const char *value = h5py_file_attribute(file, name);
+    return value != NULL ? cut_string(value) : json_null();
 }
 
 static json_t *string_array(char *const *items, size_t count)
@@ -75,7 +94,7 @@ static json_t *provenance_json(const struct h5py_file *file, size_t *inputs)
         return json_null();
     json_t *provenance = provenance_bounded_parse(text, 0, NULL, INFO_JSON_INPUTS, inputs, NULL,
                                                   NULL);
-    return provenance != NULL ? provenance : json_string(text);
+    return provenance != NULL ? provenance : cut_string(text);
 }
 
 static json_t *document_json(const struct h5py_file *file, const char *name,
@@ -86,9 +105,11 @@ static json_t *document_json(const struct h5py_file *file, const char *name,
         json_array_append_new(rows, row_json(&file->rows[index]));
     for (size_t index = 0; index < file->source_count; index++)
         json_array_append_new(sources, source_json(&file->sources[index], digest));
+    /* The provenance is given parsed, below. */
     for (size_t index = 0; index < file->attribute_count; index++)
-        json_object_set_new(attributes, file->attributes[index].name,
-                            json_string(file->attributes[index].value));
+        if (strcmp(file->attributes[index].name, "fuel_provenance") != 0)
+            json_object_set_new(attributes, file->attributes[index].name,
+                                cut_string(file->attributes[index].value));
     char *inputs = info_inputs_line(file);
     size_t input_count;
     json_t *provenance = provenance_json(file, &input_count);

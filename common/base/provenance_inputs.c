@@ -79,15 +79,19 @@ static bool key_is_inputs(const char *key, size_t length)
     return inputs;
 }
 
+/* What inputs_find saw: a text whose top-level "inputs" members cannot be told apart is refused. */
+enum inputs_found { INPUTS_NONE, INPUTS_LIST, INPUTS_TWICE };
+
 /* Where the list of TEXT's one top-level "inputs" member lies ([START, END) with its brackets);
-   false when there is none, two, or the text is not an object of members (jansson then parses it
-   whole, and says what is wrong). */
-static bool inputs_find(const char *text, size_t length, size_t *start, size_t *end)
+   INPUTS_NONE when there is none or the text is not an object of members (jansson then parses it
+   whole, and says what is wrong), INPUTS_TWICE when two members are named "inputs". */
+static enum inputs_found inputs_find(const char *text, size_t length, size_t *start, size_t *end)
 {
     size_t position = blanks_skip(text, 0, length);
     if (position >= length || text[position] != '{')
-        return false;
-    bool found = false;
+        return INPUTS_NONE;
+    enum inputs_found found = INPUTS_NONE;
+    bool named = false;
     for (position++;;) {
         position = blanks_skip(text, position, length);
         size_t key = position, key_end = position < length && text[position] == '"'
@@ -100,12 +104,15 @@ static bool inputs_find(const char *text, size_t length, size_t *start, size_t *
         size_t after = value_end(text, value, length);
         if (after == 0)
             return found;
-        if (text[value] == '[' && key_is_inputs(text + key, key_end - key)) {
-            if (found)
-                return false;
-            *start = value;
-            *end = after;
-            found = true;
+        if (key_is_inputs(text + key, key_end - key)) {
+            if (named)
+                return INPUTS_TWICE;
+            named = true;
+            if (text[value] == '[') {
+                *start = value;
+                *end = after;
+                found = INPUTS_LIST;
+            }
         }
         position = blanks_skip(text, after, length);
         if (position >= length || text[position] != ',')
@@ -114,21 +121,66 @@ static bool inputs_find(const char *text, size_t length, size_t *start, size_t *
     }
 }
 
+/* The values TEXT holds in [FROM, TO), counted by their separators and brackets outside strings,
+   up to one over LIMIT. */
+static size_t values_count(const char *text, size_t from, size_t to, size_t limit)
+{
+    size_t values = 1;
+    for (size_t position = from; position < to && values <= limit;) {
+        char character = text[position];
+        if (character == '"') {
+            if ((position = string_end(text, position, to)) == 0)
+                break;
+            continue;
+        }
+        values += character == ',' || character == '[' || character == '{';
+        position++;
+    }
+    return values;
+}
+
+static json_t *refused(json_error_t *error, const char *why)
+{
+    if (error != NULL)
+        snprintf(error->text, sizeof error->text, "%s", why);
+    return NULL;
+}
+
+/* Whether the members around the inputs list of TEXT ([START, END) of LENGTH bytes, START ==
+   END when there is none) are beyond the head's limits, ERROR saying which. */
+static bool head_refused(const char *text, size_t length, size_t start, size_t end,
+                         json_error_t *error)
+{
+    if (length - (end - start) > PROVENANCE_HEAD_MAX_BYTES)
+        return refused(error, "more than " PROVENANCE_HEAD_MAX_TEXT " bytes outside the inputs "
+                              "list"), true;
+    if (values_count(text, 0, start, PROVENANCE_HEAD_MAX_VALUES) +
+            values_count(text, end, length, PROVENANCE_HEAD_MAX_VALUES) >
+        PROVENANCE_HEAD_MAX_VALUES)
+        return refused(error, "more than " PROVENANCE_HEAD_VALUES_TEXT " values outside the "
+                              "inputs list"), true;
+    return false;
+}
+
 json_t *provenance_head_parse(const char *text, size_t flags, json_error_t *error,
                               struct provenance_inputs *inputs)
 {
     *inputs = (struct provenance_inputs){0};
     if (text == NULL)
         return NULL;
-    size_t length = strnlen(text, PROVENANCE_TEXT_MAX_BYTES + 1), start, end;
-    if (length > PROVENANCE_TEXT_MAX_BYTES || !inputs_find(text, length, &start, &end))
+    size_t length = strnlen(text, PROVENANCE_TEXT_MAX_BYTES + 1), start = 0, end = 0;
+    if (length > PROVENANCE_TEXT_MAX_BYTES)
+        return provenance_text_parse(text, flags, error);
+    enum inputs_found found = inputs_find(text, length, &start, &end);
+    if (found == INPUTS_TWICE)
+        return refused(error, "two members named inputs");
+    if (head_refused(text, length, start, end, error))
+        return NULL;
+    if (found == INPUTS_NONE)
         return provenance_text_parse(text, flags, error);
     char *head = malloc(length - (end - start) + 3);
-    if (head == NULL) {
-        if (error != NULL)
-            snprintf(error->text, sizeof error->text, "out of memory");
-        return NULL;
-    }
+    if (head == NULL)
+        return refused(error, "out of memory");
     memcpy(head, text, start);
     memcpy(head + start, "[]", 2);
     memcpy(head + start + 2, text + end, length - end + 1);
@@ -167,6 +219,9 @@ int provenance_inputs_next(struct provenance_inputs *inputs, json_t **entry, jso
     size_t after = value_end(text, position, inputs->end);
     if (after == 0)
         return malformed(error, "an entry of the inputs list does not end");
+    if (after - position > PROVENANCE_ENTRY_MAX_BYTES)
+        return malformed(error, "an entry of the inputs list is longer than "
+                                PROVENANCE_ENTRY_MAX_TEXT " bytes");
     if ((*entry = json_loadb(text + position, after - position, inputs->flags, error)) == NULL)
         return -1;
     inputs->position = after;

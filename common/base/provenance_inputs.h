@@ -7,6 +7,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* What a provenance holds around its inputs list (tool, version, argv, a pack's 1 MiB spec,
+   the libraries, the converter's notes) is parsed as one tree, so it is bounded: a text beyond
+   these (counting every value, and the whole text when it has no inputs list) is refused, as is
+   one with two top-level members named "inputs". */
+#define PROVENANCE_HEAD_MAX_BYTES ((size_t)8 << 20)
+#define PROVENANCE_HEAD_MAX_VALUES 65536
+#define PROVENANCE_HEAD_MAX_TEXT "8388608"
+#define PROVENANCE_HEAD_VALUES_TEXT "65536"
+
+/* The longest entry of an inputs list (a name of PATH_MAX bytes, escaped, and its digests). */
+#define PROVENANCE_ENTRY_MAX_BYTES 65536
+#define PROVENANCE_ENTRY_MAX_TEXT "65536"
+
 /* Where a text's top-level "inputs" list lies, and how far it has been walked. */
 struct provenance_inputs {
     const char *text; /* NULL: the text has no top-level inputs list */
@@ -19,7 +32,8 @@ struct provenance_inputs {
 /* TEXT parsed with FLAGS as provenance_text_parse does (its size cap, its NULL and ERROR), but
    without its top-level "inputs" member when that is a list: INPUTS is where it lies, for
    provenance_inputs_next (INPUTS->text NULL when there is no such list; the member is then
-   parsed with the rest). TEXT must outlive INPUTS. */
+   parsed with the rest). NULL, ERROR saying why, beyond the limits above. TEXT must outlive
+   INPUTS. */
 json_t *provenance_head_parse(const char *text, size_t flags, json_error_t *error,
                               struct provenance_inputs *inputs);
 

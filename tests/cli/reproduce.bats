@@ -335,6 +335,34 @@ open(sys.argv[2], "wb").write(data.replace(b"2009-02-13T23:31:30Z", b"2019-02-13
     nothing_left
 }
 
+@test "two inputs lists: refused unparsed by reproduce (exit 4); info and --json show 4 KiB of it" {
+    file=$(pipeline iris)
+    # Walked neither, the 30 MB text was parsed whole: reproduce 227 MB, info --json 258 MB and
+    # 31 MB on standard output (the raw text twice: as provenance and among the attributes).
+    provenance_edit "$file" data/two.hdf5 'p = "{\"inputs\": " + json.dumps([{"name": "f%07d" % i, "size": 1, "sha256": "%064x" % i} for i in range(1 << 18)]) + ", " + json.dumps(p)[1:]'
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0:thread_local_quarantine_size_kb=0" \
+        run --separate-stderr /usr/bin/time -f 'peak %M' timeout 60 fuel reproduce data/two.hdf5 -d raw -q
+    [ "$status" -eq 4 ]
+    [ "${stderr_lines[0]}" = "fuel-reproduce: malformed provenance: data/two.hdf5: not a JSON object: two members named inputs" ]
+    [ "$(sed -n 's/^peak //p' <<< "$stderr")" -lt $((128 * 1024)) ]
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0:thread_local_quarantine_size_kb=0" \
+        run --separate-stderr /usr/bin/time -f 'peak %M' timeout 60 fuel info --json data/two.hdf5
+    [ "$status" -eq 0 ]
+    [ "$(sed -n 's/^peak //p' <<< "$stderr")" -lt $((128 * 1024)) ]
+    [ "${#output}" -lt 16384 ]
+    $PYTHON -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert "fuel_provenance" not in d["attributes"], d["attributes"].keys()
+text = d["provenance"]
+assert text.startswith("{\"inputs\": [{\"name\": \"f0000000\"") and text.endswith(" more bytes)"), text[-40:]
+assert len(text.split(" ... (")[0].encode()) == 4096' "$output"
+    run fuel info data/two.hdf5
+    [ "$status" -eq 0 ]
+    [[ "$output" = *'    (not a JSON object) {"inputs": [{"name": "f0000000", '*' more bytes)'* ]]
+    nothing_left
+}
+
 @test "a provenance whose heap ID declares 3.75 GiB: refused before anything is read, exit 4" {
     file=$(pipeline iris)
     # Read through H5Aread, it took 7.5 GiB and 71 s, then reproduced the file (exit 1).
