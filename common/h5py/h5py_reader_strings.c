@@ -4,6 +4,7 @@
 #include "attribute_direct.h"
 #include "common/base/error.h"
 #include "common/base/provenance_text.h"
+#include "vlen_lengths.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,12 +43,31 @@ static int unreadable_attribute(const struct reading *reading, const char *name)
                      name);
 }
 
+static int too_long(const struct reading *reading, const char *name, uint64_t length)
+{
+    return error_set(EXIT_CORRUPT_INPUT, "attribute %s declares %llu bytes: %s: more than the %zu "
+                     "read", name, (unsigned long long)length, reading->file->path,
+                     PROVENANCE_TEXT_MAX_BYTES);
+}
+
+/* The length the attribute's heap ID declares checked before H5Aread allocates it: at most the
+   provenance cap, and no more than the file holds. */
+static int declared_length_check(struct reading *reading, hid_t attribute, const char *name)
+{
+    uint64_t length, longest;
+    if (vlen_lengths_read(attribute, -1, 1, &length, &longest) < 0)
+        return unreadable_attribute(reading, name);
+    if (length > PROVENANCE_TEXT_MAX_BYTES)
+        return too_long(reading, name, length);
+    return length > reading->file_size ? unreadable_attribute(reading, name) : 0;
+}
+
 static int variable_string_attribute_read(struct reading *reading, hid_t attribute, hid_t type,
                                           hid_t space, const char *name, char **value)
 {
     hid_t memory = variable_string_type(type);
     char *text = NULL;
-    int result = memory < 0 ? out_of_memory() : 0;
+    int result = memory < 0 ? out_of_memory() : declared_length_check(reading, attribute, name);
     if (result == 0 && H5Aread(attribute, memory, &text) < 0)
         result = unreadable_attribute(reading, name);
     /* H5Aread has no transfer list: its string comes from plain malloc (HDF5 1.10's
@@ -115,8 +135,11 @@ int string_array_read(struct reading *reading, hid_t attribute, hid_t dataset, s
     size_t element = variable ? sizeof(char *) : size;
     char *buffer = NULL;
     int result = 0;
+    uint64_t total = 0, longest;
     if (points < 0 || (size_t)points > limit || H5Tget_class(type) != H5T_STRING ||
-        size > reading->file_size)
+        size > reading->file_size ||
+        (variable && (vlen_lengths_read(attribute, dataset, (size_t)points, &total, &longest) < 0 ||
+                      total > reading->file_size)))
         result = 1;
     else if ((memory = variable ? variable_string_type(type) : H5Tcopy(type)) < 0 ||
              (buffer = calloc((size_t)points + 1, element)) == NULL ||
@@ -165,10 +188,7 @@ static int root_string_direct(struct reading *reading, hid_t attribute, const ch
                      : ATTRIBUTE_DIRECT_UNSEEN) {
     case ATTRIBUTE_DIRECT_READ: return 0;
     case ATTRIBUTE_DIRECT_UNSEEN: return 1;
-    case ATTRIBUTE_DIRECT_TOO_LONG:
-        return error_set(EXIT_CORRUPT_INPUT, "attribute %s declares %llu bytes: %s: more than "
-                         "the %zu read", name, (unsigned long long)length, reading->file->path,
-                         PROVENANCE_TEXT_MAX_BYTES);
+    case ATTRIBUTE_DIRECT_TOO_LONG: return too_long(reading, name, length);
     case ATTRIBUTE_DIRECT_MALFORMED: return unreadable_attribute(reading, name);
     case ATTRIBUTE_DIRECT_NO_MEMORY: break;
     }

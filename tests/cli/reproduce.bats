@@ -381,6 +381,47 @@ assert len(text.split(" ... (")[0].encode()) == 4096' "$output"
     nothing_left
 }
 
+@test "a forged heap ID where fuel's walk does not reach (dense storage, a committed type): capped before H5Aread" {
+    file=$(pipeline iris)
+    # Read through H5Aread, each took 7.5 GiB and 17 s, then exit 0 as if fine.
+    $PYTHON - "$file" <<'PY'
+import sys, h5py
+def copy(target, committed=False):
+    with h5py.File(sys.argv[1], "r") as source:
+        for key in source:
+            source.copy(key, target)
+        # More than 8 attributes on a root that tracks their order: dense storage.
+        for index in range(9 if not committed else 0):
+            target.attrs["pad%d" % index] = "x"
+        if committed:
+            target["text"] = h5py.string_dtype()
+        for key, value in source.attrs.items():
+            shared = committed and key == "fuel_provenance"
+            target.attrs.create(key, value, dtype=target["text"] if shared else None)
+with h5py.File("data/dense.hdf5", "w", track_order=True) as dense:
+    copy(dense)
+with h5py.File("data/committed.hdf5", "w") as committed:
+    copy(committed, committed=True)
+PY
+    for form in dense committed; do
+        run --separate-stderr fuel info --json data/$form.hdf5
+        [ "$status" -eq 0 ]
+        [ "$($PYTHON -c 'import json, sys; print(json.loads(sys.argv[1])["provenance"]["tool"])' "$output")" = fuel ]
+        cp data/$form.hdf5 data/$form-longer.hdf5
+        $PYTHON "$BATS_TEST_DIRNAME/../helpers/forge_heap_length.py" data/$form.hdf5 fuel_provenance 4026531840
+        for command in reproduce info; do
+            run --separate-stderr /usr/bin/time -f 'peak %M' timeout 60 fuel $command data/$form.hdf5
+            [ "$status" -eq 4 ]
+            [ "${stderr_lines[0]}" = "fuel-$command: attribute fuel_provenance declares 4026531840 bytes: data/$form.hdf5: more than the 268435456 read" ]
+            [ "$(sed -n 's/^peak //p' <<< "$stderr")" -lt $((128 * 1024)) ]
+        done
+        # Under the cap but more than the file holds: unreadable, never allocated.
+        $PYTHON "$BATS_TEST_DIRNAME/../helpers/forge_heap_length.py" data/$form-longer.hdf5 fuel_provenance 100000000
+        refused data/$form-longer.hdf5 raw "unreadable attribute: data/$form-longer.hdf5: fuel_provenance"
+    done
+    nothing_left
+}
+
 @test "an extra converter runs only with --allow-extra" {
     mkdir converters extra
     cp "$FUEL_FIXTURES/raw/iris/iris.data" extra/
