@@ -148,7 +148,7 @@ pack/dtype_mismatch                4  inputs of x disagree: a.npy holds float32,
 pack/value_does_not_fit            4  cannot convert to uint8: source x, example 2: the value 300 does not fit
 reproduce/no_provenance.hdf5       4  no fuel provenance: CASE: no fuel_provenance attribute
 reproduce/not_json.hdf5            4  malformed provenance: CASE: not a JSON object: '"'"']'"'"' expected near end of file
-reproduce/deep_json.hdf5           4  malformed provenance: CASE: not a JSON object: maximum parsing depth reached
+reproduce/deep_json.hdf5           4  malformed provenance: CASE: not a JSON object: more than 65536 values outside the inputs list
 reproduce/nul_in_json.hdf5         4  malformed provenance: CASE: not a JSON object: \u0000 is not allowed without JSON_ALLOW_NUL
 reproduce/shell_argv.hdf5          4  malformed provenance: CASE: the recorded command is not fuel'"'"'s: sh
 reproduce/huge_argv.hdf5           4  malformed provenance: CASE: no argv: a list of 1 to 4096 strings
