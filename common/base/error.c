@@ -15,6 +15,10 @@ int error_set(int code, const char *format, ...)
     va_start(arguments, format);
     vsnprintf(last_message, sizeof last_message, format, arguments);
     va_end(arguments);
+    /* One line: a library's reason may end with its own newline (libarchive's zip reader). */
+    size_t length = strlen(last_message);
+    while (length > 0 && (last_message[length - 1] == '\n' || last_message[length - 1] == '\r'))
+        last_message[--length] = '\0';
     last_code = code;
     return code;
 }

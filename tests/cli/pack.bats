@@ -429,3 +429,24 @@ with h5py.File(sys.argv[1], 'r') as f:
 assert entry['sha256'] == hashlib.sha256(open('big.npy', 'rb').read()).hexdigest(), entry
 PY
 }
+
+@test "an .npz member whose sizes lie: exit 4 on one line, libarchive's own newline dropped" {
+    cd "$WORK"
+    "$PYTHON" - <<'PY'
+import io, struct, zlib, numpy
+buffer = io.BytesIO()
+numpy.save(buffer, numpy.zeros(4))
+member, name = buffer.getvalue(), b'x.npy'
+# Stored, 4,000 bytes more declared than follow the local header.
+fields = (0, 0, 0x21, zlib.crc32(member), len(member), len(member) + 4000, len(name))
+local = struct.pack('<IHHHHHIIIHH', 0x04034b50, 20, 0, *fields, 0) + name
+central = struct.pack('<IHHHHHHIIIHHHHHII', 0x02014b50, 20, 20, 0, *fields, 0, 0, 0, 0, 0, 0) + name
+end = struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, 1, 1, len(central), len(local) + len(member), 0)
+open('x.npz', 'wb').write(local + member + central + end)
+PY
+    printf 'splits: {all: {examples: 4}}\nsources:\n  x: {from: "x.npz:x"}\n' > lies.yaml
+    run -4 bash -c 'fuel pack lies.yaml -o "$1" 2> err.txt' _ "$OUT"
+    [ "$(cat err.txt)" = "fuel-pack: cannot read archive: ./x.npz: x.npy: ZIP uncompressed data is wrong size (read 160, expected 4160)" ]
+    [ "$(wc -l < err.txt)" -eq 1 ]
+    [ -z "$(ls -A "$OUT")" ]
+}
