@@ -146,6 +146,13 @@ pack/image_garbage                 4  cannot decode image: CASE/pictures/a.png: 
 pack/folder_cycle                  4  folder cycle: CASE/pictures/cat/loop/cat leads back to a folder above it
 pack/dtype_mismatch                4  inputs of x disagree: a.npy holds float32, b.npy holds float64; give the source a dtype
 pack/value_does_not_fit            4  cannot convert to uint8: source x, example 2: the value 300 does not fit
+pack/npy_header_past_end           4  cannot read .npy header: CASE/x.npy: truncated header
+pack/csv_empty                     4  malformed CSV: CASE/t.csv: no header row
+pack/csv_long_line                 4  malformed CSV: CASE/t.csv:2: a line longer than 1048576 bytes
+pack/npz_truncated                 4  cannot read archive: CASE/x.npz: x.npy: Truncated ZIP file data
+pack/npz_size_lies                 4  cannot read archive: CASE/x.npz: x.npy: ZIP uncompressed data is wrong size (read 160, expected 4160)
+pack/hdf5_scalar                   4  cannot read input: CASE/x.h5:/x: 0 dimensions, not 1 to 8
+pack/hdf5_rows_trillion            4  example counts disagree: source x has 1000000000000 examples (x.h5:/x 1000000000000), its splits take 4 (all 4)
 reproduce/no_provenance.hdf5       4  no fuel provenance: CASE: no fuel_provenance attribute
 reproduce/not_json.hdf5            4  malformed provenance: CASE: not a JSON object: '"'"']'"'"' expected near end of file
 reproduce/deep_json.hdf5           4  malformed provenance: CASE: not a JSON object: more than 65536 values outside the inputs list
