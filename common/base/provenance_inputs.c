@@ -147,13 +147,10 @@ static json_t *refused(json_error_t *error, const char *why)
 }
 
 /* Whether the members around the inputs list of TEXT ([START, END) of LENGTH bytes, START ==
-   END when there is none) are beyond the head's limits, ERROR saying which. */
+   END when there is none) hold more values than the head's limit, ERROR saying so. */
 static bool head_refused(const char *text, size_t length, size_t start, size_t end,
                          json_error_t *error)
 {
-    if (length - (end - start) > PROVENANCE_HEAD_MAX_BYTES)
-        return refused(error, "more than " PROVENANCE_HEAD_MAX_TEXT " bytes outside the inputs "
-                              "list"), true;
     if (values_count(text, 0, start, PROVENANCE_HEAD_MAX_VALUES) +
             values_count(text, end, length, PROVENANCE_HEAD_MAX_VALUES) >
         PROVENANCE_HEAD_MAX_VALUES)

@@ -7,14 +7,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* What a provenance holds around its inputs list (tool, version, argv, a pack's 1 MiB spec,
-   the libraries, the converter's notes) is parsed as one tree, so it is bounded: a text beyond
-   these (counting every value, and the whole text when it has no inputs list) is refused, as is
-   one with two top-level members named "inputs". */
-#define PROVENANCE_HEAD_MAX_BYTES ((size_t)8 << 20)
-#define PROVENANCE_HEAD_MAX_VALUES 65536
-#define PROVENANCE_HEAD_MAX_TEXT "8388608"
-#define PROVENANCE_HEAD_VALUES_TEXT "65536"
+/* What a provenance holds around its inputs list (tool, version, argv's at most 4,096 strings,
+   a pack's spec, the libraries, the converter's notes: ILSVRC's at most 100,000 skipped images)
+   is parsed as one tree, so its values are bounded (its bytes are, by the text's cap): a text
+   with more (the whole text when it has no inputs list) is refused, as is one with two
+   top-level members named "inputs". */
+#define PROVENANCE_HEAD_MAX_VALUES 262144
+#define PROVENANCE_HEAD_VALUES_TEXT "262144"
 
 /* The longest entry of an inputs list (a name of PATH_MAX bytes, escaped, and its digests). */
 #define PROVENANCE_ENTRY_MAX_BYTES 65536

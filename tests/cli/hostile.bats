@@ -155,7 +155,7 @@ pack/hdf5_scalar                   4  cannot read input: CASE/x.h5:/x: 0 dimensi
 pack/hdf5_rows_trillion            4  example counts disagree: source x has 1000000000000 examples (x.h5:/x 1000000000000), its splits take 4 (all 4)
 reproduce/no_provenance.hdf5       4  no fuel provenance: CASE: no fuel_provenance attribute
 reproduce/not_json.hdf5            4  malformed provenance: CASE: not a JSON object: '"'"']'"'"' expected near end of file
-reproduce/deep_json.hdf5           4  malformed provenance: CASE: not a JSON object: more than 65536 values outside the inputs list
+reproduce/deep_json.hdf5           4  malformed provenance: CASE: not a JSON object: maximum parsing depth reached
 reproduce/nul_in_json.hdf5         4  malformed provenance: CASE: not a JSON object: \u0000 is not allowed without JSON_ALLOW_NUL
 reproduce/shell_argv.hdf5          4  malformed provenance: CASE: the recorded command is not fuel'"'"'s: sh
 reproduce/huge_argv.hdf5           4  malformed provenance: CASE: no argv: a list of 1 to 4096 strings

@@ -173,7 +173,7 @@ static void what_would_stand_as_one_tree_is_bounded(void **state)
     assert_null(provenance_head_parse("{\"inputs\": 5, \"inputs\": []}", 0, &error, &inputs));
     char *text = repeated("{\"inputs\": [], \"argv\": [", "0,", PROVENANCE_HEAD_MAX_VALUES, "0]}");
     assert_null(provenance_head_parse(text, 0, &error, &inputs));
-    assert_string_equal(error.text, "more than 65536 values outside the inputs list");
+    assert_string_equal(error.text, "more than 262144 values outside the inputs list");
     free(text);
     /* A text with no inputs list is all head; 65,536 values in the list itself are walked. */
     text = repeated("[", "0,", PROVENANCE_HEAD_MAX_VALUES, "0]");
@@ -183,10 +183,6 @@ static void what_would_stand_as_one_tree_is_bounded(void **state)
     json_t *head = provenance_head_parse(text, 0, NULL, &inputs);
     assert_string_equal(json_string_value(json_object_get(head, "x")), "[,{");
     json_decref(head);
-    free(text);
-    text = repeated("{\"x\": \"", "a", PROVENANCE_HEAD_MAX_BYTES, "\", \"inputs\": []}");
-    assert_null(provenance_head_parse(text, 0, &error, &inputs));
-    assert_string_equal(error.text, "more than 8388608 bytes outside the inputs list");
     free(text);
     text = repeated("{\"inputs\": [{}, \"", "a", PROVENANCE_ENTRY_MAX_BYTES, "\"]}");
     head = provenance_head_parse(text, 0, NULL, &inputs);
