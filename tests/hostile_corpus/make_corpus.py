@@ -129,9 +129,12 @@ def npy(array):
     return data.getvalue()
 
 
-def packed_file(path, provenance):
-    """An H5PYDataset of one source, x, split all, with PROVENANCE as its fuel_provenance."""
+def packed_file(path, provenance, pads=0):
+    """An H5PYDataset of one source, x, split all, with PROVENANCE as its fuel_provenance (after
+    PADS other attributes: more than 8 in all are kept in dense storage)."""
     with h5py.File(path, 'w', libver='latest') as f:
+        for index in range(pads):
+            f.attrs['pad%d' % index] = 'x'
         f['x'] = numpy.arange(4, dtype='float64')
         split = numpy.empty(1, dtype=[('split', 'S3'), ('source', 'S1'), ('start', '<i8'),
                                       ('stop', '<i8'), ('indices', h5py.ref_dtype),
@@ -217,6 +220,28 @@ def unbounded_memory():
     packed_file(os.path.join(folder, 'packed.hdf5'),
                 provenance(['fuel', 'pack', 'spec.yaml'],
                            [input_record(i) for i in range((1 << 20) - 1)], SPEC))
+
+
+def bounded_parses():
+    """What a provenance's walk cannot take apart, and an attribute fuel's own reader does not
+    reach (dense storage: HDF5 reads it, so its declared length is checked first)."""
+    entries = ','.join(json.dumps(input_record(i)) for i in range((1 << 20) - 1))
+    two_lists = ('{"inputs": [' + entries + '], "tool": "fuel", "argv": ["fuel", "pack", '
+                 '"spec.yaml"], "inputs": [' + entries + '], "created": "2026-12-01T00:00:00Z"}')
+    folder = case('provenance_two_inputs_lists_reproduce',
+                  ['fuel', 'reproduce', 'packed.hdf5', '--scratch', 'OUT'], 4,
+                  'two members named inputs')
+    packed_file(os.path.join(folder, 'packed.hdf5'), two_lists)
+    folder = case('provenance_two_inputs_lists_info', ['fuel', 'info', '--json', 'packed.hdf5'],
+                  0, '', max_line=8192)
+    packed_file(os.path.join(folder, 'packed.hdf5'), two_lists)
+    folder = case('provenance_dense_forged_reproduce',
+                  ['fuel', 'reproduce', 'packed.hdf5', '--scratch', 'OUT'], 4,
+                  'declares 4026531840 bytes')
+    path = os.path.join(folder, 'packed.hdf5')
+    packed_file(path, provenance(['fuel', 'pack', 'spec.yaml'], [input_record(0)]), pads=9)
+    subprocess.run([sys.executable, os.path.join(HELPERS, 'forge_heap_length.py'), path,
+                    'fuel_provenance', '4026531840'], check=True)
 
 
 def not_files():
@@ -318,6 +343,7 @@ def signals():
 os.makedirs(out)
 unbounded_time()
 unbounded_memory()
+bounded_parses()
 not_files()
 paths_not_given()
 too_lax()
