@@ -142,6 +142,7 @@ pack/csv_not_a_number              4  malformed CSV: CASE/t.csv:3: column b: not
 pack/image_truncated               4  cannot decode JPEG: CASE/pictures/b.jpg: Premature end of JPEG file
 pack/image_scans                   4  cannot decode JPEG: CASE/pictures/b.jpg: has more than 500 scans
 pack/deep_nesting                  2  malformed spec: CASE/spec.yaml:1: nested more than 64 deep
+pack/many_nodes                    2  malformed spec: CASE/spec.yaml:1: more than 262144 nodes
 pack/image_garbage                 4  cannot decode image: CASE/pictures/a.png: not a PNG or JPEG file
 pack/folder_cycle                  4  folder cycle: CASE/pictures/cat/loop/cat leads back to a folder above it
 pack/dtype_mismatch                4  inputs of x disagree: a.npy holds float32, b.npy holds float64; give the source a dtype
