@@ -369,7 +369,9 @@ with h5py.File('data/iris.hdf5', 'r+') as f:
     p['inputs'] = [{'name': 'f%07d' % i, 'size': 1, 'sha256': '%064x' % i} for i in range(1 << 18)]
     f.attrs['fuel_provenance'] = json.dumps(p)
 EOF
-    export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0:thread_local_quarantine_size_kb=0"
+    # Under make check-sanitize: unwinding on every malloc (fast_unwind_on_malloc=0) made the walk,
+    # a malloc an entry, overrun its timeout (10 million entries: over 300 s; 19 s unwound fast).
+    export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0:thread_local_quarantine_size_kb=0:fast_unwind_on_malloc=1"
     run --separate-stderr /usr/bin/time -f 'peak %M' timeout 120 fuel-info --verify-inputs data/iris.hdf5
     [ "$status" -eq 3 ]
     [ "${stderr_lines[0]}" = "fuel-info: inputs not found: data/iris.hdf5: 262144 missing" ]
