@@ -132,3 +132,17 @@ enum attribute_direct_answer attribute_direct_read(hid_t file, const char *name,
         return ATTRIBUTE_DIRECT_TOO_LONG;
     return object_read(&search, &id, value);
 }
+
+enum attribute_direct_answer attribute_direct_heap_read(hid_t file, const unsigned char *heap_id,
+                                                        char **value)
+{
+    *value = NULL;
+    struct search search = {.descriptor = direct_descriptor(file)};
+    struct stat status;
+    if (search.descriptor < 0 || fstat(search.descriptor, &status) != 0)
+        return ATTRIBUTE_DIRECT_UNSEEN;
+    search.file_size = (uint64_t)status.st_size;
+    struct global_heap_id id;
+    global_heap_id_decode(heap_id, &id);
+    return object_read(&search, &id, value);
+}

@@ -23,4 +23,12 @@ enum attribute_direct_answer {
 enum attribute_direct_answer attribute_direct_read(hid_t file, const char *name, uint64_t limit,
                                                    char **value, uint64_t *length);
 
+/* The global heap object HEAP_ID (GLOBAL_HEAP_ID_BYTES, as stored) names, read from FILE itself
+   into a new *VALUE as attribute_direct_read does (its length checked by the caller): for an
+   attribute HDF5 found elsewhere, whose string HDF5 1.10 would read through a collection walk
+   that loops without end on some damaged files. ATTRIBUTE_DIRECT_UNSEEN when FILE is not laid
+   out as read here. */
+enum attribute_direct_answer attribute_direct_heap_read(hid_t file, const unsigned char *heap_id,
+                                                        char **value);
+
 #endif

@@ -50,24 +50,39 @@ static int too_long(const struct reading *reading, const char *name, uint64_t le
                      PROVENANCE_TEXT_MAX_BYTES);
 }
 
-/* The length the attribute's heap ID declares checked before H5Aread allocates it: at most the
-   provenance cap, and no more than the file holds. */
-static int declared_length_check(struct reading *reading, hid_t attribute, const char *name)
+/* The length the attribute's heap ID declares checked before anything is allocated (at most the
+   provenance cap, no more than the file holds), then its object read from the file itself where
+   fuel can read the file: 0 with *TEXT set, 1 when HDF5 is to read it, or the failure. */
+static int declared_string_read(struct reading *reading, hid_t attribute, const char *name,
+                                char **text)
 {
     uint64_t length, longest;
+    unsigned char id[VLEN_HEAP_ID_BYTES];
     if (vlen_lengths_read(attribute, -1, 1, &length, &longest) < 0)
         return unreadable_attribute(reading, name);
     if (length > PROVENANCE_TEXT_MAX_BYTES)
         return too_long(reading, name, length);
-    return length > reading->file_size ? unreadable_attribute(reading, name) : 0;
+    if (length > reading->file_size)
+        return unreadable_attribute(reading, name);
+    if (vlen_heap_id_read(attribute, id) < 0)
+        return 1;
+    switch (attribute_direct_heap_read(reading->file->handle, id, text)) {
+    case ATTRIBUTE_DIRECT_READ: return 0;
+    case ATTRIBUTE_DIRECT_UNSEEN: return 1;
+    case ATTRIBUTE_DIRECT_NO_MEMORY: return out_of_memory();
+    default: return unreadable_attribute(reading, name);
+    }
 }
 
 static int variable_string_attribute_read(struct reading *reading, hid_t attribute, hid_t type,
                                           hid_t space, const char *name, char **value)
 {
+    int direct = declared_string_read(reading, attribute, name, value);
+    if (direct != 1)
+        return direct;
     hid_t memory = variable_string_type(type);
     char *text = NULL;
-    int result = memory < 0 ? out_of_memory() : declared_length_check(reading, attribute, name);
+    int result = memory < 0 ? out_of_memory() : 0;
     if (result == 0 && H5Aread(attribute, memory, &text) < 0)
         result = unreadable_attribute(reading, name);
     /* H5Aread has no transfer list: its string comes from plain malloc (HDF5 1.10's

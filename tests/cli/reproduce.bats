@@ -410,6 +410,7 @@ PY
         [ "$status" -eq 0 ]
         [ "$($PYTHON -c 'import json, sys; print(json.loads(sys.argv[1])["provenance"]["tool"])' "$output")" = fuel ]
         cp data/$form.hdf5 data/$form-longer.hdf5
+        cp data/$form.hdf5 data/$form-past.hdf5
         $PYTHON "$BATS_TEST_DIRNAME/../helpers/forge_heap_length.py" data/$form.hdf5 fuel_provenance 4026531840
         for command in reproduce info; do
             run --separate-stderr /usr/bin/time -f 'peak %M' timeout 60 fuel $command data/$form.hdf5
@@ -420,6 +421,10 @@ PY
         # Under the cap but more than the file holds: unreadable, never allocated.
         $PYTHON "$BATS_TEST_DIRNAME/../helpers/forge_heap_length.py" data/$form-longer.hdf5 fuel_provenance 100000000
         refused data/$form-longer.hdf5 raw "unreadable attribute: data/$form-longer.hdf5: fuel_provenance"
+        # Within the file but past its heap object: H5Aread read past it (exit 0); fuel's own
+        # check of the collection refuses it first, as for the attributes it reads itself.
+        $PYTHON "$BATS_TEST_DIRNAME/../helpers/forge_heap_length.py" data/$form-past.hdf5 fuel_provenance 2000
+        refused data/$form-past.hdf5 raw "unreadable attribute: data/$form-past.hdf5: fuel_provenance"
     done
     nothing_left
 }

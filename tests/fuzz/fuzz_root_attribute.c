@@ -1,7 +1,8 @@
 /* libFuzzer target: a root string attribute read from the file itself (attribute_direct.h): the
    input is the HDF5 file; a value read is no longer than its heap ID declares, nor the cap, nor
    the file. Then as HDF5 reads it where that walk does not reach: the length it declares
-   (vlen_lengths.h) first, H5Aread only within the cap and the file. */
+   (vlen_lengths.h) first, then its heap object read from the file itself (H5Aread only where
+   fuel cannot read the file, within the cap and the file). */
 #include "common/h5py/attribute_direct.h"
 #include "common/h5py/vlen_lengths.h"
 
@@ -60,9 +61,17 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     free(value);
     hid_t attribute = H5Aopen(file, "fuel_provenance", H5P_DEFAULT);
     uint64_t total, longest;
+    unsigned char id[VLEN_HEAP_ID_BYTES];
+    /* As fuel reads it: its object from the file itself, HDF5 only where fuel cannot. */
     if (attribute >= 0 && vlen_lengths_read(attribute, -1, 1, &total, &longest) == 0 &&
-        total <= LIMIT && total <= size)
-        through_hdf5(attribute, total);
+        total <= LIMIT && total <= size && vlen_heap_id_read(attribute, id) == 0) {
+        answer = attribute_direct_heap_read(file, id, &value);
+        if (answer == ATTRIBUTE_DIRECT_READ && (value == NULL || strlen(value) > total))
+            abort();
+        free(value);
+        if (answer == ATTRIBUTE_DIRECT_UNSEEN)
+            through_hdf5(attribute, total);
+    }
     if (attribute >= 0)
         H5Aclose(attribute);
     H5Fclose(file);
