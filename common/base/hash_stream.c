@@ -1,5 +1,5 @@
-/* Hashes streams on two threads of their own (see hash_stream.h): a ring of copied blocks in the
-   order they were appended, which the SHA-256 thread and the MD5 thread each hash in that order. */
+/* Hashes streams on two threads of their own (see hash_stream.h): a ring of blocks the bytes are
+   copied into, in the order they were appended, which the SHA-256 and MD5 threads each hash so. */
 #include "hash_stream.h"
 
 #include "error.h"
@@ -34,6 +34,10 @@ static uint64_t appended;              /* blocks ever appended */
 static uint64_t hashed[HASHERS];       /* blocks each hasher is done with */
 static size_t stream_count;
 static bool running, quit;
+/* Bytes are gathered in ring[appended % BLOCK_COUNT] until it is full or another stream appends,
+   so that small reads (HDF5 reads a stored JPEG at a time) wake the hashers once a block. */
+static struct hash_stream *open_stream; /* whose bytes the open block holds; NULL: none open */
+static size_t open_size;
 static pthread_t threads[HASHERS];
 
 /* Keeps the first and last bytes of SIZE more bytes of STREAM, and counts them. */
@@ -150,19 +154,39 @@ int hash_stream_create(struct hash_stream **stream, bool md5)
     return result;
 }
 
-/* Waits until every hasher is done with STREAM. Under LOCK. */
+/* Hands the open block to the hashers. Under LOCK. */
+static void open_block_publish(void)
+{
+    if (open_stream == NULL)
+        return;
+    ring[appended % BLOCK_COUNT].size = open_size;
+    open_stream->end = ++appended;
+    open_stream = NULL;
+    open_size = 0;
+    pthread_cond_broadcast(&work);
+}
+
+/* Waits until every hasher is done with STREAM, its open block handed on first. Under LOCK. */
 static void stream_wait_locked(struct hash_stream *stream)
 {
+    if (open_stream == stream)
+        open_block_publish();
     while (hashed[0] < stream->end || hashed[1] < stream->end)
         pthread_cond_wait(&done, &lock);
 }
 
-/* Queues PART bytes of STREAM in the next block once one is free, or (memory out) hashes them in
-   this thread once the hashers are done with STREAM. Under LOCK. */
-static void block_append(struct hash_stream *stream, const unsigned char *bytes, size_t part)
+/* Copies up to PART bytes of STREAM into the open block, opening one once a block is free (or,
+   memory out, hashes them in this thread once the hashers are done with STREAM): the bytes taken.
+   Under LOCK. */
+static size_t block_fill(struct hash_stream *stream, const unsigned char *bytes, size_t part)
 {
-    while (in_flight() == BLOCK_COUNT)
+    for (;;) { /* another appender may open a block while this one waits */
+        if (open_stream != stream)
+            open_block_publish();
+        if (open_stream == stream || in_flight() < BLOCK_COUNT)
+            break;
         pthread_cond_wait(&done, &lock);
+    }
     struct block *block = &ring[appended % BLOCK_COUNT];
     if (block->bytes == NULL)
         block->bytes = malloc(BLOCK_SIZE);
@@ -172,13 +196,15 @@ static void block_append(struct hash_stream *stream, const unsigned char *bytes,
         for (size_t hasher = 0; hasher < HASHERS; hasher++)
             stream_hash(stream, hasher, bytes, part);
         pthread_mutex_lock(&lock);
-        return;
+        return part;
     }
-    memcpy(block->bytes, bytes, part);
-    block->stream = stream;
-    block->size = part;
-    stream->end = ++appended;
-    pthread_cond_broadcast(&work);
+    size_t taken = BLOCK_SIZE - open_size < part ? BLOCK_SIZE - open_size : part;
+    memcpy(block->bytes + open_size, bytes, taken);
+    block->stream = open_stream = stream;
+    open_size += taken;
+    if (open_size == BLOCK_SIZE)
+        open_block_publish();
+    return taken;
 }
 
 void hash_stream_append(struct hash_stream *stream, const void *bytes, size_t size)
@@ -186,10 +212,9 @@ void hash_stream_append(struct hash_stream *stream, const void *bytes, size_t si
     const unsigned char *cursor = bytes;
     pthread_mutex_lock(&lock);
     while (size > 0) {
-        size_t part = size < BLOCK_SIZE ? size : BLOCK_SIZE;
-        block_append(stream, cursor, part);
-        cursor += part;
-        size -= part;
+        size_t taken = block_fill(stream, cursor, size);
+        cursor += taken;
+        size -= taken;
     }
     pthread_mutex_unlock(&lock);
 }
@@ -217,6 +242,12 @@ void hash_stream_free(struct hash_stream *stream)
 {
     if (stream == NULL)
         return;
+    pthread_mutex_lock(&lock);
+    if (open_stream == stream) { /* its digests are not wanted: the block is reused as it is */
+        open_stream = NULL;
+        open_size = 0;
+    }
+    pthread_mutex_unlock(&lock);
     stream_wait(stream);
     hash_discard(stream->hashes[0]);
     hash_discard(stream->hashes[1]);
