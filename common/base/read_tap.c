@@ -18,10 +18,6 @@ enum { ATTACHED_LIMIT = 4096 };
 /* What is read at once to fill a gap the reader skipped or to finish the file. */
 enum { FILL_BLOCK = 1 << 20 };
 
-/* Reads smaller than this are gathered to this size before the hashing threads get them: HDF5
-   reads a stored JPEG at a time (20,000 files: a thread woken for each, 0.8 s of processor). */
-enum { GATHER_SIZE = 1 << 18 };
-
 /* A read ahead of the bytes hashed of at most HOLD_READ bytes is held, up to HOLD_TOTAL in all,
    until the hash reaches it, instead of reading the gap at once: HDF5 reads its metadata at the
    file's end first and its data in order after, which the gap's fill would read twice. A gap of
@@ -51,9 +47,7 @@ struct read_tap {
     bool md5;
     struct hash_stream *raw; /* the file's bytes, hashed on the hashing thread */
     bool broken;             /* a gap could not be read: the finish hashes the whole file */
-    uint64_t offset;         /* the bytes appended to RAW or gathered */
-    unsigned char *gathered; /* bytes for RAW, GATHER_SIZE at most; NULL: none yet */
-    size_t gathered_length;
+    uint64_t offset;         /* the bytes appended to RAW */
     struct held_read *held;  /* reads ahead of OFFSET, by offset */
     size_t held_bytes;
     unsigned char head[HASH_HEAD_BYTES]; /* the file's first bytes, as fed */
@@ -79,14 +73,6 @@ static struct read_tap *attached[ATTACHED_LIMIT];
 static struct open_file opened[ATTACHED_LIMIT];
 static int opened_end; /* no descriptor at or past it is open */
 
-/* Hands the bytes gathered to the hashing threads. */
-static void gathered_flush(struct read_tap *tap)
-{
-    if (tap->gathered_length > 0)
-        hash_stream_append(tap->raw, tap->gathered, tap->gathered_length);
-    tap->gathered_length = 0;
-}
-
 static void held_free(struct read_tap *tap)
 {
     while (tap->held != NULL) {
@@ -100,9 +86,6 @@ static void held_free(struct read_tap *tap)
 static void streams_free(struct read_tap *tap)
 {
     held_free(tap);
-    free(tap->gathered);
-    tap->gathered = NULL;
-    tap->gathered_length = 0;
     hash_stream_free(tap->raw);
     hash_stream_free(tap->content);
     tap->raw = tap->content = NULL;
@@ -209,11 +192,6 @@ void read_tap_detach(int descriptor)
     struct read_tap *tap = attached[descriptor];
     if (tap != NULL) {
         tap->descriptor = -1;
-        pthread_mutex_lock(&tap->lock); /* nothing is read until it is open again */
-        gathered_flush(tap);
-        free(tap->gathered);
-        tap->gathered = NULL;
-        pthread_mutex_unlock(&tap->lock);
     }
     attached[descriptor] = NULL;
     opened[descriptor].open = false;
@@ -245,7 +223,7 @@ static struct read_tap *locked_tap(int descriptor)
     return tap;
 }
 
-/* Hands the next COUNT bytes of the file to the hashing threads, small ones gathered first. */
+/* Hands the next COUNT bytes of the file to the hashing threads. */
 static void tap_hash(struct read_tap *tap, const unsigned char *bytes, size_t count)
 {
     if (tap->offset < HASH_HEAD_BYTES) {
@@ -255,23 +233,7 @@ static void tap_hash(struct read_tap *tap, const unsigned char *bytes, size_t co
         tap->head_length = (size_t)tap->offset + kept;
     }
     tap->offset += count;
-    if (tap->gathered == NULL && count < GATHER_SIZE)
-        tap->gathered = malloc(GATHER_SIZE);
-    if (tap->gathered == NULL || count >= GATHER_SIZE) {
-        gathered_flush(tap);
-        hash_stream_append(tap->raw, bytes, count);
-        return;
-    }
-    while (count > 0) {
-        size_t part = GATHER_SIZE - tap->gathered_length < count
-                          ? GATHER_SIZE - tap->gathered_length : count;
-        memcpy(tap->gathered + tap->gathered_length, bytes, part);
-        tap->gathered_length += part;
-        bytes += part;
-        count -= part;
-        if (tap->gathered_length == GATHER_SIZE)
-            gathered_flush(tap);
-    }
+    hash_stream_append(tap->raw, bytes, count);
 }
 
 /* Hashes the held reads the hash has reached, dropping those behind it. */
@@ -312,13 +274,14 @@ static bool held_keep(struct read_tap *tap, const void *bytes, size_t count, uin
    where they have them, the rest read from DESCRIPTOR; EXIT_OK, or EXIT_OTHER with errno set. */
 static int tap_fill(struct read_tap *tap, int descriptor, uint64_t end)
 {
-    unsigned char *buffer = malloc(FILL_BLOCK);
+    uint64_t most = end - tap->offset < FILL_BLOCK ? end - tap->offset : FILL_BLOCK;
+    unsigned char *buffer = malloc(most > 0 ? (size_t)most : 1);
     if (buffer == NULL)
         return EXIT_OTHER;
     int result = EXIT_OK;
     for (held_drain(tap); tap->offset < end; held_drain(tap)) {
         uint64_t stop = tap->held != NULL && tap->held->offset < end ? tap->held->offset : end;
-        uint64_t wanted = stop - tap->offset < FILL_BLOCK ? stop - tap->offset : FILL_BLOCK;
+        uint64_t wanted = stop - tap->offset < most ? stop - tap->offset : most;
         ssize_t count = pread(descriptor, buffer, (size_t)wanted, (off_t)tap->offset);
         if (count < 0 && errno == EINTR)
             continue;
@@ -339,6 +302,8 @@ void read_tap_bytes(int descriptor, const void *bytes, size_t count, uint64_t of
     struct read_tap *tap = locked_tap(descriptor);
     if (tap == NULL)
         return;
+    if (!tap->broken && offset > tap->offset && offset - tap->offset <= GAP_READ)
+        tap->broken = tap_fill(tap, descriptor, offset) != EXIT_OK; /* then hashed uncopied */
     bool held = !tap->broken && offset > tap->offset && held_keep(tap, bytes, count, offset);
     while (held && !tap->broken && tap->held != NULL &&
            tap->held->offset - tap->offset <= GAP_READ)
@@ -406,7 +371,6 @@ static int tap_restart(struct read_tap *tap)
 {
     hash_stream_free(tap->raw);
     held_free(tap);
-    tap->gathered_length = 0;
     tap->raw = NULL;
     tap->offset = 0;
     tap->broken = false;
@@ -436,10 +400,8 @@ int read_tap_finish(struct read_tap *tap, struct file_digests *digests)
     pthread_mutex_lock(&tap->lock);
     *digests = (struct file_digests){0};
     int result = tap_complete(tap);
-    if (result == EXIT_OK) {
-        gathered_flush(tap);
+    if (result == EXIT_OK)
         hash_stream_finish(tap->raw, digests);
-    }
     if (result == EXIT_OK && tap->content_state == CONTENT_ENDED) {
         struct file_digests content;
         hash_stream_finish(tap->content, &content);
