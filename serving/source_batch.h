@@ -3,7 +3,7 @@
 #ifndef FUEL_SOURCE_BATCH_H
 #define FUEL_SOURCE_BATCH_H
 
-#include "serving/h5py_direct.h"
+#include "common/h5py/h5py_direct.h"
 #include "common/h5py/h5py_examples.h"
 #include "buffer_pool.h"
 

@@ -1,11 +1,12 @@
-/* The examples of a fixed-shape source read in blocks of about 4 MiB (libhdf5 on the calling
-   thread) and summarised on worker threads, each block into summaries of its own merged in the
+/* The examples of a fixed-shape source read in blocks of about 4 MiB (with pread on the worker
+   threads where the layout allows, else libhdf5 on the calling thread) and summarised there, each block into summaries of its own merged in the
    blocks' order, so that the results do not depend on the thread count; a run of rows never
    written (all their chunks unallocated: the fill value) is read once and counted as many times
    as it has rows. */
 #include "common/base/error.h"
 #include "common/base/ordered_pool.h"
 #include "common/base/threads.h"
+#include "common/h5py/h5py_direct.h"
 #include "statistics_blocks.h"
 #include "written_rows.h"
 
@@ -88,6 +89,8 @@ struct block_job {
     struct numeric_type type;
     unsigned char *buffer;
     double *scratch;
+    const struct h5py_direct *direct; /* NULL: BUFFER was read already */
+    uint64_t first;                         /* the example read into BUFFER first */
     size_t count;
     struct value_summary *summaries;   /* one a channel */
     struct value_histogram *histograms; /* one a channel, NULL when none are counted */
@@ -101,6 +104,7 @@ struct block_reading {
     struct numeric_type type;
     size_t block;
     struct written_rows written;
+    struct h5py_direct direct;
     struct ordered_pool *pool;
     struct block_job *jobs;
     size_t job_count, next_job;
@@ -109,6 +113,11 @@ struct block_reading {
 static int block_summarise(void *argument)
 {
     struct block_job *job = argument;
+    int result = job->direct != NULL
+                     ? h5py_direct_read(job->direct, job->first, job->count, job->buffer)
+                     : EXIT_OK;
+    if (result != EXIT_OK)
+        return result;
     for (size_t channel = 0; channel < job->layout.channels; channel++) {
         value_summary_begin(&job->summaries[channel], job->type);
         if (job->histograms != NULL)
@@ -157,7 +166,10 @@ static int block_take(struct block_reading *reading, uint64_t done, uint64_t *co
                  : written                                   ? EXIT_OK
                                                              : blocks_drain(reading);
     struct block_job *job = &reading->jobs[reading->next_job];
-    if (result == EXIT_OK)
+    bool direct = written && selection->indices == NULL && reading->direct.descriptor >= 0;
+    job->direct = direct ? &reading->direct : NULL;
+    job->first = selection->start + done;
+    if (result == EXIT_OK && !direct)
         result = selection->indices != NULL
                      ? h5py_examples_read_indices(reading->examples, selection->indices + done,
                                                   (size_t)*count, job->buffer)
@@ -240,7 +252,7 @@ static void reading_end(struct block_reading *reading)
 }
 
 int statistics_blocks_read(struct source_statistics *statistics,
-                           const struct h5py_examples *examples,
+                           const struct h5py_examples *examples, const char *path,
                            const struct h5py_selection *selection, struct channel_layout layout,
                            const struct stage_listener *listener)
 {
@@ -248,6 +260,7 @@ int statistics_blocks_read(struct source_statistics *statistics,
                                     .selection = selection, .layout = layout,
                                     .type = numeric_type_from_descr(examples->descr)};
     int result = reading_begin(&reading);
+    h5py_direct_open(&reading.direct, examples, path);
     if (result == EXIT_OK && selection->indices == NULL)
         result = written_rows_find(examples->dataset, selection->stop, &reading.written);
     uint64_t count = 0;
@@ -259,5 +272,6 @@ int statistics_blocks_read(struct source_statistics *statistics,
     if (result == EXIT_OK)
         result = blocks_drain(&reading);
     reading_end(&reading);
+    h5py_direct_close(&reading.direct);
     return result;
 }

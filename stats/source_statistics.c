@@ -175,7 +175,8 @@ static int fixed_statistics(const struct h5py_file *file, const char *source,
     if (result == EXIT_OK)
         result = summaries_begin(statistics, layout, type);
     if (result == EXIT_OK)
-        result = statistics_blocks_read(statistics, &examples, selection, layout, listener);
+        result = statistics_blocks_read(statistics, &examples, file->path, selection, layout,
+                                        listener);
     for (size_t channel = 0; result == EXIT_OK && channel < layout.channels; channel++)
         value_summary_merge(&statistics->overall, &statistics->channels[channel]);
     h5py_examples_close(&examples);

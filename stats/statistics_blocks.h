@@ -19,10 +19,10 @@ int vlen_statistics_compute(const struct h5py_file *file, const char *source,
                             const struct stage_listener *listener,
                             struct source_statistics *statistics);
 
-/* Reads block after block of a fixed-shape source's SELECTION and summarises them; rows never
-   written (written_rows.h) are read once a run. */
+/* Reads block after block of a fixed-shape source's SELECTION (of the file at PATH) and
+   summarises them; rows never written (written_rows.h) are read once a run. */
 int statistics_blocks_read(struct source_statistics *statistics,
-                           const struct h5py_examples *examples,
+                           const struct h5py_examples *examples, const char *path,
                            const struct h5py_selection *selection, struct channel_layout layout,
                            const struct stage_listener *listener);
 

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 
 #include "common/base/error.h"
-#include "serving/h5py_direct.h"
+#include "common/h5py/h5py_direct.h"
 #include "support.h"
 
 #include <stdio.h>

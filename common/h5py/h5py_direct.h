@@ -3,7 +3,7 @@
 #ifndef FUEL_H5PY_DIRECT_H
 #define FUEL_H5PY_DIRECT_H
 
-#include "common/h5py/h5py_examples.h"
+#include "h5py_examples.h"
 
 #include <stdbool.h>
 #include <stddef.h>
