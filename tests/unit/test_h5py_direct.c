@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Fuel's own CIFAR-10 file among the fixtures. */
 static const char *cifar10_path(void)
@@ -98,11 +99,38 @@ static void test_other_layouts_go_through_hdf5(void **state)
     H5Fclose(file.handle);
 }
 
+/* A file cut short after the direct reads were prepared (another process truncating it while
+   fuel stats reads it on its workers): the reads past the cut fail with the source's error. */
+static void test_a_file_cut_short_while_read(void **state)
+{
+    (void)state;
+    char path[4096];
+    test_path(path, sizeof path, test_directory, "cut.hdf5");
+    hid_t handle = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    dataset_write(handle, "native", H5T_NATIVE_UINT16, H5P_DEFAULT);
+    H5Fclose(handle);
+    struct h5py_file file = {.path = path, .handle = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)};
+    struct h5py_examples examples;
+    struct h5py_direct direct;
+    assert_int_equal(h5py_examples_open(&examples, &file, "native"), EXIT_OK);
+    assert_true(h5py_direct_open(&direct, &examples, path));
+    assert_int_equal(truncate(path, (off_t)(direct.offset + 5 * direct.example_bytes)), 0);
+    uint16_t rows[5 * 4];
+    assert_int_equal(h5py_direct_read(&direct, 0, 5, rows), EXIT_OK);
+    assert_int_equal(rows[19], 19);
+    assert_int_equal(h5py_direct_read(&direct, 4, 2, rows), EXIT_CORRUPT_INPUT);
+    assert_string_equal(error_message(), "cannot read examples: the file ends early");
+    h5py_direct_close(&direct);
+    h5py_examples_close(&examples);
+    H5Fclose(file.handle);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_direct_reads_agree_with_hdf5),
         cmocka_unit_test(test_other_layouts_go_through_hdf5),
+        cmocka_unit_test(test_a_file_cut_short_while_read),
     };
     return cmocka_run_group_tests(tests, test_directory_setup, test_directory_teardown);
 }
