@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Every conversion, pack and export benchmark run with the binaries of two commits, interleaved:
-# medians of wall time, CPU time (user + system) and peak RSS, their ratios (B / A), and a flag on
-# any wall ratio over 1.05 or CPU ratio over 1.10 (exit 1 when one is flagged).
+# Every conversion, pack, export and fixture --from benchmark run with the binaries of two
+# commits, interleaved: medians of wall time, CPU time (user + system) and peak RSS, their ratios
+# (B / A), and a flag on any wall ratio over 1.05 or CPU ratio over 1.10 (exit 1 when one is).
 #   bash bench/compare.sh A B                  e.g. bench/compare.sh c34d39b HEAD
 #   bash bench/compare.sh HEAD,DIGESTS=off HEAD  what provenance's digests cost (make variables
 #                   after a commit, comma-separated, are given to its build)
@@ -23,7 +23,7 @@ SCALE=${SCALE:-full}
 store=${COMPARE_DIR:-/tmp/fuel-compare}
 ALL_CASES="fashion_mnist mnist binarized_mnist cifar10 cifar100 svhn2 svhn1 adult iris silhouettes
 celeba_64 celeba_aligned dogs_vs_cats ilsvrc2012 pack_npy pack_images export_hdf5_layer
-export_npy export_recordio export_image_list export_webdataset export_tfrecord"
+export_npy export_recordio export_image_list export_webdataset export_tfrecord fixture_from"
 
 # size FULL: FULL, or a tenth of it (at least 10) when SCALE=small.
 size() {
@@ -93,6 +93,7 @@ arguments() {
     pack_npy) echo pack "$(pack_input)/big.yaml" -o "$out" -q ;;
     pack_images) echo pack "$(pack_input)/images.yaml" -o "$out" -q ;;
     export_*) export_arguments "${1#export_}" "$out" ;;
+    fixture_from) echo fixture --from "$(cifar10_hdf5)" -n 1000 -o "$out" -r cut ;;
     *) echo "compare.sh: no case $1 (bash bench/compare.sh --list)" >&2; return 1 ;;
     esac
 }
@@ -136,16 +137,24 @@ pack_input() {
     echo "$directory"
 }
 
+# A CIFAR-10 file as fuel convert writes it, 184 MB.
+cifar10_hdf5() {
+    made "$inputs/cifar10.hdf5" /usr/bin/python3 bench/make_cifar10_hdf5.py "$inputs/cifar10.hdf5"
+}
+
+# The file of 20,000 stored 375 x 500 JPEGs (2,000 with SCALE=small), 1.3 GB.
+jpeg_input() {
+    made "$inputs/jpegs.hdf5" /usr/bin/python3 tests/helpers/jpeg_hdf5.py "$inputs/jpegs.hdf5" \
+        "$(size 20000)" 0 0 --size 375x500 --distinct 200
+}
+
 # export_arguments FORM OUT: the CIFAR-10 file for the classic forms, the JPEG file for
 # webdataset and tfrecord.
 export_arguments() {
     local input
     case $1 in
-    webdataset | tfrecord) input=$(made "$inputs/jpegs.hdf5" /usr/bin/python3 \
-        tests/helpers/jpeg_hdf5.py "$inputs/jpegs.hdf5" "$(size 20000)" 0 0 --size 375x500 \
-        --distinct 200) ;;
-    *) input=$(made "$inputs/cifar10.hdf5" /usr/bin/python3 bench/make_cifar10_hdf5.py \
-        "$inputs/cifar10.hdf5") ;;
+    webdataset | tfrecord) input=$(jpeg_input) ;;
+    *) input=$(cifar10_hdf5) ;;
     esac
     echo export "$input" --to "${1//_/-}" -o "$2/export" -q
 }
