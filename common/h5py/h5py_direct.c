@@ -83,26 +83,12 @@ int h5py_direct_read(const struct h5py_direct *direct, uint64_t first, uint64_t 
     return count == 0 ? EXIT_OK : bytes_read(direct, first, count * direct->example_bytes, buffer);
 }
 
-struct placed {
-    uint64_t index;
-    size_t position;
-};
-
-static int placed_compare(const void *left, const void *right)
-{
-    const struct placed *a = left, *b = right;
-    return a->index < b->index ? -1 : a->index > b->index;
-}
-
 int h5py_direct_read_indices(const struct h5py_direct *direct, const uint64_t *indices,
                              size_t count, void *buffer)
 {
-    struct placed *order = malloc((count > 0 ? count : 1) * sizeof *order);
+    struct placed_index *order = placed_indices_sorted(indices, count);
     if (order == NULL)
         return error_set(EXIT_OTHER, "cannot read examples: out of memory");
-    for (size_t position = 0; position < count; position++)
-        order[position] = (struct placed){indices[position], position};
-    qsort(order, count, sizeof *order, placed_compare);
     int result = EXIT_OK;
     for (size_t number = 0; result == EXIT_OK && number < count; number++)
         result = h5py_direct_read(direct, order[number].index, 1,

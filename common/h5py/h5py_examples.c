@@ -148,16 +148,21 @@ int h5py_examples_read(const struct h5py_examples *examples, uint64_t first, uin
     return status < 0 ? unreadable(examples, "HDF5 read failed") : EXIT_OK;
 }
 
-/* An index and the place in the caller's order it goes to. */
-struct placed_index {
-    uint64_t index;
-    size_t position;
-};
-
 static int placed_compare(const void *left, const void *right)
 {
     const struct placed_index *a = left, *b = right;
     return a->index < b->index ? -1 : a->index > b->index;
+}
+
+struct placed_index *placed_indices_sorted(const uint64_t *indices, size_t count)
+{
+    struct placed_index *placed = malloc((count ? count : 1) * sizeof *placed);
+    if (placed == NULL)
+        return NULL;
+    for (size_t position = 0; position < count; position++)
+        placed[position] = (struct placed_index){indices[position], position};
+    qsort(placed, count, sizeof *placed, placed_compare);
+    return placed;
 }
 
 /* Reads the sorted PLACED in runs of consecutive indices into SORTED (one example per entry). */
@@ -188,16 +193,13 @@ int h5py_examples_read_indices(const struct h5py_examples *examples, const uint6
                                size_t count, void *buffer)
 {
     size_t bytes = examples->example_bytes;
-    struct placed_index *placed = malloc((count ? count : 1) * sizeof *placed);
+    struct placed_index *placed = placed_indices_sorted(indices, count);
     unsigned char *sorted = count && bytes <= SIZE_MAX / count ? malloc(count * bytes) : NULL;
     if (placed == NULL || (count > 0 && sorted == NULL)) {
         free(placed);
         free(sorted);
         return error_set(EXIT_OTHER, "cannot read source %s: out of memory", examples->source);
     }
-    for (size_t position = 0; position < count; position++)
-        placed[position] = (struct placed_index){indices[position], position};
-    qsort(placed, count, sizeof *placed, placed_compare);
     int result = read_runs(examples, placed, count, sorted);
     for (size_t number = 0; result == EXIT_OK && number < count; number++)
         memcpy((unsigned char *)buffer + placed[number].position * bytes, sorted + number * bytes,

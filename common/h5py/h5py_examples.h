@@ -42,6 +42,15 @@ void h5py_examples_close(struct h5py_examples *examples);
 int h5py_examples_read(const struct h5py_examples *examples, uint64_t first, uint64_t count,
                        void *buffer);
 
+/* An index and the place in the caller's order it goes to. */
+struct placed_index {
+    uint64_t index;
+    size_t position;
+};
+
+/* INDICES[0..COUNT) with their positions, sorted by index (malloc'd); NULL when out of memory. */
+struct placed_index *placed_indices_sorted(const uint64_t *indices, size_t count);
+
 /* Reads examples INDICES[0..COUNT) into BUFFER in that order; indices may come in any order and
    repeat: they are read in sorted runs of consecutive examples, then put back in order. */
 int h5py_examples_read_indices(const struct h5py_examples *examples, const uint64_t *indices,
