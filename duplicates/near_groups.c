@@ -23,7 +23,8 @@ struct near_search {
     const struct perceptual_hash *hashes;
     uint32_t *parents;
     uint32_t *order;
-    size_t count;
+    size_t count;    /* in ORDER: the examples of distinct hashes */
+    size_t examples; /* all of them, the parents' count */
     unsigned threshold;
 };
 
@@ -224,12 +225,12 @@ static unsigned workers_make(struct near_search *search, struct slice_worker *wo
                              unsigned count)
 {
     workers[0] = (struct slice_worker){.search = search, .parents = search->parents};
-    size_t examples = search->count > 0 ? search->count : 1;
+    size_t examples = search->examples > 0 ? search->examples : 1;
     unsigned made = 1;
     while (made < count && (workers[made].parents =
                                 malloc(examples * sizeof *workers[made].parents)) != NULL) {
         workers[made].search = search;
-        for (size_t index = 0; index < search->count; index++)
+        for (size_t index = 0; index < search->examples; index++)
             workers[made].parents[index] = (uint32_t)index;
         made++;
     }
@@ -241,7 +242,7 @@ static void workers_merge(struct near_search *search, struct slice_worker *worke
                           unsigned count)
 {
     for (unsigned worker = 1; worker < count; worker++) {
-        for (size_t index = 0; index < search->count; index++)
+        for (size_t index = 0; index < search->examples; index++)
             if (workers[worker].parents[index] != index)
                 join(search->parents, (uint32_t)index, workers[worker].parents[index]);
         free(workers[worker].parents);
@@ -252,7 +253,7 @@ int near_groups_gather(struct example_digests *digests, unsigned threshold, unsi
 {
     size_t count = digests->count > 0 ? digests->count : 1;
     struct near_search search = {.hashes = digests->hashes, .count = digests->count,
-                                 .threshold = threshold};
+                                 .examples = digests->count, .threshold = threshold};
     search.parents = malloc(count * sizeof *search.parents);
     search.order = malloc(count * sizeof *search.order);
     uint64_t *keys = malloc(count * sizeof *keys);

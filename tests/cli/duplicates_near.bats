@@ -116,6 +116,27 @@ PYTHON
     [ -z "$output" ]
 }
 
+@test "33,000 examples, compared in slices on two threads: the groups one thread finds" {
+    # past malloc's mmap threshold a thread's parents begin as zeros, not as the examples; the
+    # last places hold a copy of one of three equal examples and noisy copies
+    fuel-fixture mnist -n train=26000,test=7000 -r large > /dev/null
+    $PYTHON -c "import h5py, numpy
+x = h5py.File('large.hdf5', 'r+')['features']
+noise = numpy.random.default_rng(1).integers(-12, 13, (2,) + x[5].shape)
+x[10] = x[40] = x[32998] = x[3]
+x[32997] = numpy.clip(x[6].astype(int) + noise[0], 0, 255)
+x[32999] = numpy.clip(x[5].astype(int) + noise[1], 0, 255)"
+    run --separate-stderr fuel-duplicates --near --json --threads 1 large.hdf5
+    [ "$status" -eq 1 ]
+    whole=$output
+    [ "$($PYTHON -c "import json, sys
+print(json.dumps(sorted([[m['split'], m['index']] for m in g['members']] for g in json.load(sys.stdin)['groups'])))" <<< "$whole")" = '[[["train", 3], ["train", 10], ["train", 40], ["test", 6998]], [["train", 5], ["test", 6999]], [["train", 6], ["test", 6997]]]' ]
+    run --separate-stderr fuel-duplicates --near --json --threads 2 large.hdf5
+    [ "$status" -eq 1 ]
+    [ -z "$stderr" ]
+    [ "$output" = "$whole" ]
+}
+
 @test "the groups and distances are the numpy oracle's, by brute force over every pair" {
     # the oracle hashes the pixels PIL decodes at full size; fuel decodes at a reduced scale, so
     # the two agree on the groups, the distances within a few bits
