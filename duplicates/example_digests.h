@@ -31,7 +31,7 @@ struct example_record {
     uint16_t file;
 };
 
-struct digest_runs;
+struct sorted_runs;
 
 struct example_digests {
     struct example_record *records;
@@ -42,7 +42,7 @@ struct example_digests {
     size_t capacity;
     uint64_t total;             /* examples digested, spilled ones included */
     size_t memory_limit;        /* records held before a run is spilled; 0: the default */
-    struct digest_runs *runs;   /* NULL until a run is spilled (digest_runs.h) */
+    struct sorted_runs *runs;   /* NULL until a run is spilled (digest_runs.h) */
 };
 
 struct digest_request {
