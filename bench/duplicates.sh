@@ -5,6 +5,8 @@
 # bench/jpeg_floor.c, on the same threads (--threads 1 against the floor's 0, decoding in the
 # reading thread, and --threads of the online CPUs against the floor on as many) over a stored zip
 # of the same JPEGs; medians of interleaved runs, ratios (the speed-up of --threads too), peak RSS.
+# Then --near at ImageNet's scale, once: ILSVRC2012's 1,431,167 images (16 x 16 gray noise,
+# bench/make_noise_hdf5.py; NOISE_EXAMPLES=0 skips it), spilled, its peak RSS and its time.
 #   RUNS=3 SIZE=20000 bash bench/duplicates.sh
 # IMAGES_HDF5 and IMAGENET_HDF5 may name files made earlier.
 set -euo pipefail
@@ -88,4 +90,14 @@ check "near / decode floor ($threads threads) wall time" \
     "<=" 1.3 || status=1
 check "peak RSS, exact (MiB)" "$(echo "$exact_peak / 1024" | bc -l)" "<=" 64 || status=1
 check "peak RSS, near (MiB)" "$(echo "$near_peak / 1024" | bc -l)" "<=" 64 || status=1
+noise_examples=${NOISE_EXAMPLES:-1431167}
+if [ "$noise_examples" -gt 0 ]; then
+    /usr/bin/python3 bench/make_noise_hdf5.py "$work/noise.hdf5" "$noise_examples"
+    scale=$( { /usr/bin/time -f '%e %M' "$FUEL" duplicates --near -q --threads "$threads" \
+        "$work/noise.hdf5" > "$work/noise.txt" || [ $? -eq 1 ]; } 2>&1 | tail -n 1)
+    echo "  --near of $noise_examples images at ImageNet's scale: ${scale% *} s, peak RSS" \
+        "${scale#* } KiB: $(head -n 1 "$work/noise.txt" | cut -d'(' -f1)"
+    check "peak RSS, near at ImageNet's scale (MiB)" "$(echo "${scale#* } / 1024" | bc -l)" \
+        "<=" 64 || status=1
+fi
 exit $status

@@ -23,19 +23,26 @@ def main():
             noise = generator.integers(0, 16, (n, 3, 64, 64)).astype(numpy.float32)
             features[first:first + n] = (base + ramp[None, None, :, None] + noise).astype(numpy.uint8)
         f["targets"] = generator.integers(0, 10, (count, 1)).astype(numpy.uint8)
-        for name, labels in (("features", ("batch", "channel", "height", "width")),
-                             ("targets", ("batch", "index"))):
-            for axis, label in enumerate(labels):
-                f[name].dims[axis].label = label
-        train = count - count // 10
-        rows = [(split, source, start, stop, None, True, b".")
-                for split, start, stop in ((b"train", 0, train), (b"test", train, count))
-                for source in (b"features", b"targets")]
-        dtype = numpy.dtype([("split", "S5"), ("source", "S8"), ("start", numpy.int64),
-                             ("stop", numpy.int64), ("indices", h5py.special_dtype(ref=h5py.Reference)),
-                             ("available", bool), ("comment", "S1")])
-        f.attrs["split"] = numpy.array(rows, dtype=dtype)
-        f.attrs["h5py_interface_version"] = "0.3"
+        layout_write(f, count)
 
 
-main()
+def layout_write(f, count):
+    """Labels the axes of F's features (images) and targets and splits COUNT examples into train
+    and test (the last tenth), as H5PYDataset reads them."""
+    for name, labels in (("features", ("batch", "channel", "height", "width")),
+                         ("targets", ("batch", "index"))):
+        for axis, label in enumerate(labels):
+            f[name].dims[axis].label = label
+    train = count - count // 10
+    rows = [(split, source, start, stop, None, True, b".")
+            for split, start, stop in ((b"train", 0, train), (b"test", train, count))
+            for source in (b"features", b"targets")]
+    dtype = numpy.dtype([("split", "S5"), ("source", "S8"), ("start", numpy.int64),
+                         ("stop", numpy.int64), ("indices", h5py.special_dtype(ref=h5py.Reference)),
+                         ("available", bool), ("comment", "S1")])
+    f.attrs["split"] = numpy.array(rows, dtype=dtype)
+    f.attrs["h5py_interface_version"] = "0.3"
+
+
+if __name__ == "__main__":
+    main()

@@ -9,6 +9,7 @@
 #include "common/h5py/h5py_vlen_examples.h"
 #include "digest_runs.h"
 #include "hash_workers.h"
+#include "near_spill.h"
 
 #include <stdio.h>
 
@@ -56,11 +57,13 @@ static int records_grow(struct example_digests *digests)
 {
     if (digests->count < digests->capacity)
         return EXIT_OK;
-    size_t limit = digests->memory_limit > 0 ? digests->memory_limit : EXAMPLE_DIGESTS_IN_MEMORY;
-    if (digests->hashes == NULL && digests->count >= limit)
-        return digest_runs_spill(digests);
+    size_t limit = digests->memory_limit > 0    ? digests->memory_limit
+                   : digests->hashes != NULL ? EXAMPLE_DIGESTS_NEAR_IN_MEMORY
+                                             : EXAMPLE_DIGESTS_IN_MEMORY;
+    if (digests->count >= limit)
+        return digests->hashes == NULL ? digest_runs_spill(digests) : near_spill_append(digests);
     size_t capacity = digests->capacity > 0 ? 2 * digests->capacity : 4096;
-    if (digests->hashes == NULL && capacity > limit)
+    if (capacity > limit)
         capacity = limit;
     struct example_record *grown = realloc(digests->records, capacity * sizeof *grown);
     if (grown != NULL)
@@ -187,7 +190,7 @@ static int split_digest_fixed(struct example_digests *digests, struct digesting 
             request->listener->advance(request->listener->context, *done);
     }
     h5py_selection_free(&selection);
-    return result;
+    return hashing_stop(digesting, result); /* no worker still reads the buffer once freed */
 }
 
 static int digest_fixed(struct example_digests *digests, struct digesting *digesting,
@@ -298,7 +301,7 @@ static int too_many(const struct digest_request *request)
 {
     return error_set(EXIT_OTHER, "cannot compare more than %llu examples%s: %s",
                      (unsigned long long)examples_most(request),
-                     request->perceptual ? " with --near (their hashes are held in memory, not spilled)" : "",
+                     request->perceptual ? " with --near (a parent of 4 bytes is held in memory for each)" : "",
                      request->file->path);
 }
 
@@ -359,5 +362,6 @@ void example_digests_free(struct example_digests *digests)
     free(digests->records);
     free(digests->hashes);
     digest_runs_free(digests->runs);
+    near_spill_free(digests->spill);
     *digests = (struct example_digests){0};
 }

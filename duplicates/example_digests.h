@@ -15,13 +15,17 @@
 /* The bytes of an example's SHA-256 kept: two examples are taken as equal when these are. */
 #define EXAMPLE_DIGEST_BYTES 16
 
-/* More examples than this in all files together are refused before any is read: held in memory
-   with their perceptual hashes (72 bytes each); by digest, through sorted runs spilled. */
+/* More examples than this in all files together are refused before any is read: with their
+   perceptual hashes, a parent of 4 bytes each is held in memory (256 MiB at the bound); by
+   digest, nothing is held for each. */
 #define EXAMPLE_DIGESTS_MAX ((uint64_t)1 << 26)
 #define EXAMPLE_DIGESTS_SPILLED_MAX ((uint64_t)1 << 32)
 /* Digests held in memory (24 bytes each, 12 MiB; glibc's qsort takes as much again) before a
    sorted run is spilled, unless a caller says. */
 #define EXAMPLE_DIGESTS_IN_MEMORY ((size_t)1 << 19)
+/* Records with perceptual hashes held in memory (56 bytes each, and 20 more a thread during
+   the in-memory search: 19 MiB) before they are spilled to be searched through sorted runs. */
+#define EXAMPLE_DIGESTS_NEAR_IN_MEMORY ((size_t)1 << 18)
 
 /* One example: its digest and where it is, 24 bytes. */
 struct example_record {
@@ -32,6 +36,7 @@ struct example_record {
 };
 
 struct sorted_runs;
+struct near_spill;
 
 struct example_digests {
     struct example_record *records;
@@ -43,6 +48,7 @@ struct example_digests {
     uint64_t total;             /* examples digested, spilled ones included */
     size_t memory_limit;        /* records held before a run is spilled; 0: the default */
     struct sorted_runs *runs;   /* NULL until a run is spilled (digest_runs.h) */
+    struct near_spill *spill;   /* perceptual: NULL until records are spilled (near_spill.h) */
 };
 
 struct digest_request {

@@ -9,6 +9,8 @@
 
 #include "common/base/error.h"
 #include "common/base/threads.h"
+#include "near_blocks.h"
+#include "near_spill.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -27,35 +29,6 @@ struct near_search {
     size_t examples; /* all of them, the parents' count */
     unsigned threshold;
 };
-
-/* Bits [FIRST, FIRST + COUNT) of HASH, COUNT at most 32. */
-static uint32_t block_value(const struct perceptual_hash *hash, unsigned first, unsigned count)
-{
-    unsigned word = first / 64, shift = first % 64;
-    uint64_t value = hash->words[word] >> shift;
-    if (shift + count > 64 && word + 1 < PERCEPTUAL_HASH_BITS / 64)
-        value |= hash->words[word + 1] << (64 - shift);
-    return (uint32_t)(value & ((UINT64_C(1) << count) - 1));
-}
-
-static uint32_t root_of(uint32_t *parents, uint32_t member)
-{
-    while (parents[member] != member) {
-        parents[member] = parents[parents[member]];
-        member = parents[member];
-    }
-    return member;
-}
-
-/* Joins the groups of A and B under the smaller root: a group's root is its first member. */
-static void join(uint32_t *parents, uint32_t a, uint32_t b)
-{
-    uint32_t root_a = root_of(parents, a), root_b = root_of(parents, b);
-    if (root_a < root_b)
-        parents[root_b] = root_a;
-    else if (root_b < root_a)
-        parents[root_a] = root_b;
-}
 
 static int hash_order(const void *left, const void *right, void *context)
 {
@@ -76,7 +49,7 @@ static void equal_hashes_join(struct near_search *search)
         uint32_t member = search->order[index];
         if (kept > 0 && memcmp(&search->hashes[member], &search->hashes[search->order[kept - 1]],
                                sizeof search->hashes[member]) == 0)
-            join(search->parents, member, search->order[kept - 1]);
+            near_join(search->parents, member, search->order[kept - 1]);
         else
             search->order[kept++] = member;
     }
@@ -94,7 +67,7 @@ static void run_compare(const struct near_search *search, uint32_t *parents, con
             uint32_t candidate = (uint32_t)keys[other];
             if (perceptual_hash_distance(&search->hashes[member], &search->hashes[candidate]) <=
                 search->threshold)
-                join(parents, member, candidate);
+                near_join(parents, member, candidate);
         }
     }
 }
@@ -145,7 +118,7 @@ static void block_search(struct near_search *search, uint64_t *keys, unsigned fi
 {
     for (size_t index = 0; index < search->count; index++) {
         uint32_t member = search->order[index];
-        keys[index] = (uint64_t)block_value(&search->hashes[member], first_bit, bits) << 32 |
+        keys[index] = (uint64_t)near_block_value(&search->hashes[member], first_bit, bits) << 32 |
                       member;
     }
     qsort(keys, search->count, sizeof *keys, key_order);
@@ -244,13 +217,15 @@ static void workers_merge(struct near_search *search, struct slice_worker *worke
     for (unsigned worker = 1; worker < count; worker++) {
         for (size_t index = 0; index < search->examples; index++)
             if (workers[worker].parents[index] != index)
-                join(search->parents, (uint32_t)index, workers[worker].parents[index]);
+                near_join(search->parents, (uint32_t)index, workers[worker].parents[index]);
         free(workers[worker].parents);
     }
 }
 
 int near_groups_gather(struct example_digests *digests, unsigned threshold, unsigned threads)
 {
+    if (digests->spill != NULL)
+        return near_spill_gather(digests, threshold, threads);
     size_t count = digests->count > 0 ? digests->count : 1;
     struct near_search search = {.hashes = digests->hashes, .count = digests->count,
                                  .examples = digests->count, .threshold = threshold};
@@ -267,11 +242,11 @@ int near_groups_gather(struct example_digests *digests, unsigned threshold, unsi
     threads = threads == 0 ? threads_default() : threads > THREADS_MAX ? THREADS_MAX : threads;
     struct slice_worker workers[THREADS_MAX];
     unsigned working = result == EXIT_OK ? workers_make(&search, workers, threads) : 0;
-    unsigned blocks = threshold + 1 > 8 ? threshold + 1 : 8;
+    unsigned blocks = near_block_count(threshold);
     for (unsigned block = 0; result == EXIT_OK && block < blocks; block++) {
-        unsigned first_bit = block * PERCEPTUAL_HASH_BITS / blocks;
-        block_search(&search, keys, first_bit,
-                     (block + 1) * PERCEPTUAL_HASH_BITS / blocks - first_bit, workers, working);
+        unsigned first_bit, bits;
+        near_block_bounds(block, blocks, &first_bit, &bits);
+        block_search(&search, keys, first_bit, bits, workers, working);
     }
     workers_merge(&search, workers, working);
     free(keys);

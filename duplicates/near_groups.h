@@ -18,8 +18,9 @@
    examples within THRESHOLD bits of one another, each group's records together, groups in the
    order of their first member, each record's digest the group's number: what
    duplicate_groups_find then cuts into groups. The comparisons run on THREADS threads (0: the
-   online CPUs), this one among them; the result does not depend on them. EXIT_OTHER when out of
-   memory. */
+   online CPUs), this one among them; the result does not depend on them. DIGESTS that spilled
+   are searched through sorted runs instead (near_spill.h), with the same result. EXIT_OTHER when
+   out of memory; EXIT_WRITE when a spilled search cannot write its runs. */
 int near_groups_gather(struct example_digests *digests, unsigned threshold, unsigned threads);
 
 #endif

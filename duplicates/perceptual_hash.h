@@ -22,6 +22,11 @@ struct perceptual_hash {
 int perceptual_hash_pixels(const uint8_t *pixels, uint32_t channels, uint32_t height,
                            uint32_t width, int interleaved, struct perceptual_hash *hash);
 
+/* Into DISTANCES[i], the number of bits in which HASH and the hash at OTHERS + i * STRIDE bytes
+   differ, for i < COUNT: one call for many, the processor's popcnt chosen once. */
+void perceptual_hash_distances(const struct perceptual_hash *hash, const void *others,
+                               size_t stride, size_t count, unsigned *distances);
+
 /* The number of bits in which A and B differ. */
 unsigned perceptual_hash_distance(const struct perceptual_hash *a, const struct perceptual_hash *b);
 

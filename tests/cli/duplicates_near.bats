@@ -7,6 +7,7 @@ bats_require_minimum_version 1.5.0
 
 PYTHON=/usr/bin/python3
 HELPERS="$BATS_TEST_DIRNAME/../helpers"
+SHIM="${BUILD:-$BATS_TEST_DIRNAME/../../build}/tests/fail_io.so"
 
 setup_file() {
     export HOME="$BATS_FILE_TMPDIR/home" FUEL_CONFIG="$BATS_FILE_TMPDIR/empty-fuelrc"
@@ -107,13 +108,101 @@ declare('half.hdf5', 2**25 + 1)
 PYTHON
     run --separate-stderr timeout 20 fuel-duplicates --near declared.hdf5
     [ "$status" -eq 1 ]
-    [ "$stderr" = "fuel-duplicates: cannot compare more than 67108864 examples with --near (their hashes are held in memory, not spilled): declared.hdf5" ]
+    [ "$stderr" = "fuel-duplicates: cannot compare more than 67108864 examples with --near (a parent of 4 bytes is held in memory for each): declared.hdf5" ]
     [ -z "$output" ]
     cp half.hdf5 other.hdf5
     run --separate-stderr timeout 20 fuel-duplicates --near half.hdf5 other.hdf5
     [ "$status" -eq 1 ]
-    [ "$stderr" = "fuel-duplicates: cannot compare more than 67108864 examples with --near (their hashes are held in memory, not spilled): other.hdf5" ]
+    [ "$stderr" = "fuel-duplicates: cannot compare more than 67108864 examples with --near (a parent of 4 bytes is held in memory for each): other.hdf5" ]
     [ -z "$output" ]
+}
+
+@test "beyond the hashes held in memory: spilled, searched through sorted runs, the same groups" {
+    # two files of 300 examples: three equal copies, a chain of brightened copies, copies across
+    # the files (the last examples among them, past the count of distinct hashes) and a label
+    # conflict; the groups are the oracle's connected components, on one thread or two
+    for name in a b; do
+        fuel-fixture mnist -n train=200,test=100 -r "$name" --seed "${#name}$RANDOM" > /dev/null
+    done
+    $PYTHON - "$HELPERS" <<'PYTHON'
+import json, sys
+import h5py, numpy
+sys.path.insert(0, sys.argv[1])
+import near_hash
+a, b = h5py.File('a.hdf5', 'r+'), h5py.File('b.hdf5', 'r+')
+x, y = a['features'], a['targets']
+x[10] = x[40] = x[250] = x[3]
+x[60] = numpy.clip(x[7].astype(int) + 2, 0, 255)
+x[61] = numpy.clip(x[7].astype(int) + 4, 0, 255)
+y[7], y[60] = 1, 2
+b['features'][5] = x[7]
+b['features'][298] = numpy.clip(x[120].astype(int) + 2, 0, 255)
+b['features'][299] = x[121]
+pixels = numpy.concatenate([a['features'][:], b['features'][:]])
+bits = near_hash.hashes(pixels)
+distance = near_hash.distances(bits, bits)
+parents = list(range(600))
+def root(member):
+    while parents[member] != member:
+        member = parents[member]
+    return member
+for first in range(600):
+    for second in range(first + 1, 600):
+        if distance[first, second] <= 26:
+            parents[max(root(first), root(second))] = min(root(first), root(second))
+def name(member):
+    file, index = divmod(member, 300)
+    return [file, 'train' if index < 200 else 'test', index % 200]
+groups = {}
+for member in range(600):
+    groups.setdefault(root(member), []).append(name(member))
+json.dump(sorted(g for g in groups.values() if len(g) > 1), open('oracle.json', 'w'))
+PYTHON
+    groups() {
+        $PYTHON -c "import json, sys
+print(json.dumps(sorted([[m['file'], m['split'], m['index']] for m in g['members']] for g in json.load(sys.stdin)['groups'])))"
+    }
+    run --separate-stderr fuel-duplicates --near --json --threads 1 a.hdf5 b.hdf5
+    [ "$status" -eq 1 ]
+    whole=$output
+    [ "$(groups <<< "$whole")" = "$(cat oracle.json)" ]
+    [[ "$(cat oracle.json)" == *'[0, "train", 3], [0, "train", 10], [0, "train", 40], [0, "test", 50]]'* ]]
+    for held in 0 1 7 64; do
+        for threads in 1 2; do
+            FUEL_DUPLICATES_MEMORY_EXAMPLES=$held run --separate-stderr fuel-duplicates --near \
+                --json --threads "$threads" a.hdf5 b.hdf5
+            [ "$status" -eq 1 ]
+            [ -z "$stderr" ]
+            [ "$output" = "$whole" ]
+        done
+    done
+    # the text report too, and the scratch files are gone; a TMPDIR that cannot hold them: exit 7
+    run --separate-stderr fuel-duplicates --near a.hdf5 b.hdf5
+    text=$output
+    mkdir scratch
+    TMPDIR=$PWD/scratch FUEL_DUPLICATES_MEMORY_EXAMPLES=7 run --separate-stderr fuel-duplicates \
+        --near a.hdf5 b.hdf5
+    [ "$status" -eq 1 ]
+    [ "$output" = "$text" ]
+    [ -z "$(ls -A scratch)" ]
+    TMPDIR=$PWD/missing FUEL_DUPLICATES_MEMORY_EXAMPLES=7 run --separate-stderr fuel-duplicates \
+        --near a.hdf5 b.hdf5
+    [ "$status" -eq 7 ]
+    [ "$stderr" = "fuel-duplicates: cannot create scratch file: $PWD/missing: No such file or directory" ]
+    [ -z "$output" ]
+    # the disk fills while examples are spilled, or while a block's runs are: the same exit,
+    # nothing left behind
+    for after in 3 200; do
+        run --separate-stderr env TMPDIR="$PWD/scratch" FUEL_DUPLICATES_MEMORY_EXAMPLES=7 \
+            FAIL_IO_CALLS=write FAIL_IO_ERRNO=ENOSPC FAIL_IO_PATH="$PWD/scratch/*" \
+            FAIL_IO_AFTER=$after LD_PRELOAD="$SHIM" \
+            ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+            fuel-duplicates --near a.hdf5 b.hdf5
+        [ "$status" -eq 7 ]
+        [ "$stderr" = "fuel-duplicates: cannot write scratch file: $PWD/scratch: No space left on device" ]
+        [ -z "$output" ]
+        [ -z "$(ls -A scratch)" ]
+    done
 }
 
 @test "33,000 examples, compared in slices on two threads: the groups one thread finds" {
@@ -131,10 +220,13 @@ x[32999] = numpy.clip(x[5].astype(int) + noise[1], 0, 255)"
     whole=$output
     [ "$($PYTHON -c "import json, sys
 print(json.dumps(sorted([[m['split'], m['index']] for m in g['members']] for g in json.load(sys.stdin)['groups'])))" <<< "$whole")" = '[[["train", 3], ["train", 10], ["train", 40], ["test", 6998]], [["train", 5], ["test", 6999]], [["train", 6], ["test", 6997]]]' ]
-    run --separate-stderr fuel-duplicates --near --json --threads 2 large.hdf5
-    [ "$status" -eq 1 ]
-    [ -z "$stderr" ]
-    [ "$output" = "$whole" ]
+    for held in 0 9999; do
+        FUEL_DUPLICATES_MEMORY_EXAMPLES=$held run --separate-stderr fuel-duplicates --near \
+            --json --threads 2 large.hdf5
+        [ "$status" -eq 1 ]
+        [ -z "$stderr" ]
+        [ "$output" = "$whole" ]
+    done
 }
 
 @test "the groups and distances are the numpy oracle's, by brute force over every pair" {

@@ -1,7 +1,9 @@
 /* Unit tests for duplicates/near_groups.c and perceptual_hash.c: multi-index hashing finds every
    pair within the threshold that brute force finds (random hashes with planted neighbours at
    each distance), joins chains, collapses equal hashes, and leaves the members grouped in order;
-   the hash's fixed points (exactly half the bits set, a brightness shift ignored). */
+   the hash's fixed points (exactly half the bits set, a brightness shift ignored); spilled
+   (near_spill.c), the same members in the same order, on any threads and runs of any length;
+   the distances of one hash to many equal the distance of each pair. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,7 @@
 #include "common/base/error.h"
 #include "duplicates/duplicate_groups.h"
 #include "duplicates/near_groups.h"
+#include "duplicates/near_spill.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +197,92 @@ static void test_threads_long_runs(void **state)
     example_digests_free(&expected);
 }
 
+/* DIGESTS' records and hashes copied into SPILLED, spilled EVERY at a time, searched through
+   runs of LIMIT examples (0: the default) on THREADS threads. */
+static void spilled_gather(const struct example_digests *digests, size_t every, size_t limit,
+                           unsigned threads, struct example_digests *spilled)
+{
+    *spilled = (struct example_digests){.records = calloc(every, sizeof *spilled->records),
+                                        .hashes = calloc(every, sizeof *spilled->hashes),
+                                        .capacity = every, .memory_limit = limit};
+    assert_non_null(spilled->records);
+    assert_non_null(spilled->hashes);
+    for (size_t first = 0; first < digests->count; first += every) {
+        size_t count = digests->count - first < every ? digests->count - first : every;
+        memcpy(spilled->records, digests->records + first, count * sizeof *spilled->records);
+        memcpy(spilled->hashes, digests->hashes + first, count * sizeof *spilled->hashes);
+        spilled->count = count;
+        spilled->total += count;
+        assert_int_equal(near_spill_append(spilled), EXIT_OK);
+        assert_int_equal(spilled->count, 0);
+    }
+    assert_int_equal(near_groups_gather(spilled, 26, threads), EXIT_OK);
+}
+
+/* Random hashes, neighbours at every distance, a chain, copies of one hash and runs of one
+   block longer than a chunk: in memory and spilled, the same. */
+static void test_spilled_as_in_memory(void **state)
+{
+    (void)state;
+    uint64_t seed = 7;
+    struct example_digests source;
+    digests_make(&source, 3000);
+    for (size_t index = 0; index < 3000; index += 2) {
+        for (int word = 0; word < 4; word++)
+            source.hashes[index].words[word] = state_next(&seed);
+        if (index >= 2000)
+            source.hashes[index].words[0] = UINT64_C(0x0123456789abcdef); /* long runs */
+        source.hashes[index + 1] = flipped(&source.hashes[index], (unsigned)(index / 2 % 40),
+                                           &seed);
+    }
+    for (size_t index = 1500; index < 1600; index++)
+        source.hashes[index] = source.hashes[3]; /* copies */
+    source.hashes[1700] = flipped(&source.hashes[3], 20, &seed); /* a chain through them */
+    struct example_digests expected = source;
+    expected.records = malloc(3000 * sizeof *expected.records);
+    expected.hashes = malloc(3000 * sizeof *expected.hashes);
+    memcpy(expected.records, source.records, 3000 * sizeof *expected.records);
+    memcpy(expected.hashes, source.hashes, 3000 * sizeof *expected.hashes);
+    assert_int_equal(near_groups_gather(&expected, 26, 2), EXIT_OK);
+    assert_true(expected.count > 1000);
+    const size_t every[] = {7, 1000, 13, 3000}, limits[] = {7, 0, 5, 1};
+    const unsigned threads[] = {1, 2, 3, 2};
+    for (size_t choice = 0; choice < 4; choice++) {
+        struct example_digests spilled;
+        spilled_gather(&source, every[choice], limits[choice], threads[choice], &spilled);
+        assert_int_equal(spilled.count, expected.count);
+        assert_memory_equal(spilled.records, expected.records,
+                            expected.count * sizeof *expected.records);
+        assert_memory_equal(spilled.hashes, expected.hashes,
+                            expected.count * sizeof *expected.hashes);
+        example_digests_free(&spilled);
+    }
+    example_digests_free(&expected);
+    example_digests_free(&source);
+}
+
+/* One hash against many at a stride: each the pair's distance. */
+static void test_distances_of_many(void **state)
+{
+    (void)state;
+    uint64_t seed = 99;
+    struct {
+        uint64_t padding;
+        struct perceptual_hash hash;
+    } others[50];
+    struct perceptual_hash hash;
+    for (int word = 0; word < 4; word++)
+        hash.words[word] = state_next(&seed);
+    for (unsigned index = 0; index < 50; index++)
+        others[index].hash = flipped(&hash, index * 5, &seed);
+    unsigned distances[50];
+    perceptual_hash_distances(&hash, &others[0].hash, sizeof others[0], 50, distances);
+    for (unsigned index = 0; index < 50; index++) {
+        assert_int_equal(distances[index], index * 5);
+        assert_int_equal(perceptual_hash_distance(&hash, &others[index].hash), index * 5);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +290,8 @@ int main(void)
         cmocka_unit_test(test_chains_and_copies),
         cmocka_unit_test(test_threads_long_runs),
         cmocka_unit_test(test_hash_of_pixels),
+        cmocka_unit_test(test_spilled_as_in_memory),
+        cmocka_unit_test(test_distances_of_many),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
