@@ -224,7 +224,8 @@ int duplicates_find(const struct duplicates_request *request, struct duplicates_
     if (status == EXIT_OK && !request->near)
         status = digest_runs_merge(&result->digests);
     if (status == EXIT_OK && request->near)
-        status = near_groups_gather(&result->digests, request->threshold, request->threads);
+        status = near_groups_gather(&result->digests, request->threshold, request->threads,
+                                    request->listener);
     if (status == EXIT_OK)
         status = duplicate_groups_find(&result->digests, &result->groups);
     result->labels = labels_choose(request, result->source);

@@ -222,10 +222,11 @@ static void workers_merge(struct near_search *search, struct slice_worker *worke
     }
 }
 
-int near_groups_gather(struct example_digests *digests, unsigned threshold, unsigned threads)
+int near_groups_gather(struct example_digests *digests, unsigned threshold, unsigned threads,
+                       const struct stage_listener *listener)
 {
     if (digests->spill != NULL)
-        return near_spill_gather(digests, threshold, threads);
+        return near_spill_gather(digests, threshold, threads, listener);
     size_t count = digests->count > 0 ? digests->count : 1;
     struct near_search search = {.hashes = digests->hashes, .count = digests->count,
                                  .examples = digests->count, .threshold = threshold};

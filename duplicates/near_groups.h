@@ -19,8 +19,10 @@
    order of their first member, each record's digest the group's number: what
    duplicate_groups_find then cuts into groups. The comparisons run on THREADS threads (0: the
    online CPUs), this one among them; the result does not depend on them. DIGESTS that spilled
-   are searched through sorted runs instead (near_spill.h), with the same result. EXIT_OTHER when
-   out of memory; EXIT_WRITE when a spilled search cannot write its runs. */
-int near_groups_gather(struct example_digests *digests, unsigned threshold, unsigned threads);
+   are searched through sorted runs instead (near_spill.h), with the same result, telling
+   LISTENER (NULL: nobody) of its passes. EXIT_OTHER when out of memory; EXIT_WRITE when a
+   spilled search cannot write its runs. */
+int near_groups_gather(struct example_digests *digests, unsigned threshold, unsigned threads,
+                       const struct stage_listener *listener);
 
 #endif

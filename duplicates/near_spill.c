@@ -55,6 +55,8 @@ struct spill_shared {
     unsigned threshold;
     unsigned blocks;
     atomic_uint next_block;
+    atomic_uint searched;                  /* passes done, the equal-hash pass among them */
+    const struct stage_listener *listener; /* told by the first thread; NULL: nobody */
 };
 
 /* One thread's search: its runs, buffers and union-find. */
@@ -333,6 +335,10 @@ static void *blocks_search(void *argument)
                          (block = atomic_fetch_add(&shared->next_block, 1)) < shared->blocks;) {
         near_block_bounds(block, shared->blocks, &search->first_bit, &search->bits);
         search->result = pass_search(search);
+        unsigned searched = atomic_fetch_add(&shared->searched, 1) + 1;
+        /* the first thread (the one holding the bits to write) tells */
+        if (search->result == EXIT_OK && search->repeated != NULL && shared->listener != NULL)
+            shared->listener->advance(shared->listener->context, searched);
     }
     if (search->result != EXIT_OK)
         snprintf(search->message, sizeof search->message, "%s", error_message());
@@ -368,7 +374,8 @@ static int threads_search(struct spill_search *searches, unsigned threads)
     return result;
 }
 
-int near_spill_gather(struct example_digests *digests, unsigned threshold, unsigned threads)
+int near_spill_gather(struct example_digests *digests, unsigned threshold, unsigned threads,
+                      const struct stage_listener *listener)
 {
     int result = digests->count > 0 ? near_spill_append(digests) : EXIT_OK;
     free(digests->records);
@@ -379,6 +386,7 @@ int near_spill_gather(struct example_digests *digests, unsigned threshold, unsig
     size_t limit = digests->memory_limit;
     struct spill_shared shared = {
         .spill = digests->spill, .threshold = threshold, .blocks = near_block_count(threshold),
+        .listener = listener,
         .chunk_entries = limit > 0 && limit < CHUNK_ENTRIES ? limit : CHUNK_ENTRIES};
     unsigned char *repeated = calloc((size_t)(total / 8 + 1), 1);
     shared.repeated = repeated;
@@ -391,8 +399,12 @@ int near_spill_gather(struct example_digests *digests, unsigned threshold, unsig
         result = begun != EXIT_OK ? begun : repeated == NULL ? out_of_memory() : EXIT_OK;
     searches[0].repeated = repeated;
     searches[0].runs.order = hash_entry_order;
+    if (result == EXIT_OK && listener != NULL)
+        listener->stage(listener->context, "--near search", shared.blocks + 1, "passes");
     if (result == EXIT_OK)
         result = pass_search(&searches[0]); /* equal hashes: the blocks search one of each */
+    if (result == EXIT_OK && listener != NULL)
+        listener->advance(listener->context, atomic_fetch_add(&shared.searched, 1) + 1);
     threads = threads == 0 ? threads_default() : threads > THREADS_MAX ? THREADS_MAX : threads;
     if (result == EXIT_OK)
         result = threads_search(searches, threads);

@@ -14,8 +14,10 @@ int near_spill_append(struct example_digests *digests);
 /* What near_groups_gather does, for DIGESTS that spilled: spills what it holds too, then leaves
    in DIGESTS only the members of groups, in the same order with the same digests. The blocks are
    searched on THREADS threads (0: the online CPUs), this one among them, 10 MiB of buffers and a
-   parent per example each; the result does not depend on them. */
-int near_spill_gather(struct example_digests *digests, unsigned threshold, unsigned threads);
+   parent per example each; the result does not depend on them. LISTENER (NULL: nobody) is told
+   of the passes done, on this thread. */
+int near_spill_gather(struct example_digests *digests, unsigned threshold, unsigned threads,
+                      const struct stage_listener *listener);
 
 void near_spill_free(struct near_spill *spill);
 

@@ -229,6 +229,24 @@ print(json.dumps(sorted([[m['split'], m['index']] for m in g['members']] for g i
     done
 }
 
+@test "on a terminal, the spilled search's passes are counted on stderr, then cleared" {
+    fuel-fixture mnist -n train=20,test=10 -r small > /dev/null
+    FUEL_DUPLICATES_MEMORY_EXAMPLES=4 script -qec "fuel-duplicates --near small.hdf5 > stdout" \
+        typescript > /dev/null
+    grep -qF "small.hdf5  0 of 30 examples" typescript
+    grep -qF -- "--near search  0 of 28 passes" typescript
+    drawn=$(cat typescript)
+    [[ "${drawn##*--near search}" == *$'\e[1A\r\e[J'* ]] # cleared after its last drawing
+    [[ "$(cat stdout)" == *" of the 30 examples of source features "* ]]
+    # in memory there is no such stage; with --threshold 8, 9 blocks and the equal hashes' pass
+    script -qec "fuel-duplicates --near small.hdf5 > /dev/null" memory > /dev/null
+    run grep -cF -- "--near search" memory
+    [ "$output" = 0 ]
+    FUEL_DUPLICATES_MEMORY_EXAMPLES=4 script -qec \
+        "fuel-duplicates --near --threshold 8 small.hdf5 > /dev/null" eight > /dev/null
+    grep -qF -- "--near search  0 of 10 passes" eight
+}
+
 @test "the groups and distances are the numpy oracle's, by brute force over every pair" {
     # the oracle hashes the pixels PIL decodes at full size; fuel decodes at a reduced scale, so
     # the two agree on the groups, the distances within a few bits

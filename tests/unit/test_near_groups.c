@@ -71,7 +71,7 @@ static void test_every_pair_within_the_threshold(void **state)
                                                   &digests.hashes[index + 1]),
                          index / 2 % 40);
     }
-    assert_int_equal(near_groups_gather(&digests, 26, 1), EXIT_OK);
+    assert_int_equal(near_groups_gather(&digests, 26, 1, NULL), EXIT_OK);
     size_t expected = 0;
     for (size_t pair = 0; pair < 200; pair++)
         expected += pair % 40 <= 26 ? 2 : 0;
@@ -108,7 +108,7 @@ static void test_chains_and_copies(void **state)
         digests.hashes[3].words[word] = ~digests.hashes[0].words[word];
     for (size_t index = 4; index < 1004; index++)
         digests.hashes[index].words[2] = UINT64_C(0xffffffff); /* equal to one another */
-    assert_int_equal(near_groups_gather(&digests, 26, 1), EXIT_OK);
+    assert_int_equal(near_groups_gather(&digests, 26, 1, NULL), EXIT_OK);
     assert_int_equal(digests.count, 3 + 1000);
     for (size_t index = 0; index < 3; index++)
         assert_int_equal(digests.records[index].number, index);
@@ -170,7 +170,7 @@ static void pairs_in_long_runs(struct example_digests *digests, unsigned threads
             digests->hashes[index + 1].words[bit / 64] ^= UINT64_C(1) << (bit % 64);
         }
     }
-    assert_int_equal(near_groups_gather(digests, 26, threads), EXIT_OK);
+    assert_int_equal(near_groups_gather(digests, 26, threads, NULL), EXIT_OK);
 }
 
 static void test_threads_long_runs(void **state)
@@ -216,7 +216,7 @@ static void spilled_gather(const struct example_digests *digests, size_t every, 
         assert_int_equal(near_spill_append(spilled), EXIT_OK);
         assert_int_equal(spilled->count, 0);
     }
-    assert_int_equal(near_groups_gather(spilled, 26, threads), EXIT_OK);
+    assert_int_equal(near_groups_gather(spilled, 26, threads, NULL), EXIT_OK);
 }
 
 /* Random hashes, neighbours at every distance, a chain, copies of one hash and runs of one
@@ -243,7 +243,7 @@ static void test_spilled_as_in_memory(void **state)
     expected.hashes = malloc(3000 * sizeof *expected.hashes);
     memcpy(expected.records, source.records, 3000 * sizeof *expected.records);
     memcpy(expected.hashes, source.hashes, 3000 * sizeof *expected.hashes);
-    assert_int_equal(near_groups_gather(&expected, 26, 2), EXIT_OK);
+    assert_int_equal(near_groups_gather(&expected, 26, 2, NULL), EXIT_OK);
     assert_true(expected.count > 1000);
     const size_t every[] = {7, 1000, 13, 3000}, limits[] = {7, 0, 5, 1};
     const unsigned threads[] = {1, 2, 3, 2};
