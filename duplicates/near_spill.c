@@ -281,7 +281,7 @@ static int members_gather(struct example_digests *digests, struct spill_search *
     int result = records != NULL ? members_read(search, grouped, records, &members, &count)
                                  : out_of_memory();
     free(records);
-    if (result == EXIT_OK)
+    if (result == EXIT_OK && count > 0)
         qsort(members, count, sizeof *members, example_record_order);
     digests->records = malloc((count > 0 ? count : 1) * sizeof *digests->records);
     digests->hashes = malloc((count > 0 ? count : 1) * sizeof *digests->hashes);
