@@ -54,4 +54,13 @@ static inline void near_join(uint32_t *parents, uint32_t a, uint32_t b)
         parents[root_a] = root_b;
 }
 
+/* Joins in PARENTS every union OTHERS (another thread's parents of the same COUNT examples)
+   holds. */
+static inline void near_unions_merge(uint32_t *parents, const uint32_t *others, uint64_t count)
+{
+    for (uint64_t index = 0; index < count; index++)
+        if (others[index] != index)
+            near_join(parents, (uint32_t)index, others[index]);
+}
+
 #endif

@@ -215,9 +215,7 @@ static void workers_merge(struct near_search *search, struct slice_worker *worke
                           unsigned count)
 {
     for (unsigned worker = 1; worker < count; worker++) {
-        for (size_t index = 0; index < search->examples; index++)
-            if (workers[worker].parents[index] != index)
-                near_join(search->parents, (uint32_t)index, workers[worker].parents[index]);
+        near_unions_merge(search->parents, workers[worker].parents, search->examples);
         free(workers[worker].parents);
     }
 }

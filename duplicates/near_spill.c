@@ -365,9 +365,7 @@ static int threads_search(struct spill_search *searches, unsigned threads)
         struct spill_search *search = &searches[thread + 1];
         if (result == EXIT_OK && search->result != EXIT_OK)
             result = error_set(search->result, "%s", search->message);
-        for (uint64_t index = 0; index < searches[0].shared->spill->count; index++)
-            if (search->parents[index] != index)
-                near_join(searches[0].parents, (uint32_t)index, search->parents[index]);
+        near_unions_merge(searches[0].parents, search->parents, searches[0].shared->spill->count);
     }
     for (unsigned thread = 1; thread < made; thread++)
         search_free(&searches[thread], true);
