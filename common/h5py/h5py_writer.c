@@ -71,6 +71,19 @@ static hid_t conversion_transfer(size_t bytes)
     return transfer >= 0 ? transfer : H5P_DEFAULT;
 }
 
+/* Creates WRITER's file at its path: EXIT_OK, or the error, with nothing to close. */
+static int writer_open(struct h5py_writer *writer)
+{
+    writer->file = create_file(writer->path);
+    if (writer->file < 0)
+        return hdf5_failure_report(writer->path, "cannot create the file");
+    hdf5_write_behind_start(&writer->behind, writer->file);
+    writer->behind.allocate_ahead = true;
+    writer->transfer = conversion_transfer(TRANSFER_BLOCK_BYTES);
+    writer->transfer_one = conversion_transfer(TRANSFER_ONE_BYTES);
+    return EXIT_OK;
+}
+
 int h5py_writer_create(struct h5py_writer **writer, const char *path)
 {
     hdf5_failure_watch();
@@ -78,21 +91,13 @@ int h5py_writer_create(struct h5py_writer **writer, const char *path)
     if (*writer == NULL)
         return error_set(EXIT_OTHER, "cannot write: %s: out of memory", path);
     (*writer)->path = duplicate(path);
-    (*writer)->file = (*writer)->path != NULL ? create_file(path) : -1;
-    if ((*writer)->file < 0) {
-        int result = (*writer)->path != NULL
-                         ? hdf5_failure_report(path, "cannot create the file")
-                         : EXIT_OTHER;
+    int result = (*writer)->path != NULL ? writer_open(*writer) : EXIT_OTHER;
+    if (result != EXIT_OK) {
         free((*writer)->path);
         free(*writer);
         *writer = NULL;
-        return result;
     }
-    hdf5_write_behind_start(&(*writer)->behind, (*writer)->file);
-    (*writer)->behind.allocate_ahead = true;
-    (*writer)->transfer = conversion_transfer(TRANSFER_BLOCK_BYTES);
-    (*writer)->transfer_one = conversion_transfer(TRANSFER_ONE_BYTES);
-    return EXIT_OK;
+    return result;
 }
 
 static hid_t source_hdf5_type(const struct writer_source *source, bool in_memory)
@@ -409,4 +414,13 @@ void h5py_writer_discard(struct h5py_writer *writer)
     close_writer(writer);
     free(writer->path);
     free(writer);
+}
+
+int h5py_writer_restart(struct h5py_writer *writer)
+{
+    if (close_writer(writer) < 0)
+        return hdf5_failure_report(writer->path, "cannot close the file");
+    char *path = writer->path;
+    *writer = (struct h5py_writer){.path = path};
+    return writer_open(writer);
 }

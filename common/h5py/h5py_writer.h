@@ -147,4 +147,7 @@ int h5py_writer_finish(struct h5py_writer *writer, const struct h5py_attributes 
 /* Closes and frees after a failure; the caller removes the file. */
 void h5py_writer_discard(struct h5py_writer *writer);
 
+/* Empties the file to start again: every source and split declared is gone. */
+int h5py_writer_restart(struct h5py_writer *writer);
+
 #endif

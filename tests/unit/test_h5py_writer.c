@@ -32,10 +32,8 @@ static const struct h5py_attributes attributes = {
 };
 
 /* features uint8 (5,1,2,3) and targets uint8 (5,1); train 0..3, test 3..5 for both. */
-static void write_fixed_file(const char *path)
+static void fill_fixed_file(struct h5py_writer *writer)
 {
-    struct h5py_writer *writer;
-    assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
     struct h5py_source_declaration features = {
         .name = "features", .type = ELEMENT_UINT8, .rank = 4, .shape = {5, 1, 2, 3},
         .axis_labels = {"batch", "channel", "height", "width"}};
@@ -57,6 +55,13 @@ static void write_fixed_file(const char *path)
     assert_int_equal(h5py_writer_add_split(writer, "train", NULL, 0, 3), EXIT_OK);
     assert_int_equal(h5py_writer_add_split(writer, "test", NULL, 3, 5), EXIT_OK);
     assert_int_equal(h5py_writer_finish(writer, &attributes), EXIT_OK);
+}
+
+static void write_fixed_file(const char *path)
+{
+    struct h5py_writer *writer;
+    assert_int_equal(h5py_writer_create(&writer, path), EXIT_OK);
+    fill_fixed_file(writer);
 }
 
 static void assert_label(hid_t dataset, unsigned axis, const char *expected)
@@ -819,6 +824,30 @@ static void test_byte_identical_rewrite(void **state)
     assert_same_bytes(third, fourth);
 }
 
+/* A restarted writer's file holds only what came after: byte for byte a file written afresh. */
+static void test_restart_empties_the_file(void **state)
+{
+    (void)state;
+    char fresh[256], restarted[256];
+    path_in_directory(fresh, sizeof fresh, "restart-fresh.hdf5");
+    path_in_directory(restarted, sizeof restarted, "restart-again.hdf5");
+    write_fixed_file(fresh);
+    struct h5py_writer *writer;
+    assert_int_equal(h5py_writer_create(&writer, restarted), EXIT_OK);
+    struct h5py_source_declaration features = {
+        .name = "features", .type = ELEMENT_UINT8, .rank = 2, .shape = {9, 4},
+        .axis_labels = {"batch", "feature"}};
+    int index;
+    uint8_t rows[36] = {1, 2, 3};
+    assert_int_equal(h5py_writer_add_source(writer, &features, &index), EXIT_OK);
+    assert_int_equal(h5py_writer_write(writer, index, 0, 9, rows), EXIT_OK);
+    assert_int_equal(h5py_writer_add_split(writer, "all", NULL, 0, 9), EXIT_OK);
+    assert_int_equal(h5py_writer_restart(writer), EXIT_OK);
+    assert_false(h5py_writer_has_source(writer, "features"));
+    fill_fixed_file(writer);
+    assert_same_bytes(fresh, restarted);
+}
+
 static void expect_error(int result, int code, const char *fragment)
 {
     assert_int_equal(result, code);
@@ -1372,6 +1401,7 @@ int main(void)
         cmocka_unit_test(test_blocks),
         cmocka_unit_test(test_matches_fuel_references),
         cmocka_unit_test(test_byte_identical_rewrite),
+        cmocka_unit_test(test_restart_empties_the_file),
         cmocka_unit_test(test_indices_and_comments),
         cmocka_unit_test(test_chapter_scales),
         cmocka_unit_test(test_invalid_extension_calls),
