@@ -7,6 +7,8 @@ static const char *const splits[] = CIFAR_SPLITS;
 
 static const int member_splits[CIFAR10_BATCHES] = {0, 0, 0, 0, 0, 1};
 
+static const uint64_t member_examples[CIFAR10_BATCHES] = {10000, 10000, 10000, 10000, 10000, 10000};
+
 static const struct cifar_labels labels[] = {{CIFAR10_LABELS, "targets", 10}};
 
 static const struct cifar_layout layout = {
@@ -15,6 +17,7 @@ static const struct cifar_layout layout = {
     .split_count = 2,
     .members = cifar10_members,
     .member_splits = member_splits,
+    .member_examples = member_examples,
     .member_count = CIFAR10_BATCHES,
     .labels = labels,
     .label_count = 1,

@@ -8,6 +8,8 @@ static const char *const splits[] = CIFAR_SPLITS;
 
 static const int member_splits[CIFAR100_BATCHES] = {0, 1};
 
+static const uint64_t member_examples[CIFAR100_BATCHES] = {50000, 10000};
+
 static const struct cifar_labels labels[] = {
     {CIFAR100_FINE_LABELS, "fine_labels", 100},
     {CIFAR100_COARSE_LABELS, "coarse_labels", 20},
@@ -19,6 +21,7 @@ static const struct cifar_layout layout = {
     .split_count = 2,
     .members = cifar100_members,
     .member_splits = member_splits,
+    .member_examples = member_examples,
     .member_count = CIFAR100_BATCHES,
     .labels = labels,
     .label_count = sizeof labels / sizeof labels[0],

@@ -1,46 +1,24 @@
 /* What CIFAR-10 and CIFAR-100 share: pickled batches streamed out of a tar.gz into sources. */
-#include "cifar_batches.h"
+#include "cifar_conversion.h"
 
 #include "common/base/error.h"
 #include "downloaders/cifar10.h"
-#include "common/formats/archive/archive_read.h"
-#include "common/formats/pickle/pickle_read.h"
-#include "common/formats/spool.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    IMAGE_BYTES = 3 * 32 * 32,
-    MAXIMUM_MEMBER_BYTES = 1 << 30,
-    COPY_BYTES = 1 << 20,
-};
-
-struct batch {
-    bool seen;
-    uint64_t count;
-    uint64_t spool_offset;
-    unsigned char *labels[CIFAR_MAX_LABELS];
-};
+enum { MAXIMUM_MEMBER_BYTES = 1 << 30 };
 
 /* The rows of a CIFAR archive can only be written once every batch has been parsed: the
    writer's datasets are contiguous, so their example count must be known when they are declared,
    members come in any order, and a batch's count is only learnt by parsing it. Holding a member
    (CIFAR-100's train is 155 MB) would break the memory bound, and reading the archive twice
-   doubles the inflate time, so each wanted member streams block by block into an unlinked
-   scratch file beside the output, is parsed there through a copy-on-write mapping (the pickle's
-   big byte string is never touched while parsing), and its image rows are copied into place
-   from the scratch file at the end, a block at a time. */
-struct conversion {
-    const struct cifar_layout *layout;
-    const struct converter_arguments *arguments;
-    char path[4096];
-    struct archive_stream *stream;
-    struct spool *spool;
-    unsigned char *buffer; /* COPY_BYTES */
-    struct batch batches[CIFAR_MAX_MEMBERS];
-};
+   doubles the inflate time. The published archives' counts are known, so while every batch has
+   its own, its rows go straight into place (cifar_direct.c). Otherwise each wanted member streams
+   block by block into an unlinked scratch file beside the output, is parsed there through a
+   copy-on-write mapping (the pickle's big byte string is never touched while parsing), and its
+   image rows are copied into place from the scratch file at the end, a block at a time. */
 
 static int find_member(const struct cifar_layout *layout, const char *name)
 {
@@ -52,16 +30,16 @@ static int find_member(const struct cifar_layout *layout, const char *name)
     return -1;
 }
 
-/* Appends the current member (SIZE bytes) to the spool, a block at a time. */
-static int spool_member(struct conversion *conversion, const char *member, uint64_t size,
-                        uint64_t *offset)
+/* Appends the current member (SIZE bytes, the first of them in PREFIX) to the spool, a block at
+   a time. */
+static int spool_member(struct cifar_conversion *conversion, const struct cifar_prefix *prefix,
+                        uint64_t size, uint64_t *offset)
 {
-    if (size > MAXIMUM_MEMBER_BYTES)
-        return error_set(EXIT_CORRUPT_INPUT, "member too large: %s: %s: %llu bytes",
-                         conversion->path, member, (unsigned long long)size);
-    int result = spool_append(conversion->spool, "", 0, offset);
-    for (uint64_t done = 0; result == EXIT_OK && done < size;) {
-        size_t count = size - done < COPY_BYTES ? (size_t)(size - done) : COPY_BYTES;
+    static const unsigned char none[1];
+    int result = spool_append(conversion->spool, prefix->bytes != NULL ? prefix->bytes : none,
+                              (size_t)prefix->filled, offset);
+    for (uint64_t done = prefix->filled; result == EXIT_OK && done < size;) {
+        size_t count = size - done < CIFAR_COPY_BYTES ? (size_t)(size - done) : CIFAR_COPY_BYTES;
         result = archive_stream_read_exactly(conversion->stream, conversion->buffer, count);
         if (result == EXIT_OK)
             result = spool_append(conversion->spool, conversion->buffer, count, NULL);
@@ -73,7 +51,7 @@ static int spool_member(struct conversion *conversion, const char *member, uint6
 static int check_images(const struct pickle_value *data, const char *name)
 {
     if (data == NULL || data->type != PICKLE_ARRAY || data->array->rank != 2 ||
-        data->array->shape[1] != IMAGE_BYTES)
+        data->array->shape[1] != CIFAR_IMAGE_BYTES)
         return error_set(EXIT_CORRUPT_INPUT, "not a CIFAR batch: %s: no (N, 3072) uint8 'data'",
                          name);
     if (data->array->fortran_order)
@@ -104,9 +82,9 @@ static int copy_labels(const struct pickle_value *list, const struct cifar_label
     return EXIT_OK;
 }
 
-/* Takes the labels out of a parsed batch and finds its image rows (*ROWS, within the mapping). */
-static int extract_batch(struct conversion *conversion, const struct pickle_value *root,
-                         const char *name, struct batch *batch, const struct pickle_array **rows)
+int cifar_extract_batch(const struct cifar_conversion *conversion,
+                        const struct pickle_value *root, const char *name,
+                        struct cifar_batch *batch, const struct pickle_array **rows)
 {
     const struct pickle_value *data = pickle_dict_find(root, CIFAR_DATA);
     int result = check_images(data, name);
@@ -123,8 +101,8 @@ static int extract_batch(struct conversion *conversion, const struct pickle_valu
 
 /* Where BATCH's rows are in the spool: in the member itself when the pickle held them as read,
    else (rewritten while parsing, e.g. from protocol 0 text) copied after it, a block at a time. */
-static int place_rows(struct conversion *conversion, struct spool_view *view,
-                      uint64_t member_offset, const struct pickle_array *rows, struct batch *batch)
+static int place_rows(struct cifar_conversion *conversion, struct spool_view *view,
+                      uint64_t member_offset, const struct pickle_array *rows, struct cifar_batch *batch)
 {
     bool inside = rows->data >= view->bytes && rows->data <= view->bytes + view->size;
     size_t start = inside ? (size_t)(rows->data - view->bytes) : 0;
@@ -132,10 +110,10 @@ static int place_rows(struct conversion *conversion, struct spool_view *view,
         batch->spool_offset = member_offset + start;
         return EXIT_OK;
     }
-    size_t total = (size_t)(batch->count * IMAGE_BYTES);
+    size_t total = (size_t)(batch->count * CIFAR_IMAGE_BYTES);
     int result = spool_append(conversion->spool, "", 0, &batch->spool_offset);
     for (size_t done = 0; result == EXIT_OK && done < total;) {
-        size_t count = total - done < COPY_BYTES ? total - done : COPY_BYTES;
+        size_t count = total - done < CIFAR_COPY_BYTES ? total - done : CIFAR_COPY_BYTES;
         result = spool_append(conversion->spool, rows->data + done, count, NULL);
         if (inside)
             spool_view_forget(view, start + done, count);
@@ -145,8 +123,8 @@ static int place_rows(struct conversion *conversion, struct spool_view *view,
 }
 
 /* Parses the member spooled at MEMBER_OFFSET (SIZE bytes) through a copy-on-write mapping. */
-static int parse_member(struct conversion *conversion, uint64_t member_offset, uint64_t size,
-                        const char *name, struct batch *batch)
+static int parse_member(struct cifar_conversion *conversion, uint64_t member_offset, uint64_t size,
+                        const char *name, struct cifar_batch *batch)
 {
     static unsigned char empty[1];
     struct spool_view view = {.bytes = empty};
@@ -158,7 +136,7 @@ static int parse_member(struct conversion *conversion, uint64_t member_offset, u
     if (result == EXIT_OK)
         result = pickle_parse(&pickle, view.bytes, (size_t)size, name, &root);
     if (result == EXIT_OK)
-        result = extract_batch(conversion, &root, name, batch, &rows);
+        result = cifar_extract_batch(conversion, &root, name, batch, &rows);
     if (result == EXIT_OK)
         result = place_rows(conversion, &view, member_offset, rows, batch);
     pickle_free(pickle);
@@ -166,26 +144,83 @@ static int parse_member(struct conversion *conversion, uint64_t member_offset, u
     return result;
 }
 
-static int take_member(struct conversion *conversion, int index, const char *member,
-                       uint64_t size)
+/* Places MEMBER straight when it can be, else through the spool; *RESTART when rows were put in
+   place that cannot stay. */
+static int place_member(struct cifar_conversion *conversion, int index, const char *name,
+                        uint64_t size, bool *restart)
 {
-    struct batch *batch = &conversion->batches[index];
+    struct cifar_prefix prefix = {NULL, 0, 0};
+    enum cifar_direct_outcome outcome = CIFAR_SPOOL;
+    int result = conversion->placing == CIFAR_THROUGH_SPOOL
+                     ? EXIT_OK
+                     : cifar_direct_member(conversion, index, name, size, &outcome, &prefix);
+    if (result == EXIT_OK && outcome == CIFAR_SPOOL && conversion->placing == CIFAR_DIRECT)
+        outcome = CIFAR_RESTART;
+    *restart = result == EXIT_OK && outcome == CIFAR_RESTART;
+    if (result == EXIT_OK && (outcome == CIFAR_SPOOL || outcome == CIFAR_SPOOLED))
+        conversion->placing = CIFAR_THROUGH_SPOOL;
+    uint64_t member_offset;
+    if (result == EXIT_OK && outcome == CIFAR_SPOOL)
+        result = spool_member(conversion, &prefix, size, &member_offset);
+    cifar_prefix_release(&prefix);
+    if (result == EXIT_OK && outcome == CIFAR_SPOOL)
+        result = parse_member(conversion, member_offset, size, name, &conversion->batches[index]);
+    return result;
+}
+
+static int take_member(struct cifar_conversion *conversion, int index, const char *member,
+                       uint64_t size, bool *restart)
+{
+    struct cifar_batch *batch = &conversion->batches[index];
     if (batch->seen)
         return error_set(EXIT_CORRUPT_INPUT, "duplicate member: %s: %s", conversion->path, member);
+    if (size > MAXIMUM_MEMBER_BYTES)
+        return error_set(EXIT_CORRUPT_INPUT, "member too large: %s: %s: %llu bytes",
+                         conversion->path, member, (unsigned long long)size);
     batch->seen = true;
     char name[4200];
     snprintf(name, sizeof name, "%s: %s", conversion->path, member);
     converter_report_stage(conversion->arguments, name, 0);
-    uint64_t member_offset;
-    int result = spool_member(conversion, member, size, &member_offset);
-    if (result == EXIT_OK)
-        result = parse_member(conversion, member_offset, size, name, batch);
-    if (result == EXIT_OK)
+    int result = place_member(conversion, index, name, size, restart);
+    if (result == EXIT_OK && !*restart)
         converter_report_done(conversion->arguments, batch->count);
     return result;
 }
 
-static int read_archive(struct conversion *conversion)
+static void forget_batches(struct cifar_conversion *conversion)
+{
+    for (size_t index = 0; index < CIFAR_MAX_MEMBERS; index++)
+        for (size_t kind = 0; kind < CIFAR_MAX_LABELS; kind++)
+            free(conversion->batches[index].labels[kind]);
+    memset(conversion->batches, 0, sizeof conversion->batches);
+}
+
+static int open_archive(struct cifar_conversion *conversion)
+{
+    return archive_stream_open(&conversion->stream, conversion->path, ARCHIVE_STREAM_TAR,
+                               conversion->arguments->threads);
+}
+
+/* Starts again through the spool, with an empty output, once this pass has read the archive to
+   its end: the input's digests then stay those of one whole read. */
+static int convert_again(struct cifar_conversion *conversion)
+{
+    const char *member = "";
+    uint64_t size;
+    int result = EXIT_OK;
+    while (result == EXIT_OK && member != NULL)
+        result = archive_stream_next(conversion->stream, &member, &size);
+    archive_stream_close(conversion->stream);
+    conversion->stream = NULL;
+    forget_batches(conversion);
+    conversion->placing = CIFAR_THROUGH_SPOOL;
+    conversion->features = -1;
+    if (result == EXIT_OK)
+        result = h5py_writer_restart(conversion->writer);
+    return result == EXIT_OK ? open_archive(conversion) : result;
+}
+
+static int read_archive(struct cifar_conversion *conversion)
 {
     for (;;) {
         const char *member;
@@ -194,14 +229,17 @@ static int read_archive(struct conversion *conversion)
         if (result != EXIT_OK || member == NULL)
             return result;
         int index = find_member(conversion->layout, member);
+        bool restart = false;
         if (index >= 0)
-            result = take_member(conversion, index, member, size);
+            result = take_member(conversion, index, member, size, &restart);
+        if (result == EXIT_OK && restart)
+            result = convert_again(conversion);
         if (result != EXIT_OK)
             return result;
     }
 }
 
-static int check_complete(const struct conversion *conversion)
+static int check_complete(const struct cifar_conversion *conversion)
 {
     for (size_t index = 0; index < conversion->layout->member_count; index++)
         if (!conversion->batches[index].seen)
@@ -210,38 +248,41 @@ static int check_complete(const struct conversion *conversion)
     return EXIT_OK;
 }
 
-static int declare_sources(struct conversion *conversion, struct h5py_writer *writer,
-                           int sources[1 + CIFAR_MAX_LABELS])
+int cifar_declare_features(struct cifar_conversion *conversion, uint64_t total)
 {
-    uint64_t total = 0;
-    for (size_t index = 0; index < conversion->layout->member_count; index++)
-        total += conversion->batches[index].count;
     struct h5py_source_declaration features = {
         .name = "features", .type = ELEMENT_UINT8, .rank = 4, .shape = {total, 3, 32, 32},
         .axis_labels = {"batch", "channel", "height", "width"},
     };
-    int result = h5py_writer_add_source(writer, &features, &sources[0]);
+    return h5py_writer_add_source(conversion->writer, &features, &conversion->features);
+}
+
+static int declare_labels(struct cifar_conversion *conversion, uint64_t total,
+                          int sources[CIFAR_MAX_LABELS])
+{
+    int result = EXIT_OK;
     for (size_t kind = 0; result == EXIT_OK && kind < conversion->layout->label_count; kind++) {
         struct h5py_source_declaration labels = {
             .name = conversion->layout->labels[kind].source, .type = ELEMENT_UINT8, .rank = 2,
             .shape = {total, 1}, .axis_labels = {"batch", "index"},
         };
-        result = h5py_writer_add_source(writer, &labels, &sources[1 + kind]);
+        result = h5py_writer_add_source(conversion->writer, &labels, &sources[kind]);
     }
     return result;
 }
 
 /* Copies a spooled batch into place through the copy buffer, a block of rows at a time. */
-static int copy_spooled(struct conversion *conversion, struct h5py_writer *writer, int features,
-                        const struct batch *batch, uint64_t first)
+static int copy_spooled(struct cifar_conversion *conversion, const struct cifar_batch *batch,
+                        uint64_t first)
 {
-    uint64_t block_rows = COPY_BYTES / IMAGE_BYTES;
+    uint64_t block_rows = CIFAR_COPY_BYTES / CIFAR_IMAGE_BYTES;
     for (uint64_t done = 0; done < batch->count;) {
         uint64_t rows = batch->count - done < block_rows ? batch->count - done : block_rows;
-        int result = spool_read(conversion->spool, batch->spool_offset + done * IMAGE_BYTES,
-                                conversion->buffer, (size_t)(rows * IMAGE_BYTES));
+        int result = spool_read(conversion->spool, batch->spool_offset + done * CIFAR_IMAGE_BYTES,
+                                conversion->buffer, (size_t)(rows * CIFAR_IMAGE_BYTES));
         if (result == EXIT_OK)
-            result = h5py_writer_write(writer, features, first + done, rows, conversion->buffer);
+            result = h5py_writer_write(conversion->writer, conversion->features, first + done,
+                                       rows, conversion->buffer);
         if (result != EXIT_OK)
             return result;
         done += rows;
@@ -249,7 +290,7 @@ static int copy_spooled(struct conversion *conversion, struct h5py_writer *write
     return EXIT_OK;
 }
 
-static uint64_t first_row(const struct conversion *conversion, size_t member)
+static uint64_t first_row(const struct cifar_conversion *conversion, size_t member)
 {
     uint64_t first = 0;
     for (size_t index = 0; index < member; index++)
@@ -257,27 +298,27 @@ static uint64_t first_row(const struct conversion *conversion, size_t member)
     return first;
 }
 
-static int write_rows(struct conversion *conversion, struct h5py_writer *writer,
-                      const int sources[1 + CIFAR_MAX_LABELS])
+static int write_rows(struct cifar_conversion *conversion, const int sources[CIFAR_MAX_LABELS])
 {
     int result = EXIT_OK;
     uint64_t total = first_row(conversion, conversion->layout->member_count);
     converter_report_stage(conversion->arguments, "writing images", total);
     for (size_t index = 0; result == EXIT_OK && index < conversion->layout->member_count; index++) {
-        const struct batch *batch = &conversion->batches[index];
+        const struct cifar_batch *batch = &conversion->batches[index];
         uint64_t first = first_row(conversion, index);
         if (batch->count == 0)
             continue;
-        result = copy_spooled(conversion, writer, sources[0], batch, first);
+        if (conversion->placing != CIFAR_DIRECT)
+            result = copy_spooled(conversion, batch, first);
         for (size_t kind = 0; result == EXIT_OK && kind < conversion->layout->label_count; kind++)
-            result = h5py_writer_write(writer, sources[1 + kind], first, batch->count,
+            result = h5py_writer_write(conversion->writer, sources[kind], first, batch->count,
                                        batch->labels[kind]);
         converter_report_done(conversion->arguments, first + batch->count);
     }
     return result;
 }
 
-static int declare_splits(const struct conversion *conversion, struct h5py_writer *writer)
+static int declare_splits(const struct cifar_conversion *conversion, struct h5py_writer *writer)
 {
     const struct cifar_layout *layout = conversion->layout;
     int result = EXIT_OK;
@@ -297,44 +338,47 @@ static int declare_splits(const struct conversion *conversion, struct h5py_write
     return result;
 }
 
-static int write_output(struct conversion *conversion, struct h5py_writer *writer)
+static int write_output(struct cifar_conversion *conversion)
 {
-    int sources[1 + CIFAR_MAX_LABELS];
-    int result = declare_sources(conversion, writer, sources);
+    int sources[CIFAR_MAX_LABELS];
+    uint64_t total = first_row(conversion, conversion->layout->member_count);
+    int result = conversion->placing == CIFAR_DIRECT ? EXIT_OK
+                                                     : cifar_declare_features(conversion, total);
     if (result == EXIT_OK)
-        result = write_rows(conversion, writer, sources);
+        result = declare_labels(conversion, total, sources);
     if (result == EXIT_OK)
-        result = declare_splits(conversion, writer);
+        result = write_rows(conversion, sources);
+    if (result == EXIT_OK)
+        result = declare_splits(conversion, conversion->writer);
     return result;
 }
 
-static void release(struct conversion *conversion)
+static void release(struct cifar_conversion *conversion)
 {
     archive_stream_close(conversion->stream);
     spool_close(conversion->spool);
     free(conversion->buffer);
-    for (size_t index = 0; index < CIFAR_MAX_MEMBERS; index++)
-        for (size_t kind = 0; kind < CIFAR_MAX_LABELS; kind++)
-            free(conversion->batches[index].labels[kind]);
+    forget_batches(conversion);
     free(conversion);
 }
 
 int cifar_convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
 {
     const struct cifar_layout *layout = arguments->dataset->converter->layout;
-    struct conversion *conversion = calloc(1, sizeof *conversion);
+    struct cifar_conversion *conversion = calloc(1, sizeof *conversion);
     if (conversion == NULL)
         return error_set(EXIT_OTHER, "cannot convert: out of memory");
     conversion->layout = layout;
     conversion->arguments = arguments;
-    conversion->buffer = malloc(COPY_BYTES);
+    conversion->writer = writer;
+    conversion->features = -1;
+    conversion->buffer = malloc(CIFAR_COPY_BYTES);
     if (conversion->buffer == NULL) {
         release(conversion);
         return error_set(EXIT_OTHER, "cannot convert: out of memory");
     }
     converter_input_path(arguments, layout->archive, conversion->path, sizeof conversion->path);
-    int result = archive_stream_open(&conversion->stream, conversion->path, ARCHIVE_STREAM_TAR,
-                                     arguments->threads);
+    int result = open_archive(conversion);
     if (result == EXIT_OK)
         result = spool_create(&conversion->spool, arguments->scratch_directory);
     if (result == EXIT_OK)
@@ -342,7 +386,7 @@ int cifar_convert(const struct converter_arguments *arguments, struct h5py_write
     if (result == EXIT_OK)
         result = check_complete(conversion);
     if (result == EXIT_OK)
-        result = write_output(conversion, writer);
+        result = write_output(conversion);
     release(conversion);
     return result;
 }

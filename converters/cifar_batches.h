@@ -5,6 +5,8 @@
 #include "converter.h"
 #include "downloaders/dataset.h"
 
+#include <stdint.h>
+
 #define CIFAR_MAX_MEMBERS 8
 #define CIFAR_MAX_LABELS 2
 
@@ -22,6 +24,7 @@ struct cifar_layout {
        index into SPLITS); the members of one split are listed together. */
     const char *const *members;
     const int *member_splits;
+    const uint64_t *member_examples; /* each member's images in the published archive */
     size_t member_count;
     const struct cifar_labels *labels;
     size_t label_count;

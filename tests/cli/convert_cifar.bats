@@ -86,6 +86,67 @@ hostile() {
     nothing_written
 }
 
+# no_scratch COMMAND...: runs COMMAND with every write to an unlinked scratch file failing (ENOSPC).
+no_scratch() {
+    local shim="${BUILD:-$BATS_TEST_DIRNAME/../../build}/tests/fail_io.so"
+    [ -f "$shim" ] || { echo "missing $shim: run make check"; false; }
+    FAIL_IO_CALLS=write FAIL_IO_ERRNO=ENOSPC FAIL_IO_PATH="* (deleted)" LD_PRELOAD="$shim" \
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" run "$@"
+}
+
+# same_as_pickles DATASET COUNT: the output holds the archive's pickles, in Fuel's order, and its
+# provenance the archive's SHA-256.
+same_as_pickles() {
+    local archive
+    archive=$(ls "$RAW"/*.tar.gz)
+    run $PYTHON tests/helpers/cifar_check.py "$archive" "$OUT/$1.hdf5" "$1"
+    [ "$output" = "same as the pickles: $2 examples" ] || { echo "$output"; false; }
+    run fuel-info --json "$OUT/$1.hdf5"
+    [ "$(echo "$output" | jq -r '.provenance.inputs[0].sha256')" = "$(sha256sum < "$archive" | cut -d' ' -f1)" ]
+}
+
+@test "cifar10 and cifar100 of the published counts: rows straight into place, as in the pickles" {
+    remake cifar10 --protocol 4 --examples 10000
+    no_scratch fuel-convert cifar10 -d "$RAW" -o "$OUT"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    same_as_pickles cifar10 60000
+    [ "$(ls -A "$OUT")" = "cifar10.hdf5" ]
+    rm "$RAW"/*
+    remake cifar100 --protocol 5 --examples 50000 --edit test "batch[b'data'] = batch[b'data'][:10000]; [batch[key].__delitem__(slice(10000, None)) for key in (b'fine_labels', b'coarse_labels', b'filenames')]"
+    no_scratch fuel-convert cifar100 -d "$RAW" -o "$OUT"
+    [ "$status" -eq 0 ]
+    same_as_pickles cifar100 60000
+}
+
+@test "a batch of another count after one in place: converted again through the spool, hashed once" {
+    remake cifar10 --protocol 4 --examples 10000 \
+        --edit data_batch_2 "[batch.__setitem__(key, batch[key][:3]) for key in (b'data', b'labels', b'filenames')]"
+    no_scratch fuel-convert cifar10 -d "$RAW" -o "$OUT"
+    [ "$status" -eq 7 ]
+    [[ "$output" == *"No space left on device" ]] || { echo "$output"; false; }
+    nothing_written
+    run fuel-convert cifar10 -d "$RAW" -o "$OUT"
+    [ "$status" -eq 0 ]
+    same_as_pickles cifar10 50003
+    [ "$(ls -A "$OUT")" = "cifar10.hdf5" ]
+}
+
+@test "a byte string of the rows' length before the rows: converted again, the rows the data's" {
+    remake cifar10 --protocol 4 --examples 10000 \
+        --edit data_batch_3 "batch[b'batch_label'] = bytes(range(256)) * 120000; batch[b'data'] = batch.pop(b'data')"
+    run fuel-convert cifar10 -d "$RAW" -o "$OUT"
+    [ "$status" -eq 0 ]
+    same_as_pickles cifar10 60000
+}
+
+@test "a label out of range in batches of the published counts: exit 4 naming it, nothing written" {
+    remake cifar10 --protocol 4 --examples 10000 --edit data_batch_4 "batch[b'labels'][9999] = 10"
+    run fuel-convert cifar10 -d "$RAW" -o "$OUT"
+    [ "$status" -eq 4 ]
+    [ "$output" = "fuel-convert: not a CIFAR batch: $RAW/cifar-10-python.tar.gz: cifar-10-batches-py/data_batch_4: 'labels' entry 9999 is not a label below 10" ]
+    nothing_written
+}
+
 @test "a GLOBAL os system + REDUCE pickle is refused, nothing run, nothing written" {
     hostile data_batch_3 "cos\nsystem\n(S'touch owned'\ntR." "'c' (0x63) at offset 0: global os.system is not allowed"
     [ ! -e "$BATS_TEST_TMPDIR/owned" ]
