@@ -116,6 +116,7 @@ int conversion_run(const struct conversion_request *request, char *path, size_t 
             &request->dataset->files[request->dataset->converter->inputs[index]];
         published[index] = (struct provenance_publication){
             .checksum = file->checksum,
+            .sha256 = file->sha256,
             .size = file->size,
             .content = file->content_sha256 != NULL,
             .content_size = file->content_size,

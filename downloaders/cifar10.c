@@ -1,4 +1,5 @@
-/* CIFAR-10's cifar-10-python.tar.gz from Alex Krizhevsky's page. */
+/* CIFAR-10's cifar-10-python.tar.gz from Alex Krizhevsky's page (its md5 from there, its sha256 the
+   one Keras and torchvision check the download against). */
 #include "cifar10.h"
 
 #include "datasets.h"
@@ -6,7 +7,9 @@
 const struct dataset_file cifar10_files[CIFAR10_FILE_COUNT] = {
     [CIFAR10_ARCHIVE] = {.name = "cifar-10-python.tar.gz",
                          .urls = {"https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz", NULL},
-                         .size = 170498071, .checksum = "c58f30108f718f92721af3b95e74349a"},
+                         .size = 170498071, .checksum = "c58f30108f718f92721af3b95e74349a",
+                         .sha256 =
+                             "6d958be074577803d12ecdefd02955f39262c83c16fe9348329d7fe0b5c001ce"},
 };
 
 const char *const cifar10_members[CIFAR10_BATCHES] = {

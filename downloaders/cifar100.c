@@ -1,4 +1,5 @@
-/* CIFAR-100's cifar-100-python.tar.gz from Alex Krizhevsky's page. */
+/* CIFAR-100's cifar-100-python.tar.gz from Alex Krizhevsky's page (its md5 from there, its sha256
+   the one Keras and torchvision check the download against). */
 #include "cifar100.h"
 
 #include "datasets.h"
@@ -7,7 +8,9 @@ const struct dataset_file cifar100_files[CIFAR100_FILE_COUNT] = {
     [CIFAR100_ARCHIVE] = {.name = "cifar-100-python.tar.gz",
                           .urls = {"https://www.cs.toronto.edu/~kriz/cifar-100-python.tar.gz",
                                    NULL},
-                          .size = 169001437, .checksum = "eb9058c3a382ffc7106e4002c42a8d85"},
+                          .size = 169001437, .checksum = "eb9058c3a382ffc7106e4002c42a8d85",
+                          .sha256 =
+                              "85cd44d02ba6437773c5bbd22e183051d648de2e7d6b014e1ef29b855ba677a7"},
 };
 
 const char *const cifar100_members[CIFAR100_BATCHES] = {

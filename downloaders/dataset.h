@@ -14,6 +14,9 @@ struct dataset_file {
     const char *urls[DATASET_MAX_URLS];   /* tried in order; NULL-terminated when fewer */
     uint64_t size;                        /* bytes; 0 when not published */
     const char *checksum;                 /* md5 or sha256 in hex; NULL when not published */
+    /* With an md5 CHECKSUM, the file's sha256 where others who checked the published file
+       state it (NULL: none): a file of that sha256 has the published md5 without computing it. */
+    const char *sha256;
     /* A gzip'd file's content: bytes and sha256 once decompressed (0, NULL when not known). With
        them, a file whose checksum differs but whose content matches is accepted (re-gzipped). */
     uint64_t content_size;

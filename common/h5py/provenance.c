@@ -1,5 +1,5 @@
 /* Builds the fuel_provenance JSON, the inputs hashed from the bytes their readers read (taps) or
-   in a thread while the conversion runs; reads its creation time back from a file. */
+   in a thread while the conversion runs. */
 #include "provenance.h"
 
 #include "common/base/error.h"
@@ -10,9 +10,7 @@
 #include "common/base/versions.h"
 #include "common/formats/fixture_marker.h"
 #include "common/formats/gzip/inflated_digest.h"
-#include "h5py_reader.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <libgen.h>
 #include <pthread.h>
@@ -24,7 +22,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <time.h>
 
 struct input_digest {
     char *path;
@@ -33,6 +30,11 @@ struct input_digest {
     unsigned char sha256[32]; /* binary, hex only in the text: an image folder has many inputs */
     unsigned char md5[16];    /* unless MD5_TAKEN, unset */
     bool md5_taken; /* a raw file whose md5 can match the published one */
+    /* With MD5_TAKEN, the published file's sha256 and md5 when both are known: the md5 is then
+       not computed, but the published one when the sha256 is that one; NULL otherwise. */
+    const char *implying_sha256;
+    const char *implied_md5;
+    bool md5_pending; /* the sha256 is another: the md5 is computed at the finish */
     bool fixture; /* the file carries the mark of fuel fixture --raw */
     const char *published; /* the checksum its record publishes, when it publishes the content
                               too (struct provenance_publication); NULL otherwise */
@@ -91,11 +93,28 @@ static void hex_from_bytes(const unsigned char *bytes, size_t count, char hex[HA
         snprintf(hex + 2 * index, 3, "%02x", bytes[index]);
 }
 
+/* Whether INPUT's md5 is computed as it is read. */
+static bool md5_computed(const struct input_digest *input)
+{
+    return input->md5_taken && input->implying_sha256 == NULL;
+}
+
+/* With its sha256 (hex) known: INPUT's md5 is the published one, or (another file of the
+   published size, rare) pending. */
+static void md5_imply(struct input_digest *input, const char *sha256)
+{
+    if (input->implying_sha256 == NULL)
+        return;
+    input->md5_pending = strcasecmp(sha256, input->implying_sha256) != 0;
+    bytes_from_hex(input->implied_md5, input->md5, sizeof input->md5);
+}
+
 static void digests_keep(struct input_digest *input, const struct file_digests *digests)
 {
     input->size = digests->size;
     bytes_from_hex(digests->sha256, input->sha256, sizeof input->sha256);
     bytes_from_hex(digests->md5, input->md5, sizeof input->md5);
+    md5_imply(input, digests->sha256);
     input->fixture = fixture_marker_found(digests->head, digests->head_length, digests->tail,
                                           digests->tail_length);
     input->digested = true;
@@ -117,8 +136,8 @@ static int input_hash(struct provenance *provenance, size_t index)
         return EXIT_OK;
     }
     struct file_digests digests;
-    int result = hash_file_digests(provenance->inputs[index].path, provenance->inputs[index].md5_taken,
-                                   &digests);
+    int result = hash_file_digests(provenance->inputs[index].path,
+                                   md5_computed(&provenance->inputs[index]), &digests);
     if (result == EXIT_OK)
         digests_keep(&provenance->inputs[index], &digests);
     return result;
@@ -202,6 +221,10 @@ static void publication_apply(struct input_digest *input, bool raw_files,
     bool other_size = published->size > 0 && known && (uint64_t)status.st_size != published->size;
     input->md5_taken = raw_files && published->checksum != NULL && strlen(published->checksum) == 32 &&
                  !other_size;
+    if (input->md5_taken && published->sha256 != NULL) {
+        input->implying_sha256 = published->sha256;
+        input->implied_md5 = published->checksum;
+    }
     if (published->content && published->checksum != NULL) {
         input->published = published->checksum;
         input->publication = *published;
@@ -222,7 +245,7 @@ static int hashing_start(struct provenance *provenance, bool tapped, const bool 
             threaded = true;
         int result = !DIGESTS_ON || input->supplied || (apart != NULL && apart[index])
                          ? EXIT_OK
-                         : read_tap_create(&input->tap, input->path, input->md5_taken);
+                         : read_tap_create(&input->tap, input->path, md5_computed(input));
         if (result != EXIT_OK)
             return result;
         if (input->tap != NULL && input->published != NULL && input->content_read)
@@ -399,7 +422,8 @@ int provenance_supply(struct provenance *provenance, size_t index, const void *b
     if (!DIGESTS_ON)
         return EXIT_OK;
     struct file_digests digests;
-    int result = hash_memory_digests(bytes, size, provenance->inputs[index].md5_taken, &digests);
+    int result = hash_memory_digests(bytes, size, md5_computed(&provenance->inputs[index]),
+                                     &digests);
     if (result != EXIT_OK)
         return result;
     struct input_digest *input = &provenance->inputs[index];
@@ -423,6 +447,8 @@ void provenance_supply_digest(struct provenance *provenance, size_t index, const
     pthread_mutex_lock(&provenance->supplying);
     input->size = size;
     bytes_from_hex(sha256, input->sha256, sizeof input->sha256);
+    md5_imply(input, sha256);
+    input->md5_taken = input->md5_taken && !input->md5_pending; /* no file to read it from */
     input->digested = true;
     pthread_mutex_unlock(&provenance->supplying);
 }
@@ -495,6 +521,22 @@ static int input_tapped(struct provenance *provenance, size_t index)
     return EXIT_OK;
 }
 
+/* The md5 of each input whose sha256 is not the published file's, which publishers' md5s are
+   compared with: read again for it (left out when that fails). */
+static void md5s_complete(struct provenance *provenance)
+{
+    for (size_t index = 0; index < provenance->input_count; index++) {
+        struct input_digest *input = &provenance->inputs[index];
+        struct file_digests digests;
+        if (!input->md5_pending)
+            continue;
+        input->md5_taken = hash_file_digests(input->path, true, &digests) == EXIT_OK;
+        if (input->md5_taken)
+            bytes_from_hex(digests.md5, input->md5, sizeof input->md5);
+        error_clear();
+    }
+}
+
 char *provenance_finish_noted(struct provenance *provenance, const struct provenance_notes *notes)
 {
     if (provenance->threaded)
@@ -513,6 +555,7 @@ char *provenance_finish_noted(struct provenance *provenance, const struct proven
     if (provenance->result != EXIT_OK) {
         error_set(provenance->result, "%s", provenance->message);
     } else {
+        md5s_complete(provenance);
         contents_digest(provenance);
         text = provenance_text(provenance, notes);
         if (text == NULL)
@@ -532,46 +575,4 @@ void provenance_discard(struct provenance *provenance)
     if (provenance->threaded)
         pthread_join(provenance->thread, NULL);
     provenance_free(provenance);
-}
-
-/* SOURCE_DATE_EPOCH as the reproducible-builds convention defines it: decimal seconds. */
-static bool source_date_epoch(time_t *seconds)
-{
-    const char *text = getenv("SOURCE_DATE_EPOCH");
-    if (text == NULL || *text < '0' || *text > '9')
-        return false;
-    char *end;
-    errno = 0;
-    long long value = strtoll(text, &end, 10);
-    if (errno != 0 || *end != '\0')
-        return false;
-    *seconds = (time_t)value;
-    return true;
-}
-
-void provenance_created(char *buffer, size_t size)
-{
-    time_t seconds;
-    if (!source_date_epoch(&seconds))
-        seconds = time(NULL);
-    struct tm calendar;
-    if (gmtime_r(&seconds, &calendar) == NULL || strftime(buffer, size, "%Y-%m-%dT%H:%M:%SZ", &calendar) == 0)
-        snprintf(buffer, size, "1970-01-01T00:00:00Z");
-}
-
-char *provenance_file_created(const char *path)
-{
-    struct h5py_file *file = NULL;
-    char *created = NULL;
-    if (h5py_reader_open(&file, path) == EXIT_OK) {
-        const char *text = h5py_file_attribute(file, "fuel_provenance");
-        struct provenance_inputs inputs;
-        json_t *provenance = provenance_head_parse(text, 0, NULL, &inputs);
-        const char *value = json_string_value(json_object_get(provenance, "created"));
-        created = value != NULL ? strdup(value) : NULL;
-        json_decref(provenance);
-    }
-    h5py_reader_close(file);
-    error_clear();
-    return created;
 }

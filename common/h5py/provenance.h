@@ -26,9 +26,12 @@ struct provenance;
    hashed in the read pass when the file's size differs, else inflated again only then. With
    REPACKED_SHA256, a re-compressed copy (REPACKED_SIZE bytes) known to hold CONTENT_SHA256's
    CONTENT_SIZE bytes: a file with that sha256 gets those as its content's without being inflated,
-   and a file of that size is not hashed in the read pass (inflated again only when it differs). */
+   and a file of that size is not hashed in the read pass (inflated again only when it differs).
+   With SHA256, the published file's sha256 beside an md5 CHECKSUM: that md5 is not computed but
+   recorded when the input's sha256 is this one, and left out when it is not (not the file). */
 struct provenance_publication {
     const char *checksum;
+    const char *sha256;
     uint64_t size;
     bool content;
     uint64_t content_size;

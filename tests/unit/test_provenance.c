@@ -312,6 +312,47 @@ static void test_read_through_inputs(void **state)
     }
 }
 
+/* ABC's recorded md5 when its record publishes md5 ONES and SHA256, read (taps) when READ. */
+static char *md5_recorded(const char *sha256, bool read)
+{
+    char *argv[] = {"fuel-convert", NULL};
+    const char *paths[] = {abc_path};
+    const struct provenance_publication published[] = {
+        {.checksum = "11111111111111111111111111111111", .sha256 = sha256, .size = 3}};
+    struct provenance *provenance;
+    int begun = read ? provenance_begin_read(&provenance, 1, argv, paths, NULL, 1, true, NULL,
+                                             NULL, published)
+                     : provenance_begin_supplied(&provenance, 1, argv, paths, NULL, 1, true, NULL,
+                                                 published);
+    assert_int_equal(begun, EXIT_OK);
+    char *text = provenance_finish(provenance);
+    assert_non_null(text);
+    json_t *root = json_loads(text, 0, NULL);
+    free(text);
+    const char *md5 = json_string_value(
+        json_object_get(json_array_get(json_object_get(root, "inputs"), 0), "md5"));
+    char *kept = md5 != NULL ? strdup(md5) : NULL;
+    json_decref(root);
+    return kept;
+}
+
+/* With the published file's sha256 known, the md5 is the published one when the sha256 is that
+   one (the made-up "1...1" shows it was not computed), and computed when it is another. */
+static void test_md5_implied_by_sha256(void **state)
+{
+    (void)state;
+    for (int read = 0; read < 2; read++) {
+        char *implied = md5_recorded(
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", read);
+        assert_string_equal(implied, "11111111111111111111111111111111");
+        char *computed = md5_recorded(
+            "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff", read);
+        assert_string_equal(computed, "900150983cd24fb0d6963f7d28e17f72");
+        free(implied);
+        free(computed);
+    }
+}
+
 /* The gzip's provenance, its record publishing another size, the content CONTENT_SHA256 of
    CONTENT_SIZE bytes and a re-compressed copy of the gzip's size with REPACKED_SHA256. */
 static json_t *repacked_provenance(const char *const *paths, const char *repacked_sha256,
@@ -486,6 +527,7 @@ int main(void)
         cmocka_unit_test(test_no_md5_but_for_raw_files),
         cmocka_unit_test(test_supplied),
         cmocka_unit_test(test_read_through_inputs),
+        cmocka_unit_test(test_md5_implied_by_sha256),
         cmocka_unit_test(test_md5_where_it_can_match),
         cmocka_unit_test(test_known_repacked_copy),
         cmocka_unit_test(test_discard),
