@@ -248,22 +248,32 @@ static void test_supplied(void **state)
 
 static const char *zero_md5 = "00000000000000000000000000000000";
 
+/* The raw inputs PATHS (COUNT) begun with their records PUBLISHED: with provenance_begin_read
+   (APART as flagged) when READ, else provenance_begin_supplied. */
+static struct provenance *published_begin(const char *const *paths, size_t count, bool read,
+                                          const bool *apart,
+                                          const struct provenance_publication *published)
+{
+    char *argv[] = {"fuel-convert", NULL};
+    struct provenance *provenance;
+    int begun = read ? provenance_begin_read(&provenance, 1, argv, paths, NULL, count, true, NULL,
+                                             apart, published)
+                     : provenance_begin_supplied(&provenance, 1, argv, paths, NULL, count, true,
+                                                 NULL, published);
+    assert_int_equal(begun, EXIT_OK);
+    return provenance;
+}
+
 /* PATHS' provenance, the record publishing GZIP for the gzip (its md5 "0...0", so its content is
    digested), an md5 of no size for the others, with provenance_begin_read when READ (the gzip
    read whole through the inflater, the text flagged apart), else provenance_begin_supplied. */
 static char *published_provenance(const char *const *paths, bool read,
                                   const struct provenance_publication *gzip)
 {
-    char *argv[] = {"fuel-convert", NULL};
     const bool apart[] = {false, true, false};
     const struct provenance_publication published[] = {
         *gzip, {.checksum = zero_md5}, {.checksum = zero_md5}};
-    struct provenance *provenance;
-    int begun = read ? provenance_begin_read(&provenance, 1, argv, paths, NULL, 3, true, NULL,
-                                             apart, published)
-                     : provenance_begin_supplied(&provenance, 1, argv, paths, NULL, 3, true, NULL,
-                                                 published);
-    assert_int_equal(begun, EXIT_OK);
+    struct provenance *provenance = published_begin(paths, 3, read, apart, published);
     struct inflate_file *file;
     assert_int_equal(inflate_file_open(&file, paths[0], "cannot open", 1), EXIT_OK);
     char content[64];
@@ -315,16 +325,10 @@ static void test_read_through_inputs(void **state)
 /* ABC's recorded md5 when its record publishes md5 ONES and SHA256, read (taps) when READ. */
 static char *md5_recorded(const char *sha256, bool read)
 {
-    char *argv[] = {"fuel-convert", NULL};
     const char *paths[] = {abc_path};
     const struct provenance_publication published[] = {
         {.checksum = "11111111111111111111111111111111", .sha256 = sha256, .size = 3}};
-    struct provenance *provenance;
-    int begun = read ? provenance_begin_read(&provenance, 1, argv, paths, NULL, 1, true, NULL,
-                                             NULL, published)
-                     : provenance_begin_supplied(&provenance, 1, argv, paths, NULL, 1, true, NULL,
-                                                 published);
-    assert_int_equal(begun, EXIT_OK);
+    struct provenance *provenance = published_begin(paths, 1, read, NULL, published);
     char *text = provenance_finish(provenance);
     assert_non_null(text);
     json_t *root = json_loads(text, 0, NULL);
