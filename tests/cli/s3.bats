@@ -209,7 +209,7 @@ stopped_mid_upload() {
     [ -n "$(boto3 uploads fuel killed/)" ]
     run --separate-stderr fuel clean -d "$TMPDIR" s3://fuel/killed/
     [ "$status" -eq 0 ]
-    [ "${#lines[@]}" -eq 2 ]
+    [ "${#lines[@]}" -eq 2 ] || { printf 'clean said: %s\n' "${lines[@]}" "$stderr"; false; }
     [[ "${lines[0]}" == "aborted s3://fuel/killed/mnist_float64.hdf5 (upload "*")" ]]
     [[ "${lines[1]}" == "removed $TMPDIR/.fuel-staging-s3-upload."* ]]
     [ -z "$(boto3 uploads fuel killed/ -- ls fuel killed/)" ]
