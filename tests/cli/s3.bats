@@ -183,15 +183,17 @@ upload_under_way() {
     return 1
 }
 
-# stopped_mid_upload PID PREFIX: stops PID (SIGSTOP) at a moment when an incomplete multipart
-# upload of its is under the s3:// PREFIX (at most 20 s of tries), so a SIGKILL then leaves one:
-# between two objects there is none.
+# stopped_mid_upload PID PREFIX [OBJECT]: stops PID (SIGSTOP) at a moment when an incomplete
+# multipart upload of its is under the s3:// PREFIX (at most 20 s of tries), of an object the
+# glob OBJECT matches (default: any), so a SIGKILL then leaves one: between two objects there is
+# none.
 stopped_mid_upload() {
-    local tick
+    local tick object=${3:-*}
     for ((tick = 0; tick < 100; tick++)); do
         upload_under_way "$2" || return 1
         kill -STOP "$1"
-        [[ "$(fuel clean --dry-run "$2")" != *"would abort"* ]] || return 0
+        # $object unquoted: it is matched as a glob
+        [[ "$(fuel clean --dry-run "$2")" != *"would abort "$object" "* ]] || return 0
         kill -CONT "$1"
     done
     echo "no multipart upload of $1 under $2 while it was stopped" >&2
@@ -203,7 +205,7 @@ stopped_mid_upload() {
     FUEL_S3_PART_SIZE=1024 fuel convert mnist --dtype float64 -d "$raw" -o s3://fuel/killed/ \
         --threads 1 -q 3>&- &
     pid=$!
-    upload_under_way s3://fuel/killed/
+    stopped_mid_upload "$pid" s3://fuel/killed/
     kill -9 "$pid"
     wait_bounded "$pid" || true
     [ -n "$(boto3 uploads fuel killed/)" ]
@@ -335,12 +337,13 @@ assert json.load(sys.stdin) == {"name": "mnist", "path": "s3://fuel/data/mnist.h
     FUEL_S3_PART_SIZE=1024 fuel export "$input" --to webdataset -o s3://fuel/sets/ --shard-examples 1 \
         --threads 1 -q 3>&- &
     pid=$!
-    stopped_mid_upload "$pid" s3://fuel/sets/
+    stopped_mid_upload "$pid" s3://fuel/sets/ "s3://fuel/sets/*-0000*.tar"
     kill -9 "$pid"
     wait_bounded "$pid" || true
     run --separate-stderr fuel clean -d "$TMPDIR" s3://fuel/sets/
     [ "$status" -eq 0 ] || { echo "$stderr"; false; }
-    [[ "${lines[0]}" == "aborted s3://fuel/sets/"*"-0000"*".tar (upload "*")" ]]
+    [[ "${lines[0]}" == "aborted s3://fuel/sets/"*"-0000"*".tar (upload "*")" ]] ||
+        { printf 'clean said: %s\n' "${lines[@]}"; false; }
     [ -z "$(boto3 uploads fuel sets/)" ]
     # The listings were deleted before the first shard went out: no reader takes the mixed set.
     local listing
