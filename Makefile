@@ -130,7 +130,8 @@ check-sanitize:
 ZLIB_BUILD = build-zlib
 INFLATE_UNITS = inflate inflate_file inflated_digest read_ahead idx_read archive_read archive_read_zip matlab_v5_read
 check-inflate-zlib:
-	$(MAKE) BUILD=$(ZLIB_BUILD) INFLATE=zlib all $(INFLATE_UNITS:%=$(ZLIB_BUILD)/tests/test_%)
+	$(MAKE) BUILD=$(ZLIB_BUILD) INFLATE=zlib all $(INFLATE_UNITS:%=$(ZLIB_BUILD)/tests/test_%) \
+		$(ZLIB_BUILD)/tests/fail_io.so
 	for unit in $(INFLATE_UNITS); do $(ZLIB_BUILD)/tests/test_$$unit || exit 1; done
 	BUILD=$(abspath $(ZLIB_BUILD)) FUEL_FIXTURES=$(FUEL_FIXTURES) \
 		bash tests/run tests/cli/convert_*.bats tests/cli/hostile.bats
