@@ -449,6 +449,7 @@ void provenance_supply_digest(struct provenance *provenance, size_t index, const
     bytes_from_hex(sha256, input->sha256, sizeof input->sha256);
     md5_imply(input, sha256);
     input->md5_taken = input->md5_taken && !input->md5_pending; /* no file to read it from */
+    input->md5_pending = false;
     input->digested = true;
     pthread_mutex_unlock(&provenance->supplying);
 }
