@@ -187,11 +187,19 @@ static int take_member(struct cifar_conversion *conversion, int index, const cha
     return result;
 }
 
+void cifar_batch_forget(struct cifar_batch *batch)
+{
+    for (size_t kind = 0; kind < CIFAR_MAX_LABELS; kind++) {
+        free(batch->labels[kind]);
+        batch->labels[kind] = NULL;
+    }
+    batch->count = 0;
+}
+
 static void forget_batches(struct cifar_conversion *conversion)
 {
     for (size_t index = 0; index < CIFAR_MAX_MEMBERS; index++)
-        for (size_t kind = 0; kind < CIFAR_MAX_LABELS; kind++)
-            free(conversion->batches[index].labels[kind]);
+        cifar_batch_forget(&conversion->batches[index]);
     memset(conversion->batches, 0, sizeof conversion->batches);
 }
 

@@ -65,6 +65,10 @@ int cifar_direct_member(struct cifar_conversion *conversion, int index, const ch
                         uint64_t size, enum cifar_direct_outcome *outcome,
                         struct cifar_prefix *prefix);
 
+/* Unmaps PREFIX's bytes, if any. */
 void cifar_prefix_release(struct cifar_prefix *prefix);
+
+/* Frees BATCH's labels and forgets its count (not whether it was seen). */
+void cifar_batch_forget(struct cifar_batch *batch);
 
 #endif

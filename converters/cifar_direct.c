@@ -142,15 +142,6 @@ static int place_member(struct cifar_conversion *conversion, int index, const ch
     return result;
 }
 
-static void forget_batch(struct cifar_batch *batch)
-{
-    for (size_t kind = 0; kind < CIFAR_MAX_LABELS; kind++) {
-        free(batch->labels[kind]);
-        batch->labels[kind] = NULL;
-    }
-    batch->count = 0;
-}
-
 int cifar_direct_member(struct cifar_conversion *conversion, int index, const char *name,
                         uint64_t size, enum cifar_direct_outcome *outcome,
                         struct cifar_prefix *prefix)
@@ -173,7 +164,7 @@ int cifar_direct_member(struct cifar_conversion *conversion, int index, const ch
         result = place_member(conversion, index, name, prefix, string, outcome);
     if (result == EXIT_OK && *outcome != CIFAR_PLACED && *outcome != CIFAR_SPOOLED) {
         error_clear();
-        forget_batch(&conversion->batches[index]);
+        cifar_batch_forget(&conversion->batches[index]);
     }
     return result;
 }
