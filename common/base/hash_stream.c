@@ -10,9 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Up to BLOCK_COUNT blocks of BLOCK_SIZE bytes in flight: 1.5 MiB (memory bounds are tight).
-   Hasher 0 computes SHA-256 and keeps the size, first and last bytes; hasher 1 computes MD5. */
-enum { BLOCK_SIZE = 1 << 18, BLOCK_COUNT = 6, HASHERS = 2 };
+/* FIRST_BLOCKS blocks of BLOCK_SIZE bytes in flight at first (1.5 MiB: memory bounds are tight),
+   twice as many each time a reader finds them all in flight, up to MOST_BLOCKS (6 MiB): a
+   reader that reads 4 MiB and then writes them (an export) keeps the SHA-256 hasher busy while it
+   writes only if the blocks can hold what it read. Hasher 0 computes SHA-256 and keeps the size,
+   first and last bytes; hasher 1 computes MD5. */
+enum { BLOCK_SIZE = 1 << 18, FIRST_BLOCKS = 6, MOST_BLOCKS = 24, HASHERS = 2 };
 
 struct hash_stream {
     struct hash *hashes[HASHERS]; /* SHA-256, MD5 or NULL */
@@ -35,12 +38,15 @@ static pthread_cond_t work[HASHERS] = {PTHREAD_COND_INITIALIZER, PTHREAD_COND_IN
 static bool idle[HASHERS];             /* hasher waiting on its WORK: a block queued, or quit */
 static pthread_cond_t done = PTHREAD_COND_INITIALIZER; /* blocks were hashed */
 static size_t full_waiters, end_waiters; /* readers waiting for a free block, or a stream's end */
-static struct block ring[BLOCK_COUNT]; /* block number N in ring[N % BLOCK_COUNT] */
+static struct block ring[MOST_BLOCKS]; /* block number N in ring[N % MOST_BLOCKS] */
+static size_t capacity = FIRST_BLOCKS; /* blocks allowed in flight */
+static unsigned char *spare[MOST_BLOCKS]; /* the bytes of blocks every hasher is done with */
+static size_t spare_count;
 static uint64_t appended;              /* blocks ever appended */
 static uint64_t hashed[HASHERS];       /* blocks each hasher is done with */
 static size_t stream_count;
 static bool running, quit;
-/* Bytes are gathered in ring[appended % BLOCK_COUNT] until it is full or another stream appends,
+/* Bytes are gathered in ring[appended % MOST_BLOCKS] until it is full or another stream appends,
    so that small reads (HDF5 reads a stored JPEG at a time) wake the hashers once a block. */
 static struct hash_stream *open_stream; /* whose bytes the open block holds; NULL: none open */
 static size_t open_size;
@@ -86,6 +92,17 @@ static uint64_t in_flight(void)
     return appended - oldest;
 }
 
+/* Gives the bytes of the blocks from OLDEST (the oldest in flight before) to the oldest in flight
+   now back to the spares. Under LOCK. */
+static void blocks_release(uint64_t oldest)
+{
+    for (; oldest < appended - in_flight(); oldest++) {
+        struct block *block = &ring[oldest % MOST_BLOCKS];
+        spare[spare_count++] = block->bytes;
+        block->bytes = NULL;
+    }
+}
+
 /* Hasher number ARGUMENT: hashes every block appended, in order, until quit. Not niced as the
    decoding workers are: the reader waits for it whenever every block is in flight, so it runs at
    the reader's priority (Fashion-MNIST on a loaded machine: 2.16 s at +10 against 0.82 s). */
@@ -100,12 +117,14 @@ static void *hash_blocks(void *argument)
         idle[hasher] = false;
         if (hashed[hasher] == appended)
             break;
-        struct block block = ring[hashed[hasher] % BLOCK_COUNT];
+        struct block block = ring[hashed[hasher] % MOST_BLOCKS];
         pthread_mutex_unlock(&lock);
         stream_hash(block.stream, hasher, block.bytes, block.size);
         pthread_mutex_lock(&lock);
+        uint64_t oldest = appended - in_flight();
         hashed[hasher]++;
-        if (end_waiters > 0 || (full_waiters > 0 && in_flight() <= BLOCK_COUNT / 2))
+        blocks_release(oldest);
+        if (end_waiters > 0 || (full_waiters > 0 && in_flight() <= capacity / 2))
             pthread_cond_broadcast(&done);
     }
     pthread_mutex_unlock(&lock);
@@ -170,15 +189,15 @@ static void open_block_publish(void)
 {
     if (open_stream == NULL)
         return;
-    ring[appended % BLOCK_COUNT].size = open_size;
-    if (open_stream->hashes[1] == NULL && hashed[1] == appended)
-        hashed[1]++;
+    ring[appended % MOST_BLOCKS].size = open_size;
+    bool md5_done = open_stream->hashes[1] == NULL && hashed[1] == appended;
     open_stream->end = ++appended;
+    hashed[1] += md5_done;
     open_stream = NULL;
     open_size = 0;
     for (size_t hasher = 0; hasher < HASHERS; hasher++)
         if (idle[hasher] && hashed[hasher] < appended &&
-            (appended - hashed[hasher] >= BLOCK_COUNT / 2 || end_waiters > 0))
+            (appended - hashed[hasher] >= FIRST_BLOCKS / 2 || end_waiters > 0))
             pthread_cond_signal(&work[hasher]);
     if (end_waiters > 0)
         pthread_cond_broadcast(&done);
@@ -206,16 +225,20 @@ static size_t block_fill(struct hash_stream *stream, const unsigned char *bytes,
     for (;;) { /* another appender may open a block while this one waits */
         if (open_stream != stream)
             open_block_publish();
-        if (open_stream == stream || in_flight() < BLOCK_COUNT)
+        if (open_stream == stream || in_flight() < capacity)
             break;
+        if (capacity < MOST_BLOCKS) {
+            capacity = 2 * capacity < MOST_BLOCKS ? 2 * capacity : MOST_BLOCKS;
+            continue;
+        }
         full_waiters++;
-        while (in_flight() > BLOCK_COUNT / 2)
+        while (in_flight() > capacity / 2)
             pthread_cond_wait(&done, &lock);
         full_waiters--;
     }
-    struct block *block = &ring[appended % BLOCK_COUNT];
+    struct block *block = &ring[appended % MOST_BLOCKS];
     if (block->bytes == NULL)
-        block->bytes = malloc(BLOCK_SIZE);
+        block->bytes = spare_count > 0 ? spare[--spare_count] : malloc(BLOCK_SIZE);
     if (block->bytes == NULL) {
         stream_wait_locked(stream);
         pthread_mutex_unlock(&lock);
@@ -292,10 +315,13 @@ void hash_stream_free(struct hash_stream *stream)
         pthread_join(threads[hasher], NULL);
     pthread_mutex_lock(&lock);
     running = false;
-    for (size_t index = 0; index < BLOCK_COUNT; index++) {
+    for (size_t index = 0; index < MOST_BLOCKS; index++) {
         free(ring[index].bytes);
         ring[index].bytes = NULL;
     }
+    while (spare_count > 0)
+        free(spare[--spare_count]);
+    capacity = FIRST_BLOCKS;
     pthread_cond_broadcast(&done);
     pthread_mutex_unlock(&lock);
 }

@@ -14,8 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* More than the blocks in flight hold (6 of 256 KiB), in appends of odd sizes. */
-enum { SIZE = 5 * (1 << 20) + 3, PART = 300007 };
+/* More than the blocks in flight hold (6 of 256 KiB, grown to 24 while appends outrun the hashers),
+   in appends of odd sizes. */
+enum { SIZE = 13 * (1 << 20) + 3, PART = 300007 };
 
 static unsigned char *bytes_made(unsigned seed)
 {
