@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define SPLIT_COUNT 3
 #define SIDE 32
@@ -17,6 +18,7 @@
 #define IMAGE_SIZE (SIDE * SIDE * CHANNELS)
 #define BLOCK_IMAGES 256
 #define BLOCK_LABELS 4096
+#define LANE_COUNT 2
 
 static const char *const split_names[SPLIT_COUNT] = SVHN_SPLITS;
 
@@ -32,10 +34,23 @@ struct split_input {
 struct svhn_output {
     const struct converter_arguments *arguments;
     struct h5py_writer *writer;
+    const struct split_input *inputs;
+    uint64_t firsts[SPLIT_COUNT]; /* each split's first row */
+    uint64_t written;             /* images written, every split's */
     int features;
     int targets;
     unsigned char *transposed;  /* BLOCK_IMAGES features rows: [channel][row][column] */
     double *labels;
+};
+
+/* The splits one thread inflates in turn (X each), beside the other lane's thread. */
+struct lane {
+    size_t splits[SPLIT_COUNT];
+    size_t split_count;
+    size_t next;              /* splits[next] is being read */
+    struct matlab_file *file; /* its file; NULL once the lane is done */
+    struct read_ahead *ahead; /* inflating its X */
+    uint64_t done;            /* its images written */
 };
 
 static int wrong(const char *path, const char *why, const char *name)
@@ -179,31 +194,6 @@ static int read_images(void *file, void *images, size_t size)
     return matlab_read(file, images, size);   /* X is uint8: one element a byte */
 }
 
-/* X is inflated in a thread while the block before is transposed and written (HDF5 stays in
-   this thread): inflating is most of the work, and it no longer waits for the rest. */
-static int write_images(struct svhn_output *output, struct matlab_file *file, uint64_t first,
-                        uint64_t count)
-{
-    struct read_ahead *ahead = NULL;
-    int status = read_ahead_start(&ahead, read_images, file, BLOCK_IMAGES * IMAGE_SIZE,
-                                  count * IMAGE_SIZE);
-    for (uint64_t done = 0; status == EXIT_OK && done < count;) {
-        const unsigned char *images;
-        size_t size;
-        status = read_ahead_next(ahead, &images, &size);
-        if (status != EXIT_OK)
-            break;
-        uint64_t block = size / IMAGE_SIZE;
-        transpose_images(images, output->transposed, block);
-        status = h5py_writer_write(output->writer, output->features, first + done, block,
-                                   output->transposed);
-        done += block;
-        converter_report_done(output->arguments, done);
-    }
-    read_ahead_end(ahead);
-    return status;
-}
-
 /* SVHN labels digit 0 as 10; Fuel stores it as 0. */
 static int write_labels(struct svhn_output *output, struct matlab_file *file, uint64_t first,
                         uint64_t count)
@@ -225,25 +215,74 @@ static int write_labels(struct svhn_output *output, struct matlab_file *file, ui
     return EXIT_OK;
 }
 
-/* Streams one split's X and y into rows [FIRST, FIRST + count) of features and targets. */
-static int write_split(struct svhn_output *output, const struct split_input *input, uint64_t first)
+static void lane_close(struct lane *lane)
 {
-    struct matlab_file *file;
-    struct matlab_variable images, labels;
-    int status = open_images(input->path, &file, &images);
-    if (status != EXIT_OK)
+    read_ahead_end(lane->ahead);
+    lane->ahead = NULL;
+    if (lane->file != NULL)
+        matlab_close(lane->file);
+    lane->file = NULL;
+}
+
+/* Opens the lane's next split and starts inflating its X; the lane ends (FILE NULL) after its last. */
+static int lane_begin(struct svhn_output *output, struct lane *lane)
+{
+    lane->done = 0;
+    if (lane->next == lane->split_count)
+        return EXIT_OK;
+    const struct split_input *input = &output->inputs[lane->splits[lane->next]];
+    struct matlab_variable images;
+    int status = open_images(input->path, &lane->file, &images);
+    if (status != EXIT_OK) {
+        lane->file = NULL;
         return status;
+    }
     if (images.dimensions[3] != input->count)
-        status = wrong(input->path, "changed while being converted", "");
-    converter_report_stage(output->arguments, input->path, input->count);
+        return wrong(input->path, "changed while being converted", "");
+    return read_ahead_start(&lane->ahead, read_images, lane->file, BLOCK_IMAGES * IMAGE_SIZE,
+                            input->count * IMAGE_SIZE);
+}
+
+/* After its X: the split's y, and the lane's next split begun. */
+static int lane_next_split(struct svhn_output *output, struct lane *lane)
+{
+    size_t split = lane->splits[lane->next];
+    struct matlab_variable labels;
+    read_ahead_end(lane->ahead);
+    lane->ahead = NULL;
+    int status = find_labels(lane->file, output->inputs[split].path, output->inputs[split].count,
+                             &labels);
     if (status == EXIT_OK)
-        status = write_images(output, file, first, input->count);
-    if (status == EXIT_OK)
-        status = find_labels(file, input->path, input->count, &labels);
-    if (status == EXIT_OK)
-        status = write_labels(output, file, first, input->count);
-    matlab_close(file);
-    return status;
+        status = write_labels(output, lane->file, output->firsts[split],
+                              output->inputs[split].count);
+    lane_close(lane);
+    lane->next++;
+    return status == EXIT_OK ? lane_begin(output, lane) : status;
+}
+
+/* Transposes and writes the lane's next block of images (HDF5 stays in this thread). */
+static int lane_step(struct svhn_output *output, struct lane *lane)
+{
+    size_t split = lane->splits[lane->next];
+    if (lane->done < output->inputs[split].count) {
+        const unsigned char *images;
+        size_t size;
+        int status = read_ahead_next(lane->ahead, &images, &size);
+        if (status != EXIT_OK)
+            return status;
+        uint64_t block = size / IMAGE_SIZE;
+        transpose_images(images, output->transposed, block);
+        status = h5py_writer_write(output->writer, output->features,
+                                   output->firsts[split] + lane->done, block, output->transposed);
+        if (status != EXIT_OK)
+            return status;
+        lane->done += block;
+        output->written += block;
+        converter_report_done(output->arguments, output->written);
+        if (lane->done < output->inputs[split].count)
+            return EXIT_OK;
+    }
+    return lane_next_split(output, lane);
 }
 
 static int declare_sources(struct svhn_output *output, uint64_t total)
@@ -262,26 +301,48 @@ static int declare_sources(struct svhn_output *output, uint64_t total)
                              : status;
 }
 
-static int write_splits(struct svhn_output *output, const struct split_input *inputs)
+/* The largest split in a lane of its own, the others in the second: the lanes' threads inflate
+   side by side, inflating being most of the work. */
+static void lanes_plan(const struct split_input *inputs, struct lane *lanes)
 {
-    uint64_t first = 0;
-    for (size_t split = 0; split < SPLIT_COUNT; split++) {
-        int status = write_split(output, &inputs[split], first);
-        if (status == EXIT_OK)
-            status = h5py_writer_add_split(output->writer, split_names[split], NULL, first,
-                                           first + inputs[split].count);
-        if (status != EXIT_OK)
-            return status;
-        first += inputs[split].count;
-    }
-    return EXIT_OK;
+    size_t largest = 0;
+    for (size_t split = 1; split < SPLIT_COUNT; split++)
+        if (inputs[split].count > inputs[largest].count)
+            largest = split;
+    lanes[0] = (struct lane){.splits = {largest}, .split_count = 1};
+    lanes[1] = (struct lane){.split_count = 0};
+    for (size_t split = 0; split < SPLIT_COUNT; split++)
+        if (split != largest)
+            lanes[1].splits[lanes[1].split_count++] = split;
+}
+
+static int write_splits(struct svhn_output *output, uint64_t total)
+{
+    struct lane lanes[LANE_COUNT];
+    lanes_plan(output->inputs, lanes);
+    converter_report_stage(output->arguments, "images", total);
+    int status = EXIT_OK;
+    for (size_t lane = 0; lane < LANE_COUNT && status == EXIT_OK; lane++)
+        status = lane_begin(output, &lanes[lane]);
+    while (status == EXIT_OK && (lanes[0].file != NULL || lanes[1].file != NULL))
+        for (size_t lane = 0; lane < LANE_COUNT && status == EXIT_OK; lane++)
+            if (lanes[lane].file != NULL)
+                status = lane_step(output, &lanes[lane]);
+    for (size_t lane = 0; lane < LANE_COUNT; lane++)
+        lane_close(&lanes[lane]);
+    for (size_t split = 0; split < SPLIT_COUNT && status == EXIT_OK; split++)
+        status = h5py_writer_add_split(output->writer, split_names[split], NULL,
+                                       output->firsts[split],
+                                       output->firsts[split] + output->inputs[split].count);
+    return status;
 }
 
 static int svhn_convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
 {
     struct split_input inputs[SPLIT_COUNT];
-    uint64_t total = 0;
+    uint64_t total = 0, firsts[SPLIT_COUNT];
     for (size_t split = 0; split < SPLIT_COUNT; split++) {
+        firsts[split] = total;
         converter_input_path(arguments, split_files[split], inputs[split].path,
                              sizeof inputs[split].path);
         int status = inspect_split(&inputs[split]);
@@ -292,6 +353,7 @@ static int svhn_convert(const struct converter_arguments *arguments, struct h5py
     struct svhn_output output = {
         .arguments = arguments,
         .writer = writer,
+        .inputs = inputs,
         .transposed = malloc(BLOCK_IMAGES * IMAGE_SIZE),
         .labels = malloc(BLOCK_LABELS * sizeof(double)),
     };
@@ -300,8 +362,9 @@ static int svhn_convert(const struct converter_arguments *arguments, struct h5py
         status = error_set(EXIT_OTHER, "cannot convert SVHN format 2: out of memory");
     if (status == EXIT_OK)
         status = declare_sources(&output, total);
+    memcpy(output.firsts, firsts, sizeof firsts);
     if (status == EXIT_OK)
-        status = write_splits(&output, inputs);
+        status = write_splits(&output, total);
     free(output.transposed);
     free(output.labels);
     return status;

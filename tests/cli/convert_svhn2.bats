@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# fuel-convert svhn 2: Fuel's output, MAT-file variants (uncompressed, big-endian, narrow y), errors.
+# fuel-convert svhn 2: Fuel's output, MAT-file variants (uncompressed, big-endian, narrow y), the
+# splits inflated side by side, errors.
 
 PYTHON=/usr/bin/python3
 MAT=tests/helpers/mat_v5.py
@@ -47,6 +48,35 @@ fails_with() {
     [ -z "$(ls -A "$OUT")" ]
 }
 
+# values_match: the conversion of $VARIANT holds each split's X transposed and y with 10 as 0,
+# in the rows its split names.
+values_match() {
+    run fuel-convert svhn 2 -d "$VARIANT" -o "$OUT"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    run $PYTHON - "$OUT/svhn_format_2.hdf5" "$VARIANT" <<'PY'
+import sys, h5py, numpy
+sys.path.insert(0, "tests/helpers")
+import mat_v5
+handle = h5py.File(sys.argv[1], "r")
+features, targets = handle["features"][...], handle["targets"][...]
+start = 0
+for split in ("train", "test", "extra"):
+    variables = {v.name: v for v in mat_v5.read_file("%s/%s_32x32.mat" % (sys.argv[2], split))[0]}
+    images = variables["X"].data.reshape(variables["X"].dims, order="F")
+    labels = variables["y"].data.astype("f8")
+    count = images.shape[3]
+    assert numpy.array_equal(features[start:start + count], images.transpose(3, 2, 0, 1)), split
+    assert numpy.array_equal(targets[start:start + count, 0], numpy.where(labels == 10, 0, labels))
+    assert 10 in labels and 0 in targets[start:start + count]
+    rows = {(r["split"], r["source"]): (r["start"], r["stop"]) for r in handle.attrs["split"]}
+    assert rows[(split.encode(), b"features")] == (start, start + count), rows
+    start += count
+assert features.shape == (start, 3, 32, 32) and targets.shape == (start, 1), features.shape
+PY
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ "$(ls -A "$OUT")" = svhn_format_2.hdf5 ]
+}
+
 @test "svhn 2 matches Fuel's svhn_format_2.hdf5" {
     matches_fuel "$RAW"
 }
@@ -76,29 +106,33 @@ fails_with() {
     $PYTHON $MAT synthetic "$VARIANT/train_32x32.mat" 700
     $PYTHON $MAT rewrite "$RAW/test_32x32.mat" "$VARIANT/test_32x32.mat"
     $PYTHON $MAT synthetic "$VARIANT/extra_32x32.mat" 257
-    run fuel-convert svhn 2 -d "$VARIANT" -o "$OUT"
-    [ "$status" -eq 0 ] || { echo "$output"; false; }
-    run $PYTHON - "$OUT/svhn_format_2.hdf5" "$VARIANT" <<'PY'
-import sys, h5py, numpy
-sys.path.insert(0, "tests/helpers")
-import mat_v5
-handle = h5py.File(sys.argv[1], "r")
-features, targets = handle["features"][...], handle["targets"][...]
-assert features.shape == (961, 3, 32, 32) and targets.shape == (961, 1), features.shape
-start = 0
-for split in ("train", "test", "extra"):
-    variables = {v.name: v for v in mat_v5.read_file("%s/%s_32x32.mat" % (sys.argv[2], split))[0]}
-    images = variables["X"].data.reshape(variables["X"].dims, order="F")
-    labels = variables["y"].data.astype("f8")
-    count = images.shape[3]
-    assert numpy.array_equal(features[start:start + count], images.transpose(3, 2, 0, 1)), split
-    assert numpy.array_equal(targets[start:start + count, 0], numpy.where(labels == 10, 0, labels))
-    assert 10 in labels and 0 in targets[start:start + count]
-    rows = {(r["split"], r["source"]): (r["start"], r["stop"]) for r in handle.attrs["split"]}
-    assert rows[(split.encode(), b"features")] == (start, start + count), rows
-    start += count
+    values_match
+    run $PYTHON -c 'import h5py, sys; print(h5py.File(sys.argv[1], "r")["features"].shape[0])' \
+        "$OUT/svhn_format_2.hdf5"
+    [ "$output" = 961 ]
+}
+
+@test "extra, the largest, inflated beside train and test: values in place; a corrupt train refused" {
+    $PYTHON $MAT synthetic "$VARIANT/train_32x32.mat" 300
+    $PYTHON $MAT rewrite "$RAW/test_32x32.mat" "$VARIANT/test_32x32.mat"
+    $PYTHON $MAT synthetic "$VARIANT/extra_32x32.mat" 1100
+    values_match
+    rm "$OUT/svhn_format_2.hdf5"
+    printf 'previous' > "$OUT/svhn_format_2.hdf5"
+    $PYTHON - "$VARIANT/train_32x32.mat" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+for offset in range(len(data) // 2, len(data) // 2 + 64):
+    data[offset] ^= 0xA5
+open(sys.argv[1], "wb").write(bytes(data))
 PY
-    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    run fuel-convert svhn 2 -d "$VARIANT" -o "$OUT"
+    echo "$output"
+    [ "$status" -eq 4 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [ "$output" = "fuel-convert: cannot read MATLAB file: $VARIANT/train_32x32.mat: a compressed element holds more than its matrix declares" ]
+    [ "$(cat "$OUT/svhn_format_2.hdf5")" = previous ]
+    [ "$(ls -A "$OUT")" = svhn_format_2.hdf5 ]
 }
 
 @test "a missing X is refused, naming the file" {

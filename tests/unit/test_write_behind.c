@@ -1,6 +1,6 @@
 /* Unit tests of write-behind: the bytes written stay whole, the pages written back leave the page
-   cache as the file grows (but for the head, when it is kept), blocks allocated ahead are freed
-   once the file is written, and no descriptor means nothing is done. */
+   cache as the file grows (but for the head, when it is kept), two regions written at once too,
+   blocks allocated ahead are freed once the file is written, and no descriptor does nothing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -158,6 +158,34 @@ static uint64_t allocated_bytes(int descriptor, uint64_t *size)
 
 /* With allocate_ahead, each step allocates two windows past the file's end, its size unchanged;
    write_behind_release frees them, the bytes intact. Without, nothing lies past the end. */
+/* A writer filling two regions at once (pieces at 0, 4 MiB, 256 KiB, 4 MiB + 256 KiB, ...: SVHN
+   format 2's splits) writes below the file's size at the last step; those pages go too (the
+   kernel's DONTNEED starts their writeback): once the writeback is done, the next step drops every
+   page of both regions. */
+static void test_two_regions_written_at_once_leave_the_cache(void **state)
+{
+    (void)state;
+    struct write_behind behind;
+    int descriptor = stream_open("regions", &behind, 1 << 20);
+    enum { HALF = PIECES / 2 };
+    unsigned char *piece = malloc(PIECE);
+    for (int number = 0; number < HALF; number++)
+        for (int region = 0; region < 2; region++) {
+            piece_fill(piece, number + region * HALF);
+            off_t offset = (off_t)(number + region * HALF) * PIECE;
+            assert_int_equal(pwrite(descriptor, piece, PIECE, offset), PIECE);
+            write_behind_note(&behind, PIECE);
+        }
+    free(piece);
+    write_behind_note(&behind, behind.window);
+    assert_int_equal(sync_file_range(descriptor, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE), 0);
+    write_behind_note(&behind, behind.window);
+    assert_int_equal(resident_pages(descriptor, 0, (size_t)PIECE * HALF), 0);
+    assert_int_equal(resident_pages(descriptor, (size_t)PIECE * HALF, (size_t)PIECE * HALF), 0);
+    stream_check(descriptor);
+    close(descriptor);
+}
+
 static void test_blocks_allocated_ahead_are_released(void **state)
 {
     (void)state;
@@ -201,6 +229,7 @@ int main(void)
         cmocka_unit_test(test_the_head_stays_when_kept),
         cmocka_unit_test(test_the_head_kept_is_four_windows_at_most),
         cmocka_unit_test(test_pages_stay_below_a_window),
+        cmocka_unit_test(test_two_regions_written_at_once_leave_the_cache),
         cmocka_unit_test(test_blocks_allocated_ahead_are_released),
         cmocka_unit_test(test_no_descriptor_does_nothing),
     };
