@@ -10,7 +10,6 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define SPLIT_COUNT 3
 #define SIDE 32
@@ -340,9 +339,10 @@ static int write_splits(struct svhn_output *output, uint64_t total)
 static int svhn_convert(const struct converter_arguments *arguments, struct h5py_writer *writer)
 {
     struct split_input inputs[SPLIT_COUNT];
-    uint64_t total = 0, firsts[SPLIT_COUNT];
+    struct svhn_output output = {.arguments = arguments, .writer = writer, .inputs = inputs};
+    uint64_t total = 0;
     for (size_t split = 0; split < SPLIT_COUNT; split++) {
-        firsts[split] = total;
+        output.firsts[split] = total;
         converter_input_path(arguments, split_files[split], inputs[split].path,
                              sizeof inputs[split].path);
         int status = inspect_split(&inputs[split]);
@@ -350,19 +350,13 @@ static int svhn_convert(const struct converter_arguments *arguments, struct h5py
             return status;
         total += inputs[split].count;
     }
-    struct svhn_output output = {
-        .arguments = arguments,
-        .writer = writer,
-        .inputs = inputs,
-        .transposed = malloc(BLOCK_IMAGES * IMAGE_SIZE),
-        .labels = malloc(BLOCK_LABELS * sizeof(double)),
-    };
+    output.transposed = malloc(BLOCK_IMAGES * IMAGE_SIZE);
+    output.labels = malloc(BLOCK_LABELS * sizeof(double));
     int status = EXIT_OK;
     if (output.transposed == NULL || output.labels == NULL)
         status = error_set(EXIT_OTHER, "cannot convert SVHN format 2: out of memory");
     if (status == EXIT_OK)
         status = declare_sources(&output, total);
-    memcpy(output.firsts, firsts, sizeof firsts);
     if (status == EXIT_OK)
         status = write_splits(&output, total);
     free(output.transposed);
